@@ -1,0 +1,68 @@
+// In-process throughput of geoconv's codecs on the shared benchmark data, printed as one
+// JSON object per measurement so scripts/bench can put it beside the Python numbers.
+//
+//   geoconv-bench polyline ENCODED.txt RAW.jsonl [REPEATS]
+import Foundation
+import GeoConv
+
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+/// Parses `[[lat,lng],…]` lines (the generator's raw file) without Foundation's JSON.
+func parseRaw(_ text: String) -> [[Coordinate]] {
+    var paths: [[Coordinate]] = []
+    for line in text.split(separator: "\n") {
+        var path: [Coordinate] = []
+        for pair in line.split(separator: "]") {
+            let numbers = pair.split(whereSeparator: { $0 == "[" || $0 == "," }).compactMap { Double($0) }
+            if numbers.count == 2 { path.append(Coordinate(latitude: numbers[0], longitude: numbers[1])) }
+        }
+        paths.append(path)
+    }
+    return paths
+}
+
+func report(_ name: String, points: Int, bytes: Int, times: [Double]) {
+    let best = times.min() ?? .nan
+    print(#"{"tool":"geoconv","task":"\#(name)","points":\#(points),"bytes":\#(bytes),"best_s":\#(best),"points_per_s":\#(Double(points) / best),"mb_per_s":\#(Double(bytes) / best / 1e6)}"#)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 4, arguments[1] == "polyline" else {
+    FileHandle.standardError.write(Data("usage: geoconv-bench polyline ENCODED.txt RAW.jsonl [REPEATS]\n".utf8))
+    exit(64)
+}
+let repeats = arguments.count > 4 ? Int(arguments[4]) ?? 5 : 5
+let encodedLines = try String(contentsOfFile: arguments[2], encoding: .utf8).split(separator: "\n").map(String.init)
+let encodedBytes = encodedLines.reduce(0) { $0 + $1.utf8.count }
+let paths = parseRaw(try String(contentsOfFile: arguments[3], encoding: .utf8))
+let points = paths.reduce(0) { $0 + $1.count }
+
+var decodeTimes: [Double] = []
+var decodedPoints = 0
+var scratch: [Coordinate] = []
+for _ in 0..<repeats {
+    decodedPoints = 0
+    decodeTimes.append(try seconds {
+        for line in encodedLines {
+            scratch = try EncodedPolyline.decode(line)
+            decodedPoints += scratch.count
+        }
+    })
+}
+precondition(decodedPoints == points, "decoded \(decodedPoints) points, raw file has \(points)")
+report("polyline-decode", points: decodedPoints, bytes: encodedBytes, times: decodeTimes)
+
+var encodeTimes: [Double] = []
+var encodedTotal = 0
+for _ in 0..<repeats {
+    encodedTotal = 0
+    encodeTimes.append(try seconds {
+        for path in paths { encodedTotal += try EncodedPolyline.encode(path).utf8.count }
+    })
+}
+precondition(encodedTotal == encodedBytes, "encoded \(encodedTotal) bytes, the file has \(encodedBytes)")
+report("polyline-encode", points: points, bytes: encodedTotal, times: encodeTimes)

@@ -1,0 +1,67 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// geoconv: map overlays between Google encoded polylines, GeoJSON, KML/KMZ and WKT.
+/// The target layout follows `DESIGN.md` §1: a format-agnostic core, one target per
+/// format, an umbrella that knows them all, and the command line on top.
+let strictSwift: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "geoconv",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "GeoConv", targets: ["GeoConv"]),
+        .executable(name: "geoconv", targets: ["GeoConvCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    ],
+    targets: [
+        // C libraries through pkg-config; module map and shim header only.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .systemLibrary(
+            name: "CPROJ",
+            pkgConfig: "proj",
+            providers: [.apt(["libproj-dev"]), .brew(["proj"])]
+        ),
+
+        .target(
+            name: "GeoConvCore",
+            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")],
+            swiftSettings: strictSwift
+        ),
+        .target(name: "GeoConvEncodedPolyline", dependencies: ["GeoConvCore"], swiftSettings: strictSwift),
+        .target(name: "GeoConvGeoJSON", dependencies: ["GeoConvCore"], swiftSettings: strictSwift),
+        .target(name: "GeoConvWKT", dependencies: ["GeoConvCore"], swiftSettings: strictSwift),
+        // No Foundation here: see DESIGN §1 (ICU clash between libxml2 and Foundation).
+        .target(name: "GeoConvXML", dependencies: ["CLibXML2"], swiftSettings: strictSwift),
+        .target(name: "GeoConvProjection", dependencies: ["GeoConvCore", "CPROJ"], swiftSettings: strictSwift),
+        .target(
+            name: "GeoConv",
+            dependencies: [
+                "GeoConvCore", "GeoConvEncodedPolyline", "GeoConvGeoJSON", "GeoConvWKT",
+                "GeoConvXML", "GeoConvProjection",
+            ],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "GeoConvCLI",
+            dependencies: ["GeoConv", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSwift
+        ),
+
+        .testTarget(
+            name: "GeoConvTests",
+            dependencies: ["GeoConv", "GeoConvXML", "GeoConvCLI"],
+            swiftSettings: strictSwift
+        ),
+    ]
+)

@@ -1,0 +1,114 @@
+/// What a conversion did: counts, the formats used, and the warnings about loss.
+public struct ConversionReport {
+    /// The input format's name.
+    public var inputFormat: String
+    /// The output format's name.
+    public var outputFormat: String
+    /// Features read and written.
+    public var statistics: PumpStatistics
+    /// Warnings (what was dropped or approximated), counted by kind.
+    public var diagnostics: DiagnosticLog
+    /// The output bytes, for `.memory` targets.
+    public var output: [UInt8]
+}
+
+/// Whole-file conversion: the one pipeline the CLI and library share.
+public struct Converter: Sendable {
+    /// The formats to choose from.
+    public var registry: FormatRegistry
+
+    /// Creates a converter over a registry (the standard one by default).
+    public init(registry: FormatRegistry = .standard) { self.registry = registry }
+
+    /// The format to read `input` with: `--from`, else the file extension, else the content.
+    public func inputFormat(for input: InputSource, reader: ByteReader, options: ConversionOptions)
+        throws(GeoConvError) -> FileFormat
+    {
+        if let name = options.inputFormat {
+            guard let format = registry.format(named: name), format.makeReader != nil else {
+                throw GeoConvError(.usage, "unknown input format '\(name)'", hint: "known formats: \(registry.listing)")
+            }
+            return format
+        }
+        if case .file(let path) = input, let format = registry.format(forPath: path), format.makeReader != nil {
+            return format
+        }
+        let prefix = try reader.peek(4096)
+        if let format = registry.format(sniffing: prefix), format.makeReader != nil { return format }
+        throw GeoConvError(.usage, "cannot tell the format of '\(input.displayName)'",
+                           hint: "name it with --from (known formats: \(registry.listing))")
+    }
+
+    /// The format to write `output` in: `--to`, else the file extension.
+    public func outputFormat(for output: OutputTarget, options: ConversionOptions) throws(GeoConvError) -> FileFormat {
+        if let name = options.outputFormat {
+            guard let format = registry.format(named: name), format.makeWriter != nil else {
+                throw GeoConvError(.usage, "unknown output format '\(name)'", hint: "known formats: \(registry.listing)")
+            }
+            return format
+        }
+        if case .file(let path) = output {
+            guard let format = registry.format(forPath: path), format.makeWriter != nil else {
+                throw GeoConvError(.usage, "cannot tell the output format from the name '\(path)'",
+                                   hint: "use a known extension or --to (known formats: \(registry.listing))")
+            }
+            return format
+        }
+        throw GeoConvError(.usage, "cannot tell the output format of standard output",
+                           hint: "name it with --to (known formats: \(registry.listing))")
+    }
+
+    /// Converts `input` into `output`, through `transforms`.
+    ///
+    /// File output is atomic: on any error the target is left as it was and no temporary
+    /// file remains. The input is never the output.
+    public func convert(
+        _ input: InputSource, to output: OutputTarget, options: ConversionOptions = ConversionOptions(),
+        transforms: [any FeatureTransform] = []
+    ) throws(GeoConvError) -> ConversionReport {
+        if case .file(let inPath) = input, case .file(let outPath) = output,
+           inPath == outPath || isSameFile(inPath, outPath)
+        {
+            throw GeoConvError(.usage, "the output '\(outPath)' is the input file",
+                               hint: "write to another file; geoconv never overwrites its input")
+        }
+        let diagnostics = DiagnosticLog(strict: options.strict)
+        let outFormat = try outputFormat(for: output, options: options)
+        let reader = try ByteReader(input)
+        let inFormat = try inputFormat(for: input, reader: reader, options: options)
+        var readerOptions = options
+        var writerOptions = options
+        if options.polylinePrecision == nil {
+            readerOptions.polylinePrecision = Converter.impliedPolylinePrecision(input: input)
+            writerOptions.polylinePrecision = Converter.impliedPolylinePrecision(output: output)
+        }
+        let writer = try ByteWriter(output)
+        do throws(GeoConvError) {
+            guard let makeReader = inFormat.makeReader, let makeWriter = outFormat.makeWriter else {
+                throw GeoConvError(.usage, "cannot convert \(inFormat.name) to \(outFormat.name)")
+            }
+            var featureReader = try makeReader(reader, readerOptions, diagnostics)
+            var featureWriter = try makeWriter(writer, writerOptions, diagnostics)
+            let statistics = try pump(from: &featureReader, to: &featureWriter, transforms: transforms,
+                                      diagnostics: diagnostics)
+            try writer.commit()
+            return ConversionReport(inputFormat: inFormat.name, outputFormat: outFormat.name, statistics: statistics,
+                                    diagnostics: diagnostics, output: writer.memoryContents)
+        } catch {
+            writer.abort()
+            if error.location != nil, error.location?.file == nil { throw error.inFile(input.displayName) }
+            throw error
+        }
+    }
+
+    /// 6 for a `.polyline6` name, else 5.
+    static func impliedPolylinePrecision(input: InputSource) -> Int {
+        if case .file(let path) = input, path.lowercased().hasSuffix(".polyline6") { return 6 }
+        return EncodedPolyline.defaultPrecision
+    }
+
+    static func impliedPolylinePrecision(output: OutputTarget) -> Int {
+        if case .file(let path) = output, path.lowercased().hasSuffix(".polyline6") { return 6 }
+        return EncodedPolyline.defaultPrecision
+    }
+}

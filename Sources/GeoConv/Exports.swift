@@ -1,0 +1,5 @@
+@_exported public import GeoConvCore
+@_exported public import GeoConvEncodedPolyline
+@_exported public import GeoConvGeoJSON
+@_exported public import GeoConvWKT
+@_exported public import GeoConvProjection

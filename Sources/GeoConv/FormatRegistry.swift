@@ -1,0 +1,132 @@
+/// Everything a reader or writer of any format may need from the command line or caller.
+public struct ConversionOptions: Hashable, Sendable {
+    /// The input format's name; `nil` to infer it from the file extension or content.
+    public var inputFormat: String?
+    /// The output format's name; `nil` to infer it from the file extension.
+    public var outputFormat: String?
+    /// Encoded-polyline precision for reading and writing polylines (5 or 6; 0…13 accepted);
+    /// `nil` means 6 for `.polyline6` files and 5 otherwise.
+    public var polylinePrecision: Int?
+    /// Decimals for text coordinates (GeoJSON, WKT, KML); `nil` for the shortest exact form.
+    public var coordinatePrecision: Int?
+    /// Turn every warning about loss into an error.
+    public var strict: Bool
+    /// Skip features that do not parse, counting them, instead of failing.
+    public var skipInvalid: Bool
+
+    /// Creates options with the defaults of the command line.
+    public init(inputFormat: String? = nil, outputFormat: String? = nil, polylinePrecision: Int? = nil,
+                coordinatePrecision: Int? = nil, strict: Bool = false, skipInvalid: Bool = false)
+    {
+        self.inputFormat = inputFormat
+        self.outputFormat = outputFormat
+        self.polylinePrecision = polylinePrecision
+        self.coordinatePrecision = coordinatePrecision
+        self.strict = strict
+        self.skipInvalid = skipInvalid
+    }
+}
+
+/// A file format geoconv can read and/or write.
+public struct FileFormat: Sendable {
+    /// The short name used with `--from` / `--to`, e.g. `polyline`.
+    public let name: String
+    /// File extensions without the dot, lower case, e.g. `["polyline", "polyline5"]`.
+    public let extensions: [String]
+    /// One line for `geoconv formats` and error messages.
+    public let summary: String
+    /// Whether the content's first bytes look like this format (for stdin without `--from`).
+    public let sniff: @Sendable ([UInt8]) -> Bool
+    /// Makes a reader, or `nil` when the format cannot be read.
+    public let makeReader: (@Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any FeatureReader)?
+    /// Makes a writer, or `nil` when the format cannot be written.
+    public let makeWriter: (@Sendable (ByteWriter, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any FeatureWriter)?
+
+    /// Describes a format.
+    public init(
+        name: String, extensions: [String], summary: String, sniff: @escaping @Sendable ([UInt8]) -> Bool,
+        makeReader: (@Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any FeatureReader)?,
+        makeWriter: (@Sendable (ByteWriter, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any FeatureWriter)?
+    ) {
+        self.name = name
+        self.extensions = extensions
+        self.summary = summary
+        self.sniff = sniff
+        self.makeReader = makeReader
+        self.makeWriter = makeWriter
+    }
+}
+
+/// The formats geoconv knows, found by name, by file extension, or by content.
+/// Each codec registers one entry here; nothing else in the pipeline knows formats.
+public struct FormatRegistry: Sendable {
+    /// The registered formats, in the order they are tried when sniffing.
+    public private(set) var formats: [FileFormat]
+
+    /// Creates a registry holding the given formats.
+    public init(_ formats: [FileFormat]) { self.formats = formats }
+
+    /// Every format this build of geoconv supports.
+    public static let standard = FormatRegistry([.encodedPolyline])
+
+    /// Adds a format (a later entry with the same name replaces an earlier one).
+    public mutating func register(_ format: FileFormat) {
+        formats.removeAll { $0.name == format.name }
+        formats.append(format)
+    }
+
+    /// The format with this name (case-insensitive), if any.
+    public func format(named name: String) -> FileFormat? {
+        formats.first { $0.name.lowercased() == name.lowercased() }
+    }
+
+    /// The format a path's extension names, if any.
+    public func format(forPath path: String) -> FileFormat? {
+        let base = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = base.lastIndex(of: "."), dot != base.startIndex else { return nil }
+        let ext = base[base.index(after: dot)...].lowercased()
+        return formats.first { $0.extensions.contains(ext) }
+    }
+
+    /// The first format whose sniffer accepts these leading bytes.
+    public func format(sniffing prefix: [UInt8]) -> FileFormat? {
+        formats.first { $0.sniff(prefix) }
+    }
+
+    /// Names and extensions, for messages: `polyline (.polyline, .polyline6)`.
+    public var listing: String {
+        formats.map { f in f.name + " (" + f.extensions.map { "." + $0 }.joined(separator: ", ") + ")" }
+            .joined(separator: ", ")
+    }
+}
+
+extension FileFormat {
+    /// Google encoded polylines, one feature per line (see `PolylineFileReader` for the grammar).
+    public static let encodedPolyline = FileFormat(
+        name: "polyline",
+        extensions: ["polyline", "polyline5", "polyline6", "encpoly"],
+        summary: "Google encoded polylines, one feature per line",
+        sniff: { prefix in
+            // Only the polyline alphabet, separators, parentheses and '#' comments.
+            guard !prefix.isEmpty else { return false }
+            var sawPolylineByte = false
+            for byte in prefix {
+                switch byte {
+                case 63...126: sawPolylineByte = true
+                case 9, 10, 13, 32, 40, 41, 35: continue
+                default: return false
+                }
+            }
+            return sawPolylineByte && prefix.first != UInt8(ascii: "{") && prefix.first != UInt8(ascii: "[")
+        },
+        makeReader: { input, options, diagnostics in
+            PolylineFileReader(input, options: PolylineFileOptions(precision: options.polylinePrecision ?? 5,
+                                                                   skipsInvalidLines: options.skipInvalid),
+                               diagnostics: diagnostics)
+        },
+        makeWriter: { output, options, diagnostics in
+            PolylineFileWriter(output, options: PolylineFileOptions(precision: options.polylinePrecision ?? 5),
+                               diagnostics: diagnostics)
+        }
+    )
+}

@@ -1,0 +1,123 @@
+import ArgumentParser
+import GeoConv
+import GeoConvXML
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The `geoconv` command: conversions between encoded polylines, GeoJSON, KML/KMZ and WKT.
+@main
+struct GeoConvCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "geoconv",
+        abstract: "Convert map overlays between encoded polylines, GeoJSON, KML/KMZ and WKT without losing them.",
+        discussion: """
+            geoconv IN OUT is short for geoconv convert IN OUT. Formats come from the file
+            extensions, or --from/--to; '-' is standard input or output.
+            Exit status: 0 success, 1 invalid input or failed conversion, 64 usage error.
+            """,
+        version: "geoconv \(GeoConvVersion.current) (libxml2 \(LibXML2.version), PROJ \(PROJLibrary.version))",
+        subcommands: [Convert.self, PolylineCommand.self, Formats.self],
+        defaultSubcommand: Convert.self
+    )
+}
+
+/// The version of this build of geoconv.
+enum GeoConvVersion {
+    static let current = "0.1.0"
+}
+
+/// Prints a geoconv error like a compiler diagnostic and exits 1 (64 for usage errors).
+func fail(_ error: GeoConvError) -> ExitCode {
+    printError(error.description)
+    return error.code == .usage ? ExitCode(64) : ExitCode(1)
+}
+
+/// Writes a line to standard error.
+func printError(_ line: String) {
+    var text = line
+    if !text.hasSuffix("\n") { text += "\n" }
+    text.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+}
+
+/// Prints the warnings of a conversion to standard error, one line per kind.
+func printWarnings(_ diagnostics: DiagnosticLog) {
+    for line in diagnostics.summary { printError(line) }
+}
+
+struct Convert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Convert a file from one format to another.",
+        discussion: """
+            Output is written to a temporary file beside OUTPUT and renamed into place on
+            success: a failed conversion leaves no partial file and never touches an existing
+            one. What the target format cannot hold is listed on standard error; --strict
+            makes any such loss an error.
+            """
+    )
+
+    @Argument(help: "The input file, or '-' for standard input.")
+    var input: String
+
+    @Argument(help: "The output file, or '-' for standard output.")
+    var output: String
+
+    @Option(help: "The input format (default: from the extension or the content).")
+    var from: String?
+
+    @Option(help: "The output format (default: from the extension).")
+    var to: String?
+
+    @Option(help: "Encoded-polyline precision: 5 (Google) or 6 (OSRM, Valhalla); 0…13 accepted. Default 6 for .polyline6, else 5.")
+    var polylinePrecision: Int?
+
+    @Option(help: "Decimals for coordinates in text formats (default: the shortest exact form).")
+    var precision: Int?
+
+    @Flag(help: "Fail instead of warning when the output would lose anything.")
+    var strict = false
+
+    @Flag(help: "Skip features that do not parse, counting them, instead of failing.")
+    var skipInvalid = false
+
+    @Flag(help: "Print nothing but errors.")
+    var quiet = false
+
+    func validate() throws {
+        if let polylinePrecision, !EncodedPolyline.supportedPrecisions.contains(polylinePrecision) {
+            throw ValidationError("--polyline-precision must be within 0…13 (5 for Google, 6 for OSRM and Valhalla)")
+        }
+        if let precision, !(0...17).contains(precision) {
+            throw ValidationError("--precision must be within 0…17")
+        }
+    }
+
+    func run() throws {
+        let options = ConversionOptions(inputFormat: from, outputFormat: to, polylinePrecision: polylinePrecision,
+                                        coordinatePrecision: precision, strict: strict, skipInvalid: skipInvalid)
+        ByteWriter.removeTemporaryFileOnSignal()
+        do throws(GeoConvError) {
+            let report = try Converter().convert(input == "-" ? .standardInput : .file(input),
+                                                 to: output == "-" ? .standardOutput : .file(output),
+                                                 options: options)
+            if !quiet { printWarnings(report.diagnostics) }
+        } catch {
+            throw fail(error)
+        }
+    }
+}
+
+struct Formats: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the formats this build reads and writes.")
+
+    func run() {
+        for format in FormatRegistry.standard.formats {
+            let modes = (format.makeReader != nil ? "r" : "-") + (format.makeWriter != nil ? "w" : "-")
+            let extensions = format.extensions.map { "." + $0 }.joined(separator: " ")
+            print("\(format.name)\t\(modes)\t\(extensions)\t\(format.summary)")
+        }
+    }
+}

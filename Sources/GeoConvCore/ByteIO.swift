@@ -1,0 +1,430 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a reader's bytes come from.
+public enum InputSource: Hashable, Sendable {
+    /// A file on disk.
+    case file(String)
+    /// The process's standard input (`-` on the command line).
+    case standardInput
+    /// Bytes in memory, with a name for messages.
+    case memory([UInt8], name: String)
+
+    /// The name used in messages: the path, `<stdin>`, or the memory buffer's name.
+    public var displayName: String {
+        switch self {
+        case .file(let path): path
+        case .standardInput: "<stdin>"
+        case .memory(_, let name): name
+        }
+    }
+}
+
+/// Reads an input in chunks, counting the bytes read (for progress and error offsets).
+public final class ByteReader {
+    private enum Backing {
+        case descriptor(Int32, owned: Bool)
+        case memory([UInt8], position: Int)
+    }
+
+    private var backing: Backing
+    /// The input's name for messages.
+    public let name: String
+    /// Bytes handed out so far.
+    public private(set) var bytesRead = 0
+    /// The input's size when it is a regular file or memory; `nil` for pipes.
+    public let totalBytes: Int?
+
+    /// Opens a source for reading.
+    public init(_ source: InputSource) throws(GeoConvError) {
+        name = source.displayName
+        switch source {
+        case .file(let path):
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw GeoConvError(.io, "cannot open '\(path)': \(systemErrorMessage())",
+                                   hint: "check that the file exists and is readable")
+            }
+            var info = stat()
+            if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+                close(fd)
+                throw GeoConvError(.io, "'\(path)' is a directory, not a file", hint: "name a file to read")
+            }
+            totalBytes = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+            backing = .descriptor(fd, owned: true)
+        case .standardInput:
+            backing = .descriptor(STDIN_FILENO, owned: false)
+            var info = stat()
+            totalBytes = fstat(STDIN_FILENO, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+        case .memory(let bytes, _):
+            backing = .memory(bytes, position: 0)
+            totalBytes = bytes.count
+        }
+    }
+
+    deinit {
+        if case .descriptor(let fd, owned: true) = backing { close(fd) }
+    }
+
+    private var pending: [UInt8] = []
+    private var pendingStart = 0
+
+    /// Up to `count` bytes from the current position without consuming them (for sniffing
+    /// the format of standard input). Fewer come back only at the end of the input.
+    public func peek(_ count: Int) throws(GeoConvError) -> [UInt8] {
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+        defer { chunk.deallocate() }
+        while pending.count - pendingStart < count {
+            let n = try readSource(into: chunk)
+            if n == 0 { break }
+            pending += chunk[..<n]
+        }
+        return Array(pending[pendingStart..<min(pending.count, pendingStart + count)])
+    }
+
+    /// Fills as much of `buffer` as one read gives; returns 0 at the end of the input.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(GeoConvError) -> Int {
+        if pendingStart < pending.count, let base = buffer.baseAddress {
+            let n = min(buffer.count, pending.count - pendingStart)
+            pending.withUnsafeBytes { raw in base.copyMemory(from: raw.baseAddress! + pendingStart, byteCount: n) }
+            pendingStart += n
+            if pendingStart == pending.count {
+                pending = []
+                pendingStart = 0
+            }
+            bytesRead += n
+            return n
+        }
+        let n = try readSource(into: buffer)
+        bytesRead += n
+        return n
+    }
+
+    private func readSource(into buffer: UnsafeMutableRawBufferPointer) throws(GeoConvError) -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        switch backing {
+        case .descriptor(let fd, _):
+            while true {
+                let n = Glibc.read(fd, base, buffer.count)
+                if n >= 0 {
+                    return n
+                }
+                if errno == EINTR { continue }
+                throw GeoConvError(.io, "cannot read '\(name)': \(systemErrorMessage())",
+                                   at: SourceLocation(file: name, byteOffset: bytesRead))
+            }
+        case .memory(let bytes, let position):
+            let n = min(buffer.count, bytes.count - position)
+            if n > 0 {
+                bytes.withUnsafeBytes { source in
+                    buffer.baseAddress?.copyMemory(from: source.baseAddress! + position, byteCount: n)
+                }
+            }
+            backing = .memory(bytes, position: position + n)
+            return n
+        }
+    }
+
+    /// Reads everything that is left (for small inputs such as a `.wkb` file), refusing more than `limit` bytes.
+    public func readAll(limit: Int) throws(GeoConvError) -> [UInt8] {
+        var result: [UInt8] = []
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+        defer { chunk.deallocate() }
+        while true {
+            let n = try read(into: chunk)
+            if n == 0 { return result }
+            result += chunk[..<n]
+            if result.count > limit {
+                throw GeoConvError(.limitExceeded, "'\(name)' is larger than \(limit) bytes",
+                                   hint: "split the input, or use a streaming format")
+            }
+        }
+    }
+}
+
+/// Splits an input into lines without copying them, tracking line numbers and byte offsets.
+/// Accepts `\n` and `\r\n` endings; a final line without a newline counts.
+public final class LineReader {
+    private let reader: ByteReader
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var start = 0
+    private var end = 0
+    private var atEnd = false
+    private var discarded = 0
+    /// The longest line accepted; a longer one is an error rather than unbounded memory.
+    public let maximumLineLength: Int
+    /// The 1-based number of the line last returned.
+    public private(set) var lineNumber = 0
+    /// The byte offset of the start of the line last returned.
+    public private(set) var lineOffset = 0
+
+    /// The input's name for messages.
+    public var name: String { reader.name }
+    /// Bytes consumed from the input so far.
+    public var bytesRead: Int { reader.bytesRead }
+    /// The input's total size when known.
+    public var totalBytes: Int? { reader.totalBytes }
+
+    /// Creates a line reader over a byte reader.
+    public init(_ reader: ByteReader, maximumLineLength: Int = 1 << 30, bufferSize: Int = 1 << 20) {
+        self.reader = reader
+        self.maximumLineLength = maximumLineLength
+        capacity = max(16, bufferSize)
+        storage = .allocate(capacity: capacity)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// The next line without its terminator, or `nil` at the end. The buffer is valid only
+    /// until the next call.
+    public func nextLine() throws(GeoConvError) -> UnsafeBufferPointer<UInt8>? {
+        var searchFrom = start
+        while true {
+            if let newline = find(from: searchFrom) {
+                let lineStart = start
+                start = newline + 1
+                var length = newline - lineStart
+                if length > 0, storage[lineStart + length - 1] == 13 { length -= 1 }
+                return deliver(lineStart, length)
+            }
+            if atEnd {
+                guard start < end else { return nil }
+                let lineStart = start
+                var length = end - start
+                start = end
+                if length > 0, storage[lineStart + length - 1] == 13 { length -= 1 }
+                return deliver(lineStart, length)
+            }
+            let searched = end - start
+            try refill()
+            searchFrom = start + searched
+        }
+    }
+
+    private func deliver(_ lineStart: Int, _ length: Int) -> UnsafeBufferPointer<UInt8> {
+        lineNumber += 1
+        lineOffset = discarded + lineStart
+        return UnsafeBufferPointer(start: storage + lineStart, count: length)
+    }
+
+    private func find(from index: Int) -> Int? {
+        guard index < end else { return nil }
+        guard let hit = memchr(storage + index, 10, end - index) else { return nil }
+        return storage.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+    }
+
+    private func refill() throws(GeoConvError) {
+        if start > 0 {
+            let live = end - start
+            if live > 0 { (storage).update(from: storage + start, count: live) }
+            discarded += start
+            end = live
+            start = 0
+        }
+        if end == capacity {
+            guard capacity < maximumLineLength else {
+                throw GeoConvError(.limitExceeded, "line \(lineNumber + 1) is longer than \(maximumLineLength) bytes",
+                                   at: SourceLocation(file: name, line: lineNumber + 1),
+                                   hint: "one line holds one feature; split the input")
+            }
+            let newCapacity = min(maximumLineLength, capacity * 2)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+            grown.update(from: storage, count: end)
+            storage.deallocate()
+            storage = grown
+            capacity = newCapacity
+        }
+        let n = try reader.read(into: UnsafeMutableRawBufferPointer(start: storage + end, count: capacity - end))
+        if n == 0 { atEnd = true }
+        end += n
+    }
+}
+
+/// Where a writer's bytes go.
+public enum OutputTarget: Hashable, Sendable {
+    /// A file, written to a temporary file beside it and renamed into place on success.
+    case file(String)
+    /// The process's standard output (`-` on the command line).
+    case standardOutput
+    /// Memory, readable through `ByteWriter.memoryContents` (for tests and library use).
+    case memory
+}
+
+/// A buffered byte output. File output is atomic: bytes go to a temporary file in the
+/// target's directory, which `commit()` renames over the target; `abort()` (or dropping the
+/// writer without committing) deletes it, leaving any existing target untouched.
+public final class ByteWriter {
+    private var buffer: [UInt8] = []
+    private let flushThreshold = 1 << 18
+    private var descriptor: Int32 = -1
+    private var temporaryPath: String?
+    private var targetPath: String?
+    private var committed = false
+    private let keepsInMemory: Bool
+    /// Everything written, for `.memory` targets (empty otherwise).
+    public private(set) var memoryContents: [UInt8] = []
+    /// Bytes written so far.
+    public private(set) var bytesWritten = 0
+    /// The name used in messages.
+    public let name: String
+
+    /// Opens a target. For a file, creates the temporary file now, so that an unwritable
+    /// directory fails before any input is read.
+    public init(_ target: OutputTarget) throws(GeoConvError) {
+        buffer.reserveCapacity(flushThreshold + 4096)
+        switch target {
+        case .standardOutput:
+            descriptor = STDOUT_FILENO
+            keepsInMemory = false
+            name = "<stdout>"
+        case .memory:
+            keepsInMemory = true
+            name = "<memory>"
+        case .file(let path):
+            keepsInMemory = false
+            name = path
+            let slash = path.lastIndex(of: "/")
+            let directory = slash.map { String(path[...$0]) } ?? ""
+            let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+            var template = Array((directory + "." + base + ".geoconv-XXXXXX").utf8CString)
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else {
+                throw GeoConvError(.io, "cannot create a temporary file beside '\(path)': \(systemErrorMessage())",
+                                   hint: "check that the directory exists and is writable")
+            }
+            descriptor = fd
+            temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            targetPath = path
+            ByteWriter.registerTemporary(temporaryPath)
+        }
+    }
+
+    deinit { abort() }
+
+    /// The temporary file being written, for `.file` targets before `commit()`.
+    public var temporaryFilePath: String? { committed ? nil : temporaryPath }
+
+    /// Appends bytes.
+    @inline(__always)
+    public func write<C: Sequence<UInt8>>(_ bytes: C) throws(GeoConvError) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= flushThreshold { try flush() }
+    }
+
+    /// Appends a string's UTF-8.
+    @inline(__always)
+    public func write(_ string: String) throws(GeoConvError) {
+        buffer.append(contentsOf: string.utf8)
+        if buffer.count >= flushThreshold { try flush() }
+    }
+
+    /// Appends one byte.
+    @inline(__always)
+    public func write(byte: UInt8) throws(GeoConvError) {
+        buffer.append(byte)
+        if buffer.count >= flushThreshold { try flush() }
+    }
+
+    /// Hands buffered bytes to the operating system.
+    public func flush() throws(GeoConvError) {
+        defer { buffer.removeAll(keepingCapacity: true) }
+        bytesWritten += buffer.count
+        if keepsInMemory {
+            memoryContents += buffer
+            return
+        }
+        guard descriptor >= 0 else { return }
+        var failure: Int32 = 0
+        buffer.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += n
+            }
+        }
+        if failure != 0 {
+            throw GeoConvError(.io, "cannot write '\(name)': \(String(cString: strerror(failure)))",
+                               hint: failure == ENOSPC ? "free some disk space and run again" : nil)
+        }
+    }
+
+    /// Flushes, and for a file target syncs and renames the temporary file over the target.
+    public func commit() throws(GeoConvError) {
+        try flush()
+        guard let temporaryPath, let targetPath, !committed else { return }
+        let mask = umask(0)
+        umask(mask)
+        var mode = 0o666 & ~mask
+        var existing = stat()
+        if stat(targetPath, &existing) == 0 { mode = existing.st_mode & 0o7777 }
+        fchmod(descriptor, mode)
+        if fsync(descriptor) != 0 {
+            let message = systemErrorMessage()
+            throw GeoConvError(.io, "cannot write '\(targetPath)': \(message)")
+        }
+        close(descriptor)
+        descriptor = -1
+        guard rename(temporaryPath, targetPath) == 0 else {
+            let message = systemErrorMessage()
+            unlink(temporaryPath)
+            throw GeoConvError(.io, "cannot move the output into place at '\(targetPath)': \(message)")
+        }
+        committed = true
+        ByteWriter.registerTemporary(nil)
+    }
+
+    /// Discards the output: deletes the temporary file of a file target. Safe to call twice.
+    public func abort() {
+        guard !committed else { return }
+        if let temporaryPath {
+            if descriptor >= 0 { close(descriptor) }
+            descriptor = -1
+            unlink(temporaryPath)
+            ByteWriter.registerTemporary(nil)
+        }
+        committed = true
+        buffer.removeAll()
+    }
+
+    // The temporary file currently being written, as a C string, so that a signal handler can
+    // remove it (see `removeTemporaryFileOnSignal`). One conversion at a time uses it.
+    nonisolated(unsafe) private static var pendingTemporary: UnsafeMutablePointer<CChar>?
+
+    private static func registerTemporary(_ path: String?) {
+        let old = pendingTemporary
+        pendingTemporary = path.map { strdup($0) }
+        if let old { free(old) }
+    }
+
+    /// Installs SIGINT, SIGTERM, SIGHUP and SIGPIPE handlers that delete the temporary file of
+    /// the output being written and exit, so an interrupted conversion leaves nothing behind.
+    public static func removeTemporaryFileOnSignal() {
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
+            signal(signalNumber) { received in
+                if let path = ByteWriter.pendingTemporary { unlink(path) }
+                signal(received, SIG_DFL)
+                raise(received)
+            }
+        }
+    }
+}
+
+/// Whether two paths name the same existing file (same device and inode).
+public func isSameFile(_ a: String, _ b: String) -> Bool {
+    var first = stat(), second = stat()
+    guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+    return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+}
+
+func systemErrorMessage() -> String { String(cString: strerror(errno)) }

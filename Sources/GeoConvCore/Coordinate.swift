@@ -1,0 +1,74 @@
+/// A position on the Earth: latitude and longitude in degrees (WGS84 unless a CRS says
+/// otherwise) and an optional altitude in metres.
+///
+/// The API uses Google's order, latitude first, as the Maps SDK and encoded polylines do.
+/// GeoJSON, KML and WKT put longitude first on the wire; their codecs swap.
+public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
+    /// Degrees north of the equator.
+    public var latitude: Double
+    /// Degrees east of the prime meridian.
+    public var longitude: Double
+    /// Metres above the reference surface, when the source gave one.
+    public var altitude: Double?
+
+    /// Creates a coordinate from latitude and longitude in degrees, and an optional altitude in metres.
+    public init(latitude: Double, longitude: Double, altitude: Double? = nil) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+    }
+
+    /// Whether latitude is within ±90° and longitude within ±180°, and both are finite.
+    public var isValidGeographic: Bool {
+        latitude.isFinite && longitude.isFinite && abs(latitude) <= 90 && abs(longitude) <= 180
+    }
+
+    /// `lat,lng` or `lat,lng,alt`, in the shortest decimal form that reads back exactly.
+    public var description: String {
+        var text = DecimalFormatter.shortest(latitude) + "," + DecimalFormatter.shortest(longitude)
+        if let altitude { text += "," + DecimalFormatter.shortest(altitude) }
+        return text
+    }
+}
+
+/// An ordered list of coordinates: the vertices of a line or a ring (the Maps SDK `GMSPath`).
+public struct Path: Hashable, Sendable, RandomAccessCollection, MutableCollection,
+    RangeReplaceableCollection, ExpressibleByArrayLiteral
+{
+    /// The vertices, in order.
+    public var coordinates: [Coordinate]
+
+    /// Creates a path from its vertices.
+    public init(_ coordinates: [Coordinate]) { self.coordinates = coordinates }
+    /// Creates an empty path.
+    public init() { coordinates = [] }
+    /// Creates a path from an array literal of coordinates.
+    public init(arrayLiteral elements: Coordinate...) { coordinates = elements }
+
+    public var startIndex: Int { coordinates.startIndex }
+    public var endIndex: Int { coordinates.endIndex }
+    public subscript(position: Int) -> Coordinate {
+        get { coordinates[position] }
+        set { coordinates[position] = newValue }
+    }
+    public mutating func replaceSubrange<C: Collection<Coordinate>>(_ subrange: Range<Int>, with newElements: C) {
+        coordinates.replaceSubrange(subrange, with: newElements)
+    }
+    public mutating func reserveCapacity(_ n: Int) { coordinates.reserveCapacity(n) }
+
+    /// Whether the first and last vertices are the same position (ignoring altitude), as a
+    /// closed ring's are.
+    public var isClosed: Bool {
+        guard let first = coordinates.first, let last = coordinates.last, coordinates.count > 1 else { return false }
+        return first.latitude == last.latitude && first.longitude == last.longitude
+    }
+
+    /// Whether any vertex carries an altitude.
+    public var hasAltitude: Bool { coordinates.contains { $0.altitude != nil } }
+
+    /// The path with its first vertex appended when it is not already closed.
+    public var closed: Path {
+        guard let first = coordinates.first, !isClosed else { return self }
+        return Path(coordinates + [first])
+    }
+}

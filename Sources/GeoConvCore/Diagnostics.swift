@@ -1,0 +1,69 @@
+public import OrderedCollections
+
+/// A warning about a conversion: something dropped or approximated, or a suspicious input.
+public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
+    /// A stable identifier for the kind of warning, e.g. `polyline.properties-dropped`;
+    /// warnings with the same code are counted together in the summary.
+    public var code: String
+    /// What happened, in one sentence.
+    public var message: String
+    /// Where it happened first.
+    public var location: SourceLocation?
+
+    /// Creates a diagnostic.
+    public init(code: String, message: String, location: SourceLocation? = nil) {
+        self.code = code
+        self.message = message
+        self.location = location
+    }
+
+    public var description: String {
+        (location.map { $0.description + ": " } ?? "") + "warning: " + message + " [" + code + "]"
+    }
+}
+
+/// Collects the warnings of one conversion, counting repeats, and turns them into errors
+/// in strict mode.
+///
+/// Readers, transforms and writers report through it; the pump sets `currentLocation` to
+/// the feature being processed so that writers need not know where a feature came from.
+public final class DiagnosticLog {
+    /// When true, the first warning is thrown as a `GeoConvError` with code `dataLoss`.
+    public let isStrict: Bool
+    /// Where the feature being processed came from.
+    public var currentLocation: SourceLocation?
+    /// Each distinct warning code with its first occurrence and how often it happened.
+    public private(set) var entries: OrderedDictionary<String, (first: Diagnostic, count: Int)> = [:]
+
+    /// Creates an empty log.
+    public init(strict: Bool = false) { isStrict = strict }
+
+    /// Records a warning, or throws it when strict.
+    public func warn(_ code: String, _ message: String, at location: SourceLocation? = nil, hint: String? = nil)
+        throws(GeoConvError)
+    {
+        let diagnostic = Diagnostic(code: code, message: message, location: location ?? currentLocation)
+        if isStrict {
+            throw GeoConvError(.dataLoss, message + " [" + code + "]", at: diagnostic.location,
+                               hint: hint ?? "drop --strict to convert anyway, accepting this loss")
+        }
+        if let existing = entries[code] {
+            entries[code] = (existing.first, existing.count + 1)
+        } else {
+            entries[code] = (diagnostic, 1)
+        }
+    }
+
+    /// Whether nothing was reported.
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// The total number of warnings, repeats included.
+    public var count: Int { entries.values.reduce(0) { $0 + $1.count } }
+
+    /// One line per warning code: the first occurrence, and how many more followed.
+    public var summary: [String] {
+        entries.values.map { entry in
+            entry.count == 1 ? entry.first.description : entry.first.description + " (\(entry.count) times)"
+        }
+    }
+}

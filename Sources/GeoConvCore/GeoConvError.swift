@@ -1,0 +1,101 @@
+/// Where in an input something was found: any of file, line and column (1-based), byte
+/// offset (0-based), and a path inside the document (a JSON Pointer, a feature index).
+public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
+    /// The input's name as the user gave it (`in.kml`, `<stdin>`), when known.
+    public var file: String?
+    /// 1-based line.
+    public var line: Int?
+    /// 1-based column, counted in bytes.
+    public var column: Int?
+    /// 0-based byte offset from the start of the input (or of the string being decoded).
+    public var byteOffset: Int?
+    /// A path inside the document, e.g. the JSON Pointer `/features/3/geometry`.
+    public var pointer: String?
+
+    /// Creates a location; give whichever parts are known.
+    public init(file: String? = nil, line: Int? = nil, column: Int? = nil, byteOffset: Int? = nil, pointer: String? = nil) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.byteOffset = byteOffset
+        self.pointer = pointer
+    }
+
+    /// Compiler style: `file:line:column`, or `file: byte N` when only the offset is known.
+    public var description: String {
+        var parts: [String] = []
+        if let file { parts.append(file) }
+        if let line {
+            parts.append(String(line))
+            if let column { parts.append(String(column)) }
+        } else if let byteOffset {
+            if parts.isEmpty { return "byte \(byteOffset)" + pointerSuffix }
+            return parts.joined(separator: ":") + ": byte \(byteOffset)" + pointerSuffix
+        }
+        return parts.joined(separator: ":") + pointerSuffix
+    }
+
+    private var pointerSuffix: String { pointer.map { " (at \($0))" } ?? "" }
+
+    /// The same location in another file.
+    public func inFile(_ name: String?) -> SourceLocation {
+        var copy = self
+        copy.file = name
+        return copy
+    }
+}
+
+/// Every error geoconv reports: what went wrong, where, and how to fix it.
+///
+/// `description` renders it like a compiler diagnostic:
+/// `in.polyline:3:17: error: character '!' (33) is not part of an encoded polyline`
+/// followed by an indented `hint:` line.
+public struct GeoConvError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The class of problem; the CLI maps every code to exit status 1.
+    public enum Code: String, Hashable, Sendable {
+        /// The input does not follow its format.
+        case invalidInput = "invalid-input"
+        /// The input is valid but uses something geoconv does not handle.
+        case unsupported
+        /// A size, depth or count limit was exceeded (a safety limit, see docs/security.md).
+        case limitExceeded = "limit-exceeded"
+        /// A conversion would lose data and `--strict` is on.
+        case dataLoss = "data-loss"
+        /// Reading or writing a file failed.
+        case io
+        /// The request itself is inconsistent (unknown format, input equals output…).
+        case usage
+    }
+
+    /// The class of problem.
+    public var code: Code
+    /// What went wrong, in one sentence.
+    public var message: String
+    /// Where, when it is about a place in an input.
+    public var location: SourceLocation?
+    /// How to fix it, when there is something to say.
+    public var hint: String?
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String, at location: SourceLocation? = nil, hint: String? = nil) {
+        self.code = code
+        self.message = message
+        self.location = location
+        self.hint = hint
+    }
+
+    /// The error with its location placed in a named file (readers of strings know only offsets).
+    public func inFile(_ name: String?) -> GeoConvError {
+        var copy = self
+        copy.location = (location ?? SourceLocation()).inFile(name)
+        return copy
+    }
+
+    public var description: String {
+        var text = ""
+        if let location { text += location.description + ": " }
+        text += "error: " + message
+        if let hint { text += "\n  hint: " + hint }
+        return text
+    }
+}

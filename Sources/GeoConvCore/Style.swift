@@ -1,0 +1,169 @@
+/// An image drawn along a stroke (the Maps SDK's `GMSStampStyle`).
+public struct StampStyle: Hashable, Sendable {
+    /// How the image repeats along the line.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        /// The image is repeated along the line, each copy upright to the line (`GMSSpriteStyle`).
+        case sprite
+        /// The image is stretched into a repeating texture along the line (`GMSTextureStyle`).
+        case texture
+    }
+
+    /// Sprite or texture.
+    public var kind: Kind
+    /// The image: a URL, or a path relative to the document (KMZ entries resolve inside the archive).
+    public var image: String
+
+    /// Creates a stamp of the given kind from an image reference.
+    public init(_ kind: Kind, image: String) {
+        self.kind = kind
+        self.image = image
+    }
+}
+
+/// How one stretch of a polyline is drawn (the Maps SDK's `GMSStrokeStyle`): a solid colour,
+/// or a gradient from one colour to another along the stretch, optionally with a stamp.
+public struct StrokeStyle: Hashable, Sendable {
+    /// The colour at the start of the stretch.
+    public var fromColor: Color
+    /// The colour at the end of the stretch; equal to `fromColor` for a solid stroke.
+    public var toColor: Color
+    /// An image drawn along the stroke, if any.
+    public var stamp: StampStyle?
+
+    /// Creates a stroke from its end colours and optional stamp.
+    public init(fromColor: Color, toColor: Color, stamp: StampStyle? = nil) {
+        self.fromColor = fromColor
+        self.toColor = toColor
+        self.stamp = stamp
+    }
+
+    /// A solid stroke of one colour.
+    public static func solid(_ color: Color, stamp: StampStyle? = nil) -> StrokeStyle {
+        StrokeStyle(fromColor: color, toColor: color, stamp: stamp)
+    }
+
+    /// A gradient stroke from one colour to another.
+    public static func gradient(from: Color, to: Color, stamp: StampStyle? = nil) -> StrokeStyle {
+        StrokeStyle(fromColor: from, toColor: to, stamp: stamp)
+    }
+
+    /// Whether the two end colours differ.
+    public var isGradient: Bool { fromColor != toColor }
+
+    /// The colour a fraction `t` (0…1) along the stretch, interpolated linearly in sRGB.
+    public func color(at t: Double) -> Color {
+        guard isGradient else { return fromColor }
+        let t = min(1, max(0, t.isNaN ? 0 : t))
+        func mix(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((Double(a) + (Double(b) - Double(a)) * t).rounded()) }
+        return Color(red: mix(fromColor.red, toColor.red), green: mix(fromColor.green, toColor.green),
+                     blue: mix(fromColor.blue, toColor.blue),
+                     opacity: fromColor.opacity + (toColor.opacity - fromColor.opacity) * t)
+    }
+}
+
+/// A stroke style over a number of a polyline's segments (the Maps SDK's `GMSStyleSpan`).
+///
+/// `segments` is fractional and always greater than zero; the last span of a list covers
+/// the rest of the line.
+public struct StyleSpan: Hashable, Sendable {
+    /// How this stretch is drawn.
+    public var style: StrokeStyle
+    /// How many segments the stretch covers (> 0, may be fractional).
+    public private(set) var segments: Double
+
+    /// A span covering `segments` segments; `nil` unless `segments` is finite and greater than zero.
+    public init?(style: StrokeStyle, segments: Double) {
+        guard segments.isFinite, segments > 0 else { return nil }
+        self.style = style
+        self.segments = segments
+    }
+
+    /// A span covering one segment, the Maps SDK's default.
+    public init(style: StrokeStyle) {
+        self.style = style
+        segments = 1
+    }
+}
+
+/// A point within an image, as fractions of its width and height from the top-left corner
+/// (the Maps SDK's `groundAnchor` and `infoWindowAnchor`).
+public struct Anchor: Hashable, Sendable {
+    /// Fraction of the width, 0 = left edge.
+    public var x: Double
+    /// Fraction of the height, 0 = top edge.
+    public var y: Double
+
+    /// Creates an anchor from fractions of the image's width and height.
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+
+    /// Bottom centre: the Maps SDK's default ground anchor (the tip of the default pin).
+    public static let bottomCenter = Anchor(x: 0.5, y: 1)
+    /// Top centre: the Maps SDK's default info-window anchor.
+    public static let topCenter = Anchor(x: 0.5, y: 0)
+}
+
+/// How a feature is drawn. Every field is optional: `nil` means "not specified", so that a
+/// conversion writes only what the source said. The facades (`Marker`, `Polyline`, …)
+/// supply the Maps SDK's defaults.
+public struct Style: Hashable, Sendable {
+    /// Outline or line colour.
+    public var strokeColor: Color?
+    /// Outline or line width, in screen points.
+    public var strokeWidth: Double?
+    /// Interior colour of polygons and circles.
+    public var fillColor: Color?
+    /// Whether lines follow great circles rather than straight map lines.
+    public var geodesic: Bool?
+    /// Per-segment stroke styles along a line; empty means the stroke colour throughout.
+    public var spans: [StyleSpan]
+    /// The marker icon: a URL, a path relative to the document, or a KMZ entry.
+    public var icon: String?
+    /// The icon's scale factor (KML `IconStyle/scale`).
+    public var iconScale: Double?
+    /// The marker's tint (simplestyle `marker-color`, KML `IconStyle/color`).
+    public var markerColor: Color?
+    /// A symbol name drawn on the marker (simplestyle `marker-symbol`, e.g. a Maki icon name).
+    public var markerSymbol: String?
+    /// `small`, `medium` or `large` (simplestyle `marker-size`).
+    public var markerSize: String?
+    /// The point of the icon placed on the marker's position.
+    public var groundAnchor: Anchor?
+    /// The point of the icon where the info window attaches.
+    public var infoWindowAnchor: Anchor?
+    /// The marker's rotation, degrees clockwise (KML `IconStyle/heading`).
+    public var rotation: Double?
+    /// The marker's opacity, 0…1.
+    public var opacity: Double?
+    /// Drawing order among overlays; higher draws on top.
+    public var zIndex: Int?
+
+    /// Creates a style; every field defaults to "not specified".
+    public init(
+        strokeColor: Color? = nil, strokeWidth: Double? = nil, fillColor: Color? = nil, geodesic: Bool? = nil,
+        spans: [StyleSpan] = [], icon: String? = nil, iconScale: Double? = nil, markerColor: Color? = nil,
+        markerSymbol: String? = nil, markerSize: String? = nil, groundAnchor: Anchor? = nil,
+        infoWindowAnchor: Anchor? = nil, rotation: Double? = nil, opacity: Double? = nil, zIndex: Int? = nil
+    ) {
+        self.strokeColor = strokeColor
+        self.strokeWidth = strokeWidth
+        self.fillColor = fillColor
+        self.geodesic = geodesic
+        self.spans = spans
+        self.icon = icon
+        self.iconScale = iconScale
+        self.markerColor = markerColor
+        self.markerSymbol = markerSymbol
+        self.markerSize = markerSize
+        self.groundAnchor = groundAnchor
+        self.infoWindowAnchor = infoWindowAnchor
+        self.rotation = rotation
+        self.opacity = opacity
+        self.zIndex = zIndex
+    }
+
+    /// Whether nothing is specified.
+    public var isEmpty: Bool { self == Style() }
+}

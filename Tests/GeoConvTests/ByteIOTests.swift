@@ -1,0 +1,65 @@
+import Foundation
+import GeoConv
+import Testing
+
+@Suite("Line reading and atomic output")
+struct ByteIOTests {
+    @Test("Lines across buffer boundaries, CRLF, and a last line without newline", arguments: [16, 17, 64, 1 << 20])
+    func lines(bufferSize: Int) throws {
+        let text = "first line\r\nsecond, a good deal longer than the buffer is wide\n\nlast"
+        let reader = LineReader(try ByteReader(.memory(Array(text.utf8), name: "t")), bufferSize: bufferSize)
+        var seen: [(String, Int, Int)] = []
+        while let line = try reader.nextLine() {
+            seen.append((String(decoding: line, as: UTF8.self), reader.lineNumber, reader.lineOffset))
+        }
+        #expect(seen.map(\.0) == ["first line", "second, a good deal longer than the buffer is wide", "", "last"])
+        #expect(seen.map(\.1) == [1, 2, 3, 4])
+        #expect(seen.map(\.2) == [0, 12, 63, 64])
+    }
+
+    @Test("A line longer than the limit is an error, not unbounded memory")
+    func limit() throws {
+        let reader = LineReader(try ByteReader(.memory(Array(repeating: 65, count: 5000), name: "t")),
+                                maximumLineLength: 1024, bufferSize: 64)
+        #expect(throws: GeoConvError.self) { _ = try reader.nextLine() }
+    }
+
+    @Test("Peeking does not consume")
+    func peek() throws {
+        let reader = try ByteReader(.memory(Array("hello world".utf8), name: "t"))
+        #expect(try reader.peek(5) == Array("hello".utf8))
+        let lines = LineReader(reader)
+        #expect(try lines.nextLine().map { String(decoding: $0, as: UTF8.self) } == "hello world")
+    }
+
+    @Test("A missing file says so")
+    func missing() {
+        #expect(throws: GeoConvError.self) { _ = try ByteReader(.file("/nonexistent/geoconv/input.polyline")) }
+    }
+
+    @Test("File output appears only on commit; abort leaves the old file and no temporary")
+    func atomic() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let target = directory.appendingPathComponent("out.polyline").path
+        try "old contents\n".write(toFile: target, atomically: false, encoding: .utf8)
+
+        let failed = try ByteWriter(.file(target))
+        try failed.write("partial")
+        try failed.flush()
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "old contents\n")
+        failed.abort()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.polyline"])
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "old contents\n")
+
+        let good = try ByteWriter(.file(target))
+        try good.write("new contents\n")
+        try good.commit()
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "new contents\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.polyline"])
+    }
+
+    @Test("An unwritable directory fails before anything is read")
+    func unwritable() {
+        #expect(throws: GeoConvError.self) { _ = try ByteWriter(.file("/nonexistent/geoconv/out.polyline")) }
+    }
+}
