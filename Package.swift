@@ -49,6 +49,7 @@ let package = Package(
             dependencies: [
                 "GeoConvCore", "GeoConvEncodedPolyline", "GeoConvGeoJSON", "GeoConvWKT",
                 "GeoConvXML", "GeoConvProjection",
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             swiftSettings: strictSwift
         ),

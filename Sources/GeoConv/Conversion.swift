@@ -73,9 +73,18 @@ public struct Converter: Sendable {
                                hint: "write to another file; geoconv never overwrites its input")
         }
         let diagnostics = DiagnosticLog(strict: options.strict)
-        let outFormat = try outputFormat(for: output, options: options)
+        // A file's format comes from its name: a usage error there comes before any reading.
+        var outFormat: FileFormat? = nil
+        if case .file = output { outFormat = try outputFormat(for: output, options: options) }
         let reader = try ByteReader(input)
         let inFormat = try inputFormat(for: input, reader: reader, options: options)
+        if outFormat == nil {
+            // Standard output and memory default to the input's format.
+            var resolved = options
+            if resolved.outputFormat == nil { resolved.outputFormat = inFormat.name }
+            outFormat = try outputFormat(for: output, options: resolved)
+        }
+        guard let outFormat else { throw GeoConvError(.usage, "cannot tell the output format") }
         var readerOptions = options
         var writerOptions = options
         if options.polylinePrecision == nil {

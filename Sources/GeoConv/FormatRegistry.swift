@@ -13,6 +13,13 @@ public struct ConversionOptions: Hashable, Sendable {
     public var strict: Bool
     /// Skip features that do not parse, counting them, instead of failing.
     public var skipInvalid: Bool
+    /// Indent text output (GeoJSON).
+    public var pretty: Bool = false
+    /// Write bounding boxes (GeoJSON `bbox`).
+    public var writesBoundingBoxes: Bool = false
+    /// For GeoJSON text sequences: RS-delimited records (RFC 8142) rather than one per line.
+    /// `nil` chooses from the extension: RS for `.geojsons`, newlines otherwise.
+    public var recordSeparator: Bool? = nil
 
     /// Creates options with the defaults of the command line.
     public init(inputFormat: String? = nil, outputFormat: String? = nil, polylinePrecision: Int? = nil,
@@ -67,7 +74,7 @@ public struct FormatRegistry: Sendable {
     public init(_ formats: [FileFormat]) { self.formats = formats }
 
     /// Every format this build of geoconv supports.
-    public static let standard = FormatRegistry([.encodedPolyline])
+    public static let standard = FormatRegistry([.geoJSON, .geoJSONSequence, .encodedPolyline])
 
     /// Adds a format (a later entry with the same name replaces an earlier one).
     public mutating func register(_ format: FileFormat) {
@@ -127,6 +134,74 @@ extension FileFormat {
         makeWriter: { output, options, diagnostics in
             PolylineFileWriter(output, options: PolylineFileOptions(precision: options.polylinePrecision ?? 5),
                                diagnostics: diagnostics)
+        }
+    )
+}
+
+/// Skips a UTF-8 byte order mark and whitespace; returns the first meaningful byte.
+private func firstSignificantByte(_ prefix: [UInt8]) -> (byte: UInt8, index: Int)? {
+    var index = 0
+    if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+    while index < prefix.count, [0x20, 0x09, 0x0A, 0x0D].contains(prefix[index]) { index += 1 }
+    return index < prefix.count ? (prefix[index], index) : nil
+}
+
+extension FileFormat {
+    /// GeoJSON (RFC 7946; the 2008 form with `crs` is read too).
+    public static let geoJSON = FileFormat(
+        name: "geojson",
+        extensions: ["geojson", "json"],
+        summary: "GeoJSON FeatureCollection, Feature or geometry (RFC 7946)",
+        sniff: { prefix in
+            guard let (byte, index) = firstSignificantByte(prefix), byte == UInt8(ascii: "{") else { return false }
+            // One object per line is a sequence: a newline then '{' right after the first line.
+            let text = prefix[index...]
+            if let newline = text.firstIndex(of: 0x0A), newline + 1 < prefix.endIndex, prefix[newline - 1] == UInt8(ascii: "}"),
+               prefix[newline + 1] == UInt8(ascii: "{")
+            {
+                return false
+            }
+            return true
+        },
+        makeReader: { input, options, diagnostics in
+            GeoJSONReader(input, options: GeoJSONReadOptions(skipsInvalidFeatures: options.skipInvalid), diagnostics: diagnostics)
+        },
+        makeWriter: { output, options, diagnostics in
+            GeoJSONWriter(output, options: GeoJSONWriteOptions(precision: options.coordinatePrecision, pretty: options.pretty,
+                                                               writesBoundingBoxes: options.writesBoundingBoxes),
+                          diagnostics: diagnostics)
+        }
+    )
+
+    /// GeoJSON text sequences: RFC 8142 (RS-delimited, `.geojsons`) and newline-delimited
+    /// GeoJSON (`.geojsonl`, `.ndjson`), one Feature or geometry per record.
+    public static let geoJSONSequence = FileFormat(
+        name: "geojsonseq",
+        extensions: ["geojsons", "geojsonl", "geojsonseq", "ndjson", "jsonl"],
+        summary: "GeoJSON text sequence: one Feature per record (RFC 8142 RS-delimited, or one per line)",
+        sniff: { prefix in
+            guard let (byte, index) = firstSignificantByte(prefix) else { return false }
+            if byte == 0x1E { return true }
+            guard byte == UInt8(ascii: "{") else { return false }
+            let text = prefix[index...]
+            if let newline = text.firstIndex(of: 0x0A), newline + 1 < prefix.endIndex, prefix[newline - 1] == UInt8(ascii: "}"),
+               prefix[newline + 1] == UInt8(ascii: "{")
+            {
+                return true
+            }
+            return false
+        },
+        makeReader: { input, options, diagnostics in
+            GeoJSONReader(input, options: GeoJSONReadOptions(isSequence: true, skipsInvalidFeatures: options.skipInvalid),
+                          diagnostics: diagnostics)
+        },
+        makeWriter: { output, options, diagnostics in
+            var useRS = options.recordSeparator ?? false
+            if options.recordSeparator == nil, output.name.lowercased().hasSuffix(".geojsons") { useRS = true }
+            return GeoJSONWriter(output, options: GeoJSONWriteOptions(precision: options.coordinatePrecision, pretty: false,
+                                                                      writesBoundingBoxes: options.writesBoundingBoxes,
+                                                                      sequence: useRS ? .recordSeparator : .newline),
+                                 diagnostics: diagnostics)
         }
     )
 }

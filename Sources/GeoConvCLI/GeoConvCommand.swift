@@ -20,7 +20,7 @@ struct GeoConvCommand: ParsableCommand {
             Exit status: 0 success, 1 invalid input or failed conversion, 64 usage error.
             """,
         version: "geoconv \(GeoConvVersion.current) (libxml2 \(LibXML2.version), PROJ \(PROJLibrary.version))",
-        subcommands: [Convert.self, PolylineCommand.self, Formats.self],
+        subcommands: [Convert.self, PolylineCommand.self, Info.self, Validate.self, Formats.self],
         defaultSubcommand: Convert.self
     )
 }
@@ -52,6 +52,7 @@ struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Convert a file from one format to another.",
         discussion: """
+            Standard output (-) gets the input's format unless --to says otherwise.
             Output is written to a temporary file beside OUTPUT and renamed into place on
             success: a failed conversion leaves no partial file and never touches an existing
             one. What the target format cannot hold is listed on standard error; --strict
@@ -77,6 +78,15 @@ struct Convert: ParsableCommand {
     @Option(help: "Decimals for coordinates in text formats (default: the shortest exact form).")
     var precision: Int?
 
+    @Flag(help: "Indent GeoJSON output.")
+    var pretty = false
+
+    @Flag(help: "Write a bbox on every GeoJSON feature and on the collection.")
+    var bbox = false
+
+    @Flag(help: "Delimit GeoJSON text sequence records with RS (RFC 8142); default for .geojsons only.")
+    var rs = false
+
     @Flag(help: "Fail instead of warning when the output would lose anything.")
     var strict = false
 
@@ -96,8 +106,11 @@ struct Convert: ParsableCommand {
     }
 
     func run() throws {
-        let options = ConversionOptions(inputFormat: from, outputFormat: to, polylinePrecision: polylinePrecision,
+        var options = ConversionOptions(inputFormat: from, outputFormat: to, polylinePrecision: polylinePrecision,
                                         coordinatePrecision: precision, strict: strict, skipInvalid: skipInvalid)
+        options.pretty = pretty
+        options.writesBoundingBoxes = bbox
+        if rs { options.recordSeparator = true }
         ByteWriter.removeTemporaryFileOnSignal()
         do throws(GeoConvError) {
             let report = try Converter().convert(input == "-" ? .standardInput : .file(input),

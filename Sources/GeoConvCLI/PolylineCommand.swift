@@ -122,7 +122,7 @@ struct Decode: ParsableCommand {
                         try output.write(byte: 10)
                     }
                 case .geojson:
-                    try output.write(try GeoJSONGeometryWriter().text(for: EncodedPolyline.geometry(for: path)) + "\n")
+                    try output.write(try GeoJSONWriter.text(for: EncodedPolyline.geometry(for: path)) + "\n")
                 case .wkt:
                     try output.write(try WKTWriter().text(for: EncodedPolyline.geometry(for: path)) + "\n")
                 }

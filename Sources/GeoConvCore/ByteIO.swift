@@ -254,6 +254,8 @@ public enum OutputTarget: Hashable, Sendable {
     case standardOutput
     /// Memory, readable through `ByteWriter.memoryContents` (for tests and library use).
     case memory
+    /// Nowhere: bytes are counted and dropped (for dry runs such as `geoconv info`).
+    case discard
 }
 
 /// A buffered byte output. File output is atomic: bytes go to a temporary file in the
@@ -286,6 +288,9 @@ public final class ByteWriter {
         case .memory:
             keepsInMemory = true
             name = "<memory>"
+        case .discard:
+            keepsInMemory = false
+            name = "<discard>"
         case .file(let path):
             keepsInMemory = false
             name = path
@@ -313,6 +318,12 @@ public final class ByteWriter {
     /// Appends bytes.
     @inline(__always)
     public func write<C: Sequence<UInt8>>(_ bytes: C) throws(GeoConvError) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= flushThreshold { try flush() }
+    }
+
+    /// Appends bytes.
+    public func write(_ bytes: [UInt8]) throws(GeoConvError) {
         buffer.append(contentsOf: bytes)
         if buffer.count >= flushThreshold { try flush() }
     }

@@ -72,3 +72,25 @@ public struct Path: Hashable, Sendable, RandomAccessCollection, MutableCollectio
         return Path(coordinates + [first])
     }
 }
+
+extension Path {
+    /// Twice the signed area in the longitude/latitude plane (shoelace formula): positive
+    /// when the vertices run counter-clockwise as seen on a map with north up.
+    public var planarSignedDoubleArea: Double {
+        guard coordinates.count >= 3 else { return 0 }
+        var sum = 0.0
+        var previous = coordinates[coordinates.count - 1]
+        for c in coordinates {
+            sum += (previous.longitude - c.longitude) * (previous.latitude + c.latitude)
+            previous = c
+        }
+        return sum
+    }
+
+    /// Whether the ring runs counter-clockwise in the longitude/latitude plane (RFC 7946's
+    /// orientation for exterior rings).
+    public var isCounterClockwise: Bool { planarSignedDoubleArea > 0 }
+
+    /// The path in reverse order.
+    public var reversedPath: Path { Path(coordinates.reversed()) }
+}

@@ -9,16 +9,19 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     public var message: String
     /// Where it happened first.
     public var location: SourceLocation?
+    /// A note reports a change that loses nothing; a warning reports a loss.
+    public var isNote: Bool
 
     /// Creates a diagnostic.
-    public init(code: String, message: String, location: SourceLocation? = nil) {
+    public init(code: String, message: String, location: SourceLocation? = nil, isNote: Bool = false) {
         self.code = code
         self.message = message
         self.location = location
+        self.isNote = isNote
     }
 
     public var description: String {
-        (location.map { $0.description + ": " } ?? "") + "warning: " + message + " [" + code + "]"
+        (location.map { $0.description + ": " } ?? "") + (isNote ? "note: " : "warning: ") + message + " [" + code + "]"
     }
 }
 
@@ -54,11 +57,25 @@ public final class DiagnosticLog {
         }
     }
 
+    /// Records a note: a change that loses nothing (a geometry cut at the antimeridian, a
+    /// ring reoriented). Notes are counted and printed like warnings but never fail `--strict`.
+    public func note(_ code: String, _ message: String, at location: SourceLocation? = nil) {
+        let diagnostic = Diagnostic(code: code, message: message, location: location ?? currentLocation, isNote: true)
+        if let existing = entries[code] {
+            entries[code] = (existing.first, existing.count + 1)
+        } else {
+            entries[code] = (diagnostic, 1)
+        }
+    }
+
     /// Whether nothing was reported.
     public var isEmpty: Bool { entries.isEmpty }
 
-    /// The total number of warnings, repeats included.
+    /// The total number of warnings and notes, repeats included.
     public var count: Int { entries.values.reduce(0) { $0 + $1.count } }
+
+    /// Whether any warning (not a note) was reported.
+    public var hasWarnings: Bool { entries.values.contains { !$0.first.isNote } }
 
     /// One line per warning code: the first occurrence, and how many more followed.
     public var summary: [String] {
@@ -66,4 +83,29 @@ public final class DiagnosticLog {
             entry.count == 1 ? entry.first.description : entry.first.description + " (\(entry.count) times)"
         }
     }
+}
+
+/// A problem found by `geoconv validate`: an error (the input is invalid) or a warning (a
+/// deviation the readers tolerate), with its place.
+public struct ValidationProblem: Hashable, Sendable, CustomStringConvertible {
+    /// Errors make an input invalid; warnings are "SHOULD"s and tolerated deviations.
+    public enum Severity: String, Hashable, Sendable {
+        case error, warning
+    }
+
+    /// How serious.
+    public var severity: Severity
+    /// What is wrong.
+    public var message: String
+    /// Where: line, column, byte offset and, for JSON, the JSON Pointer.
+    public var location: SourceLocation
+
+    /// Creates a problem.
+    public init(severity: Severity, message: String, location: SourceLocation) {
+        self.severity = severity
+        self.message = message
+        self.location = location
+    }
+
+    public var description: String { "\(location): \(severity.rawValue): \(message)" }
 }

@@ -35,7 +35,17 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
         return parts.joined(separator: ":") + pointerSuffix
     }
 
-    private var pointerSuffix: String { pointer.map { " (at \($0))" } ?? "" }
+    private var pointerSuffix: String {
+        guard let pointer else { return "" }
+        return pointer.isEmpty ? " (at the document root)" : " (at \(pointer))"
+    }
+
+    /// The same location with a document path.
+    public func with(pointer: String) -> SourceLocation {
+        var copy = self
+        copy.pointer = pointer
+        return copy
+    }
 
     /// The same location in another file.
     public func inFile(_ name: String?) -> SourceLocation {

@@ -13,7 +13,11 @@ struct ConversionTests {
         #expect(registry.format(forPath: "route.txt") == nil)
         #expect(registry.format(forPath: ".polyline") == nil)
         #expect(registry.format(sniffing: Array("_p~iF~ps|U\n(abc)\n".utf8))?.name == "polyline")
-        #expect(registry.format(sniffing: Array(#"{"type":"Point"}"#.utf8)) == nil)
+        #expect(registry.format(sniffing: Array(#"{"type":"Point"}"#.utf8))?.name == "geojson")
+        #expect(registry.format(sniffing: Array("\u{1E}{}".utf8))?.name == "geojsonseq")
+        #expect(registry.format(sniffing: Array("{\"type\":\"Feature\"}\n{\"type\":\"Feature\"}\n".utf8))?.name == "geojsonseq")
+        #expect(registry.format(forPath: "a.geojsons")?.name == "geojsonseq")
+        #expect(registry.format(forPath: "a.GeoJSON")?.name == "geojson")
     }
 
     @Test("A file converts through the pipeline; .polyline6 implies precision 6")
@@ -98,11 +102,11 @@ struct ConversionTests {
     @Test("Geometry text for decode --format geojson|wkt")
     func geometryText() throws {
         let line = Geometry.lineString([Coordinate(latitude: 38.5, longitude: -120.2), Coordinate(latitude: 40.7, longitude: -120.95)])
-        #expect(try GeoJSONGeometryWriter().text(for: line) == #"{"type":"LineString","coordinates":[[-120.2,38.5],[-120.95,40.7]]}"#)
+        #expect(try GeoJSONWriter.text(for: line) == #"{"type":"LineString","coordinates":[[-120.2,38.5],[-120.95,40.7]]}"#)
         #expect(try WKTWriter().text(for: line) == "LINESTRING (-120.2 38.5,-120.95 40.7)")
         #expect(try WKTWriter().text(for: .point(Coordinate(latitude: 1, longitude: 2, altitude: 3))) == "POINT Z (2 1 3)")
         #expect(try WKTWriter().text(for: .empty(.point)) == "POINT EMPTY")
-        #expect(try GeoJSONGeometryWriter(precision: 1).text(for: .point(Coordinate(latitude: 1.26, longitude: 2)))
+        #expect(try GeoJSONWriter.text(for: .point(Coordinate(latitude: 1.26, longitude: 2)), options: GeoJSONWriteOptions(precision: 1))
             == #"{"type":"Point","coordinates":[2,1.3]}"#)
         let square = Geometry.polygon(PolygonRings(outer: [Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 1),
                                                             Coordinate(latitude: 1, longitude: 1)]))

@@ -1,0 +1,132 @@
+public import OrderedCollections
+
+/// What `geoconv info` reports about an input.
+public struct InspectionReport: Sendable {
+    /// How often a property name was seen, and with which JSON types.
+    public struct PropertyStatistics: Hashable, Sendable {
+        /// Features that have the property.
+        public var count: Int
+        /// JSON type names seen (`string`, `number`, …), in first-seen order.
+        public var types: [String]
+    }
+
+    /// The input's name.
+    public var input: String
+    /// The format it was read as.
+    public var format: String
+    /// The document header.
+    public var header: DocumentHeader
+    /// Number of features.
+    public var featureCount: Int
+    /// Features by geometry kind (`Point`, …, `Circle`, and `null` for none).
+    public var geometryKinds: OrderedDictionary<String, Int>
+    /// Empty geometries among them.
+    public var emptyGeometries: Int
+    /// Total positions.
+    public var coordinateCount: Int
+    /// Whether any position has an altitude.
+    public var hasAltitude: Bool
+    /// Bounds of every geometry, antimeridian aware; `nil` when there are none.
+    public var bounds: CoordinateBounds?
+    /// Property names in first-seen order.
+    public var properties: OrderedDictionary<String, PropertyStatistics>
+    /// Features with a title (name) and with a snippet (description); with a non-empty style.
+    public var titled: Int, described: Int, styled: Int
+    /// Warnings raised while reading.
+    public var readWarnings: [String]
+    /// For each other format: what converting this input to it would drop (its warning summary).
+    public var losses: OrderedDictionary<String, [String]>
+
+    /// The report as JSON.
+    public var json: JSONValue {
+        var object: JSONObject = ["input": .string(input), "format": .string(format)]
+        object["crs"] = .string(header.crs ?? "OGC:CRS84")
+        if let name = header.name { object["name"] = .string(name) }
+        object["features"] = .number(JSONNumber(featureCount))
+        object["geometries"] = .object(JSONObject(uniqueKeysWithValues: geometryKinds.map { ($0.key, JSONValue.number(JSONNumber($0.value))) }))
+        object["emptyGeometries"] = .number(JSONNumber(emptyGeometries))
+        object["positions"] = .number(JSONNumber(coordinateCount))
+        object["hasAltitude"] = .bool(hasAltitude)
+        if let bounds {
+            object["bbox"] = .array([bounds.west, bounds.south, bounds.east, bounds.north].map { JSONNumber($0).map(JSONValue.number) ?? .null })
+        } else {
+            object["bbox"] = .null
+        }
+        object["titled"] = .number(JSONNumber(titled))
+        object["described"] = .number(JSONNumber(described))
+        object["styled"] = .number(JSONNumber(styled))
+        object["properties"] = .object(JSONObject(uniqueKeysWithValues: properties.map { key, stats in
+            (key, JSONValue.object(["count": .number(JSONNumber(stats.count)), "types": .array(stats.types.map(JSONValue.string))]))
+        }))
+        if let camera = header.camera { object["camera"] = GeoJSONNames.json(camera) }
+        object["tileLayers"] = .number(JSONNumber(header.tileLayers.count))
+        object["warnings"] = .array(readWarnings.map(JSONValue.string))
+        object["losses"] = .object(JSONObject(uniqueKeysWithValues: losses.map { ($0.key, JSONValue.array($0.value.map(JSONValue.string))) }))
+        return .object(object)
+    }
+}
+
+extension Converter {
+    /// Reads an input once and reports what it holds, and what converting it to each other
+    /// writable format would lose (every writer runs on the same features into nowhere).
+    public func inspect(_ input: InputSource, options: ConversionOptions = ConversionOptions()) throws(GeoConvError) -> InspectionReport {
+        let reader = try ByteReader(input)
+        let format = try inputFormat(for: input, reader: reader, options: options)
+        guard let makeReader = format.makeReader else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
+        let readLog = DiagnosticLog()
+        var featureReader = try makeReader(reader, options, readLog)
+        let header = try featureReader.readHeader()
+
+        var writers: [(name: String, writer: any FeatureWriter, log: DiagnosticLog)] = []
+        for target in registry.formats where target.name != format.name {
+            guard let makeWriter = target.makeWriter else { continue }
+            let log = DiagnosticLog()
+            var writer = try makeWriter(try ByteWriter(.discard), options, log)
+            do throws(GeoConvError) {
+                try writer.begin(header)
+                writers.append((target.name, writer, log))
+            } catch {
+                try? log.warn("\(target.name).refused", error.message)
+                writers.append((target.name, writer, log))
+            }
+        }
+
+        var report = InspectionReport(input: input.displayName, format: format.name, header: header, featureCount: 0,
+                                      geometryKinds: [:], emptyGeometries: 0, coordinateCount: 0, hasAltitude: false,
+                                      bounds: nil, properties: [:], titled: 0, described: 0, styled: 0, readWarnings: [],
+                                      losses: [:])
+        while let feature = try featureReader.next() {
+            report.featureCount += 1
+            let kind = feature.geometry.map { $0.kind.rawValue } ?? "null"
+            report.geometryKinds[kind, default: 0] += 1
+            if let geometry = feature.geometry {
+                if geometry.isEmpty { report.emptyGeometries += 1 }
+                report.coordinateCount += geometry.coordinateCount
+                if geometry.hasAltitude { report.hasAltitude = true }
+                if let box = geometry.bounds { report.bounds = report.bounds.map { $0.union(box) } ?? box }
+            }
+            for (key, value) in feature.properties {
+                var stats = report.properties[key] ?? InspectionReport.PropertyStatistics(count: 0, types: [])
+                stats.count += 1
+                if !stats.types.contains(value.typeName) { stats.types.append(value.typeName) }
+                report.properties[key] = stats
+            }
+            if feature.title != nil { report.titled += 1 }
+            if feature.snippet != nil { report.described += 1 }
+            if !feature.style.isEmpty { report.styled += 1 }
+            for index in writers.indices {
+                writers[index].log.currentLocation = featureReader.lastLocation
+                do throws(GeoConvError) {
+                    try writers[index].writer.write(feature)
+                } catch {
+                    try? writers[index].log.warn("\(writers[index].name).refused", error.message)
+                }
+            }
+        }
+        report.readWarnings = readLog.summary
+        for entry in writers {
+            report.losses[entry.name] = entry.log.summary
+        }
+        return report
+    }
+}

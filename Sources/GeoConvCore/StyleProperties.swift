@@ -1,0 +1,251 @@
+/// The property names that carry the model's title, snippet and style in GeoJSON (and in
+/// any format whose features are property bags): the simplestyle-spec names viewers render,
+/// togeojson's names for icons, and `geoconv:`-prefixed names for what only the model has.
+///
+/// Properties are the source's own data and are never reordered or rewritten on reading:
+/// `derive(from:)` reads the model fields out of them, and `merged(into:)` writes the model
+/// back — a property that already says what the model says is kept byte for byte, one that
+/// disagrees is replaced in place, and model values with no property are appended. So a
+/// GeoJSON → GeoJSON conversion keeps every property's position and literal, while KML →
+/// GeoJSON gains `name`, `stroke`, `fill`… from the KML styles.
+///
+/// | model | property |
+/// | --- | --- |
+/// | title | `name` (`title` is read too) |
+/// | snippet | `description` |
+/// | stroke colour, opacity, width | `stroke`, `stroke-opacity`, `stroke-width` |
+/// | fill colour, opacity | `fill`, `fill-opacity` |
+/// | marker colour, symbol, size | `marker-color`, `marker-symbol`, `marker-size` (`icon-color`/`icon-opacity` read too) |
+/// | icon, icon scale, rotation | `icon`, `icon-scale`, `icon-heading` (togeojson) |
+/// | geodesic | `geoconv:geodesic` |
+/// | spans | `geoconv:spans`: `[{"segments": 1.5, "color": "#ff0000", "opacity": 1, "to-color": …, "to-opacity": …, "stamp": {"kind": "sprite", "image": "…"}}]` |
+/// | ground anchor, info-window anchor | `geoconv:ground-anchor`, `geoconv:info-window-anchor`: `[x, y]` fractions from the top-left |
+/// | marker opacity | `geoconv:opacity` |
+/// | z-index | `geoconv:z-index` |
+public enum StyleProperties {
+    /// Every property name this mapping reads or writes.
+    public static let names: Set<String> = Set(mappings.flatMap(\.keys))
+
+    /// Sets `feature`'s title, snippet and style from its properties (which stay as they are).
+    /// Values of the wrong type are left alone and do not set anything.
+    public static func derive(into feature: inout Feature) {
+        for mapping in mappings {
+            for key in mapping.keys {
+                if let value = feature.properties[key], mapping.read(value, feature.properties, &feature) { break }
+            }
+        }
+    }
+
+    /// The properties to write for `feature`: its own, in order, with model-mirroring keys
+    /// brought up to date, followed by model values no property carries yet.
+    public static func merged(_ feature: Feature) -> JSONObject {
+        var result = feature.properties
+        for mapping in mappings {
+            let wanted = mapping.write(feature)
+            if let key = mapping.keys.first(where: { result[$0] != nil }) {
+                // Keep the source's literal when it already says the same thing.
+                if let wanted, !mapping.agrees(result[key] ?? .null, wanted, feature.properties) { result[key] = wanted }
+            } else if let wanted {
+                result[mapping.keys[0]] = wanted
+            }
+        }
+        return result
+    }
+
+    /// Whether `key`'s value in `feature.properties` is what the model's fields say (so a
+    /// format with separate slots for style and data need not repeat it as data).
+    public static func isMirrored(_ key: String, in feature: Feature) -> Bool {
+        guard let mapping = mappings.first(where: { $0.keys.contains(key) }), let value = feature.properties[key],
+              let wanted = mapping.write(feature)
+        else { return false }
+        return mapping.agrees(value, wanted, feature.properties)
+    }
+
+    // MARK: The table
+
+    struct Mapping: Sendable {
+        /// Property names, the one written first.
+        var keys: [String]
+        /// Reads the property into the feature; false when the value does not fit.
+        var read: @Sendable (JSONValue, JSONObject, inout Feature) -> Bool
+        /// The value the model says, or nil when the model has nothing here.
+        var write: @Sendable (Feature) -> JSONValue?
+        /// Whether an existing value says the same as `wanted`.
+        var agrees: @Sendable (JSONValue, JSONValue, JSONObject) -> Bool = { existing, wanted, _ in
+            StyleProperties.sameValue(existing, wanted)
+        }
+    }
+
+    static func sameValue(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.number(let x), .number(let y)): x.doubleValue == y.doubleValue
+        case (.string(let x), .string(let y)): x == y
+        default: a == b
+        }
+    }
+
+    static func number(_ value: Double) -> JSONValue { JSONNumber(value).map(JSONValue.number) ?? .null }
+
+    static func colorMapping(_ key: String, _ opacityKey: String, _ path: WritableKeyPath<Style, Color?> & Sendable,
+                             alsoKeys: [String] = [], alsoOpacityKeys: [String] = []) -> [Mapping]
+    {
+        [
+            Mapping(keys: [key] + alsoKeys,
+                    read: { value, properties, feature in
+                        guard let text = value.stringValue, let color = Color(css: text) else { return false }
+                        var opacity = color.opacity
+                        for opacityKey in [opacityKey] + alsoOpacityKeys {
+                            if let o = properties[opacityKey]?.doubleValue, o.isFinite { opacity = o * color.opacity; break }
+                        }
+                        feature.style[keyPath: path] = color.withOpacity(opacity)
+                        return true
+                    },
+                    write: { feature in feature.style[keyPath: path].map { .string($0.cssHex) } },
+                    agrees: { existing, wanted, _ in
+                        guard let text = existing.stringValue, let a = Color(css: text), let b = wanted.stringValue.flatMap({ Color(css: $0) })
+                        else { return false }
+                        return a.red == b.red && a.green == b.green && a.blue == b.blue
+                    }),
+            Mapping(keys: [opacityKey] + alsoOpacityKeys,
+                    read: { _, _, _ in false },
+                    write: { feature in
+                        guard let color = feature.style[keyPath: path], color.opacity != 1 else { return nil }
+                        return number(color.opacity)
+                    },
+                    agrees: { existing, wanted, _ in
+                        guard let a = existing.doubleValue, let b = wanted.doubleValue else { return false }
+                        return abs(a - b) < 1e-12
+                    }),
+        ]
+    }
+
+    static func doubleMapping(_ key: String, _ path: WritableKeyPath<Style, Double?> & Sendable) -> Mapping {
+        Mapping(keys: [key],
+                read: { value, _, feature in
+                    guard let number = value.doubleValue, number.isFinite else { return false }
+                    feature.style[keyPath: path] = number
+                    return true
+                },
+                write: { feature in feature.style[keyPath: path].map(number) })
+    }
+
+    static func stringMapping(_ key: String, _ path: WritableKeyPath<Style, String?> & Sendable) -> Mapping {
+        Mapping(keys: [key],
+                read: { value, _, feature in
+                    guard let text = value.stringValue else { return false }
+                    feature.style[keyPath: path] = text
+                    return true
+                },
+                write: { feature in feature.style[keyPath: path].map(JSONValue.string) })
+    }
+
+    static func anchorMapping(_ key: String, _ path: WritableKeyPath<Style, Anchor?> & Sendable) -> Mapping {
+        Mapping(keys: [key],
+                read: { value, _, feature in
+                    guard let pair = value.arrayValue, pair.count == 2, let x = pair[0].doubleValue, let y = pair[1].doubleValue,
+                          x.isFinite, y.isFinite
+                    else { return false }
+                    feature.style[keyPath: path] = Anchor(x: x, y: y)
+                    return true
+                },
+                write: { feature in feature.style[keyPath: path].map { .array([number($0.x), number($0.y)]) } })
+    }
+
+    static let mappings: [Mapping] = [
+        Mapping(keys: ["name", "title"],
+                read: { value, _, feature in
+                    guard let text = value.stringValue else { return false }
+                    feature.title = text
+                    return true
+                },
+                write: { $0.title.map(JSONValue.string) }),
+        Mapping(keys: ["description"],
+                read: { value, _, feature in
+                    guard let text = value.stringValue else { return false }
+                    feature.snippet = text
+                    return true
+                },
+                write: { $0.snippet.map(JSONValue.string) }),
+    ]
+        + colorMapping("stroke", "stroke-opacity", \.strokeColor)
+        + [doubleMapping("stroke-width", \.strokeWidth)]
+        + colorMapping("fill", "fill-opacity", \.fillColor)
+        + colorMapping("marker-color", "geoconv:marker-opacity", \.markerColor, alsoKeys: ["icon-color"],
+                       alsoOpacityKeys: ["icon-opacity"])
+        + [
+            stringMapping("marker-symbol", \.markerSymbol),
+            Mapping(keys: ["marker-size"],
+                    read: { value, _, feature in
+                        guard let text = value.stringValue else { return false }
+                        feature.style.markerSize = text
+                        return true
+                    },
+                    write: { $0.style.markerSize.map(JSONValue.string) }),
+            stringMapping("icon", \.icon),
+            doubleMapping("icon-scale", \.iconScale),
+            doubleMapping("icon-heading", \.rotation),
+            Mapping(keys: ["geoconv:geodesic"],
+                    read: { value, _, feature in
+                        guard let flag = value.boolValue else { return false }
+                        feature.style.geodesic = flag
+                        return true
+                    },
+                    write: { $0.style.geodesic.map(JSONValue.bool) }),
+            Mapping(keys: ["geoconv:spans"],
+                    read: { value, _, feature in
+                        guard let list = value.arrayValue else { return false }
+                        var spans: [StyleSpan] = []
+                        for item in list {
+                            guard let span = spanFromJSON(item) else { return false }
+                            spans.append(span)
+                        }
+                        feature.style.spans = spans
+                        return true
+                    },
+                    write: { feature in feature.style.spans.isEmpty ? nil : .array(feature.style.spans.map(spanJSON)) }),
+            anchorMapping("geoconv:ground-anchor", \.groundAnchor),
+            anchorMapping("geoconv:info-window-anchor", \.infoWindowAnchor),
+            doubleMapping("geoconv:opacity", \.opacity),
+            Mapping(keys: ["geoconv:z-index"],
+                    read: { value, _, feature in
+                        guard case .number(let n) = value, let z = n.intValue else { return false }
+                        feature.style.zIndex = z
+                        return true
+                    },
+                    write: { $0.style.zIndex.map { .number(JSONNumber($0)) } }),
+        ]
+
+    /// A span as JSON: `{"segments":…, "color":"#rrggbb", "opacity":…, "to-color":…, "to-opacity":…, "stamp":{"kind":…,"image":…}}`.
+    public static func spanJSON(_ span: StyleSpan) -> JSONValue {
+        var object: JSONObject = ["segments": number(span.segments), "color": .string(span.style.fromColor.cssHex)]
+        if span.style.fromColor.opacity != 1 { object["opacity"] = number(span.style.fromColor.opacity) }
+        if span.style.isGradient {
+            object["to-color"] = .string(span.style.toColor.cssHex)
+            if span.style.toColor.opacity != 1 { object["to-opacity"] = number(span.style.toColor.opacity) }
+        }
+        if let stamp = span.style.stamp {
+            object["stamp"] = .object(["kind": .string(stamp.kind.rawValue), "image": .string(stamp.image)])
+        }
+        return .object(object)
+    }
+
+    /// Reads a span written by `spanJSON`; `nil` when it does not fit.
+    public static func spanFromJSON(_ value: JSONValue) -> StyleSpan? {
+        guard let object = value.objectValue, let text = object["color"]?.stringValue, let color = Color(css: text) else { return nil }
+        let from = color.withOpacity(object["opacity"]?.doubleValue ?? color.opacity)
+        var to = from
+        if let toText = object["to-color"]?.stringValue {
+            guard let toColor = Color(css: toText) else { return nil }
+            to = toColor.withOpacity(object["to-opacity"]?.doubleValue ?? toColor.opacity)
+        }
+        var stamp: StampStyle?
+        if let stampObject = object["stamp"]?.objectValue {
+            guard let kindText = stampObject["kind"]?.stringValue, let kind = StampStyle.Kind(rawValue: kindText),
+                  let image = stampObject["image"]?.stringValue
+            else { return nil }
+            stamp = StampStyle(kind, image: image)
+        }
+        let segments = object["segments"]?.doubleValue ?? 1
+        return StyleSpan(style: StrokeStyle(fromColor: from, toColor: to, stamp: stamp), segments: segments)
+    }
+}

@@ -1,0 +1,196 @@
+public import GeoConvCore
+
+/// The names geoconv uses in GeoJSON for what only its model has (documented in
+/// `docs/formats/geojson.md`). Style names live in `StyleProperties`.
+public enum GeoJSONNames {
+    /// Feature property holding a circle's radius in metres; its geometry is the centre Point.
+    public static let radius = "geoconv:radius"
+    /// FeatureCollection member holding the document's camera.
+    public static let camera = "geoconv:camera"
+    /// FeatureCollection member holding the document's tile layers.
+    public static let tileLayers = "geoconv:tileLayers"
+
+    static func number(_ value: Double) -> JSONValue { JSONNumber(value).map(JSONValue.number) ?? .null }
+
+    /// `{"target":{"latitude":…,"longitude":…},"zoom":…,"bearing":…,"viewingAngle":…}`.
+    public static func json(_ camera: CameraPosition) -> JSONValue {
+        var target: JSONObject = ["latitude": number(camera.target.latitude), "longitude": number(camera.target.longitude)]
+        if let altitude = camera.target.altitude { target["altitude"] = number(altitude) }
+        return .object(["target": .object(target), "zoom": number(camera.zoom), "bearing": number(camera.bearing),
+                        "viewingAngle": number(camera.viewingAngle)])
+    }
+
+    /// Reads a camera written by `json(_:)`; `nil` when it does not fit.
+    public static func camera(from value: JSONValue) -> CameraPosition? {
+        guard let object = value.objectValue, let target = object["target"]?.objectValue,
+              let latitude = target["latitude"]?.doubleValue, let longitude = target["longitude"]?.doubleValue,
+              let zoom = object["zoom"]?.doubleValue
+        else { return nil }
+        return CameraPosition(target: Coordinate(latitude: latitude, longitude: longitude, altitude: target["altitude"]?.doubleValue),
+                              zoom: zoom, bearing: object["bearing"]?.doubleValue ?? 0,
+                              viewingAngle: object["viewingAngle"]?.doubleValue ?? 0)
+    }
+
+    /// `[{"urlTemplate":…,"name":…,"zIndex":…,"tileSize":256,"opacity":…,"fadeIn":…}, …]`.
+    public static func json(_ layers: [TileLayer]) -> JSONValue {
+        .array(layers.map { layer in
+            var object: JSONObject = ["urlTemplate": .string(layer.urlTemplate)]
+            if let name = layer.name { object["name"] = .string(name) }
+            object["zIndex"] = .number(JSONNumber(layer.zIndex))
+            object["tileSize"] = .number(JSONNumber(layer.tileSize.rawValue))
+            object["opacity"] = number(layer.opacity)
+            object["fadeIn"] = .bool(layer.fadeIn)
+            return .object(object)
+        })
+    }
+
+    /// Reads tile layers written by `json(_:)`; `nil` when they do not fit.
+    public static func tileLayers(from value: JSONValue) -> [TileLayer]? {
+        guard let list = value.arrayValue else { return nil }
+        var layers: [TileLayer] = []
+        for item in list {
+            guard let object = item.objectValue, let template = object["urlTemplate"]?.stringValue else { return nil }
+            let size = object["tileSize"]?.doubleValue.flatMap { TileLayer.TileSize(rawValue: Int($0)) } ?? .standard
+            layers.append(TileLayer(urlTemplate: template, name: object["name"]?.stringValue,
+                                    zIndex: object["zIndex"]?.doubleValue.map { Int($0) } ?? 0, tileSize: size,
+                                    opacity: object["opacity"]?.doubleValue ?? 1, fadeIn: object["fadeIn"]?.boolValue ?? true))
+        }
+        return layers
+    }
+}
+
+/// JSON text of a `JSONValue`, as geoconv writes it (for `--json` outputs).
+public enum JSONText {
+    /// Compact UTF-8 JSON.
+    public static func compact(_ value: JSONValue) -> [UInt8] {
+        var out: [UInt8] = []
+        JSONOutput.append(value, to: &out)
+        return out
+    }
+
+    /// Indented UTF-8 JSON (two spaces; arrays of numbers on one line).
+    public static func pretty(_ value: JSONValue) -> [UInt8] { JSONOutput.prettyPrinted(compact(value), indent: 0) }
+}
+
+/// Byte-level JSON output shared by the GeoJSON writers.
+enum JSONOutput {
+    static func appendString(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+            case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    static func append(_ value: JSONValue, to out: inout [UInt8]) {
+        switch value {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .number(let n): out.append(contentsOf: n.literal.utf8)
+        case .string(let s): appendString(s, to: &out)
+        case .array(let elements):
+            out.append(UInt8(ascii: "["))
+            for (i, element) in elements.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                append(element, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let object): appendObject(object, to: &out)
+        }
+    }
+
+    static func appendObject(_ object: JSONObject, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        var first = true
+        for (key, value) in object {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            appendString(key, to: &out)
+            out.append(UInt8(ascii: ":"))
+            append(value, to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Re-indents compact JSON with two spaces per level (for `--pretty`).
+    static func prettyPrinted(_ compact: [UInt8], indent level: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(compact.count * 2)
+        var depth = level
+        var inString = false
+        var escaped = false
+        func newline() {
+            out.append(0x0A)
+            out.append(contentsOf: repeatElement(0x20, count: depth * 2))
+        }
+        var index = 0
+        while index < compact.count {
+            let byte = compact[index]
+            if inString {
+                out.append(byte)
+                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                index += 1
+                continue
+            }
+            switch byte {
+            case 0x22:
+                inString = true
+                out.append(byte)
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let close: UInt8 = byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                if index + 1 < compact.count, compact[index + 1] == close {
+                    out.append(byte)
+                    out.append(close)
+                    index += 2
+                    continue
+                }
+                // Keep arrays of numbers (positions, bboxes) on one line.
+                if byte == UInt8(ascii: "[") {
+                    var end = index + 1
+                    while end < compact.count, compact[end] != UInt8(ascii: "]"), compact[end] != UInt8(ascii: "["),
+                          compact[end] != UInt8(ascii: "{"), compact[end] != 0x22
+                    {
+                        end += 1
+                    }
+                    if end < compact.count, compact[end] == UInt8(ascii: "]") {
+                        for b in compact[index...end] {
+                            out.append(b)
+                            if b == UInt8(ascii: ",") { out.append(0x20) }
+                        }
+                        index = end + 1
+                        continue
+                    }
+                }
+                out.append(byte)
+                depth += 1
+                newline()
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                newline()
+                out.append(byte)
+            case UInt8(ascii: ","):
+                out.append(byte)
+                newline()
+            case UInt8(ascii: ":"):
+                out.append(byte)
+                out.append(0x20)
+            default:
+                out.append(byte)
+            }
+            index += 1
+        }
+        return out
+    }
+}

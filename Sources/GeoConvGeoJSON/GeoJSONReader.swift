@@ -1,0 +1,886 @@
+public import GeoConvCore
+
+/// Options for reading GeoJSON.
+public struct GeoJSONReadOptions: Hashable, Sendable {
+    /// Read a GeoJSON text sequence (RFC 8142 records separated by RS, or one JSON text per
+    /// line) instead of one GeoJSON document.
+    public var isSequence: Bool
+    /// Skip features that are invalid, counting them, instead of failing.
+    public var skipsInvalidFeatures: Bool
+    /// The deepest JSON nesting accepted.
+    public var maximumDepth: Int
+    /// The largest single feature accepted, in bytes.
+    public var maximumFeatureBytes: Int
+
+    /// Creates options.
+    public init(isSequence: Bool = false, skipsInvalidFeatures: Bool = false, maximumDepth: Int = 256,
+                maximumFeatureBytes: Int = 1 << 30)
+    {
+        self.isSequence = isSequence
+        self.skipsInvalidFeatures = skipsInvalidFeatures
+        self.maximumDepth = maximumDepth
+        self.maximumFeatureBytes = maximumFeatureBytes
+    }
+}
+
+/// Reads GeoJSON (RFC 7946, and the 2008 form with `crs`) and GeoJSON text sequences
+/// (RFC 8142, newline-delimited too), streaming one feature at a time.
+///
+/// A FeatureCollection's members before `features` make the header (`name`, `description`,
+/// `crs`, `bbox`, foreign members, `geoconv:camera`, `geoconv:tileLayers`); its features are
+/// then parsed one by one. A lone Feature or geometry is one feature. Properties keep their
+/// order and literals; the model's title, snippet and style are derived from them
+/// (`StyleProperties`). A Point with a `geoconv:radius` property is a circle. Foreign
+/// members of features are kept in `Feature.foreignMembers`, those of its geometry object
+/// under the key `"geometry"` there.
+public struct GeoJSONReader: FeatureReader {
+    private enum State {
+        case start, inFeatures(index: Int), afterFeatures, single(Feature?), sequence(index: Int), done
+    }
+
+    private let scanner: JSONScanner
+    private let options: GeoJSONReadOptions
+    private let diagnostics: DiagnosticLog
+    private var state = State.start
+    private var pendingHeader = DocumentHeader()
+    /// Problems seen, in input order, when collecting for validation (`collectsProblems`).
+    public var problems: [ValidationProblem] { problemBox.items }
+    /// Collect every problem instead of warning or failing (for `geoconv validate`).
+    public var collectsProblems = false
+    /// Where the last feature started.
+    public private(set) var lastLocation: SourceLocation?
+
+    /// Creates a reader over an input.
+    public init(_ input: ByteReader, options: GeoJSONReadOptions = GeoJSONReadOptions(), diagnostics: DiagnosticLog) {
+        scanner = JSONScanner(input, maximumDepth: options.maximumDepth, maximumValueBytes: options.maximumFeatureBytes)
+        self.options = options
+        self.diagnostics = diagnostics
+    }
+
+    /// Input bytes consumed so far.
+    public var bytesRead: Int { scanner.bytesRead }
+
+    // MARK: Header
+
+    public mutating func readHeader() throws(GeoConvError) -> DocumentHeader {
+        guard case .start = state else { return pendingHeader }
+        if options.isSequence {
+            state = .sequence(index: 0)
+            return DocumentHeader()
+        }
+        guard let first = try scanner.peekToken() else {
+            throw GeoConvError(.invalidInput, "the input is empty", at: scanner.location(),
+                               hint: "a GeoJSON document is one JSON object")
+        }
+        guard first == UInt8(ascii: "{") else {
+            throw scanner.error("the root of a GeoJSON document must be an object, found \(try scanner.describeNext())",
+                                pointer: "", hint: "GeoJSON is a FeatureCollection, Feature or geometry object")
+        }
+        lastLocation = scanner.location(pointer: "")
+        var parts = ObjectParts()
+        let sawFeatures = try parseObject(into: &parts, depth: 1, pointer: "", isRoot: true)
+        if sawFeatures {
+            try checkCollectionType(parts)
+            pendingHeader = try header(from: parts)
+            state = .inFeatures(index: 0)
+        } else {
+            if let type = parts.type, type.lowercased() == "featurecollection" {
+                throw error("a FeatureCollection needs a \"features\" array", at: parts.location)
+            }
+            if let deferred = problemBox.deferred { throw deferred }
+            let feature = try feature(from: parts, pointer: "")
+            try checkTrailing()
+            pendingHeader = try header(from: ObjectParts(crs: parts.crs))
+            state = .single(feature)
+        }
+        return pendingHeader
+    }
+
+    private func checkCollectionType(_ parts: ObjectParts) throws(GeoConvError) {
+        guard let type = parts.type else { return }
+        if type != "FeatureCollection" {
+            if type.lowercased() == "featurecollection" {
+                try lenient("geojson.type-case", "type \"\(type)\" should be \"FeatureCollection\" (type names are case-sensitive)",
+                            at: parts.typeLocation ?? parts.location)
+            } else {
+                throw error("an object with a \"features\" array has type \"\(type)\", not \"FeatureCollection\"",
+                            at: parts.typeLocation ?? parts.location)
+            }
+        }
+    }
+
+    private mutating func header(from parts: ObjectParts) throws(GeoConvError) -> DocumentHeader {
+        try checkBBox(parts.bbox, at: parts.location)
+        var header = DocumentHeader()
+        if let crs = parts.crs { header.crs = try Self.legacyCRS(crs, at: parts.crsLocation ?? parts.location) }
+        for (key, value) in parts.foreign {
+            switch key {
+            case "name" where value.stringValue != nil: header.name = value.stringValue
+            case "description" where value.stringValue != nil: header.description = value.stringValue
+            case GeoJSONNames.camera:
+                if let camera = GeoJSONNames.camera(from: value) { header.camera = camera } else { header.foreignMembers[key] = value }
+            case GeoJSONNames.tileLayers:
+                if let layers = GeoJSONNames.tileLayers(from: value) { header.tileLayers = layers } else { header.foreignMembers[key] = value }
+            default: header.foreignMembers[key] = value
+            }
+        }
+        if let bbox = parts.bbox { header.foreignMembers["bbox"] = bbox }
+        return header
+    }
+
+    /// The CRS a 2008-style `crs` member names: `nil` for WGS84 longitude/latitude (CRS84 or
+    /// EPSG:4326, which GeoJSON always wrote in longitude, latitude order); otherwise the name,
+    /// for reprojection.
+    static func legacyCRS(_ value: JSONValue, at location: SourceLocation) throws(GeoConvError) -> String? {
+        guard let object = value.objectValue else {
+            if value == .null { return nil }
+            throw GeoConvError(.invalidInput, "the \"crs\" member must be an object", at: location)
+        }
+        guard object["type"]?.stringValue == "name", let name = object["properties"]?.objectValue?["name"]?.stringValue else {
+            throw GeoConvError(.unsupported, "only named \"crs\" members are supported (\"type\": \"name\")", at: location,
+                               hint: "give the CRS with --s-srs instead")
+        }
+        let normalized = name.uppercased().replacingOccurrences(of: "::", with: ":")
+        let wgs84 = ["URN:OGC:DEF:CRS:OGC:1.3:CRS84", "URN:OGC:DEF:CRS:OGC::CRS84", "OGC:CRS84", "CRS84",
+                     "EPSG:4326", "URN:OGC:DEF:CRS:EPSG:4326", "URN:OGC:DEF:CRS:EPSG::4326", "URN:OGC:DEF:CRS:OGC:1.3:CRS84",
+                     "HTTP://WWW.OPENGIS.NET/DEF/CRS/OGC/1.3/CRS84", "HTTP://WWW.OPENGIS.NET/DEF/CRS/EPSG/0/4326"]
+        if wgs84.contains(normalized) || wgs84.contains(name.uppercased()) { return nil }
+        throw GeoConvError(.unsupported, "the document's coordinates are in \(name), and reprojection is not available yet",
+                           at: location, hint: "reproject to WGS84 first (e.g. ogr2ogr -t_srs EPSG:4326)")
+    }
+
+    // MARK: Features
+
+    public mutating func next() throws(GeoConvError) -> Feature? {
+        while true {
+            switch state {
+            case .start:
+                _ = try readHeader()
+            case .single(let feature):
+                state = .done
+                if let feature { return feature }
+            case .done:
+                return nil
+            case .afterFeatures:
+                try finishRoot()
+                state = .done
+            case .inFeatures(let index):
+                scanner.startValue()
+                let byte = try scanner.peekToken()
+                if index == 0, byte == UInt8(ascii: "]") {
+                    scanner.advance()
+                    state = .afterFeatures
+                    continue
+                }
+                if index > 0 {
+                    guard try scanner.nextElement(close: UInt8(ascii: "]"), pointer: "/features") else {
+                        state = .afterFeatures
+                        continue
+                    }
+                    scanner.startValue()
+                }
+                state = .inFeatures(index: index + 1)
+                let pointer = "/features/\(index)"
+                lastLocation = scanner.location(pointer: pointer)
+                guard try scanner.peekToken() == UInt8(ascii: "{") else {
+                    let found = try scanner.describeNext()
+                    let failure = scanner.error("every feature must be an object, found \(found)", pointer: pointer)
+                    if options.skipsInvalidFeatures || collectsProblems {
+                        _ = try scanner.parseValue(depth: 2, pointer: pointer)
+                        try skip(failure)
+                        continue
+                    }
+                    throw failure
+                }
+                var parts = ObjectParts()
+                _ = try parseObject(into: &parts, depth: 2, pointer: pointer, isRoot: false)
+                do throws(GeoConvError) {
+                    if let deferred = problemBox.deferred {
+                        problemBox.deferred = nil
+                        throw deferred
+                    }
+                    return try feature(from: parts, pointer: pointer, requireFeature: true)
+                } catch {
+                    guard options.skipsInvalidFeatures || collectsProblems, error.code == .invalidInput else { throw error }
+                    try skip(error)
+                }
+            case .sequence(let index):
+                guard let byte = try scanner.peekRecord() else {
+                    state = .done
+                    return nil
+                }
+                scanner.startValue()
+                let pointer = "/\(index)"
+                lastLocation = scanner.location(pointer: pointer)
+                state = .sequence(index: index + 1)
+                guard byte == UInt8(ascii: "{") else {
+                    throw scanner.error("every record of a GeoJSON text sequence must be an object, found \(try scanner.describeNext())",
+                                        pointer: pointer)
+                }
+                var parts = ObjectParts()
+                _ = try parseObject(into: &parts, depth: 1, pointer: pointer, isRoot: false)
+                do throws(GeoConvError) {
+                    if let deferred = problemBox.deferred {
+                        problemBox.deferred = nil
+                        throw deferred
+                    }
+                    return try feature(from: parts, pointer: pointer)
+                } catch {
+                    guard options.skipsInvalidFeatures || collectsProblems, error.code == .invalidInput else { throw error }
+                    try skip(error)
+                }
+            }
+        }
+    }
+
+    private func skip(_ error: GeoConvError) throws(GeoConvError) {
+        if collectsProblems {
+            problemBox.items.append(ValidationProblem(severity: .error, message: error.message, location: error.location ?? scanner.location()))
+        } else {
+            try diagnostics.warn("geojson.invalid-feature-skipped", "skipped an invalid feature: \(error.message)", at: error.location)
+        }
+    }
+
+    /// Parses the root's members after `features` and checks nothing follows the document.
+    private mutating func finishRoot() throws(GeoConvError) {
+        scanner.startValue()
+        while try scanner.nextElement(close: UInt8(ascii: "}"), pointer: "") {
+            let location = scanner.location()
+            let key = try scanner.parseKey(pointer: "")
+            let value = try scanner.parseValue(depth: 1, pointer: "/" + JSONScanner.escapePointer(key))
+            switch key {
+            case "type":
+                if value.stringValue != "FeatureCollection" {
+                    throw GeoConvError(.invalidInput, "an object with a \"features\" array has type \(value), not \"FeatureCollection\"", at: location)
+                }
+            case "crs":
+                if try Self.legacyCRS(value, at: location) != nil {
+                    throw GeoConvError(.unsupported, "the \"crs\" member comes after the features, which were already read",
+                                       at: location, hint: "move \"crs\" before \"features\", or give --s-srs")
+                }
+            case "features":
+                throw GeoConvError(.invalidInput, "a second \"features\" member", at: location)
+            case "bbox":
+                // Derived data (writers put it last once every feature is known): nothing is lost.
+                try checkBBox(value, at: location)
+            default:
+                try diagnostics.warn("geojson.members-after-features",
+                                     "the document member \"\(key)\" comes after the features and is not carried over",
+                                     at: location, hint: "put document members before \"features\"")
+            }
+        }
+        try checkTrailing()
+    }
+
+    private func checkTrailing() throws(GeoConvError) {
+        if try scanner.peekToken() != nil {
+            throw scanner.error("unexpected content after the GeoJSON object: \(try scanner.describeNext())",
+                                hint: "a GeoJSON file holds one object; for one object per line use --from geojsonseq")
+        }
+    }
+
+    // MARK: Objects
+
+    /// What one JSON object of GeoJSON said, before its type is known.
+    struct ObjectParts {
+        var type: String?
+        var typeLocation: SourceLocation?
+        var location = SourceLocation()
+        var id: JSONValue?
+        var properties: JSONValue?
+        var hasGeometryMember = false
+        var geometry: ParsedGeometry?
+        var coordinates: CoordinateNode?
+        /// Coordinates parsed straight into their shape, when "type" came before them.
+        var shaped: Geometry?
+        var coordinatesLocation: SourceLocation?
+        var geometries: [ParsedGeometry]?
+        var bbox: JSONValue?
+        var crs: JSONValue?
+        var crsLocation: SourceLocation?
+        var foreign = JSONObject()
+    }
+
+    /// A geometry object's result: the geometry (nil for `null`) and its foreign members.
+    struct ParsedGeometry {
+        var geometry: Geometry?
+        var foreign: JSONObject
+        var location: SourceLocation
+    }
+
+    /// Nested coordinate arrays as parsed, before the type says what they mean.
+    enum CoordinateNode {
+        case position(Coordinate, extraOrdinates: Bool)
+        case list([CoordinateNode])
+    }
+
+    /// Parses an object's members into `parts`. At the root, stops right after `"features": [`
+    /// and returns true, leaving the features to be streamed.
+    private mutating func parseObject(into parts: inout ObjectParts, depth: Int, pointer: String, isRoot: Bool)
+        throws(GeoConvError) -> Bool
+    {
+        try scanner.checkDepth(depth, pointer: pointer)
+        parts.location = scanner.location(pointer: pointer)
+        try scanner.expect(UInt8(ascii: "{"), "'{'", pointer: pointer)
+        if try scanner.peekToken() == UInt8(ascii: "}") {
+            scanner.advance()
+            return false
+        }
+        var seen = Set<String>()
+        repeat {
+            if isRoot { scanner.startValue() }
+            let keyLocation = scanner.location(pointer: pointer)
+            let key = try scanner.parseKey(pointer: pointer)
+            func memberPointer() -> String { pointer + "/" + JSONScanner.escapePointer(key) }
+            if !seen.insert(key).inserted {
+                try lenient("geojson.duplicate-member", "the member \"\(key)\" appears twice; the last one is used", at: keyLocation)
+            }
+            switch key {
+            case "type":
+                let location = scanner.location()
+                let value = try scanner.parseValue(depth: depth, pointer: memberPointer())
+                guard let text = value.stringValue else {
+                    throw error("the \"type\" member must be a string, found \(value.typeName)", at: location.with(pointer: memberPointer()))
+                }
+                parts.type = text
+                parts.typeLocation = location
+            case "features" where isRoot:
+                guard try scanner.peekToken() == UInt8(ascii: "[") else {
+                    throw error("the \"features\" member must be an array, found \(try scanner.describeNext())",
+                                at: scanner.location(pointer: memberPointer()))
+                }
+                scanner.advance()
+                return true
+            case "geometry":
+                parts.hasGeometryMember = true
+                parts.geometry = try parseGeometryValue(depth: depth + 1, pointer: memberPointer())
+            case "coordinates":
+                parts.coordinatesLocation = scanner.location()
+                if let type = parts.type, let kind = Self.geometryTypes[type], kind != .geometryCollection, !collectsProblems {
+                    parts.shaped = try parseShape(kind, depth: depth + 1, pointer: memberPointer())
+                    parts.coordinates = nil
+                } else {
+                    parts.coordinates = try parseCoordinates(depth: depth + 1, pointer: memberPointer())
+                    parts.shaped = nil
+                }
+            case "geometries":
+                guard try scanner.peekToken() == UInt8(ascii: "[") else {
+                    throw error("the \"geometries\" member must be an array, found \(try scanner.describeNext())",
+                                at: scanner.location(pointer: memberPointer()))
+                }
+                try scanner.checkDepth(depth + 1, pointer: memberPointer())
+                scanner.advance()
+                var members: [ParsedGeometry] = []
+                if try scanner.peekToken() == UInt8(ascii: "]") {
+                    scanner.advance()
+                } else {
+                    repeat {
+                        let elementPointer = memberPointer() + "/" + String(members.count)
+                        guard try scanner.peekToken() == UInt8(ascii: "{") else {
+                            throw error("every member of \"geometries\" must be a geometry object, found \(try scanner.describeNext())",
+                                        at: scanner.location(pointer: elementPointer))
+                        }
+                        if let parsed = try parseGeometryValue(depth: depth + 2, pointer: elementPointer) { members.append(parsed) }
+                    } while try scanner.nextElement(close: UInt8(ascii: "]"), pointer: memberPointer())
+                }
+                parts.geometries = members
+            case "properties":
+                parts.properties = try scanner.parseValue(depth: depth, pointer: memberPointer())
+            case "id":
+                parts.id = try scanner.parseValue(depth: depth, pointer: memberPointer())
+            case "bbox":
+                parts.bbox = try scanner.parseValue(depth: depth, pointer: memberPointer())
+            case "crs":
+                parts.crsLocation = scanner.location()
+                parts.crs = try scanner.parseValue(depth: depth, pointer: memberPointer())
+            default:
+                parts.foreign[key] = try scanner.parseValue(depth: depth, pointer: memberPointer())
+            }
+        } while try scanner.nextElement(close: UInt8(ascii: "}"), pointer: pointer)
+        return false
+    }
+
+    /// Parses a `geometry` value: an object, or `null`.
+    private mutating func parseGeometryValue(depth: Int, pointer: String) throws(GeoConvError) -> ParsedGeometry? {
+        let location = scanner.location(pointer: pointer)
+        guard try scanner.peekToken() != UInt8(ascii: "n") else {
+            _ = try scanner.parseValue(depth: depth, pointer: pointer)
+            return ParsedGeometry(geometry: nil, foreign: [:], location: location)
+        }
+        guard try scanner.peekToken() == UInt8(ascii: "{") else {
+            throw error("a geometry must be an object or null, found \(try scanner.describeNext())", at: location)
+        }
+        var parts = ObjectParts()
+        _ = try parseObject(into: &parts, depth: depth, pointer: pointer, isRoot: false)
+        return try geometry(from: parts, pointer: pointer)
+    }
+
+    /// Parses nested coordinate arrays.
+    private func parseCoordinates(depth: Int, pointer: @autoclosure () -> String) throws(GeoConvError) -> CoordinateNode {
+        try scanner.checkDepth(depth, pointer: pointer())
+        guard try scanner.peekToken() == UInt8(ascii: "[") else {
+            throw scanner.error("coordinates must be arrays, found \(try scanner.describeNext())", pointer: pointer())
+        }
+        scanner.advance()
+        guard let first = try scanner.peekToken() else {
+            throw scanner.error("the input ends inside coordinates", pointer: pointer())
+        }
+        if first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) {
+            // A position: two or more numbers.
+            var numbers: (Double, Double, Double) = (0, 0, 0)
+            var count = 0
+            repeat {
+                guard let byte = try scanner.peekToken(),
+                      byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                else {
+                    let failure = scanner.error("each element of a position must be a number, found \(try scanner.describeNext())",
+                                                pointer: pointer() + "/" + String(count))
+                    // When validating, note it and read on, so later problems are found too.
+                    guard collectsProblems, try scanner.peekToken() != nil else { throw failure }
+                    problemBox.deferred = problemBox.deferred ?? failure
+                    _ = try scanner.parseValue(depth: depth, pointer: pointer())
+                    count += 1
+                    continue
+                }
+                let value = try scanner.parseDouble()
+                switch count {
+                case 0: numbers.0 = value
+                case 1: numbers.1 = value
+                case 2: numbers.2 = value
+                default: break
+                }
+                count += 1
+            } while try scanner.nextElement(close: UInt8(ascii: "]"), pointer: pointer())
+            guard count >= 2 else {
+                let failure = scanner.error("a position needs at least two numbers (longitude, latitude), found \(count)", pointer: pointer())
+                guard collectsProblems else { throw failure }
+                problemBox.deferred = problemBox.deferred ?? failure
+                return .position(Coordinate(latitude: 0, longitude: 0), extraOrdinates: false)
+            }
+            return .position(Coordinate(latitude: numbers.1, longitude: numbers.0, altitude: count >= 3 ? numbers.2 : nil),
+                             extraOrdinates: count > 3)
+        }
+        var children: [CoordinateNode] = []
+        if first == UInt8(ascii: "]") {
+            scanner.advance()
+            return .list(children)
+        }
+        repeat {
+            children.append(try parseCoordinates(depth: depth + 1, pointer: pointer() + "/" + String(children.count)))
+        } while try scanner.nextElement(close: UInt8(ascii: "]"), pointer: pointer())
+        return .list(children)
+    }
+
+    /// Parses one position `[longitude, latitude(, altitude…)]`. Errors carry a JSON Pointer
+    /// relative to the position; callers prefix theirs (so the hot path builds no strings).
+    @inline(__always)
+    private func parsePosition() throws(GeoConvError) -> Coordinate {
+        let scanner = self.scanner
+        try scanner.expect(UInt8(ascii: "["), "a position [longitude, latitude]", pointer: "")
+        var numbers: (Double, Double, Double) = (0, 0, 0)
+        var count = 0
+        repeat {
+            guard let byte = try scanner.peekToken(),
+                  byte == UInt8(ascii: "-") || (byte &- UInt8(ascii: "0") < 10)
+            else {
+                throw scanner.error("each element of a position must be a number, found \(try scanner.describeNext())",
+                                    pointer: "/" + String(count))
+            }
+            let value = try scanner.parseDouble()
+            switch count {
+            case 0: numbers.0 = value
+            case 1: numbers.1 = value
+            case 2: numbers.2 = value
+            default:
+                if count == 3 {
+                    try lenient("geojson.extra-ordinates", "positions with more than three numbers: the fourth and later are dropped",
+                                at: scanner.location())
+                }
+            }
+            count += 1
+        } while try scanner.nextElement(close: UInt8(ascii: "]"), pointer: "")
+        guard count >= 2 else {
+            throw scanner.error("a position needs at least two numbers (longitude, latitude), found \(count)", pointer: "")
+        }
+        return Coordinate(latitude: numbers.1, longitude: numbers.0, altitude: count >= 3 ? numbers.2 : nil)
+    }
+
+    /// `error` with `prefix` put before its (relative) JSON Pointer.
+    private static func prefixed(_ error: GeoConvError, _ prefix: String) -> GeoConvError {
+        var copy = error
+        if var location = copy.location {
+            location.pointer = prefix + (location.pointer ?? "")
+            copy.location = location
+        }
+        return copy
+    }
+
+    /// Parses `[position, …]`.
+    private func parsePositions(depth: Int) throws(GeoConvError) -> [Coordinate] {
+        let scanner = self.scanner
+        try scanner.checkDepth(depth, pointer: "")
+        try scanner.expect(UInt8(ascii: "["), "an array of positions", pointer: "")
+        var result: [Coordinate] = []
+        if try scanner.peekToken() == UInt8(ascii: "]") {
+            scanner.advance()
+            return result
+        }
+        repeat {
+            guard try scanner.peekToken() == UInt8(ascii: "[") else {
+                throw scanner.error("coordinates are not nested deeply enough: expected a position [longitude, latitude], found \(try scanner.describeNext())",
+                                    pointer: "/" + String(result.count))
+            }
+            do throws(GeoConvError) {
+                result.append(try parsePosition())
+            } catch {
+                throw Self.prefixed(error, "/" + String(result.count))
+            }
+        } while try scanner.nextElement(close: UInt8(ascii: "]"), pointer: "")
+        return result
+    }
+
+    /// Parses `[[position, …], …]` calling `body` with each inner list.
+    private func parseLists(depth: Int, _ body: ([Coordinate]) throws(GeoConvError) -> Void) throws(GeoConvError) {
+        let scanner = self.scanner
+        try scanner.checkDepth(depth, pointer: "")
+        try scanner.expect(UInt8(ascii: "["), "an array of coordinate arrays", pointer: "")
+        if try scanner.peekToken() == UInt8(ascii: "]") {
+            scanner.advance()
+            return
+        }
+        var index = 0
+        repeat {
+            do throws(GeoConvError) {
+                try body(try parsePositions(depth: depth + 1))
+            } catch {
+                throw Self.prefixed(error, "/" + String(index))
+            }
+            index += 1
+        } while try scanner.nextElement(close: UInt8(ascii: "]"), pointer: "")
+    }
+
+    private func parseRings(depth: Int) throws(GeoConvError) -> PolygonRings? {
+        var rings: [Path] = []
+        try parseLists(depth: depth) { (ring) throws(GeoConvError) in rings.append(Path(ring)) }
+        for ring in rings {
+            if ring.count < 4 {
+                try lenient("geojson.short-ring", "a linear ring needs four or more positions; this one has \(ring.count)", at: scanner.location())
+            }
+            if !ring.isEmpty && !ring.isClosed {
+                try lenient("geojson.unclosed-ring", "a linear ring's first and last positions differ; it is closed on writing",
+                            at: scanner.location())
+            }
+        }
+        guard let outer = rings.first, !outer.isEmpty else { return nil }
+        return PolygonRings(outer: outer, holes: Array(rings.dropFirst()))
+    }
+
+    /// Parses coordinates straight into the shape `kind` needs (the type came first).
+    private func parseShape(_ kind: GeometryKind, depth: Int, pointer: @autoclosure () -> String) throws(GeoConvError) -> Geometry {
+        do throws(GeoConvError) {
+            return try parseShapeUnlocated(kind, depth: depth)
+        } catch {
+            throw Self.prefixed(error, pointer())
+        }
+    }
+
+    private func parseShapeUnlocated(_ kind: GeometryKind, depth: Int) throws(GeoConvError) -> Geometry {
+        func checkLine(_ path: [Coordinate]) throws(GeoConvError) {
+            if path.count == 1 {
+                try lenient("geojson.short-line", "a LineString needs two or more positions; this one has one", at: scanner.location())
+            }
+        }
+        switch kind {
+        case .point:
+            guard try scanner.peekToken() == UInt8(ascii: "[") else {
+                throw scanner.error("coordinates must be arrays, found \(try scanner.describeNext())", pointer: "")
+            }
+            return .point(try parsePosition())
+        case .lineString:
+            let path = try parsePositions(depth: depth)
+            try checkLine(path)
+            return path.isEmpty ? .empty(.lineString) : .lineString(Path(path))
+        case .multiPoint:
+            let points = try parsePositions(depth: depth)
+            return points.isEmpty ? .empty(.multiPoint) : .multiPoint(points)
+        case .polygon:
+            return try parseRings(depth: depth).map(Geometry.polygon) ?? .empty(.polygon)
+        case .multiLineString:
+            var lines: [Path] = []
+            try parseLists(depth: depth) { (line) throws(GeoConvError) in
+                try checkLine(line)
+                lines.append(Path(line))
+            }
+            return lines.isEmpty ? .empty(.multiLineString) : .multiLineString(lines)
+        case .multiPolygon:
+            var polygons: [PolygonRings] = []
+            let scanner = self.scanner
+            try scanner.checkDepth(depth, pointer: "")
+            try scanner.expect(UInt8(ascii: "["), "an array of polygons", pointer: "")
+            if try scanner.peekToken() == UInt8(ascii: "]") {
+                scanner.advance()
+                return .empty(.multiPolygon)
+            }
+            var index = 0
+            repeat {
+                do throws(GeoConvError) {
+                    if let rings = try parseRings(depth: depth + 1) { polygons.append(rings) }
+                } catch {
+                    throw Self.prefixed(error, "/" + String(index))
+                }
+                index += 1
+            } while try scanner.nextElement(close: UInt8(ascii: "]"), pointer: "")
+            return polygons.isEmpty ? .empty(.multiPolygon) : .multiPolygon(polygons)
+        case .geometryCollection, .circle:
+            throw scanner.error("\(kind.rawValue) has no coordinates", pointer: "")
+        }
+    }
+
+    // MARK: Interpretation
+
+    private static let geometryTypes: [String: GeometryKind] = [
+        "Point": .point, "LineString": .lineString, "Polygon": .polygon, "MultiPoint": .multiPoint,
+        "MultiLineString": .multiLineString, "MultiPolygon": .multiPolygon, "GeometryCollection": .geometryCollection,
+    ]
+
+    private func geometryKind(_ type: String, at location: SourceLocation) throws(GeoConvError) -> GeometryKind? {
+        if let kind = Self.geometryTypes[type] { return kind }
+        if let match = Self.geometryTypes.first(where: { $0.key.lowercased() == type.lowercased() }) {
+            try lenient("geojson.type-case", "type \"\(type)\" should be \"\(match.key)\" (type names are case-sensitive)", at: location)
+            return match.value
+        }
+        return nil
+    }
+
+    private func geometry(from parts: ObjectParts, pointer: String) throws(GeoConvError) -> ParsedGeometry {
+        guard let type = parts.type else {
+            throw error("a geometry needs a \"type\" member", at: parts.location)
+        }
+        let typeLocation = parts.typeLocation ?? parts.location
+        guard let kind = try geometryKind(type, at: typeLocation) else {
+            if type.lowercased() == "feature" || type.lowercased() == "featurecollection" {
+                throw error("a \(type) cannot be used as a geometry", at: typeLocation)
+            }
+            throw error("unknown geometry type \"\(type)\"", at: typeLocation,
+                        hint: "GeoJSON geometry types are Point, LineString, Polygon, MultiPoint, MultiLineString, MultiPolygon and GeometryCollection")
+        }
+        var foreign = parts.foreign
+        try checkBBox(parts.bbox, at: parts.location)
+        if let bbox = parts.bbox { foreign["bbox"] = bbox }
+        if parts.properties != nil || parts.hasGeometryMember || parts.id != nil {
+            try lenient("geojson.geometry-members", "a geometry object has Feature members (\"properties\", \"geometry\" or \"id\"); they are ignored",
+                        at: parts.location)
+        }
+        let geometry: Geometry
+        if kind == .geometryCollection {
+            guard let members = parts.geometries else {
+                throw error("a GeometryCollection needs a \"geometries\" array", at: parts.location)
+            }
+            if members.contains(where: { $0.geometry?.kind == .geometryCollection }) {
+                try lenient("geojson.nested-collection", "GeometryCollections should not be nested (RFC 7946 §3.1.8)", at: parts.location)
+            }
+            if members.contains(where: { !$0.foreign.isEmpty }) {
+                try lenient("geojson.collection-member-foreign", "foreign members of geometries inside a GeometryCollection are not kept",
+                            at: parts.location)
+            }
+            let geometries = members.compactMap(\.geometry)
+            geometry = geometries.isEmpty ? .empty(.geometryCollection) : .geometryCollection(geometries)
+        } else {
+            if let shaped = parts.shaped, shaped.kind == kind {
+                geometry = shaped
+            } else {
+                guard let coordinates = parts.coordinates else {
+                    throw error("a \(type) needs a \"coordinates\" member", at: parts.location)
+                }
+                geometry = try shape(kind, coordinates, at: parts.coordinatesLocation ?? parts.location)
+            }
+        }
+        return ParsedGeometry(geometry: geometry, foreign: foreign, location: parts.location)
+    }
+
+    private func shape(_ kind: GeometryKind, _ node: CoordinateNode, at location: SourceLocation) throws(GeoConvError) -> Geometry {
+        func position(_ node: CoordinateNode) throws(GeoConvError) -> Coordinate {
+            guard case .position(let c, let extra) = node else {
+                throw error("\(kind.rawValue) coordinates are nested too deeply: expected a position [longitude, latitude]", at: location)
+            }
+            if extra { try lenient("geojson.extra-ordinates", "positions with more than three numbers: the fourth and later are dropped", at: location) }
+            return c
+        }
+        func list(_ node: CoordinateNode) throws(GeoConvError) -> [CoordinateNode] {
+            guard case .list(let children) = node else {
+                throw error("\(kind.rawValue) coordinates are not nested deeply enough: found a position where an array of them belongs",
+                            at: location)
+            }
+            return children
+        }
+        func path(_ node: CoordinateNode) throws(GeoConvError) -> Path {
+            var result: [Coordinate] = []
+            let children = try list(node)
+            result.reserveCapacity(children.count)
+            for child in children { result.append(try position(child)) }
+            return Path(result)
+        }
+        func line(_ node: CoordinateNode) throws(GeoConvError) -> Path {
+            let p = try path(node)
+            if p.count == 1 {
+                try lenient("geojson.short-line", "a LineString needs two or more positions; this one has one", at: location)
+            }
+            return p
+        }
+        func rings(_ node: CoordinateNode) throws(GeoConvError) -> PolygonRings? {
+            var result: [Path] = []
+            for child in try list(node) {
+                let ring = try path(child)
+                if ring.count < 4 {
+                    try lenient("geojson.short-ring", "a linear ring needs four or more positions; this one has \(ring.count)", at: location)
+                }
+                if !ring.isEmpty && !ring.isClosed {
+                    try lenient("geojson.unclosed-ring", "a linear ring's first and last positions differ; it is closed on writing", at: location)
+                }
+                result.append(ring)
+            }
+            guard let outer = result.first, !outer.isEmpty else { return nil }
+            return PolygonRings(outer: outer, holes: Array(result.dropFirst()))
+        }
+        switch kind {
+        case .point: return .point(try position(node))
+        case .lineString:
+            let p = try line(node)
+            return p.isEmpty ? .empty(.lineString) : .lineString(p)
+        case .multiPoint:
+            let p = try path(node)
+            return p.isEmpty ? .empty(.multiPoint) : .multiPoint(p.coordinates)
+        case .polygon:
+            guard let r = try rings(node) else { return .empty(.polygon) }
+            try checkWinding(r, at: location)
+            return .polygon(r)
+        case .multiLineString:
+            var lines: [Path] = []
+            for child in try list(node) { lines.append(try line(child)) }
+            return lines.isEmpty ? .empty(.multiLineString) : .multiLineString(lines)
+        case .multiPolygon:
+            var polygons: [PolygonRings] = []
+            for child in try list(node) {
+                if let r = try rings(child) {
+                    try checkWinding(r, at: location)
+                    polygons.append(r)
+                }
+            }
+            return polygons.isEmpty ? .empty(.multiPolygon) : .multiPolygon(polygons)
+        case .geometryCollection, .circle:
+            throw error("\(kind.rawValue) has no coordinates", at: location)
+        }
+    }
+
+    private func feature(from parts: ObjectParts, pointer: String, requireFeature: Bool = false) throws(GeoConvError) -> Feature {
+        guard let type = parts.type else {
+            throw error(requireFeature ? "a feature needs \"type\": \"Feature\"" : "a GeoJSON object needs a \"type\" member",
+                        at: parts.location, hint: "add \"type\": \"Feature\" (or a geometry type)")
+        }
+        if type != "Feature" {
+            if type.lowercased() == "feature" {
+                try lenient("geojson.type-case", "type \"\(type)\" should be \"Feature\" (type names are case-sensitive)",
+                            at: parts.typeLocation ?? parts.location)
+            } else if requireFeature {
+                throw error("a member of \"features\" has type \"\(type)\", not \"Feature\"", at: parts.typeLocation ?? parts.location)
+            } else {
+                // A bare geometry is one feature without properties.
+                let parsed = try geometry(from: parts, pointer: pointer)
+                var feature = Feature(geometry: parsed.geometry)
+                if !parsed.foreign.isEmpty { feature.foreignMembers["geometry"] = .object(parsed.foreign) }
+                return feature
+            }
+        }
+        var feature = Feature(geometry: nil)
+        if !parts.hasGeometryMember {
+            try lenient("geojson.missing-geometry", "a Feature has no \"geometry\" member; read as null", at: parts.location)
+        }
+        if let parsed = parts.geometry {
+            feature.geometry = parsed.geometry
+            if !parsed.foreign.isEmpty { feature.foreignMembers["geometry"] = .object(parsed.foreign) }
+        }
+        switch parts.id {
+        case .string(let s)?: feature.id = .string(s)
+        case .number(let n)?: feature.id = .number(n)
+        case nil: break
+        case let other?:
+            try lenient("geojson.invalid-id", "a Feature \"id\" must be a string or a number, found \(other.typeName); kept as a foreign member",
+                        at: parts.location)
+            feature.foreignMembers["id"] = other
+        }
+        switch parts.properties {
+        case .object(let object)?: feature.properties = object
+        case .null?: break
+        case nil:
+            try lenient("geojson.missing-properties", "a Feature has no \"properties\" member", at: parts.location)
+        case let other?:
+            try lenient("geojson.properties-not-object", "a Feature's \"properties\" must be an object or null, found \(other.typeName); it is dropped",
+                        at: parts.location)
+        }
+        for (key, value) in parts.foreign { feature.foreignMembers[key] = value }
+        try checkBBox(parts.bbox, at: parts.location)
+        if let bbox = parts.bbox { feature.foreignMembers["bbox"] = bbox }
+        if parts.coordinates != nil || parts.shaped != nil || parts.geometries != nil {
+            try lenient("geojson.feature-geometry-members", "a Feature has \"coordinates\" or \"geometries\" members; they are ignored",
+                        at: parts.location)
+        }
+        StyleProperties.derive(into: &feature)
+        if case .point(let center)? = feature.geometry, let radius = feature.properties[GeoJSONNames.radius]?.doubleValue,
+           radius.isFinite, radius >= 0
+        {
+            feature.geometry = .circle(center: center, radius: radius)
+        }
+        return feature
+    }
+
+    // MARK: Problems
+
+    /// RFC 7946 §3.1.6 orientation, reported only when validating (readers must accept either).
+    private func checkWinding(_ rings: PolygonRings, at location: SourceLocation) throws(GeoConvError) {
+        guard collectsProblems else { return }
+        if rings.outer.count >= 4, !rings.outer.isCounterClockwise {
+            try lenient("geojson.winding", "an exterior ring should run counter-clockwise (RFC 7946 §3.1.6)", at: location)
+        }
+        for hole in rings.holes where hole.count >= 4 && hole.isCounterClockwise {
+            try lenient("geojson.winding", "a hole should run clockwise (RFC 7946 §3.1.6)", at: location)
+        }
+    }
+
+    /// Checks a `bbox` member's form when validating: 4 or 6 numbers, south ≤ north.
+    private func checkBBox(_ value: JSONValue?, at location: SourceLocation) throws(GeoConvError) {
+        guard collectsProblems, let value else { return }
+        guard let list = value.arrayValue else {
+            try lenient("geojson.bbox", "a bbox must be an array of numbers, found \(value.typeName)", at: location)
+            return
+        }
+        guard list.count == 4 || list.count == 6 else {
+            try lenient("geojson.bbox", "a bbox must hold 4 numbers (2D) or 6 (3D), found \(list.count)", at: location)
+            return
+        }
+        guard list.allSatisfy({ $0.doubleValue != nil }) else {
+            try lenient("geojson.bbox", "every element of a bbox must be a number", at: location)
+            return
+        }
+    }
+
+    private func error(_ message: String, at location: SourceLocation, hint: String? = nil) -> GeoConvError {
+        GeoConvError(.invalidInput, message, at: location, hint: hint)
+    }
+
+    /// A deviation from RFC 7946 that geoconv reads anyway: a warning (a problem when validating).
+    private func lenient(_ code: String, _ message: String, at location: SourceLocation) throws(GeoConvError) {
+        if collectsProblems {
+            problemBox.items.append(ValidationProblem(severity: .warning, message: message, location: location))
+            return
+        }
+        try diagnostics.warn(code, message, at: location)
+    }
+
+    private let problemBox = ProblemBox()
+}
+
+final class ProblemBox {
+    var items: [ValidationProblem] = []
+    /// The first error of the feature being read, when validation reads on past it.
+    var deferred: GeoConvError?
+}

@@ -1,0 +1,315 @@
+public import GeoConvCore
+
+/// Options for writing GeoJSON.
+public struct GeoJSONWriteOptions: Hashable, Sendable {
+    /// How records of a GeoJSON text sequence are delimited.
+    public enum SequenceStyle: String, Hashable, Sendable {
+        /// RFC 8142: each record starts with RS (0x1E) and ends with a newline (`.geojsons`).
+        case recordSeparator
+        /// One JSON text per line (`.geojsonl`, `.ndjson`).
+        case newline
+    }
+
+    /// Decimals for coordinates; `nil` for the shortest form that reads back exactly.
+    public var precision: Int?
+    /// Indent the output (two spaces per level).
+    public var pretty: Bool
+    /// Write a `bbox` on every feature and on the collection, computed from the geometry.
+    public var writesBoundingBoxes: Bool
+    /// RFC 7946 output: exterior rings counter-clockwise, holes clockwise, geometries
+    /// crossing the antimeridian cut. On by default.
+    public var rfc7946: Bool
+    /// Write a text sequence (one feature per record) instead of a FeatureCollection.
+    public var sequence: SequenceStyle?
+
+    /// Creates options.
+    public init(precision: Int? = nil, pretty: Bool = false, writesBoundingBoxes: Bool = false, rfc7946: Bool = true,
+                sequence: SequenceStyle? = nil)
+    {
+        self.precision = precision
+        self.pretty = pretty
+        self.writesBoundingBoxes = writesBoundingBoxes
+        self.rfc7946 = rfc7946
+        self.sequence = sequence
+    }
+}
+
+/// Writes GeoJSON (RFC 7946) as a FeatureCollection with one feature per line, or as a
+/// GeoJSON text sequence, streaming.
+///
+/// Properties are written in their order with their literals; the model's title, snippet and
+/// style are merged in as simplestyle / togeojson properties (`StyleProperties`); a circle is
+/// written as its centre Point with a `geoconv:radius` property (and reported, since other
+/// viewers show a point). Document name, description, camera and tile layers become
+/// FeatureCollection members (and are reported as lost in a text sequence).
+public struct GeoJSONWriter: FeatureWriter {
+    private let output: ByteWriter
+    private let options: GeoJSONWriteOptions
+    private let diagnostics: DiagnosticLog
+    private var count = 0
+    private var bounds: CoordinateBounds?
+    private var buffer: [UInt8] = []
+
+    /// Creates a writer.
+    public init(_ output: ByteWriter, options: GeoJSONWriteOptions = GeoJSONWriteOptions(), diagnostics: DiagnosticLog) {
+        self.output = output
+        self.options = options
+        self.diagnostics = diagnostics
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) {
+        if let crs = header.crs {
+            throw GeoConvError(.unsupported, "GeoJSON (RFC 7946) is always WGS84 longitude/latitude; the input is in \(crs)",
+                               hint: "reproject the input first")
+        }
+        if options.sequence != nil {
+            if header.name != nil || header.description != nil {
+                try diagnostics.warn("geojsonseq.document-info-dropped", "the document's name and description are dropped: a GeoJSON text sequence has no document")
+            }
+            if header.camera != nil { try diagnostics.warn("geojsonseq.camera-dropped", "the document's camera is dropped: a GeoJSON text sequence has no document") }
+            if !header.tileLayers.isEmpty { try diagnostics.warn("geojsonseq.tile-layers-dropped", "tile layers are dropped: a GeoJSON text sequence has no document") }
+            if !header.foreignMembers.isEmpty {
+                try diagnostics.warn("geojsonseq.document-members-dropped", "document members (\(header.foreignMembers.keys.joined(separator: ", "))) are dropped: a GeoJSON text sequence has no document")
+            }
+            return
+        }
+        var members: JSONObject = [:]
+        if let name = header.name { members["name"] = .string(name) }
+        if let description = header.description { members["description"] = .string(description) }
+        if let camera = header.camera { members[GeoJSONNames.camera] = GeoJSONNames.json(camera) }
+        if !header.tileLayers.isEmpty { members[GeoJSONNames.tileLayers] = GeoJSONNames.json(header.tileLayers) }
+        for (key, value) in header.foreignMembers {
+            // A computed bbox is written after the features, when it is known.
+            if key == "bbox" && options.writesBoundingBoxes { continue }
+            members[key] = value
+        }
+        var out: [UInt8] = Array(#"{"type":"FeatureCollection""#.utf8)
+        for (key, value) in members {
+            out.append(UInt8(ascii: ","))
+            JSONOutput.appendString(key, to: &out)
+            out.append(UInt8(ascii: ":"))
+            JSONOutput.append(value, to: &out)
+        }
+        if options.pretty {
+            out = JSONOutput.prettyPrinted(out + [UInt8(ascii: "}")], indent: 0)
+            out.removeLast(2)  // "\n}"
+            out += Array(",\n  \"features\": [".utf8)
+        } else {
+            out += Array(#","features":["#.utf8)
+        }
+        try output.write(out)
+    }
+
+    public mutating func write(_ feature: Feature) throws(GeoConvError) {
+        buffer.removeAll(keepingCapacity: true)
+        var properties = StyleProperties.merged(feature)
+        var geometry = feature.geometry
+        if case .circle(let center, let radius)? = geometry {
+            geometry = .point(center)
+            properties[GeoJSONNames.radius] = GeoJSONNames.number(radius)
+            try diagnostics.warn("geojson.circle-as-point",
+                                 "a circle is written as its centre Point with a \"geoconv:radius\" property; other tools show a point",
+                                 hint: "convert circles to polygons (--circles polygon) for other viewers")
+        }
+        if options.rfc7946, let g = geometry {
+            if let cut = Antimeridian.cut(g) {
+                geometry = cut
+                diagnostics.note("geojson.antimeridian-cut", "geometries crossing the antimeridian are cut in two (RFC 7946 §3.1.9)")
+            }
+        }
+        buffer.append(contentsOf: #"{"type":"Feature""#.utf8)
+        if let id = feature.id {
+            buffer.append(contentsOf: #","id":"#.utf8)
+            switch id {
+            case .string(let s): JSONOutput.appendString(s, to: &buffer)
+            case .number(let n): buffer.append(contentsOf: n.literal.utf8)
+            }
+        }
+        if options.writesBoundingBoxes, let box = geometry?.bounds {
+            buffer.append(contentsOf: #","bbox":"#.utf8)
+            appendBBox(box)
+            bounds = bounds.map { $0.union(box) } ?? box
+        }
+        buffer.append(contentsOf: #","properties":"#.utf8)
+        JSONOutput.appendObject(properties, to: &buffer)
+        buffer.append(contentsOf: #","geometry":"#.utf8)
+        if let geometry {
+            let extra = feature.foreignMembers["geometry"]?.objectValue ?? [:]
+            try appendGeometry(geometry, extra: extra)
+        } else {
+            buffer.append(contentsOf: "null".utf8)
+        }
+        for (key, value) in feature.foreignMembers where key != "geometry" {
+            if key == "bbox" && options.writesBoundingBoxes { continue }
+            buffer.append(UInt8(ascii: ","))
+            JSONOutput.appendString(key, to: &buffer)
+            buffer.append(UInt8(ascii: ":"))
+            JSONOutput.append(value, to: &buffer)
+        }
+        buffer.append(UInt8(ascii: "}"))
+        if options.pretty { buffer = JSONOutput.prettyPrinted(buffer, indent: options.sequence == nil ? 2 : 0) }
+
+        switch options.sequence {
+        case .recordSeparator?:
+            try output.write(byte: 0x1E)
+            try output.write(buffer)
+            try output.write(byte: 0x0A)
+        case .newline?:
+            try output.write(buffer)
+            try output.write(byte: 0x0A)
+        case nil:
+            try output.write(count == 0 ? (options.pretty ? "\n    " : "\n") : (options.pretty ? ",\n    " : ",\n"))
+            try output.write(buffer)
+        }
+        count += 1
+    }
+
+    public mutating func finish() throws(GeoConvError) {
+        if options.sequence == nil {
+            var out: [UInt8] = Array((count > 0 ? "\n" : "").utf8)
+            out += Array((options.pretty ? "  ]" : "]").utf8)
+            if options.writesBoundingBoxes, let bounds {
+                buffer.removeAll(keepingCapacity: true)
+                appendBBox(bounds)
+                out += Array((options.pretty ? ",\n  \"bbox\": " : #","bbox":"#).utf8) + buffer
+            }
+            out += Array((options.pretty ? "\n}\n" : "}\n").utf8)
+            try output.write(out)
+        }
+        try output.flush()
+    }
+
+    // MARK: Geometry
+
+    private mutating func appendBBox(_ box: CoordinateBounds) {
+        buffer.append(UInt8(ascii: "["))
+        number(box.west)
+        buffer.append(UInt8(ascii: ","))
+        number(box.south)
+        buffer.append(UInt8(ascii: ","))
+        number(box.east)
+        buffer.append(UInt8(ascii: ","))
+        number(box.north)
+        buffer.append(UInt8(ascii: "]"))
+    }
+
+    @inline(__always) private mutating func number(_ value: Double) {
+        if let precision = options.precision {
+            DecimalFormatter.appendFixed(value, digits: precision, to: &buffer)
+        } else {
+            DecimalFormatter.appendShortest(value, to: &buffer)
+        }
+    }
+
+    @inline(__always) private mutating func position(_ c: Coordinate) {
+        buffer.append(UInt8(ascii: "["))
+        number(c.longitude)
+        buffer.append(UInt8(ascii: ","))
+        number(c.latitude)
+        if let altitude = c.altitude {
+            buffer.append(UInt8(ascii: ","))
+            number(altitude)
+        }
+        buffer.append(UInt8(ascii: "]"))
+    }
+
+    private mutating func positions<C: Collection<Coordinate>>(_ coordinates: C) {
+        buffer.append(UInt8(ascii: "["))
+        var first = true
+        for c in coordinates {
+            if !first { buffer.append(UInt8(ascii: ",")) }
+            first = false
+            position(c)
+        }
+        buffer.append(UInt8(ascii: "]"))
+    }
+
+    private mutating func ring(_ path: Path, counterClockwise: Bool) {
+        var ring = path.closed
+        if options.rfc7946, ring.count >= 4, ring.isCounterClockwise != counterClockwise, ring.planarSignedDoubleArea != 0 {
+            ring = ring.reversedPath
+        }
+        positions(ring)
+    }
+
+    private mutating func polygon(_ rings: PolygonRings) {
+        buffer.append(UInt8(ascii: "["))
+        ring(rings.outer, counterClockwise: true)
+        for hole in rings.holes {
+            buffer.append(UInt8(ascii: ","))
+            ring(hole, counterClockwise: false)
+        }
+        buffer.append(UInt8(ascii: "]"))
+    }
+
+    private mutating func appendGeometry(_ geometry: Geometry, extra: JSONObject) throws(GeoConvError) {
+        buffer.append(contentsOf: #"{"type":""#.utf8)
+        switch geometry {
+        case .point(let c):
+            buffer.append(contentsOf: #"Point","coordinates":"#.utf8)
+            position(c)
+        case .lineString(let path):
+            buffer.append(contentsOf: #"LineString","coordinates":"#.utf8)
+            positions(path)
+        case .polygon(let rings):
+            buffer.append(contentsOf: #"Polygon","coordinates":"#.utf8)
+            polygon(rings)
+        case .multiPoint(let points):
+            buffer.append(contentsOf: #"MultiPoint","coordinates":"#.utf8)
+            positions(points)
+        case .multiLineString(let lines):
+            buffer.append(contentsOf: #"MultiLineString","coordinates":["#.utf8)
+            for (i, line) in lines.enumerated() {
+                if i > 0 { buffer.append(UInt8(ascii: ",")) }
+                positions(line)
+            }
+            buffer.append(UInt8(ascii: "]"))
+        case .multiPolygon(let polygons):
+            buffer.append(contentsOf: #"MultiPolygon","coordinates":["#.utf8)
+            for (i, rings) in polygons.enumerated() {
+                if i > 0 { buffer.append(UInt8(ascii: ",")) }
+                polygon(rings)
+            }
+            buffer.append(UInt8(ascii: "]"))
+        case .geometryCollection(let members):
+            buffer.append(contentsOf: #"GeometryCollection","geometries":["#.utf8)
+            for (i, member) in members.enumerated() {
+                if i > 0 { buffer.append(UInt8(ascii: ",")) }
+                try appendGeometry(member, extra: [:])
+            }
+            buffer.append(UInt8(ascii: "]"))
+        case .circle(let center, let radius):
+            // Only reachable inside a GeometryCollection: a feature-level circle became a Point above.
+            try diagnostics.warn("geojson.nested-circle-as-point",
+                                 "a circle inside a GeometryCollection is written as its centre Point; its radius (\(radius) m) is lost",
+                                 hint: "convert circles to polygons (--circles polygon)")
+            buffer.append(contentsOf: #"Point","coordinates":"#.utf8)
+            position(center)
+        case .empty(let kind):
+            switch kind {
+            case .geometryCollection: buffer.append(contentsOf: #"GeometryCollection","geometries":["#.utf8)
+            case .circle: buffer.append(contentsOf: #"Point","coordinates":["#.utf8)
+            default:
+                buffer.append(contentsOf: kind.rawValue.utf8)
+                buffer.append(contentsOf: #"","coordinates":["#.utf8)
+            }
+            buffer.append(UInt8(ascii: "]"))
+        }
+        for (key, value) in extra {
+            buffer.append(UInt8(ascii: ","))
+            JSONOutput.appendString(key, to: &buffer)
+            buffer.append(UInt8(ascii: ":"))
+            JSONOutput.append(value, to: &buffer)
+        }
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// The compact GeoJSON text of one geometry, as this writer would write it (used by
+    /// `geoconv polyline decode --format geojson`).
+    public static func text(for geometry: Geometry, options: GeoJSONWriteOptions = GeoJSONWriteOptions()) throws(GeoConvError) -> String {
+        var writer = GeoJSONWriter(try ByteWriter(.memory), options: options, diagnostics: DiagnosticLog())
+        try writer.appendGeometry(geometry, extra: [:])
+        return String(decoding: writer.buffer, as: UTF8.self)
+    }
+}

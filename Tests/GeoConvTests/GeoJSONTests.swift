@@ -1,0 +1,426 @@
+import Foundation
+import GeoConv
+import Testing
+
+/// Reads GeoJSON (or a sequence) from text, returning header, features and warnings.
+func readGeoJSON(_ text: String, sequence: Bool = false, skipInvalid: Bool = false, name: String = "test.geojson") throws(GeoConvError)
+    -> (header: DocumentHeader, features: [Feature], diagnostics: DiagnosticLog)
+{
+    try readGeoJSON(bytes: Array(text.utf8), sequence: sequence, skipInvalid: skipInvalid, name: name)
+}
+
+func readGeoJSON(bytes: [UInt8], sequence: Bool = false, skipInvalid: Bool = false, name: String = "test.geojson") throws(GeoConvError)
+    -> (header: DocumentHeader, features: [Feature], diagnostics: DiagnosticLog)
+{
+    let diagnostics = DiagnosticLog()
+    var reader = GeoJSONReader(try ByteReader(.memory(bytes, name: name)),
+                               options: GeoJSONReadOptions(isSequence: sequence, skipsInvalidFeatures: skipInvalid),
+                               diagnostics: diagnostics)
+    let header = try reader.readHeader()
+    var features: [Feature] = []
+    while let feature = try reader.next() { features.append(feature) }
+    return (header, features, diagnostics)
+}
+
+/// Writes features as GeoJSON (or a sequence) into memory.
+func writeGeoJSON(_ features: [Feature], header: DocumentHeader = DocumentHeader(), options: GeoJSONWriteOptions = GeoJSONWriteOptions(),
+                  strict: Bool = false) throws(GeoConvError) -> (text: String, diagnostics: DiagnosticLog)
+{
+    let output = try ByteWriter(.memory)
+    let diagnostics = DiagnosticLog(strict: strict)
+    var writer = GeoJSONWriter(output, options: options, diagnostics: diagnostics)
+    try writer.begin(header)
+    for feature in features { try writer.write(feature) }
+    try writer.finish()
+    return (String(decoding: output.memoryContents, as: UTF8.self), diagnostics)
+}
+
+@Suite("GeoJSON reading")
+struct GeoJSONReaderTests {
+    @Test("Properties keep order, types and literals; strings unescape exactly")
+    func faithfulProperties() throws {
+        let text = try String(contentsOfFile: Fixtures.testdata("geojson/faithful.geojson"), encoding: .utf8)
+        let (header, features, _) = try readGeoJSON(text)
+        #expect(header.name == "Harbour walks")
+        #expect(header.foreignMembers["generator"] == ["tool": "hand-written", "version": 3])
+        #expect(features.count == 10)
+        let walk = features[0]
+        #expect(walk.id == .string("walk-1"))
+        #expect(Array(walk.properties.keys) == ["osm_id", "length_km", "ratio", "zero", "name", "description", "emoji", "stroke",
+                                                "stroke-width", "stroke-opacity", "tags", "visited"])
+        #expect(walk.properties["osm_id"] == .number(JSONNumber(uncheckedLiteral: "12345678901234567890")))
+        #expect(walk.properties["length_km"] == .number(JSONNumber(uncheckedLiteral: "3.14159265358979323846264338327950288")))
+        #expect(walk.properties["ratio"] == .number(JSONNumber(uncheckedLiteral: "1.0")))
+        #expect(walk.properties["emoji"] == .string("😀 and nul \u{0} end"))
+        #expect(walk.properties["description"] == .string("<b>Harbour</b> views, \"quoted\", tab\there"))
+        #expect(walk.title == "Circular Quay → Opera House")
+        #expect(walk.snippet == "<b>Harbour</b> views, \"quoted\", tab\there")
+        #expect(walk.style.strokeColor == Color(red: 0x1f, green: 0x78, blue: 0xb4, opacity: 0.75))
+        #expect(walk.style.strokeWidth == 4)
+        #expect(walk.foreignMembers["mapillary"] == ["sequence": "abc"])
+        #expect(walk.geometry == .lineString([Coordinate(latitude: -33.8612, longitude: 151.2108, altitude: 4.5),
+                                              Coordinate(latitude: -33.8587, longitude: 151.2140, altitude: 3.25),
+                                              Coordinate(latitude: -33.8568, longitude: 151.2153, altitude: 2.0)]))
+        #expect(features[1].id == .number(JSONNumber(7)))
+        #expect(features[1].title == "Opera House")
+        #expect(features[1].style.markerColor == Color(red: 0xe3, green: 0x1a, blue: 0x1c))
+        #expect(features[1].style.markerSymbol == "theatre" && features[1].style.markerSize == "large")
+        #expect(features[2].style.fillColor == Color(red: 0x33, green: 0xa0, blue: 0x2c, opacity: 0.4))
+        #expect(features[2].style.strokeColor == .black)
+        #expect(features[7].geometry == nil)
+        #expect(features[8].geometry == .circle(center: Coordinate(latitude: -33.8568, longitude: 151.2153), radius: 250))
+        #expect(features[9].geometry == .point(Coordinate(latitude: -0.0000001, longitude: 0.1)))
+    }
+
+    @Test("Numbers parse to exactly what strtod gives", arguments: [
+        "0.1", "-33.856784", "151.215297", "1e-7", "2.2250738585072014e-308", "4.9e-324", "1.7976931348623157e308",
+        "0.30000000000000004", "123456789012345678901234567890", "9007199254740993", "-0.0", "1E+2", "3.141592653589793238462643",
+        "0.000000000000000000000000000001", "179.99999999999997", "45.00000000000001",
+    ])
+    func exactNumbers(literal: String) throws {
+        let (_, features, _) = try readGeoJSON(#"{"type":"Point","coordinates":["# + literal + ",0]}")
+        guard case .point(let c)? = features.first?.geometry else { Issue.record("no point"); return }
+        #expect(c.longitude.bitPattern == strtod(literal, nil).bitPattern)
+    }
+
+    @Test("Shortest output reads back bit for bit", arguments: Array(0..<20))
+    func shortestRoundTrip(seed: Int) throws {
+        var generator = SplitMix64(seed: UInt64(seed) &+ 99)
+        var values: [Double] = []
+        for i in 0..<500 {
+            switch i % 4 {
+            case 0: values.append(Double.random(in: -180...180, using: &generator))
+            case 1: values.append((Double.random(in: -90...90, using: &generator) * 1e6).rounded() / 1e6)
+            case 2: values.append(Double(bitPattern: generator.next() & 0x7FEF_FFFF_FFFF_FFFF))
+            default: values.append(Double.random(in: -1e-3...1e-3, using: &generator))
+            }
+        }
+        for value in values {
+            var out: [UInt8] = []
+            DecimalFormatter.appendShortest(value, to: &out)
+            let text = String(decoding: out, as: UTF8.self)
+            #expect(Double(text) == value, "\(value) printed as \(text)")
+            #expect(!text.contains("e") || abs(value) >= 1e15 || abs(value) < 1e-7)
+            // As short as Swift's own shortest representation.
+            let swiftDigits = value.description.filter(\.isNumber).drop { $0 == "0" }.count
+            let ourDigits = text.filter(\.isNumber).drop { $0 == "0" }.count
+            if !value.description.contains("e") { #expect(ourDigits <= max(swiftDigits, 1) + 0, "\(text) vs \(value.description)") }
+        }
+    }
+
+    @Test("Bare geometries, a lone Feature, BOM and CRLF")
+    func shapesOfDocuments() throws {
+        #expect(try readGeoJSON(#"{"type":"Point","coordinates":[1,2]}"#).features.first?.geometry == .point(Coordinate(latitude: 2, longitude: 1)))
+        let bom = [0xEF, 0xBB, 0xBF] + Array("{\r\n\"type\": \"Feature\", \"properties\": {\"a\": 1},\r\n\"geometry\": null}\r\n".utf8)
+        let read = try readGeoJSON(bytes: bom)
+        #expect(read.features.count == 1 && read.features[0].properties["a"] == 1)
+        let collection = try readGeoJSON(#"{"type":"GeometryCollection","geometries":[]}"#)
+        #expect(collection.features.first?.geometry == .empty(.geometryCollection))
+        let empties = try readGeoJSON(#"{"type":"LineString","coordinates":[]}"#)
+        #expect(empties.features.first?.geometry == .empty(.lineString))
+    }
+
+    @Test("Members may come in any order; features before type")
+    func memberOrder() throws {
+        let text = #"{"features":[{"geometry":{"coordinates":[1,2],"type":"Point"},"properties":{"b":2},"type":"Feature"}],"type":"FeatureCollection"}"#
+        let (_, features, _) = try readGeoJSON(text)
+        #expect(features.count == 1 && features[0].geometry == .point(Coordinate(latitude: 2, longitude: 1)))
+    }
+
+    @Test("GeoJSON text sequences: RS-delimited and newline-delimited")
+    func sequences() throws {
+        let rs = "\u{1E}{\"type\":\"Feature\",\"properties\":{\"n\":1},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}\n"
+            + "\u{1E}{\"type\":\"Point\",\"coordinates\":[3,4]}\n"
+        let a = try readGeoJSON(rs, sequence: true)
+        #expect(a.features.count == 2 && a.features[1].geometry == .point(Coordinate(latitude: 4, longitude: 3)))
+        let lines = "{\"type\":\"Feature\",\"properties\":{},\"geometry\":null}\n\n{\"type\":\"Feature\",\"properties\":{\"x\":true},\"geometry\":null}\n"
+        #expect(try readGeoJSON(lines, sequence: true).features.count == 2)
+    }
+
+    @Test("Legacy crs: CRS84 and EPSG:4326 are read; others are refused until reprojection exists")
+    func legacyCRS() throws {
+        let crs84 = #"{"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"urn:ogc:def:crs:OGC:1.3:CRS84"}},"features":[]}"#
+        #expect(try readGeoJSON(crs84).header.crs == nil)
+        let epsg4326 = #"{"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"EPSG:4326"}},"features":[]}"#
+        #expect(try readGeoJSON(epsg4326).header.crs == nil)
+        let mercator = #"{"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"urn:ogc:def:crs:EPSG::3857"}},"features":[]}"#
+        #expect(throws: GeoConvError.self) { _ = try readGeoJSON(mercator) }
+    }
+
+    @Test("Bad input: each class gives a located error", arguments: [
+        (#"{"type":"Point","coordinates":[1,2"#, 1, 35, "found the end of the input"),
+        (#"{"type":"Point","coordinates":[1e999,2]}"#, 1, 32, "too large"),
+        (#"{"type":"Point","coordinates":[NaN,2]}"#, 1, 32, "each element of a position must be a number"),
+        (#"{"type":"Point","coordinates":[-,2]}"#, 1, 33, "invalid number"),
+        (#"{"type":"Point","coordinates":[01,2]}"#, 1, 33, "leading zero"),
+        ("{\"type\":\"Feature\",\"properties\":{\"a\":\"x\ny\"},\"geometry\":null}", 1, 39, "control character"),
+        (#"{"type":"Feature","properties":{"a":"\ud800"},"geometry":null}"#, 1, 44, "lone high surrogate"),
+        (#"{"type":"Feature","properties":{"a":"\q"},"geometry":null}"#, 1, 39, "invalid escape"),
+        ("\"just a string\"", 1, 1, "the root of a GeoJSON document must be an object"),
+        (#"{"type":"FeatureCollection","features":{}}"#, 1, 40, "must be an array"),
+        (#"{"type":"FeatureCollection","features":[null]}"#, 1, 41, "every feature must be an object"),
+        (#"{"type":"FooBar","coordinates":[1,2]}"#, 1, 9, "unknown geometry type"),
+        (#"{"type":"Point"}"#, 1, 1, "needs a \"coordinates\" member"),
+        (#"{"type":"Polygon","coordinates":[5]}"#, 1, 34, "expected an array of positions"),
+        (#"{"type":"Point","coordinates":[1]}"#, 1, 34, "at least two numbers"),
+        (#"{"type":"Point","coordinates":[1,2]} {"#, 1, 38, "unexpected content after"),
+        ("", 1, 1, "the input is empty"),
+        (#"{"type":"Feature","properties":{"a":1,}}"#, 1, 39, "expected a member name"),
+        (#"{"type":"Feature","properties":{"a" 1}}"#, 1, 37, "expected ':'"),
+    ])
+    func badInput(text: String, line: Int, column: Int, message: String) {
+        do {
+            _ = try readGeoJSON(text)
+            Issue.record("accepted: \(text)")
+        } catch {
+            #expect(error.message.contains(message), "\(error.message)")
+            #expect(error.location?.file == "test.geojson")
+            #expect(error.location?.line == line, "\(error)")
+            #expect(error.location?.column == column, "\(error)")
+        }
+    }
+
+    @Test("Invalid UTF-8 in a string is refused with its byte offset")
+    func invalidUTF8() {
+        let bytes = Array(#"{"type":"Feature","properties":{"a":"caf"#.utf8) + [0xE9] + Array(#""},"geometry":null}"#.utf8)
+        do {
+            _ = try readGeoJSON(bytes: bytes)
+            Issue.record("accepted invalid UTF-8")
+        } catch {
+            #expect(error.message.contains("not valid UTF-8"))
+            #expect(error.location?.byteOffset == 40)
+        }
+    }
+
+    @Test("Nesting deeper than the limit is refused, not a stack overflow")
+    func deepNesting() {
+        let deep = #"{"type":"Feature","properties":{"a":"# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}}"
+        #expect(throws: GeoConvError.self) { _ = try readGeoJSON(deep) }
+        let deepCoordinates = #"{"type":"Polygon","coordinates":"# + String(repeating: "[", count: 50_000)
+        #expect(throws: GeoConvError.self) { _ = try readGeoJSON(deepCoordinates) }
+    }
+
+    @Test("--skip-invalid skips bad features and counts them")
+    func skipping() throws {
+        let text = #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1,2]}},"#
+            + #"{"type":"Foo","properties":{},"geometry":null},null,"#
+            + #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[3,4]}}]}"#
+        let (_, features, diagnostics) = try readGeoJSON(text, skipInvalid: true)
+        #expect(features.count == 2)
+        #expect(diagnostics.entries["geojson.invalid-feature-skipped"]?.count == 2)
+    }
+
+    @Test("Memory stays bounded: a huge collection is read one feature at a time")
+    func streamingWindow() throws {
+        // 40,000 features (~4 MB) through a reader whose single-value limit is 64 KiB.
+        var text = #"{"type":"FeatureCollection","features":["#
+        for i in 0..<40_000 {
+            if i > 0 { text += "," }
+            text += #"{"type":"Feature","properties":{"i":\#(i)},"geometry":{"type":"Point","coordinates":[\#(i % 180),1.5]}}"#
+        }
+        text += "]}"
+        let diagnostics = DiagnosticLog()
+        var reader = GeoJSONReader(try ByteReader(.memory(Array(text.utf8), name: "big")),
+                                   options: GeoJSONReadOptions(maximumFeatureBytes: 1 << 21), diagnostics: diagnostics)
+        _ = try reader.readHeader()
+        var count = 0
+        while let feature = try reader.next() {
+            #expect(feature.properties["i"] == .number(JSONNumber(count)))
+            count += 1
+        }
+        #expect(count == 40_000)
+    }
+}
+
+@Suite("GeoJSON writing")
+struct GeoJSONWriterTests {
+    @Test("RFC 7946: exterior rings counter-clockwise, holes clockwise, rings closed")
+    func winding() throws {
+        let clockwise: Path = [Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 1, longitude: 0), Coordinate(latitude: 1, longitude: 1),
+                               Coordinate(latitude: 0, longitude: 1)]
+        let hole: Path = [Coordinate(latitude: 0.2, longitude: 0.2), Coordinate(latitude: 0.2, longitude: 0.8),
+                          Coordinate(latitude: 0.8, longitude: 0.8), Coordinate(latitude: 0.8, longitude: 0.2)]
+        let (text, _) = try writeGeoJSON([Feature(geometry: .polygon(PolygonRings(outer: clockwise, holes: [hole])))])
+        #expect(text.contains(#""coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]],[[0.2,0.2],[0.2,0.8],[0.8,0.8],[0.8,0.2],[0.2,0.2]]]"#))
+    }
+
+    @Test("A line across the antimeridian is cut (the appendix example)")
+    func antimeridian() throws {
+        let line = Feature(geometry: .lineString([Coordinate(latitude: 45, longitude: 170), Coordinate(latitude: 45, longitude: -170)]))
+        let (text, diagnostics) = try writeGeoJSON([line], strict: true)
+        #expect(text.contains(#"{"type":"MultiLineString","coordinates":[[[170,45],[180,45]],[[-180,45],[-170,45]]]}"#))
+        #expect(diagnostics.entries["geojson.antimeridian-cut"]?.first.isNote == true)
+        // A polygon across it becomes two polygons, one on each side.
+        let square = Feature(geometry: .polygon(PolygonRings(outer: [
+            Coordinate(latitude: 40, longitude: 170), Coordinate(latitude: 40, longitude: -170), Coordinate(latitude: 50, longitude: -170),
+            Coordinate(latitude: 50, longitude: 170), Coordinate(latitude: 40, longitude: 170),
+        ])))
+        let (polygonText, _) = try writeGeoJSON([square])
+        let (_, read, _) = try readGeoJSON(polygonText)
+        guard case .multiPolygon(let parts)? = read.first?.geometry else { Issue.record("not cut: \(polygonText)"); return }
+        #expect(parts.count == 2)
+        #expect(parts.allSatisfy { $0.outer.allSatisfy { abs($0.longitude) >= 170 } })
+        #expect(parts.allSatisfy { part in part.outer.contains { abs($0.longitude) == 180 } })
+        // With RFC 7946 off, nothing is cut.
+        let (plain, _) = try writeGeoJSON([line], options: GeoJSONWriteOptions(rfc7946: false))
+        #expect(plain.contains(#""LineString","coordinates":[[170,45],[-170,45]]"#))
+    }
+
+    @Test("Precision, bbox and pretty printing")
+    func options() throws {
+        let feature = Feature(geometry: .lineString([Coordinate(latitude: 1.23456789, longitude: 2.5), Coordinate(latitude: -3.14159, longitude: 4)]))
+        let (rounded, _) = try writeGeoJSON([feature], options: GeoJSONWriteOptions(precision: 3))
+        #expect(rounded.contains("[[2.5,1.235],[4,-3.142]]"))
+        let (boxed, _) = try writeGeoJSON([feature], options: GeoJSONWriteOptions(writesBoundingBoxes: true))
+        #expect(boxed.contains(#""bbox":[2.5,-3.14159,4,1.23456789],"properties""#))
+        #expect(boxed.hasSuffix(#"],"bbox":[2.5,-3.14159,4,1.23456789]}"# + "\n"))
+        let (pretty, _) = try writeGeoJSON([feature], options: GeoJSONWriteOptions(pretty: true))
+        #expect(pretty.contains("\n      \"geometry\": {\n        \"type\": \"LineString\",\n        \"coordinates\": [\n          [2.5, 1.23456789],"))
+        #expect(try JSONSerialization.jsonObject(with: Data(pretty.utf8)) is [String: Any])
+    }
+
+    @Test("Model → GeoJSON → model is lossless for every field of the model")
+    func modelRoundTrip() throws {
+        var style = Style(strokeColor: Color(red: 10, green: 20, blue: 30, opacity: 0.5), strokeWidth: 3.5,
+                          fillColor: Color(red: 1, green: 2, blue: 3, opacity: 0.25), geodesic: true, icon: "pin.png", iconScale: 1.5,
+                          markerColor: Color(red: 200, green: 100, blue: 50), markerSymbol: "park", markerSize: "small",
+                          groundAnchor: Anchor(x: 0.5, y: 0.9), infoWindowAnchor: Anchor(x: 0.4, y: 0.1), rotation: 45,
+                          opacity: 0.8, zIndex: 7)
+        style.spans = [
+            try #require(StyleSpan(style: .solid(.white), segments: 1.0)),
+            try #require(StyleSpan(style: .gradient(from: .red, to: Color.blue.withOpacity(0.5)), segments: 0.5)),
+            try #require(StyleSpan(style: .solid(.black, stamp: StampStyle(.texture, image: "arrows.png")), segments: 2.25)),
+        ]
+        let features = [
+            Feature(id: .string("a"), geometry: .lineString([Coordinate(latitude: 1, longitude: 2), Coordinate(latitude: 3, longitude: 4)]),
+                    title: "Line", snippet: "<p>html</p>", style: style, properties: ["k": "v", "n": 1]),
+            Feature(id: .number(JSONNumber(2)), geometry: .circle(center: Coordinate(latitude: -33.85, longitude: 151.2), radius: 1234.5),
+                    title: "Circle"),
+            Feature(geometry: nil, properties: ["only": true]),
+        ]
+        let header = DocumentHeader(name: "Doc", description: "About",
+                                    camera: CameraPosition(target: Coordinate(latitude: -33.86, longitude: 151.21), zoom: 12.5, bearing: 30,
+                                                           viewingAngle: 20),
+                                    tileLayers: [TileLayer(urlTemplate: "https://tiles.example/{z}/{x}/{y}.png", name: "Base", zIndex: 2,
+                                                           tileSize: .retina, opacity: 0.7, fadeIn: false)])
+        let (text, _) = try writeGeoJSON(features, header: header)
+        let (readHeader, read, _) = try readGeoJSON(text)
+        #expect(readHeader.name == "Doc" && readHeader.description == "About")
+        #expect(readHeader.camera == header.camera)
+        #expect(readHeader.tileLayers == header.tileLayers)
+        #expect(read.count == 3)
+        #expect(read[0].style == style)
+        #expect(read[0].title == "Line" && read[0].snippet == "<p>html</p>" && read[0].id == .string("a"))
+        #expect(read[0].properties["k"] == "v" && read[0].properties["n"] == 1)
+        #expect(read[1].geometry == features[1].geometry && read[1].title == "Circle")
+        #expect(read[2].geometry == nil && read[2].properties == ["only": true])
+        // Written again, the text is identical: the mapping is stable.
+        #expect(try writeGeoJSON(read, header: readHeader).text == text)
+    }
+
+    @Test("A changed model value replaces its property in place; unchanged ones keep their literal")
+    func mergedProperties() throws {
+        var (_, features, _) = try readGeoJSON(##"{"type":"Feature","properties":{"a":1,"stroke":"#FF0000","stroke-width":2.0,"name":"x"},"geometry":null}"##)
+        features[0].style.strokeWidth = 5
+        features[0].snippet = "new"
+        let (text, _) = try writeGeoJSON(features)
+        #expect(text.contains(##""properties":{"a":1,"stroke":"#FF0000","stroke-width":5,"name":"x","description":"new"}"##))
+    }
+
+    @Test("Foreign members survive at every level")
+    func foreignMembers() throws {
+        let text = try String(contentsOfFile: Fixtures.conformance.appendingPathComponent("geojson/geojsonhint/good/good-featurecollection-extensions.geojson").path,
+                              encoding: .utf8)
+        let (header, features, _) = try readGeoJSON(text)
+        let (written, _) = try writeGeoJSON(features, header: header)
+        let again = try readGeoJSON(written)
+        #expect(again.header.foreignMembers["custom"] == true)
+        #expect(again.features[0].foreignMembers["custom"] == true)
+        #expect(again.features[0].foreignMembers["geometry"] == ["custom": true])
+        #expect(written.contains(#""coordinates":[102,0.5],"custom":true}"#))
+    }
+
+    @Test("A text sequence has no document: its header is reported as lost")
+    func sequenceLoss() throws {
+        let (text, diagnostics) = try writeGeoJSON([Feature(geometry: .point(Coordinate(latitude: 1, longitude: 2)))],
+                                                   header: DocumentHeader(name: "n"),
+                                                   options: GeoJSONWriteOptions(sequence: .recordSeparator))
+        #expect(text == "\u{1E}{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[2,1]}}\n")
+        #expect(diagnostics.entries["geojsonseq.document-info-dropped"] != nil)
+    }
+}
+
+@Suite("GeoJSON conformance (../shared/conformance/geojson)")
+struct GeoJSONConformanceTests {
+    struct Entry: Sendable, CustomStringConvertible {
+        var file: String
+        var expect: String
+        var description: String { file }
+    }
+
+    static let directory = Fixtures.conformance.appendingPathComponent("geojson")
+
+    static let entries: [Entry] = {
+        guard let data = try? Data(contentsOf: directory.appendingPathComponent("manifest.json")),
+              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let files = root["files"] as? [[String: Any]]
+        else { return [] }
+        return files.compactMap { item in
+            guard let file = item["file"] as? String, let expect = item["expect"] as? String else { return nil }
+            return Entry(file: file, expect: expect)
+        }
+    }()
+
+    @Test("The manifest lists 82 files")
+    func manifest() { #expect(Self.entries.count == 82) }
+
+    /// Geometry equality that ignores ring orientation and closure (the writer reorients and closes).
+    static func sameShape(_ a: Geometry?, _ b: Geometry?) -> Bool {
+        func normalized(_ path: Path) -> [Coordinate] {
+            var ring = path.closed.coordinates
+            if path.closed.count >= 4, !path.closed.isCounterClockwise { ring.reverse() }
+            return ring
+        }
+        func rings(_ r: PolygonRings) -> [[Coordinate]] { r.rings.map(normalized) }
+        switch (a, b) {
+        case (.polygon(let x)?, .polygon(let y)?): return rings(x) == rings(y)
+        case (.multiPolygon(let x)?, .multiPolygon(let y)?): return x.map(rings) == y.map(rings)
+        case (.geometryCollection(let x)?, .geometryCollection(let y)?):
+            return x.count == y.count && zip(x, y).allSatisfy { sameShape($0, $1) }
+        default: return a == b
+        }
+    }
+
+    @Test("Each file behaves as the manifest says", arguments: entries)
+    func file(entry: Entry) throws {
+        let url = Self.directory.appendingPathComponent(entry.file)
+        let bytes = Array(try Data(contentsOf: url))
+        let result: Result<(header: DocumentHeader, features: [Feature], diagnostics: DiagnosticLog), GeoConvError>
+        do throws(GeoConvError) {
+            result = .success(try readGeoJSON(bytes: bytes, name: entry.file))
+        } catch {
+            result = .failure(error)
+        }
+        switch (entry.expect, result) {
+        case ("invalid", .success):
+            Issue.record("\(entry.file) is invalid but was read")
+        case ("invalid", .failure(let error)):
+            #expect(error.location != nil, "\(entry.file): \(error)")
+        case ("valid", .failure(let error)):
+            Issue.record("\(entry.file) is valid but was refused: \(error)")
+        case (_, .success(let read)):
+            // Valid and lenient files that read: writing and reading back gives the same features.
+            let (text, _) = try writeGeoJSON(read.features, header: read.header)
+            let again = try readGeoJSON(text)
+            #expect(again.features.count == read.features.count, "\(entry.file)")
+            for (x, y) in zip(read.features, again.features) {
+                #expect(Self.sameShape(x.geometry, y.geometry), "\(entry.file)")
+                #expect(x.properties == y.properties && x.id == y.id && x.title == y.title && x.style == y.style, "\(entry.file)")
+            }
+            #expect(try writeGeoJSON(again.features, header: again.header).text == text, "\(entry.file): not stable")
+        case (_, .failure(let error)):
+            // Lenient files may be refused, with a located error.
+            #expect(error.location != nil, "\(entry.file): \(error)")
+        }
+    }
+}
