@@ -35,7 +35,10 @@ let package = Package(
 
         .target(
             name: "GeoConvCore",
-            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")],
+            dependencies: [
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
             swiftSettings: strictSwift
         ),
         .target(name: "GeoConvEncodedPolyline", dependencies: ["GeoConvCore"], swiftSettings: strictSwift),

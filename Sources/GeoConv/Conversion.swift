@@ -96,10 +96,22 @@ public struct Converter: Sendable {
             guard let makeReader = inFormat.makeReader, let makeWriter = outFormat.makeWriter else {
                 throw GeoConvError(.usage, "cannot convert \(inFormat.name) to \(outFormat.name)")
             }
-            var featureReader = try makeReader(reader, readerOptions, diagnostics)
+            // The reader parses on its own thread while this one writes (two cores, same order).
+            let readLog = DiagnosticLog(strict: options.strict)
+            let featureReader = try makeReader(reader, readerOptions, readLog)
             var featureWriter = try makeWriter(writer, writerOptions, diagnostics)
-            let statistics = try pump(from: &featureReader, to: &featureWriter, transforms: transforms,
-                                      diagnostics: diagnostics)
+            let statistics: PumpStatistics
+            do throws(GeoConvError) {
+                statistics = try pumpConcurrently(from: featureReader, to: &featureWriter, transforms: transforms,
+                                                  readDiagnostics: readLog, writeDiagnostics: diagnostics)
+            } catch {
+                diagnostics.absorb(readLog)
+                throw error
+            }
+            let writeLog = DiagnosticLog()
+            writeLog.absorb(diagnostics)
+            diagnostics.replace(with: readLog)
+            diagnostics.absorb(writeLog)
             try writer.commit()
             return ConversionReport(inputFormat: inFormat.name, outputFormat: outFormat.name, statistics: statistics,
                                     diagnostics: diagnostics, output: writer.memoryContents)

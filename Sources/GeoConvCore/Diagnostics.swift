@@ -68,6 +68,20 @@ public final class DiagnosticLog {
         }
     }
 
+    /// Replaces this log's entries with another's.
+    public func replace(with other: DiagnosticLog) { entries = other.entries }
+
+    /// Adds another log's entries (counts merged by code), as if they had been reported here.
+    public func absorb(_ other: DiagnosticLog) {
+        for (code, entry) in other.entries {
+            if let existing = entries[code] {
+                entries[code] = (existing.first, existing.count + entry.count)
+            } else {
+                entries[code] = entry
+            }
+        }
+    }
+
     /// Whether nothing was reported.
     public var isEmpty: Bool { entries.isEmpty }
 

@@ -245,15 +245,110 @@ public final class JSONScanner {
         return start..<i
     }
 
-    /// Parses a number to the nearest `Double` (exactly what `strtod` gives).
-    /// Numbers too large for a `Double` (`1e999`) are an error.
+    /// Parses a number to the nearest `Double` (exactly what `strtod` gives), checking JSON's
+    /// grammar in the same pass. Numbers too large for a `Double` (`1e999`) are an error.
     @inline(__always) public func parseDouble() throws(GeoConvError) -> Double {
-        let offset = base + position
-        let range = try scanNumber()
-        let value = JSONScanner.doubleValue(storage + range.lowerBound, range.count)
+        // Single pass over the window: grammar, mantissa and exponent together. The window
+        // never moves while a value is parsed, so indices stay valid across refills.
+        let start = position
+        var i = position
+        @inline(__always) func byte() throws(GeoConvError) -> UInt8 {
+            if i < end { return storage[i] }
+            guard try refill() else { return 0 }
+            return storage[i]
+        }
+        var negative = false
+        var b = try byte()
+        if b == UInt8(ascii: "-") {
+            negative = true
+            i += 1
+            b = try byte()
+        }
+        guard b &- 48 < 10 else {
+            position = i
+            throw error("invalid number: expected a digit, found \(try describeNext())",
+                        hint: "JSON numbers are like -12.5e3; NaN, Infinity and a lone '-' are not allowed")
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var exponent = 0
+        var exact = true
+        if b == UInt8(ascii: "0") {
+            i += 1
+            b = try byte()
+            if b &- 48 < 10 {
+                position = i
+                throw error("invalid number: leading zero", hint: "write 12, not 012")
+            }
+        } else {
+            repeat {
+                if digits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(b &- 48)
+                    digits += 1
+                } else {
+                    exact = false
+                    exponent += 1
+                }
+                i += 1
+                b = try byte()
+            } while b &- 48 < 10
+        }
+        if b == UInt8(ascii: ".") {
+            i += 1
+            b = try byte()
+            guard b &- 48 < 10 else {
+                position = i
+                throw error("invalid number: expected a digit after '.'")
+            }
+            repeat {
+                if digits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(b &- 48)
+                    if mantissa != 0 { digits += 1 }
+                    exponent -= 1
+                } else if b != UInt8(ascii: "0") {
+                    exact = false
+                }
+                i += 1
+                b = try byte()
+            } while b &- 48 < 10
+        }
+        if b == UInt8(ascii: "e") || b == UInt8(ascii: "E") {
+            i += 1
+            b = try byte()
+            var expNegative = false
+            if b == UInt8(ascii: "+") || b == UInt8(ascii: "-") {
+                expNegative = b == UInt8(ascii: "-")
+                i += 1
+                b = try byte()
+            }
+            guard b &- 48 < 10 else {
+                position = i
+                throw error("invalid number: expected a digit in the exponent")
+            }
+            var e = 0
+            repeat {
+                if e < 100_000 { e = e &* 10 &+ Int(b &- 48) }
+                i += 1
+                b = try byte()
+            } while b &- 48 < 10
+            exponent += expNegative ? -e : e
+        }
+        position = i
+        var value: Double
+        if exact, mantissa < (1 << 53), exponent >= -22, exponent <= 22 {
+            // Clinger: both operands exact, so one correctly rounded operation is exact.
+            value = Double(mantissa)
+            if exponent < 0 { value /= DecimalFormatter.powerOfTen(-exponent) } else { value *= DecimalFormatter.powerOfTen(exponent) }
+            if negative { value = -value }
+        } else if mantissa == 0 && exact {
+            value = negative ? -0.0 : 0.0
+        } else {
+            value = Double(String(decoding: UnsafeBufferPointer(start: storage + start, count: i - start), as: UTF8.self)) ?? .nan
+        }
         guard value.isFinite else {
-            throw GeoConvError(.invalidInput, "number \(String(decoding: UnsafeBufferPointer(start: storage + range.lowerBound, count: range.count), as: UTF8.self)) is too large for a 64-bit float",
-                               at: location(atOffset: offset))
+            throw GeoConvError(.invalidInput,
+                               "number \(String(decoding: UnsafeBufferPointer(start: storage + start, count: i - start), as: UTF8.self)) is too large for a 64-bit float",
+                               at: location(atOffset: base + start))
         }
         return value
     }
