@@ -285,6 +285,8 @@ public struct GeoJSONReader: FeatureReader {
     struct ObjectParts {
         var type: String?
         var typeLocation: SourceLocation?
+        /// The object's JSON Pointer.
+        var pointer = ""
         var location = SourceLocation()
         var id: JSONValue?
         var properties: JSONValue?
@@ -321,19 +323,33 @@ public struct GeoJSONReader: FeatureReader {
     {
         try scanner.checkDepth(depth, pointer: pointer)
         parts.location = scanner.location(pointer: pointer)
+        parts.pointer = pointer
         try scanner.expect(UInt8(ascii: "{"), "'{'", pointer: pointer)
         if try scanner.peekToken() == UInt8(ascii: "}") {
             scanner.advance()
             return false
         }
-        var seen = Set<String>()
+        var seen: [String] = []
         repeat {
             if isRoot { scanner.startValue() }
-            let keyLocation = scanner.location(pointer: pointer)
+            let keyLocation = scanner.location()
             let key = try scanner.parseKey(pointer: pointer)
             func memberPointer() -> String { pointer + "/" + JSONScanner.escapePointer(key) }
-            if !seen.insert(key).inserted {
-                try lenient("geojson.duplicate-member", "the member \"\(key)\" appears twice; the last one is used", at: keyLocation)
+            if seen.contains(key) {
+                try lenient("geojson.duplicate-member", "the member \"\(key)\" appears twice; the last one is used",
+                            at: keyLocation.with(pointer: pointer))
+            }
+            seen.append(key)
+            // A member that belongs to another kind of object than the one "type" already
+            // named is a foreign member here (RFC 7946 §7.1): keep it as plain JSON.
+            if let type = parts.type, !Self.member(key, belongsTo: type) {
+                if collectsProblems {
+                    try lenient("geojson.changed-semantics",
+                                "a \(type) must not have a \"\(key)\" member (RFC 7946 §7.1); it is kept as a foreign member",
+                                at: keyLocation.with(pointer: memberPointer()))
+                }
+                parts.foreign[key] = try scanner.parseValue(depth: depth, pointer: memberPointer())
+                continue
             }
             switch key {
             case "type":
@@ -343,7 +359,7 @@ public struct GeoJSONReader: FeatureReader {
                     throw error("the \"type\" member must be a string, found \(value.typeName)", at: location.with(pointer: memberPointer()))
                 }
                 parts.type = text
-                parts.typeLocation = location
+                parts.typeLocation = location.with(pointer: memberPointer())
             case "features" where isRoot:
                 guard try scanner.peekToken() == UInt8(ascii: "[") else {
                     throw error("the \"features\" member must be an array, found \(try scanner.describeNext())",
@@ -398,6 +414,20 @@ public struct GeoJSONReader: FeatureReader {
             }
         } while try scanner.nextElement(close: UInt8(ascii: "}"), pointer: pointer)
         return false
+    }
+
+    /// Whether `key` is one of the members RFC 7946 defines for objects of `type`.
+    static func member(_ key: String, belongsTo type: String) -> Bool {
+        let known = ["feature", "featurecollection"] + geometryTypes.keys.map { $0.lowercased() }
+        guard known.contains(type.lowercased()) else { return true }
+        switch key {
+        case "type", "bbox", "crs": return true
+        case "features": return type.lowercased() == "featurecollection"
+        case "geometry", "properties", "id": return type.lowercased() == "feature"
+        case "coordinates": return geometryTypes.keys.contains { $0.lowercased() == type.lowercased() } && type.lowercased() != "geometrycollection"
+        case "geometries": return type.lowercased() == "geometrycollection"
+        default: return true
+        }
     }
 
     /// Parses a `geometry` value: an object, or `null`.
