@@ -268,6 +268,7 @@ public final class ByteWriter {
     private var temporaryPath: String?
     private var targetPath: String?
     private var committed = false
+    private var ownsSpecialFile = false
     private let keepsInMemory: Bool
     /// Everything written, for `.memory` targets (empty otherwise).
     public private(set) var memoryContents: [UInt8] = []
@@ -294,6 +295,21 @@ public final class ByteWriter {
         case .file(let path):
             keepsInMemory = false
             name = path
+            // A device, FIFO or socket (/dev/null, /dev/stdout, a named pipe) is written in
+            // place: replacing it with a renamed file would destroy it.
+            var existing = stat()
+            if stat(path, &existing) == 0, (existing.st_mode & S_IFMT) != S_IFREG {
+                guard (existing.st_mode & S_IFMT) != S_IFDIR else {
+                    throw GeoConvError(.usage, "'\(path)' is a directory", hint: "name an output file")
+                }
+                let fd = open(path, O_WRONLY | O_CLOEXEC)
+                guard fd >= 0 else {
+                    throw GeoConvError(.io, "cannot open '\(path)' for writing: \(systemErrorMessage())")
+                }
+                descriptor = fd
+                ownsSpecialFile = true
+                return
+            }
             let slash = path.lastIndex(of: "/")
             let directory = slash.map { String(path[...$0]) } ?? ""
             let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -373,6 +389,13 @@ public final class ByteWriter {
     /// Flushes, and for a file target syncs and renames the temporary file over the target.
     public func commit() throws(GeoConvError) {
         try flush()
+        if ownsSpecialFile {
+            close(descriptor)
+            descriptor = -1
+            ownsSpecialFile = false
+            committed = true
+            return
+        }
         guard let temporaryPath, let targetPath, !committed else { return }
         let mask = umask(0)
         umask(mask)
@@ -398,6 +421,11 @@ public final class ByteWriter {
     /// Discards the output: deletes the temporary file of a file target. Safe to call twice.
     public func abort() {
         guard !committed else { return }
+        if ownsSpecialFile {
+            close(descriptor)
+            descriptor = -1
+            ownsSpecialFile = false
+        }
         if let temporaryPath {
             if descriptor >= 0 { close(descriptor) }
             descriptor = -1

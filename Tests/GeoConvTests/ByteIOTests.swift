@@ -58,6 +58,18 @@ struct ByteIOTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.polyline"])
     }
 
+    @Test("Devices and pipes are written in place, never replaced by a renamed file")
+    func specialFiles() throws {
+        let writer = try ByteWriter(.file("/dev/null"))
+        try writer.write("discarded")
+        try writer.commit()
+        var info = stat()
+        #expect(stat("/dev/null", &info) == 0)
+        #expect((info.st_mode & S_IFMT) == S_IFCHR)
+        let directory = try Fixtures.temporaryDirectory()
+        #expect(throws: GeoConvError.self) { _ = try ByteWriter(.file(directory.path)) }
+    }
+
     @Test("An unwritable directory fails before anything is read")
     func unwritable() {
         #expect(throws: GeoConvError.self) { _ = try ByteWriter(.file("/nonexistent/geoconv/out.polyline")) }
