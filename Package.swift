@@ -19,6 +19,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
     ],
     targets: [
         // C libraries through pkg-config; module map and shim header only.
@@ -46,12 +47,20 @@ let package = Package(
         .target(name: "GeoConvWKT", dependencies: ["GeoConvCore"], swiftSettings: strictSwift),
         // No Foundation here: see DESIGN §1 (ICU clash between libxml2 and Foundation).
         .target(name: "GeoConvXML", dependencies: ["CLibXML2"], swiftSettings: strictSwift),
+        .target(
+            name: "GeoConvKML",
+            dependencies: [
+                "GeoConvCore", "GeoConvXML", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
+            swiftSettings: strictSwift
+        ),
         .target(name: "GeoConvProjection", dependencies: ["GeoConvCore", "CPROJ"], swiftSettings: strictSwift),
         .target(
             name: "GeoConv",
             dependencies: [
                 "GeoConvCore", "GeoConvEncodedPolyline", "GeoConvGeoJSON", "GeoConvWKT",
-                "GeoConvXML", "GeoConvProjection",
+                "GeoConvXML", "GeoConvKML", "GeoConvProjection",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             swiftSettings: strictSwift

@@ -3,3 +3,4 @@
 @_exported public import GeoConvGeoJSON
 @_exported public import GeoConvWKT
 @_exported public import GeoConvProjection
+@_exported public import GeoConvKML

@@ -467,3 +467,97 @@ public func isSameFile(_ a: String, _ b: String) -> Bool {
 }
 
 func systemErrorMessage() -> String { String(cString: strerror(errno)) }
+
+/// Bytes held back to be written later (a document whose header can only be written once
+/// every feature was seen: KML's shared styles and schema). Kept in memory up to a
+/// threshold, then in an unlinked temporary file, so memory stays bounded and nothing is
+/// left on disk even if the process dies.
+public final class Spool {
+    private var memory: [UInt8] = []
+    private var descriptor: Int32 = -1
+    private let threshold: Int
+    /// Bytes held.
+    public private(set) var count = 0
+
+    /// Creates an empty spool that moves to disk past `threshold` bytes.
+    public init(threshold: Int = 8 << 20) { self.threshold = threshold }
+
+    deinit { if descriptor >= 0 { close(descriptor) } }
+
+    /// Appends bytes.
+    public func append(_ bytes: [UInt8]) throws(GeoConvError) {
+        memory.append(contentsOf: bytes)
+        count += bytes.count
+        if memory.count >= threshold { try spill() }
+    }
+
+    /// Appends a string's UTF-8.
+    public func append(_ text: String) throws(GeoConvError) {
+        memory.append(contentsOf: text.utf8)
+        count += text.utf8.count
+        if memory.count >= threshold { try spill() }
+    }
+
+    private func spill() throws(GeoConvError) {
+        if descriptor < 0 {
+            let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+            var template = Array((directory + "/geoconv-spool-XXXXXX").utf8CString)
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else {
+                throw GeoConvError(.io, "cannot create a temporary file in \(directory): \(systemErrorMessage())",
+                                   hint: "set TMPDIR to a writable directory")
+            }
+            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+            descriptor = fd
+        }
+        try writeAll(descriptor, memory, what: "the temporary file")
+        memory.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes everything held to `output`, in order, and empties the spool.
+    public func drain(into output: ByteWriter) throws(GeoConvError) {
+        if descriptor >= 0 {
+            try writeAll(descriptor, memory, what: "the temporary file")
+            memory.removeAll()
+            guard lseek(descriptor, 0, SEEK_SET) == 0 else {
+                throw GeoConvError(.io, "cannot rewind the temporary file: \(systemErrorMessage())")
+            }
+            var chunk = [UInt8](repeating: 0, count: 1 << 20)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw GeoConvError(.io, "cannot read the temporary file: \(systemErrorMessage())")
+                }
+                if n == 0 { break }
+                try output.write(Array(chunk[..<n]))
+            }
+            close(descriptor)
+            descriptor = -1
+        } else {
+            try output.write(memory)
+            memory.removeAll()
+        }
+        count = 0
+    }
+
+    private func writeAll(_ fd: Int32, _ bytes: [UInt8], what: String) throws(GeoConvError) {
+        var failure: Int32 = 0
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += n
+            }
+        }
+        if failure != 0 {
+            throw GeoConvError(.io, "cannot write \(what): \(String(cString: strerror(failure)))",
+                               hint: failure == ENOSPC ? "free some disk space or set TMPDIR elsewhere" : nil)
+        }
+    }
+}

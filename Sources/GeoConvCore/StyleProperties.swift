@@ -15,7 +15,7 @@
 /// | snippet | `description` |
 /// | stroke colour, opacity, width | `stroke`, `stroke-opacity`, `stroke-width` |
 /// | fill colour, opacity | `fill`, `fill-opacity` |
-/// | marker colour, symbol, size | `marker-color`, `marker-symbol`, `marker-size` (`icon-color`/`icon-opacity` read too) |
+/// | marker colour and opacity, symbol, size | `marker-color` (`icon-color` read too), `icon-opacity`, `marker-symbol`, `marker-size` |
 /// | icon, icon scale, rotation | `icon`, `icon-scale`, `icon-heading` (togeojson) |
 /// | geodesic | `geoconv:geodesic` |
 /// | spans | `geoconv:spans`: `[{"segments": 1.5, "color": "#ff0000", "opacity": 1, "to-color": …, "to-opacity": …, "stamp": {"kind": "sprite", "image": "…"}}]` |
@@ -27,9 +27,12 @@ public enum StyleProperties {
     public static let names: Set<String> = Set(mappings.flatMap(\.keys))
 
     /// Sets `feature`'s title, snippet and style from its properties (which stay as they are).
-    /// Values of the wrong type are left alone and do not set anything.
-    public static func derive(into feature: inout Feature) {
+    /// Values of the wrong type are left alone and do not set anything. With `onlyPrefixed`,
+    /// only mappings whose property names start with it are read (KML has its own elements
+    /// for names and styles, and keeps just the model-only `geoconv:` facts as data).
+    public static func derive(into feature: inout Feature, onlyPrefixed prefix: String? = nil) {
         for mapping in mappings {
+            if let prefix, !mapping.keys.contains(where: { $0.hasPrefix(prefix) }) { continue }
             for key in mapping.keys {
                 if let value = feature.properties[key], mapping.read(value, feature.properties, &feature) { break }
             }
@@ -170,8 +173,7 @@ public enum StyleProperties {
         + colorMapping("stroke", "stroke-opacity", \.strokeColor)
         + [doubleMapping("stroke-width", \.strokeWidth)]
         + colorMapping("fill", "fill-opacity", \.fillColor)
-        + colorMapping("marker-color", "geoconv:marker-opacity", \.markerColor, alsoKeys: ["icon-color"],
-                       alsoOpacityKeys: ["icon-opacity"])
+        + colorMapping("marker-color", "icon-opacity", \.markerColor, alsoKeys: ["icon-color"])
         + [
             stringMapping("marker-symbol", \.markerSymbol),
             Mapping(keys: ["marker-size"],

@@ -59,70 +59,17 @@ public enum GeoJSONNames {
     }
 }
 
-/// JSON text of a `JSONValue`, as geoconv writes it (for `--json` outputs).
-public enum JSONText {
-    /// Compact UTF-8 JSON.
-    public static func compact(_ value: JSONValue) -> [UInt8] {
-        var out: [UInt8] = []
-        JSONOutput.append(value, to: &out)
-        return out
-    }
-
+extension JSONText {
     /// Indented UTF-8 JSON (two spaces; arrays of numbers on one line).
     public static func pretty(_ value: JSONValue) -> [UInt8] { JSONOutput.prettyPrinted(compact(value), indent: 0) }
 }
 
-/// Byte-level JSON output shared by the GeoJSON writers.
+/// Byte-level JSON output shared by the GeoJSON writers (values and strings come from
+/// `JSONText` in the core).
 enum JSONOutput {
-    static func appendString(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-            case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-    }
-
-    static func append(_ value: JSONValue, to out: inout [UInt8]) {
-        switch value {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .number(let n): out.append(contentsOf: n.literal.utf8)
-        case .string(let s): appendString(s, to: &out)
-        case .array(let elements):
-            out.append(UInt8(ascii: "["))
-            for (i, element) in elements.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                append(element, to: &out)
-            }
-            out.append(UInt8(ascii: "]"))
-        case .object(let object): appendObject(object, to: &out)
-        }
-    }
-
-    static func appendObject(_ object: JSONObject, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "{"))
-        var first = true
-        for (key, value) in object {
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            appendString(key, to: &out)
-            out.append(UInt8(ascii: ":"))
-            append(value, to: &out)
-        }
-        out.append(UInt8(ascii: "}"))
-    }
+    static func appendString(_ text: String, to out: inout [UInt8]) { JSONText.appendString(text, to: &out) }
+    static func append(_ value: JSONValue, to out: inout [UInt8]) { JSONText.append(value, to: &out) }
+    static func appendObject(_ object: JSONObject, to out: inout [UInt8]) { JSONText.appendObject(object, to: &out) }
 
     /// Re-indents compact JSON with two spaces per level (for `--pretty`).
     static func prettyPrinted(_ compact: [UInt8], indent level: Int) -> [UInt8] {

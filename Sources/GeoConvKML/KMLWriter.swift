@@ -1,0 +1,410 @@
+public import GeoConvCore
+import OrderedCollections
+
+/// Options for writing KML.
+public struct KMLWriteOptions: Hashable, Sendable {
+    /// Decimals for coordinates; `nil` for the shortest form that reads back exactly.
+    public var precision: Int?
+
+    /// Creates options.
+    public init(precision: Int? = nil) { self.precision = precision }
+}
+
+/// Writes KML 2.2 (`http://www.opengis.net/kml/2.2`; the `gx:` namespace is declared only
+/// when a `gx:Track` is written).
+///
+/// - Identical styles are written once as shared `<Style id>`s referenced by `styleUrl`
+///   (ids reuse the source's `styleUrl` name when it is free).
+/// - Properties go to `ExtendedData` as `SchemaData` typed by one `<Schema>` (int, double,
+///   bool, string), so numbers and booleans come back as numbers and booleans.
+/// - Folders are rebuilt from `geoconv:folder`; names and text are escaped, HTML
+///   descriptions written as CDATA.
+/// - Shared styles and the schema belong before the placemarks, so placemarks are held in
+///   a spool (memory, then an unlinked temporary file) until the end: memory stays bounded.
+public struct KMLWriter: FeatureWriter {
+    private let state: KMLWriterState
+
+    /// Creates a writer.
+    public init(_ output: ByteWriter, options: KMLWriteOptions = KMLWriteOptions(), diagnostics: DiagnosticLog) {
+        state = KMLWriterState(output: output, options: options, diagnostics: diagnostics)
+    }
+
+    public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) {
+        if let crs = header.crs {
+            throw GeoConvError(.unsupported, "KML is always WGS84 longitude/latitude; the input is in \(crs)",
+                               hint: "reproject the input first")
+        }
+        state.header = header
+        if !header.tileLayers.isEmpty {
+            try state.diagnostics.warn("kml.tile-layers-dropped", "tile layers are not written to KML",
+                                       hint: "keep them in GeoJSON (geoconv:tileLayers)")
+        }
+        if !header.foreignMembers.isEmpty {
+            try state.diagnostics.warn("kml.document-members-dropped",
+                                       "document members (\(header.foreignMembers.keys.joined(separator: ", "))) have no place in KML")
+        }
+    }
+
+    public mutating func write(_ feature: Feature) throws(GeoConvError) { try state.write(feature) }
+
+    public mutating func finish() throws(GeoConvError) { try state.finish() }
+}
+
+final class KMLWriterState {
+    let output: ByteWriter
+    let options: KMLWriteOptions
+    let diagnostics: DiagnosticLog
+    var header = DocumentHeader()
+    let body = Spool()
+    var styles: OrderedDictionary<String, String> = [:]  // style XML → id
+    var usedIDs: Set<String> = []
+    var schema: OrderedDictionary<String, String> = [:]  // field → type
+    var folders: [String] = []
+    var usesGX = false
+    var buffer: [UInt8] = []
+
+    static let schemaID = "geoconv-schema"
+
+    /// Properties KML writes in its own elements (or that only describe KML structure).
+    static let structural: Set<String> = [KMLNames.folder, "styleUrl", "Snippet", "visibility", "address", "phoneNumber",
+                                          "timestamp", "timespan", KMLNames.geometryType, KMLNames.latLonBox, "icon-offset",
+                                          "icon-offset-units", "label-color", "label-opacity", "label-scale", KMLNames.balloonText,
+                                          KMLNames.altitudeMode, KMLNames.extrude, KMLNames.radius, "geoconv:geodesic",
+                                          "geoconv:ground-anchor"]
+
+    init(output: ByteWriter, options: KMLWriteOptions, diagnostics: DiagnosticLog) {
+        self.output = output
+        self.options = options
+        self.diagnostics = diagnostics
+    }
+
+    func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
+
+    func write(_ feature: Feature) throws(GeoConvError) {
+        buffer.removeAll(keepingCapacity: true)
+        try moveToFolder(feature.properties[KMLNames.folder]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        let kind = feature.properties[KMLNames.geometryType]?.stringValue
+        let box = feature.properties[KMLNames.latLonBox]?.objectValue
+        let element = kind == "groundoverlay" && box != nil ? "GroundOverlay" : (kind == "networklink" ? "NetworkLink" : "Placemark")
+        append("<\(element)")
+        var extendedID: JSONValue?
+        switch feature.id {
+        case .string(let s)? where KMLWriterState.isNCName(s): append(" id=\"\(XMLEscaping.attribute(s))\"")
+        case .string(let s)?: extendedID = .string(s)
+        case .number(let n)?: extendedID = .number(n)
+        case nil: break
+        }
+        append(">")
+        if let title = feature.title { append("<name>\(XMLEscaping.text(title))</name>") }
+        if let visibility = feature.properties["visibility"]?.boolValue { append("<visibility>\(visibility ? 1 : 0)</visibility>") }
+        for key in ["address", "phoneNumber"] {
+            if let text = feature.properties[key]?.stringValue { append("<\(key)>\(XMLEscaping.text(text))</\(key)>") }
+        }
+        if let snippet = feature.properties["Snippet"]?.stringValue { append("<Snippet>\(XMLEscaping.text(snippet))</Snippet>") }
+        if let description = feature.snippet { append("<description>\(XMLEscaping.cdataOrText(description))</description>") }
+        if let when = feature.properties["timestamp"]?.stringValue { append("<TimeStamp><when>\(XMLEscaping.text(when))</when></TimeStamp>") }
+        if let span = feature.properties["timespan"]?.objectValue {
+            append("<TimeSpan>")
+            if let begin = span["begin"]?.stringValue { append("<begin>\(XMLEscaping.text(begin))</begin>") }
+            if let end = span["end"]?.stringValue { append("<end>\(XMLEscaping.text(end))</end>") }
+            append("</TimeSpan>")
+        }
+        try writeStyle(feature, isOverlay: element == "GroundOverlay")
+        try writeExtendedData(feature, id: extendedID)
+        if element == "GroundOverlay", let box {
+            if let icon = feature.style.icon { append("<Icon><href>\(XMLEscaping.text(icon))</href></Icon>") }
+            append("<LatLonBox>")
+            for key in ["north", "south", "east", "west", "rotation"] {
+                if let value = box[key]?.doubleValue { append("<\(key)>\(DecimalFormatter.shortest(value))</\(key)>") }
+            }
+            append("</LatLonBox>")
+        } else if element == "NetworkLink" {
+            if let href = feature.properties["href"]?.stringValue { append("<Link><href>\(XMLEscaping.text(href))</href></Link>") }
+        } else if let geometry = feature.geometry {
+            try writeGeometry(geometry, feature: feature)
+        }
+        append("</\(element)>\n")
+        try body.append(buffer)
+    }
+
+    func moveToFolder(_ path: [String]) throws(GeoConvError) {
+        var common = 0
+        while common < folders.count, common < path.count, folders[common] == path[common] { common += 1 }
+        while folders.count > common {
+            append("</Folder>\n")
+            folders.removeLast()
+        }
+        for name in path[common...] {
+            append("<Folder><name>\(XMLEscaping.text(name))</name>\n")
+            folders.append(name)
+        }
+    }
+
+    func writeStyle(_ feature: Feature, isOverlay: Bool) throws(GeoConvError) {
+        var style = KMLStyle(feature: feature)
+        if isOverlay { style.iconHref = nil }  // the overlay's image, written as its <Icon>
+        if feature.style.spans.count > 0 {
+            if style.lineColor == nil, let first = feature.style.spans.first { style.lineColor = first.style.fromColor }
+            try diagnostics.warn("kml.spans-not-drawn",
+                                 "style spans are kept in ExtendedData (geoconv:spans) but KML viewers draw one line colour",
+                                 hint: "explode spans into one line per span (--explode-spans) to see them in other viewers")
+        }
+        if feature.style.opacity != nil || feature.style.zIndex != nil || feature.style.infoWindowAnchor != nil {
+            try diagnostics.warn("kml.marker-options-as-data",
+                                 "marker opacity, z-index and info-window anchor have no KML element; they are kept in ExtendedData")
+        }
+        guard !style.isEmpty else { return }
+        let xml = style.xml
+        let id: String
+        if let existing = styles[xml] {
+            id = existing
+        } else {
+            var preferred = feature.properties["styleUrl"]?.stringValue.map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }
+            if let candidate = preferred, !KMLWriterState.isNCName(candidate) || usedIDs.contains(candidate) { preferred = nil }
+            var generated = preferred ?? "s\(styles.count + 1)"
+            while usedIDs.contains(generated) { generated += "_" }
+            id = generated
+            usedIDs.insert(id)
+            styles[xml] = id
+        }
+        append("<styleUrl>#\(XMLEscaping.text(id))</styleUrl>")
+    }
+
+    func writeExtendedData(_ feature: Feature, id: JSONValue?) throws(GeoConvError) {
+        var simple: [(String, String)] = []
+        var data: [(String, String)] = []
+        if let id { data.append(("geoconv:id", JSONText.string(id))) }
+        let merged = StyleProperties.merged(feature)
+        for (key, value) in merged {
+            if KMLWriterState.structural.contains(key) { continue }
+            if StyleProperties.names.contains(key) {
+                // Title, description and what the KML style says are written as such; model-only
+                // style facts (spans, opacity, z-index, anchors) go to ExtendedData as JSON.
+                if key.hasPrefix("geoconv:") { data.append((key, JSONText.string(value))) }
+                continue
+            }
+            if key == "coordinateProperties" && usesTrack(feature) { continue }
+            if KMLNames.jsonValued.contains(key) {
+                data.append((key, JSONText.string(value)))
+                continue
+            }
+            switch value {
+            case .null:
+                try diagnostics.warn("kml.null-dropped", "null property values have no KML form; they are dropped")
+            case .string(let s):
+                noteType("string", for: key)
+                simple.append((key, s))
+            case .bool(let b):
+                noteType("bool", for: key)
+                simple.append((key, b ? "true" : "false"))
+            case .number(let n):
+                let fitsInt = n.isInteger && (n.intValue.map { abs($0) < 1 << 31 } ?? false)
+                noteType(fitsInt ? "int" : "double", for: key)
+                simple.append((key, n.literal))
+            case .array, .object:
+                try diagnostics.warn("kml.json-as-text", "array and object property values are written as JSON text and read back as strings")
+                data.append((key, JSONText.string(value)))
+            }
+        }
+        if case .circle(_, let radius)? = feature.geometry {
+            data.append((KMLNames.radius, DecimalFormatter.shortest(radius)))
+        }
+        guard !simple.isEmpty || !data.isEmpty else { return }
+        append("<ExtendedData>")
+        for (key, value) in data {
+            append("<Data name=\"\(XMLEscaping.attribute(key))\"><value>\(XMLEscaping.text(value))</value></Data>")
+        }
+        if !simple.isEmpty {
+            append("<SchemaData schemaUrl=\"#\(KMLWriterState.schemaID)\">")
+            for (key, value) in simple {
+                append("<SimpleData name=\"\(XMLEscaping.attribute(key))\">\(XMLEscaping.text(value))</SimpleData>")
+            }
+            append("</SchemaData>")
+        }
+        append("</ExtendedData>")
+    }
+
+    func noteType(_ type: String, for key: String) {
+        guard let existing = schema[key] else {
+            schema[key] = type
+            return
+        }
+        if existing == type { return }
+        if (existing == "int" && type == "double") || (existing == "double" && type == "int") {
+            schema[key] = "double"
+        } else if existing != "string" {
+            schema[key] = "string"
+            try? diagnostics.warn("kml.mixed-types", "property \"\(key)\" has values of different types; KML types it as text")
+        }
+    }
+
+    func usesTrack(_ feature: Feature) -> Bool {
+        guard case .lineString(let path)? = feature.geometry,
+              let times = feature.properties["coordinateProperties"]?.objectValue?["times"]?.arrayValue
+        else { return false }
+        return times.count == path.count && times.allSatisfy { $0.stringValue != nil }
+    }
+
+    // MARK: Geometry
+
+    func number(_ value: Double) {
+        if let precision = options.precision {
+            DecimalFormatter.appendFixed(value, digits: precision, to: &buffer)
+        } else {
+            DecimalFormatter.appendShortest(value, to: &buffer)
+        }
+    }
+
+    func coordinates<C: Collection<Coordinate>>(_ points: C) {
+        append("<coordinates>")
+        var first = true
+        for c in points {
+            if !first { buffer.append(0x20) }
+            first = false
+            number(c.longitude)
+            buffer.append(UInt8(ascii: ","))
+            number(c.latitude)
+            if let altitude = c.altitude {
+                buffer.append(UInt8(ascii: ","))
+                number(altitude)
+            }
+        }
+        append("</coordinates>")
+    }
+
+    func attributes(_ feature: Feature, line: Bool) {
+        if feature.properties[KMLNames.extrude]?.boolValue == true { append("<extrude>1</extrude>") }
+        if line, feature.style.geodesic == true { append("<tessellate>1</tessellate>") }
+        if let mode = feature.properties[KMLNames.altitudeMode]?.stringValue {
+            let gx = mode == "relativeToSeaFloor" || mode == "clampToSeaFloor"
+            if gx { usesGX = true }
+            append(gx ? "<gx:altitudeMode>\(XMLEscaping.text(mode))</gx:altitudeMode>" : "<altitudeMode>\(XMLEscaping.text(mode))</altitudeMode>")
+        }
+    }
+
+    func ring(_ path: Path) {
+        append("<LinearRing>")
+        coordinates(path.closed)
+        append("</LinearRing>")
+    }
+
+    func polygon(_ rings: PolygonRings, _ feature: Feature) {
+        append("<Polygon>")
+        attributes(feature, line: true)
+        append("<outerBoundaryIs>")
+        ring(rings.outer)
+        append("</outerBoundaryIs>")
+        for hole in rings.holes {
+            append("<innerBoundaryIs>")
+            ring(hole)
+            append("</innerBoundaryIs>")
+        }
+        append("</Polygon>")
+    }
+
+    func writeGeometry(_ geometry: Geometry, feature: Feature) throws(GeoConvError) {
+        switch geometry {
+        case .point(let c):
+            append("<Point>")
+            attributes(feature, line: false)
+            coordinates(CollectionOfOne(c))
+            append("</Point>")
+        case .lineString(let path):
+            if usesTrack(feature), let times = feature.properties["coordinateProperties"]?.objectValue?["times"]?.arrayValue {
+                usesGX = true
+                append("<gx:Track>")
+                attributes(feature, line: false)
+                for time in times { append("<when>\(XMLEscaping.text(time.stringValue ?? ""))</when>") }
+                for c in path {
+                    append("<gx:coord>")
+                    number(c.longitude)
+                    buffer.append(0x20)
+                    number(c.latitude)
+                    if let altitude = c.altitude {
+                        buffer.append(0x20)
+                        number(altitude)
+                    }
+                    append("</gx:coord>")
+                }
+                append("</gx:Track>")
+            } else {
+                append("<LineString>")
+                attributes(feature, line: true)
+                coordinates(path)
+                append("</LineString>")
+            }
+        case .polygon(let rings):
+            polygon(rings, feature)
+        case .multiPoint(let points):
+            append("<MultiGeometry>")
+            for p in points { try writeGeometry(.point(p), feature: feature) }
+            append("</MultiGeometry>")
+        case .multiLineString(let lines):
+            append("<MultiGeometry>")
+            for l in lines {
+                append("<LineString>")
+                attributes(feature, line: true)
+                coordinates(l)
+                append("</LineString>")
+            }
+            append("</MultiGeometry>")
+        case .multiPolygon(let polygons):
+            append("<MultiGeometry>")
+            for p in polygons { polygon(p, feature) }
+            append("</MultiGeometry>")
+        case .geometryCollection(let members):
+            append("<MultiGeometry>")
+            for member in members { try writeGeometry(member, feature: feature) }
+            append("</MultiGeometry>")
+        case .circle(let center, _):
+            try diagnostics.warn("kml.circle-as-point",
+                                 "a circle is written as its centre Point with its radius in ExtendedData (geoconv:radius); other tools show a point",
+                                 hint: "convert circles to polygons (--circles polygon) for other viewers")
+            append("<Point>")
+            coordinates(CollectionOfOne(center))
+            append("</Point>")
+        case .empty:
+            try diagnostics.warn("kml.empty-geometry-dropped", "an empty geometry is written as a Placemark without geometry")
+        }
+    }
+
+    // MARK: Document
+
+    func finish() throws(GeoConvError) {
+        buffer.removeAll(keepingCapacity: true)
+        try moveToFolder([])
+        try body.append(buffer)
+        buffer.removeAll(keepingCapacity: true)
+        append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        append("<kml xmlns=\"http://www.opengis.net/kml/2.2\"")
+        if usesGX { append(" xmlns:gx=\"http://www.google.com/kml/ext/2.2\"") }
+        append(">\n<Document>\n")
+        if let name = header.name { append("<name>\(XMLEscaping.text(name))</name>\n") }
+        if let description = header.description { append("<description>\(XMLEscaping.cdataOrText(description))</description>\n") }
+        if let camera = header.camera {
+            append("<LookAt><longitude>\(DecimalFormatter.shortest(camera.target.longitude))</longitude>")
+            append("<latitude>\(DecimalFormatter.shortest(camera.target.latitude))</latitude>")
+            append("<heading>\(DecimalFormatter.shortest(camera.bearing))</heading>")
+            append("<tilt>\(DecimalFormatter.shortest(camera.viewingAngle))</tilt>")
+            append("<range>\(DecimalFormatter.fixed(camera.kmlRange, digits: 3))</range></LookAt>\n")
+        }
+        for (xml, id) in styles { append("<Style id=\"\(XMLEscaping.attribute(id))\">\(xml)</Style>\n") }
+        if !schema.isEmpty {
+            append("<Schema name=\"\(KMLWriterState.schemaID)\" id=\"\(KMLWriterState.schemaID)\">\n")
+            for (field, type) in schema {
+                append("<SimpleField name=\"\(XMLEscaping.attribute(field))\" type=\"\(type)\"/>\n")
+            }
+            append("</Schema>\n")
+        }
+        try output.write(buffer)
+        try body.drain(into: output)
+        try output.write("</Document>\n</kml>\n")
+        try output.flush()
+    }
+
+    /// Whether `text` is an XML NCName (what KML's `id` attributes must be).
+    static func isNCName(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
+        return text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0.properties.numericType != nil || "-_.".unicodeScalars.contains($0) }
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+public import GeoConvCore
+import ZIPFoundation
+
+/// Limits against zip bombs when reading KMZ.
+public struct KMZLimits: Hashable, Sendable {
+    /// The largest KML entry accepted, uncompressed.
+    public var maximumEntryBytes: UInt64
+    /// The largest expansion accepted: uncompressed bytes per compressed byte (checked once
+    /// an entry passes 1 MiB, so small entries of repeated text pass).
+    public var maximumRatio: UInt64
+
+    /// Creates limits; the defaults are 1 GiB and 1000 : 1.
+    public init(maximumEntryBytes: UInt64 = 1 << 30, maximumRatio: UInt64 = 1000) {
+        self.maximumEntryBytes = maximumEntryBytes
+        self.maximumRatio = maximumRatio
+    }
+}
+
+/// Reading and writing KMZ: a zip archive whose main KML is `doc.kml` (or the first `.kml`
+/// at the root). The archive is read from a temporary copy (a zip needs random access), the
+/// KML entry is extracted to an unlinked temporary file and streamed through `KMLReader`,
+/// so memory stays bounded; every entry is checked against `KMZLimits`.
+public enum KMZ {
+    /// Opens the main KML of a KMZ for reading, with a list of the archive's other entries.
+    public static func openMainKML(_ input: ByteReader, limits: KMZLimits = KMZLimits()) throws(GeoConvError)
+        -> (kml: ByteReader, entry: String, otherEntries: [String])
+    {
+        let archiveFile = try TemporaryFile(suffix: ".kmz")
+        try archiveFile.copy(from: input)
+        let archive: Archive
+        do {
+            archive = try Archive(url: archiveFile.url, accessMode: .read)
+        } catch {
+            throw GeoConvError(.invalidInput, "'\(input.name)' is not a zip archive: \(error)",
+                               hint: "a KMZ is a zip file holding doc.kml; check the file is complete")
+        }
+        let entries = Array(archive)
+        let kmlEntries = entries.filter { $0.type == .file && $0.path.lowercased().hasSuffix(".kml") }
+        let atRoot = kmlEntries.filter { !$0.path.contains("/") }
+        guard let main = atRoot.first(where: { $0.path.lowercased() == "doc.kml" }) ?? atRoot.first ?? kmlEntries.first else {
+            throw GeoConvError(.invalidInput, "'\(input.name)' holds no .kml file",
+                               hint: "a KMZ must contain doc.kml (or another .kml) at its root")
+        }
+        guard main.uncompressedSize <= limits.maximumEntryBytes else {
+            throw GeoConvError(.limitExceeded, "\(main.path) in '\(input.name)' would expand to \(main.uncompressedSize) bytes",
+                               hint: "geoconv accepts KML entries up to \(limits.maximumEntryBytes) bytes (docs/security.md)")
+        }
+        let kmlFile = try TemporaryFile(suffix: ".kml")
+        var written: UInt64 = 0
+        var overflow: GeoConvError?
+        do {
+            let handle = try FileHandle(forWritingTo: kmlFile.url)
+            defer { try? handle.close() }
+            _ = try archive.extract(main, skipCRC32: false) { chunk in
+                written += UInt64(chunk.count)
+                if written > limits.maximumEntryBytes
+                    || (written > 1 << 20 && written > max(main.compressedSize, 1) * limits.maximumRatio)
+                {
+                    overflow = GeoConvError(.limitExceeded,
+                                            "\(main.path) in '\(input.name)' expands beyond \(written) bytes from \(main.compressedSize) compressed: a zip bomb?",
+                                            hint: "geoconv accepts at most \(limits.maximumEntryBytes) bytes and a \(limits.maximumRatio):1 expansion (docs/security.md)")
+                    throw CancellationError()
+                }
+                try handle.write(contentsOf: chunk)
+            }
+        } catch {
+            if let overflow { throw overflow }
+            throw GeoConvError(.invalidInput, "cannot extract \(main.path) from '\(input.name)': \(error)",
+                               hint: "the archive is damaged")
+        }
+        let reader = try ByteReader(.file(kmlFile.url.path))
+        kmlFile.remove()  // the reader keeps it open; nothing is left on disk
+        archiveFile.remove()
+        let others = entries.filter { $0.path != main.path && $0.type == .file }.map(\.path)
+        return (reader, main.path, others)
+    }
+}
+
+/// A uniquely named temporary file, removed when no longer needed.
+final class TemporaryFile {
+    let url: URL
+    private var removed = false
+
+    init(suffix: String) throws(GeoConvError) {
+        let directory = FileManager.default.temporaryDirectory
+        url = directory.appendingPathComponent("geoconv-\(UUID().uuidString)\(suffix)")
+        guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw GeoConvError(.io, "cannot create a temporary file in \(directory.path)", hint: "set TMPDIR to a writable directory")
+        }
+    }
+
+    deinit { remove() }
+
+    func remove() {
+        guard !removed else { return }
+        removed = true
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// Copies all of `input` into the file.
+    func copy(from input: ByteReader) throws(GeoConvError) {
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forWritingTo: url)
+        } catch {
+            throw GeoConvError(.io, "cannot write a temporary file: \(error)")
+        }
+        defer { try? handle.close() }
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 1)
+        defer { chunk.deallocate() }
+        while true {
+            let n = try input.read(into: chunk)
+            if n == 0 { return }
+            do {
+                try handle.write(contentsOf: Data(bytes: chunk.baseAddress!, count: n))
+            } catch {
+                throw GeoConvError(.io, "cannot write a temporary file: \(error)", hint: "free some disk space or set TMPDIR")
+            }
+        }
+    }
+}
+
+/// Reads a KMZ: the main KML entry through `KMLReader`.
+public struct KMZReader: FeatureReader {
+    private var kml: KMLReader
+    private let otherEntries: [String]
+    private let diagnostics: DiagnosticLog
+    private var checkedIcons: Set<String> = []
+
+    /// Opens a KMZ.
+    public init(_ input: ByteReader, options: KMLReadOptions = KMLReadOptions(), limits: KMZLimits = KMZLimits(),
+                diagnostics: DiagnosticLog) throws(GeoConvError)
+    {
+        let opened = try KMZ.openMainKML(input, limits: limits)
+        kml = try KMLReader(opened.kml, options: options, diagnostics: diagnostics)
+        otherEntries = opened.otherEntries
+        self.diagnostics = diagnostics
+    }
+
+    public var lastLocation: SourceLocation? { kml.lastLocation }
+
+    public mutating func readHeader() throws(GeoConvError) -> DocumentHeader { try kml.readHeader() }
+
+    public mutating func next() throws(GeoConvError) -> Feature? {
+        guard let feature = try kml.next() else { return nil }
+        if let icon = feature.style.icon, !icon.contains("://"), !checkedIcons.contains(icon) {
+            checkedIcons.insert(icon)
+            if otherEntries.contains(icon) {
+                try diagnostics.warn("kmz.icon-inside-archive",
+                                     "icon \"\(icon)\" is a file inside the KMZ; the output refers to it by the same relative path but does not carry the file",
+                                     hint: "unzip the KMZ next to the output to keep the icons")
+            } else {
+                try diagnostics.warn("kmz.icon-missing", "icon \"\(icon)\" is neither a URL nor a file in the KMZ")
+            }
+        }
+        return feature
+    }
+}
+
+/// Writes a KMZ: the KML from `KMLWriter`, zipped as `doc.kml`, the archive's first entry.
+public struct KMZWriter: FeatureWriter {
+    private let output: ByteWriter
+    private let directory: TemporaryDirectory
+    private let kmlOutput: ByteWriter
+    private var kml: KMLWriter
+
+    /// Creates a writer.
+    public init(_ output: ByteWriter, options: KMLWriteOptions = KMLWriteOptions(), diagnostics: DiagnosticLog) throws(GeoConvError) {
+        self.output = output
+        directory = try TemporaryDirectory()
+        kmlOutput = try ByteWriter(.file(directory.url.appendingPathComponent("doc.kml").path))
+        kml = KMLWriter(kmlOutput, options: options, diagnostics: diagnostics)
+    }
+
+    public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) { try kml.begin(header) }
+
+    public mutating func write(_ feature: Feature) throws(GeoConvError) { try kml.write(feature) }
+
+    public mutating func finish() throws(GeoConvError) {
+        try kml.finish()
+        try kmlOutput.commit()
+        let archiveURL = directory.url.appendingPathComponent("out.kmz")
+        do {
+            let archive = try Archive(url: archiveURL, accessMode: .create)
+            try archive.addEntry(with: "doc.kml", relativeTo: directory.url, compressionMethod: .deflate)
+        } catch {
+            throw GeoConvError(.io, "cannot create the KMZ archive: \(error)")
+        }
+        let reader = try ByteReader(.file(archiveURL.path))
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 1)
+        defer { chunk.deallocate() }
+        while true {
+            let n = try reader.read(into: chunk)
+            if n == 0 { break }
+            try output.write(Array(UnsafeRawBufferPointer(rebasing: chunk[..<n])))
+        }
+        try output.flush()
+    }
+}
+
+/// A temporary directory removed with its contents when no longer needed.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() throws(GeoConvError) {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("geoconv-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw GeoConvError(.io, "cannot create a temporary directory: \(error)", hint: "set TMPDIR to a writable directory")
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}

@@ -1,0 +1,291 @@
+internal import CLibXML2
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// Facts about the libxml2 library geoconv parses XML with.
+public enum LibXML2 {
+    /// The runtime library's version, e.g. `2.9.14` (from `xmlParserVersion`, "20914").
+    public static var version: String {
+        guard let raw = geoconv_xmlParserVersion() else { return "unknown" }
+        let digits = String(cString: raw)
+        guard let number = Int(digits) else { return digits }
+        return "\(number / 10000).\(number / 100 % 100).\(number % 100)"
+    }
+}
+
+/// An XML error with its place: what libxml2 or the pull parser refused, and where.
+public struct XMLParseError: Error, Hashable, Sendable {
+    /// What is wrong.
+    public var message: String
+    /// 1-based line, 0 when unknown.
+    public var line: Int
+    /// 1-based column, 0 when unknown.
+    public var column: Int
+    /// Whether a safety limit (depth, entities, size) refused the input.
+    public var isLimit: Bool
+
+    /// Creates an error.
+    public init(message: String, line: Int, column: Int, isLimit: Bool = false) {
+        self.message = message
+        self.line = line
+        self.column = column
+        self.isLimit = isLimit
+    }
+}
+
+/// What the parser stopped at.
+public enum XMLEvent: Equatable, Sendable {
+    /// An element starts; `isEmpty` for `<a/>` (no end event follows).
+    case start(name: String, isEmpty: Bool)
+    /// An element ends.
+    case end(name: String)
+    /// Character data (text or CDATA), available through `text` / `withText`.
+    case text
+}
+
+/// A small streaming XML pull parser over libxml2's `xmlTextReader`, safe by construction:
+/// no network (`XML_PARSE_NONET`), no entity substitution, no DTD loading, no huge-node
+/// override — and any document whose DTD declares entities is refused, so neither external
+/// entities (XXE) nor entity expansion ("billion laughs") can happen. Element names are
+/// local names (namespace prefixes dropped: `kml:Placemark` is `Placemark`).
+///
+/// Bytes come from a `read` closure, so the caller decides where they come from (file,
+/// standard input, an archive entry); memory stays bounded by libxml2's read buffer and the
+/// current node.
+public final class XMLPullParser {
+    private let reader: OpaquePointer
+    private let source: Source
+    private var current: XMLEvent?
+    /// The deepest element nesting accepted.
+    public let maximumDepth: Int
+
+    final class Source {
+        let read: (UnsafeMutableRawBufferPointer) throws -> Int
+        var failure: (any Error)?
+        var libxmlError: XMLParseError?
+        /// Bytes of the prolog (before the document's first element) seen so far, and the
+        /// tail of the previous chunk, to find "<!ENTITY" before libxml2 acts on it.
+        var prologBytes = 0
+        var inProlog = true
+        var tail: [UInt8] = []
+        var line = 1
+        init(read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) { self.read = read }
+
+        /// Refuses entity declarations in the prolog, before libxml2 parses the DTD.
+        func screen(_ bytes: UnsafeRawBufferPointer) throws(XMLParseError) {
+            guard inProlog else { return }
+            let window = tail + Array(bytes)
+            let marker = Array("<!ENTITY".utf8)
+            var index = 0
+            while index < window.count {
+                let byte = window[index]
+                if byte == 0x0A && index >= tail.count { line += 1 }
+                if byte == UInt8(ascii: "<") {
+                    if window[index...].starts(with: marker) {
+                        throw XMLParseError(message: "the document declares XML entities, which geoconv refuses (they enable XXE and entity-expansion attacks)",
+                                            line: line, column: 0, isLimit: true)
+                    }
+                    // The first element that is not a declaration, comment or processing
+                    // instruction ends the prolog.
+                    if index + 1 < window.count, window[index + 1] != UInt8(ascii: "!"), window[index + 1] != UInt8(ascii: "?") {
+                        inProlog = false
+                        break
+                    }
+                }
+                index += 1
+            }
+            prologBytes += bytes.count
+            if prologBytes > 1 << 20 { inProlog = false }
+            tail = Array(window.suffix(8))
+        }
+    }
+
+    /// Creates a parser reading bytes from `read`, which fills the buffer and returns the
+    /// count (0 at the end) or throws.
+    public init(maximumDepth: Int = 256, read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) throws(XMLParseError) {
+        self.maximumDepth = maximumDepth
+        source = Source(read: read)
+        let context = Unmanaged.passUnretained(source).toOpaque()
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+            | XML_PARSE_COMPACT.rawValue)
+        guard let reader = xmlReaderForIO(
+            { context, buffer, length in
+                guard let context, let buffer, length > 0 else { return 0 }
+                let source = Unmanaged<Source>.fromOpaque(context).takeUnretainedValue()
+                do {
+                    let n = try source.read(UnsafeMutableRawBufferPointer(start: buffer, count: Int(length)))
+                    try source.screen(UnsafeRawBufferPointer(start: buffer, count: n))
+                    return Int32(n)
+                } catch {
+                    source.failure = error
+                    return -1
+                }
+            },
+            nil, context, nil, nil, options)
+        else {
+            throw XMLParseError(message: "libxml2 could not create a reader", line: 0, column: 0)
+        }
+        self.reader = reader
+        xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
+            guard let context, let error else { return }
+            let source = Unmanaged<Source>.fromOpaque(context).takeUnretainedValue()
+            guard source.libxmlError == nil, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+            var message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
+            while message.last == "\n" || message.last == " " { message.removeLast() }
+            source.libxmlError = XMLParseError(message: message, line: Int(error.pointee.line), column: Int(error.pointee.int2))
+        }, context)
+    }
+
+    deinit { xmlFreeTextReader(reader) }
+
+    /// The 1-based line of the node being read.
+    public var line: Int { Int(xmlTextReaderGetParserLineNumber(reader)) }
+    /// The 1-based column of the node being read.
+    public var column: Int { Int(xmlTextReaderGetParserColumnNumber(reader)) }
+    /// The current element nesting depth.
+    public var depth: Int { Int(xmlTextReaderDepth(reader)) }
+
+    /// An error at the current position.
+    public func error(_ message: String, isLimit: Bool = false) -> XMLParseError {
+        XMLParseError(message: message, line: line, column: column, isLimit: isLimit)
+    }
+
+    /// The error the byte source threw, if reading failed because of it.
+    public var sourceFailure: (any Error)? { source.failure }
+
+    /// Advances to the next start tag, end tag or non-blank text; `nil` at the end of the document.
+    public func next() throws(XMLParseError) -> XMLEvent? {
+        while true {
+            let status = xmlTextReaderRead(reader)
+            if status == 0 {
+                current = nil
+                return nil
+            }
+            if status < 0 {
+                if let failure = source.failure as? XMLParseError { throw failure }
+                if let failure = source.failure {
+                    throw XMLParseError(message: "reading the input failed: \(failure)", line: line, column: column)
+                }
+                throw source.libxmlError ?? error("the XML is not well-formed")
+            }
+            switch xmlTextReaderNodeType(reader) {
+            case Int32(XML_READER_TYPE_ELEMENT.rawValue):
+                guard depth < maximumDepth else {
+                    throw error("XML nested deeper than \(maximumDepth) elements", isLimit: true)
+                }
+                let name = localName
+                let event = XMLEvent.start(name: name, isEmpty: xmlTextReaderIsEmptyElement(reader) == 1)
+                current = event
+                return event
+            case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
+                let event = XMLEvent.end(name: localName)
+                current = event
+                return event
+            case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue):
+                current = .text
+                return .text
+            case Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue):
+                try refuseEntityDeclarations()
+            case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue), Int32(XML_READER_TYPE_ENTITY.rawValue):
+                throw error("entity references are not allowed", isLimit: true)
+            default:
+                continue
+            }
+        }
+    }
+
+    private var localName: String {
+        guard let name = xmlTextReaderConstLocalName(reader) else { return "" }
+        return String(cString: name)
+    }
+
+    /// Refuses a DTD that declares entities (general or parameter): that is how XXE and
+    /// entity-expansion attacks begin, and KML never needs them.
+    private func refuseEntityDeclarations() throws(XMLParseError) {
+        guard let document = xmlTextReaderCurrentDoc(reader) else { return }
+        for dtd in [document.pointee.intSubset, document.pointee.extSubset] {
+            guard let dtd else { continue }
+            if dtd.pointee.entities != nil || dtd.pointee.pentities != nil {
+                throw error("the document declares XML entities, which geoconv refuses (they enable XXE and entity-expansion attacks)",
+                            isLimit: true)
+            }
+        }
+    }
+
+    /// The current text node's bytes (valid only inside `body`).
+    public func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        guard let value = xmlTextReaderConstValue(reader) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeBufferPointer(start: value, count: strlen(value)))
+    }
+
+    /// The current text node as a string.
+    public var text: String {
+        guard let value = xmlTextReaderConstValue(reader) else { return "" }
+        return String(cString: value)
+    }
+
+    /// The value of the current element's attribute with this local name.
+    public func attribute(_ name: String) -> String? {
+        var result: String?
+        guard xmlTextReaderMoveToFirstAttribute(reader) == 1 else { return nil }
+        repeat {
+            if let local = xmlTextReaderConstLocalName(reader), String(cString: local) == name,
+               let value = xmlTextReaderConstValue(reader)
+            {
+                result = String(cString: value)
+                break
+            }
+        } while xmlTextReaderMoveToNextAttribute(reader) == 1
+        xmlTextReaderMoveToElement(reader)
+        return result
+    }
+
+    /// Consumes the rest of the current element (after a non-empty `.start`), returning its
+    /// text content concatenated (child elements' text included).
+    public func readElementText() throws(XMLParseError) -> String {
+        var text = ""
+        var level = 1
+        while level > 0, let event = try next() {
+            switch event {
+            case .start(_, let isEmpty): if !isEmpty { level += 1 }
+            case .end: level -= 1
+            case .text: text += self.text
+            }
+        }
+        return text
+    }
+
+    /// Consumes the rest of the current element (after a non-empty `.start`), returning its
+    /// content as XML markup (for KML descriptions written as unescaped XHTML).
+    public func readElementMarkup() throws(XMLParseError) -> String {
+        var markup = ""
+        var level = 1
+        while level > 0, let event = try next() {
+            switch event {
+            case .start(let name, let isEmpty):
+                markup += "<" + name + (isEmpty ? "/>" : ">")
+                if !isEmpty { level += 1 }
+            case .end(let name):
+                level -= 1
+                if level > 0 { markup += "</" + name + ">" }
+            case .text: markup += self.text
+            }
+        }
+        return markup
+    }
+
+    /// Skips the rest of the current element (after a non-empty `.start`).
+    public func skipElement() throws(XMLParseError) {
+        var level = 1
+        while level > 0, let event = try next() {
+            switch event {
+            case .start(_, let isEmpty): if !isEmpty { level += 1 }
+            case .end: level -= 1
+            case .text: break
+            }
+        }
+    }
+}
