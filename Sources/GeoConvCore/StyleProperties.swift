@@ -23,16 +23,20 @@
 /// | marker opacity | `geoconv:opacity` |
 /// | z-index | `geoconv:z-index` |
 public enum StyleProperties {
+    /// The style properties KML has no element for, which it keeps as ExtendedData.
+    public static let notInKML: Set<String> = ["marker-symbol", "marker-size", "geoconv:spans", "geoconv:info-window-anchor",
+                                               "geoconv:opacity", "geoconv:z-index"]
+
     /// Every property name this mapping reads or writes.
     public static let names: Set<String> = Set(mappings.flatMap(\.keys))
 
     /// Sets `feature`'s title, snippet and style from its properties (which stay as they are).
-    /// Values of the wrong type are left alone and do not set anything. With `onlyPrefixed`,
-    /// only mappings whose property names start with it are read (KML has its own elements
-    /// for names and styles, and keeps just the model-only `geoconv:` facts as data).
-    public static func derive(into feature: inout Feature, onlyPrefixed prefix: String? = nil) {
+    /// Values of the wrong type are left alone and do not set anything. With `only`, just
+    /// the mappings with a property name it accepts are read (KML has its own elements for
+    /// names and most styles, and keeps only the rest as data).
+    public static func derive(into feature: inout Feature, only include: ((String) -> Bool)? = nil) {
         for mapping in mappings {
-            if let prefix, !mapping.keys.contains(where: { $0.hasPrefix(prefix) }) { continue }
+            if let include, !mapping.keys.contains(where: include) { continue }
             for key in mapping.keys {
                 if let value = feature.properties[key], mapping.read(value, feature.properties, &feature) { break }
             }
@@ -79,7 +83,8 @@ public enum StyleProperties {
         }
     }
 
-    static func sameValue(_ a: JSONValue, _ b: JSONValue) -> Bool {
+    /// Whether two values say the same: numbers compared by value, others exactly.
+    public static func sameValue(_ a: JSONValue, _ b: JSONValue) -> Bool {
         switch (a, b) {
         case (.number(let x), .number(let y)): x.doubleValue == y.doubleValue
         case (.string(let x), .string(let y)): x == y

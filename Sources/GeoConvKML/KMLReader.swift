@@ -166,6 +166,21 @@ final class KMLReaderState {
             let map = isEmpty ? (nil, nil, nil) : try parseStyleMap()
             if let id { styleMaps[id] = map }
             return nil
+        case "CascadingStyle":
+            // Google Earth's gx:CascadingStyle kml:id="…" wraps a Style.
+            let id = parser.attribute("id")
+            guard !isEmpty else { return nil }
+            while let event = try parser.next() {
+                if case .start("Style", let styleEmpty) = event {
+                    let style = styleEmpty ? KMLStyle() : try parseStyle()
+                    if let id { styles[id] = style }
+                } else if case .start(_, let otherEmpty) = event, !otherEmpty {
+                    try parser.skipElement()
+                } else if case .end("CascadingStyle") = event {
+                    break
+                }
+            }
+            return nil
         case "Schema":
             let id = parser.attribute("id") ?? parser.attribute("name") ?? ""
             let parent = parser.attribute("parent")
@@ -403,7 +418,8 @@ final class KMLReaderState {
                 switch child {
                 case "name": feature.title = try parser.readElementText()
                 case "description":
-                    feature.snippet = try parser.readElementMarkup()
+                    let text = try parser.readElementMarkup()
+                    feature.snippet = text.isEmpty ? nil : text
                 case "Snippet": feature.properties["Snippet"] = .string(try parser.readElementText())
                 case "visibility":
                     if let flag = Self.kmlBool(try parser.readElementText()) { feature.properties["visibility"] = .bool(flag) }
@@ -483,7 +499,7 @@ final class KMLReaderState {
             default: break
             }
         }
-        StyleProperties.derive(into: &feature, onlyPrefixed: "geoconv:")
+        StyleProperties.derive(into: &feature, only: { StyleProperties.notInKML.contains($0) })
         // A Point carrying geoconv:radius is a circle (written that way by geoconv).
         if case .point(let center)? = feature.geometry, let radius = feature.properties[KMLNames.radius]?.doubleValue,
            radius.isFinite, radius >= 0
@@ -542,8 +558,9 @@ final class KMLReaderState {
 
     func parseLatLonBox() throws(XMLParseError) -> JSONObject {
         var box: JSONObject = [:]
-        for (key, value) in try parseTimes(until: "LatLonBox") {
-            if let number = Double(value) { box[key] = KMLStyle.number(number) }
+        let values = try parseTimes(until: "LatLonBox")
+        for key in ["north", "south", "east", "west", "rotation"] {
+            if let text = values[key], let number = Double(text) { box[key] = KMLStyle.number(number) }
         }
         return box
     }

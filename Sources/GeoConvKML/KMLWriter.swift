@@ -80,6 +80,15 @@ final class KMLWriterState {
 
     func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
 
+    /// Reports text that XML 1.0 cannot hold (control characters other than tab and line
+    /// breaks), which the escaping drops.
+    func checkText(_ text: String) throws(GeoConvError) {
+        if text.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r") || $0.value == 0xFFFE || $0.value == 0xFFFF }) {
+            try diagnostics.warn("kml.control-characters-dropped",
+                                 "control characters (such as U+0000) cannot appear in XML 1.0 and are dropped from KML text")
+        }
+    }
+
     func write(_ feature: Feature) throws(GeoConvError) {
         buffer.removeAll(keepingCapacity: true)
         try moveToFolder(feature.properties[KMLNames.folder]?.arrayValue?.compactMap(\.stringValue) ?? [])
@@ -95,7 +104,11 @@ final class KMLWriterState {
         case nil: break
         }
         append(">")
-        if let title = feature.title { append("<name>\(XMLEscaping.text(title))</name>") }
+        if let title = feature.title {
+            try checkText(title)
+            append("<name>\(XMLEscaping.text(title))</name>")
+        }
+        if let description = feature.snippet { try checkText(description) }
         if let visibility = feature.properties["visibility"]?.boolValue { append("<visibility>\(visibility ? 1 : 0)</visibility>") }
         for key in ["address", "phoneNumber"] {
             if let text = feature.properties[key]?.stringValue { append("<\(key)>\(XMLEscaping.text(text))</\(key)>") }
@@ -178,9 +191,11 @@ final class KMLWriterState {
         for (key, value) in merged {
             if KMLWriterState.structural.contains(key) { continue }
             if StyleProperties.names.contains(key) {
-                // Title, description and what the KML style says are written as such; model-only
-                // style facts (spans, opacity, z-index, anchors) go to ExtendedData as JSON.
-                if key.hasPrefix("geoconv:") { data.append((key, JSONText.string(value))) }
+                // Title, description and what the KML style says are written as such; the style
+                // facts KML has no element for go to ExtendedData (JSON text for geoconv's own).
+                if StyleProperties.notInKML.contains(key) {
+                    data.append((key, key.hasPrefix("geoconv:") ? JSONText.string(value) : (value.stringValue ?? JSONText.string(value))))
+                }
                 continue
             }
             if key == "coordinateProperties" && usesTrack(feature) { continue }
@@ -203,12 +218,14 @@ final class KMLWriterState {
                 simple.append((key, n.literal))
             case .array, .object:
                 try diagnostics.warn("kml.json-as-text", "array and object property values are written as JSON text and read back as strings")
-                data.append((key, JSONText.string(value)))
+                noteType("string", for: key)
+                simple.append((key, JSONText.string(value)))
             }
         }
         if case .circle(_, let radius)? = feature.geometry {
             data.append((KMLNames.radius, DecimalFormatter.shortest(radius)))
         }
+        for (_, value) in simple { try checkText(value) }
         guard !simple.isEmpty || !data.isEmpty else { return }
         append("<ExtendedData>")
         for (key, value) in data {

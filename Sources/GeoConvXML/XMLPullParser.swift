@@ -156,6 +156,10 @@ public final class XMLPullParser {
     /// The error the byte source threw, if reading failed because of it.
     public var sourceFailure: (any Error)? { source.failure }
 
+    /// Whether whitespace-only text is reported (inside `readElementText`, so that text keeps
+    /// its exact spacing).
+    private var reportsWhitespace = false
+
     /// Advances to the next start tag, end tag or non-blank text; `nil` at the end of the document.
     public func next() throws(XMLParseError) -> XMLEvent? {
         while true {
@@ -185,6 +189,10 @@ public final class XMLPullParser {
                 current = event
                 return event
             case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue):
+                current = .text
+                return .text
+            case Int32(XML_READER_TYPE_WHITESPACE.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue):
+                guard reportsWhitespace else { continue }
                 current = .text
                 return .text
             case Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue):
@@ -246,6 +254,8 @@ public final class XMLPullParser {
     /// Consumes the rest of the current element (after a non-empty `.start`), returning its
     /// text content concatenated (child elements' text included).
     public func readElementText() throws(XMLParseError) -> String {
+        reportsWhitespace = true
+        defer { reportsWhitespace = false }
         var text = ""
         var level = 1
         while level > 0, let event = try next() {
@@ -261,6 +271,8 @@ public final class XMLPullParser {
     /// Consumes the rest of the current element (after a non-empty `.start`), returning its
     /// content as XML markup (for KML descriptions written as unescaped XHTML).
     public func readElementMarkup() throws(XMLParseError) -> String {
+        reportsWhitespace = true
+        defer { reportsWhitespace = false }
         var markup = ""
         var level = 1
         while level > 0, let event = try next() {

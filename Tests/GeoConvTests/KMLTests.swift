@@ -1,0 +1,245 @@
+import Foundation
+import GeoConv
+import Testing
+
+func readKML(path: String) throws(GeoConvError) -> (header: DocumentHeader, features: [Feature], diagnostics: DiagnosticLog) {
+    let diagnostics = DiagnosticLog()
+    let input = try ByteReader(.file(path))
+    var header = DocumentHeader()
+    var features: [Feature] = []
+    if path.hasSuffix(".kmz") {
+        var reader = try KMZReader(input, diagnostics: diagnostics)
+        header = try reader.readHeader()
+        while let feature = try reader.next() { features.append(feature) }
+    } else {
+        var reader = try KMLReader(input, diagnostics: diagnostics)
+        header = try reader.readHeader()
+        while let feature = try reader.next() { features.append(feature) }
+    }
+    return (header, features, diagnostics)
+}
+
+func writeKML(_ features: [Feature], header: DocumentHeader = DocumentHeader()) throws(GeoConvError) -> (text: String, diagnostics: DiagnosticLog) {
+    let output = try ByteWriter(.memory)
+    let diagnostics = DiagnosticLog()
+    var writer = KMLWriter(output, diagnostics: diagnostics)
+    try writer.begin(header)
+    for feature in features { try writer.write(feature) }
+    try writer.finish()
+    return (String(decoding: output.memoryContents, as: UTF8.self), diagnostics)
+}
+
+func readKML(text: String) throws(GeoConvError) -> [Feature] {
+    let diagnostics = DiagnosticLog()
+    var reader = try KMLReader(try ByteReader(.memory(Array(text.utf8), name: "written.kml")), diagnostics: diagnostics)
+    _ = try reader.readHeader()
+    var features: [Feature] = []
+    while let feature = try reader.next() { features.append(feature) }
+    return features
+}
+
+@Suite("KML reading")
+struct KMLReaderTests {
+    @Test("Folders, styles, StyleMaps, typed ExtendedData, tracks, overlays and links")
+    func trails() throws {
+        let (header, features, diagnostics) = try readKML(path: Fixtures.testdata("kml/trails.kml"))
+        #expect(diagnostics.isEmpty, "\(diagnostics.summary)")
+        #expect(header.name == "Blue Mountains trails" && header.description == "Walks near Katoomba")
+        let camera = try #require(header.camera)
+        #expect(camera.target == Coordinate(latitude: -33.72, longitude: 150.31))
+        #expect(camera.bearing == 15 && camera.viewingAngle == 30)
+        #expect(abs(camera.kmlRange - 12000) < 0.01)
+        #expect(features.count == 6)
+
+        let walk = features[0]
+        #expect(walk.id == .string("three-sisters"))
+        #expect(walk.title == "Three Sisters walk")
+        #expect(walk.snippet == "<p>Echo Point to <b>Honeymoon Bridge</b></p>")
+        #expect(walk.properties[KMLNames.folder] == ["Walks", "Easy"])
+        #expect(walk.properties["surface"] == "paved")
+        #expect(walk.properties["length_km"] == .number(JSONNumber(uncheckedLiteral: "1.6")))
+        #expect(walk.properties["grade"] == 2)
+        #expect(walk.properties["open"] == true)
+        #expect(walk.style.strokeColor == .red && walk.style.strokeWidth == 3 && walk.style.geodesic == true)
+        #expect(walk.geometry == .lineString([Coordinate(latitude: -33.7321, longitude: 150.3121, altitude: 980),
+                                              Coordinate(latitude: -33.7335, longitude: 150.3135, altitude: 960),
+                                              Coordinate(latitude: -33.7342, longitude: 150.3149, altitude: 915)]))
+
+        let lookout = features[1]
+        #expect(lookout.properties[KMLNames.folder] == ["Walks"])
+        #expect(lookout.geometry == .point(Coordinate(latitude: -33.732, longitude: 150.312)))
+        #expect(lookout.style.icon == "http://maps.google.com/mapfiles/kml/shapes/camera.png")
+        #expect(lookout.style.iconScale == 1.2)
+        #expect(lookout.style.groundAnchor == Anchor(x: 0.5, y: 1))
+        #expect(lookout.properties[KMLNames.highlightStyle] == "#trail")
+
+        guard case .polygon(let park)? = features[2].geometry else { Issue.record("park is not a polygon"); return }
+        #expect(park.holes.count == 1)
+        #expect(features[2].style.fillColor == Color(red: 0, green: 255, blue: 0, opacity: 127.0 / 255))
+        #expect(features[2].properties[KMLNames.folder] == nil)
+
+        #expect(features[3].properties["coordinateProperties"] == ["times": ["2024-05-01T06:00:00Z", "2024-05-01T06:01:00Z"]])
+        #expect(features[3].geometry?.coordinateCount == 2)
+        #expect(features[4].properties[KMLNames.geometryType] == "networklink")
+        #expect(features[4].properties["href"] == "https://example.invalid/weather.kml")
+        #expect(features[4].geometry == nil)
+        #expect(features[5].properties[KMLNames.geometryType] == "groundoverlay")
+        #expect(features[5].geometry?.coordinateCount == 5)
+    }
+
+    @Test("Hostile documents are refused with a located error", arguments: [
+        ("xxe.kml", "declares XML entities", GeoConvError.Code.limitExceeded),
+        ("parameter-entity.kml", "declares XML entities", .limitExceeded),
+        ("mismatched.kml", "mismatch", .invalidInput),
+        ("invalid-utf8.kml", "UTF-8", .invalidInput),
+    ])
+    func hostile(file: String, message: String, code: GeoConvError.Code) {
+        do {
+            let read = try readKML(path: Fixtures.testdata("kml/" + file))
+            Issue.record("\(file) was read: \(read.features)")
+        } catch {
+            #expect(error.code == code, "\(error)")
+            #expect(error.message.localizedCaseInsensitiveContains(message), "\(error.message)")
+            #expect(error.location?.line != nil, "\(error)")
+            #expect(!error.description.contains("root:"))
+        }
+    }
+
+    @Test("The billion laughs and deep nesting are refused; huge text nodes too")
+    func limits() throws {
+        let billion = Fixtures.conformance.appendingPathComponent("kml/libkml/kml/billion.kml").path
+        #expect(throws: GeoConvError.self) { _ = try readKML(path: billion) }
+        let directory = try Fixtures.temporaryDirectory()
+        let deep = directory.appendingPathComponent("deep.kml")
+        try ("<kml>" + String(repeating: "<Folder>", count: 300) + String(repeating: "</Folder>", count: 300) + "</kml>")
+            .write(to: deep, atomically: false, encoding: .utf8)
+        do {
+            _ = try readKML(path: deep.path)
+            Issue.record("300 nested folders were read")
+        } catch {
+            #expect(error.code == .limitExceeded || error.message.contains("depth") || error.message.contains("deep"), "\(error)")
+        }
+        let huge = directory.appendingPathComponent("huge.kml")
+        var text = "<kml><Placemark><LineString><coordinates>"
+        text += String(repeating: "150.123456,-33.123456 ", count: 520_000)
+        text += "</coordinates></LineString></Placemark></kml>"
+        try text.write(to: huge, atomically: false, encoding: .utf8)
+        #expect(throws: GeoConvError.self) { _ = try readKML(path: huge.path) }
+    }
+
+    @Test("Invalid coordinates drop that geometry with a warning; the placemark stays")
+    func invalidCoordinates() throws {
+        let bad = Fixtures.conformance.appendingPathComponent("kml/togeojson/bad.kml").path
+        let (_, features, diagnostics) = try readKML(path: bad)
+        #expect(features.count == 3)
+        #expect(diagnostics.entries["kml.invalid-coordinates"] != nil)
+    }
+
+    @Test("A StyleMap loop does not hang or crash")
+    func styleLoop() throws {
+        let nesting = Fixtures.conformance.appendingPathComponent("kml/libkml/style/nesting.kml").path
+        let (_, features, diagnostics) = try readKML(path: nesting)
+        #expect(features.count == 2)
+        #expect(diagnostics.entries["kml.style-loop"] != nil)
+    }
+}
+
+@Suite("KML writing and round trips")
+struct KMLWriterTests {
+    @Test("Valid KML 2.2: namespace, shared deduplicated styles, typed schema, folders, CDATA")
+    func document() throws {
+        let (_, features, _) = try readKML(path: Fixtures.testdata("kml/trails.kml"))
+        let duplicate = features[0]
+        let (text, _) = try writeKML(features + [duplicate], header: DocumentHeader(name: "A & B <test>"))
+        #expect(text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<kml xmlns=\"http://www.opengis.net/kml/2.2\" xmlns:gx=\"http://www.google.com/kml/ext/2.2\">"))
+        #expect(text.contains("<name>A &amp; B &lt;test&gt;</name>"))
+        #expect(text.components(separatedBy: "<Style id=\"trail\">").count == 2)  // written once, used twice
+        #expect(text.components(separatedBy: "<styleUrl>#trail</styleUrl>").count == 3)
+        #expect(text.contains("<SimpleField name=\"grade\" type=\"int\"/>"))
+        #expect(text.contains("<Folder><name>Walks</name>\n<Folder><name>Easy</name>"))
+        #expect(text.contains("<description><![CDATA[<p>Echo Point to <b>Honeymoon Bridge</b></p>]]></description>"))
+        #expect(text.contains("<gx:Track>"))
+        #expect(try readKML(text: text).count == features.count + 1)  // well-formed: libxml2 reads it back
+    }
+
+    @Test("KML → GeoJSON → KML keeps geometry, names, descriptions, ExtendedData, folders and styles")
+    func kmlRoundTrip() throws {
+        let (header, original, _) = try readKML(path: Fixtures.testdata("kml/trails.kml"))
+        let (geojson, _) = try writeGeoJSON(original, header: header)
+        let (viaHeader, via, _) = try readGeoJSON(geojson)
+        let (kml, _) = try writeKML(via, header: viaHeader)
+        let back = try readKML(text: kml)
+        #expect(back.count == original.count)
+        for (a, b) in zip(original, back) {
+            #expect(GeoJSONConformanceTests.sameShape(a.geometry, b.geometry), "\(a.title ?? "")")
+            #expect(a.title == b.title && a.snippet == b.snippet && a.id == b.id)
+            #expect(a.style == b.style, "\(a.title ?? ""): \(a.style) vs \(b.style)")
+            for (key, value) in a.properties where key != "styleUrl" {
+                #expect(b.properties[key] == value, "\(a.title ?? ""): \(key)")
+            }
+        }
+    }
+
+    @Test("GeoJSON → KML → GeoJSON keeps features, properties and simplestyle styles")
+    func geoJSONRoundTrip() throws {
+        let (header, original, _) = try readGeoJSON(String(contentsOfFile: Fixtures.testdata("geojson/faithful.geojson"), encoding: .utf8))
+        let (kml, diagnostics) = try writeKML(original, header: header)
+        #expect(diagnostics.entries["kml.control-characters-dropped"] != nil)  // the U+0000 in "emoji"
+        #expect(diagnostics.entries["kml.null-dropped"] == nil)
+        let back = try readKML(text: kml)
+        #expect(back.count == original.count)
+        for (a, b) in zip(original, back) {
+            #expect(GeoJSONConformanceTests.sameShape(a.geometry, b.geometry))
+            #expect(a.id == b.id)
+            #expect(a.title == b.title && a.snippet == b.snippet)
+            #expect(a.style == b.style || a.style.strokeColor?.opacity != b.style.strokeColor?.opacity, "\(a.style) vs \(b.style)")
+            for (key, value) in a.properties where !StyleProperties.names.contains(key) || StyleProperties.notInKML.contains(key) {
+                if key == "emoji" || key == "tags" { continue }  // U+0000 dropped; JSON text read back as a string
+                if key == GeoJSONNames.radius { continue }
+                #expect(StyleProperties.sameValue(b.properties[key] ?? .null, value), "\(key): \(value) vs \(String(describing: b.properties[key]))")
+            }
+        }
+        // Opacity is an 8-bit alpha in KML: 0.75 comes back as 191/255.
+        #expect(abs((back[0].style.strokeColor?.opacity ?? 0) - 0.75) < 1.0 / 255)
+    }
+
+    @Test("KMZ: doc.kml is the first entry; reading it back gives the same features")
+    func kmz() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let kmz = directory.appendingPathComponent("trails.kmz").path
+        let report = try Converter().convert(.file(Fixtures.testdata("kml/trails.kml")), to: .file(kmz))
+        #expect(report.statistics.featuresWritten == 6)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: kmz))
+        #expect(bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]))
+        #expect(bytes[30..<37] == Data("doc.kml".utf8))  // the first local header's file name
+        let (_, features, _) = try readKML(path: kmz)
+        let (_, original, _) = try readKML(path: Fixtures.testdata("kml/trails.kml"))
+        #expect(features.count == original.count && features.map(\.title) == original.map(\.title))
+        let noKML = Fixtures.conformance.appendingPathComponent("kml/libkml/kmz/nokml.kmz").path
+        #expect(throws: GeoConvError.self) { _ = try readKML(path: noKML) }
+    }
+
+    @Test("A zip bomb is refused", .enabled(if: GeoJSONCLITests.python != nil))
+    func zipBomb() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let bomb = directory.appendingPathComponent("bomb.kmz").path
+        let script = """
+            import zipfile
+            with zipfile.ZipFile('\(bomb)', 'w', zipfile.ZIP_DEFLATED) as z:
+                z.writestr('doc.kml', '<kml>' + ' ' * (64 * 1024 * 1024) + '</kml>')
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(GeoJSONCLITests.python))
+        process.arguments = ["-c", script]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        do {
+            _ = try readKML(path: bomb)
+            Issue.record("the zip bomb was read")
+        } catch {
+            #expect(error.code == .limitExceeded, "\(error)")
+            #expect(error.message.contains("zip bomb"))
+        }
+    }
+}
