@@ -55,12 +55,13 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        .target(name: "GeoConvGeometry", dependencies: ["GeoConvCore", "CPROJ"], swiftSettings: strictSwift),
         .target(name: "GeoConvProjection", dependencies: ["GeoConvCore", "CPROJ"], swiftSettings: strictSwift),
         .target(
             name: "GeoConv",
             dependencies: [
                 "GeoConvCore", "GeoConvEncodedPolyline", "GeoConvGeoJSON", "GeoConvWKT",
-                "GeoConvXML", "GeoConvKML", "GeoConvProjection",
+                "GeoConvXML", "GeoConvKML", "GeoConvProjection", "GeoConvGeometry",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             swiftSettings: strictSwift

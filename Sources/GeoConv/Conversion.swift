@@ -100,9 +100,13 @@ public struct Converter: Sendable {
             let readLog = DiagnosticLog(strict: options.strict)
             let featureReader = try makeReader(reader, readerOptions, readLog)
             var featureWriter = try makeWriter(writer, writerOptions, diagnostics)
+            var allTransforms = transforms
+            let circlesAsPolygons = options.circles == .polygon
+                || (options.circles == nil && !Converter.circleFormats.contains(outFormat.name))
+            if circlesAsPolygons { allTransforms.insert(CircleToPolygon(), at: 0) }
             let statistics: PumpStatistics
             do throws(GeoConvError) {
-                statistics = try pumpConcurrently(from: featureReader, to: &featureWriter, transforms: transforms,
+                statistics = try pumpConcurrently(from: featureReader, to: &featureWriter, transforms: allTransforms,
                                                   readDiagnostics: readLog, writeDiagnostics: diagnostics)
             } catch {
                 diagnostics.absorb(readLog)
@@ -121,6 +125,9 @@ public struct Converter: Sendable {
             throw error
         }
     }
+
+    /// Formats that keep circles as centre and radius (the rest get geodesic polygons).
+    static let circleFormats: Set<String> = ["geojson", "geojsonseq", "kml", "kmz"]
 
     /// 6 for a `.polyline6` name, else 5.
     static func impliedPolylinePrecision(input: InputSource) -> Int {

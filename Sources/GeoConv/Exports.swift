@@ -4,3 +4,4 @@
 @_exported public import GeoConvWKT
 @_exported public import GeoConvProjection
 @_exported public import GeoConvKML
+@_exported public import GeoConvGeometry

@@ -20,6 +20,17 @@ public struct ConversionOptions: Hashable, Sendable {
     /// For GeoJSON text sequences: RS-delimited records (RFC 8142) rather than one per line.
     /// `nil` chooses from the extension: RS for `.geojsons`, newlines otherwise.
     public var recordSeparator: Bool? = nil
+    /// What to do with circles: `polygon` (geodesic polygons), `point` (centre + radius, for
+    /// formats that keep it); `nil` chooses per output format (polygons where circles
+    /// cannot be held).
+    public var circles: CircleMode? = nil
+    /// The SRID to write in EWKT/EWKB output.
+    public var srid: Int? = nil
+
+    /// How circles are written.
+    public enum CircleMode: String, Hashable, Sendable, CaseIterable {
+        case polygon, point
+    }
 
     /// Creates options with the defaults of the command line.
     public init(inputFormat: String? = nil, outputFormat: String? = nil, polylinePrecision: Int? = nil,
@@ -74,7 +85,7 @@ public struct FormatRegistry: Sendable {
     public init(_ formats: [FileFormat]) { self.formats = formats }
 
     /// Every format this build of geoconv supports.
-    public static let standard = FormatRegistry([.geoJSON, .geoJSONSequence, .kml, .kmz, .encodedPolyline])
+    public static let standard = FormatRegistry([.geoJSON, .geoJSONSequence, .kml, .kmz, .wkt, .wkbHex, .wkb, .encodedPolyline])
 
     /// Adds a format (a later entry with the same name replaces an earlier one).
     public mutating func register(_ format: FileFormat) {
@@ -241,3 +252,59 @@ extension FileFormat {
         }
     )
 }
+
+extension FileFormat {
+    /// WKT and EWKT, one geometry per line.
+    public static let wkt = FileFormat(
+        name: "wkt",
+        extensions: ["wkt", "ewkt"],
+        summary: "Well-Known Text (OGC, ISO Z/M, EWKT SRID), one geometry per line",
+        sniff: { prefix in
+            guard let (_, index) = firstSignificantByte(prefix) else { return false }
+            let head = String(decoding: prefix[index...].prefix(32), as: UTF8.self).uppercased()
+            return ["POINT", "LINESTRING", "POLYGON", "MULTIPOINT", "MULTILINESTRING", "MULTIPOLYGON", "GEOMETRYCOLLECTION", "SRID="]
+                .contains { head.hasPrefix($0) }
+        },
+        makeReader: { input, options, diagnostics in
+            GeometryLineReader(input, encoding: .wkt, skipsInvalid: options.skipInvalid, diagnostics: diagnostics)
+        },
+        makeWriter: { output, options, diagnostics in
+            GeometryWriter(output, form: .wkt, precision: options.coordinatePrecision, srid: options.srid, diagnostics: diagnostics)
+        }
+    )
+
+    /// Hexadecimal WKB / EWKB, one geometry per line.
+    public static let wkbHex = FileFormat(
+        name: "wkbhex",
+        extensions: ["wkbhex", "hexwkb"],
+        summary: "hexadecimal WKB/EWKB (PostGIS's text form), one geometry per line",
+        sniff: { prefix in
+            guard let (_, index) = firstSignificantByte(prefix) else { return false }
+            let head = prefix[index...].prefix(18)
+            return head.count >= 10 && (head.starts(with: Array("01".utf8)) || head.starts(with: Array("00".utf8)))
+                && head.allSatisfy { WKBHexDigits.contains($0) || $0 == 0x0A || $0 == 0x0D }
+        },
+        makeReader: { input, options, diagnostics in
+            GeometryLineReader(input, encoding: .wkbHex, skipsInvalid: options.skipInvalid, diagnostics: diagnostics)
+        },
+        makeWriter: { output, options, diagnostics in
+            GeometryWriter(output, form: .wkbHex, precision: nil, srid: options.srid, diagnostics: diagnostics)
+        }
+    )
+
+    /// Binary WKB / EWKB: one geometry.
+    public static let wkb = FileFormat(
+        name: "wkb",
+        extensions: ["wkb", "ewkb"],
+        summary: "binary WKB/EWKB, one geometry",
+        sniff: { prefix in prefix.count >= 5 && (prefix[0] == 0 || prefix[0] == 1) && prefix.contains(where: { $0 < 9 && $0 != 0 && $0 != 1 } ) },
+        makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
+            try WKBFileReader(input, diagnostics: diagnostics)
+        },
+        makeWriter: { output, options, diagnostics in
+            GeometryWriter(output, form: .wkbBinary, precision: nil, srid: options.srid, diagnostics: diagnostics)
+        }
+    )
+}
+
+private let WKBHexDigits = Set("0123456789abcdefABCDEF".utf8)

@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import GeoConv
 import GeoConvXML
 
@@ -87,6 +87,12 @@ struct Convert: ParsableCommand {
     @Flag(help: "Delimit GeoJSON text sequence records with RS (RFC 8142); default for .geojsons only.")
     var rs = false
 
+    @Option(help: "Circles: polygon (geodesic polygons) or point (centre + geoconv:radius). Default: point for GeoJSON and KML, polygon elsewhere.")
+    var circles: ConversionOptions.CircleMode?
+
+    @Option(help: "The SRID to write in EWKT / EWKB output (SRID=n;).")
+    var srid: Int?
+
     @Flag(help: "Fail instead of warning when the output would lose anything.")
     var strict = false
 
@@ -111,6 +117,8 @@ struct Convert: ParsableCommand {
         options.pretty = pretty
         options.writesBoundingBoxes = bbox
         if rs { options.recordSeparator = true }
+        options.circles = circles
+        options.srid = srid
         ByteWriter.removeTemporaryFileOnSignal()
         do throws(GeoConvError) {
             let report = try Converter().convert(input == "-" ? .standardInput : .file(input),
@@ -134,3 +142,5 @@ struct Formats: ParsableCommand {
         }
     }
 }
+
+extension ConversionOptions.CircleMode: ExpressibleByArgument {}

@@ -625,6 +625,14 @@ public struct GeoJSONReader: FeatureReader {
             guard try scanner.peekToken() == UInt8(ascii: "[") else {
                 throw scanner.error("coordinates must be arrays, found \(try scanner.describeNext())", pointer: "")
             }
+            // "coordinates": [] is an empty Point (as geoconv and GDAL write POINT EMPTY).
+            let mark = scanner.mark
+            scanner.advance()
+            if try scanner.peekToken() == UInt8(ascii: "]") {
+                scanner.advance()
+                return .empty(.point)
+            }
+            scanner.rewind(to: mark)
             return .point(try parsePosition())
         case .lineString:
             let path = try parsePositions(depth: depth)
@@ -773,7 +781,9 @@ public struct GeoJSONReader: FeatureReader {
             return PolygonRings(outer: outer, holes: Array(result.dropFirst()))
         }
         switch kind {
-        case .point: return .point(try position(node))
+        case .point:
+            if case .list(let children) = node, children.isEmpty { return .empty(.point) }
+            return .point(try position(node))
         case .lineString:
             let p = try line(node)
             return p.isEmpty ? .empty(.lineString) : .lineString(p)

@@ -117,6 +117,23 @@ public final class JSONScanner {
     /// Consumes one byte.
     @inline(__always) public func advance() { position += 1 }
 
+    /// The scanner's position, to come back to within the current value.
+    public struct Mark {
+        fileprivate let position: Int
+        fileprivate let line: Int
+        fileprivate let lineStart: Int
+    }
+
+    /// Where the scanner is now.
+    public var mark: Mark { Mark(position: position, line: line, lineStart: lineStart) }
+
+    /// Goes back to a mark taken within the current value (the window never moves within one).
+    public func rewind(to mark: Mark) {
+        position = mark.position
+        line = mark.line
+        lineStart = mark.lineStart
+    }
+
     /// Where the scanner is: line, column and byte offset.
     public func location(pointer: String? = nil) -> SourceLocation {
         location(atOffset: base + position, pointer: pointer)

@@ -1,8 +1,9 @@
 public import GeoConvCore
 
-/// Writes a model geometry as OGC Well-Known Text: `x y` is longitude latitude, `Z` is
-/// written when every position has an altitude, empties as `… EMPTY`, numbers in the
-/// shortest form that reads back exactly (or rounded to `precision` decimals).
+/// Writes a model geometry as OGC WKT: `x y` is longitude latitude; `Z` when every position
+/// of the geometry has an altitude (positions without one are written with Z 0, reported by
+/// the file writer); `… EMPTY` for empties; numbers in the shortest form that reads back
+/// exactly, or rounded to `precision` decimals; an EWKT `SRID=n;` prefix when given.
 public struct WKTWriter: Sendable {
     /// Decimals for coordinates; `nil` for the shortest exact form.
     public var precision: Int?
@@ -13,111 +14,132 @@ public struct WKTWriter: Sendable {
     /// The geometry as WKT.
     ///
     /// - Throws: `GeoConvError(.unsupported)` for a circle, which WKT cannot express
-    ///   (convert it to a polygon first).
-    public func text(for geometry: Geometry) throws(GeoConvError) -> String {
-        var out = ""
-        let hasZ = WKTWriter.allHaveAltitude(geometry)
-        try append(geometry, hasZ: hasZ, tagged: true, to: &out)
-        return out
+    ///   (the conversion pipeline turns circles into polygons first).
+    public func text(for geometry: Geometry, srid: Int? = nil) throws(GeoConvError) -> String {
+        var out: [UInt8] = []
+        try append(geometry, srid: srid, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
-    static func allHaveAltitude(_ geometry: Geometry) -> Bool {
-        var any = false, all = true
-        geometry.forEachCoordinate { c in
-            any = true
-            if c.altitude == nil { all = false }
+    /// Appends the geometry's WKT.
+    public func append(_ geometry: Geometry, srid: Int? = nil, to out: inout [UInt8]) throws(GeoConvError) {
+        if let srid { out.append(contentsOf: "SRID=\(srid);".utf8) }
+        try append(geometry, hasZ: WKTWriter.hasZ(geometry), tagged: true, to: &out)
+    }
+
+    /// Whether any position has an altitude (then all are written with Z).
+    static func hasZ(_ geometry: Geometry) -> Bool { geometry.hasAltitude }
+
+    static let names: [GeometryKind: String] = [
+        .point: "POINT", .lineString: "LINESTRING", .polygon: "POLYGON", .multiPoint: "MULTIPOINT",
+        .multiLineString: "MULTILINESTRING", .multiPolygon: "MULTIPOLYGON", .geometryCollection: "GEOMETRYCOLLECTION",
+    ]
+
+    private func append(_ geometry: Geometry, hasZ: Bool, tagged: Bool, to out: inout [UInt8]) throws(GeoConvError) {
+        guard let name = WKTWriter.names[geometry.kind] else {
+            throw GeoConvError(.unsupported, "WKT cannot hold a circle", hint: "convert circles to polygons first (--circles polygon)")
         }
-        return any && all
-    }
-
-    private func append(_ geometry: Geometry, hasZ: Bool, tagged: Bool, to out: inout String) throws(GeoConvError) {
-        let tag = geometry.kind.rawValue.uppercased() + (hasZ ? " Z " : " ")
-        if tagged { out += tag }
-        if geometry.isEmpty, case .empty = geometry {
-            out += "EMPTY"
-            return
+        if tagged {
+            out.append(contentsOf: name.utf8)
+            out.append(contentsOf: (hasZ ? " Z " : " ").utf8)
+        }
+        if geometry.isEmpty {
+            if case .geometryCollection = geometry {} else {
+                out.append(contentsOf: "EMPTY".utf8)
+                return
+            }
         }
         switch geometry {
         case .point(let c):
-            out += "("
+            out.append(UInt8(ascii: "("))
             position(c, hasZ, &out)
-            out += ")"
+            out.append(UInt8(ascii: ")"))
         case .lineString(let path): sequence(path, hasZ, &out)
         case .polygon(let rings): polygon(rings, hasZ, &out)
         case .multiPoint(let points):
-            if points.isEmpty { out += "EMPTY"; return }
-            out += "("
+            out.append(UInt8(ascii: "("))
             for (i, p) in points.enumerated() {
-                if i > 0 { out += "," }
-                out += "("
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(UInt8(ascii: "("))
                 position(p, hasZ, &out)
-                out += ")"
+                out.append(UInt8(ascii: ")"))
             }
-            out += ")"
+            out.append(UInt8(ascii: ")"))
         case .multiLineString(let lines):
-            if lines.isEmpty { out += "EMPTY"; return }
-            out += "("
+            out.append(UInt8(ascii: "("))
             for (i, line) in lines.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 sequence(line, hasZ, &out)
             }
-            out += ")"
+            out.append(UInt8(ascii: ")"))
         case .multiPolygon(let polygons):
-            if polygons.isEmpty { out += "EMPTY"; return }
-            out += "("
+            out.append(UInt8(ascii: "("))
             for (i, rings) in polygons.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 polygon(rings, hasZ, &out)
             }
-            out += ")"
+            out.append(UInt8(ascii: ")"))
         case .geometryCollection(let members):
-            if members.isEmpty { out += "EMPTY"; return }
-            out += "("
-            for (i, member) in members.enumerated() {
-                if i > 0 { out += "," }
-                try append(member, hasZ: WKTWriter.allHaveAltitude(member), tagged: true, to: &out)
+            if members.isEmpty {
+                out.append(contentsOf: "EMPTY".utf8)
+                return
             }
-            out += ")"
+            out.append(UInt8(ascii: "("))
+            for (i, member) in members.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                try append(member, hasZ: hasZ, tagged: true, to: &out)
+            }
+            out.append(UInt8(ascii: ")"))
         case .circle:
-            throw GeoConvError(.unsupported, "WKT cannot hold a circle",
-                               hint: "convert circles to polygons first (--circles polygon)")
-        case .empty: out += "EMPTY"
+            throw GeoConvError(.unsupported, "WKT cannot hold a circle", hint: "convert circles to polygons first (--circles polygon)")
+        case .empty:
+            out.append(contentsOf: "EMPTY".utf8)
         }
     }
 
-    private func number(_ value: Double, _ out: inout String) {
-        out += precision.map { DecimalFormatter.fixed(value, digits: $0) } ?? DecimalFormatter.shortest(value)
+    @inline(__always) private func number(_ value: Double, _ out: inout [UInt8]) {
+        if let precision {
+            DecimalFormatter.appendFixed(value, digits: precision, to: &out)
+        } else {
+            DecimalFormatter.appendShortest(value, to: &out)
+        }
     }
 
-    private func position(_ c: Coordinate, _ hasZ: Bool, _ out: inout String) {
+    @inline(__always) private func position(_ c: Coordinate, _ hasZ: Bool, _ out: inout [UInt8]) {
         number(c.longitude, &out)
-        out += " "
+        out.append(0x20)
         number(c.latitude, &out)
-        if hasZ, let altitude = c.altitude {
-            out += " "
-            number(altitude, &out)
+        if hasZ {
+            out.append(0x20)
+            number(c.altitude ?? 0, &out)
         }
     }
 
-    private func sequence<C: Collection<Coordinate>>(_ coordinates: C, _ hasZ: Bool, _ out: inout String) {
-        if coordinates.isEmpty { out += "EMPTY"; return }
-        out += "("
+    private func sequence<C: Collection<Coordinate>>(_ coordinates: C, _ hasZ: Bool, _ out: inout [UInt8]) {
+        if coordinates.isEmpty {
+            out.append(contentsOf: "EMPTY".utf8)
+            return
+        }
+        out.append(UInt8(ascii: "("))
         var first = true
         for c in coordinates {
-            if !first { out += "," }
+            if !first { out.append(UInt8(ascii: ",")) }
             first = false
             position(c, hasZ, &out)
         }
-        out += ")"
+        out.append(UInt8(ascii: ")"))
     }
 
-    private func polygon(_ rings: PolygonRings, _ hasZ: Bool, _ out: inout String) {
-        if rings.outer.isEmpty { out += "EMPTY"; return }
-        out += "("
+    private func polygon(_ rings: PolygonRings, _ hasZ: Bool, _ out: inout [UInt8]) {
+        if rings.outer.isEmpty {
+            out.append(contentsOf: "EMPTY".utf8)
+            return
+        }
+        out.append(UInt8(ascii: "("))
         for (i, ring) in rings.rings.enumerated() {
-            if i > 0 { out += "," }
+            if i > 0 { out.append(UInt8(ascii: ",")) }
             sequence(ring.closed, hasZ, &out)
         }
-        out += ")"
+        out.append(UInt8(ascii: ")"))
     }
 }

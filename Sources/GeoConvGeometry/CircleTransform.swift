@@ -1,0 +1,40 @@
+public import GeoConvCore
+
+/// Turns circles into geodesic polygons (for formats that cannot hold circles, or on
+/// request with `--circles polygon`), reporting the approximation.
+public struct CircleToPolygon: FeatureTransform {
+    /// The largest distance in metres between the polygon and the true circle; `nil` for
+    /// 0.1 % of the radius, at most 1 m.
+    public var tolerance: Double?
+
+    /// Creates the transform.
+    public init(tolerance: Double? = nil) { self.tolerance = tolerance }
+
+    public mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
+        guard let geometry = feature.geometry, containsCircle(geometry) else { return [feature] }
+        var copy = feature
+        copy.geometry = convert(geometry)
+        copy.properties.removeValue(forKey: "geoconv:radius")  // it described the circle
+        try diagnostics.warn("circle.approximated",
+                             "circles are written as geodesic polygons within \(tolerance.map { "\($0) m" } ?? "0.1 % of the radius (at most 1 m)") of the true circle",
+                             hint: "keep circles exactly in GeoJSON or KML (geoconv:radius)")
+        return [copy]
+    }
+
+    private func containsCircle(_ geometry: Geometry) -> Bool {
+        switch geometry {
+        case .circle: true
+        case .geometryCollection(let members): members.contains(where: containsCircle)
+        default: false
+        }
+    }
+
+    private func convert(_ geometry: Geometry) -> Geometry {
+        switch geometry {
+        case .circle(let center, let radius):
+            .polygon(PolygonRings(outer: CirclePolygon.ring(center: center, radius: radius, tolerance: tolerance)))
+        case .geometryCollection(let members): .geometryCollection(members.map(convert))
+        default: geometry
+        }
+    }
+}

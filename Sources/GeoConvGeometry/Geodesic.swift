@@ -1,0 +1,78 @@
+public import GeoConvCore
+internal import CPROJ
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// Geodesics on the WGS84 ellipsoid through PROJ's implementation of Karney's algorithms
+/// (`geod_inverse`, `geod_direct`), accurate to nanometres.
+public struct Geodesic: Sendable {
+    /// WGS84: a = 6,378,137 m, f = 1/298.257223563.
+    public static let wgs84 = Geodesic(equatorialRadius: 6_378_137, flattening: 1 / 298.257223563)
+
+    private let a: Double
+    private let f: Double
+
+    /// An ellipsoid from its equatorial radius (metres) and flattening.
+    public init(equatorialRadius: Double, flattening: Double) {
+        a = equatorialRadius
+        f = flattening
+    }
+
+    private func withGeodesic<R>(_ body: (UnsafePointer<geod_geodesic>) -> R) -> R {
+        var g = geod_geodesic()
+        geod_init(&g, a, f)
+        return withUnsafePointer(to: &g) { body($0) }
+    }
+
+    /// The distance in metres between two points, and the forward azimuths (degrees) at each.
+    public func inverse(_ from: Coordinate, _ to: Coordinate) -> (distance: Double, initialBearing: Double, finalBearing: Double) {
+        withGeodesic { g in
+            var s12 = 0.0, azi1 = 0.0, azi2 = 0.0
+            geod_inverse(g, from.latitude, from.longitude, to.latitude, to.longitude, &s12, &azi1, &azi2)
+            return (s12, azi1, azi2)
+        }
+    }
+
+    /// The point `distance` metres from `from` along the geodesic leaving at `bearing` degrees.
+    public func destination(from: Coordinate, distance: Double, bearing: Double) -> Coordinate {
+        withGeodesic { g in
+            var lat2 = 0.0, lon2 = 0.0, azi2 = 0.0
+            geod_direct(g, from.latitude, from.longitude, bearing, distance, &lat2, &lon2, &azi2)
+            return Coordinate(latitude: lat2, longitude: lon2, altitude: from.altitude)
+        }
+    }
+}
+
+/// Circles as polygons: every vertex exactly `radius` metres (geodesic, WGS84) from the centre.
+public enum CirclePolygon {
+    /// The vertex count that keeps the polygon within `tolerance` metres of the true circle
+    /// (the sagitta of each edge), at least 16 and at most 4,096.
+    public static func vertexCount(radius: Double, tolerance: Double) -> Int {
+        guard radius > 0, tolerance > 0 else { return 16 }
+        let ratio = min(1, tolerance / radius)
+        let n = Double.pi / acos(1 - ratio)
+        guard n.isFinite else { return 4096 }
+        return min(4096, max(16, Int(n.rounded(.up))))
+    }
+
+    /// The default tolerance: 0.1 % of the radius, at most 1 m.
+    public static func defaultTolerance(radius: Double) -> Double { min(1, radius * 0.001) }
+
+    /// The closed ring approximating the circle, counter-clockwise, starting due north.
+    public static func ring(center: Coordinate, radius: Double, tolerance: Double? = nil) -> Path {
+        let n = vertexCount(radius: radius, tolerance: tolerance ?? defaultTolerance(radius: radius))
+        var points: [Coordinate] = []
+        points.reserveCapacity(n + 1)
+        for i in 0..<n {
+            // Counter-clockwise on the map: bearings decreasing from north.
+            let bearing = 360 - Double(i) * 360 / Double(n)
+            points.append(Geodesic.wgs84.destination(from: center, distance: radius, bearing: bearing.truncatingRemainder(dividingBy: 360)))
+        }
+        points.append(points[0])
+        return Path(points)
+    }
+}
+

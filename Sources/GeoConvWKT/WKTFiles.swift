@@ -1,0 +1,217 @@
+public import GeoConvCore
+
+/// How a line-based geometry file encodes each line.
+public enum GeometryLineEncoding: String, Hashable, Sendable {
+    /// WKT or EWKT text.
+    case wkt
+    /// Hexadecimal WKB or EWKB.
+    case wkbHex
+}
+
+/// Reads a file of one geometry per line (`.wkt`, `.wkbhex`); blank lines are skipped.
+/// An EWKT/EWKB SRID other than 4326 becomes the document's CRS (`EPSG:n`); all lines must
+/// agree. M ordinates are dropped and reported.
+public struct GeometryLineReader: FeatureReader {
+    private let lines: LineReader
+    private let encoding: GeometryLineEncoding
+    private let diagnostics: DiagnosticLog
+    private let skipsInvalid: Bool
+    private var pending: Feature?
+    private var srid: Int??
+    /// Where the last feature's line starts.
+    public private(set) var lastLocation: SourceLocation?
+
+    /// Creates a reader.
+    public init(_ input: ByteReader, encoding: GeometryLineEncoding, skipsInvalid: Bool = false, diagnostics: DiagnosticLog) {
+        lines = LineReader(input)
+        self.encoding = encoding
+        self.diagnostics = diagnostics
+        self.skipsInvalid = skipsInvalid
+    }
+
+    public mutating func readHeader() throws(GeoConvError) -> DocumentHeader {
+        pending = try readLine()
+        var header = DocumentHeader()
+        if let srid = srid ?? nil, srid != 4326 { header.crs = "EPSG:\(srid)" }
+        return header
+    }
+
+    public mutating func next() throws(GeoConvError) -> Feature? {
+        if let feature = pending {
+            pending = nil
+            return feature
+        }
+        return try readLine()
+    }
+
+    private mutating func readLine() throws(GeoConvError) -> Feature? {
+        while let line = try lines.nextLine() {
+            var start = 0, end = line.count
+            while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
+            while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
+            if start == end { continue }
+            let location = SourceLocation(file: lines.name, line: lines.lineNumber, column: start + 1, byteOffset: lines.lineOffset + start)
+            let text = UnsafeBufferPointer(rebasing: line[start..<end])
+            do throws(GeoConvError) {
+                let parsed: WKTGeometry
+                let droppedM: Bool
+                switch encoding {
+                case .wkt:
+                    let result = try WKTParser.parse(text)
+                    parsed = result.0
+                    droppedM = result.droppedM
+                    if result.unclosedRing {
+                        try diagnostics.warn("wkt.unclosed-ring", "a polygon ring's first and last positions differ; it is closed on writing",
+                                             at: location)
+                    }
+                case .wkbHex:
+                    (parsed, droppedM) = try WKB.read(hex: text)
+                }
+                if droppedM {
+                    try diagnostics.warn("wkt.m-dropped", "M ordinates are dropped: the model keeps X, Y and Z", at: location)
+                }
+                try checkSRID(parsed.srid, at: location)
+                lastLocation = location
+                return Feature(geometry: parsed.geometry)
+            } catch {
+                var located = error
+                if error.code == .invalidInput || error.code == .unsupported || error.code == .limitExceeded {
+                    let column = start + (error.location?.byteOffset ?? 0) + 1
+                    located.location = SourceLocation(file: lines.name, line: lines.lineNumber, column: column,
+                                                      byteOffset: lines.lineOffset + column - 1)
+                }
+                guard skipsInvalid, located.code != .usage else { throw located }
+                try diagnostics.warn("wkt.invalid-line-skipped", "skipped a line: \(located.message)", at: located.location)
+            }
+        }
+        return nil
+    }
+
+    private mutating func checkSRID(_ raw: Int?, at location: SourceLocation) throws(GeoConvError) {
+        let value = raw == 4326 ? nil : raw  // WGS84 longitude/latitude, the default
+        guard let known = srid else {
+            srid = .some(value)
+            return
+        }
+        if known != value {
+            throw GeoConvError(.unsupported, "this line's SRID (\(value.map(String.init) ?? "none")) differs from the file's (\(known.map(String.init) ?? "none"))",
+                               at: location, hint: "split the file by SRID, or reproject the geometries first")
+        }
+    }
+}
+
+/// Reads a `.wkb` file: one binary WKB or EWKB geometry.
+public struct WKBFileReader: FeatureReader {
+    private var feature: Feature?
+    private var header = DocumentHeader()
+    /// The file.
+    public private(set) var lastLocation: SourceLocation?
+
+    /// Reads the whole (single-geometry) file.
+    public init(_ input: ByteReader, diagnostics: DiagnosticLog) throws(GeoConvError) {
+        let bytes = try input.readAll(limit: 1 << 30)
+        let parsed: (WKTGeometry, droppedM: Bool)
+        do throws(GeoConvError) {
+            parsed = try bytes.withUnsafeBytes { raw -> Result<(WKTGeometry, droppedM: Bool), GeoConvError> in
+                do throws(GeoConvError) { return .success(try WKB.read(raw)) } catch { return .failure(error) }
+            }.get()
+        } catch {
+            throw error.inFile(input.name)
+        }
+        if parsed.droppedM {
+            try diagnostics.warn("wkt.m-dropped", "M ordinates are dropped: the model keeps X, Y and Z", at: SourceLocation(file: input.name))
+        }
+        if let srid = parsed.0.srid, srid != 4326 { header.crs = "EPSG:\(srid)" }
+        feature = Feature(geometry: parsed.0.geometry)
+        lastLocation = SourceLocation(file: input.name, byteOffset: 0)
+    }
+
+    public mutating func readHeader() throws(GeoConvError) -> DocumentHeader { header }
+
+    public mutating func next() throws(GeoConvError) -> Feature? {
+        defer { feature = nil }
+        return feature
+    }
+}
+
+/// Writes geometries: one WKT or hex-WKB line per feature, or a single binary WKB.
+///
+/// Everything but the geometry is dropped and reported once per kind (properties, names,
+/// styles, ids); features without a geometry are skipped and reported. A document CRS
+/// `EPSG:n` (or `--srid`) is written as the EWKT/EWKB `SRID=n` prefix.
+public struct GeometryWriter: FeatureWriter {
+    /// The output form.
+    public enum Form: Hashable, Sendable {
+        case wkt, wkbHex, wkbBinary
+    }
+
+    private let output: ByteWriter
+    private let form: Form
+    private let writer: WKTWriter
+    private let diagnostics: DiagnosticLog
+    private var srid: Int?
+    private var written = 0
+    private var buffer: [UInt8] = []
+
+    /// Creates a writer; `srid` forces an SRID prefix.
+    public init(_ output: ByteWriter, form: Form, precision: Int? = nil, srid: Int? = nil, diagnostics: DiagnosticLog) {
+        self.output = output
+        self.form = form
+        writer = WKTWriter(precision: precision)
+        self.diagnostics = diagnostics
+        self.srid = srid
+    }
+
+    public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) {
+        if srid == nil, let crs = header.crs {
+            let upper = crs.uppercased()
+            guard upper.hasPrefix("EPSG:"), let code = Int(upper.dropFirst(5)) else {
+                throw GeoConvError(.unsupported, "the input's CRS \(crs) has no SRID number for EWKT",
+                                   hint: "reproject to WGS84 first, or give --srid")
+            }
+            srid = code
+        }
+        if header.name != nil || header.description != nil || header.camera != nil || !header.tileLayers.isEmpty {
+            try diagnostics.warn("wkt.document-info-dropped", "the document's name, description, camera and tile layers are dropped: WKT holds geometries only")
+        }
+    }
+
+    public mutating func write(_ feature: Feature) throws(GeoConvError) {
+        if !feature.properties.isEmpty || feature.title != nil || feature.snippet != nil || !feature.style.isEmpty || feature.id != nil {
+            try diagnostics.warn("wkt.attributes-dropped", "feature properties, names, styles and ids are dropped: WKT holds geometries only")
+        }
+        guard let geometry = feature.geometry else {
+            try diagnostics.warn("wkt.null-geometry-skipped", "a feature without a geometry is skipped")
+            return
+        }
+        var mixedZ = false
+        var anyZ = false
+        geometry.forEachCoordinate { c in
+            if c.altitude != nil { anyZ = true } else { mixedZ = true }
+        }
+        if anyZ && mixedZ {
+            try diagnostics.warn("wkt.missing-z-as-zero", "positions without an altitude in a geometry that has some are written with Z 0")
+        }
+        buffer.removeAll(keepingCapacity: true)
+        switch form {
+        case .wkt:
+            try writer.append(geometry, srid: srid, to: &buffer)
+            buffer.append(0x0A)
+        case .wkbHex:
+            var wkb: [UInt8] = []
+            try WKB.append(geometry, flavor: srid == nil ? .iso : .extended, srid: srid, to: &wkb)
+            WKB.appendHex(wkb, to: &buffer)
+            buffer.append(0x0A)
+        case .wkbBinary:
+            guard written == 0 else {
+                throw GeoConvError(.unsupported, "a .wkb file holds one geometry, and the input has more",
+                                   hint: "write hex WKB, one per line (--to wkbhex), or WKT")
+            }
+            try WKB.append(geometry, flavor: srid == nil ? .iso : .extended, srid: srid, to: &buffer)
+        }
+        try output.write(buffer)
+        written += 1
+    }
+
+    public mutating func finish() throws(GeoConvError) { try output.flush() }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import GeoConv
+import Testing
+
+@Suite("WKT and WKB")
+struct WKTTests {
+    static let samples: [Geometry] = {
+        let a = Coordinate(latitude: -33.8568, longitude: 151.2153), b = Coordinate(latitude: -33.87, longitude: 151.21)
+        let c = Coordinate(latitude: -33.86, longitude: 151.22), z = Coordinate(latitude: 1.5, longitude: 2.25, altitude: 30.125)
+        let ring: Path = [a, b, c, a]
+        let hole: Path = [Coordinate(latitude: -33.861, longitude: 151.215), Coordinate(latitude: -33.862, longitude: 151.214),
+                          Coordinate(latitude: -33.861, longitude: 151.214), Coordinate(latitude: -33.861, longitude: 151.215)]
+        return [
+            .point(a), .point(z), .lineString([a, b, c]), .lineString([z, z]),
+            .polygon(PolygonRings(outer: ring, holes: [hole])), .multiPoint([a, b]), .multiLineString([[a, b], [b, c]]),
+            .multiPolygon([PolygonRings(outer: ring), PolygonRings(outer: ring, holes: [hole])]),
+            .geometryCollection([.point(a), .lineString([a, b]), .polygon(PolygonRings(outer: ring))]),
+            .empty(.point), .empty(.lineString), .empty(.polygon), .empty(.multiPoint), .empty(.multiLineString),
+            .empty(.multiPolygon), .empty(.geometryCollection),
+        ]
+    }()
+
+    @Test("Model → WKT → model and model → WKB → model are equal for every kind and dimension", arguments: samples)
+    func roundTrips(geometry: Geometry) throws {
+        let text = try WKTWriter().text(for: geometry)
+        #expect(try WKTParser.parse(text).geometry == geometry, "\(text)")
+        for flavor in [WKB.Flavor.iso, .extended] {
+            var bytes: [UInt8] = []
+            try WKB.append(geometry, flavor: flavor, srid: flavor == .extended ? 4326 : nil, to: &bytes)
+            let read = try bytes.withUnsafeBytes { try WKB.read($0) }
+            #expect(read.0.geometry == geometry)
+            #expect(read.0.srid == (flavor == .extended ? 4326 : nil))
+        }
+    }
+
+    @Test("EWKT SRID, dimension tags, M dropped, glued tags, case and whitespace")
+    func forms() throws {
+        let ewkt = try WKTParser.parse("SRID=3857;POINT(1 2)")
+        #expect(ewkt.srid == 3857 && ewkt.geometry == .point(Coordinate(latitude: 2, longitude: 1)))
+        #expect(try WKTParser.parse("  linestring  m ( 1 2 3 , 4 5 6 )").geometry == .lineString([
+            Coordinate(latitude: 2, longitude: 1), Coordinate(latitude: 5, longitude: 4)]))
+        #expect(try WKTParser.parse("POINTZ(1 2 3)").geometry == .point(Coordinate(latitude: 2, longitude: 1, altitude: 3)))
+        #expect(try WKTParser.parse("MULTIPOINT (1 2, 3 4)") == WKTParser.parse("MULTIPOINT ((1 2), (3 4))"))
+        #expect(try WKTWriter().text(for: .point(Coordinate(latitude: 2, longitude: 1)), srid: 4326) == "SRID=4326;POINT (1 2)")
+        // Big-endian WKB from PostGIS docs: POINT(1 2).
+        let bigEndian: [UInt8] = [0x00, 0, 0, 0, 1, 0x3F, 0xF0, 0, 0, 0, 0, 0, 0, 0x40, 0, 0, 0, 0, 0, 0, 0]
+        #expect(try bigEndian.withUnsafeBytes { try WKB.read($0) }.0.geometry == .point(Coordinate(latitude: 2, longitude: 1)))
+    }
+
+    @Test("Errors say what was expected, with line and column in files")
+    func errors() throws {
+        do {
+            _ = try Converter().convert(.memory(Array("POINT (1 2)\nLINESTRING (1 2, 3)\n".utf8), name: "shapes.wkt"), to: .memory,
+                                        options: ConversionOptions(inputFormat: "wkt", outputFormat: "wkt"))
+            Issue.record("accepted a bad line")
+        } catch {
+            #expect(error.location?.file == "shapes.wkt" && error.location?.line == 2 && error.location?.column == 19, "\(error)")
+            #expect(error.message.contains("needs X and Y"))
+        }
+        #expect(throws: GeoConvError.self) { try WKTParser.parse("CIRCULARSTRING(0 0, 1 1, 2 0)") }
+        let truncated: [UInt8] = [1, 1, 0, 0, 0, 0, 0]
+        #expect(throws: GeoConvError.self) { try truncated.withUnsafeBytes { try WKB.read($0) } }
+        let lying: [UInt8] = [1, 2, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0x7F]
+        #expect(throws: GeoConvError.self) { try lying.withUnsafeBytes { try WKB.read($0) } }
+    }
+
+    @Test("Circles become geodesic polygons in WKT, within the tolerance")
+    func circles() throws {
+        let feature = Feature(geometry: .circle(center: Coordinate(latitude: -33.8568, longitude: 151.2153), radius: 5000))
+        var transform = CircleToPolygon()
+        let log = DiagnosticLog()
+        let out = try transform.transform(feature, diagnostics: log)
+        guard case .polygon(let rings)? = out.first?.geometry else { Issue.record("no polygon"); return }
+        #expect(rings.outer.isClosed && rings.outer.isCounterClockwise)
+        #expect(rings.outer.count == CirclePolygon.vertexCount(radius: 5000, tolerance: 1) + 1)
+        for vertex in rings.outer {
+            #expect(abs(Geodesic.wgs84.inverse(Coordinate(latitude: -33.8568, longitude: 151.2153), vertex).distance - 5000) < 1e-6)
+        }
+        #expect(log.entries["circle.approximated"] != nil)
+    }
+}
+
+@Suite("WKT conformance (../shared/conformance/wkt)")
+struct WKTConformanceTests {
+    struct Vector: Sendable, CustomStringConvertible {
+        var id: String
+        var wkt: String
+        var expect: String
+        var type: String?
+        var dims: String?
+        var geojson: String?
+        var description: String { id }
+    }
+
+    static let vectors: [Vector] = {
+        guard let data = try? Data(contentsOf: Fixtures.conformance.appendingPathComponent("wkt/wkt_vectors.json")),
+              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let list = root["vectors"] as? [[String: Any]]
+        else { return [] }
+        return list.map { item in
+            let geojson = (item["geojson"]).flatMap { try? JSONSerialization.data(withJSONObject: $0) }.map { String(decoding: $0, as: UTF8.self) }
+            return Vector(id: item["id"] as? String ?? "?", wkt: item["wkt"] as? String ?? "", expect: item["expect"] as? String ?? "",
+                          type: item["type"] as? String, dims: item["dims"] as? String, geojson: geojson)
+        }
+    }()
+
+    @Test("286 vectors")
+    func count() { #expect(Self.vectors.count == 286) }
+
+    @Test("Each vector behaves as stated", arguments: vectors)
+    func vector(_ v: Vector) throws {
+        let parsed = Result { () throws(GeoConvError) -> WKTGeometry in try WKTParser.parse(v.wkt) }
+        switch v.expect {
+        case "ok":
+            let geometry = try parsed.get()
+            #expect(geometry.geometry.kind.rawValue == v.type, "\(v.wkt)")
+            #expect(geometry.dimensions.rawValue == v.dims, "\(v.wkt)")
+            let expected = try #require(v.geojson)
+            let expectedGeometry = try readGeoJSON(expected).features.first?.geometry
+            #expect(GeoJSONConformanceTests.sameShape(geometry.geometry, expectedGeometry) || (geometry.geometry.isEmpty && expectedGeometry?.isEmpty == true),
+                    "\(v.wkt): \(geometry.geometry) vs \(String(describing: expectedGeometry))")
+        case "error":
+            #expect(throws: GeoConvError.self, "\(v.wkt)") { _ = try parsed.get() }
+        default:
+            // "either" and "unsupported": a clean result either way (docs/formats/wkt.md says which).
+            if case .failure(let error) = parsed { #expect(error.location?.byteOffset != nil, "\(v.wkt)") }
+        }
+    }
+}
+
+/// A Python with shapely, if one is installed (the bench venv, or the system's).
+let shapelyPython: String? = {
+        for candidate in ["/work/benchdata/venv/bin/python", "bench-out/venv/bin/python", "/usr/bin/python3", "/usr/local/bin/python3"] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: candidate)
+            process.arguments = ["-c", "import shapely"]
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { continue }
+            process.waitUntilExit()
+            if process.terminationStatus == 0 { return candidate }
+        }
+        return nil
+}()
+
+@Suite("Cross-check with shapely", .enabled(if: shapelyPython != nil))
+struct ShapelyCheck {
+
+    @Test("geoconv's WKT and WKB parse in shapely to the same geometry, and shapely's in geoconv")
+    func crossCheck() throws {
+        var generator = SplitMix64(seed: 7)
+        func coordinate(_ z: Bool) -> Coordinate {
+            Coordinate(latitude: Double.random(in: -80...80, using: &generator), longitude: Double.random(in: -170...170, using: &generator),
+                       altitude: z ? Double.random(in: 0...500, using: &generator) : nil)
+        }
+        var geometries: [Geometry] = []
+        for i in 0..<200 {
+            let z = i % 3 == 0
+            let p = (0..<5).map { _ in coordinate(z) }
+            let ring = Path([p[0], p[1], p[2], p[0]])
+            switch i % 7 {
+            case 0: geometries.append(.point(p[0]))
+            case 1: geometries.append(.lineString(Path(p)))
+            case 2: geometries.append(.polygon(PolygonRings(outer: ring)))
+            case 3: geometries.append(.multiPoint(p))
+            case 4: geometries.append(.multiLineString([Path(Array(p[0...1])), Path(Array(p[2...4]))]))
+            case 5: geometries.append(.multiPolygon([PolygonRings(outer: ring), PolygonRings(outer: ring)]))
+            default: geometries.append(.geometryCollection([.point(p[0]), .lineString(Path(p))]))
+            }
+        }
+        let directory = try Fixtures.temporaryDirectory()
+        let wktFile = directory.appendingPathComponent("ours.wkt"), hexFile = directory.appendingPathComponent("ours.wkbhex")
+        try geometries.map { try WKTWriter().text(for: $0) }.joined(separator: "\n").write(to: wktFile, atomically: false, encoding: .utf8)
+        try geometries.map { g -> String in
+            var bytes: [UInt8] = []
+            try WKB.append(g, to: &bytes)
+            var hex: [UInt8] = []
+            WKB.appendHex(bytes, to: &hex)
+            return String(decoding: hex, as: UTF8.self)
+        }.joined(separator: "\n").write(to: hexFile, atomically: false, encoding: .utf8)
+        // shapely reads ours, checks WKT and WKB agree, and writes its own WKT and WKB back.
+        let script = """
+            import shapely, sys
+            wkts = open(sys.argv[1]).read().split("\\n"); hexes = open(sys.argv[2]).read().split("\\n")
+            out_wkt, out_hex = [], []
+            for w, h in zip(wkts, hexes):
+                a = shapely.from_wkt(w); b = shapely.from_wkb(bytes.fromhex(h))
+                assert shapely.equals_exact(a, b, tolerance=0) or (a.is_empty and b.is_empty), (w, h)
+                out_wkt.append(shapely.to_wkt(a, rounding_precision=-1)); out_hex.append(shapely.to_wkb(a, hex=True))
+            open(sys.argv[1] + ".shapely", "w").write("\\n".join(out_wkt)); open(sys.argv[2] + ".shapely", "w").write("\\n".join(out_hex))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(shapelyPython))
+        process.arguments = ["-c", script, wktFile.path, hexFile.path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let theirWKT = try String(contentsOfFile: wktFile.path + ".shapely", encoding: .utf8).split(separator: "\n")
+        let theirHex = try String(contentsOfFile: hexFile.path + ".shapely", encoding: .utf8).split(separator: "\n")
+        #expect(theirWKT.count == geometries.count && theirHex.count == geometries.count)
+        for (i, geometry) in geometries.enumerated() where i < theirWKT.count && i < theirHex.count {
+            // shapely (GEOS) prints 16 significant digits, which do not always read back as the
+            // same double; geoconv prints the shortest exact form. Compare within that rounding.
+            let theirs = try WKTParser.parse(String(theirWKT[i])).geometry
+            var a: [Double] = [], b: [Double] = []
+            theirs.forEachCoordinate { a += [$0.latitude, $0.longitude, $0.altitude ?? 0] }
+            geometry.forEachCoordinate { b += [$0.latitude, $0.longitude, $0.altitude ?? 0] }
+            #expect(theirs.kind == geometry.kind && a.count == b.count)
+            #expect(zip(a, b).allSatisfy { abs($0 - $1) <= abs($1) * 1e-15 }, "\(theirWKT[i])")
+            var hex = String(theirHex[i])
+            let fromHex = try hex.withUTF8 { try WKB.read(hex: $0) }
+            #expect(fromHex.0.geometry == geometry)
+        }
+    }
+}
