@@ -31,8 +31,12 @@ func report(_ name: String, points: Int, bytes: Int, times: [Double]) {
 }
 
 let arguments = CommandLine.arguments
+if arguments.count >= 3, arguments[1] == "wkt" {
+    try benchmarkWKT(path: arguments[2], repeats: arguments.count > 3 ? Int(arguments[3]) ?? 3 : 3)
+    exit(0)
+}
 guard arguments.count >= 4, arguments[1] == "polyline" else {
-    FileHandle.standardError.write(Data("usage: geoconv-bench polyline ENCODED.txt RAW.jsonl [REPEATS]\n".utf8))
+    FileHandle.standardError.write(Data("usage: geoconv-bench polyline ENCODED.txt RAW.jsonl [REPEATS] | geoconv-bench wkt FILE.wkt [REPEATS]\n".utf8))
     exit(64)
 }
 let repeats = arguments.count > 4 ? Int(arguments[4]) ?? 5 : 5
@@ -66,3 +70,68 @@ for _ in 0..<repeats {
 }
 precondition(encodedTotal == encodedBytes, "encoded \(encodedTotal) bytes, the file has \(encodedBytes)")
 report("polyline-encode", points: points, bytes: encodedTotal, times: encodeTimes)
+
+/// WKT and WKB parse/write throughput on a one-geometry-per-line file (the same work
+/// shapely's from_wkt/to_wkt/from_wkb/to_wkb do on the same lines).
+func benchmarkWKT(path: String, repeats: Int) throws {
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    var lines: [[UInt8]] = []
+    data.withUnsafeBytes { raw in
+        var start = 0
+        for i in 0..<raw.count where raw[i] == 0x0A {
+            if i > start { lines.append(Array(raw[start..<i])) }
+            start = i + 1
+        }
+    }
+    let bytes = lines.reduce(0) { $0 + $1.count }
+    func geometriesReport(_ task: String, _ times: [Double], _ bytes: Int) {
+        let best = times.min() ?? .nan
+        print(#"{"tool":"geoconv","task":"\#(task)","geometries":\#(lines.count),"bytes":\#(bytes),"best_s":\#(best),"geometries_per_s":\#(Double(lines.count) / best),"mb_per_s":\#(Double(bytes) / best / 1e6)}"#)
+    }
+    var geometries: [Geometry] = []
+    var times: [Double] = []
+    for _ in 0..<repeats {
+        geometries.removeAll(keepingCapacity: true)
+        times.append(try seconds {
+            for line in lines {
+                try line.withUnsafeBufferPointer { geometries.append(try WKTParser.parse($0).0.geometry) }
+            }
+        })
+    }
+    geometriesReport("wkt-parse", times, bytes)
+    times = []
+    var written = 0
+    for _ in 0..<repeats {
+        written = 0
+        times.append(try seconds {
+            var out: [UInt8] = []
+            for g in geometries {
+                out.removeAll(keepingCapacity: true)
+                try WKTWriter().append(g, to: &out)
+                written += out.count
+            }
+        })
+    }
+    geometriesReport("wkt-write", times, written)
+    var wkbs: [[UInt8]] = []
+    times = []
+    for _ in 0..<repeats {
+        wkbs.removeAll(keepingCapacity: true)
+        times.append(try seconds {
+            for g in geometries {
+                var out: [UInt8] = []
+                try WKB.append(g, to: &out)
+                wkbs.append(out)
+            }
+        })
+    }
+    let wkbBytes = wkbs.reduce(0) { $0 + $1.count }
+    geometriesReport("wkb-write", times, wkbBytes)
+    times = []
+    for _ in 0..<repeats {
+        times.append(try seconds {
+            for w in wkbs { _ = try w.withUnsafeBytes { try WKB.read($0) } }
+        })
+    }
+    geometriesReport("wkb-parse", times, wkbBytes)
+}
