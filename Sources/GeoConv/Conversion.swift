@@ -100,10 +100,24 @@ public struct Converter: Sendable {
             let readLog = DiagnosticLog(strict: options.strict)
             let featureReader = try makeReader(reader, readerOptions, readLog)
             var featureWriter = try makeWriter(writer, writerOptions, diagnostics)
-            var allTransforms = transforms
+            if let target = options.targetCRS, !Reproject.isWGS84(target), Converter.wgs84Only.contains(outFormat.name) {
+                throw GeoConvError(.usage, "\(outFormat.name) is always WGS84 longitude/latitude; --t-srs \(target) cannot be written to it",
+                                   hint: "write WKT or WKB for other CRSs, or drop --t-srs")
+            }
+            var allTransforms: [any FeatureTransform] = [GeographicRangeCheck(sourceCRS: options.sourceCRS), Reproject(sourceCRS: options.sourceCRS, targetCRS: options.targetCRS)]
+            if let pattern = options.spanPattern {
+                guard let parsed = ApplySpanPattern.parse(pattern) else {
+                    throw GeoConvError(.usage, "--span-pattern '\(pattern)' is not COLOR:LENGTH,COLOR:LENGTH…",
+                                       hint: "for example white:100000,black:50000 (CSS colour names or #rrggbb; lengths > 0)")
+                }
+                allTransforms.append(ApplySpanPattern(styles: parsed.styles, lengths: parsed.lengths, kind: options.lengthKind))
+            }
+            if options.explodeSpans { allTransforms.append(ExplodeSpans()) }
+            if let tolerance = options.simplifyTolerance { allTransforms.append(Simplify(tolerance: tolerance)) }
+            allTransforms += transforms
             let circlesAsPolygons = options.circles == .polygon
                 || (options.circles == nil && !Converter.circleFormats.contains(outFormat.name))
-            if circlesAsPolygons { allTransforms.insert(CircleToPolygon(), at: 0) }
+            if circlesAsPolygons { allTransforms.insert(CircleToPolygon(), at: 2) }
             let statistics: PumpStatistics
             do throws(GeoConvError) {
                 statistics = try pumpConcurrently(from: featureReader, to: &featureWriter, transforms: allTransforms,
@@ -125,6 +139,9 @@ public struct Converter: Sendable {
             throw error
         }
     }
+
+    /// Formats that are WGS84 longitude/latitude by definition.
+    static let wgs84Only: Set<String> = ["geojson", "geojsonseq", "kml", "kmz", "polyline"]
 
     /// Formats that keep circles as centre and radius (the rest get geodesic polygons).
     static let circleFormats: Set<String> = ["geojson", "geojsonseq", "kml", "kmz"]

@@ -26,6 +26,19 @@ public struct ConversionOptions: Hashable, Sendable {
     public var circles: CircleMode? = nil
     /// The SRID to write in EWKT/EWKB output.
     public var srid: Int? = nil
+    /// Explode style spans into one line per span (`--explode-spans`).
+    public var explodeSpans = false
+    /// Compute spans from a pattern such as `white:100000,black:50000` (`--span-pattern`).
+    public var spanPattern: String? = nil
+    /// How span-pattern lengths are measured (`--length-kind`).
+    public var lengthKind: LengthKind = .geodesic
+    /// Douglas–Peucker tolerance in metres (`--simplify`).
+    public var simplifyTolerance: Double? = nil
+
+    /// The input's CRS, overriding what the document says (`--s-srs`).
+    public var sourceCRS: String? = nil
+    /// The CRS to write (`--t-srs`); `nil` for WGS84. GeoJSON and KML are always WGS84.
+    public var targetCRS: String? = nil
 
     /// How circles are written.
     public enum CircleMode: String, Hashable, Sendable, CaseIterable {

@@ -20,7 +20,7 @@ struct GeoConvCommand: ParsableCommand {
             Exit status: 0 success, 1 invalid input or failed conversion, 64 usage error.
             """,
         version: "geoconv \(GeoConvVersion.current) (libxml2 \(LibXML2.version), PROJ \(PROJLibrary.version))",
-        subcommands: [Convert.self, PolylineCommand.self, Info.self, Validate.self, Formats.self],
+        subcommands: [Convert.self, PolylineCommand.self, Info.self, Validate.self, Measure.self, Formats.self],
         defaultSubcommand: Convert.self
     )
 }
@@ -93,6 +93,24 @@ struct Convert: ParsableCommand {
     @Option(help: "The SRID to write in EWKT / EWKB output (SRID=n;).")
     var srid: Int?
 
+    @Option(name: .customLong("s-srs"), help: "The input's CRS (EPSG:n, +proj=…, WKT2, urn:ogc:def:crs:…), overriding what the file says.")
+    var sourceCRS: String?
+
+    @Option(name: .customLong("t-srs"), help: "The CRS to write (WKT and WKB only; GeoJSON and KML are WGS84). Default WGS84.")
+    var targetCRS: String?
+
+    @Flag(help: "Write polylines with style spans as one line per span (gradients as colour steps).")
+    var explodeSpans = false
+
+    @Option(help: "Give lines repeating style spans, e.g. 'white:100000,black:50000' (colour:length, lengths in --length-kind units).")
+    var spanPattern: String?
+
+    @Option(help: "How --span-pattern lengths are measured: geodesic (m), rhumb (m) or projected (Web Mercator map units, world = 2).")
+    var lengthKind: LengthKind = .geodesic
+
+    @Option(help: "Simplify lines and rings (Douglas–Peucker) with this tolerance in metres.")
+    var simplify: Double?
+
     @Flag(help: "Fail instead of warning when the output would lose anything.")
     var strict = false
 
@@ -119,6 +137,12 @@ struct Convert: ParsableCommand {
         if rs { options.recordSeparator = true }
         options.circles = circles
         options.srid = srid
+        options.sourceCRS = sourceCRS
+        options.targetCRS = targetCRS
+        options.explodeSpans = explodeSpans
+        options.spanPattern = spanPattern
+        options.lengthKind = lengthKind
+        options.simplifyTolerance = simplify
         ByteWriter.removeTemporaryFileOnSignal()
         do throws(GeoConvError) {
             let report = try Converter().convert(input == "-" ? .standardInput : .file(input),
@@ -144,3 +168,5 @@ struct Formats: ParsableCommand {
 }
 
 extension ConversionOptions.CircleMode: ExpressibleByArgument {}
+extension LengthKind: ExpressibleByArgument {}
+extension EarthModel: ExpressibleByArgument {}

@@ -100,3 +100,75 @@ struct Validate: ParsableCommand {
         }
     }
 }
+
+struct Measure: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Lengths (metres) and areas (m²) of every feature, and their totals.",
+        discussion: """
+            Lines are measured along their length; polygons by perimeter (all rings) and area
+            (outer ring less holes); circles by formula. --kind geodesic follows geodesics
+            (WGS84 through PROJ's geod_inverse, or great circles on the 6,371,009 m sphere);
+            rhumb follows constant bearings; projected is straight in Web Mercator, in
+            EPSG:3857 metres. Rhumb areas are computed on the sphere.
+            """
+    )
+
+    @Argument(help: "The input file, or '-' for standard input.")
+    var input: String
+
+    @Option(help: "The input format (default: from the extension or the content).")
+    var from: String?
+
+    @Option(help: "geodesic, rhumb or projected.")
+    var kind: LengthKind = .geodesic
+
+    @Option(help: "wgs84 or sphere (R = 6,371,009 m).")
+    var model: EarthModel = .wgs84
+
+    @Flag(help: "Print JSON: {\"model\", \"kind\", \"features\": [{\"index\", \"length_m\", \"area_m2\"}], \"total_length_m\", \"total_area_m2\"}.")
+    var json = false
+
+    func run() throws {
+        do throws(GeoConvError) {
+            let measurer = Measurer(kind: kind, model: model)
+            let reader = try ByteReader(input == "-" ? .standardInput : .file(input))
+            let converter = Converter()
+            let format = try converter.inputFormat(for: input == "-" ? .standardInput : .file(input), reader: reader,
+                                                   options: ConversionOptions(inputFormat: from))
+            guard let makeReader = format.makeReader else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
+            let log = DiagnosticLog()
+            var features = try makeReader(reader, ConversionOptions(inputFormat: from), log)
+            var header = try features.readHeader()
+            var reproject = Reproject()
+            header = try reproject.transform(header, diagnostics: log)
+            var rows: [(Int, Double, Double, String?)] = []
+            var totalLength = 0.0, totalArea = 0.0
+            var index = 0
+            while let feature = try features.next() {
+                let projected = try reproject.transform(feature, diagnostics: log).first ?? feature
+                let (length, area) = projected.geometry.map(measurer.measure) ?? (0, 0)
+                rows.append((index, length, area, projected.title))
+                totalLength += length
+                totalArea += area
+                index += 1
+            }
+            func number(_ value: Double) -> JSONValue { JSONNumber(value).map(JSONValue.number) ?? .null }
+            if json {
+                let object: JSONValue = .object([
+                    "model": .string(model.rawValue), "kind": .string(kind.rawValue),
+                    "features": .array(rows.map { .object(["index": .number(JSONNumber($0.0)), "length_m": number($0.1), "area_m2": number($0.2)]) }),
+                    "total_length_m": number(totalLength), "total_area_m2": number(totalArea),
+                ])
+                print(String(decoding: JSONText.pretty(object), as: UTF8.self))
+            } else {
+                for (index, length, area, title) in rows {
+                    print("\(index)\t\(DecimalFormatter.fixed(length, digits: 3)) m\t\(DecimalFormatter.fixed(area, digits: 3)) m²\t\(title ?? "")")
+                }
+                print("total\t\(DecimalFormatter.fixed(totalLength, digits: 3)) m\t\(DecimalFormatter.fixed(totalArea, digits: 3)) m²\t(\(model.rawValue), \(kind.rawValue))")
+            }
+            for line in log.summary { printError(line) }
+        } catch {
+            throw fail(error)
+        }
+    }
+}

@@ -145,8 +145,7 @@ public struct GeoJSONReader: FeatureReader {
                      "EPSG:4326", "URN:OGC:DEF:CRS:EPSG:4326", "URN:OGC:DEF:CRS:EPSG::4326", "URN:OGC:DEF:CRS:OGC:1.3:CRS84",
                      "HTTP://WWW.OPENGIS.NET/DEF/CRS/OGC/1.3/CRS84", "HTTP://WWW.OPENGIS.NET/DEF/CRS/EPSG/0/4326"]
         if wgs84.contains(normalized) || wgs84.contains(name.uppercased()) { return nil }
-        throw GeoConvError(.unsupported, "the document's coordinates are in \(name), and reprojection is not available yet",
-                           at: location, hint: "reproject to WGS84 first (e.g. ogr2ogr -t_srs EPSG:4326)")
+        return name  // reprojected to WGS84 through PROJ by the conversion
     }
 
     // MARK: Features

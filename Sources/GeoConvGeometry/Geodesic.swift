@@ -12,20 +12,31 @@ public struct Geodesic: Sendable {
     /// WGS84: a = 6,378,137 m, f = 1/298.257223563.
     public static let wgs84 = Geodesic(equatorialRadius: 6_378_137, flattening: 1 / 298.257223563)
 
-    private let a: Double
-    private let f: Double
+    /// PROJ's ellipsoid constants, computed once by `geod_init` and only read afterwards,
+    /// which is what makes sharing them between threads safe.
+    private final class Constants: @unchecked Sendable {
+        let pointer: UnsafeMutablePointer<geod_geodesic>
+        init(a: Double, f: Double) {
+            pointer = .allocate(capacity: 1)
+            pointer.initialize(to: geod_geodesic())
+            geod_init(pointer, a, f)
+        }
+        deinit { pointer.deallocate() }
+    }
+
+    private let constants: Constants
 
     /// An ellipsoid from its equatorial radius (metres) and flattening.
     public init(equatorialRadius: Double, flattening: Double) {
-        a = equatorialRadius
-        f = flattening
+        constants = Constants(a: equatorialRadius, f: flattening)
     }
 
     private func withGeodesic<R>(_ body: (UnsafePointer<geod_geodesic>) -> R) -> R {
-        var g = geod_geodesic()
-        geod_init(&g, a, f)
-        return withUnsafePointer(to: &g) { body($0) }
+        body(UnsafePointer(constants.pointer))
     }
+
+    /// Runs `body` with PROJ's constants for this ellipsoid.
+    func withUnsafeGeodesic<R>(_ body: (UnsafePointer<geod_geodesic>) -> R) -> R { withGeodesic(body) }
 
     /// The distance in metres between two points, and the forward azimuths (degrees) at each.
     public func inverse(_ from: Coordinate, _ to: Coordinate) -> (distance: Double, initialBearing: Double, finalBearing: Double) {
