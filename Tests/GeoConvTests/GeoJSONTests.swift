@@ -137,14 +137,16 @@ struct GeoJSONReaderTests {
         #expect(try readGeoJSON(lines, sequence: true).features.count == 2)
     }
 
-    @Test("Legacy crs: CRS84 and EPSG:4326 are read; others are refused until reprojection exists")
+    @Test("Legacy crs: CRS84 and EPSG:4326 are WGS84; other CRSs are named in the header for reprojection")
     func legacyCRS() throws {
         let crs84 = #"{"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"urn:ogc:def:crs:OGC:1.3:CRS84"}},"features":[]}"#
         #expect(try readGeoJSON(crs84).header.crs == nil)
         let epsg4326 = #"{"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"EPSG:4326"}},"features":[]}"#
         #expect(try readGeoJSON(epsg4326).header.crs == nil)
         let mercator = #"{"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"urn:ogc:def:crs:EPSG::3857"}},"features":[]}"#
-        #expect(throws: GeoConvError.self) { _ = try readGeoJSON(mercator) }
+        #expect(try readGeoJSON(mercator).header.crs == "urn:ogc:def:crs:EPSG::3857")
+        let link = #"{"type":"FeatureCollection","crs":{"type":"link","properties":{"href":"http://example.com/crs"}},"features":[]}"#
+        #expect(throws: GeoConvError.self) { _ = try readGeoJSON(link) }
     }
 
     @Test("Bad input: each class gives a located error", arguments: [
