@@ -31,6 +31,22 @@ func report(_ name: String, points: Int, bytes: Int, times: [Double]) {
 }
 
 let arguments = CommandLine.arguments
+if arguments.count >= 3, arguments[1] == "geodesic" {
+    let paths = parseRaw(try String(contentsOfFile: arguments[2], encoding: .utf8))
+    let segments = paths.reduce(0) { $0 + max(0, $1.count - 1) }
+    let geodesic = Geodesic.wgs84
+    var times: [Double] = []
+    var total = 0.0
+    for _ in 0..<(arguments.count > 3 ? Int(arguments[3]) ?? 3 : 3) {
+        total = 0
+        times.append(seconds {
+            for path in paths { total += geodesic.length(Path(path)) }
+        })
+    }
+    let best = times.min() ?? .nan
+    print(#"{"tool":"geoconv (PROJ geod_inverse)","task":"wgs84-line-length","segments":\#(segments),"best_s":\#(best),"segments_per_s":\#(Double(segments) / best),"total_m":\#(total)}"#)
+    exit(0)
+}
 if arguments.count >= 3, arguments[1] == "wkt" {
     try benchmarkWKT(path: arguments[2], repeats: arguments.count > 3 ? Int(arguments[3]) ?? 3 : 3)
     exit(0)
