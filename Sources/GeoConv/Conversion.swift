@@ -117,7 +117,8 @@ public struct Converter: Sendable {
             allTransforms += transforms
             let circlesAsPolygons = options.circles == .polygon
                 || (options.circles == nil && !Converter.circleFormats.contains(outFormat.name))
-            if circlesAsPolygons { allTransforms.insert(CircleToPolygon(), at: 2) }
+            if options.detectCircles { allTransforms.append(RecognizeCircles()) }
+            if circlesAsPolygons { allTransforms.append(CircleToPolygon()) }
             let statistics: PumpStatistics
             do throws(GeoConvError) {
                 statistics = try pumpConcurrently(from: featureReader, to: &featureWriter, transforms: allTransforms,

@@ -32,6 +32,8 @@ public struct ConversionOptions: Hashable, Sendable {
     public var spanPattern: String? = nil
     /// How span-pattern lengths are measured (`--length-kind`).
     public var lengthKind: LengthKind = .geodesic
+    /// Turn polygons that are circles back into circles (`--detect-circles`).
+    public var detectCircles = false
     /// Douglas–Peucker tolerance in metres (`--simplify`).
     public var simplifyTolerance: Double? = nil
 

@@ -75,7 +75,12 @@ extension Converter {
         guard let makeReader = format.makeReader else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
         let readLog = DiagnosticLog()
         var featureReader = try makeReader(reader, options, readLog)
-        let header = try featureReader.readHeader()
+        let sourceHeader = try featureReader.readHeader()
+        // Reprojected to WGS84 (and range-checked) as a conversion would be; warnings are reported.
+        var checks: [any FeatureTransform] = [GeographicRangeCheck(sourceCRS: options.sourceCRS), Reproject(sourceCRS: options.sourceCRS)]
+        var writerHeader = sourceHeader
+        for index in checks.indices { writerHeader = try checks[index].transform(writerHeader, diagnostics: readLog) }
+        let header = sourceHeader
 
         var writers: [(name: String, writer: any FeatureWriter, log: DiagnosticLog)] = []
         for target in registry.formats where target.name != format.name {
@@ -83,7 +88,7 @@ extension Converter {
             let log = DiagnosticLog()
             var writer = try makeWriter(try ByteWriter(.discard), options, log)
             do throws(GeoConvError) {
-                try writer.begin(header)
+                try writer.begin(writerHeader)
                 writers.append((target.name, writer, log))
             } catch {
                 try? log.warn("\(target.name).refused", error.message)
@@ -95,7 +100,15 @@ extension Converter {
                                       geometryKinds: [:], emptyGeometries: 0, coordinateCount: 0, hasAltitude: false,
                                       bounds: nil, properties: [:], titled: 0, described: 0, styled: 0, readWarnings: [],
                                       losses: [:])
-        while let feature = try featureReader.next() {
+        while let original = try featureReader.next() {
+            readLog.currentLocation = featureReader.lastLocation
+            var batch = [original]
+            for index in checks.indices {
+                var next: [Feature] = []
+                for item in batch { next += try checks[index].transform(item, diagnostics: readLog) }
+                batch = next
+            }
+            guard let feature = batch.first else { continue }
             report.featureCount += 1
             let kind = feature.geometry.map { $0.kind.rawValue } ?? "null"
             report.geometryKinds[kind, default: 0] += 1

@@ -99,6 +99,9 @@ struct Convert: ParsableCommand {
     @Option(name: .customLong("t-srs"), help: "The CRS to write (WKT and WKB only; GeoJSON and KML are WGS84). Default WGS84.")
     var targetCRS: String?
 
+    @Flag(help: "Turn polygons that are circles (≥ 16 vertices equidistant from a centre) back into circles.")
+    var detectCircles = false
+
     @Flag(help: "Write polylines with style spans as one line per span (gradients as colour steps).")
     var explodeSpans = false
 
@@ -140,6 +143,7 @@ struct Convert: ParsableCommand {
         options.sourceCRS = sourceCRS
         options.targetCRS = targetCRS
         options.explodeSpans = explodeSpans
+        options.detectCircles = detectCircles
         options.spanPattern = spanPattern
         options.lengthKind = lengthKind
         options.simplifyTolerance = simplify

@@ -87,3 +87,50 @@ public enum CirclePolygon {
     }
 }
 
+
+extension CirclePolygon {
+    /// The circle a ring approximates, if it does: at least 16 vertices, closed, all within
+    /// `tolerance` (a fraction of the radius, default 0.5 %) of one geodesic distance from
+    /// their centre. This recognises geoconv's own circle polygons and those of most tools.
+    public static func recognize(_ ring: Path, tolerance: Double = 0.005) -> (center: Coordinate, radius: Double)? {
+        guard ring.count >= 17, ring.isClosed else { return nil }
+        let vertices = ring.dropLast()
+        // Centre: the normalised mean of the unit vectors.
+        var x = 0.0, y = 0.0, z = 0.0
+        for c in vertices {
+            let φ = c.latitude * .pi / 180, λ = c.longitude * .pi / 180
+            x += cos(φ) * cos(λ)
+            y += cos(φ) * sin(λ)
+            z += sin(φ)
+        }
+        let norm = (x * x + y * y + z * z).squareRoot()
+        guard norm > 1e-9 else { return nil }
+        let center = Coordinate(latitude: asin(z / norm) * 180 / .pi, longitude: atan2(y, x) * 180 / .pi)
+        let distances = vertices.map { Geodesic.wgs84.inverse(center, $0).distance }
+        let radius = distances.reduce(0, +) / Double(distances.count)
+        guard radius > 0, distances.allSatisfy({ abs($0 - radius) <= tolerance * radius }) else { return nil }
+        // The vertices must go round the centre evenly (no large gap), as a circle's do.
+        let bearings = vertices.map { Geodesic.wgs84.inverse(center, $0).initialBearing }.sorted()
+        var largestGap = 360 - (bearings.last ?? 0) + (bearings.first ?? 0)
+        for (a, b) in zip(bearings, bearings.dropFirst()) { largestGap = max(largestGap, b - a) }
+        guard largestGap < 360 / Double(vertices.count) * 3 else { return nil }
+        return (center, radius)
+    }
+}
+
+/// Turns polygons that are circles (see `CirclePolygon.recognize`) back into circles
+/// (`--detect-circles`), noting each one.
+public struct RecognizeCircles: FeatureTransform {
+    /// Creates the transform.
+    public init() {}
+
+    public mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
+        guard case .polygon(let rings)? = feature.geometry, rings.holes.isEmpty,
+              let circle = CirclePolygon.recognize(rings.outer)
+        else { return [feature] }
+        var copy = feature
+        copy.geometry = .circle(center: circle.center, radius: circle.radius)
+        diagnostics.note("circle.recognized", "polygons that are circles are written as circles (--detect-circles)")
+        return [copy]
+    }
+}

@@ -165,7 +165,9 @@ public struct GeometryWriter: FeatureWriter {
     public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) {
         if srid == nil, let crs = header.crs {
             let upper = crs.uppercased()
-            guard upper.hasPrefix("EPSG:"), let code = Int(upper.dropFirst(5)) else {
+            // EPSG:n, urn:ogc:def:crs:EPSG::n, http://www.opengis.net/def/crs/EPSG/0/n
+            let digits = upper.split(whereSeparator: { $0 == ":" || $0 == "/" }).last.map(String.init) ?? ""
+            guard upper.contains("EPSG"), let code = Int(digits) else {
                 throw GeoConvError(.unsupported, "the input's CRS \(crs) has no SRID number for EWKT",
                                    hint: "reproject to WGS84 first, or give --srid")
             }

@@ -116,6 +116,23 @@ struct GeometryTests {
         #expect(withSpans.first?.style.spans.map(\.style) == [white, black, white])
     }
 
+    @Test("Circles become geodesic polygons and are recognised back")
+    func circleRoundTrip() throws {
+        let center = Coordinate(latitude: 51.5007, longitude: -0.1246)
+        for radius in [25.0, 1_000, 250_000] {
+            let ring = CirclePolygon.ring(center: center, radius: radius)
+            let found = try #require(CirclePolygon.recognize(ring))
+            #expect(abs(found.radius - radius) / radius < 1e-6)
+            #expect(Geodesic.wgs84.inverse(found.center, center).distance < radius * 1e-6 + 1e-6)
+        }
+        // A square is not a circle; neither is a half circle.
+        let square: Path = [Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 1), Coordinate(latitude: 1, longitude: 1),
+                            Coordinate(latitude: 1, longitude: 0), Coordinate(latitude: 0, longitude: 0)]
+        #expect(CirclePolygon.recognize(square) == nil)
+        let half = Path(Array(CirclePolygon.ring(center: center, radius: 1000).prefix(40)) + [CirclePolygon.ring(center: center, radius: 1000)[0]])
+        #expect(CirclePolygon.recognize(half) == nil)
+    }
+
     @Test("Douglas–Peucker in metres keeps shape and ring validity")
     func simplify() throws {
         var points: [Coordinate] = []
