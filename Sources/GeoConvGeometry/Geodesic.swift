@@ -105,7 +105,24 @@ extension CirclePolygon {
         }
         let norm = (x * x + y * y + z * z).squareRoot()
         guard norm > 1e-9 else { return nil }
-        let center = Coordinate(latitude: asin(z / norm) * 180 / .pi, longitude: atan2(y, x) * 180 / .pi)
+        var center = Coordinate(latitude: asin(z / norm) * 180 / .pi, longitude: atan2(y, x) * 180 / .pi)
+        // Refine on the ellipsoid: least squares for the point equidistant from the vertices
+        // (the residuals d_i − r̄ shift the centre along the bearings to the vertices).
+        for _ in 0..<4 {
+            let solutions = vertices.map { Geodesic.wgs84.inverse(center, $0) }
+            let mean = solutions.reduce(0) { $0 + $1.distance } / Double(solutions.count)
+            var east = 0.0, north = 0.0
+            for s in solutions {
+                let θ = s.initialBearing * .pi / 180
+                east += (s.distance - mean) * sin(θ)
+                north += (s.distance - mean) * cos(θ)
+            }
+            east *= 2 / Double(solutions.count)
+            north *= 2 / Double(solutions.count)
+            let shift = (east * east + north * north).squareRoot()
+            if shift < 1e-6 { break }
+            center = Geodesic.wgs84.destination(from: center, distance: shift, bearing: atan2(east, north) * 180 / .pi)
+        }
         let distances = vertices.map { Geodesic.wgs84.inverse(center, $0).distance }
         let radius = distances.reduce(0, +) / Double(distances.count)
         guard radius > 0, distances.allSatisfy({ abs($0 - radius) <= tolerance * radius }) else { return nil }
