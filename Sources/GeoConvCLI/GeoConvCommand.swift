@@ -20,7 +20,8 @@ struct GeoConvCommand: ParsableCommand {
             Exit status: 0 success, 1 invalid input or failed conversion, 64 usage error.
             """,
         version: "geoconv \(GeoConvVersion.current) (libxml2 \(LibXML2.version), PROJ \(PROJLibrary.version))",
-        subcommands: [Convert.self, PolylineCommand.self, Info.self, Validate.self, Measure.self, Formats.self],
+        subcommands: [Convert.self, PolylineCommand.self, Info.self, Validate.self, Measure.self, Camera.self, TileCommand.self, Tiles.self,
+                      ClusterCommand.self, Formats.self],
         defaultSubcommand: Convert.self
     )
 }

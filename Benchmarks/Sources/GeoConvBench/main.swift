@@ -47,6 +47,34 @@ if arguments.count >= 3, arguments[1] == "geodesic" {
     print(#"{"tool":"geoconv (PROJ geod_inverse)","task":"wgs84-line-length","segments":\#(segments),"best_s":\#(best),"segments_per_s":\#(Double(segments) / best),"total_m":\#(total)}"#)
     exit(0)
 }
+if arguments.count >= 3, arguments[1] == "cluster" {
+    // Markers from the points file (read with geoconv's GeoJSON reader, not timed).
+    let log = DiagnosticLog()
+    var reader = GeoJSONReader(try ByteReader(.file(arguments[2])), diagnostics: log)
+    _ = try reader.readHeader()
+    var positions: [Coordinate] = []
+    while let feature = try reader.next() {
+        if case .point(let c)? = feature.geometry { positions.append(c) }
+    }
+    var clusterer: MarkerClusterer?
+    let index = seconds { clusterer = MarkerClusterer(positions: positions) }
+    guard let clusterer else { exit(1) }
+    var count = 0
+    let one = seconds { count = clusterer.clustering(atZoom: 10).count }
+    print(#"{"tool":"geoconv","task":"index 1M markers","markers":\#(positions.count),"seconds":\#(index)}"#)
+    print(#"{"tool":"geoconv","task":"cluster at zoom 10","clusters":\#(count),"seconds":\#(one)}"#)
+    if CommandLine.arguments.contains("--per-zoom") {
+        for z in 0...16 {
+            var n = 0
+            let t = seconds { n = clusterer.clustering(atZoom: Double(z)).count }
+            print("zoom \(z): \(n) clusters in \(t) s")
+        }
+    }
+    var total = 0
+    let all = seconds { total = clusterer.clusterings(zooms: (0...16).map(Double.init)).reduce(0) { $0 + $1.count } }
+    print(#"{"tool":"geoconv","task":"cluster zooms 0-16","clusters":\#(total),"seconds":\#(all),"index_plus_all_s":\#(index + all)}"#)
+    exit(0)
+}
 if arguments.count >= 3, arguments[1] == "wkt" {
     try benchmarkWKT(path: arguments[2], repeats: arguments.count > 3 ? Int(arguments[3]) ?? 3 : 3)
     exit(0)

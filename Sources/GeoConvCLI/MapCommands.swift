@@ -1,0 +1,238 @@
+import ArgumentParser
+import GeoConv
+
+/// Reads every feature of an input (reprojected to WGS84), for the commands that need them all.
+func readAllFeatures(_ input: String, from: String?) throws(GeoConvError) -> (DocumentHeader, [Feature], DiagnosticLog) {
+    let source: InputSource = input == "-" ? .standardInput : .file(input)
+    let reader = try ByteReader(source)
+    let options = ConversionOptions(inputFormat: from)
+    let format = try Converter().inputFormat(for: source, reader: reader, options: options)
+    guard let makeReader = format.makeReader else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
+    let log = DiagnosticLog()
+    var features = try makeReader(reader, options, log)
+    var header = try features.readHeader()
+    var reproject = Reproject()
+    header = try reproject.transform(header, diagnostics: log)
+    var all: [Feature] = []
+    while let feature = try features.next() {
+        log.currentLocation = features.lastLocation
+        all += try reproject.transform(feature, diagnostics: log)
+    }
+    return (header, all, log)
+}
+
+struct Camera: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The camera that shows every feature of a file in a viewport (the Maps SDK's camera(for:insets:)).")
+
+    @Argument(help: "The input file, or '-' for standard input.")
+    var input: String
+
+    @Option(help: "The input format (default: from the extension or the content).")
+    var from: String?
+
+    @Option(help: "The viewport in points, WIDTHxHEIGHT, e.g. 390x844.")
+    var viewport: String
+
+    @Option(help: "Padding in points on every edge (default 64, as the Maps SDK's fitBounds).")
+    var padding: Double = 64
+
+    @Flag(help: "Print {\"target\":{\"latitude\",\"longitude\"},\"zoom\",\"bearing\",\"viewingAngle\"}.")
+    var json = false
+
+    func run() throws {
+        let parts = viewport.lowercased().split(separator: "x").compactMap { Double($0) }
+        guard parts.count == 2, parts.allSatisfy({ $0 > 0 && $0.isFinite }) else {
+            throw ValidationError("--viewport must be WIDTHxHEIGHT in points, e.g. 390x844")
+        }
+        do throws(GeoConvError) {
+            let (header, features, log) = try readAllFeatures(input, from: from)
+            var bounds: CoordinateBounds?
+            for feature in features {
+                var geometry = feature.geometry
+                if case .circle(let c, let r)? = geometry { geometry = .polygon(PolygonRings(outer: CirclePolygon.ring(center: c, radius: r))) }
+                if let box = geometry?.bounds { bounds = bounds.map { $0.union(box) } ?? box }
+            }
+            guard let bounds else {
+                throw GeoConvError(.invalidInput, "'\(input)' has no positions to fit", hint: "the camera needs at least one geometry")
+            }
+            let camera = CameraPosition.fitting(bounds, viewport: (parts[0], parts[1]), insets: EdgeInsets(padding: padding))
+            _ = header
+            if json {
+                print(String(decoding: JSONText.compact(GeoJSONNames.json(camera)), as: UTF8.self))
+            } else {
+                print("target \(DecimalFormatter.shortest(camera.target.latitude)),\(DecimalFormatter.shortest(camera.target.longitude)) zoom \(DecimalFormatter.fixed(camera.zoom, digits: 3)) bearing \(DecimalFormatter.shortest(camera.bearing)) viewingAngle \(DecimalFormatter.shortest(camera.viewingAngle))")
+            }
+            for line in log.summary { printError(line) }
+        } catch {
+            throw fail(error)
+        }
+    }
+}
+
+struct TileCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "tile", abstract: "The tile holding a coordinate: z/x/y (x east, y south, origin north-west).")
+
+    @Option(help: "Zoom level, 0…30.")
+    var zoom: Int
+
+    @Flag(help: "Also print the quadkey and the TMS y.")
+    var verbose = false
+
+    @Argument(parsing: .allUnrecognized, help: "LAT LNG (or LAT,LNG) in degrees; negative values need no '--'.")
+    var coordinate: [String] = []
+
+    var latitude: Double { numbers[0] }
+    var longitude: Double { numbers[1] }
+    var numbers: [Double] {
+        coordinate.filter { $0 != "--" }.flatMap { $0.split(separator: ",") }.compactMap { Double($0) }
+    }
+
+    func validate() throws {
+        guard (0...30).contains(zoom) else { throw ValidationError("--zoom must be within 0…30") }
+        guard numbers.count == 2 else { throw ValidationError("give the latitude and longitude, e.g. geoconv tile 49.26 -123.11 --zoom 10") }
+        guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90 else { throw ValidationError("the latitude must be within ±90") }
+    }
+
+    func run() {
+        let tile = Tile(containing: Coordinate(latitude: latitude, longitude: longitude), zoom: zoom)
+        print(verbose ? "\(tile) quadkey \(tile.quadkey) tms \(tile.z)/\(tile.x)/\(tile.flippedY.y)" : tile.description)
+    }
+}
+
+struct Tiles: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The tiles (z/x/y) covering every feature of a file at a zoom.")
+
+    @Argument(help: "The input file, or '-' for standard input.")
+    var input: String
+
+    @Option(help: "The input format (default: from the extension or the content).")
+    var from: String?
+
+    @Option(help: "Zoom level, 0…24.")
+    var zoom: Int
+
+    @Option(help: "Print URLs from this template ({x} {y} {z} {-y} {quadkey}) instead of z/x/y.")
+    var url: String?
+
+    func validate() throws {
+        guard (0...24).contains(zoom) else { throw ValidationError("--zoom must be within 0…24") }
+    }
+
+    func run() throws {
+        do throws(GeoConvError) {
+            let (_, features, log) = try readAllFeatures(input, from: from)
+            var tiles = Set<Tile>()
+            for feature in features {
+                if let geometry = feature.geometry { tiles.formUnion(Tile.covering(geometry, zoom: zoom)) }
+            }
+            let output = try ByteWriter(.standardOutput)
+            for tile in tiles.sorted() { try output.write((url.map { tile.url($0) } ?? tile.description) + "\n") }
+            try output.commit()
+            for line in log.summary { printError(line) }
+        } catch {
+            throw fail(error)
+        }
+    }
+}
+
+struct ClusterCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cluster",
+        abstract: "Cluster point features at a zoom (non-hierarchical distance-based, as the Maps utility libraries).",
+        discussion: """
+            Writes one feature per cluster: a Point at the item that started it, with count,
+            members (the items' ids, or their input positions), and bbox; a marker alone
+            keeps its properties. --all-zooms writes every zoom 0…Z with a "zoom" property.
+            """
+    )
+
+    @Argument(help: "The input file, or '-' for standard input.")
+    var input: String
+
+    @Argument(help: "The output file, or '-' for standard output.")
+    var output: String
+
+    @Option(help: "The input format.")
+    var from: String?
+
+    @Option(help: "The output format (default: from the extension).")
+    var to: String?
+
+    @Option(help: "The zoom (fractional allowed).")
+    var zoom: Double
+
+    @Option(help: "Cluster distance in screen points (default 100).")
+    var distance: Double = 100
+
+    @Flag(help: "android-maps-utils semantics: ±distance/2 at the floored zoom (default: the iOS library's ±distance at the zoom).")
+    var android = false
+
+    @Flag(help: "Cluster every zoom 0…Z in one run.")
+    var allZooms = false
+
+    func run() throws {
+        do throws(GeoConvError) {
+            let (header, features, log) = try readAllFeatures(input, from: from)
+            var positions: [Coordinate] = []
+            var pointFeatures: [Feature] = []
+            for feature in features {
+                if case .point(let c)? = feature.geometry {
+                    positions.append(c)
+                    pointFeatures.append(feature)
+                }
+            }
+            if pointFeatures.count < features.count {
+                try log.warn("cluster.non-points-skipped", "\(features.count - pointFeatures.count) features that are not Points are not clustered")
+            }
+            let clusterer = MarkerClusterer(positions: positions, distance: distance, variant: android ? .android : .ios)
+            var out: [Feature] = []
+            let zooms: [Double] = allZooms ? (0...Int(zoom)).map(Double.init) : [zoom]
+            for z in zooms {
+                for cluster in clusterer.clusters(atZoom: z) {
+                    var feature: Feature
+                    if cluster.members.count == 1 {
+                        feature = pointFeatures[cluster.members[0]]
+                    } else {
+                        feature = Feature(geometry: .point(cluster.position))
+                        feature.properties["count"] = .number(JSONNumber(cluster.members.count))
+                        feature.properties["members"] = .array(cluster.members.map { index in
+                            switch pointFeatures[index].id {
+                            case .string(let s)?: .string(s)
+                            case .number(let n)?: .number(n)
+                            case nil: pointFeatures[index].properties["id"] ?? .number(JSONNumber(index))
+                            }
+                        })
+                        var box: CoordinateBounds?
+                        for index in cluster.members {
+                            let c = positions[index]
+                            box = box.map { $0.including(c) } ?? CoordinateBounds(c, c)
+                        }
+                        if let box {
+                            feature.properties["bbox"] = .array([box.west, box.south, box.east, box.north].map { JSONNumber($0).map(JSONValue.number) ?? .null })
+                        }
+                    }
+                    if allZooms { feature.properties["zoom"] = .number(JSONNumber(Int(z))) }
+                    out.append(feature)
+                }
+            }
+            let target: OutputTarget = output == "-" ? .standardOutput : .file(output)
+            var options = ConversionOptions(outputFormat: to)
+            if to == nil, output == "-" { options.outputFormat = "geojson" }
+            let writerFormat = try Converter().outputFormat(for: target, options: options)
+            guard let makeWriter = writerFormat.makeWriter else { throw GeoConvError(.usage, "\(writerFormat.name) cannot be written") }
+            let bytes = try ByteWriter(target)
+            var writer = try makeWriter(bytes, options, log)
+            var documentHeader = header
+            documentHeader.crs = nil
+            try writer.begin(documentHeader)
+            for feature in out { try writer.write(feature) }
+            try writer.finish()
+            try bytes.commit()
+            printError("\(positions.count) markers → \(out.count) clusters")
+            for line in log.summary { printError(line) }
+        } catch {
+            throw fail(error)
+        }
+    }
+}

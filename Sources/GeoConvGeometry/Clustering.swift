@@ -1,0 +1,203 @@
+public import GeoConvCore
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// Marker clustering: the Maps utility libraries' non-hierarchical distance-based algorithm,
+/// exactly — items visited in insertion order; each unvisited item starts a cluster placed at
+/// that item (not the centroid); its neighbours come from a box query around it; an item
+/// already in a cluster moves only to a strictly closer one — over a spatial index (items
+/// sorted once by Morton code, boxes found by binary search), so millions of markers cluster
+/// in well under a second per zoom.
+public struct MarkerClusterer: Sendable {
+    /// Which utility library's parameters to follow.
+    public enum Variant: String, Hashable, Sendable, CaseIterable {
+        /// Maps SDK for iOS utility library: ±distance points at the fractional zoom (default).
+        case ios
+        /// android-maps-utils: ±distance/2 points at the floored zoom.
+        case android
+    }
+
+    /// One cluster: where it is, and which items (indices into the input) it holds.
+    public struct Cluster: Hashable, Sendable {
+        /// The position of the item that started the cluster.
+        public var position: Coordinate
+        /// Indices of the member items, ascending.
+        public var members: [Int]
+    }
+
+    /// The clusters of one zoom in compact form: for each cluster the item that started it,
+    /// and for each item its cluster.
+    public struct Clustering: Sendable {
+        /// The zoom.
+        public var zoom: Double
+        /// For each cluster, in creation order, the index of the item that started it.
+        public var starts: [Int32]
+        /// For each item, the index of its cluster.
+        public var owners: [Int32]
+
+        /// The number of clusters.
+        public var count: Int { starts.count }
+
+        /// Each cluster's size.
+        public var sizes: [Int] {
+            var sizes = [Int](repeating: 0, count: starts.count)
+            for owner in owners { sizes[Int(owner)] += 1 }
+            return sizes
+        }
+    }
+
+    /// The cluster distance in screen points (100 in both libraries).
+    public var distance: Double
+    /// iOS or Android semantics.
+    public var variant: Variant
+
+    private let positions: [Coordinate]
+    private let x: [Double], y: [Double]
+    /// Item indices sorted by Morton code, and the sorted codes.
+    private let order: [Int32]
+    private let codes: [UInt64]
+
+    static let bits = 31
+    static let resolution = Double(1 << bits)
+
+    /// Indexes the items once; `clusters(atZoom:)` then clusters them at any zoom.
+    public init(positions: [Coordinate], distance: Double = 100, variant: Variant = .ios) {
+        self.positions = positions
+        self.distance = distance
+        self.variant = variant
+        var x = [Double](), y = [Double]()
+        x.reserveCapacity(positions.count)
+        y.reserveCapacity(positions.count)
+        for p in positions {
+            let w = WorldPoints.point(p)
+            x.append(w.x)
+            y.append(w.y)
+        }
+        self.x = x
+        self.y = y
+        var keyed = [(UInt64, Int32)]()
+        keyed.reserveCapacity(positions.count)
+        for i in 0..<positions.count { keyed.append((MarkerClusterer.morton(x[i], y[i]), Int32(i))) }
+        keyed.sort { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
+        order = keyed.map(\.1)
+        codes = keyed.map(\.0)
+    }
+
+    static func cell(_ v: Double) -> UInt64 {
+        UInt64(max(0, min(resolution - 1, (v / WorldPoints.tileSize * resolution).rounded(.down))))
+    }
+
+    static func spread(_ v: UInt64) -> UInt64 {
+        var x = v & 0x7FFF_FFFF
+        x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF
+        x = (x | (x << 8)) & 0x00FF_00FF_00FF_00FF
+        x = (x | (x << 4)) & 0x0F0F_0F0F_0F0F_0F0F
+        x = (x | (x << 2)) & 0x3333_3333_3333_3333
+        x = (x | (x << 1)) & 0x5555_5555_5555_5555
+        return x
+    }
+
+    static func morton(_ x: Double, _ y: Double) -> UInt64 { spread(cell(x)) | (spread(cell(y)) << 1) }
+
+    /// The first index in `codes` not below `value`.
+    private func lowerBound(_ value: UInt64) -> Int {
+        var low = 0, high = codes.count
+        while low < high {
+            let mid = (low + high) / 2
+            if codes[mid] < value { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The half-width of the neighbourhood box, in zoom-0 world points.
+    public func halfSpan(atZoom zoom: Double) -> Double {
+        switch variant {
+        case .ios: distance / pow(2, zoom)
+        case .android: distance / 2 / pow(2, zoom.rounded(.down))
+        }
+    }
+
+    /// The clusters at a zoom, in the order the algorithm creates them.
+    public func clusters(atZoom zoom: Double) -> [Cluster] {
+        let result = clustering(atZoom: zoom)
+        var members = [[Int]](repeating: [], count: result.starts.count)
+        for (item, owner) in result.owners.enumerated() { members[Int(owner)].append(item) }
+        return zip(result.starts, members).map { Cluster(position: positions[Int($0.0)], members: $0.1) }
+    }
+
+    /// The clusters of every zoom in `zooms`, computed in parallel on all cores (zooms are
+    /// independent), in zoom order.
+    public func clusterings(zooms: [Double]) -> [Clustering] {
+        let results = Mutex<[Int: Clustering]>([:])
+        DispatchQueue.concurrentPerform(iterations: zooms.count) { index in
+            let result = clustering(atZoom: zooms[index])
+            results.withLock { $0[index] = result }
+        }
+        return results.withLock { all in zooms.indices.compactMap { all[$0] } }
+    }
+
+    /// The clusters at a zoom in compact form.
+    public func clustering(atZoom zoom: Double) -> Clustering {
+        let n = positions.count
+        guard n > 0 else { return Clustering(zoom: zoom, starts: [], owners: []) }
+        let h = halfSpan(atZoom: zoom)
+        // Index cells: the coarsest power-of-two grid whose cells are at least 2h wide, so a
+        // box touches at most 2 × 2 cells; a cell is a contiguous run of the Morton order.
+        var level = 0
+        while level < MarkerClusterer.bits && WorldPoints.tileSize / Double(1 << (level + 1)) >= 2 * h { level += 1 }
+        let shift = UInt64(2 * (MarkerClusterer.bits - level))
+        let cellsPerAxis = Double(1 << level)
+
+        var visited = [Bool](repeating: false, count: n)
+        var best = [Double](repeating: .infinity, count: n)
+        var owner = [Int32](repeating: -1, count: n)
+        var starts: [Int32] = []
+        var candidates: [Int32] = []
+        for candidate in 0..<n where !visited[candidate] {
+            let cx = x[candidate], cy = y[candidate]
+            let minX = cx - h, maxX = cx + h, minY = cy - h, maxY = cy + h
+            let clusterID = Int32(starts.count)
+            starts.append(Int32(candidate))
+            candidates.removeAll(keepingCapacity: true)
+            let cellX0 = max(0, Int((minX / WorldPoints.tileSize * cellsPerAxis).rounded(.down)))
+            let cellX1 = min(Int(cellsPerAxis) - 1, Int((maxX / WorldPoints.tileSize * cellsPerAxis).rounded(.down)))
+            let cellY0 = max(0, Int((minY / WorldPoints.tileSize * cellsPerAxis).rounded(.down)))
+            let cellY1 = min(Int(cellsPerAxis) - 1, Int((maxY / WorldPoints.tileSize * cellsPerAxis).rounded(.down)))
+            if cellX0 <= cellX1 && cellY0 <= cellY1 {
+                for cellY in cellY0...cellY1 {
+                    for cellX in cellX0...cellX1 {
+                        let prefix = (MarkerClusterer.spread(UInt64(cellX)) | (MarkerClusterer.spread(UInt64(cellY)) << 1)) << shift
+                        var i = lowerBound(prefix)
+                        let end = shift >= 64 ? codes.count : lowerBound(prefix + (1 << shift))
+                        while i < end {
+                            let item = Int(order[i])
+                            let ix = x[item], iy = y[item]
+                            if ix >= minX && ix <= maxX && iy >= minY && iy <= maxY { candidates.append(Int32(item)) }
+                            i += 1
+                        }
+                    }
+                }
+            }
+            for item32 in candidates {
+                let item = Int(item32)
+                let dx = x[item] - cx, dy = y[item] - cy
+                let d = dx * dx + dy * dy
+                if owner[item] >= 0 && best[item] <= d { continue }  // moves only to a strictly closer cluster
+                best[item] = d
+                owner[item] = clusterID
+                visited[item] = true
+            }
+            if owner[candidate] != clusterID {  // cannot happen (distance 0), but keep the candidate its own
+                owner[candidate] = clusterID
+                best[candidate] = 0
+                visited[candidate] = true
+            }
+        }
+        return Clustering(zoom: zoom, starts: starts, owners: owner)
+    }
+}
