@@ -92,8 +92,9 @@ public enum Antimeridian {
         var previous = reference
         for c in ring {
             var longitude = c.longitude
-            while longitude - previous > 180 { longitude -= 360 }
-            while longitude - previous < -180 { longitude += 360 }
+            // In closed form: a loop of ±360 steps never ends on longitudes like 1e300.
+            let jump = longitude - previous
+            if jump > 180 || jump < -180 { longitude -= 360 * (jump / 360).rounded() }
             result.append(Coordinate(latitude: c.latitude, longitude: longitude, altitude: c.altitude))
             previous = longitude
         }

@@ -100,6 +100,7 @@ final class KMLReaderState {
                 pending.append(feature)
                 headerDone = true
             }
+            if let strictFailure { throw strictFailure }
         }
         return header
     }
@@ -108,9 +109,25 @@ final class KMLReaderState {
         if !headerDone { _ = try readHeader() }
         if !pending.isEmpty { return pending.removeFirst() }
         while !finished {
-            if let feature = try step() { return feature }
+            let feature = try step()
+            if let strictFailure { throw strictFailure }
+            if let feature { return feature }
         }
         return nil
+    }
+
+    /// The first warning that `--strict` turned into an error, raised once the current
+    /// event is processed (warnings come from inside XML parsing, whose errors are
+    /// `XMLParseError`s).
+    var strictFailure: GeoConvError?
+
+    /// Records a warning; under `--strict`, keeps it to be thrown by `next()`.
+    func warn(_ code: String, _ message: String, at location: SourceLocation? = nil, hint: String? = nil) {
+        do throws(GeoConvError) {
+            try diagnostics.warn(code, message, at: location, hint: hint)
+        } catch {
+            if strictFailure == nil { strictFailure = error }
+        }
     }
 
     /// Processes one event at container level; returns a feature when one is complete.
@@ -153,7 +170,7 @@ final class KMLReaderState {
             if !containers[containers.count - 1].isFolder && !headerDone {
                 header.description = text
             } else {
-                try? diagnostics.warn("kml.folder-description-dropped", "folder descriptions are not carried over", at: location())
+                warn("kml.folder-description-dropped", "folder descriptions are not carried over", at: location())
             }
             return nil
         case "Style":
@@ -196,7 +213,7 @@ final class KMLReaderState {
             if !headerDone, header.camera == nil {
                 header.camera = camera
             } else {
-                try? diagnostics.warn("kml.view-dropped", "a \(element) after the first feature is not carried over", at: location())
+                warn("kml.view-dropped", "a \(element) after the first feature is not carried over", at: location())
             }
             return nil
         case "Placemark", "GroundOverlay", "NetworkLink":
@@ -206,7 +223,7 @@ final class KMLReaderState {
                 return try parseFeature(element, id: id, isEmpty: isEmpty)
             } catch {
                 guard options.skipsInvalidFeatures, !error.isLimit, parser.sourceFailure == nil else { throw error }
-                try? diagnostics.warn("kml.invalid-feature-skipped", "skipped an invalid \(element): \(error.message)",
+                warn("kml.invalid-feature-skipped", "skipped an invalid \(element): \(error.message)",
                                       at: SourceLocation(file: name, line: error.line, column: error.column))
                 return nil
             }
@@ -214,7 +231,7 @@ final class KMLReaderState {
             lastLocation = location()
             return try parseFeature(alias, id: parser.attribute("id"), isEmpty: isEmpty)
         case "ScreenOverlay", "PhotoOverlay", "Tour", "Model":
-            try? diagnostics.warn("kml.\(element.lowercased())-dropped", "\(element) elements are not carried over", at: location())
+            warn("kml.\(element.lowercased())-dropped", "\(element) elements are not carried over", at: location())
             if !isEmpty { try parser.skipElement() }
             return nil
         default:
@@ -335,17 +352,17 @@ final class KMLReaderState {
     func resolve(_ url: String, into feature: inout Feature, visited: Set<String> = []) -> KMLStyle? {
         let trimmed = url.trimmed
         guard !visited.contains(trimmed), visited.count < 16 else {
-            try? diagnostics.warn("kml.style-loop", "styleUrl \"\(trimmed)\" leads back to itself through StyleMaps; no style is applied",
+            warn("kml.style-loop", "styleUrl \"\(trimmed)\" leads back to itself through StyleMaps; no style is applied",
                                   at: lastLocation)
             return nil
         }
         guard let hash = trimmed.firstIndex(of: "#") else {
-            try? diagnostics.warn("kml.style-unresolved", "styleUrl \"\(trimmed)\" is not a local #id; styles in other files are not fetched",
+            warn("kml.style-unresolved", "styleUrl \"\(trimmed)\" is not a local #id; styles in other files are not fetched",
                                   at: lastLocation)
             return nil
         }
         if hash != trimmed.startIndex {
-            try? diagnostics.warn("kml.external-style", "styleUrl \"\(trimmed)\" points into another file, which geoconv never fetches",
+            warn("kml.external-style", "styleUrl \"\(trimmed)\" points into another file, which geoconv never fetches",
                                   at: lastLocation)
             return nil
         }
@@ -357,7 +374,7 @@ final class KMLReaderState {
             if let normal = map.normal { return resolve(normal, into: &feature, visited: visited.union([trimmed])) }
             return nil
         }
-        try? diagnostics.warn("kml.style-unresolved",
+        warn("kml.style-unresolved",
                               "styleUrl \"\(trimmed)\" names no Style or StyleMap defined before it; its style is not applied",
                               at: lastLocation, hint: "define shared styles before the placemarks that use them")
         return nil
@@ -666,6 +683,12 @@ final class KMLReaderState {
                     case "outerBoundaryIs", "innerBoundaryIs": boundary = child
                     case "LinearRing":
                         let ring = Path(try parseSimpleGeometry("LinearRing", into: &feature))
+                        if let first = ring.coordinates.first, let last = ring.coordinates.last, ring.coordinates.count > 1,
+                           first.latitude != last.latitude || first.longitude != last.longitude
+                        {
+                            warn("kml.unclosed-ring", "a LinearRing's first and last coordinates differ; it is closed on writing",
+                                                  at: location())
+                        }
                         if boundary == "outerBoundaryIs", outer == nil { outer = ring } else { holes.append(ring) }
                     default: try attribute(child, into: &feature)
                     }
@@ -720,7 +743,7 @@ final class KMLReaderState {
             }
             return nil
         case "Model":
-            try? diagnostics.warn("kml.model-dropped", "3D Model geometries are not carried over", at: location())
+            warn("kml.model-dropped", "3D Model geometries are not carried over", at: location())
             try parser.skipElement()
             return nil
         default:
@@ -822,6 +845,9 @@ final class KMLReaderState {
             }
             guard let value = DecimalParser.parse(UnsafeBufferPointer(rebasing: bytes[start..<index])) else {
                 return "'\(String(decoding: bytes[start..<index], as: UTF8.self))' in <coordinates> is not a number"
+            }
+            guard value.isFinite else {
+                return "'\(String(decoding: bytes[start..<index], as: UTF8.self))' in <coordinates> is too large for a 64-bit float"
             }
             // A number not joined to the previous by a comma starts a new tuple.
             if !afterComma, !numbers.isEmpty {

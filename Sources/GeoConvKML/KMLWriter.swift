@@ -207,18 +207,18 @@ final class KMLWriterState {
             case .null:
                 try diagnostics.warn("kml.null-dropped", "null property values have no KML form; they are dropped")
             case .string(let s):
-                noteType("string", for: key)
+                try noteType("string", for: key)
                 simple.append((key, s))
             case .bool(let b):
-                noteType("bool", for: key)
+                try noteType("bool", for: key)
                 simple.append((key, b ? "true" : "false"))
             case .number(let n):
                 let fitsInt = n.isInteger && (n.intValue.map { abs($0) < 1 << 31 } ?? false)
-                noteType(fitsInt ? "int" : "double", for: key)
+                try noteType(fitsInt ? "int" : "double", for: key)
                 simple.append((key, n.literal))
             case .array, .object:
                 try diagnostics.warn("kml.json-as-text", "array and object property values are written as JSON text and read back as strings")
-                noteType("string", for: key)
+                try noteType("string", for: key)
                 simple.append((key, JSONText.string(value)))
             }
         }
@@ -241,7 +241,7 @@ final class KMLWriterState {
         append("</ExtendedData>")
     }
 
-    func noteType(_ type: String, for key: String) {
+    func noteType(_ type: String, for key: String) throws(GeoConvError) {
         guard let existing = schema[key] else {
             schema[key] = type
             return
@@ -251,7 +251,7 @@ final class KMLWriterState {
             schema[key] = "double"
         } else if existing != "string" {
             schema[key] = "string"
-            try? diagnostics.warn("kml.mixed-types", "property \"\(key)\" has values of different types; KML types it as text")
+            try diagnostics.warn("kml.mixed-types", "property \"\(key)\" has values of different types; KML types it as text")
         }
     }
 

@@ -52,21 +52,32 @@ public enum KMZ {
         do {
             let handle = try FileHandle(forWritingTo: kmlFile.url)
             defer { try? handle.close() }
-            _ = try archive.extract(main, skipCRC32: false) { chunk in
+            let consume: Consumer = { chunk in
                 written += UInt64(chunk.count)
-                if written > limits.maximumEntryBytes
+                if written > limits.maximumEntryBytes || written > main.uncompressedSize
                     || (written > 1 << 20 && written > max(main.compressedSize, 1) * limits.maximumRatio)
                 {
                     overflow = GeoConvError(.limitExceeded,
-                                            "\(main.path) in '\(input.name)' expands beyond \(written) bytes from \(main.compressedSize) compressed: a zip bomb?",
+                                            "\(main.path) in '\(input.name)' expands beyond \(written) bytes from \(main.compressedSize) compressed (it declares \(main.uncompressedSize)): a zip bomb or a damaged archive",
                                             hint: "geoconv accepts at most \(limits.maximumEntryBytes) bytes and a \(limits.maximumRatio):1 expansion (docs/security.md)")
                     throw CancellationError()
                 }
                 try handle.write(contentsOf: chunk)
             }
+            if let range = try ZipLayout.dataRange(of: main.path, in: archiveFile.url) {
+                try extractBounded(main, range: range, archive: archiveFile.url, consumer: consume)
+            } else {
+                _ = try archive.extract(main, skipCRC32: false, consumer: consume)
+            }
+        } catch let error as GeoConvError {
+            throw overflow ?? error
         } catch {
             if let overflow { throw overflow }
             throw GeoConvError(.invalidInput, "cannot extract \(main.path) from '\(input.name)': \(error)",
+                               hint: "the archive is damaged")
+        }
+        guard written == main.uncompressedSize else {
+            throw GeoConvError(.invalidInput, "\(main.path) in '\(input.name)' holds \(written) bytes but declares \(main.uncompressedSize)",
                                hint: "the archive is damaged")
         }
         let reader = try ByteReader(.file(kmlFile.url.path))
@@ -74,6 +85,102 @@ public enum KMZ {
         archiveFile.remove()
         let others = entries.filter { $0.path != main.path && $0.type == .file }.map(\.path)
         return (reader, main.path, others)
+    }
+}
+
+/// Inflates (or copies) one entry's bytes from `range` of the archive, never reading past
+/// it: ZIPFoundation's own loop spins forever on a deflate stream that does not end within
+/// its entry (found by fuzzing), so the provider here throws instead of returning nothing.
+private func extractBounded(_ entry: Entry, range: Range<UInt64>, archive: URL, consumer: Consumer) throws {
+    let file = try FileHandle(forReadingFrom: archive)
+    defer { try? file.close() }
+    try file.seek(toOffset: range.lowerBound)
+    let size = range.upperBound - range.lowerBound
+    var remaining = size
+    let provider: Provider = { _, chunkSize in
+        guard remaining > 0 else {
+            throw GeoConvError(.invalidInput, "\(entry.path): the compressed data ends before the deflate stream does",
+                               hint: "the archive is damaged")
+        }
+        let count = Int(min(UInt64(chunkSize), remaining))
+        guard let data = try file.read(upToCount: count), data.count == count else {
+            throw GeoConvError(.invalidInput, "\(entry.path): the archive ends inside the entry", hint: "the archive is truncated")
+        }
+        remaining -= UInt64(count)
+        return data
+    }
+    let checksum: CRC32
+    if entry.isCompressed {
+        checksum = try Data.decompress(size: Int64(size), bufferSize: 1 << 16, skipCRC32: false, provider: provider, consumer: consumer)
+    } else {
+        var crc = CRC32(0)
+        while remaining > 0 {
+            let chunk = try provider(0, 1 << 16)
+            crc = chunk.crc32(checksum: crc)
+            try consumer(chunk)
+        }
+        checksum = crc
+    }
+    guard checksum == entry.checksum else {
+        throw GeoConvError(.invalidInput, "\(entry.path): CRC-32 mismatch (the bytes are damaged)", hint: "the archive is damaged")
+    }
+}
+
+/// Just enough of the zip layout to find where an entry's data lies: the end-of-central-
+/// directory record, the central directory entry's local header offset, and the local
+/// header's variable lengths. Returns nil (let ZIPFoundation handle it) for ZIP64 archives.
+enum ZipLayout {
+    static func dataRange(of path: String, in url: URL) throws -> Range<UInt64>? {
+        let file = try FileHandle(forReadingFrom: url)
+        defer { try? file.close() }
+        let fileSize = try file.seekToEnd()
+        let tailLength = min(fileSize, 22 + 65_535)
+        try file.seek(toOffset: fileSize - tailLength)
+        let tail = Array(try file.readToEnd() ?? Data())
+        guard tail.count >= 22 else { return nil }
+        var eocd: Int?
+        var i = tail.count - 22
+        while i >= 0 {
+            if tail[i] == 0x50, tail[i + 1] == 0x4B, tail[i + 2] == 0x05, tail[i + 3] == 0x06 { eocd = i; break }
+            i -= 1
+        }
+        guard let e = eocd else { return nil }
+        let count = Int(le16(tail, e + 10))
+        let directorySize = UInt64(le32(tail, e + 12))
+        let directoryOffset = UInt64(le32(tail, e + 16))
+        guard count != 0xFFFF, directoryOffset != 0xFFFF_FFFF, directoryOffset + directorySize <= fileSize else { return nil }
+        try file.seek(toOffset: directoryOffset)
+        let directory = Array(try file.read(upToCount: Int(directorySize)) ?? Data())
+        let wanted = Array(path.utf8)
+        var p = 0
+        for _ in 0..<count {
+            guard p + 46 <= directory.count, le32(directory, p) == 0x0201_4B50 else { return nil }
+            let compressed = UInt64(le32(directory, p + 20))
+            let nameLength = Int(le16(directory, p + 28))
+            let extraLength = Int(le16(directory, p + 30))
+            let commentLength = Int(le16(directory, p + 32))
+            let localOffset = UInt64(le32(directory, p + 42))
+            guard p + 46 + nameLength <= directory.count else { return nil }
+            if Array(directory[(p + 46)..<(p + 46 + nameLength)]) == wanted {
+                guard compressed != 0xFFFF_FFFF, localOffset != 0xFFFF_FFFF, localOffset + 30 <= fileSize else { return nil }
+                try file.seek(toOffset: localOffset)
+                let local = Array(try file.read(upToCount: 30) ?? Data())
+                guard local.count == 30, le32(local, 0) == 0x0403_4B50 else { return nil }
+                let start = localOffset + 30 + UInt64(le16(local, 26)) + UInt64(le16(local, 28))
+                guard start + compressed <= fileSize else {
+                    throw GeoConvError(.invalidInput, "\(path) claims \(compressed) compressed bytes beyond the end of the archive",
+                                       hint: "the archive is truncated")
+                }
+                return start..<(start + compressed)
+            }
+            p += 46 + nameLength + extraLength + commentLength
+        }
+        return nil
+    }
+
+    private static func le16(_ b: [UInt8], _ i: Int) -> UInt16 { UInt16(b[i]) | UInt16(b[i + 1]) << 8 }
+    private static func le32(_ b: [UInt8], _ i: Int) -> UInt32 {
+        UInt32(b[i]) | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 3]) << 24
     }
 }
 

@@ -88,6 +88,7 @@ public struct WKTParser {
 
     private func describe() -> String {
         guard index < bytes.count else { return "the end of the text" }
+        if bytes[index] >= 0x80 { return "the non-ASCII byte 0x" + String(bytes[index], radix: 16, uppercase: true) + " (WKT is ASCII)" }
         let end = min(bytes.count, index + 12)
         return "'" + String(decoding: bytes[index..<end], as: UTF8.self) + (end < bytes.count ? "…'" : "'")
     }
@@ -128,8 +129,9 @@ public struct WKTParser {
             throw error("expected a number, found \(describe())")
         }
         guard let value = DecimalParser.parse(UnsafeBufferPointer(rebasing: bytes[start..<index])), value.isFinite else {
+            let text = String(decoding: bytes[start..<index], as: UTF8.self)
             index = start
-            throw error("'\(String(decoding: bytes[start..<index], as: UTF8.self))' is not a finite number")
+            throw error("'\(text)' is not a finite number", hint: "WKT coordinates must be finite 64-bit floats")
         }
         return value
     }

@@ -72,6 +72,8 @@ public final class XMLPullParser {
         var inProlog = true
         var tail: [UInt8] = []
         var line = 1
+        /// Whether the byte source has reported its end.
+        var reachedEnd = false
         init(read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) { self.read = read }
 
         /// Refuses entity declarations in the prolog, before libxml2 parses the DTD.
@@ -117,6 +119,7 @@ public final class XMLPullParser {
                 let source = Unmanaged<Source>.fromOpaque(context).takeUnretainedValue()
                 do {
                     let n = try source.read(UnsafeMutableRawBufferPointer(start: buffer, count: Int(length)))
+                    if n == 0 { source.reachedEnd = true }
                     try source.screen(UnsafeRawBufferPointer(start: buffer, count: n))
                     return Int32(n)
                 } catch {
@@ -148,6 +151,24 @@ public final class XMLPullParser {
     /// The current element nesting depth.
     public var depth: Int { Int(xmlTextReaderDepth(reader)) }
 
+    /// Elements opened and not yet closed, as of the last start or end tag.
+    private var openElements = 0
+
+    /// libxml2's wording, made plain where it misleads: its reader calls a file that ends
+    /// with elements still open "extra content", and its depth guard is a safety limit.
+    private func explain(_ error: XMLParseError) -> XMLParseError {
+        if source.reachedEnd, openElements > 0,
+           error.message.hasPrefix("Extra content at the end") || error.message.hasPrefix("Premature end of data")
+        {
+            return XMLParseError(message: "the document ends before its elements are closed: the file is truncated",
+                                 line: error.line, column: error.column)
+        }
+        if error.message.hasPrefix("Excessive depth") {
+            return XMLParseError(message: "XML nested deeper than \(maximumDepth) elements", line: error.line, column: error.column, isLimit: true)
+        }
+        return error
+    }
+
     /// An error at the current position.
     public func error(_ message: String, isLimit: Bool = false) -> XMLParseError {
         XMLParseError(message: message, line: line, column: column, isLimit: isLimit)
@@ -173,18 +194,20 @@ public final class XMLPullParser {
                 if let failure = source.failure {
                     throw XMLParseError(message: "reading the input failed: \(failure)", line: line, column: column)
                 }
-                throw source.libxmlError ?? error("the XML is not well-formed")
+                throw explain(source.libxmlError ?? error("the XML is not well-formed"))
             }
             switch xmlTextReaderNodeType(reader) {
             case Int32(XML_READER_TYPE_ELEMENT.rawValue):
                 guard depth < maximumDepth else {
                     throw error("XML nested deeper than \(maximumDepth) elements", isLimit: true)
                 }
+                openElements = depth + (xmlTextReaderIsEmptyElement(reader) == 1 ? 0 : 1)
                 let name = localName
                 let event = XMLEvent.start(name: name, isEmpty: xmlTextReaderIsEmptyElement(reader) == 1)
                 current = event
                 return event
             case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
+                openElements = depth
                 let event = XMLEvent.end(name: localName)
                 current = event
                 return event

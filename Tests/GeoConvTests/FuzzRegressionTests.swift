@@ -1,0 +1,38 @@
+import Foundation
+import GeoConv
+import GeoConvCore
+import Testing
+
+/// Inputs the fuzzers (Fuzz/, scripts/fuzz) found that hung or crashed, kept in the seed
+/// corpora so every fuzz run starts from them, and checked here on every test run.
+@Suite("Fuzz regressions")
+struct FuzzRegressionTests {
+    @Test("A polygon crossing the antimeridian with a longitude of 1e300 is cut without looping forever")
+    func antimeridianHugeLongitude() throws {
+        let path = Fixtures.testdata("fuzz/wkb/regression-antimeridian-huge-longitude.wkb")
+        let report = try Converter().convert(.file(path), to: .memory, options: ConversionOptions(inputFormat: "wkb", outputFormat: "geojson"))
+        #expect(report.statistics.featuresWritten == 1)
+        #expect(report.diagnostics.entries["coordinate.out-of-range"] != nil)
+        let text = String(decoding: report.output, as: UTF8.self)
+        #expect(text.contains(#""type":"Polygon","coordinates":[[[0,0],[-294848,"#) || text.contains(#""type":"MultiPolygon""#))
+    }
+
+    @Test("A deflate stream that does not end within its KMZ entry is refused, not read forever")
+    func endlessDeflate() throws {
+        let path = Fixtures.testdata("fuzz/kmz/regression-endless-deflate.kmz")
+        do throws(GeoConvError) {
+            _ = try Converter().convert(.file(path), to: .memory, options: ConversionOptions(outputFormat: "geojson"))
+            Issue.record("the damaged KMZ converted")
+        } catch {
+            #expect(error.code == .limitExceeded)
+            #expect(error.message.contains("declares 3130"))
+        }
+    }
+
+    @Test("Validation of the damaged KMZ reports the same error instead of hanging")
+    func endlessDeflateValidation() throws {
+        let report = try Converter().validate(.file(Fixtures.testdata("fuzz/kmz/regression-endless-deflate.kmz")))
+        #expect(!report.isValid)
+        #expect(report.problems.first?.message.contains("damaged archive") == true)
+    }
+}
