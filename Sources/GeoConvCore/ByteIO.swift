@@ -313,6 +313,18 @@ public final class ByteWriter {
             let slash = path.lastIndex(of: "/")
             let directory = slash.map { String(path[...$0]) } ?? ""
             let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+            targetPath = path
+            // Preferably an anonymous file (O_TMPFILE) in the target's directory: it has no
+            // name until commit() links it, so even SIGKILL or a power cut leaves nothing.
+            if let anonymousFlags = ByteWriter.anonymousFileFlags {
+                let fd = open(directory.isEmpty ? "." : directory, anonymousFlags | O_WRONLY | O_CLOEXEC, 0o600)
+                if fd >= 0 {
+                    descriptor = fd
+                    isAnonymous = true
+                    temporaryPath = directory + "." + base + ".geoconv-"
+                    return
+                }
+            }
             var template = Array((directory + "." + base + ".geoconv-XXXXXX").utf8CString)
             let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard fd >= 0 else {
@@ -321,7 +333,6 @@ public final class ByteWriter {
             }
             descriptor = fd
             temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            targetPath = path
             ByteWriter.registerTemporary(temporaryPath)
         }
     }
@@ -329,7 +340,32 @@ public final class ByteWriter {
     deinit { abort() }
 
     /// The temporary file being written, for `.file` targets before `commit()`.
-    public var temporaryFilePath: String? { committed ? nil : temporaryPath }
+    public var temporaryFilePath: String? { committed || isAnonymous ? nil : temporaryPath }
+
+    /// Whether the output is an unnamed O_TMPFILE file until commit.
+    private var isAnonymous = false
+
+    /// `O_TMPFILE` (Linux; not exported to Swift): `__O_TMPFILE | O_DIRECTORY`.
+    private static var anonymousFileFlags: Int32? {
+        #if os(Linux) && (arch(x86_64) || arch(arm64))
+        return 0o20000000 | O_DIRECTORY
+        #else
+        return nil
+        #endif
+    }
+
+    /// Gives the anonymous file a hidden name beside the target (linkat cannot replace a
+    /// file), so that rename() can then put it in place atomically.
+    private func linkAnonymousFile(prefix: String) throws(GeoConvError) -> String {
+        let source = "/proc/self/fd/\(descriptor)"
+        for attempt in 0..<100 {
+            let name = prefix + String(UInt32.random(in: 0...UInt32.max), radix: 36) + (attempt > 0 ? "-\(attempt)" : "")
+            if linkat(AT_FDCWD, source, AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0 { return name }
+            if errno != EEXIST { break }
+        }
+        throw GeoConvError(.io, "cannot give the output a name beside '\(targetPath ?? "")': \(systemErrorMessage())",
+                           hint: "check that the directory is writable")
+    }
 
     /// Appends bytes.
     @inline(__always)
@@ -382,7 +418,8 @@ public final class ByteWriter {
         }
         if failure != 0 {
             throw GeoConvError(.io, "cannot write '\(name)': \(String(cString: strerror(failure)))",
-                               hint: failure == ENOSPC ? "free some disk space and run again" : nil)
+                               hint: failure == ENOSPC ? "free some disk space and run again"
+                                   : failure == EFBIG ? "a file-size limit was reached (ulimit -f)" : nil)
         }
     }
 
@@ -396,7 +433,7 @@ public final class ByteWriter {
             committed = true
             return
         }
-        guard let temporaryPath, let targetPath, !committed else { return }
+        guard let pendingPath = temporaryPath, let targetPath, !committed else { return }
         let mask = umask(0)
         umask(mask)
         var mode = 0o666 & ~mask
@@ -406,6 +443,11 @@ public final class ByteWriter {
         if fsync(descriptor) != 0 {
             let message = systemErrorMessage()
             throw GeoConvError(.io, "cannot write '\(targetPath)': \(message)")
+        }
+        var temporaryPath = pendingPath
+        if isAnonymous {
+            temporaryPath = try linkAnonymousFile(prefix: pendingPath)
+            ByteWriter.registerTemporary(temporaryPath)
         }
         close(descriptor)
         descriptor = -1
@@ -429,7 +471,7 @@ public final class ByteWriter {
         if let temporaryPath {
             if descriptor >= 0 { close(descriptor) }
             descriptor = -1
-            unlink(temporaryPath)
+            if !isAnonymous { unlink(temporaryPath) }  // an anonymous file vanishes when closed
             ByteWriter.registerTemporary(nil)
         }
         committed = true
@@ -447,8 +489,19 @@ public final class ByteWriter {
     }
 
     /// Installs SIGINT, SIGTERM, SIGHUP and SIGPIPE handlers that delete the temporary file of
-    /// the output being written and exit, so an interrupted conversion leaves nothing behind.
+    /// the output being written and exit, so an interrupted conversion leaves nothing behind
+    /// (where O_TMPFILE works the file has no name until commit, so even SIGKILL leaves
+    /// nothing), and ignores SIGXFSZ so that a file-size limit is an ordinary write error.
     public static func removeTemporaryFileOnSignal() {
+        // Past a file-size limit (ulimit -f), fail the write (EFBIG) and clean up normally
+        // rather than being killed.
+        signal(SIGXFSZ, SIG_IGN)
+        // A parent may have left these blocked (the mask is inherited across exec); a
+        // conversion that cannot be interrupted would be worse than one that cleans up.
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&handled, signalNumber) }
+        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
         for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
             signal(signalNumber) { received in
                 if let path = ByteWriter.pendingTemporary { unlink(path) }
@@ -557,7 +610,8 @@ public final class Spool {
         }
         if failure != 0 {
             throw GeoConvError(.io, "cannot write \(what): \(String(cString: strerror(failure)))",
-                               hint: failure == ENOSPC ? "free some disk space or set TMPDIR elsewhere" : nil)
+                               hint: failure == ENOSPC ? "free some disk space or set TMPDIR elsewhere"
+                                   : failure == EFBIG ? "a file-size limit was reached (ulimit -f)" : nil)
         }
     }
 }

@@ -128,8 +128,13 @@ private func extractBounded(_ entry: Entry, range: Range<UInt64>, archive: URL, 
 
 /// Just enough of the zip layout to find where an entry's data lies: the end-of-central-
 /// directory record, the central directory entry's local header offset, and the local
-/// header's variable lengths. Returns nil (let ZIPFoundation handle it) for ZIP64 archives.
+/// header's variable lengths. Anything inconsistent is an error; only ZIP64 archives (nil)
+/// are left to ZIPFoundation.
 enum ZipLayout {
+    static func damaged(_ what: String) -> GeoConvError {
+        GeoConvError(.invalidInput, "the zip structure is damaged: \(what)", hint: "the archive is damaged or truncated")
+    }
+
     static func dataRange(of path: String, in url: URL) throws -> Range<UInt64>? {
         let file = try FileHandle(forReadingFrom: url)
         defer { try? file.close() }
@@ -137,35 +142,44 @@ enum ZipLayout {
         let tailLength = min(fileSize, 22 + 65_535)
         try file.seek(toOffset: fileSize - tailLength)
         let tail = Array(try file.readToEnd() ?? Data())
-        guard tail.count >= 22 else { return nil }
+        guard tail.count >= 22 else { throw damaged("no end-of-central-directory record") }
         var eocd: Int?
         var i = tail.count - 22
         while i >= 0 {
             if tail[i] == 0x50, tail[i + 1] == 0x4B, tail[i + 2] == 0x05, tail[i + 3] == 0x06 { eocd = i; break }
             i -= 1
         }
-        guard let e = eocd else { return nil }
+        guard let e = eocd else { throw damaged("no end-of-central-directory record") }
         let count = Int(le16(tail, e + 10))
         let directorySize = UInt64(le32(tail, e + 12))
         let directoryOffset = UInt64(le32(tail, e + 16))
-        guard count != 0xFFFF, directoryOffset != 0xFFFF_FFFF, directoryOffset + directorySize <= fileSize else { return nil }
+        if count == 0xFFFF || directoryOffset == 0xFFFF_FFFF || directorySize == 0xFFFF_FFFF { return nil }  // ZIP64
+        guard directoryOffset + directorySize <= fileSize else { throw damaged("the central directory lies beyond the end of the file") }
         try file.seek(toOffset: directoryOffset)
         let directory = Array(try file.read(upToCount: Int(directorySize)) ?? Data())
         let wanted = Array(path.utf8)
         var p = 0
         for _ in 0..<count {
-            guard p + 46 <= directory.count, le32(directory, p) == 0x0201_4B50 else { return nil }
+            guard p + 46 <= directory.count, le32(directory, p) == 0x0201_4B50 else {
+                throw damaged("central directory entry at offset \(directoryOffset + UInt64(p)) is cut or has no signature")
+            }
+            let method = le16(directory, p + 10)
             let compressed = UInt64(le32(directory, p + 20))
             let nameLength = Int(le16(directory, p + 28))
             let extraLength = Int(le16(directory, p + 30))
             let commentLength = Int(le16(directory, p + 32))
             let localOffset = UInt64(le32(directory, p + 42))
-            guard p + 46 + nameLength <= directory.count else { return nil }
+            guard p + 46 + nameLength <= directory.count else { throw damaged("a file name runs past the central directory") }
             if Array(directory[(p + 46)..<(p + 46 + nameLength)]) == wanted {
-                guard compressed != 0xFFFF_FFFF, localOffset != 0xFFFF_FFFF, localOffset + 30 <= fileSize else { return nil }
+                if compressed == 0xFFFF_FFFF || localOffset == 0xFFFF_FFFF { return nil }  // ZIP64
+                guard method == 0 || method == 8 else {
+                    throw GeoConvError(.unsupported, "\(path) uses zip compression method \(method); KMZ readers support stored (0) and deflate (8)",
+                                       hint: "re-zip the KMZ with ordinary deflate compression")
+                }
+                guard localOffset + 30 <= fileSize else { throw damaged("\(path)'s local header lies beyond the end of the file") }
                 try file.seek(toOffset: localOffset)
                 let local = Array(try file.read(upToCount: 30) ?? Data())
-                guard local.count == 30, le32(local, 0) == 0x0403_4B50 else { return nil }
+                guard local.count == 30, le32(local, 0) == 0x0403_4B50 else { throw damaged("\(path) has no local header where the directory says") }
                 let start = localOffset + 30 + UInt64(le16(local, 26)) + UInt64(le16(local, 28))
                 guard start + compressed <= fileSize else {
                     throw GeoConvError(.invalidInput, "\(path) claims \(compressed) compressed bytes beyond the end of the archive",
@@ -175,7 +189,7 @@ enum ZipLayout {
             }
             p += 46 + nameLength + extraLength + commentLength
         }
-        return nil
+        throw damaged("\(path) is not in the central directory under that name")
     }
 
     private static func le16(_ b: [UInt8], _ i: Int) -> UInt16 { UInt16(b[i]) | UInt16(b[i + 1]) << 8 }

@@ -35,4 +35,16 @@ struct FuzzRegressionTests {
         #expect(!report.isValid)
         #expect(report.problems.first?.message.contains("damaged archive") == true)
     }
+
+    @Test("A central directory shorter than its own entry is refused as damaged, not handed to ZIPFoundation")
+    func shortCentralDirectory() throws {
+        let path = Fixtures.testdata("fuzz/kmz/regression-short-central-directory.kmz")
+        do throws(GeoConvError) {
+            _ = try Converter().convert(.file(path), to: .memory, options: ConversionOptions(outputFormat: "geojson"))
+            Issue.record("the damaged KMZ converted")
+        } catch {
+            #expect(error.code == .invalidInput)
+            #expect(error.message == "the zip structure is damaged: a file name runs past the central directory")
+        }
+    }
 }

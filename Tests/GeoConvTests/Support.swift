@@ -46,9 +46,10 @@ enum CLI {
         return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("geoconv")
     }
 
-    static func run(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws -> Result {
+    /// Runs geoconv, or with `shell` `/bin/sh` with `arguments`.
+    static func run(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil, shell: Bool = false) throws -> Result {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = shell ? URL(fileURLWithPath: "/bin/sh") : executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe(), input = Pipe()
