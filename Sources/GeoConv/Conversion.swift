@@ -20,6 +20,9 @@ public struct Converter: Sendable {
     /// Creates a converter over a registry (the standard one by default).
     public init(registry: FormatRegistry = .standard) { self.registry = registry }
 
+    /// Counts the input bytes read by `convert`, for a progress display on another thread.
+    public var progress: ProgressCounter?
+
     /// The format to read `input` with: `--from`, else the file extension, else the content.
     public func inputFormat(for input: InputSource, reader: ByteReader, options: ConversionOptions)
         throws(GeoConvError) -> FileFormat
@@ -77,6 +80,7 @@ public struct Converter: Sendable {
         var outFormat: FileFormat? = nil
         if case .file = output { outFormat = try outputFormat(for: output, options: options) }
         let reader = try ByteReader(input)
+        reader.progress = progress
         let inFormat = try inputFormat(for: input, reader: reader, options: options)
         if outFormat == nil {
             // Standard output and memory default to the input's format.
@@ -91,41 +95,71 @@ public struct Converter: Sendable {
             readerOptions.polylinePrecision = Converter.impliedPolylinePrecision(input: input)
             writerOptions.polylinePrecision = Converter.impliedPolylinePrecision(output: output)
         }
+        if writerOptions.recordSeparator == nil, case .file(let path) = output, path.lowercased().hasSuffix(".geojsons") {
+            writerOptions.recordSeparator = true  // decided here: parallel chunks write to memory
+        }
         let writer = try ByteWriter(output)
         do throws(GeoConvError) {
             guard let makeReader = inFormat.makeReader, let makeWriter = outFormat.makeWriter else {
                 throw GeoConvError(.usage, "cannot convert \(inFormat.name) to \(outFormat.name)")
             }
-            // The reader parses on its own thread while this one writes (two cores, same order).
-            let readLog = DiagnosticLog(strict: options.strict)
-            let featureReader = try makeReader(reader, readerOptions, readLog)
-            var featureWriter = try makeWriter(writer, writerOptions, diagnostics)
             if let target = options.targetCRS, !Reproject.isWGS84(target), Converter.wgs84Only.contains(outFormat.name) {
                 throw GeoConvError(.usage, "\(outFormat.name) is always WGS84 longitude/latitude; --t-srs \(target) cannot be written to it",
                                    hint: "write WKT or WKB for other CRSs, or drop --t-srs")
             }
-            var allTransforms: [any FeatureTransform] = [GeographicRangeCheck(sourceCRS: options.sourceCRS), Reproject(sourceCRS: options.sourceCRS, targetCRS: options.targetCRS)]
+            var spanPattern: (styles: [StrokeStyle], lengths: [Double])?
             if let pattern = options.spanPattern {
                 guard let parsed = ApplySpanPattern.parse(pattern) else {
                     throw GeoConvError(.usage, "--span-pattern '\(pattern)' is not COLOR:LENGTH,COLOR:LENGTH…",
                                        hint: "for example white:100000,black:50000 (CSS colour names or #rrggbb; lengths > 0)")
                 }
-                allTransforms.append(ApplySpanPattern(styles: parsed.styles, lengths: parsed.lengths, kind: options.lengthKind))
+                spanPattern = (parsed.styles, parsed.lengths)
             }
-            if options.explodeSpans { allTransforms.append(ExplodeSpans()) }
-            if let tolerance = options.simplifyTolerance { allTransforms.append(Simplify(tolerance: tolerance)) }
-            allTransforms += transforms
             let circlesAsPolygons = options.circles == .polygon
                 || (options.circles == nil && !Converter.circleFormats.contains(outFormat.name))
-            if options.detectCircles { allTransforms.append(RecognizeCircles()) }
-            if circlesAsPolygons { allTransforms.append(CircleToPolygon()) }
+            // The transforms, in order (a fresh set for each parallel chunk).
+            let makeTransforms: () -> [any FeatureTransform] = {
+                var all: [any FeatureTransform] = [GeographicRangeCheck(sourceCRS: options.sourceCRS),
+                                                   Reproject(sourceCRS: options.sourceCRS, targetCRS: options.targetCRS)]
+                if let spanPattern {
+                    all.append(ApplySpanPattern(styles: spanPattern.styles, lengths: spanPattern.lengths, kind: options.lengthKind))
+                }
+                if options.explodeSpans { all.append(ExplodeSpans()) }
+                if let tolerance = options.simplifyTolerance { all.append(Simplify(tolerance: tolerance)) }
+                all += transforms
+                if options.detectCircles { all.append(RecognizeCircles()) }
+                if circlesAsPolygons { all.append(CircleToPolygon()) }
+                return all
+            }
+            let jobs = max(1, options.jobs ?? ConversionOptions.defaultJobs)
+            let readLog = DiagnosticLog(strict: options.strict)
             let statistics: PumpStatistics
-            do throws(GeoConvError) {
-                statistics = try pumpConcurrently(from: featureReader, to: &featureWriter, transforms: allTransforms,
-                                                  readDiagnostics: readLog, writeDiagnostics: diagnostics)
-            } catch {
-                diagnostics.absorb(readLog)
-                throw error
+            if jobs >= 2, transforms.isEmpty, options.sourceCRS == nil, options.targetCRS == nil,
+               ParallelLineConversion.lineInputs.contains(inFormat.name)
+            {
+                // Chunks of whole records on `jobs` threads (custom transforms and PROJ
+                // objects are not assumed thread-safe, so those runs stay on the pump).
+                let parallel = ParallelLineConversion(
+                    jobs: jobs, inputName: input.displayName, makeReader: makeReader, makeWriter: makeWriter,
+                    readerOptions: readerOptions, writerOptions: writerOptions,
+                    serializesInWorkers: ParallelLineConversion.lineOutputs.contains(outFormat.name), makeTransforms: makeTransforms)
+                statistics = try parallel.run(reader: reader, writer: writer, diagnostics: readLog)
+            } else {
+                var featureReader = try makeReader(reader, readerOptions, readLog)
+                var featureWriter = try makeWriter(writer, writerOptions, diagnostics)
+                do throws(GeoConvError) {
+                    if jobs == 1 {
+                        // One thread: read, transform, write, feature by feature.
+                        statistics = try pump(from: &featureReader, to: &featureWriter, transforms: makeTransforms(), diagnostics: diagnostics)
+                    } else {
+                        // The reader parses on its own thread while this one writes (same order).
+                        statistics = try pumpConcurrently(from: featureReader, to: &featureWriter, transforms: makeTransforms(),
+                                                          readDiagnostics: readLog, writeDiagnostics: diagnostics)
+                    }
+                } catch {
+                    diagnostics.absorb(readLog)
+                    throw error
+                }
             }
             let writeLog = DiagnosticLog()
             writeLog.absorb(diagnostics)

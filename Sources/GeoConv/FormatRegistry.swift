@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 /// Everything a reader or writer of any format may need from the command line or caller.
 public struct ConversionOptions: Hashable, Sendable {
     /// The input format's name; `nil` to infer it from the file extension or content.
@@ -41,6 +46,16 @@ public struct ConversionOptions: Hashable, Sendable {
     public var sourceCRS: String? = nil
     /// The CRS to write (`--t-srs`); `nil` for WGS84. GeoJSON and KML are always WGS84.
     public var targetCRS: String? = nil
+    /// Threads (`--jobs`): 1 reads, transforms and writes on one thread; 2 or more parse
+    /// on one thread while another writes, and line-delimited inputs (GeoJSONSeq, WKT,
+    /// hex WKB, polyline) are cut into chunks parsed on that many threads, output order
+    /// kept. `nil` means `defaultJobs`.
+    public var jobs: Int? = nil
+    /// Bytes per chunk when `jobs` cuts a line-delimited input (1 MiB; smaller for tests).
+    public var chunkBytes: Int = 1 << 20
+
+    /// The processor count, at most 8.
+    public static var defaultJobs: Int { min(8, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     /// How circles are written.
     public enum CircleMode: String, Hashable, Sendable, CaseIterable {

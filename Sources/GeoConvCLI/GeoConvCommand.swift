@@ -124,7 +124,14 @@ struct Convert: ParsableCommand {
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
+    @Option(name: [.customShort("j"), .long],
+            help: "Threads: 1 = one thread; 2+ = parse and write on separate threads, and cut line-delimited inputs (GeoJSONSeq, WKT, hex WKB, polyline) into chunks parsed in parallel, output order kept. Default: the processor count (at most 8).")
+    var jobs: Int?
+
     func validate() throws {
+        if let jobs, !(1...256).contains(jobs) {
+            throw ValidationError("--jobs must be within 1…256")
+        }
         if let polylinePrecision, !EncodedPolyline.supportedPrecisions.contains(polylinePrecision) {
             throw ValidationError("--polyline-precision must be within 0…13 (5 for Google, 6 for OSRM and Valhalla)")
         }
@@ -148,13 +155,19 @@ struct Convert: ParsableCommand {
         options.spanPattern = spanPattern
         options.lengthKind = lengthKind
         options.simplifyTolerance = simplify
+        options.jobs = jobs
         ByteWriter.removeTemporaryFileOnSignal()
+        var converter = Converter()
+        let progress = input == "-" || quiet ? nil : ProgressBar.start(for: input)
+        converter.progress = progress?.counter
         do throws(GeoConvError) {
-            let report = try Converter().convert(input == "-" ? .standardInput : .file(input),
-                                                 to: output == "-" ? .standardOutput : .file(output),
-                                                 options: options)
+            let report = try converter.convert(input == "-" ? .standardInput : .file(input),
+                                               to: output == "-" ? .standardOutput : .file(output),
+                                               options: options)
+            progress?.stop()
             if !quiet { printWarnings(report.diagnostics) }
         } catch {
+            progress?.stop()
             throw fail(error)
         }
     }

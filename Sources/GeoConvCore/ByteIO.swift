@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -37,6 +38,8 @@ public final class ByteReader {
     public let name: String
     /// Bytes handed out so far.
     public private(set) var bytesRead = 0
+    /// Also counts the bytes handed out, readable from other threads (a progress bar).
+    public var progress: ProgressCounter?
     /// The input's size when it is a regular file or memory; `nil` for pipes.
     public let totalBytes: Int?
 
@@ -98,10 +101,12 @@ public final class ByteReader {
                 pendingStart = 0
             }
             bytesRead += n
+            progress?.add(n)
             return n
         }
         let n = try readSource(into: buffer)
         bytesRead += n
+        progress?.add(n)
         return n
     }
 
@@ -614,4 +619,18 @@ public final class Spool {
                                    : failure == EFBIG ? "a file-size limit was reached (ulimit -f)" : nil)
         }
     }
+}
+
+/// A byte count shared between the thread reading an input and one showing progress.
+public final class ProgressCounter: Sendable {
+    private let count = Atomic<Int>(0)
+
+    /// Creates a counter at zero.
+    public init() {}
+
+    /// Adds `bytes`.
+    public func add(_ bytes: Int) { count.add(bytes, ordering: .relaxed) }
+
+    /// The bytes counted so far.
+    public var value: Int { count.load(ordering: .relaxed) }
 }

@@ -82,6 +82,20 @@ public final class DiagnosticLog {
         }
     }
 
+    /// Adds another log's entries with their locations mapped by `transform` (for logs of
+    /// pieces of one input, absorbed in input order so the first occurrence stays first).
+    public func absorb(_ other: DiagnosticLog, relocating transform: (SourceLocation) -> SourceLocation) {
+        for (code, entry) in other.entries {
+            if let existing = entries[code] {
+                entries[code] = (existing.first, existing.count + entry.count)
+            } else {
+                var first = entry.first
+                first.location = first.location.map(transform)
+                entries[code] = (first, entry.count)
+            }
+        }
+    }
+
     /// Whether nothing was reported.
     public var isEmpty: Bool { entries.isEmpty }
 

@@ -48,6 +48,15 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The same location in another file.
+    /// The same place in a larger input: `lines` more lines and `bytes` more bytes before it
+    /// (for pieces of an input parsed separately, as `--jobs` does).
+    public func shifted(lines: Int, bytes: Int) -> SourceLocation {
+        var copy = self
+        copy.line = line.map { $0 + lines }
+        copy.byteOffset = byteOffset.map { $0 + bytes }
+        return copy
+    }
+
     public func inFile(_ name: String?) -> SourceLocation {
         var copy = self
         copy.file = name
@@ -95,6 +104,13 @@ public struct GeoConvError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The error with its location placed in a named file (readers of strings know only offsets).
+    /// The error with its location mapped by `transform`.
+    public func relocated(_ transform: (SourceLocation) -> SourceLocation) -> GeoConvError {
+        var copy = self
+        copy.location = location.map(transform)
+        return copy
+    }
+
     public func inFile(_ name: String?) -> GeoConvError {
         var copy = self
         copy.location = (location ?? SourceLocation()).inFile(name)

@@ -212,12 +212,21 @@ public struct GeoJSONReader: FeatureReader {
                 let pointer = "/\(index)"
                 lastLocation = scanner.location(pointer: pointer)
                 state = .sequence(index: index + 1)
-                guard byte == UInt8(ascii: "{") else {
-                    throw scanner.error("every record of a GeoJSON text sequence must be an object, found \(try scanner.describeNext())",
-                                        pointer: pointer)
-                }
                 var parts = ObjectParts()
-                _ = try parseObject(into: &parts, depth: 1, pointer: pointer, isRoot: false)
+                do throws(GeoConvError) {
+                    guard byte == UInt8(ascii: "{") else {
+                        throw scanner.error("every record of a GeoJSON text sequence must be an object, found \(try scanner.describeNext())",
+                                            pointer: pointer)
+                    }
+                    _ = try parseObject(into: &parts, depth: 1, pointer: pointer, isRoot: false)
+                } catch {
+                    // A record that does not parse: resynchronise at the next record.
+                    guard options.skipsInvalidFeatures || collectsProblems, error.code == .invalidInput else { throw error }
+                    problemBox.deferred = nil
+                    try scanner.skipRecord()
+                    try skip(error)
+                    continue
+                }
                 do throws(GeoConvError) {
                     if let deferred = problemBox.deferred {
                         problemBox.deferred = nil

@@ -110,7 +110,27 @@ public final class JSONScanner {
         while true {
             guard let byte = try peekToken() else { return nil }
             if byte != 0x1E { return byte }
+            sawRecordSeparator = true
             position += 1
+        }
+    }
+
+    /// Whether an RS (0x1E) has been seen: the sequence is RFC 8142, not newline-delimited.
+    public private(set) var sawRecordSeparator = false
+
+    /// Skips the rest of a bad record of a text sequence: up to the next RS when the
+    /// sequence uses them (a record may span lines), else past the end of the line.
+    public func skipRecord() throws(GeoConvError) {
+        while true {
+            if position == end { guard try refill() else { return } }
+            let byte = storage[position]
+            if byte == 0x1E && sawRecordSeparator { return }
+            position += 1
+            if byte == 0x0A {
+                line += 1
+                lineStart = base + position
+                if !sawRecordSeparator { return }
+            }
         }
     }
 

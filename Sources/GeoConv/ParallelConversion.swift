@@ -1,0 +1,263 @@
+import Dispatch
+import GeoConvCore
+
+/// `--jobs N` for line-delimited inputs (GeoJSONSeq, WKT, hex WKB, polyline files): the
+/// input is cut into chunks of whole records, `N` chunks are parsed, transformed and — for
+/// line-delimited outputs — serialised at once, and the results are written in input
+/// order. Memory stays bounded by `2 × N` chunks; errors and warnings keep their input
+/// line numbers; the output is byte-for-byte what a sequential run writes.
+struct ParallelLineConversion {
+    /// Formats whose records never span a line (or, for RS-delimited GeoJSON text
+    /// sequences, an RS): safe to cut between records.
+    static let lineInputs: Set<String> = ["geojsonseq", "wkt", "wkbhex", "polyline"]
+    /// Outputs a chunk can serialise alone (no document header, no separators between
+    /// chunks), so the workers do the writing too.
+    static let lineOutputs: Set<String> = ["geojsonseq", "wkt", "wkbhex", "polyline"]
+    let jobs: Int
+    let inputName: String
+    let makeReader: @Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any FeatureReader
+    let makeWriter: @Sendable (ByteWriter, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any FeatureWriter
+    let readerOptions: ConversionOptions
+    let writerOptions: ConversionOptions
+    let serializesInWorkers: Bool
+    let makeTransforms: () -> [any FeatureTransform]
+
+    /// A piece of the input: whole records, with where it starts.
+    struct Chunk: Sendable {
+        var bytes: [UInt8]
+        var firstLine: Int
+        var firstByte: Int
+        /// GeoJSON text sequence records before this chunk (JSON Pointers start `/record`).
+        var recordsBefore: Int
+
+        /// A location inside this chunk as a location in the whole input.
+        func relocate(_ location: SourceLocation) -> SourceLocation {
+            var moved = location.shifted(lines: firstLine - 1, bytes: firstByte)
+            if recordsBefore > 0, let pointer = location.pointer, pointer.hasPrefix("/") {
+                let digits = pointer.dropFirst().prefix { $0.isASCII && $0.isNumber }
+                if let index = Int(digits) {
+                    moved.pointer = "/\(index + recordsBefore)" + pointer.dropFirst(1 + digits.count)
+                }
+            }
+            return moved
+        }
+    }
+
+    /// What a worker made of a chunk.
+    struct Outcome {
+        var features: [Feature] = []
+        var bytes: [UInt8] = []
+        var read = 0
+        var written = 0
+        var log: DiagnosticLog
+        var error: GeoConvError?
+    }
+
+    func run(reader: ByteReader, writer: ByteWriter, diagnostics: DiagnosticLog) throws(GeoConvError) -> PumpStatistics {
+        var chunker = try Chunker(reader: reader)
+        var statistics = PumpStatistics()
+        var sequentialWriter: (any FeatureWriter)?
+        var begun = false
+        while true {
+            var chunks: [Chunk] = []
+            while chunks.count < jobs * 2, let chunk = try chunker.next(size: max(16, readerOptions.chunkBytes)) { chunks.append(chunk) }
+            if chunks.isEmpty { break }
+            let outcomes = process(chunks)
+            for (chunk, outcome) in zip(chunks, outcomes) {
+                diagnostics.absorb(outcome.log, relocating: chunk.relocate)
+                if let error = outcome.error { throw error.relocated(chunk.relocate) }
+                statistics.featuresRead += outcome.read
+                if serializesInWorkers {
+                    try writer.write(outcome.bytes)
+                    statistics.featuresWritten += outcome.written
+                } else {
+                    if !begun {
+                        var featureWriter = try makeWriter(writer, writerOptions, diagnostics)
+                        try featureWriter.begin(header())
+                        sequentialWriter = featureWriter
+                        begun = true
+                    }
+                    for feature in outcome.features {
+                        try sequentialWriter?.write(feature)
+                        statistics.featuresWritten += 1
+                    }
+                }
+            }
+        }
+        if !serializesInWorkers {
+            if !begun {
+                var featureWriter = try makeWriter(writer, writerOptions, diagnostics)
+                try featureWriter.begin(header())
+                sequentialWriter = featureWriter
+            }
+            try sequentialWriter?.finish()
+        }
+        return statistics
+    }
+
+    /// The document header: line formats have none of their own, so it is what the
+    /// transforms make of an empty one.
+    private func header() throws(GeoConvError) -> DocumentHeader {
+        var header = DocumentHeader()
+        var transforms = makeTransforms()
+        let log = DiagnosticLog()
+        for index in transforms.indices { header = try transforms[index].transform(header, diagnostics: log) }
+        return header
+    }
+
+    /// Runs the chunks on up to `jobs` threads at once.
+    private func process(_ chunks: [Chunk]) -> [Outcome] {
+        let results = Results(count: chunks.count)
+        let box = UncheckedBox(self)
+        DispatchQueue.concurrentPerform(iterations: chunks.count) { index in
+            results.set(index, box.value.process(chunks[index]))
+        }
+        return results.values()
+    }
+
+    private func process(_ chunk: Chunk) -> Outcome {
+        let log = DiagnosticLog(strict: readerOptions.strict)
+        var outcome = Outcome(log: log)
+        do throws(GeoConvError) {
+            let input = try ByteReader(.memory(chunk.bytes, name: inputName))
+            var reader = try makeReader(input, readerOptions, log)
+            var transforms = makeTransforms()
+            var header = try reader.readHeader()
+            for index in transforms.indices { header = try transforms[index].transform(header, diagnostics: log) }
+            let output = try ByteWriter(.memory)
+            var writer: (any FeatureWriter)?
+            if serializesInWorkers {
+                var made = try makeWriter(output, writerOptions, log)
+                try made.begin(header)
+                writer = made
+            }
+            while let feature = try reader.next() {
+                outcome.read += 1
+                log.currentLocation = reader.lastLocation
+                var batch = [feature]
+                for index in transforms.indices {
+                    var next: [Feature] = []
+                    for item in batch { next += try transforms[index].transform(item, diagnostics: log) }
+                    batch = next
+                }
+                if var made = writer {
+                    for item in batch { try made.write(item) }
+                    writer = made
+                    outcome.written += batch.count
+                } else {
+                    outcome.features += batch
+                }
+            }
+            log.currentLocation = nil
+            if var made = writer {
+                try made.finish()
+                try output.commit()
+                outcome.bytes = output.memoryContents
+            }
+        } catch {
+            outcome.error = error
+        }
+        return outcome
+    }
+
+    /// Cuts the input after a newline — or, for RS-delimited GeoJSON text sequences, before
+    /// an RS (a JSON text cannot contain a raw RS, but may contain newlines).
+    struct Chunker {
+        let reader: ByteReader
+        let recordSeparated: Bool
+        var carry: [UInt8] = []
+        var line = 1
+        var offset = 0
+        var records = 0
+        var finished = false
+
+        init(reader: ByteReader) throws(GeoConvError) {
+            self.reader = reader
+            let prefix = try reader.peek(4)
+            let start = prefix.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            recordSeparated = prefix.count > start && prefix[start] == 0x1E
+        }
+
+        mutating func next(size: Int) throws(GeoConvError) -> Chunk? {
+            if finished && carry.isEmpty { return nil }
+            var buffer = carry
+            carry = []
+            if !finished {
+                let start = buffer.count
+                buffer.append(contentsOf: repeatElement(0, count: size))
+                var filled = start
+                var failure: GeoConvError?
+                while filled < buffer.count {
+                    let n = buffer.withUnsafeMutableBytes { raw -> Int in
+                        do throws(GeoConvError) {
+                            return try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...]))
+                        } catch {
+                            failure = error
+                            return 0
+                        }
+                    }
+                    if let failure { throw failure }
+                    if n == 0 { finished = true; break }
+                    filled += n
+                }
+                buffer.removeLast(buffer.count - filled)
+            }
+            if !finished {
+                // Cut at the last record boundary; keep the rest for the next chunk.
+                let boundary: Int?
+                if recordSeparated {
+                    boundary = buffer.lastIndex(of: 0x1E).flatMap { $0 > 0 ? $0 : nil }
+                } else {
+                    boundary = buffer.lastIndex(of: 0x0A).map { $0 + 1 }
+                }
+                if let boundary {
+                    carry = Array(buffer[boundary...])
+                    buffer.removeLast(buffer.count - boundary)
+                } else {
+                    // No boundary in a whole chunk: one long record; read on.
+                    carry = buffer
+                    return try next(size: size)
+                }
+            }
+            if buffer.isEmpty { return nil }
+            let chunk = Chunk(bytes: buffer, firstLine: line, firstByte: offset, recordsBefore: records)
+            var blank = true
+            for byte in buffer {
+                switch byte {
+                case 0x0A:
+                    line += 1
+                    if !recordSeparated && !blank { records += 1 }
+                    blank = true
+                case 0x1E:
+                    if recordSeparated { records += 1 }
+                case 0x20, 0x09, 0x0D: break
+                default: blank = false
+                }
+            }
+            if !recordSeparated && !blank { records += 1 }  // the input's last line, without a newline
+            offset += buffer.count
+            return chunk
+        }
+    }
+}
+
+/// Per-index result slots filled by concurrent workers.
+private final class Results: @unchecked Sendable {
+    private var slots: [ParallelLineConversion.Outcome?]
+    private let lock = DispatchSemaphore(value: 1)
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ outcome: ParallelLineConversion.Outcome) {
+        lock.wait()
+        slots[index] = outcome
+        lock.signal()
+    }
+    func values() -> [ParallelLineConversion.Outcome] { slots.compactMap { $0 } }
+}
+
+/// Hands a value to `concurrentPerform`'s workers, which only read it. The conversion's
+/// closures and options are immutable; each worker makes its own readers, writers,
+/// transforms and logs.
+private struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import GeoConv
+import GeoConvCore
+import Testing
+
+/// `--jobs`: line-delimited inputs cut into chunks parsed in parallel must give exactly the
+/// sequential output, with errors and warnings at their true input positions.
+@Suite("Parallel conversion (--jobs)")
+struct ParallelConversionTests {
+    /// 300 features of varied kinds as newline-delimited GeoJSON.
+    static var lines: String {
+        (0..<300).map { i -> String in
+            let x = 150 + Double(i % 37) / 10, y = -33 - Double(i % 23) / 10
+            switch i % 3 {
+            case 0: return #"{"type":"Feature","id":\#(i),"properties":{"name":"stop \#(i)","stroke":"red"},"geometry":{"type":"Point","coordinates":[\#(x),\#(y)]}}"#
+            case 1: return #"{"type":"Feature","id":\#(i),"properties":{"n":\#(i)},"geometry":{"type":"LineString","coordinates":[[\#(x),\#(y)],[\#(x + 0.1),\#(y + 0.05)],[\#(x + 0.2),\#(y)]]}}"#
+            default: return #"{"type":"Feature","id":\#(i),"properties":{},"geometry":{"type":"Polygon","coordinates":[[[\#(x),\#(y)],[\#(x + 0.1),\#(y)],[\#(x + 0.1),\#(y + 0.1)],[\#(x),\#(y)]]]}}"#
+            }
+        }.joined(separator: "\n") + "\n"
+    }
+
+    func convert(_ text: String, from: String, to: String, jobs: Int, skipInvalid: Bool = false) throws(GeoConvError) -> ConversionReport {
+        var options = ConversionOptions(inputFormat: from, outputFormat: to, skipInvalid: skipInvalid)
+        options.jobs = jobs
+        options.chunkBytes = 700  // a few features per chunk: many chunks, many boundaries
+        return try Converter().convert(.memory(Array(text.utf8), name: "in"), to: .memory, options: options)
+    }
+
+    @Test("Outputs are byte-identical to one thread for every line input and several outputs",
+          arguments: ["geojsonseq", "wkt", "wkbhex", "polyline"])
+    func identical(input: String) throws {
+        let source = try convert(Self.lines, from: "geojsonseq", to: input, jobs: 1)
+        let text = String(decoding: source.output, as: UTF8.self)
+        #expect(text.count > 5000)
+        for output in ["geojsonseq", "geojson", "wkt", "kml", "polyline"] {
+            let sequential = try convert(text, from: input, to: output, jobs: 1)
+            for jobs in [2, 3, 8] {
+                let parallel = try convert(text, from: input, to: output, jobs: jobs)
+                #expect(parallel.output == sequential.output, "\(input) → \(output), --jobs \(jobs)")
+                #expect(parallel.statistics.featuresRead == sequential.statistics.featuresRead)
+                #expect(parallel.statistics.featuresWritten == sequential.statistics.featuresWritten)
+                #expect(Array(parallel.diagnostics.entries.keys) == Array(sequential.diagnostics.entries.keys))
+            }
+        }
+    }
+
+    @Test("RS-delimited records spanning lines are cut only at RS")
+    func recordSeparated() throws {
+        let pretty = Self.lines.split(separator: "\n").map { "\u{1E}" + $0.replacingOccurrences(of: ",\"geometry\"", with: ",\n  \"geometry\"") + "\n" }.joined()
+        let sequential = try convert(pretty, from: "geojsonseq", to: "geojsonseq", jobs: 1)
+        let parallel = try convert(pretty, from: "geojsonseq", to: "geojsonseq", jobs: 2)
+        #expect(sequential.statistics.featuresRead == 300)
+        #expect(parallel.output == sequential.output)
+    }
+
+    @Test("Errors and skipped records keep their line, column, byte offset and record pointer")
+    func positions() throws {
+        var lines = Self.lines.split(separator: "\n").map(String.init)
+        lines[250] = lines[250].replacingOccurrences(of: "\"coordinates\":[", with: "\"coordinates\":[\"x\",")
+        lines[280] = lines[280].replacingOccurrences(of: "\"properties\":{", with: "\"properties\":[],\"p\":{")
+        let text = lines.joined(separator: "\n") + "\n"
+        var failures: [GeoConvError] = []
+        for jobs in [1, 2] {
+            do throws(GeoConvError) {
+                _ = try convert(text, from: "geojsonseq", to: "geojson", jobs: jobs)
+                Issue.record("converted despite the bad record")
+            } catch {
+                failures.append(error)
+            }
+        }
+        #expect(failures.count == 2)
+        #expect(failures[0].location?.line == 251)
+        #expect(failures[0].location?.pointer?.hasPrefix("/250/geometry/coordinates") == true)
+        #expect(failures[1].location == failures[0].location)
+        #expect(failures[1].message == failures[0].message)
+
+        let sequential = try convert(text, from: "geojsonseq", to: "geojsonseq", jobs: 1, skipInvalid: true)
+        let parallel = try convert(text, from: "geojsonseq", to: "geojsonseq", jobs: 2, skipInvalid: true)
+        #expect(parallel.output == sequential.output)
+        #expect(sequential.statistics.featuresWritten == 299)
+        for code in ["geojson.invalid-feature-skipped", "geojson.properties-not-object"] {
+            let a = try #require(sequential.diagnostics.entries[code]), b = try #require(parallel.diagnostics.entries[code])
+            #expect(a.first.location == b.first.location, "\(code)")
+            #expect(a.count == b.count)
+        }
+        #expect(parallel.diagnostics.entries["geojson.properties-not-object"]?.first.location?.line == 281)
+        #expect(parallel.diagnostics.entries["geojson.properties-not-object"]?.first.location?.pointer == "/280")
+    }
+
+    @Test("geoconv --jobs on the command line: same bytes, bad values refused")
+    func cli() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.geojsons")
+        try Self.lines.split(separator: "\n").map { "\u{1E}" + $0 + "\n" }.joined().write(to: input, atomically: false, encoding: .utf8)
+        var outputs: [Data] = []
+        for jobs in ["1", "2"] {
+            let output = directory.appendingPathComponent("out\(jobs).geojsons")
+            let result = try CLI.run(["convert", input.path, output.path, "--jobs", jobs])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.isEmpty)  // not a terminal: no progress bar
+            outputs.append(try Data(contentsOf: output))
+        }
+        #expect(outputs[0] == outputs[1])
+        #expect(outputs[0].first == 0x1E)
+        let refused = try CLI.run([input.path, directory.appendingPathComponent("x.wkt").path, "--jobs", "0"])
+        #expect(refused.status == 64)
+    }
+}
