@@ -103,10 +103,14 @@ private func extractBounded(_ entry: Entry, range: Range<UInt64>, archive: URL, 
                                hint: "the archive is damaged")
         }
         let count = Int(min(UInt64(chunkSize), remaining))
-        guard let data = try file.read(upToCount: count), data.count == count else {
+        guard var data = try file.read(upToCount: count), data.count == count else {
             throw GeoConvError(.invalidInput, "\(entry.path): the archive ends inside the entry", hint: "the archive is truncated")
         }
         remaining -= UInt64(count)
+        // ZIPFoundation's inflate loop tells zlib every chunk holds `chunkSize` bytes; a short
+        // last chunk would let zlib read past it into whatever memory follows. Zeros after
+        // the entry's bytes keep that read inside the buffer and the outcome deterministic.
+        if data.count < chunkSize { data.append(Data(count: chunkSize - data.count)) }
         return data
     }
     let checksum: CRC32
@@ -115,7 +119,7 @@ private func extractBounded(_ entry: Entry, range: Range<UInt64>, archive: URL, 
     } else {
         var crc = CRC32(0)
         while remaining > 0 {
-            let chunk = try provider(0, 1 << 16)
+            let chunk = try provider(0, Int(min(remaining, 1 << 16)))
             crc = chunk.crc32(checksum: crc)
             try consumer(chunk)
         }
