@@ -135,10 +135,12 @@ public struct Converter: Sendable {
             let readLog = DiagnosticLog(strict: options.strict)
             let statistics: PumpStatistics
             if jobs >= 2, transforms.isEmpty, options.sourceCRS == nil, options.targetCRS == nil,
-               ParallelLineConversion.lineInputs.contains(inFormat.name)
+               ParallelLineConversion.lineInputs.contains(inFormat.name),
+               !ParallelLineConversion.declaresCRS(try reader.peek(64), format: inFormat.name)
             {
                 // Chunks of whole records on `jobs` threads (custom transforms and PROJ
-                // objects are not assumed thread-safe, so those runs stay on the pump).
+                // objects are not assumed thread-safe, and an EWKT/EWKB SRID would set up
+                // PROJ again in every chunk, so those runs stay on the pump).
                 let parallel = ParallelLineConversion(
                     jobs: jobs, inputName: input.displayName, makeReader: makeReader, makeWriter: makeWriter,
                     readerOptions: readerOptions, writerOptions: writerOptions,

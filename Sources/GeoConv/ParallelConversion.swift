@@ -13,6 +13,24 @@ struct ParallelLineConversion {
     /// Outputs a chunk can serialise alone (no document header, no separators between
     /// chunks), so the workers do the writing too.
     static let lineOutputs: Set<String> = ["geojsonseq", "wkt", "wkbhex", "polyline"]
+    /// Whether a WKT or hex WKB input starts with an SRID (EWKT `SRID=n;`, or EWKB's SRID
+    /// flag): such input is reprojected, and is converted on the two-thread pipeline.
+    static func declaresCRS(_ prefix: [UInt8], format: String) -> Bool {
+        let text = prefix.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
+        switch format {
+        case "wkt":
+            return text.prefix(5).map { $0 | 0x20 } == Array("srid=".utf8)
+        case "wkbhex":
+            let hex = Array(text.prefix(10))
+            guard hex.count == 10, let order = UInt8(String(decoding: hex[0..<2], as: UTF8.self), radix: 16) else { return false }
+            let high = order == 1 ? hex[8..<10] : hex[2..<4]
+            guard let byte = UInt8(String(decoding: high, as: UTF8.self), radix: 16) else { return false }
+            return byte & 0x20 != 0
+        default:
+            return false
+        }
+    }
+
     let jobs: Int
     let inputName: String
     let makeReader: @Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any FeatureReader

@@ -47,6 +47,10 @@ func printError(_ line: String) {
 /// Prints the warnings of a conversion to standard error, one line per kind.
 func printWarnings(_ diagnostics: DiagnosticLog) {
     for line in diagnostics.summary { printError(line) }
+    // --skip-invalid: every skipped feature, not only the first of each kind.
+    if diagnostics.skippedFeatures.count > 1 || diagnostics.unlistedSkips > 0 {
+        for line in diagnostics.skippedSummary { printError("  " + line) }
+    }
 }
 
 struct Convert: ParsableCommand {

@@ -351,9 +351,10 @@ public final class ByteWriter {
     private var isAnonymous = false
 
     /// `O_TMPFILE` (Linux; not exported to Swift): `__O_TMPFILE | O_DIRECTORY`.
+    /// `nil` where the anonymous file could not be named at commit (no /proc).
     private static var anonymousFileFlags: Int32? {
         #if os(Linux) && (arch(x86_64) || arch(arm64))
-        return 0o20000000 | O_DIRECTORY
+        return access("/proc/self/fd", F_OK) == 0 ? 0o20000000 | O_DIRECTORY : nil
         #else
         return nil
         #endif

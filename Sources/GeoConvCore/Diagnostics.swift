@@ -55,6 +55,27 @@ public final class DiagnosticLog {
         } else {
             entries[code] = (diagnostic, 1)
         }
+        if DiagnosticLog.skipCodes.contains(code) { listSkip(diagnostic) }
+    }
+
+    /// The codes of `--skip-invalid` skips, each of which is listed, not only counted.
+    public static let skipCodes: Set<String> = ["geojson.invalid-feature-skipped", "kml.invalid-feature-skipped",
+                                                "wkt.invalid-line-skipped", "polyline.invalid-line-skipped"]
+
+    /// How many skipped features are listed one by one; beyond it they are only counted.
+    public static let maximumListedSkips = 10_000
+
+    /// Every feature `--skip-invalid` skipped (up to `maximumListedSkips`), in input order.
+    public private(set) var skippedFeatures: [Diagnostic] = []
+    /// Skips beyond `maximumListedSkips`.
+    public private(set) var unlistedSkips = 0
+
+    private func listSkip(_ diagnostic: Diagnostic) {
+        if skippedFeatures.count < DiagnosticLog.maximumListedSkips {
+            skippedFeatures.append(diagnostic)
+        } else {
+            unlistedSkips += 1
+        }
     }
 
     /// Records a note: a change that loses nothing (a geometry cut at the antimeridian, a
@@ -69,17 +90,15 @@ public final class DiagnosticLog {
     }
 
     /// Replaces this log's entries with another's.
-    public func replace(with other: DiagnosticLog) { entries = other.entries }
+    public func replace(with other: DiagnosticLog) {
+        entries = other.entries
+        skippedFeatures = other.skippedFeatures
+        unlistedSkips = other.unlistedSkips
+    }
 
     /// Adds another log's entries (counts merged by code), as if they had been reported here.
     public func absorb(_ other: DiagnosticLog) {
-        for (code, entry) in other.entries {
-            if let existing = entries[code] {
-                entries[code] = (existing.first, existing.count + entry.count)
-            } else {
-                entries[code] = entry
-            }
-        }
+        absorb(other) { $0 }
     }
 
     /// Adds another log's entries with their locations mapped by `transform` (for logs of
@@ -94,6 +113,11 @@ public final class DiagnosticLog {
                 entries[code] = (first, entry.count)
             }
         }
+        for var skipped in other.skippedFeatures {
+            skipped.location = skipped.location.map(transform)
+            listSkip(skipped)
+        }
+        unlistedSkips += other.unlistedSkips
     }
 
     /// Whether nothing was reported.
@@ -110,6 +134,15 @@ public final class DiagnosticLog {
         entries.values.map { entry in
             entry.count == 1 ? entry.first.description : entry.first.description + " (\(entry.count) times)"
         }
+    }
+
+    /// One line per skipped feature, where it was and why, then how many more were not listed.
+    public var skippedSummary: [String] {
+        var lines = skippedFeatures.map { skipped in
+            (skipped.location.map { $0.description + ": " } ?? "") + skipped.message
+        }
+        if unlistedSkips > 0 { lines.append("… and \(unlistedSkips) more skipped features, not listed") }
+        return lines
     }
 }
 

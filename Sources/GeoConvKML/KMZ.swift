@@ -64,11 +64,8 @@ public enum KMZ {
                 }
                 try handle.write(contentsOf: chunk)
             }
-            if let range = try ZipLayout.dataRange(of: main.path, in: archiveFile.url) {
-                try extractBounded(main, range: range, archive: archiveFile.url, consumer: consume)
-            } else {
-                _ = try archive.extract(main, skipCRC32: false, consumer: consume)
-            }
+            let range = try ZipLayout.dataRange(of: main.path, in: archiveFile.url)
+            try extractBounded(main, range: range, archive: archiveFile.url, consumer: consume)
         } catch let error as GeoConvError {
             throw overflow ?? error
         } catch {
@@ -132,14 +129,19 @@ private func extractBounded(_ entry: Entry, range: Range<UInt64>, archive: URL, 
 
 /// Just enough of the zip layout to find where an entry's data lies: the end-of-central-
 /// directory record, the central directory entry's local header offset, and the local
-/// header's variable lengths. Anything inconsistent is an error; only ZIP64 archives (nil)
-/// are left to ZIPFoundation.
+/// header's variable lengths. Anything inconsistent is an error, and so is ZIP64 (which
+/// ZIPFoundation would read through the unbounded loops above; no real KMZ needs it).
 enum ZipLayout {
+    static func zip64(_ path: String) -> GeoConvError {
+        GeoConvError(.unsupported, "\(path) is stored in ZIP64 form, which geoconv does not read in KMZ files",
+                     hint: "re-zip the KMZ without ZIP64 (a KMZ's KML is at most 1 GiB; `zip -fz- doc.kmz doc.kml`)")
+    }
+
     static func damaged(_ what: String) -> GeoConvError {
         GeoConvError(.invalidInput, "the zip structure is damaged: \(what)", hint: "the archive is damaged or truncated")
     }
 
-    static func dataRange(of path: String, in url: URL) throws -> Range<UInt64>? {
+    static func dataRange(of path: String, in url: URL) throws -> Range<UInt64> {
         let file = try FileHandle(forReadingFrom: url)
         defer { try? file.close() }
         let fileSize = try file.seekToEnd()
@@ -157,7 +159,7 @@ enum ZipLayout {
         let count = Int(le16(tail, e + 10))
         let directorySize = UInt64(le32(tail, e + 12))
         let directoryOffset = UInt64(le32(tail, e + 16))
-        if count == 0xFFFF || directoryOffset == 0xFFFF_FFFF || directorySize == 0xFFFF_FFFF { return nil }  // ZIP64
+        if count == 0xFFFF || directoryOffset == 0xFFFF_FFFF || directorySize == 0xFFFF_FFFF { throw zip64(path) }
         guard directoryOffset + directorySize <= fileSize else { throw damaged("the central directory lies beyond the end of the file") }
         try file.seek(toOffset: directoryOffset)
         let directory = Array(try file.read(upToCount: Int(directorySize)) ?? Data())
@@ -175,7 +177,7 @@ enum ZipLayout {
             let localOffset = UInt64(le32(directory, p + 42))
             guard p + 46 + nameLength <= directory.count else { throw damaged("a file name runs past the central directory") }
             if Array(directory[(p + 46)..<(p + 46 + nameLength)]) == wanted {
-                if compressed == 0xFFFF_FFFF || localOffset == 0xFFFF_FFFF { return nil }  // ZIP64
+                if compressed == 0xFFFF_FFFF || localOffset == 0xFFFF_FFFF { throw zip64(path) }
                 guard method == 0 || method == 8 else {
                     throw GeoConvError(.unsupported, "\(path) uses zip compression method \(method); KMZ readers support stored (0) and deflate (8)",
                                        hint: "re-zip the KMZ with ordinary deflate compression")

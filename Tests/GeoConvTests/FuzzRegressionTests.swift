@@ -47,4 +47,16 @@ struct FuzzRegressionTests {
             #expect(error.message == "the zip structure is damaged: a file name runs past the central directory")
         }
     }
+
+    @Test("An archive claiming ZIP64 sizes is refused as unsupported instead of going to ZIPFoundation's unbounded loops")
+    func zip64Refused() throws {
+        let path = Fixtures.testdata("fuzz/kmz/regression-zip64-fallback.kmz")
+        do throws(GeoConvError) {
+            _ = try Converter().convert(.file(path), to: .memory, options: ConversionOptions(outputFormat: "geojson"))
+            Issue.record("the ZIP64 KMZ converted")
+        } catch {
+            #expect(error.code == .unsupported, "\(error.message)")
+            #expect(error.message.contains("ZIP64"))
+        }
+    }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import GeoConv
+@testable import GeoConv
 import GeoConvCore
 import Testing
 
@@ -105,5 +105,46 @@ struct ParallelConversionTests {
         #expect(outputs[0].first == 0x1E)
         let refused = try CLI.run([input.path, directory.appendingPathComponent("x.wkt").path, "--jobs", "0"])
         #expect(refused.status == 64)
+    }
+
+    @Test("--skip-invalid lists every skipped feature with its position, in input order, whatever --jobs")
+    func everySkipListed() throws {
+        var lines = Self.lines.split(separator: "\n").map(String.init)
+        for index in [10, 120, 121, 299] {
+            lines[index] = lines[index].replacingOccurrences(of: "\"coordinates\":[", with: "\"coordinates\":[\"x\",")
+        }
+        let text = lines.joined(separator: "\n") + "\n"
+        for jobs in [1, 2, 4] {
+            let report = try convert(text, from: "geojsonseq", to: "wkt", jobs: jobs, skipInvalid: true)
+            #expect(report.statistics.featuresWritten == 296)
+            #expect(report.diagnostics.entries["geojson.invalid-feature-skipped"]?.count == 4)
+            #expect(report.diagnostics.skippedFeatures.map { $0.location?.line } == [11, 121, 122, 300], "--jobs \(jobs)")
+            #expect(report.diagnostics.skippedFeatures.map { $0.location?.pointer?.split(separator: "/").first.map(String.init) }
+                    == ["10", "120", "121", "299"])
+        }
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.geojsonl")
+        try text.write(to: input, atomically: false, encoding: .utf8)
+        let result = try CLI.run([input.path, directory.appendingPathComponent("out.wkt").path, "--skip-invalid"])
+        #expect(result.status == 0)
+        let listed = result.stderr.split(separator: "\n").filter { $0.hasPrefix("  ") && $0.contains("skipped an invalid feature") }
+        #expect(listed.count == 4)
+        #expect(listed.last?.contains("in.geojsonl:300:") == true)
+    }
+
+    @Test("EWKT with an SRID is reprojected the same with any --jobs")
+    func ewktWithSRID() throws {
+        let text = (0..<200).map { "SRID=3857;POINT (\(16_800_000 + $0 * 100) -4_000_000)".replacingOccurrences(of: "_", with: "") }
+            .joined(separator: "\n") + "\n"
+        let sequential = try convert(text, from: "wkt", to: "geojsonseq", jobs: 1)
+        let parallel = try convert(text, from: "wkt", to: "geojsonseq", jobs: 2)
+        #expect(parallel.output == sequential.output)
+        let first = String(decoding: sequential.output.prefix(200), as: UTF8.self)
+        #expect(first.contains("[150.9"), "\(first)")  // 16,800,000 m east in Web Mercator ≈ 150.92°E
+        #expect(ParallelLineConversion.declaresCRS(Array("  srid=4326;POINT(1 2)".utf8), format: "wkt"))
+        #expect(!ParallelLineConversion.declaresCRS(Array("POINT(1 2)".utf8), format: "wkt"))
+        #expect(ParallelLineConversion.declaresCRS(Array("0101000020E6100000".utf8), format: "wkbhex"))
+        #expect(!ParallelLineConversion.declaresCRS(Array("0101000000000000".utf8), format: "wkbhex"))
     }
 }
