@@ -29,6 +29,16 @@ public struct GeometryLineReader: FeatureReader {
         self.skipsInvalid = skipsInvalid
     }
 
+    /// Whether a polygon ring anywhere in `geometry` does not end where it starts.
+    static func hasUnclosedRing(_ geometry: Geometry?) -> Bool {
+        switch geometry {
+        case .polygon(let rings)?: rings.rings.contains { !$0.isClosed }
+        case .multiPolygon(let polygons)?: polygons.contains { $0.rings.contains { !$0.isClosed } }
+        case .geometryCollection(let members)?: members.contains { hasUnclosedRing($0) }
+        default: false
+        }
+    }
+
     public mutating func readHeader() throws(GeoConvError) -> DocumentHeader {
         pending = try readLine()
         var header = DocumentHeader()
@@ -66,6 +76,10 @@ public struct GeometryLineReader: FeatureReader {
                     }
                 case .wkbHex:
                     (parsed, droppedM) = try WKB.read(hex: text)
+                    if GeometryLineReader.hasUnclosedRing(parsed.geometry) {
+                        try diagnostics.warn("wkt.unclosed-ring", "a polygon ring's first and last positions differ; it is closed on writing",
+                                             at: location)
+                    }
                 }
                 if droppedM {
                     try diagnostics.warn("wkt.m-dropped", "M ordinates are dropped: the model keeps X, Y and Z", at: location)

@@ -40,7 +40,7 @@ struct InvalidCorpusTests {
             .filter { $0 != "expected.tsv" }
         let cases = try InvalidCase.all()
         #expect(Set(files) == Set(cases.map(\.file)))
-        #expect(cases.count >= 40)
+        #expect(cases.count >= 50)
     }
 
     @Test("each bad input gives its expected error or warning, at its position", arguments: try InvalidCase.all())
