@@ -78,8 +78,7 @@ extension Converter {
         let sourceHeader = try featureReader.readHeader()
         // Reprojected to WGS84 (and range-checked) as a conversion would be; warnings are reported.
         var checks: [any FeatureTransform] = [GeographicRangeCheck(sourceCRS: options.sourceCRS), Reproject(sourceCRS: options.sourceCRS)]
-        var writerHeader = sourceHeader
-        for index in checks.indices { writerHeader = try checks[index].transform(writerHeader, diagnostics: readLog) }
+        let writerHeader = try checks.apply(to: sourceHeader, diagnostics: readLog)
         let header = sourceHeader
 
         var writers: [(name: String, writer: any FeatureWriter, log: DiagnosticLog)] = []
@@ -102,13 +101,7 @@ extension Converter {
                                       losses: [:])
         while let original = try featureReader.next() {
             readLog.currentLocation = featureReader.lastLocation
-            var batch = [original]
-            for index in checks.indices {
-                var next: [Feature] = []
-                for item in batch { next += try checks[index].transform(item, diagnostics: readLog) }
-                batch = next
-            }
-            guard let feature = batch.first else { continue }
+            guard let feature = try checks.apply(to: original, diagnostics: readLog).first else { continue }
             report.featureCount += 1
             let kind = feature.geometry.map { $0.kind.rawValue } ?? "null"
             report.geometryKinds[kind, default: 0] += 1

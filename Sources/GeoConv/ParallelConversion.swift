@@ -116,11 +116,8 @@ struct ParallelLineConversion {
     /// The document header: line formats have none of their own, so it is what the
     /// transforms make of an empty one.
     private func header() throws(GeoConvError) -> DocumentHeader {
-        var header = DocumentHeader()
         var transforms = makeTransforms()
-        let log = DiagnosticLog()
-        for index in transforms.indices { header = try transforms[index].transform(header, diagnostics: log) }
-        return header
+        return try transforms.apply(to: DocumentHeader(), diagnostics: DiagnosticLog())
     }
 
     /// Runs the chunks on up to `jobs` threads at once.
@@ -140,8 +137,7 @@ struct ParallelLineConversion {
             let input = try ByteReader(.memory(chunk.bytes, name: inputName))
             var reader = try makeReader(input, readerOptions, log)
             var transforms = makeTransforms()
-            var header = try reader.readHeader()
-            for index in transforms.indices { header = try transforms[index].transform(header, diagnostics: log) }
+            let header = try transforms.apply(to: reader.readHeader(), diagnostics: log)
             let output = try ByteWriter(.memory)
             var writer: (any FeatureWriter)?
             if serializesInWorkers {
@@ -152,12 +148,7 @@ struct ParallelLineConversion {
             while let feature = try reader.next() {
                 outcome.read += 1
                 log.currentLocation = reader.lastLocation
-                var batch = [feature]
-                for index in transforms.indices {
-                    var next: [Feature] = []
-                    for item in batch { next += try transforms[index].transform(item, diagnostics: log) }
-                    batch = next
-                }
+                let batch = try transforms.apply(to: feature, diagnostics: log)
                 if var made = writer {
                     for item in batch { try made.write(item) }
                     writer = made

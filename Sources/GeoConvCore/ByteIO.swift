@@ -409,24 +409,7 @@ public final class ByteWriter {
             return
         }
         guard descriptor >= 0 else { return }
-        var failure: Int32 = 0
-        buffer.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += n
-            }
-        }
-        if failure != 0 {
-            throw GeoConvError(.io, "cannot write '\(name)': \(String(cString: strerror(failure)))",
-                               hint: failure == ENOSPC ? "free some disk space and run again"
-                                   : failure == EFBIG ? "a file-size limit was reached (ulimit -f)" : nil)
-        }
+        try writeFully(descriptor, buffer, what: "'\(name)'", diskFullHint: "free some disk space and run again")
     }
 
     /// Flushes, and for a file target syncs and renames the temporary file over the target.
@@ -569,14 +552,14 @@ public final class Spool {
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
             descriptor = fd
         }
-        try writeAll(descriptor, memory, what: "the temporary file")
+        try writeFully(descriptor, memory, what: "the temporary file", diskFullHint: "free some disk space or set TMPDIR elsewhere")
         memory.removeAll(keepingCapacity: true)
     }
 
     /// Writes everything held to `output`, in order, and empties the spool.
     public func drain(into output: ByteWriter) throws(GeoConvError) {
         if descriptor >= 0 {
-            try writeAll(descriptor, memory, what: "the temporary file")
+            try writeFully(descriptor, memory, what: "the temporary file", diskFullHint: "free some disk space or set TMPDIR elsewhere")
             memory.removeAll()
             guard lseek(descriptor, 0, SEEK_SET) == 0 else {
                 throw GeoConvError(.io, "cannot rewind the temporary file: \(systemErrorMessage())")
@@ -599,26 +582,28 @@ public final class Spool {
         }
         count = 0
     }
+}
 
-    private func writeAll(_ fd: Int32, _ bytes: [UInt8], what: String) throws(GeoConvError) {
-        var failure: Int32 = 0
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += n
+/// Writes all of `bytes` to `fd`, retrying short writes and EINTR; a failure names `what`
+/// and, for a full disk or a file-size limit, says what to do.
+private func writeFully(_ fd: Int32, _ bytes: [UInt8], what: String, diskFullHint: String) throws(GeoConvError) {
+    var failure: Int32 = 0
+    bytes.withUnsafeBytes { raw in
+        guard let base = raw.baseAddress else { return }
+        var offset = 0
+        while offset < raw.count {
+            let n = Glibc.write(fd, base + offset, raw.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                failure = errno
+                return
             }
+            offset += n
         }
-        if failure != 0 {
-            throw GeoConvError(.io, "cannot write \(what): \(String(cString: strerror(failure)))",
-                               hint: failure == ENOSPC ? "free some disk space or set TMPDIR elsewhere"
-                                   : failure == EFBIG ? "a file-size limit was reached (ulimit -f)" : nil)
-        }
+    }
+    if failure != 0 {
+        throw GeoConvError(.io, "cannot write \(what): \(String(cString: strerror(failure)))",
+                           hint: failure == ENOSPC ? diskFullHint : failure == EFBIG ? "a file-size limit was reached (ulimit -f)" : nil)
     }
 }
 

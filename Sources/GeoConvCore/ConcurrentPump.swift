@@ -16,11 +16,7 @@ public func pumpConcurrently<Reader: FeatureReader, Writer: FeatureWriter>(
 ) throws(GeoConvError) -> PumpStatistics {
     var transforms = transforms
     var statistics = PumpStatistics()
-    var header = try reader.readHeader()
-    for index in transforms.indices {
-        header = try transforms[index].transform(header, diagnostics: writeDiagnostics)
-    }
-    try writer.begin(header)
+    try writer.begin(transforms.apply(to: reader.readHeader(), diagnostics: writeDiagnostics))
 
     let queue = FeatureQueue(maximumWeight: maximumQueuedPositions)
     let finished = DispatchSemaphore(value: 0)
@@ -60,13 +56,7 @@ public func pumpConcurrently<Reader: FeatureReader, Writer: FeatureWriter>(
                 for (feature, location) in items {
                     statistics.featuresRead += 1
                     writeDiagnostics.currentLocation = location
-                    var batch = [feature]
-                    for index in transforms.indices {
-                        var next: [Feature] = []
-                        for item in batch { next += try transforms[index].transform(item, diagnostics: writeDiagnostics) }
-                        batch = next
-                    }
-                    for item in batch {
+                    for item in try transforms.apply(to: feature, diagnostics: writeDiagnostics) {
                         try writer.write(item)
                         statistics.featuresWritten += 1
                     }

@@ -55,12 +55,14 @@ public final class DiagnosticLog {
         } else {
             entries[code] = (diagnostic, 1)
         }
-        if DiagnosticLog.skipCodes.contains(code) { listSkip(diagnostic) }
     }
 
-    /// The codes of `--skip-invalid` skips, each of which is listed, not only counted.
-    public static let skipCodes: Set<String> = ["geojson.invalid-feature-skipped", "kml.invalid-feature-skipped",
-                                                "wkt.invalid-line-skipped", "polyline.invalid-line-skipped"]
+    /// Records a feature skipped by `--skip-invalid`: a warning like any other, and also
+    /// listed one by one in `skippedFeatures` (or thrown when strict).
+    public func skip(_ code: String, _ message: String, at location: SourceLocation? = nil) throws(GeoConvError) {
+        try warn(code, message, at: location)
+        listSkip(Diagnostic(code: code, message: message, location: location ?? currentLocation))
+    }
 
     /// How many skipped features are listed one by one; beyond it they are only counted.
     public static let maximumListedSkips = 10_000

@@ -47,6 +47,28 @@ public struct PumpStatistics: Hashable, Sendable {
     public init() {}
 }
 
+extension Array where Element == any FeatureTransform {
+    /// The header as the transforms leave it, each applied in order.
+    public mutating func apply(to header: DocumentHeader, diagnostics: DiagnosticLog) throws(GeoConvError) -> DocumentHeader {
+        var header = header
+        for index in indices { header = try self[index].transform(header, diagnostics: diagnostics) }
+        return header
+    }
+
+    /// What the transforms make of one feature, each applied in order to what the previous
+    /// produced (a transform may drop a feature or split it into several).
+    public mutating func apply(to feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
+        var batch = [feature]
+        for index in indices {
+            var next: [Feature] = []
+            next.reserveCapacity(batch.count)
+            for item in batch { next += try self[index].transform(item, diagnostics: diagnostics) }
+            batch = next
+        }
+        return batch
+    }
+}
+
 /// Runs a conversion: header and features from `reader`, through `transforms` in order,
 /// into `writer`. Memory stays bounded by the largest feature.
 ///
@@ -59,22 +81,11 @@ public func pump<Reader: FeatureReader, Writer: FeatureWriter>(
 ) throws(GeoConvError) -> PumpStatistics {
     var transforms = transforms
     var statistics = PumpStatistics()
-    var header = try reader.readHeader()
-    for index in transforms.indices {
-        header = try transforms[index].transform(header, diagnostics: diagnostics)
-    }
-    try writer.begin(header)
+    try writer.begin(transforms.apply(to: reader.readHeader(), diagnostics: diagnostics))
     while let feature = try reader.next() {
         statistics.featuresRead += 1
         diagnostics.currentLocation = reader.lastLocation
-        var batch = [feature]
-        for index in transforms.indices {
-            var next: [Feature] = []
-            next.reserveCapacity(batch.count)
-            for item in batch { next += try transforms[index].transform(item, diagnostics: diagnostics) }
-            batch = next
-        }
-        for item in batch {
+        for item in try transforms.apply(to: feature, diagnostics: diagnostics) {
             try writer.write(item)
             statistics.featuresWritten += 1
         }

@@ -61,7 +61,7 @@ public struct PolylineFileReader: FeatureReader {
                 located.location = SourceLocation(file: lines.name, line: lines.lineNumber, column: column,
                                                   byteOffset: lines.lineOffset + column - 1)
                 guard options.skipsInvalidLines else { throw located }
-                try diagnostics.warn("polyline.invalid-line-skipped",
+                try diagnostics.skip("polyline.invalid-line-skipped",
                                      "skipped a line that is not a valid encoded polyline: \(error.message)",
                                      at: located.location)
             }

@@ -140,7 +140,7 @@ public struct GeoJSONReader: FeatureReader {
             throw GeoConvError(.unsupported, "only named \"crs\" members are supported (\"type\": \"name\")", at: location,
                                hint: "give the CRS with --s-srs instead")
         }
-        let normalized = name.uppercased().replacingOccurrences(of: "::", with: ":")
+        let normalized = name.uppercased().replacing("::", with: ":")
         let wgs84 = ["URN:OGC:DEF:CRS:OGC:1.3:CRS84", "URN:OGC:DEF:CRS:OGC::CRS84", "OGC:CRS84", "CRS84",
                      "EPSG:4326", "URN:OGC:DEF:CRS:EPSG:4326", "URN:OGC:DEF:CRS:EPSG::4326", "URN:OGC:DEF:CRS:OGC:1.3:CRS84",
                      "HTTP://WWW.OPENGIS.NET/DEF/CRS/OGC/1.3/CRS84", "HTTP://WWW.OPENGIS.NET/DEF/CRS/EPSG/0/4326"]
@@ -245,7 +245,7 @@ public struct GeoJSONReader: FeatureReader {
         if collectsProblems {
             problemBox.items.append(ValidationProblem(severity: .error, message: error.message, location: error.location ?? scanner.location()))
         } else {
-            try diagnostics.warn("geojson.invalid-feature-skipped", "skipped an invalid feature: \(error.message)", at: error.location)
+            try diagnostics.skip("geojson.invalid-feature-skipped", "skipped an invalid feature: \(error.message)", at: error.location)
         }
     }
 

@@ -662,21 +662,7 @@ public final class JSONScanner {
     /// `~` and `/` escaped as RFC 6901 requires.
     public static func escapePointer(_ key: String) -> String {
         guard key.contains("~") || key.contains("/") else { return key }
-        return key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-    }
-}
-
-extension String {
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        var result = ""
-        var rest = self[...]
-        while let range = rest.range(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
-        }
-        result += rest
-        return result
+        return key.replacing("~", with: "~0").replacing("/", with: "~1")
     }
 }
 

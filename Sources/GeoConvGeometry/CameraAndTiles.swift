@@ -186,8 +186,8 @@ public struct Tile: Hashable, Sendable, CustomStringConvertible, Comparable {
 
     /// A URL template with `{x}`, `{y}`, `{z}` (also `{zoom}`), `{-y}` (TMS) and `{quadkey}` filled in.
     public func url(_ template: String) -> String {
-        template.replacingAll("{x}", with: String(x)).replacingAll("{y}", with: String(y)).replacingAll("{-y}", with: String(flippedY.y))
-            .replacingAll("{z}", with: String(z)).replacingAll("{zoom}", with: String(z)).replacingAll("{quadkey}", with: quadkey)
+        template.replacing("{x}", with: String(x)).replacing("{y}", with: String(y)).replacing("{-y}", with: String(flippedY.y))
+            .replacing("{z}", with: String(z)).replacing("{zoom}", with: String(z)).replacing("{quadkey}", with: quadkey)
     }
 
     /// The tiles covering a geometry at a zoom, sorted: a point's tile, the tiles a line
@@ -252,18 +252,4 @@ extension TileLayer {
     /// The URL of a tile of this layer. A 512-point layer's tile at zoom z covers the area of
     /// a 256-point tile at zoom z - 1, so the same addresses serve both.
     public func url(for tile: Tile) -> String { tile.url(urlTemplate) }
-}
-
-extension String {
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty, contains(target) else { return self }
-        var result = ""
-        var rest = self[...]
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
-    }
 }

@@ -123,8 +123,13 @@ final class KMLReaderState {
 
     /// Records a warning; under `--strict`, keeps it to be thrown by `next()`.
     func warn(_ code: String, _ message: String, at location: SourceLocation? = nil, hint: String? = nil) {
+        record { () throws(GeoConvError) in try diagnostics.warn(code, message, at: location, hint: hint) }
+    }
+
+    /// Runs a report to the diagnostics; under `--strict`, keeps its error for `next()`.
+    func record(_ report: () throws(GeoConvError) -> Void) {
         do throws(GeoConvError) {
-            try diagnostics.warn(code, message, at: location, hint: hint)
+            try report()
         } catch {
             if strictFailure == nil { strictFailure = error }
         }
@@ -223,8 +228,10 @@ final class KMLReaderState {
                 return try parseFeature(element, id: id, isEmpty: isEmpty)
             } catch {
                 guard options.skipsInvalidFeatures, !error.isLimit, parser.sourceFailure == nil else { throw error }
-                warn("kml.invalid-feature-skipped", "skipped an invalid \(element): \(error.message)",
-                                      at: SourceLocation(file: name, line: error.line, column: error.column))
+                record { () throws(GeoConvError) in
+                    try diagnostics.skip("kml.invalid-feature-skipped", "skipped an invalid \(element): \(error.message)",
+                                         at: SourceLocation(file: name, line: error.line, column: error.column))
+                }
                 return nil
             }
         case let alias where placemarkAliases[alias] != nil:

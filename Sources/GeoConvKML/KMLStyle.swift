@@ -190,7 +190,7 @@ enum XMLEscaping {
     }
 
     static func attribute(_ value: String) -> String {
-        text(value).replacingAll("\"", with: "&quot;")
+        text(value).replacing("\"", with: "&quot;")
     }
 
     /// HTML-looking text in CDATA (split around any "]]>"), anything else escaped.
@@ -199,20 +199,6 @@ enum XMLEscaping {
         let clean = String(String.UnicodeScalarView(value.unicodeScalars.filter { scalar in
             !(scalar.value < 0x20 && scalar != "\n" && scalar != "\r" && scalar != "\t")
         }))
-        return "<![CDATA[" + clean.replacingAll("]]>", with: "]]]]><![CDATA[>") + "]]>"
-    }
-}
-
-extension String {
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty, contains(target) else { return self }
-        var result = ""
-        var rest = self[...]
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
+        return "<![CDATA[" + clean.replacing("]]>", with: "]]]]><![CDATA[>") + "]]>"
     }
 }

@@ -71,26 +71,19 @@ public enum WKB {
             return bytes[offset]
         }
 
-        mutating func uint32(_ little: Bool) throws(GeoConvError) -> UInt32 {
-            guard offset + 4 <= bytes.count else { throw error("WKB ends early (truncated)") }
-            var value: UInt32 = 0
-            for i in 0..<4 {
-                let b = UInt32(bytes[offset + i])
-                value |= little ? b << (8 * UInt32(i)) : b << (8 * UInt32(3 - i))
-            }
-            offset += 4
-            return value
+        /// An unsigned integer in the given byte order.
+        mutating func integer<T: FixedWidthInteger & UnsignedInteger>(_ little: Bool, as type: T.Type) throws(GeoConvError) -> T {
+            let size = MemoryLayout<T>.size
+            guard offset + size <= bytes.count else { throw error("WKB ends early (truncated)") }
+            let raw = bytes.loadUnaligned(fromByteOffset: offset, as: T.self)
+            offset += size
+            return little ? T(littleEndian: raw) : T(bigEndian: raw)
         }
 
+        mutating func uint32(_ little: Bool) throws(GeoConvError) -> UInt32 { try integer(little, as: UInt32.self) }
+
         mutating func double(_ little: Bool) throws(GeoConvError) -> Double {
-            guard offset + 8 <= bytes.count else { throw error("WKB ends early (truncated)") }
-            var bits: UInt64 = 0
-            for i in 0..<8 {
-                let b = UInt64(bytes[offset + i])
-                bits |= little ? b << (8 * UInt64(i)) : b << (8 * UInt64(7 - i))
-            }
-            offset += 8
-            return Double(bitPattern: bits)
+            Double(bitPattern: try integer(little, as: UInt64.self))
         }
 
         mutating func count(_ little: Bool, minimumBytesEach: Int) throws(GeoConvError) -> Int {

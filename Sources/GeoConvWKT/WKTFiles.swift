@@ -95,7 +95,7 @@ public struct GeometryLineReader: FeatureReader {
                                                       byteOffset: lines.lineOffset + column - 1)
                 }
                 guard skipsInvalid, located.code != .usage else { throw located }
-                try diagnostics.warn("wkt.invalid-line-skipped", "skipped a line: \(located.message)", at: located.location)
+                try diagnostics.skip("wkt.invalid-line-skipped", "skipped a line: \(located.message)", at: located.location)
             }
         }
         return nil
