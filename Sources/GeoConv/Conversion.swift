@@ -69,6 +69,7 @@ public struct Converter: Sendable {
         _ input: InputSource, to output: OutputTarget, options: ConversionOptions = ConversionOptions(),
         transforms: [any FeatureTransform] = []
     ) throws(GeoConvError) -> ConversionReport {
+        let options = try options.resolvingSRID()
         if case .file(let inPath) = input, case .file(let outPath) = output,
            inPath == outPath || isSameFile(inPath, outPath)
         {
@@ -103,33 +104,10 @@ public struct Converter: Sendable {
             guard let makeReader = inFormat.makeReader, let makeWriter = outFormat.makeWriter else {
                 throw GeoConvError(.usage, "cannot convert \(inFormat.name) to \(outFormat.name)")
             }
-            if let target = options.targetCRS, !Reproject.isWGS84(target), Converter.wgs84Only.contains(outFormat.name) {
-                throw GeoConvError(.usage, "\(outFormat.name) is always WGS84 longitude/latitude; --t-srs \(target) cannot be written to it",
-                                   hint: "write WKT or WKB for other CRSs, or drop --t-srs")
-            }
-            var spanPattern: (styles: [StrokeStyle], lengths: [Double])?
-            if let pattern = options.spanPattern {
-                guard let parsed = ApplySpanPattern.parse(pattern) else {
-                    throw GeoConvError(.usage, "--span-pattern '\(pattern)' is not COLOR:LENGTH,COLOR:LENGTH…",
-                                       hint: "for example white:100000,black:50000 (CSS colour names or #rrggbb; lengths > 0)")
-                }
-                spanPattern = (parsed.styles, parsed.lengths)
-            }
-            let circlesAsPolygons = options.circles == .polygon
-                || (options.circles == nil && !Converter.circleFormats.contains(outFormat.name))
+            let outputTransforms = try self.transforms(writing: outFormat, options: options, extra: transforms)
             // The transforms, in order (a fresh set for each parallel chunk).
             let makeTransforms: () -> [any FeatureTransform] = {
-                var all: [any FeatureTransform] = [GeographicRangeCheck(sourceCRS: options.sourceCRS),
-                                                   Reproject(sourceCRS: options.sourceCRS, targetCRS: options.targetCRS)]
-                if let spanPattern {
-                    all.append(ApplySpanPattern(styles: spanPattern.styles, lengths: spanPattern.lengths, kind: options.lengthKind))
-                }
-                if options.explodeSpans { all.append(ExplodeSpans()) }
-                if let tolerance = options.simplifyTolerance { all.append(Simplify(tolerance: tolerance)) }
-                all += transforms
-                if options.detectCircles { all.append(RecognizeCircles()) }
-                if circlesAsPolygons { all.append(CircleToPolygon()) }
-                return all
+                [GeographicRangeCheck(sourceCRS: options.sourceCRS)] + outputTransforms()
             }
             let jobs = max(1, options.jobs ?? ConversionOptions.defaultJobs)
             let readLog = DiagnosticLog(strict: options.strict)
@@ -174,6 +152,45 @@ public struct Converter: Sendable {
             writer.abort()
             if error.location != nil, error.location?.file == nil { throw error.inFile(input.displayName) }
             throw error
+        }
+    }
+
+    /// What a conversion to `outFormat` does to each feature after reading, in order:
+    /// reprojection (to `--t-srs`, else WGS84 for formats that are always WGS84, else none:
+    /// WKT and WKB keep the input's CRS and SRID), span patterns and explosion,
+    /// simplification, the caller's `extra` transforms, circle recognition, and circles as
+    /// polygons where the target cannot hold circles. A fresh set on each call of the result.
+    public func transforms(writing outFormat: FileFormat, options: ConversionOptions, extra: [any FeatureTransform] = [])
+        throws(GeoConvError) -> () -> [any FeatureTransform]
+    {
+        let options = try options.resolvingSRID()
+        let wgs84Only = Converter.wgs84Only.contains(outFormat.name)
+        if let target = options.targetCRS, !Reproject.isWGS84(target), wgs84Only {
+            throw GeoConvError(.usage, "\(outFormat.name) is always WGS84 longitude/latitude; --t-srs \(target) cannot be written to it",
+                               hint: "write WKT or WKB for other CRSs, or drop --t-srs")
+        }
+        var spanPattern: (styles: [StrokeStyle], lengths: [Double])?
+        if let pattern = options.spanPattern {
+            guard let parsed = ApplySpanPattern.parse(pattern) else {
+                throw GeoConvError(.usage, "--span-pattern '\(pattern)' is not COLOR:LENGTH,COLOR:LENGTH…",
+                                   hint: "for example white:100000,black:50000 (CSS colour names or #rrggbb; lengths > 0)")
+            }
+            spanPattern = (parsed.styles, parsed.lengths)
+        }
+        let circlesAsPolygons = options.circles == .polygon
+            || (options.circles == nil && !Converter.circleFormats.contains(outFormat.name))
+        return {
+            var all: [any FeatureTransform] = [Reproject(sourceCRS: options.sourceCRS, targetCRS: options.targetCRS,
+                                                         keepsSourceCRS: !wgs84Only)]
+            if let spanPattern {
+                all.append(ApplySpanPattern(styles: spanPattern.styles, lengths: spanPattern.lengths, kind: options.lengthKind))
+            }
+            if options.explodeSpans { all.append(ExplodeSpans()) }
+            if let tolerance = options.simplifyTolerance { all.append(Simplify(tolerance: tolerance)) }
+            all += extra
+            if options.detectCircles { all.append(RecognizeCircles()) }
+            if circlesAsPolygons { all.append(CircleToPolygon()) }
+            return all
         }
     }
 

@@ -29,7 +29,9 @@ public struct ConversionOptions: Hashable, Sendable {
     /// formats that keep it); `nil` chooses per output format (polygons where circles
     /// cannot be held).
     public var circles: CircleMode? = nil
-    /// The SRID to write in EWKT/EWKB output.
+    /// The SRID of EWKT/EWKB output (`--srid`): a target CRS, `EPSG:srid`. The data is
+    /// reprojected to it (as with `targetCRS`) and the SRID written, even 4326; it is never a
+    /// label put on data in another CRS.
     public var srid: Int? = nil
     /// Explode style spans into one line per span (`--explode-spans`).
     public var explodeSpans = false
@@ -53,6 +55,23 @@ public struct ConversionOptions: Hashable, Sendable {
     public var jobs: Int? = nil
     /// Bytes per chunk when `jobs` cuts a line-delimited input (1 MiB; smaller for tests).
     public var chunkBytes: Int = 1 << 20
+
+    /// These options with `srid` folded into `targetCRS` (`EPSG:srid`); a usage error when
+    /// `--srid` and `--t-srs` name different CRSs.
+    public func resolvingSRID() throws(GeoConvError) -> ConversionOptions {
+        guard let srid else { return self }
+        let target = "EPSG:\(srid)"
+        var resolved = self
+        if let given = targetCRS {
+            let same = srid == 4326 ? Reproject.isWGS84(given) : given.uppercased() == target
+            guard same else {
+                throw GeoConvError(.usage, "--srid \(srid) and --t-srs \(given) name different CRSs",
+                                   hint: "--srid N is the target CRS EPSG:N; give one of them")
+            }
+        }
+        resolved.targetCRS = target
+        return resolved
+    }
 
     /// The processor count, at most 8.
     public static var defaultJobs: Int { min(8, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }

@@ -5,14 +5,19 @@
 public struct Reproject: FeatureTransform {
     /// The source CRS, overriding the document's.
     public var sourceCRS: String?
-    /// The target CRS; `nil` for WGS84 longitude/latitude.
+    /// The target CRS; `nil` for WGS84 longitude/latitude, or for the source's own CRS when
+    /// `keepsSourceCRS`.
     public var targetCRS: String?
+    /// With no `targetCRS`: keep the coordinates in the source CRS (WKT and WKB, which can
+    /// say their CRS) rather than reproject them to WGS84.
+    public var keepsSourceCRS: Bool
     private var reprojection: Reprojection?
 
     /// Creates the transform.
-    public init(sourceCRS: String? = nil, targetCRS: String? = nil) {
+    public init(sourceCRS: String? = nil, targetCRS: String? = nil, keepsSourceCRS: Bool = false) {
         self.sourceCRS = sourceCRS
         self.targetCRS = targetCRS
+        self.keepsSourceCRS = keepsSourceCRS
     }
 
     /// Whether a CRS name means WGS84 longitude/latitude.
@@ -26,6 +31,12 @@ public struct Reproject: FeatureTransform {
     public mutating func transform(_ header: DocumentHeader, diagnostics: DiagnosticLog) throws(GeoConvError) -> DocumentHeader {
         let source = sourceCRS ?? header.crs
         var result = header
+        if targetCRS == nil, keepsSourceCRS {
+            // Kept as it is; PROJ still checks that the CRS exists.
+            if let source, !Reproject.isWGS84(source) { _ = try Reprojection(from: source, to: source) }
+            result.crs = Reproject.isWGS84(source) ? nil : source
+            return result
+        }
         result.crs = Reproject.isWGS84(targetCRS) ? nil : targetCRS
         guard !(Reproject.isWGS84(source) && Reproject.isWGS84(targetCRS)) else { return result }
         let operation = try Reprojection(from: Reproject.isWGS84(source) ? "OGC:CRS84" : (source ?? "OGC:CRS84"),
@@ -60,8 +71,61 @@ public struct Reproject: FeatureTransform {
             defer { index += 1 }
             return coordinates[index]
         }
+        if Reproject.isWGS84(targetCRS), !reprojection.sourceIsGeographic, let projected = copy.geometry,
+           let unwrapped = try Reproject.unwrappingWraps(projected, original: geometry, through: reprojection)
+        {
+            copy.geometry = unwrapped
+        }
         copy.foreignMembers.removeValue(forKey: "bbox")  // stale after reprojection
         return [copy]
+    }
+}
+
+extension Reproject {
+    /// The reprojected geometry with its longitudes made continuous where PROJ wrapped an
+    /// edge at ±180° (an edge of a projected line that crosses the antimeridian comes out of
+    /// PROJ as 170° → -170°); `nil` when no edge wrapped. An edge wrapped when the middle of
+    /// the projected edge lands nearer the antimeridian than its ends; a long edge through 0°
+    /// does not. The continuous longitudes go beyond ±180°, which GeoJSON's writer cuts.
+    static func unwrappingWraps(_ geometry: Geometry, original: Geometry, through reprojection: Reprojection) throws(GeoConvError)
+        -> Geometry?
+    {
+        var outputPaths: [[Coordinate]] = [], inputPaths: [[Coordinate]] = []
+        _ = geometry.mapPaths { outputPaths.append($0); return $0 }
+        _ = original.mapPaths { inputPaths.append($0); return $0 }
+        var suspects: [(a: Coordinate, b: Coordinate, inputA: Coordinate, inputB: Coordinate)] = []
+        for (output, input) in zip(outputPaths, inputPaths) where output.count == input.count {
+            for i in output.indices.dropFirst() where abs(output[i].longitude - output[i - 1].longitude) > 180 {
+                suspects.append((output[i - 1], output[i], input[i - 1], input[i]))
+            }
+        }
+        guard !suspects.isEmpty else { return nil }
+        var middles = suspects.map { edge in
+            Coordinate(latitude: (edge.inputA.latitude + edge.inputB.latitude) / 2, longitude: (edge.inputA.longitude + edge.inputB.longitude) / 2)
+        }
+        try reprojection.transform(&middles)
+        let wrapped = zip(suspects, middles).contains { edge, middle in
+            abs(middle.longitude) > (abs(edge.a.longitude) + abs(edge.b.longitude)) / 2
+        }
+        guard wrapped else { return nil }
+        return geometry.mapPaths { Antimeridian.unwrap(Path($0)) }
+    }
+}
+
+extension Geometry {
+    /// The geometry with every line and ring passed through `transform` (points unchanged).
+    func mapPaths(_ transform: ([Coordinate]) -> [Coordinate]) -> Geometry {
+        func rings(_ r: PolygonRings) -> PolygonRings {
+            PolygonRings(outer: Path(transform(r.outer.coordinates)), holes: r.holes.map { Path(transform($0.coordinates)) })
+        }
+        switch self {
+        case .lineString(let path): return .lineString(Path(transform(path.coordinates)))
+        case .multiLineString(let lines): return .multiLineString(lines.map { Path(transform($0.coordinates)) })
+        case .polygon(let r): return .polygon(rings(r))
+        case .multiPolygon(let polygons): return .multiPolygon(polygons.map(rings))
+        case .geometryCollection(let members): return .geometryCollection(members.map { $0.mapPaths(transform) })
+        case .point, .multiPoint, .circle, .empty: return self
+        }
     }
 }
 

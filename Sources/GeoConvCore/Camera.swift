@@ -104,11 +104,17 @@ public struct DocumentHeader: Hashable, Sendable {
     public var tileLayers: [TileLayer]
     /// Document-level members no model field holds, kept verbatim.
     public var foreignMembers: JSONObject
+    /// Whether the source draws an edge between two positions the shorter way round the
+    /// globe (KML, as Google Earth draws it), so that an edge whose longitudes differ by
+    /// more than 180° crosses the antimeridian. GeoJSON and WKT edges are planar: a line
+    /// from -100° to 100° goes through 0°. Geodesic features are always drawn the short way.
+    public var edgesTakeShorterWay: Bool = false
 
     /// Creates a header; every field defaults to absent.
     public init(name: String? = nil, description: String? = nil, crs: String? = nil, camera: CameraPosition? = nil,
-                tileLayers: [TileLayer] = [], foreignMembers: JSONObject = [:])
+                tileLayers: [TileLayer] = [], foreignMembers: JSONObject = [:], edgesTakeShorterWay: Bool = false)
     {
+        self.edgesTakeShorterWay = edgesTakeShorterWay
         self.name = name
         self.description = description
         self.crs = crs

@@ -191,6 +191,7 @@ public struct PolylineFileWriter: FeatureWriter {
     }
 
     public mutating func write(_ feature: Feature) throws(GeoConvError) {
+        try feature.requireFinite(writing: "an encoded polyline", at: diagnostics.currentLocation)
         try reportDroppedAttributes(feature)
         guard let geometry = feature.geometry, !geometry.isEmpty else {
             try diagnostics.warn("polyline.empty-geometry-dropped",

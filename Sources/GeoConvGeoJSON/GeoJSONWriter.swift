@@ -49,6 +49,8 @@ public struct GeoJSONWriter: FeatureWriter {
     private var count = 0
     private var bounds: CoordinateBounds?
     private var buffer: [UInt8] = []
+    /// Whether the source draws edges the shorter way round (from the header).
+    private var edgesTakeShorterWay = false
 
     /// Creates a writer.
     public init(_ output: ByteWriter, options: GeoJSONWriteOptions = GeoJSONWriteOptions(), diagnostics: DiagnosticLog) {
@@ -59,6 +61,7 @@ public struct GeoJSONWriter: FeatureWriter {
     }
 
     public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) {
+        edgesTakeShorterWay = header.edgesTakeShorterWay
         if let crs = header.crs {
             throw GeoConvError(.unsupported, "GeoJSON (RFC 7946) is always WGS84 longitude/latitude; the input is in \(crs)",
                                hint: "reproject the input first")
@@ -102,6 +105,7 @@ public struct GeoJSONWriter: FeatureWriter {
     }
 
     public mutating func write(_ feature: Feature) throws(GeoConvError) {
+        try feature.requireFinite(writing: options.sequence == nil ? "GeoJSON" : "a GeoJSON text sequence", at: diagnostics.currentLocation)
         buffer.removeAll(keepingCapacity: true)
         var properties = StyleProperties.merged(feature)
         var geometry = feature.geometry
@@ -113,9 +117,11 @@ public struct GeoJSONWriter: FeatureWriter {
                                  hint: "convert circles to polygons (--circles polygon) for other viewers")
         }
         if options.rfc7946, let g = geometry {
-            if let cut = Antimeridian.cut(g) {
+            if let cut = Antimeridian.cut(g, shorterWay: edgesTakeShorterWay || feature.style.geodesic == true) {
                 geometry = cut
-                diagnostics.note("geojson.antimeridian-cut", "geometries crossing the antimeridian are cut in two (RFC 7946 §3.1.9)")
+                try diagnostics.warn("geojson.antimeridian-cut",
+                                     "a geometry crossing the antimeridian (or with longitudes beyond ±180°) is cut at ±180° and its parts moved into [-180, 180] (RFC 7946 §3.1.9)",
+                                     hint: "the parts cover the same ground; write KML or WKT to keep the geometry in one piece")
             }
         }
         buffer.append(contentsOf: #"{"type":"Feature""#.utf8)

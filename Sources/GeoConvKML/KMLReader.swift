@@ -64,7 +64,8 @@ final class KMLReaderState {
     let name: String
     let options: KMLReadOptions
     let diagnostics: DiagnosticLog
-    var header = DocumentHeader()
+    /// KML edges go the shorter way round, as Google Earth draws them.
+    var header = DocumentHeader(edgesTakeShorterWay: true)
     var headerDone = false
     var sawDocument = false
     var pending: [Feature] = []

@@ -90,6 +90,7 @@ final class KMLWriterState {
     }
 
     func write(_ feature: Feature) throws(GeoConvError) {
+        try feature.requireFinite(writing: "KML", at: diagnostics.currentLocation)
         buffer.removeAll(keepingCapacity: true)
         try moveToFolder(feature.properties[KMLNames.folder]?.arrayValue?.compactMap(\.stringValue) ?? [])
         let kind = feature.properties[KMLNames.geometryType]?.stringValue
@@ -213,8 +214,12 @@ final class KMLWriterState {
                 try noteType("bool", for: key)
                 simple.append((key, b ? "true" : "false"))
             case .number(let n):
-                let fitsInt = n.isInteger && (n.intValue.map { abs($0) < 1 << 31 } ?? false)
-                try noteType(fitsInt ? "int" : "double", for: key)
+                let type = KMLWriterState.schemaType(of: n)
+                if type == "string" {
+                    diagnostics.note("kml.number-as-text",
+                                     "a number that neither a KML int nor a double holds exactly (beyond ±2^53, or over 15 significant digits) is written as a string field, digits kept")
+                }
+                try noteType(type, for: key)
                 simple.append((key, n.literal))
             case .array, .object:
                 try diagnostics.warn("kml.json-as-text", "array and object property values are written as JSON text and read back as strings")
@@ -239,6 +244,32 @@ final class KMLWriterState {
             append("</SchemaData>")
         }
         append("</ExtendedData>")
+    }
+
+    /// The SimpleField type that holds a number exactly: `int` (32-bit), `double` (integers
+    /// within ±2^53 and decimals of at most 15 significant digits, which a 64-bit float
+    /// keeps), else `string`, so the digits survive (GDAL writes such numbers as floats,
+    /// rounded to 15 digits).
+    static func schemaType(of number: JSONNumber) -> String {
+        if number.isInteger, let value = Int64(number.literal) {
+            if value >= Int64(Int32.min) && value <= Int64(Int32.max) { return "int" }
+            return value.magnitude <= 1 << 53 ? "double" : "string"
+        }
+        // Significant digits of the mantissa: no leading zeros, no trailing zeros.
+        var significant = 0, trailingZeros = 0, leading = true
+        for byte in number.literal.utf8 {
+            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { continue }
+            if byte == UInt8(ascii: "0") && leading { continue }
+            leading = false
+            significant += 1
+            trailingZeros = byte == UInt8(ascii: "0") ? trailingZeros + 1 : 0
+        }
+        let value = Double(number.literal) ?? .nan
+        guard value.isFinite, significant - trailingZeros <= 15, value == 0 || value.magnitude >= Double.leastNormalMagnitude else {
+            return "string"
+        }
+        return "double"
     }
 
     func noteType(_ type: String, for key: String) throws(GeoConvError) {

@@ -47,12 +47,12 @@ public final class Reprojection {
             return GeoConvError(.invalidInput, "\(what): \(reason)",
                                 hint: "give a CRS PROJ knows: EPSG:n, OGC:CRS84, urn:ogc:def:crs:…, a +proj string or WKT2")
         }
-        guard let sourceCRS = proj_create(context, source) else {
+        guard let sourceCRS = proj_create(context, Reprojection.crsDefinition(source)) else {
             let error = failure("PROJ does not know the CRS '\(source)'")
             proj_context_destroy(context)
             throw error
         }
-        guard let targetCRS = proj_create(context, target) else {
+        guard let targetCRS = proj_create(context, Reprojection.crsDefinition(target)) else {
             let error = failure("PROJ does not know the CRS '\(target)'")
             proj_destroy(sourceCRS)
             proj_context_destroy(context)
@@ -109,6 +109,16 @@ public final class Reprojection {
     deinit {
         proj_destroy(operation)
         proj_context_destroy(context)
+    }
+
+    /// A CRS definition PROJ takes as a CRS: a PROJ string (`+proj=utm +zone=33 +datum=WGS84`)
+    /// names a coordinate operation unless it says `+type=crs`, so that is added, as GDAL does.
+    public static func crsDefinition(_ text: String) -> String {
+        let trimmed = text.drop { $0 == " " }
+        guard trimmed.hasPrefix("+proj=") || trimmed.hasPrefix("proj="), !text.contains("+type=crs"), !text.contains(" type=crs") else {
+            return text
+        }
+        return text + " +type=crs"
     }
 
     /// Transforms coordinates in place (x = longitude/easting, y = latitude/northing, z = altitude).

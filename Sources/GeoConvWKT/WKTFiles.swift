@@ -167,7 +167,8 @@ public struct GeometryWriter: FeatureWriter {
     private var written = 0
     private var buffer: [UInt8] = []
 
-    /// Creates a writer; `srid` forces an SRID prefix.
+    /// Creates a writer; `srid` is the SRID the data must be in (written even when 4326);
+    /// without it the header's CRS gives the SRID.
     public init(_ output: ByteWriter, form: Form, precision: Int? = nil, srid: Int? = nil, diagnostics: DiagnosticLog) {
         self.output = output
         self.form = form
@@ -177,22 +178,49 @@ public struct GeometryWriter: FeatureWriter {
     }
 
     public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) {
-        if srid == nil, let crs = header.crs {
-            let upper = crs.uppercased()
-            // EPSG:n, urn:ogc:def:crs:EPSG::n, http://www.opengis.net/def/crs/EPSG/0/n
-            let digits = upper.split(whereSeparator: { $0 == ":" || $0 == "/" }).last.map(String.init) ?? ""
-            guard upper.contains("EPSG"), let code = Int(digits) else {
-                throw GeoConvError(.unsupported, "the input's CRS \(crs) has no SRID number for EWKT",
-                                   hint: "reproject to WGS84 first, or give --srid")
+        // The SRID says what CRS the coordinates are in: the header's, never a bare label.
+        let dataSRID: Int?
+        if let crs = header.crs {
+            guard let code = GeometryWriter.epsgCode(crs) else {
+                if let srid {
+                    throw GeoConvError(.unsupported, "the data is in \(crs), not SRID \(srid)",
+                                       hint: "reproject with --t-srs EPSG:\(srid) (or --srid alone), or drop --srid")
+                }
+                try diagnostics.warn("wkt.srid-dropped", "the data's CRS (\(crs)) has no EPSG code, so no SRID is written; the coordinates stay in that CRS",
+                                     hint: "reproject to an EPSG CRS with --t-srs EPSG:n to write its SRID")
+                return try beginDocument(header)
             }
-            srid = code
+            dataSRID = code
+        } else {
+            dataSRID = nil  // WGS84 longitude/latitude
         }
+        if let srid {
+            guard srid == (dataSRID ?? 4326) else {
+                throw GeoConvError(.unsupported, "the data is in SRID \(dataSRID ?? 4326), not SRID \(srid); an SRID is never put on data in another CRS",
+                                   hint: "reproject with --t-srs EPSG:\(srid), or drop --srid")
+            }
+        } else {
+            srid = dataSRID
+        }
+        try beginDocument(header)
+    }
+
+    /// The EPSG code of `EPSG:n`, `urn:ogc:def:crs:EPSG::n` or `http://www.opengis.net/def/crs/EPSG/0/n`.
+    static func epsgCode(_ crs: String) -> Int? {
+        let upper = crs.uppercased()
+        let digits = upper.split(whereSeparator: { $0 == ":" || $0 == "/" }).last.map(String.init) ?? ""
+        guard upper.contains("EPSG"), let code = Int(digits), code > 0 else { return nil }
+        return code
+    }
+
+    private mutating func beginDocument(_ header: DocumentHeader) throws(GeoConvError) {
         if header.name != nil || header.description != nil || header.camera != nil || !header.tileLayers.isEmpty {
             try diagnostics.warn("wkt.document-info-dropped", "the document's name, description, camera and tile layers are dropped: WKT holds geometries only")
         }
     }
 
     public mutating func write(_ feature: Feature) throws(GeoConvError) {
+        try feature.requireFinite(writing: form == .wkt ? "WKT" : "WKB", at: diagnostics.currentLocation)
         if !feature.properties.isEmpty || feature.title != nil || feature.snippet != nil || !feature.style.isEmpty || feature.id != nil {
             try diagnostics.warn("wkt.attributes-dropped", "feature properties, names, styles and ids are dropped: WKT holds geometries only")
         }

@@ -246,18 +246,47 @@ struct GeoJSONWriterTests {
         #expect(text.contains(#""coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]],[[0.2,0.2],[0.2,0.8],[0.8,0.8],[0.8,0.2],[0.2,0.2]]]"#))
     }
 
-    @Test("A line across the antimeridian is cut (the appendix example)")
+    @Test("A line that goes the short way across the antimeridian is cut (the appendix example); planar ones are not")
     func antimeridian() throws {
         let line = Feature(geometry: .lineString([Coordinate(latitude: 45, longitude: 170), Coordinate(latitude: 45, longitude: -170)]))
-        let (text, diagnostics) = try writeGeoJSON([line], strict: true)
+        // Planar GeoJSON: the line from 170° to -170° goes through 0°, and stays as it is.
+        let (planar, quiet) = try writeGeoJSON([line], strict: true)
+        #expect(planar.contains(#"{"type":"LineString","coordinates":[[170,45],[-170,45]]}"#))
+        #expect(quiet.isEmpty)
+        // From KML (edges the shorter way round) it crosses 180°: cut, and reported (a warning, so --strict refuses it).
+        let (text, diagnostics) = try writeGeoJSON([line], header: DocumentHeader(edgesTakeShorterWay: true))
         #expect(text.contains(#"{"type":"MultiLineString","coordinates":[[[170,45],[180,45]],[[-180,45],[-170,45]]]}"#))
-        #expect(diagnostics.entries["geojson.antimeridian-cut"]?.first.isNote == true)
+        #expect(diagnostics.entries["geojson.antimeridian-cut"]?.first.isNote == false)
+        #expect {
+            try writeGeoJSON([line], header: DocumentHeader(edgesTakeShorterWay: true), strict: true)
+        } throws: { error in
+            (error as? GeoConvError)?.code == .dataLoss && (error as? GeoConvError)?.message.contains("geojson.antimeridian-cut") == true
+        }
+        // A geodesic line is drawn the short way whatever the source.
+        var geodesic = line
+        geodesic.style.geodesic = true
+        #expect(try writeGeoJSON([geodesic]).0.contains(#""MultiLineString","coordinates":[[[170,45],[180,45]],[[-180,45],[-170,45]]]"#))
+        // Planar, but beyond 180°: cut where it passes 180°.
+        let beyond = Feature(geometry: .lineString([Coordinate(latitude: 45, longitude: 170), Coordinate(latitude: 45, longitude: 190)]))
+        #expect(try writeGeoJSON([beyond]).0.contains(#""MultiLineString","coordinates":[[[170,45],[180,45]],[[-180,45],[-170,45]]]"#))
+        // The issue's cases: a wide polygon stays; a line along ±180 never gives NaN.
+        let wide = Feature(geometry: .polygon(PolygonRings(outer: [
+            Coordinate(latitude: 0, longitude: -100), Coordinate(latitude: 0, longitude: 100), Coordinate(latitude: 10, longitude: 100),
+            Coordinate(latitude: 10, longitude: -100), Coordinate(latitude: 0, longitude: -100),
+        ])))
+        #expect(try writeGeoJSON([wide]).0.contains(#""Polygon","coordinates":[[[-100,0],[100,0],[100,10],[-100,10],[-100,0]]]"#))
+        for shorterWay in [false, true] {
+            let edge = Feature(geometry: .lineString([Coordinate(latitude: 10, longitude: -180), Coordinate(latitude: 20, longitude: 180)]))
+            let (out, _) = try writeGeoJSON([edge], header: DocumentHeader(edgesTakeShorterWay: shorterWay))
+            #expect(!out.contains("nan") && !out.contains("inf"), "\(out)")
+            #expect(try readGeoJSON(out).1.count == 1)
+        }
         // A polygon across it becomes two polygons, one on each side.
         let square = Feature(geometry: .polygon(PolygonRings(outer: [
             Coordinate(latitude: 40, longitude: 170), Coordinate(latitude: 40, longitude: -170), Coordinate(latitude: 50, longitude: -170),
             Coordinate(latitude: 50, longitude: 170), Coordinate(latitude: 40, longitude: 170),
         ])))
-        let (polygonText, _) = try writeGeoJSON([square])
+        let (polygonText, _) = try writeGeoJSON([square], header: DocumentHeader(edgesTakeShorterWay: true))
         let (_, read, _) = try readGeoJSON(polygonText)
         guard case .multiPolygon(let parts)? = read.first?.geometry else { Issue.record("not cut: \(polygonText)"); return }
         #expect(parts.count == 2)

@@ -166,7 +166,10 @@ struct GeometryTests {
         #expect(warned.stderr.contains("latitude and longitude look swapped"))
         #expect(try CLI.run([swapped, directory.appendingPathComponent("t.kml").path, "--strict"]).status == 1)
         // --s-srs / --t-srs with WKT.
-        let utm = try CLI.run(["-", "-", "--from", "wkt", "--to", "wkt", "--s-srs", "EPSG:32633"], stdin: "POINT (500000 4649776)\n")
+        let kept = try CLI.run(["-", "-", "--from", "wkt", "--to", "wkt", "--s-srs", "EPSG:32633"], stdin: "POINT (500000 4649776)\n")
+        #expect(kept.stdout == "SRID=32633;POINT (500000 4649776)\n", "WKT keeps the input's CRS unless --t-srs asks: \(kept.stderr)")
+        let utm = try CLI.run(["-", "-", "--from", "wkt", "--to", "wkt", "--s-srs", "EPSG:32633", "--t-srs", "EPSG:4326"],
+                              stdin: "POINT (500000 4649776)\n")
         let point = try WKTParser.parse(utm.stdout.trimmingCharacters(in: .whitespacesAndNewlines)).geometry
         guard case .point(let p) = point else { Issue.record("\(utm.stdout)"); return }
         #expect(abs(p.longitude - 15) < 1e-6 && abs(p.latitude - 42) < 1e-4)

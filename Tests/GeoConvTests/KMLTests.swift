@@ -196,6 +196,12 @@ struct KMLWriterTests {
             for (key, value) in a.properties where !StyleProperties.names.contains(key) || StyleProperties.notInKML.contains(key) {
                 if key == "emoji" || key == "tags" { continue }  // U+0000 dropped; JSON text read back as a string
                 if key == GeoJSONNames.radius { continue }
+                if case .number(let n) = value, key == "osm_id" || key == "length_km" {
+                    // Beyond what a KML int or double holds exactly: a string field with every digit, and a note.
+                    #expect(b.properties[key] == .string(n.literal), "\(key)")
+                    #expect(diagnostics.entries["kml.number-as-text"]?.first.isNote == true)
+                    continue
+                }
                 #expect(StyleProperties.sameValue(b.properties[key] ?? .null, value), "\(key): \(value) vs \(String(describing: b.properties[key]))")
             }
         }

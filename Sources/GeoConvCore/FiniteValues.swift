@@ -1,0 +1,45 @@
+extension Feature {
+    /// How the feature is named in messages: its id, else its title, else "a feature".
+    public var displayName: String {
+        if let id { return "feature \"\(id)\"" }
+        if let title { return "feature \"\(title.count > 40 ? String(title.prefix(40)) + "…" : title)\"" }
+        return "a feature"
+    }
+
+    /// Throws when a position, circle radius or style number of the feature is NaN or
+    /// infinite: no output format can hold one, so every writer refuses the feature
+    /// (`location` is where it came from; `format` names the output).
+    ///
+    /// Readers refuse such numbers; they can only come from a transform or from a caller
+    /// that builds features in code.
+    public func requireFinite(writing format: String, at location: SourceLocation?) throws(GeoConvError) {
+        guard let problem = firstNonFiniteValue() else { return }
+        throw GeoConvError(.invalidInput, "\(displayName) has a non-finite \(problem.what) (\(problem.value)); \(format) cannot hold NaN or Infinity",
+                           at: location, hint: "fix the value where it is computed; nothing was written")
+    }
+
+    /// The first NaN or infinite number among the feature's positions, circle radius and
+    /// style numbers, with what it is.
+    public func firstNonFiniteValue() -> (what: String, value: Double)? {
+        var found: (what: String, value: Double)?
+        var index = 0
+        geometry?.forEachCoordinate { c in
+            defer { index += 1 }
+            guard found == nil else { return }
+            if !c.longitude.isFinite { found = ("longitude at position \(index)", c.longitude) }
+            else if !c.latitude.isFinite { found = ("latitude at position \(index)", c.latitude) }
+            else if let altitude = c.altitude, !altitude.isFinite { found = ("altitude at position \(index)", altitude) }
+        }
+        if let found { return found }
+        if case .circle(_, let radius)? = geometry, !radius.isFinite { return ("circle radius", radius) }
+        let numbers: [(String, Double?)] = [("stroke width", style.strokeWidth), ("rotation", style.rotation),
+                                            ("opacity", style.opacity), ("icon scale", style.iconScale),
+                                            ("ground anchor", style.groundAnchor.map { $0.x + $0.y }),
+                                            ("info-window anchor", style.infoWindowAnchor.map { $0.x + $0.y })]
+        for (what, value) in numbers {
+            if let value, !value.isFinite { return (what, value) }
+        }
+        for span in style.spans where !span.segments.isFinite { return ("style span length", span.segments) }
+        return nil
+    }
+}
