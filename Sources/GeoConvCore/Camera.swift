@@ -109,6 +109,8 @@ public struct DocumentHeader: Hashable, Sendable {
     /// more than 180° crosses the antimeridian. GeoJSON and WKT edges are planar: a line
     /// from -100° to 100° goes through 0°. Geodesic features are always drawn the short way.
     public var edgesTakeShorterWay: Bool = false
+    /// Files the document carries inside itself (a KMZ's images), when it has any.
+    public var embeddedFiles: EmbeddedFiles?
 
     /// Creates a header; every field defaults to absent.
     public init(name: String? = nil, description: String? = nil, crs: String? = nil, camera: CameraPosition? = nil,
@@ -121,5 +123,51 @@ public struct DocumentHeader: Hashable, Sendable {
         self.camera = camera
         self.tileLayers = tileLayers
         self.foreignMembers = foreignMembers
+    }
+}
+
+/// Files a document carries inside itself and refers to by relative path: the images and
+/// other entries of a KMZ. A KMZ writer puts them in its archive; every other writer reports
+/// them as dropped. Read lazily, one at a time, so memory stays bounded.
+public struct EmbeddedFiles: Hashable, Sendable {
+    /// The files' paths inside the document, in archive order.
+    public let paths: [String]
+    private let source: Source
+
+    /// Holds the loader (a class, so copies of a header share one reference).
+    private final class Source: Sendable {
+        let load: @Sendable (String) throws -> [UInt8]
+        init(_ load: @escaping @Sendable (String) throws -> [UInt8]) { self.load = load }
+    }
+
+    /// Creates a set of files read through `load` (which throws `GeoConvError`s).
+    public init(paths: [String], load: @escaping @Sendable (String) throws -> [UInt8]) {
+        self.paths = paths
+        source = Source(load)
+    }
+
+    /// The bytes of the file at `path`.
+    public func contents(of path: String) throws(GeoConvError) -> [UInt8] {
+        do {
+            return try source.load(path)
+        } catch let error as GeoConvError {
+            throw error
+        } catch {
+            throw GeoConvError(.io, "cannot read the embedded file \(path): \(error)")
+        }
+    }
+
+    public static func == (a: EmbeddedFiles, b: EmbeddedFiles) -> Bool { a.paths == b.paths }
+    public func hash(into hasher: inout Hasher) { hasher.combine(paths) }
+}
+
+extension DocumentHeader {
+    /// Reports the document's embedded files as dropped by a writer that cannot hold them.
+    public func reportEmbeddedFilesDropped(by format: String, diagnostics: DiagnosticLog) throws(GeoConvError) {
+        guard let files = embeddedFiles, !files.paths.isEmpty else { return }
+        let listed = files.paths.prefix(3).joined(separator: ", ") + (files.paths.count > 3 ? ", …" : "")
+        try diagnostics.warn("embedded-files-dropped",
+                             "\(files.paths.count) file(s) carried inside the input (\(listed)) are not written: \(format) cannot hold them; references to them stay relative paths",
+                             hint: "write KMZ to keep them, or unzip the input next to the output")
     }
 }

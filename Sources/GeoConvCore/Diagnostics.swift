@@ -45,6 +45,20 @@ public final class DiagnosticLog {
     public func warn(_ code: String, _ message: String, at location: SourceLocation? = nil, hint: String? = nil)
         throws(GeoConvError)
     {
+        let diagnostic = try record(code, message, at: location, hint: hint)
+        if listsEveryWarning {
+            if everyWarning.count < DiagnosticLog.maximumListedSkips {
+                everyWarning.append(diagnostic)
+            } else {
+                unlistedWarnings += 1
+            }
+        }
+    }
+
+    /// Counts a warning under its code (throwing it when strict) and returns it.
+    private func record(_ code: String, _ message: String, at location: SourceLocation?, hint: String?) throws(GeoConvError)
+        -> Diagnostic
+    {
         let diagnostic = Diagnostic(code: code, message: message, location: location ?? currentLocation)
         if isStrict {
             throw GeoConvError(.dataLoss, message + " [" + code + "]", at: diagnostic.location,
@@ -55,17 +69,27 @@ public final class DiagnosticLog {
         } else {
             entries[code] = (diagnostic, 1)
         }
+        return diagnostic
     }
 
     /// Records a feature skipped by `--skip-invalid`: a warning like any other, and also
     /// listed one by one in `skippedFeatures` (or thrown when strict).
     public func skip(_ code: String, _ message: String, at location: SourceLocation? = nil) throws(GeoConvError) {
-        try warn(code, message, at: location)
-        listSkip(Diagnostic(code: code, message: message, location: location ?? currentLocation))
+        listSkip(try record(code, message, at: location, hint: nil))
     }
 
-    /// How many skipped features are listed one by one; beyond it they are only counted.
+    /// How many skipped features (and, with `listsEveryWarning`, warnings) are listed one by
+    /// one; beyond it they are only counted.
     public static let maximumListedSkips = 10_000
+
+    /// Whether every warning is also listed one by one in `everyWarning`, as `geoconv
+    /// validate` needs (off by default: `entries` keeps the first of each code and a count).
+    public var listsEveryWarning = false
+    /// With `listsEveryWarning`: every warning (not the skipped features, which are in
+    /// `skippedFeatures`, nor notes) in the order reported, up to `maximumListedSkips`.
+    public private(set) var everyWarning: [Diagnostic] = []
+    /// With `listsEveryWarning`: warnings beyond `maximumListedSkips`, counted only.
+    public private(set) var unlistedWarnings = 0
 
     /// Every feature `--skip-invalid` skipped (up to `maximumListedSkips`), in input order.
     public private(set) var skippedFeatures: [Diagnostic] = []
@@ -96,6 +120,8 @@ public final class DiagnosticLog {
         entries = other.entries
         skippedFeatures = other.skippedFeatures
         unlistedSkips = other.unlistedSkips
+        everyWarning = other.everyWarning
+        unlistedWarnings = other.unlistedWarnings
     }
 
     /// Adds another log's entries (counts merged by code), as if they had been reported here.
@@ -120,6 +146,11 @@ public final class DiagnosticLog {
             listSkip(skipped)
         }
         unlistedSkips += other.unlistedSkips
+        for var warning in other.everyWarning {
+            warning.location = warning.location.map(transform)
+            if everyWarning.count < DiagnosticLog.maximumListedSkips { everyWarning.append(warning) } else { unlistedWarnings += 1 }
+        }
+        unlistedWarnings += other.unlistedWarnings
     }
 
     /// Whether nothing was reported.

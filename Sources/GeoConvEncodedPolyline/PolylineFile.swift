@@ -186,6 +186,7 @@ public struct PolylineFileWriter: FeatureWriter {
         if header.name != nil || header.description != nil {
             try diagnostics.warn("polyline.document-info-dropped", "the document's name and description are dropped: a polyline file has no header")
         }
+        try header.reportEmbeddedFilesDropped(by: "a polyline file", diagnostics: diagnostics)
         if header.camera != nil { try diagnostics.warn("polyline.camera-dropped", "the document's camera is dropped: a polyline file cannot hold one") }
         if !header.tileLayers.isEmpty { try diagnostics.warn("polyline.tile-layers-dropped", "tile layers are dropped: a polyline file cannot hold them") }
     }

@@ -62,6 +62,7 @@ public struct GeoJSONWriter: FeatureWriter {
 
     public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) {
         edgesTakeShorterWay = header.edgesTakeShorterWay
+        try header.reportEmbeddedFilesDropped(by: options.sequence == nil ? "GeoJSON" : "a GeoJSON text sequence", diagnostics: diagnostics)
         if let crs = header.crs {
             throw GeoConvError(.unsupported, "GeoJSON (RFC 7946) is always WGS84 longitude/latitude; the input is in \(crs)",
                                hint: "reproject the input first")

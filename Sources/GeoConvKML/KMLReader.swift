@@ -1,5 +1,6 @@
 public import GeoConvCore
 internal import GeoConvXML
+internal import OrderedCollections
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -69,12 +70,12 @@ final class KMLReaderState {
     var headerDone = false
     var sawDocument = false
     var pending: [Feature] = []
-    var containers: [(isFolder: Bool, name: String?)] = []
+    var containers: [(isFolder: Bool, name: String?, features: Int)] = []
     var styles: [String: KMLStyle] = [:]
-    var styleMaps: [String: (normal: String?, normalInline: KMLStyle?, highlight: String?)] = [:]
-    var schemas: [String: [String: String]] = [:]
+    var styleMaps: [String: KMLStyleMap] = [:]
+    var schemas: [String: [String: (type: String, displayName: String?)]] = [:]
     /// KML 2.0-style placemark types: `<Schema parent="Placemark" name="X">` makes `<X>` a Placemark.
-    var placemarkAliases: [String: [String: String]] = [:]
+    var placemarkAliases: [String: [String: (type: String, displayName: String?)]] = [:]
     var lastLocation: SourceLocation?
     var finished = false
 
@@ -147,7 +148,14 @@ final class KMLReaderState {
             switch event {
             case .text: return nil
             case .end(let element):
-                if element == "Document" || element == "Folder" { _ = containers.popLast() }
+                if element == "Document" || element == "Folder", let container = containers.popLast() {
+                    if container.isFolder && container.features == 0 {
+                        warn("kml.empty-folder-dropped",
+                             "an empty Folder\(container.name.map { " (\"\($0)\")" } ?? "") is not carried over: folders are rebuilt from the features in them",
+                             at: location())
+                    }
+                    if !containers.isEmpty { containers[containers.count - 1].features += container.features }
+                }
                 return nil
             case .start(let element, let isEmpty):
                 return try start(element, isEmpty: isEmpty)
@@ -164,7 +172,12 @@ final class KMLReaderState {
         case "Document", "Folder":
             let isFolder = element == "Folder" || sawDocument
             if element == "Document" { sawDocument = true }
-            if !isEmpty { containers.append((isFolder, nil)) }
+            if !isEmpty {
+                containers.append((isFolder, nil, 0))
+            } else if isFolder {
+                warn("kml.empty-folder-dropped", "an empty Folder is not carried over: folders are rebuilt from the features in them",
+                     at: location())
+            }
             return nil
         case "name" where !containers.isEmpty && !isEmpty:
             let text = try parser.readElementText()
@@ -179,6 +192,9 @@ final class KMLReaderState {
                 warn("kml.folder-description-dropped", "folder descriptions are not carried over", at: location())
             }
             return nil
+        case "name", "description":
+            if !isEmpty { try parser.skipElement() }  // outside any Document or Folder: nothing to carry
+            return nil
         case "Style":
             let id = parser.attribute("id")
             let style = isEmpty ? KMLStyle() : try parseStyle()
@@ -186,7 +202,7 @@ final class KMLReaderState {
             return nil
         case "StyleMap":
             let id = parser.attribute("id")
-            let map = isEmpty ? (nil, nil, nil) : try parseStyleMap()
+            let map = isEmpty ? KMLStyleMap() : try parseStyleMap()
             if let id { styleMaps[id] = map }
             return nil
         case "CascadingStyle":
@@ -217,7 +233,7 @@ final class KMLReaderState {
             guard !isEmpty else { return nil }
             let camera = try parseView(element)
             if !headerDone, header.camera == nil {
-                header.camera = camera
+                header.camera = camera.camera
             } else {
                 warn("kml.view-dropped", "a \(element) after the first feature is not carried over", at: location())
             }
@@ -225,6 +241,7 @@ final class KMLReaderState {
         case "Placemark", "GroundOverlay", "NetworkLink":
             lastLocation = location()
             let id = parser.attribute("id")
+            if !containers.isEmpty { containers[containers.count - 1].features += 1 }
             do throws(XMLParseError) {
                 return try parseFeature(element, id: id, isEmpty: isEmpty)
             } catch {
@@ -242,7 +259,15 @@ final class KMLReaderState {
             warn("kml.\(element.lowercased())-dropped", "\(element) elements are not carried over", at: location())
             if !isEmpty { try parser.skipElement() }
             return nil
+        case "open", "Snippet", "visibility", "ListStyle", "atom:author", "atom:link", "author", "link", "Region", "ExtendedData", "TimeStamp",
+             "TimeSpan", "address", "phoneNumber", "styleUrl", "snippet", "Metadata", "AddressDetails":
+            // Document and Folder parts that no model field holds.
+            warn("kml.element-dropped", "a Document's or Folder's <\(element)> is not carried over: only placemarks, overlays and links, the document's name, description and first view are",
+                 at: location())
+            if !isEmpty { try parser.skipElement() }
+            return nil
         default:
+            warn("kml.element-dropped", "<\(element)> is not a KML element geoconv knows; it is not carried over", at: location())
             if !isEmpty { try parser.skipElement() }
             return nil
         }
@@ -306,8 +331,8 @@ final class KMLReaderState {
         }
     }
 
-    func parseStyleMap() throws(XMLParseError) -> (normal: String?, normalInline: KMLStyle?, highlight: String?) {
-        var normal: String?, highlight: String?, inline: KMLStyle?
+    func parseStyleMap() throws(XMLParseError) -> KMLStyleMap {
+        var map = KMLStyleMap()
         var key: String?, url: String?, pairStyle: KMLStyle?
         while let event = try parser.next() {
             switch event {
@@ -326,28 +351,35 @@ final class KMLReaderState {
             case .end(let element):
                 if element == "Pair" {
                     if key == "highlight" {
-                        highlight = url
+                        map.highlight = url
+                        map.highlightInline = pairStyle
                     } else {
-                        normal = url
-                        inline = pairStyle
+                        map.normal = url
+                        map.normalInline = pairStyle
                     }
                 }
-                if element == "StyleMap" { return (normal, inline, highlight) }
+                if element == "StyleMap" { return map }
             case .text: continue
             }
         }
-        return (normal, inline, highlight)
+        return map
     }
 
-    func parseSchema() throws(XMLParseError) -> [String: String] {
-        var fields: [String: String] = [:]
+    func parseSchema() throws(XMLParseError) -> [String: (type: String, displayName: String?)] {
+        var fields: [String: (type: String, displayName: String?)] = [:]
         while let event = try parser.next() {
             switch event {
             case .start(let element, let isEmpty):
                 if element == "SimpleField", let fieldName = parser.attribute("name") {
-                    fields[fieldName] = (parser.attribute("type") ?? "string").lowercased()
+                    var displayName: String?
+                    if !isEmpty {
+                        let children = try parseChildren(until: "SimpleField")
+                        displayName = children["displayName"]
+                    }
+                    fields[fieldName] = ((parser.attribute("type") ?? "string").lowercased(), displayName)
+                } else if !isEmpty {
+                    try parser.skipElement()
                 }
-                if !isEmpty { try parser.skipElement() }
             case .end(let element):
                 if element == "Schema" { return fields }
             case .text: continue
@@ -377,7 +409,7 @@ final class KMLReaderState {
         let id = String(trimmed[trimmed.index(after: hash)...])
         if let style = styles[id] { return style }
         if let map = styleMaps[id] {
-            if let highlight = map.highlight { feature.properties[KMLNames.highlightStyle] = .string(highlight) }
+            applyHighlight(of: map, to: &feature, visited: visited.union([trimmed]))
             if let inline = map.normalInline { return inline }
             if let normal = map.normal { return resolve(normal, into: &feature, visited: visited.union([trimmed])) }
             return nil
@@ -388,30 +420,41 @@ final class KMLReaderState {
         return nil
     }
 
+    /// Keeps a StyleMap's highlight style on the feature as `geoconv:highlight-style`: the
+    /// style in simplestyle properties, as the normal style is written to GeoJSON.
+    func applyHighlight(of map: KMLStyleMap, to feature: inout Feature, visited: Set<String> = []) {
+        var highlight: KMLStyle?
+        if let inline = map.highlightInline {
+            highlight = inline
+        } else if let url = map.highlight {
+            var scratch = Feature(geometry: nil)
+            highlight = resolve(url, into: &scratch, visited: visited)
+        }
+        guard let highlight else { return }
+        var styled = Feature(geometry: nil)
+        highlight.apply(to: &styled)
+        feature.properties[KMLNames.highlightStyle] = .object(StyleProperties.merged(styled))
+    }
+
     // MARK: Views
 
-    func parseView(_ element: String) throws(XMLParseError) -> CameraPosition? {
-        var values: [String: Double] = [:]
-        while let event = try parser.next() {
-            switch event {
-            case .start(let child, let isEmpty):
-                guard !isEmpty else { continue }
-                if ["longitude", "latitude", "altitude", "range", "tilt", "heading"].contains(child) {
-                    values[child] = Double(try parser.readElementText().trimmed)
-                } else {
-                    try parser.skipElement()
-                }
-            case .end(let name):
-                if name == element {
-                    guard let latitude = values["latitude"], let longitude = values["longitude"] else { return nil }
-                    let distance = element == "LookAt" ? values["range"] : values["altitude"]
-                    return CameraPosition(kmlLatitude: latitude, longitude: longitude, range: distance ?? 1000,
-                                          heading: values["heading"] ?? 0, tilt: values["tilt"] ?? 0)
-                }
-            case .text: continue
+    /// A `LookAt` or `Camera`: the camera it makes (when it has a finite position) and its
+    /// elements in order (numbers as numbers), to write back as they were.
+    func parseView(_ element: String) throws(XMLParseError) -> (camera: CameraPosition?, elements: JSONObject) {
+        var elements: JSONObject = ["kind": .string(element)]
+        for (child, text) in try parseChildren(until: element) {
+            if let value = Double(text), value.isFinite, let number = JSONNumber(literal: text) ?? JSONNumber(value) {
+                elements[child] = .number(number)
+            } else {
+                elements[child] = .string(text)
             }
         }
-        return nil
+        let values = elements.compactMapValues(\.doubleValue)
+        guard let latitude = values["latitude"], let longitude = values["longitude"] else { return (nil, elements) }
+        let distance = element == "LookAt" ? values["range"] : values["altitude"]
+        let camera = CameraPosition(kmlLatitude: latitude, longitude: longitude, range: distance ?? 1000,
+                                    heading: values["heading"] ?? 0, tilt: values["tilt"] ?? 0)
+        return (camera, elements)
     }
 
     // MARK: Features
@@ -459,12 +502,16 @@ final class KMLReaderState {
                     let map = try parseStyleMap()
                     if let normal = map.normalInline { inlineStyle = normal }
                     if let url = map.normal { styleUrl = url }
-                    if let highlight = map.highlight { feature.properties[KMLNames.highlightStyle] = .string(highlight) }
+                    applyHighlight(of: map, to: &feature)
+                case "LookAt", "Camera":
+                    feature.properties[KMLNames.view] = .object(try parseView(child).elements)
+                case "Region":
+                    feature.properties[KMLNames.region] = .object(try parseRegion())
                 case "ExtendedData": try parseExtendedData(into: &feature)
                 case "TimeStamp":
-                    if let when = try parseTimes(until: "TimeStamp")["when"] { feature.properties["timestamp"] = .string(when) }
+                    if let when = try parseChildren(until: "TimeStamp")["when"] { feature.properties["timestamp"] = .string(when) }
                 case "TimeSpan":
-                    let span = try parseTimes(until: "TimeSpan")
+                    let span = try parseChildren(until: "TimeSpan")
                     var object: JSONObject = [:]
                     if let begin = span["begin"] { object["begin"] = .string(begin) }
                     if let end = span["end"] { object["end"] = .string(end) }
@@ -478,10 +525,14 @@ final class KMLReaderState {
                     latLonBox = try parseLatLonBox()
                 case "altitude", "altitudeMode", "drawOrder", "color", "refreshVisibility", "flyToView", "open":
                     let text = try parser.readElementText().trimmed
-                    if element != "Placemark" { feature.properties[child] = Double(text).map(KMLStyle.number) ?? .string(text) }
+                    if element != "Placemark" {
+                        feature.properties[child] = Double(text).map(KMLStyle.number) ?? .string(text)
+                    } else {
+                        warn("kml.element-dropped", "a Placemark's <\(child)> is not carried over (it belongs to overlays)", at: location())
+                    }
                 default:
-                    if let fields = placemarkAliases[element], let type = fields[child] {
-                        feature.properties[child] = Self.typed(try parser.readElementText(), as: type, key: child)
+                    if let fields = placemarkAliases[element], let field = fields[child] {
+                        feature.properties[child] = Self.typed(try parser.readElementText(), as: field.type, key: child)
                     } else if let geometry = try parseGeometryOrWarn(child, into: &feature, times: &times) {
                         geometries.append(geometry)
                     }
@@ -566,8 +617,10 @@ final class KMLReaderState {
         return .geometryCollection(geometries)
     }
 
-    func parseTimes(until element: String) throws(XMLParseError) -> [String: String] {
-        var values: [String: String] = [:]
+    /// The text of each child element, in document order (a later repeat replaces an
+    /// earlier one); grandchildren are read as their parent's text.
+    func parseChildren(until element: String) throws(XMLParseError) -> OrderedDictionary<String, String> {
+        var values: OrderedDictionary<String, String> = [:]
         while let event = try parser.next() {
             switch event {
             case .start(let child, let isEmpty):
@@ -579,19 +632,44 @@ final class KMLReaderState {
         return values
     }
 
-    func parseLink(until element: String) throws(XMLParseError) -> [String: String] { try parseTimes(until: element) }
+    func parseLink(until element: String) throws(XMLParseError) -> OrderedDictionary<String, String> { try parseChildren(until: element) }
 
     func parseLatLonBox() throws(XMLParseError) -> JSONObject {
         var box: JSONObject = [:]
-        let values = try parseTimes(until: "LatLonBox")
+        let values = try parseChildren(until: "LatLonBox")
         for key in ["north", "south", "east", "west", "rotation"] {
             if let text = values[key], let number = Double(text) { box[key] = KMLStyle.number(number) }
         }
         return box
     }
 
+    /// Records a Data or SimpleField `displayName` in `geoconv:display-names`.
+    static func setDisplayName(_ label: String, for key: String, in feature: inout Feature) {
+        var names = feature.properties[KMLNames.displayNames]?.objectValue ?? [:]
+        names[key] = .string(label)
+        feature.properties[KMLNames.displayNames] = .object(names)
+    }
+
+    /// A `Region`: its `LatLonAltBox` and `Lod` values in one object, numbers as numbers.
+    func parseRegion() throws(XMLParseError) -> JSONObject {
+        var region: JSONObject = [:]
+        while let event = try parser.next() {
+            switch event {
+            case .start(let child, let isEmpty):
+                guard !isEmpty else { continue }
+                for (key, text) in try parseChildren(until: child) {
+                    region[key] = JSONNumber(literal: text).map(JSONValue.number) ?? .string(text)
+                }
+            case .end(let name):
+                if name == "Region" { return region }
+            case .text: continue
+            }
+        }
+        return region
+    }
+
     func parseExtendedData(into feature: inout Feature) throws(XMLParseError) {
-        var schema: [String: String] = [:]
+        var schema: [String: (type: String, displayName: String?)] = [:]
         while let event = try parser.next() {
             switch event {
             case .start(let element, let isEmpty):
@@ -600,7 +678,9 @@ final class KMLReaderState {
                     let key = parser.attribute("name") ?? ""
                     var value = ""
                     if !isEmpty {
-                        value = try parseTimes(until: "Data")["value"] ?? ""
+                        let children = try parseChildren(until: "Data")
+                        value = children["value"] ?? ""
+                        if let label = children["displayName"] { Self.setDisplayName(label, for: key, in: &feature) }
                     }
                     feature.properties[key] = Self.dataValue(key, value)
                 case "SchemaData":
@@ -610,7 +690,8 @@ final class KMLReaderState {
                 case "SimpleData":
                     let key = parser.attribute("name") ?? ""
                     let text = isEmpty ? "" : try parser.readElementText()
-                    feature.properties[key] = Self.typed(text, as: schema[key] ?? "string", key: key)
+                    feature.properties[key] = Self.typed(text, as: schema[key]?.type ?? "string", key: key)
+                    if let label = schema[key]?.displayName { Self.setDisplayName(label, for: key, in: &feature) }
                 default:
                     if !isEmpty { try parser.skipElement() }
                 }
@@ -755,6 +836,7 @@ final class KMLReaderState {
             try parser.skipElement()
             return nil
         default:
+            warn("kml.element-dropped", "<\(element)> is not carried over", at: location())
             try parser.skipElement()
             return nil
         }

@@ -158,8 +158,15 @@ public enum KMLNames {
     public static let extrude = "geoconv:extrude"
     /// KML `BalloonStyle/text`.
     public static let balloonText = "geoconv:balloonText"
-    /// A StyleMap's highlight style URL.
-    public static let highlightStyle = "geoconv:highlightStyleUrl"
+    /// A StyleMap's highlight style, as simplestyle properties (`{"stroke": "#ff0000", …}`);
+    /// written back as a StyleMap with a normal and a highlight pair.
+    public static let highlightStyle = "geoconv:highlight-style"
+    /// A feature's own view (`LookAt` or `Camera`): `{"kind": "LookAt", "longitude": …, "latitude": …, "range": …}`.
+    public static let view = "geoconv:view"
+    /// A feature's `Region`: `{"north": …, "south": …, "east": …, "west": …, "minLodPixels": …}`.
+    public static let region = "geoconv:region"
+    /// ExtendedData display names by property: `{"pop": "Population"}`.
+    public static let displayNames = "geoconv:display-names"
     /// A GroundOverlay's `LatLonBox`: `{"north":…,"south":…,"east":…,"west":…,"rotation":…}`.
     public static let latLonBox = "geoconv:latLonBox"
     /// What a feature stood for in KML, as togeojson says it: `groundoverlay`, `networklink`.
@@ -169,7 +176,16 @@ public enum KMLNames {
     /// Properties of the model kept in ExtendedData as JSON text.
     static let jsonValued: Set<String> = ["geoconv:spans", "geoconv:ground-anchor", "geoconv:info-window-anchor", "geoconv:opacity",
                                           "geoconv:z-index", "geoconv:geodesic", radius, folder, latLonBox, "coordinateProperties",
-                                          "timespan", "icon-offset", "icon-offset-units", "geoconv:id"]
+                                          "timespan", "icon-offset", "icon-offset-units", "geoconv:id",
+                                          highlightStyle, view, region, displayNames]
+}
+
+/// A `StyleMap`: its normal and highlight styles, each a URL or an inline `Style`.
+struct KMLStyleMap {
+    var normal: String?
+    var normalInline: KMLStyle?
+    var highlight: String?
+    var highlightInline: KMLStyle?
 }
 
 /// Text escaping for XML output.

@@ -35,6 +35,7 @@ public struct KMLWriter: FeatureWriter {
                                hint: "reproject the input first")
         }
         state.header = header
+        try header.reportEmbeddedFilesDropped(by: "KML (one file)", diagnostics: state.diagnostics)
         if !header.tileLayers.isEmpty {
             try state.diagnostics.warn("kml.tile-layers-dropped", "tile layers are not written to KML",
                                        hint: "keep them in GeoJSON (geoconv:tileLayers)")
@@ -59,6 +60,8 @@ final class KMLWriterState {
     var styles: OrderedDictionary<String, String> = [:]  // style XML → id
     var usedIDs: Set<String> = []
     var schema: OrderedDictionary<String, String> = [:]  // field → type
+    var displayNames: [String: String] = [:]  // field → displayName
+    var styleMaps: OrderedDictionary<String, String> = [:]  // "normal id|highlight id" → StyleMap id
     var folders: [String] = []
     var usesGX = false
     var buffer: [UInt8] = []
@@ -70,7 +73,19 @@ final class KMLWriterState {
                                           "timestamp", "timespan", KMLNames.geometryType, KMLNames.latLonBox, "icon-offset",
                                           "icon-offset-units", "label-color", "label-opacity", "label-scale", KMLNames.balloonText,
                                           KMLNames.altitudeMode, KMLNames.extrude, KMLNames.radius, "geoconv:geodesic",
-                                          "geoconv:ground-anchor"]
+                                          "geoconv:ground-anchor", KMLNames.view, KMLNames.region, KMLNames.highlightStyle,
+                                          KMLNames.displayNames]
+
+    /// What GroundOverlays and NetworkLinks write as their own elements, in schema order.
+    static let overlayElements = ["color", "drawOrder"]
+    static let groundOverlayElements = ["altitude", "altitudeMode"]
+    static let linkElements = ["href", "refreshMode", "refreshInterval", "viewRefreshMode", "viewRefreshTime", "viewBoundScale",
+                               "viewFormat", "httpQuery"]
+    static let networkLinkElements = ["refreshVisibility", "flyToView"]
+    static let altitudeModes: Set<String> = ["clampToGround", "relativeToGround", "absolute", "relativeToSeaFloor", "clampToSeaFloor"]
+    static let regionBox = ["north", "south", "east", "west", "minAltitude", "maxAltitude", "altitudeMode"]
+    static let regionLod = ["minLodPixels", "maxLodPixels", "minFadeExtent", "maxFadeExtent"]
+    static let viewElements = ["longitude", "latitude", "altitude", "heading", "tilt", "roll", "range", "altitudeMode"]
 
     init(output: ByteWriter, options: KMLWriteOptions, diagnostics: DiagnosticLog) {
         self.output = output
@@ -99,8 +114,14 @@ final class KMLWriterState {
         append("<\(element)")
         var extendedID: JSONValue?
         switch feature.id {
-        case .string(let s)? where KMLWriterState.isNCName(s): append(" id=\"\(XMLEscaping.attribute(s))\"")
-        case .string(let s)?: extendedID = .string(s)
+        case .string(let s)? where KMLWriterState.isNCName(s) && !usedIDs.contains(s):
+            usedIDs.insert(s)
+            append(" id=\"\(XMLEscaping.attribute(s))\"")
+        case .string(let s)?:
+            if KMLWriterState.isNCName(s) {
+                try diagnostics.warn("kml.duplicate-id", "the id \"\(s)\" is used more than once; KML ids are unique, so the repeat is kept in ExtendedData (geoconv:id)")
+            }
+            extendedID = .string(s)
         case .number(let n)?: extendedID = .number(n)
         case nil: break
         }
@@ -116,6 +137,7 @@ final class KMLWriterState {
         }
         if let snippet = feature.properties["Snippet"]?.stringValue { append("<Snippet>\(XMLEscaping.text(snippet))</Snippet>") }
         if let description = feature.snippet { append("<description>\(XMLEscaping.cdataOrText(description))</description>") }
+        if let view = feature.properties[KMLNames.view]?.objectValue { try writeView(view) }
         if let when = feature.properties["timestamp"]?.stringValue { append("<TimeStamp><when>\(XMLEscaping.text(when))</when></TimeStamp>") }
         if let span = feature.properties["timespan"]?.objectValue {
             append("<TimeSpan>")
@@ -124,16 +146,25 @@ final class KMLWriterState {
             append("</TimeSpan>")
         }
         try writeStyle(feature, isOverlay: element == "GroundOverlay")
-        try writeExtendedData(feature, id: extendedID)
+        if let region = feature.properties[KMLNames.region]?.objectValue { writeRegion(region) }
+        try writeExtendedData(feature, id: extendedID, element: element)
         if element == "GroundOverlay", let box {
-            if let icon = feature.style.icon { append("<Icon><href>\(XMLEscaping.text(icon))</href></Icon>") }
+            elements(KMLWriterState.overlayElements, of: feature)
+            if let icon = feature.properties["icon"]?.stringValue ?? feature.style.icon {
+                append("<Icon><href>\(XMLEscaping.text(icon))</href></Icon>")
+            }
+            if let altitude = feature.properties["altitude"]?.doubleValue { append("<altitude>\(DecimalFormatter.shortest(altitude))</altitude>") }
+            if let mode = feature.properties["altitudeMode"]?.stringValue { try writeAltitudeMode(mode) }
             append("<LatLonBox>")
             for key in ["north", "south", "east", "west", "rotation"] {
                 if let value = box[key]?.doubleValue { append("<\(key)>\(DecimalFormatter.shortest(value))</\(key)>") }
             }
             append("</LatLonBox>")
         } else if element == "NetworkLink" {
-            if let href = feature.properties["href"]?.stringValue { append("<Link><href>\(XMLEscaping.text(href))</href></Link>") }
+            elements(KMLWriterState.networkLinkElements, of: feature)
+            append("<Link>")
+            elements(KMLWriterState.linkElements, of: feature)
+            append("</Link>")
         } else if let geometry = feature.geometry {
             try writeGeometry(geometry, feature: feature)
         }
@@ -154,6 +185,74 @@ final class KMLWriterState {
         }
     }
 
+    /// Each of `names` the feature has as a property, as an element of that name.
+    func elements(_ names: [String], of feature: Feature) {
+        for name in names {
+            guard let value = feature.properties[name] else { continue }
+            let text: String
+            switch value {
+            case .string(let s): text = s
+            case .number(let n): text = n.literal
+            case .bool(let b): text = b ? "1" : "0"
+            default: continue
+            }
+            append("<\(name)>\(XMLEscaping.text(text))</\(name)>")
+        }
+    }
+
+    /// An altitude mode, in the `gx:` namespace where it belongs there; an unknown one is
+    /// not written (KML's default, clampToGround, applies) and is reported.
+    func writeAltitudeMode(_ mode: String) throws(GeoConvError) {
+        guard KMLWriterState.altitudeModes.contains(mode) else {
+            try diagnostics.warn("kml.invalid-altitude-mode",
+                                 "altitudeMode \"\(mode)\" is not a KML altitude mode; it is not written, so KML's default (clampToGround) applies",
+                                 hint: "use clampToGround, relativeToGround, absolute, relativeToSeaFloor or clampToSeaFloor")
+            return
+        }
+        let gx = mode == "relativeToSeaFloor" || mode == "clampToSeaFloor"
+        if gx { usesGX = true }
+        append(gx ? "<gx:altitudeMode>\(mode)</gx:altitudeMode>" : "<altitudeMode>\(mode)</altitudeMode>")
+    }
+
+    /// A feature's own `LookAt` or `Camera`, as read.
+    func writeView(_ view: JSONObject) throws(GeoConvError) {
+        let kind = view["kind"]?.stringValue == "Camera" ? "Camera" : "LookAt"
+        append("<\(kind)>")
+        for name in KMLWriterState.viewElements where !(kind == "LookAt" && name == "roll") && !(kind == "Camera" && name == "range") {
+            guard let value = view[name] else { continue }
+            if name == "altitudeMode" {
+                if let mode = value.stringValue { try writeAltitudeMode(mode) }
+            } else if let number = value.doubleValue, number.isFinite {
+                append("<\(name)>\(DecimalFormatter.shortest(number))</\(name)>")
+            }
+        }
+        append("</\(kind)>")
+    }
+
+    /// A feature's `Region`: its `LatLonAltBox` and `Lod`.
+    func writeRegion(_ region: JSONObject) {
+        guard ["north", "south", "east", "west"].allSatisfy({ region[$0]?.doubleValue?.isFinite == true }) else { return }
+        append("<Region><LatLonAltBox>")
+        for name in KMLWriterState.regionBox {
+            if name == "altitudeMode" {
+                if let mode = region[name]?.stringValue, KMLWriterState.altitudeModes.contains(mode), !mode.hasSuffix("SeaFloor") {
+                    append("<altitudeMode>\(mode)</altitudeMode>")
+                }
+            } else if let number = region[name]?.doubleValue, number.isFinite {
+                append("<\(name)>\(DecimalFormatter.shortest(number))</\(name)>")
+            }
+        }
+        append("</LatLonAltBox>")
+        if KMLWriterState.regionLod.contains(where: { region[$0] != nil }) {
+            append("<Lod>")
+            for name in KMLWriterState.regionLod {
+                if let number = region[name]?.doubleValue, number.isFinite { append("<\(name)>\(DecimalFormatter.shortest(number))</\(name)>") }
+            }
+            append("</Lod>")
+        }
+        append("</Region>")
+    }
+
     func writeStyle(_ feature: Feature, isOverlay: Bool) throws(GeoConvError) {
         var style = KMLStyle(feature: feature)
         if isOverlay { style.iconHref = nil }  // the overlay's image, written as its <Icon>
@@ -167,30 +266,62 @@ final class KMLWriterState {
             try diagnostics.warn("kml.marker-options-as-data",
                                  "marker opacity, z-index and info-window anchor have no KML element; they are kept in ExtendedData")
         }
-        guard !style.isEmpty else { return }
-        let xml = style.xml
-        let id: String
-        if let existing = styles[xml] {
-            id = existing
-        } else {
-            var preferred = feature.properties["styleUrl"]?.stringValue.map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }
-            if let candidate = preferred, !KMLWriterState.isNCName(candidate) || usedIDs.contains(candidate) { preferred = nil }
-            var generated = preferred ?? "s\(styles.count + 1)"
-            while usedIDs.contains(generated) { generated += "_" }
-            id = generated
-            usedIDs.insert(id)
-            styles[xml] = id
+        var preferred = feature.properties["styleUrl"]?.stringValue.map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }
+        if let candidate = preferred, !KMLWriterState.isNCName(candidate) { preferred = nil }
+        var highlightID: String?
+        if let highlight = feature.properties[KMLNames.highlightStyle]?.objectValue {
+            var styled = Feature(geometry: nil, properties: highlight)
+            StyleProperties.derive(into: &styled)
+            let highlightStyle = KMLStyle(feature: styled)
+            if !highlightStyle.isEmpty { highlightID = sharedStyle(highlightStyle.xml, preferred: nil) }
         }
-        append("<styleUrl>#\(XMLEscaping.text(id))</styleUrl>")
+        guard !style.isEmpty || highlightID != nil else { return }
+        guard let highlightID else {
+            append("<styleUrl>#\(XMLEscaping.text(sharedStyle(style.xml, preferred: preferred)))</styleUrl>")
+            return
+        }
+        // A StyleMap: the source's styleUrl named the map, so the map gets that id.
+        let normalID = sharedStyle(style.xml, preferred: nil)
+        let key = normalID + "|" + highlightID
+        let mapID: String
+        if let existing = styleMaps[key] {
+            mapID = existing
+        } else {
+            mapID = freshID(preferred: preferred, generated: "m\(styleMaps.count + 1)")
+            styleMaps[key] = mapID
+        }
+        append("<styleUrl>#\(XMLEscaping.text(mapID))</styleUrl>")
     }
 
-    func writeExtendedData(_ feature: Feature, id: JSONValue?) throws(GeoConvError) {
+    /// The id of the shared `<Style>` with this XML, made on first use.
+    func sharedStyle(_ xml: String, preferred: String?) -> String {
+        if let existing = styles[xml] { return existing }
+        let id = freshID(preferred: preferred, generated: "s\(styles.count + 1)")
+        styles[xml] = id
+        return id
+    }
+
+    /// `preferred` when it is free, else `generated` made unique; recorded as used.
+    func freshID(preferred: String?, generated: String) -> String {
+        var id = preferred.flatMap { usedIDs.contains($0) ? nil : $0 } ?? generated
+        while usedIDs.contains(id) { id += "_" }
+        usedIDs.insert(id)
+        return id
+    }
+
+    func writeExtendedData(_ feature: Feature, id: JSONValue?, element: String) throws(GeoConvError) {
+        let ownElements: Set<String> = element == "GroundOverlay"
+            ? Set(KMLWriterState.overlayElements + KMLWriterState.groundOverlayElements + ["icon"])
+            : (element == "NetworkLink" ? Set(KMLWriterState.networkLinkElements + KMLWriterState.linkElements) : [])
+        if let names = feature.properties[KMLNames.displayNames]?.objectValue {
+            for (key, value) in names { if let label = value.stringValue, displayNames[key] == nil { displayNames[key] = label } }
+        }
         var simple: [(String, String)] = []
         var data: [(String, String)] = []
         if let id { data.append(("geoconv:id", JSONText.string(id))) }
         let merged = StyleProperties.merged(feature)
         for (key, value) in merged {
-            if KMLWriterState.structural.contains(key) { continue }
+            if KMLWriterState.structural.contains(key) || ownElements.contains(key) { continue }
             if StyleProperties.names.contains(key) {
                 // Title, description and what the KML style says are written as such; the style
                 // facts KML has no element for go to ExtendedData (JSON text for geoconv's own).
@@ -199,7 +330,7 @@ final class KMLWriterState {
                 }
                 continue
             }
-            if key == "coordinateProperties" && usesTrack(feature) { continue }
+            if key == "coordinateProperties" && (usesTrack(feature) || multiTrackTimes(feature) != nil) { continue }
             if KMLNames.jsonValued.contains(key) {
                 data.append((key, JSONText.string(value)))
                 continue
@@ -293,6 +424,40 @@ final class KMLWriterState {
         return times.count == path.count && times.allSatisfy { $0.stringValue != nil }
     }
 
+    /// The times of a `gx:MultiTrack`: one array of time strings per line, each as long as its line.
+    func multiTrackTimes(_ feature: Feature) -> [[JSONValue]]? {
+        guard case .multiLineString(let lines)? = feature.geometry,
+              let times = feature.properties["coordinateProperties"]?.objectValue?["times"]?.arrayValue,
+              times.count == lines.count
+        else { return nil }
+        var result: [[JSONValue]] = []
+        for (line, entry) in zip(lines, times) {
+            guard let array = entry.arrayValue, array.count == line.count, array.allSatisfy({ $0.stringValue != nil }) else { return nil }
+            result.append(array)
+        }
+        return result
+    }
+
+    /// A `gx:Track`: its times, then its positions.
+    func writeTrack(_ path: Path, times: [JSONValue], feature: Feature) throws(GeoConvError) {
+        usesGX = true
+        append("<gx:Track>")
+        try attributes(feature, line: false)
+        for time in times { append("<when>\(XMLEscaping.text(time.stringValue ?? ""))</when>") }
+        for c in path {
+            append("<gx:coord>")
+            number(c.longitude)
+            buffer.append(0x20)
+            number(c.latitude)
+            if let altitude = c.altitude {
+                buffer.append(0x20)
+                number(altitude)
+            }
+            append("</gx:coord>")
+        }
+        append("</gx:Track>")
+    }
+
     // MARK: Geometry
 
     func number(_ value: Double) {
@@ -320,14 +485,10 @@ final class KMLWriterState {
         append("</coordinates>")
     }
 
-    func attributes(_ feature: Feature, line: Bool) {
+    func attributes(_ feature: Feature, line: Bool) throws(GeoConvError) {
         if feature.properties[KMLNames.extrude]?.boolValue == true { append("<extrude>1</extrude>") }
         if line, feature.style.geodesic == true { append("<tessellate>1</tessellate>") }
-        if let mode = feature.properties[KMLNames.altitudeMode]?.stringValue {
-            let gx = mode == "relativeToSeaFloor" || mode == "clampToSeaFloor"
-            if gx { usesGX = true }
-            append(gx ? "<gx:altitudeMode>\(XMLEscaping.text(mode))</gx:altitudeMode>" : "<altitudeMode>\(XMLEscaping.text(mode))</altitudeMode>")
-        }
+        if let mode = feature.properties[KMLNames.altitudeMode]?.stringValue { try writeAltitudeMode(mode) }
     }
 
     func ring(_ path: Path) {
@@ -336,9 +497,9 @@ final class KMLWriterState {
         append("</LinearRing>")
     }
 
-    func polygon(_ rings: PolygonRings, _ feature: Feature) {
+    func polygon(_ rings: PolygonRings, _ feature: Feature) throws(GeoConvError) {
         append("<Polygon>")
-        attributes(feature, line: true)
+        try attributes(feature, line: true)
         append("<outerBoundaryIs>")
         ring(rings.outer)
         append("</outerBoundaryIs>")
@@ -354,51 +515,41 @@ final class KMLWriterState {
         switch geometry {
         case .point(let c):
             append("<Point>")
-            attributes(feature, line: false)
+            try attributes(feature, line: false)
             coordinates(CollectionOfOne(c))
             append("</Point>")
         case .lineString(let path):
             if usesTrack(feature), let times = feature.properties["coordinateProperties"]?.objectValue?["times"]?.arrayValue {
-                usesGX = true
-                append("<gx:Track>")
-                attributes(feature, line: false)
-                for time in times { append("<when>\(XMLEscaping.text(time.stringValue ?? ""))</when>") }
-                for c in path {
-                    append("<gx:coord>")
-                    number(c.longitude)
-                    buffer.append(0x20)
-                    number(c.latitude)
-                    if let altitude = c.altitude {
-                        buffer.append(0x20)
-                        number(altitude)
-                    }
-                    append("</gx:coord>")
-                }
-                append("</gx:Track>")
+                try writeTrack(path, times: times, feature: feature)
             } else {
                 append("<LineString>")
-                attributes(feature, line: true)
+                try attributes(feature, line: true)
                 coordinates(path)
                 append("</LineString>")
             }
         case .polygon(let rings):
-            polygon(rings, feature)
+            try polygon(rings, feature)
         case .multiPoint(let points):
             append("<MultiGeometry>")
             for p in points { try writeGeometry(.point(p), feature: feature) }
             append("</MultiGeometry>")
+        case .multiLineString(let lines) where multiTrackTimes(feature) != nil:
+            usesGX = true
+            append("<gx:MultiTrack>")
+            for (line, times) in zip(lines, multiTrackTimes(feature) ?? []) { try writeTrack(line, times: times, feature: feature) }
+            append("</gx:MultiTrack>")
         case .multiLineString(let lines):
             append("<MultiGeometry>")
             for l in lines {
                 append("<LineString>")
-                attributes(feature, line: true)
+                try attributes(feature, line: true)
                 coordinates(l)
                 append("</LineString>")
             }
             append("</MultiGeometry>")
         case .multiPolygon(let polygons):
             append("<MultiGeometry>")
-            for p in polygons { polygon(p, feature) }
+            for p in polygons { try polygon(p, feature) }
             append("</MultiGeometry>")
         case .geometryCollection(let members):
             append("<MultiGeometry>")
@@ -437,10 +588,20 @@ final class KMLWriterState {
             append("<range>\(DecimalFormatter.fixed(camera.kmlRange, digits: 3))</range></LookAt>\n")
         }
         for (xml, id) in styles { append("<Style id=\"\(XMLEscaping.attribute(id))\">\(xml)</Style>\n") }
+        for (pair, id) in styleMaps {
+            let ids = pair.split(separator: "|", maxSplits: 1).map(String.init)
+            guard ids.count == 2 else { continue }
+            append("<StyleMap id=\"\(XMLEscaping.attribute(id))\"><Pair><key>normal</key><styleUrl>#\(XMLEscaping.text(ids[0]))</styleUrl></Pair>")
+            append("<Pair><key>highlight</key><styleUrl>#\(XMLEscaping.text(ids[1]))</styleUrl></Pair></StyleMap>\n")
+        }
         if !schema.isEmpty {
             append("<Schema name=\"\(KMLWriterState.schemaID)\" id=\"\(KMLWriterState.schemaID)\">\n")
             for (field, type) in schema {
-                append("<SimpleField name=\"\(XMLEscaping.attribute(field))\" type=\"\(type)\"/>\n")
+                if let label = displayNames[field] {
+                    append("<SimpleField name=\"\(XMLEscaping.attribute(field))\" type=\"\(type)\"><displayName>\(XMLEscaping.text(label))</displayName></SimpleField>\n")
+                } else {
+                    append("<SimpleField name=\"\(XMLEscaping.attribute(field))\" type=\"\(type)\"/>\n")
+                }
             }
             append("</Schema>\n")
         }

@@ -24,7 +24,7 @@ public struct KMZLimits: Hashable, Sendable {
 public enum KMZ {
     /// Opens the main KML of a KMZ for reading, with a list of the archive's other entries.
     public static func openMainKML(_ input: ByteReader, limits: KMZLimits = KMZLimits()) throws(GeoConvError)
-        -> (kml: ByteReader, entry: String, otherEntries: [String])
+        -> (kml: ByteReader, entry: String, otherEntries: [String], files: EmbeddedFiles)
     {
         let archiveFile = try TemporaryFile(suffix: ".kmz")
         try archiveFile.copy(from: input)
@@ -79,9 +79,43 @@ public enum KMZ {
         }
         let reader = try ByteReader(.file(kmlFile.url.path))
         kmlFile.remove()  // the reader keeps it open; nothing is left on disk
-        archiveFile.remove()
         let others = entries.filter { $0.path != main.path && $0.type == .file }.map(\.path)
-        return (reader, main.path, others)
+        // The other entries are read from the archive copy when a KMZ writer asks for them;
+        // the copy is removed when the last reference to them goes.
+        let name = input.name
+        let files = EmbeddedFiles(paths: others) { (path: String) throws -> [UInt8] in
+            try KMZ.extract(path, from: archiveFile, archiveName: name, limits: limits)
+        }
+        return (reader, main.path, others, files)
+    }
+
+    /// One entry's bytes, checked against the limits like the main KML.
+    static func extract(_ path: String, from archiveFile: TemporaryFile, archiveName: String, limits: KMZLimits) throws(GeoConvError)
+        -> [UInt8]
+    {
+        var bytes: [UInt8] = []
+        do {
+            let archive = try Archive(url: archiveFile.url, accessMode: .read)
+            guard let entry = archive[path], entry.type == .file else {
+                throw GeoConvError(.invalidInput, "\(path) is not a file in '\(archiveName)'")
+            }
+            guard entry.uncompressedSize <= limits.maximumEntryBytes else {
+                throw GeoConvError(.limitExceeded, "\(path) in '\(archiveName)' would expand to \(entry.uncompressedSize) bytes",
+                                   hint: "geoconv accepts entries up to \(limits.maximumEntryBytes) bytes (docs/security.md)")
+            }
+            let range = try ZipLayout.dataRange(of: entry.path, in: archiveFile.url)
+            try extractBounded(entry, range: range, archive: archiveFile.url) { chunk in
+                bytes.append(contentsOf: chunk)
+                if UInt64(bytes.count) > entry.uncompressedSize {
+                    throw GeoConvError(.limitExceeded, "\(path) in '\(archiveName)' expands beyond what it declares: a zip bomb or a damaged archive")
+                }
+            }
+        } catch let error as GeoConvError {
+            throw error
+        } catch {
+            throw GeoConvError(.invalidInput, "cannot extract \(path) from '\(archiveName)': \(error)", hint: "the archive is damaged")
+        }
+        return bytes
     }
 }
 
@@ -205,7 +239,10 @@ enum ZipLayout {
 }
 
 /// A uniquely named temporary file, removed when no longer needed.
-final class TemporaryFile {
+///
+/// Sendable: after `init` only `remove()` changes it, and that runs once, from its one
+/// owner or from `deinit`.
+final class TemporaryFile: @unchecked Sendable {
     let url: URL
     private var removed = false
 
@@ -252,6 +289,7 @@ final class TemporaryFile {
 public struct KMZReader: FeatureReader {
     private var kml: KMLReader
     private let otherEntries: [String]
+    private let files: EmbeddedFiles
     private let diagnostics: DiagnosticLog
     private var checkedIcons: Set<String> = []
 
@@ -262,22 +300,26 @@ public struct KMZReader: FeatureReader {
         let opened = try KMZ.openMainKML(input, limits: limits)
         kml = try KMLReader(opened.kml, options: options, diagnostics: diagnostics)
         otherEntries = opened.otherEntries
+        files = opened.files
         self.diagnostics = diagnostics
     }
 
     public var lastLocation: SourceLocation? { kml.lastLocation }
 
-    public mutating func readHeader() throws(GeoConvError) -> DocumentHeader { try kml.readHeader() }
+    /// The main KML's header, with the archive's other files as `embeddedFiles` (a KMZ
+    /// writer carries them; other writers report them).
+    public mutating func readHeader() throws(GeoConvError) -> DocumentHeader {
+        var header = try kml.readHeader()
+        if !otherEntries.isEmpty { header.embeddedFiles = files }
+        return header
+    }
 
     public mutating func next() throws(GeoConvError) -> Feature? {
         guard let feature = try kml.next() else { return nil }
-        if let icon = feature.style.icon, !icon.contains("://"), !checkedIcons.contains(icon) {
+        for icon in [feature.style.icon, feature.properties["icon"]?.stringValue].compactMap({ $0 })
+        where !icon.contains("://") && !checkedIcons.contains(icon) {
             checkedIcons.insert(icon)
-            if otherEntries.contains(icon) {
-                try diagnostics.warn("kmz.icon-inside-archive",
-                                     "icon \"\(icon)\" is a file inside the KMZ; the output refers to it by the same relative path but does not carry the file",
-                                     hint: "unzip the KMZ next to the output to keep the icons")
-            } else {
+            if !otherEntries.contains(icon) {
                 try diagnostics.warn("kmz.icon-missing", "icon \"\(icon)\" is neither a URL nor a file in the KMZ")
             }
         }
@@ -291,6 +333,8 @@ public struct KMZWriter: FeatureWriter {
     private let directory: TemporaryDirectory
     private let kmlOutput: ByteWriter
     private var kml: KMLWriter
+    private var files: EmbeddedFiles?
+    private let diagnostics: DiagnosticLog
 
     /// Creates a writer.
     public init(_ output: ByteWriter, options: KMLWriteOptions = KMLWriteOptions(), diagnostics: DiagnosticLog) throws(GeoConvError) {
@@ -298,9 +342,16 @@ public struct KMZWriter: FeatureWriter {
         directory = try TemporaryDirectory()
         kmlOutput = try ByteWriter(.file(directory.url.appendingPathComponent("doc.kml").path))
         kml = KMLWriter(kmlOutput, options: options, diagnostics: diagnostics)
+        self.diagnostics = diagnostics
     }
 
-    public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) { try kml.begin(header) }
+    /// Keeps the input's embedded files (a KMZ's images) to put in the archive.
+    public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) {
+        files = header.embeddedFiles
+        var kmlHeader = header
+        kmlHeader.embeddedFiles = nil
+        try kml.begin(kmlHeader)
+    }
 
     public mutating func write(_ feature: Feature) throws(GeoConvError) { try kml.write(feature) }
 
@@ -311,6 +362,21 @@ public struct KMZWriter: FeatureWriter {
         do {
             let archive = try Archive(url: archiveURL, accessMode: .create)
             try archive.addEntry(with: "doc.kml", relativeTo: directory.url, compressionMethod: .deflate)
+            for path in files?.paths ?? [] {
+                guard let bytes = try files?.contents(of: path) else { continue }
+                // Only plain relative paths: never a path that climbs out of the archive.
+                let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+                guard !path.hasPrefix("/"), !parts.contains(".."), path.lowercased() != "doc.kml", path != "out.kmz" else {
+                    try diagnostics.warn("kmz.unsafe-entry-dropped", "the embedded file \"\(path)\" has an unsafe path and is not written")
+                    continue
+                }
+                let data = Data(bytes)
+                try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(bytes.count), compressionMethod: .deflate) {
+                    position, size in data.subdata(in: Data.Index(position)..<Data.Index(position) + size)
+                }
+            }
+        } catch let error as GeoConvError {
+            throw error
         } catch {
             throw GeoConvError(.io, "cannot create the KMZ archive: \(error)")
         }

@@ -214,6 +214,7 @@ public struct GeometryWriter: FeatureWriter {
     }
 
     private mutating func beginDocument(_ header: DocumentHeader) throws(GeoConvError) {
+        try header.reportEmbeddedFilesDropped(by: form == .wkt ? "WKT" : "WKB", diagnostics: diagnostics)
         if header.name != nil || header.description != nil || header.camera != nil || !header.tileLayers.isEmpty {
             try diagnostics.warn("wkt.document-info-dropped", "the document's name, description, camera and tile layers are dropped: WKT holds geometries only")
         }

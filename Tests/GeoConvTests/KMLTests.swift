@@ -71,7 +71,8 @@ struct KMLReaderTests {
         #expect(lookout.style.icon == "http://maps.google.com/mapfiles/kml/shapes/camera.png")
         #expect(lookout.style.iconScale == 1.2)
         #expect(lookout.style.groundAnchor == Anchor(x: 0.5, y: 1))
-        #expect(lookout.properties[KMLNames.highlightStyle] == "#trail")
+        // The StyleMap's highlight style itself (the shared "trail" style), not a URL that could dangle.
+        #expect(lookout.properties[KMLNames.highlightStyle] == .object(["stroke": "#ff0000", "stroke-width": 3]))
 
         guard case .polygon(let park)? = features[2].geometry else { Issue.record("park is not a polygon"); return }
         #expect(park.holes.count == 1)
@@ -154,7 +155,9 @@ struct KMLWriterTests {
         #expect(text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<kml xmlns=\"http://www.opengis.net/kml/2.2\" xmlns:gx=\"http://www.google.com/kml/ext/2.2\">"))
         #expect(text.contains("<name>A &amp; B &lt;test&gt;</name>"))
         #expect(text.components(separatedBy: "<Style id=\"trail\">").count == 2)  // written once, used twice
-        #expect(text.components(separatedBy: "<styleUrl>#trail</styleUrl>").count == 3)
+        // Used by two placemarks, and as the highlight of the lookout's StyleMap.
+        #expect(text.components(separatedBy: "<styleUrl>#trail</styleUrl>").count == 4)
+        #expect(text.contains("<Pair><key>highlight</key><styleUrl>#trail</styleUrl></Pair></StyleMap>"))
         #expect(text.contains("<SimpleField name=\"grade\" type=\"int\"/>"))
         #expect(text.contains("<Folder><name>Walks</name>\n<Folder><name>Easy</name>"))
         #expect(text.contains("<description><![CDATA[<p>Echo Point to <b>Honeymoon Bridge</b></p>]]></description>"))
