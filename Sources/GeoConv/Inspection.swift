@@ -76,22 +76,26 @@ extension Converter {
         let readLog = DiagnosticLog()
         var featureReader = try makeReader(reader, options, readLog)
         let sourceHeader = try featureReader.readHeader()
-        // Reprojected to WGS84 (and range-checked) as a conversion would be; warnings are reported.
+        // Counts and bounds in WGS84 (range-checked as a conversion would be; warnings are reported).
         var checks: [any FeatureTransform] = [GeographicRangeCheck(sourceCRS: options.sourceCRS), Reproject(sourceCRS: options.sourceCRS)]
-        let writerHeader = try checks.apply(to: sourceHeader, diagnostics: readLog)
+        _ = try checks.apply(to: sourceHeader, diagnostics: readLog)
         let header = sourceHeader
 
-        var writers: [(name: String, writer: any FeatureWriter, log: DiagnosticLog)] = []
+        // Each target gets the transforms a conversion to it would run (reprojection, circles
+        // as polygons…), so the losses listed here are the ones the conversion reports.
+        var writers: [(name: String, writer: any FeatureWriter, transforms: [any FeatureTransform], log: DiagnosticLog, failed: Bool)] = []
         for target in registry.formats where target.name != format.name {
             guard let makeWriter = target.makeWriter else { continue }
             let log = DiagnosticLog()
             var writer = try makeWriter(try ByteWriter(.discard), options, log)
+            var transforms: [any FeatureTransform] = []
             do throws(GeoConvError) {
-                try writer.begin(writerHeader)
-                writers.append((target.name, writer, log))
+                transforms = try self.transforms(writing: target, options: options)()
+                try writer.begin(transforms.apply(to: sourceHeader, diagnostics: log))
+                writers.append((target.name, writer, transforms, log, false))
             } catch {
                 try? log.warn("\(target.name).refused", error.message)
-                writers.append((target.name, writer, log))
+                writers.append((target.name, writer, transforms, log, true))
             }
         }
 
@@ -120,10 +124,12 @@ extension Converter {
             if feature.title != nil { report.titled += 1 }
             if feature.snippet != nil { report.described += 1 }
             if !feature.style.isEmpty { report.styled += 1 }
-            for index in writers.indices {
+            for index in writers.indices where !writers[index].failed {
                 writers[index].log.currentLocation = featureReader.lastLocation
                 do throws(GeoConvError) {
-                    try writers[index].writer.write(feature)
+                    for item in try writers[index].transforms.apply(to: original, diagnostics: writers[index].log) {
+                        try writers[index].writer.write(item)
+                    }
                 } catch {
                     try? writers[index].log.warn("\(writers[index].name).refused", error.message)
                 }
