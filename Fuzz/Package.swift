@@ -1,20 +1,22 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// libFuzzer targets, one per reader, outside the main build:
+// libFuzzer targets outside the main build, one per reader plus a round trip through every
+// writable format (FuzzRoundTrip):
 //   swift build -c release --sanitize=fuzzer --package-path Fuzz
 // scripts/fuzz runs each on its seed corpus in testdata/fuzz/ for a bounded time.
 let readers = ["Polyline", "GeoJSON", "KML", "KMZ", "WKT", "WKB"]
+let targets = readers + ["RoundTrip"]
 
 let package = Package(
     name: "GeoConvFuzz",
     platforms: [.macOS(.v15)],
     dependencies: [.package(name: "geoconv", path: "..")],
-    targets: readers.map { reader in
+    targets: targets.map { target in
         .executableTarget(
-            name: "Fuzz\(reader)",
+            name: "Fuzz\(target)",
             dependencies: [.product(name: "GeoConv", package: "geoconv")],
-            path: "Sources/Fuzz\(reader)",
+            path: "Sources/Fuzz\(target)",
             swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]
         )
     }

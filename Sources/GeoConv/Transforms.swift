@@ -131,8 +131,13 @@ extension Geometry {
 
 /// Warns about positions outside latitude ±90 / longitude ±180 in geographic (WGS84) input,
 /// naming the likely latitude/longitude swap. An error with `--strict`.
+///
+/// `positionsOutOfRange(in:)` lists every such position with the same message, for
+/// `geoconv validate` (which reports each as an error) and `geoconv measure`.
 public struct GeographicRangeCheck: FeatureTransform {
-    private var active = true
+    /// Whether the input is WGS84 longitude/latitude, so that the check applies: set from
+    /// `sourceCRS`, else the document's CRS, by `transform(_:diagnostics:)` on the header.
+    public private(set) var isActive = true
     /// The input's CRS given on the command line, overriding the document's.
     public var sourceCRS: String?
 
@@ -140,30 +145,48 @@ public struct GeographicRangeCheck: FeatureTransform {
     public init(sourceCRS: String? = nil) { self.sourceCRS = sourceCRS }
 
     public mutating func transform(_ header: DocumentHeader, diagnostics: DiagnosticLog) throws(GeoConvError) -> DocumentHeader {
-        active = Reproject.isWGS84(sourceCRS ?? header.crs)
+        isActive = Reproject.isWGS84(sourceCRS ?? header.crs)
         return header
     }
 
     public mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
-        guard active, let geometry = feature.geometry else { return [feature] }
-        var outside: Coordinate?
+        guard isActive, let geometry = feature.geometry, let first = Self.positionsOutOfRange(in: geometry, limit: 1).first else {
+            return [feature]
+        }
+        try diagnostics.warn("coordinate.out-of-range", first.message, hint: Self.hint)
+        return [feature]
+    }
+
+    /// The hint of the warning: which order each format puts the axes in.
+    public static let hint = "GeoJSON, KML and WKT put longitude first; polylines latitude first"
+
+    /// A position outside longitude ±180 / latitude ±90 (or not finite), and what it suggests.
+    public struct OutOfRange: Hashable, Sendable {
+        /// The position.
+        public var coordinate: Coordinate
+        /// `(lon, lat) is outside longitude ±180 / latitude ±90`, with the likely cause when
+        /// there is one: latitude and longitude swapped, or projected data.
+        public var message: String
+    }
+
+    /// The positions of `geometry` outside longitude ±180 / latitude ±90, in order, the first
+    /// `limit` of them (a position repeated in the geometry is listed each time). A swap is
+    /// suggested only when every position of the geometry would be in range swapped.
+    public static func positionsOutOfRange(in geometry: Geometry, limit: Int = .max) -> [OutOfRange] {
+        var outside: [Coordinate] = []
         var swapped = true
         geometry.forEachCoordinate { c in
-            if !c.isValidGeographic {
-                if outside == nil { outside = c }
-            }
+            if !c.isValidGeographic, outside.count < limit { outside.append(c) }
             if abs(c.longitude) > 90 || abs(c.latitude) > 180 { swapped = false }
         }
-        if let outside {
-            var message = "(\(DecimalFormatter.shortest(outside.longitude)), \(DecimalFormatter.shortest(outside.latitude))) is outside longitude ±180 / latitude ±90"
-            if abs(outside.latitude) > 90, abs(outside.longitude) <= 90, swapped {
+        return outside.map { c in
+            var message = "(\(DecimalFormatter.shortest(c.longitude)), \(DecimalFormatter.shortest(c.latitude))) is outside longitude ±180 / latitude ±90"
+            if abs(c.latitude) > 90, abs(c.longitude) <= 90, swapped {
                 message += "; latitude and longitude look swapped"
-            } else if abs(outside.longitude) > 360 || abs(outside.latitude) > 360 {
+            } else if abs(c.longitude) > 360 || abs(c.latitude) > 360 {
                 message += "; the data looks projected: give its CRS with --s-srs"
             }
-            try diagnostics.warn("coordinate.out-of-range", message,
-                                 hint: "GeoJSON, KML and WKT put longitude first; polylines latitude first")
+            return OutOfRange(coordinate: c, message: message)
         }
-        return [feature]
     }
 }

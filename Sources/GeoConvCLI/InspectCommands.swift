@@ -68,10 +68,14 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check a file; exit 0 when valid, else list every problem with file:line:column.",
         discussion: """
-            GeoJSON is checked against RFC 7946: errors (the document is unusable or breaks a
-            MUST) and warnings (SHOULDs such as ring orientation, and deviations geoconv
-            tolerates), each with its JSON Pointer. Other formats are checked by reading them
-            completely. Exit status 0 when there is no error, 1 otherwise.
+            The whole file is read and every problem listed, in input order: each bad feature
+            (or line) is an error and reading goes on after it, as --skip-invalid does; only
+            input that cannot be resynchronised (JSON or XML that does not parse, a safety
+            limit) stops it. GeoJSON is checked against RFC 7946: errors (the document is
+            unusable or breaks a MUST) and warnings (SHOULDs such as ring orientation, and
+            deviations geoconv tolerates), each with its JSON Pointer. In WGS84 data every
+            position outside longitude ±180 / latitude ±90 is an error. Exit status 0 when
+            there is no error, 1 otherwise.
             """
     )
 
@@ -84,10 +88,14 @@ struct Validate: ParsableCommand {
     @Option(help: "Encoded-polyline precision of the input (default 6 for .polyline6, else 5).")
     var polylinePrecision: Int?
 
+    @Option(name: .customLong("s-srs"), help: "The input's CRS, overriding what the file says; positions are range-checked only in WGS84.")
+    var sourceCRS: String?
+
     func run() throws {
         do {
-            let result = try Converter().validate(input == "-" ? .standardInput : .file(input),
-                                                  options: ConversionOptions(inputFormat: from, polylinePrecision: polylinePrecision))
+            var options = ConversionOptions(inputFormat: from, polylinePrecision: polylinePrecision)
+            options.sourceCRS = sourceCRS
+            let result = try Converter().validate(input == "-" ? .standardInput : .file(input), options: options)
             for problem in result.problems { print(problem) }
             let errors = result.problems.filter { $0.severity == .error }.count
             let warnings = result.problems.count - errors
@@ -110,6 +118,9 @@ struct Measure: ParsableCommand {
             (WGS84 through PROJ's geod_inverse, or great circles on the 6,371,009 m sphere);
             rhumb follows constant bearings; projected is straight in Web Mercator, in
             EPSG:3857 metres. Rhumb areas are computed on the sphere.
+            Data in another CRS is reprojected to WGS84 first: give it with --s-srs, or in the
+            file (EWKT SRID, GeoJSON "crs"). Coordinates that are not longitude/latitude
+            (projected data without its CRS) are refused with exit status 1.
             """
     )
 
@@ -118,6 +129,12 @@ struct Measure: ParsableCommand {
 
     @Option(help: "The input format (default: from the extension or the content).")
     var from: String?
+
+    @Option(help: "Encoded-polyline precision of the input (default 6 for .polyline6, else 5).")
+    var polylinePrecision: Int?
+
+    @Option(name: .customLong("s-srs"), help: "The input's CRS (EPSG:n, +proj=…, WKT2, urn:ogc:def:crs:…), overriding what the file says.")
+    var sourceCRS: String?
 
     @Option(help: "geodesic, rhumb or projected.")
     var kind: LengthKind = .geodesic
@@ -130,43 +147,25 @@ struct Measure: ParsableCommand {
 
     func run() throws {
         do throws(GeoConvError) {
-            let measurer = Measurer(kind: kind, model: model)
-            let reader = try ByteReader(input == "-" ? .standardInput : .file(input))
-            let converter = Converter()
-            let format = try converter.inputFormat(for: input == "-" ? .standardInput : .file(input), reader: reader,
-                                                   options: ConversionOptions(inputFormat: from))
-            guard let makeReader = format.makeReader else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
-            let log = DiagnosticLog()
-            var features = try makeReader(reader, ConversionOptions(inputFormat: from), log)
-            var header = try features.readHeader()
-            var reproject = Reproject()
-            header = try reproject.transform(header, diagnostics: log)
-            var rows: [(Int, Double, Double, String?)] = []
-            var totalLength = 0.0, totalArea = 0.0
-            var index = 0
-            while let feature = try features.next() {
-                let projected = try reproject.transform(feature, diagnostics: log).first ?? feature
-                let (length, area) = projected.geometry.map(measurer.measure) ?? (0, 0)
-                rows.append((index, length, area, projected.title))
-                totalLength += length
-                totalArea += area
-                index += 1
-            }
+            var options = ConversionOptions(inputFormat: from, polylinePrecision: polylinePrecision)
+            options.sourceCRS = sourceCRS
+            let report = try Converter().measure(input == "-" ? .standardInput : .file(input),
+                                                 with: Measurer(kind: kind, model: model), options: options)
             func number(_ value: Double) -> JSONValue { JSONNumber(value).map(JSONValue.number) ?? .null }
             if json {
                 let object: JSONValue = .object([
                     "model": .string(model.rawValue), "kind": .string(kind.rawValue),
-                    "features": .array(rows.map { .object(["index": .number(JSONNumber($0.0)), "length_m": number($0.1), "area_m2": number($0.2)]) }),
-                    "total_length_m": number(totalLength), "total_area_m2": number(totalArea),
+                    "features": .array(report.features.map { .object(["index": .number(JSONNumber($0.index)), "length_m": number($0.length), "area_m2": number($0.area)]) }),
+                    "total_length_m": number(report.totalLength), "total_area_m2": number(report.totalArea),
                 ])
                 print(String(decoding: JSONText.pretty(object), as: UTF8.self))
             } else {
-                for (index, length, area, title) in rows {
-                    print("\(index)\t\(DecimalFormatter.fixed(length, digits: 3)) m\t\(DecimalFormatter.fixed(area, digits: 3)) m²\t\(title ?? "")")
+                for row in report.features {
+                    print("\(row.index)\t\(DecimalFormatter.fixed(row.length, digits: 3)) m\t\(DecimalFormatter.fixed(row.area, digits: 3)) m²\t\(row.title ?? "")")
                 }
-                print("total\t\(DecimalFormatter.fixed(totalLength, digits: 3)) m\t\(DecimalFormatter.fixed(totalArea, digits: 3)) m²\t(\(model.rawValue), \(kind.rawValue))")
+                print("total\t\(DecimalFormatter.fixed(report.totalLength, digits: 3)) m\t\(DecimalFormatter.fixed(report.totalArea, digits: 3)) m²\t(\(model.rawValue), \(kind.rawValue))")
             }
-            for line in log.summary { printError(line) }
+            for line in report.warnings { printError(line) }
         } catch {
             throw fail(error)
         }

@@ -9,6 +9,13 @@ public enum GeoJSONNames {
     public static let camera = "geoconv:camera"
     /// FeatureCollection member holding the document's tile layers.
     public static let tileLayers = "geoconv:tileLayers"
+    /// The key of `Feature.foreignMembers` where the reader notes `"properties": null` (with
+    /// the value `null`), so that the writer writes `null` again, not `{}`. It is never
+    /// written as a member: a Feature's `properties` is not a foreign member.
+    public static let nullProperties = "properties"
+
+    /// Whether a feature's GeoJSON `"properties"` were `null` (see `nullProperties`).
+    public static func hasNullProperties(_ feature: Feature) -> Bool { feature.foreignMembers[nullProperties] == .null }
 
     static func number(_ value: Double) -> JSONValue { JSONNumber(value).map(JSONValue.number) ?? .null }
 

@@ -45,8 +45,13 @@ public struct GeoJSONReader: FeatureReader {
     private var pendingHeader = DocumentHeader()
     /// Problems seen, in input order, when collecting for validation (`collectsProblems`).
     public var problems: [ValidationProblem] { problemBox.items }
-    /// Collect every problem instead of warning or failing (for `geoconv validate`).
+    /// Collect every problem instead of warning or failing (for `geoconv validate`): a bad
+    /// feature is listed and skipped, and reading goes on after it wherever the JSON allows.
     public var collectsProblems = false
+    /// When collecting problems: the positions of the feature last returned that are outside
+    /// longitude ±180 / latitude ±90, in input order, each with its line, column and JSON
+    /// Pointer. Whether they are errors depends on the CRS, which the caller knows.
+    public var positionsOutOfRange: [(coordinate: Coordinate, location: SourceLocation)] { problemBox.outOfRange }
     /// Where the last feature started.
     public private(set) var lastLocation: SourceLocation?
 
@@ -77,6 +82,7 @@ public struct GeoJSONReader: FeatureReader {
                                 pointer: "", hint: "GeoJSON is a FeatureCollection, Feature or geometry object")
         }
         lastLocation = scanner.location(pointer: "")
+        problemBox.startFeature()
         var parts = ObjectParts()
         let sawFeatures = try parseObject(into: &parts, depth: 1, pointer: "", isRoot: true)
         if sawFeatures {
@@ -87,8 +93,8 @@ public struct GeoJSONReader: FeatureReader {
             if let type = parts.type, type.lowercased() == "featurecollection" {
                 throw error("a FeatureCollection needs a \"features\" array", at: parts.location)
             }
-            if let deferred = problemBox.deferred { throw deferred }
-            let feature = try feature(from: parts, pointer: "")
+            // A feature whose errors were listed while validating is not returned.
+            let feature = problemBox.featureFailed ? nil : try feature(from: parts, pointer: "")
             try checkTrailing()
             pendingHeader = try header(from: ObjectParts(crs: parts.crs))
             state = .single(feature)
@@ -181,6 +187,7 @@ public struct GeoJSONReader: FeatureReader {
                 state = .inFeatures(index: index + 1)
                 let pointer = "/features/\(index)"
                 lastLocation = scanner.location(pointer: pointer)
+                problemBox.startFeature()
                 guard try scanner.peekToken() == UInt8(ascii: "{") else {
                     let found = try scanner.describeNext()
                     let failure = scanner.error("every feature must be an object, found \(found)", pointer: pointer)
@@ -191,13 +198,17 @@ public struct GeoJSONReader: FeatureReader {
                     }
                     throw failure
                 }
+                let start = scanner.mark
                 var parts = ObjectParts()
-                _ = try parseObject(into: &parts, depth: 2, pointer: pointer, isRoot: false)
                 do throws(GeoConvError) {
-                    if let deferred = problemBox.deferred {
-                        problemBox.deferred = nil
-                        throw deferred
-                    }
+                    _ = try parseObject(into: &parts, depth: 2, pointer: pointer, isRoot: false)
+                } catch {
+                    guard options.skipsInvalidFeatures || collectsProblems, error.code == .invalidInput else { throw error }
+                    try skipFeature(from: start, pointer: pointer, failure: error)
+                    continue
+                }
+                if problemBox.featureFailed { continue }  // its errors are listed
+                do throws(GeoConvError) {
                     return try feature(from: parts, pointer: pointer, requireFeature: true)
                 } catch {
                     guard options.skipsInvalidFeatures || collectsProblems, error.code == .invalidInput else { throw error }
@@ -211,6 +222,7 @@ public struct GeoJSONReader: FeatureReader {
                 scanner.startValue()
                 let pointer = "/\(index)"
                 lastLocation = scanner.location(pointer: pointer)
+                problemBox.startFeature()
                 state = .sequence(index: index + 1)
                 var parts = ObjectParts()
                 do throws(GeoConvError) {
@@ -222,16 +234,12 @@ public struct GeoJSONReader: FeatureReader {
                 } catch {
                     // A record that does not parse: resynchronise at the next record.
                     guard options.skipsInvalidFeatures || collectsProblems, error.code == .invalidInput else { throw error }
-                    problemBox.deferred = nil
                     try scanner.skipRecord()
                     try skip(error)
                     continue
                 }
+                if problemBox.featureFailed { continue }  // its errors are listed
                 do throws(GeoConvError) {
-                    if let deferred = problemBox.deferred {
-                        problemBox.deferred = nil
-                        throw deferred
-                    }
                     return try feature(from: parts, pointer: pointer)
                 } catch {
                     guard options.skipsInvalidFeatures || collectsProblems, error.code == .invalidInput else { throw error }
@@ -241,9 +249,24 @@ public struct GeoJSONReader: FeatureReader {
         }
     }
 
+    /// Resynchronises after a member of `features` that failed to read at `failure`: goes
+    /// back to its start and steps over it as plain JSON, then lists or skips it. When it is
+    /// not even JSON, nothing after it can be trusted: its JSON error is thrown.
+    private func skipFeature(from start: JSONScanner.Mark, pointer: String, failure: GeoConvError) throws(GeoConvError) {
+        scanner.rewind(to: start)
+        do throws(GeoConvError) {
+            try scanner.skipValue(depth: 1, pointer: pointer)
+        } catch {
+            if error.location?.byteOffset == failure.location?.byteOffset { throw failure }  // the same fault, better said
+            if collectsProblems { try skip(failure) }
+            throw error
+        }
+        try skip(failure)
+    }
+
     private func skip(_ error: GeoConvError) throws(GeoConvError) {
         if collectsProblems {
-            problemBox.items.append(ValidationProblem(severity: .error, message: error.message, location: error.location ?? scanner.location()))
+            listError(error)
         } else {
             try diagnostics.skip("geojson.invalid-feature-skipped", "skipped an invalid feature: \(error.message)", at: error.location)
         }
@@ -379,7 +402,7 @@ public struct GeoJSONReader: FeatureReader {
                 parts.hasGeometryMember = true
                 parts.geometry = try parseGeometryValue(depth: depth + 1, pointer: memberPointer())
             case "coordinates":
-                parts.coordinatesLocation = scanner.location()
+                parts.coordinatesLocation = collectsProblems ? scanner.location(pointer: memberPointer()) : scanner.location()
                 if let type = parts.type, let kind = Self.geometryTypes[type], kind != .geometryCollection, !collectsProblems {
                     parts.shaped = try parseShape(kind, depth: depth + 1, pointer: memberPointer())
                     parts.coordinates = nil
@@ -459,12 +482,13 @@ public struct GeoJSONReader: FeatureReader {
         guard try scanner.peekToken() == UInt8(ascii: "[") else {
             throw scanner.error("coordinates must be arrays, found \(try scanner.describeNext())", pointer: pointer())
         }
+        let start = collectsProblems ? scanner.location() : nil
         scanner.advance()
         guard let first = try scanner.peekToken() else {
             throw scanner.error("the input ends inside coordinates", pointer: pointer())
         }
-        if first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) {
-            // A position: two or more numbers.
+        if first != UInt8(ascii: "[") && first != UInt8(ascii: "]") {
+            // A position: two or more numbers (what is not an array here is a bad element of one).
             var numbers: (Double, Double, Double) = (0, 0, 0)
             var count = 0
             repeat {
@@ -473,10 +497,15 @@ public struct GeoJSONReader: FeatureReader {
                 else {
                     let failure = scanner.error("each element of a position must be a number, found \(try scanner.describeNext())",
                                                 pointer: pointer() + "/" + String(count))
-                    // When validating, note it and read on, so later problems are found too.
+                    // When validating, list it and read on, so later problems are found too.
                     guard collectsProblems, try scanner.peekToken() != nil else { throw failure }
-                    problemBox.deferred = problemBox.deferred ?? failure
-                    _ = try scanner.parseValue(depth: depth, pointer: pointer())
+                    do throws(GeoConvError) {
+                        _ = try scanner.parseValue(depth: depth, pointer: pointer())
+                    } catch {
+                        // Not JSON either (NaN, a bare word): this message says more.
+                        throw error.location?.byteOffset == failure.location?.byteOffset ? failure : error
+                    }
+                    listError(failure)
                     count += 1
                     continue
                 }
@@ -492,11 +521,12 @@ public struct GeoJSONReader: FeatureReader {
             guard count >= 2 else {
                 let failure = scanner.error("a position needs at least two numbers (longitude, latitude), found \(count)", pointer: pointer())
                 guard collectsProblems else { throw failure }
-                problemBox.deferred = problemBox.deferred ?? failure
+                listError(failure)
                 return .position(Coordinate(latitude: 0, longitude: 0), extraOrdinates: false)
             }
-            return .position(Coordinate(latitude: numbers.1, longitude: numbers.0, altitude: count >= 3 ? numbers.2 : nil),
-                             extraOrdinates: count > 3)
+            let position = Coordinate(latitude: numbers.1, longitude: numbers.0, altitude: count >= 3 ? numbers.2 : nil)
+            if let start, !position.isValidGeographic { problemBox.outOfRange.append((position, start.with(pointer: pointer()))) }
+            return .position(position, extraOrdinates: count > 3)
         }
         var children: [CoordinateNode] = []
         if first == UInt8(ascii: "]") {
@@ -858,7 +888,7 @@ public struct GeoJSONReader: FeatureReader {
         }
         switch parts.properties {
         case .object(let object)?: feature.properties = object
-        case .null?: break
+        case .null?: feature.foreignMembers[GeoJSONNames.nullProperties] = .null  // written as null again
         case nil:
             try lenient("geojson.missing-properties", "a Feature has no \"properties\" member", at: parts.location)
         case let other?:
@@ -924,11 +954,26 @@ public struct GeoJSONReader: FeatureReader {
         try diagnostics.warn(code, message, at: location)
     }
 
+    /// Lists an error of the feature being read, which is then not returned (validation).
+    private func listError(_ error: GeoConvError) {
+        problemBox.items.append(ValidationProblem(severity: .error, message: error.message, location: error.location ?? scanner.location()))
+        problemBox.featureFailed = true
+    }
+
     private let problemBox = ProblemBox()
 }
 
+/// What validation collects while reading (a class: the parsing methods are not mutating).
 final class ProblemBox {
     var items: [ValidationProblem] = []
-    /// The first error of the feature being read, when validation reads on past it.
-    var deferred: GeoConvError?
+    /// Whether the feature being read had an error, already listed, when validation reads on past it.
+    var featureFailed = false
+    /// The feature's positions outside longitude ±180 / latitude ±90, with their places.
+    var outOfRange: [(coordinate: Coordinate, location: SourceLocation)] = []
+
+    /// Forgets the previous feature.
+    func startFeature() {
+        featureFailed = false
+        if !outOfRange.isEmpty { outOfRange.removeAll() }
+    }
 }

@@ -139,7 +139,11 @@ public struct GeoJSONWriter: FeatureWriter {
             bounds = bounds.map { $0.union(box) } ?? box
         }
         buffer.append(contentsOf: #","properties":"#.utf8)
-        JSONOutput.appendObject(properties, to: &buffer)
+        if properties.isEmpty, GeoJSONNames.hasNullProperties(feature) {
+            buffer.append(contentsOf: "null".utf8)  // as the input had it
+        } else {
+            JSONOutput.appendObject(properties, to: &buffer)
+        }
         buffer.append(contentsOf: #","geometry":"#.utf8)
         if let geometry {
             let extra = feature.foreignMembers["geometry"]?.objectValue ?? [:]
@@ -147,7 +151,7 @@ public struct GeoJSONWriter: FeatureWriter {
         } else {
             buffer.append(contentsOf: "null".utf8)
         }
-        for (key, value) in feature.foreignMembers where key != "geometry" {
+        for (key, value) in feature.foreignMembers where key != "geometry" && key != GeoJSONNames.nullProperties {
             if key == "bbox" && options.writesBoundingBoxes { continue }
             buffer.append(UInt8(ascii: ","))
             JSONOutput.appendString(key, to: &buffer)
