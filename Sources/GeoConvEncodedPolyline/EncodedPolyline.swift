@@ -34,6 +34,8 @@ public enum EncodedPolyline {
         _ coordinates: C, precision: Int = defaultPrecision, into output: inout [UInt8]
     ) throws(GeoConvError) {
         let factor = try scale(for: precision)
+        // The decoder refuses a step of more than 360°: never write one it would refuse.
+        let limit = Int64(360 * factor)
         output.reserveCapacity(output.count + coordinates.count * 8)
         var previousLatitude: Int64 = 0
         var previousLongitude: Int64 = 0
@@ -41,8 +43,15 @@ public enum EncodedPolyline {
         for coordinate in coordinates {
             let latitude = try quantize(coordinate.latitude, factor: factor, precision: precision, index: index, what: "latitude")
             let longitude = try quantize(coordinate.longitude, factor: factor, precision: precision, index: index, what: "longitude")
-            appendVarint(latitude &- previousLatitude, to: &output)
-            appendVarint(longitude &- previousLongitude, to: &output)
+            let deltaLatitude = latitude - previousLatitude, deltaLongitude = longitude - previousLongitude
+            guard abs(deltaLatitude) <= limit, abs(deltaLongitude) <= limit else {
+                throw GeoConvError(
+                    .invalidInput,
+                    "coordinate \(index) (latitude \(DecimalFormatter.shortest(coordinate.latitude)), longitude \(DecimalFormatter.shortest(coordinate.longitude))) is more than 360° from the one before (or from 0, 0), so it cannot be encoded in a polyline that decodes",
+                    hint: "coordinates are degrees: latitude within ±90, longitude within ±180")
+            }
+            appendVarint(deltaLatitude, to: &output)
+            appendVarint(deltaLongitude, to: &output)
             previousLatitude = latitude
             previousLongitude = longitude
             index += 1

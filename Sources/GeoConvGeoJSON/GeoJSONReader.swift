@@ -230,6 +230,8 @@ public struct GeoJSONReader: FeatureReader {
                         throw scanner.error("every record of a GeoJSON text sequence must be an object, found \(try scanner.describeNext())",
                                             pointer: pointer)
                     }
+                    scanner.recordEndsAtNewline = !scanner.sawRecordSeparator
+                    defer { scanner.recordEndsAtNewline = false }
                     _ = try parseObject(into: &parts, depth: 1, pointer: pointer, isRoot: false)
                 } catch {
                     // A record that does not parse: resynchronise at the next record.

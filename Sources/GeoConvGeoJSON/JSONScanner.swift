@@ -97,6 +97,10 @@ public final class JSONScanner {
             switch byte {
             case 0x20, 0x09, 0x0D: position += 1
             case 0x0A:
+                if recordEndsAtNewline {
+                    throw error("a record of a newline-delimited GeoJSON text sequence continues on the next line",
+                                hint: "write one JSON text per line, or start every record with RS (RFC 8142, .geojsons)")
+                }
                 position += 1
                 line += 1
                 lineStart = base + position
@@ -104,6 +108,10 @@ public final class JSONScanner {
             }
         }
     }
+
+    /// Set while a record of a newline-delimited text sequence is parsed: a newline inside
+    /// it is an error, so one thread and `--jobs` (which cuts at newlines) read alike.
+    public var recordEndsAtNewline = false
 
     /// Skips whitespace and record separators (RS, 0x1E), for GeoJSON text sequences.
     public func peekRecord() throws(GeoConvError) -> UInt8? {

@@ -258,5 +258,11 @@ public struct GeometryWriter: FeatureWriter {
         written += 1
     }
 
-    public mutating func finish() throws(GeoConvError) { try output.flush() }
+    public mutating func finish() throws(GeoConvError) {
+        if form == .wkbBinary && written == 0 {
+            throw GeoConvError(.unsupported, "a .wkb file holds one geometry, and the input has none",
+                               hint: "write hex WKB or WKT, which can be empty")
+        }
+        try output.flush()
+    }
 }

@@ -32,7 +32,7 @@ func log(_ text: String) {
 /// - a reader hands out a NaN or infinite number (readers refuse them), or a text output
 ///   holds a `nan`/`inf` number token (GeoJSON outside strings, WKT, KML numeric elements);
 /// - a conversion of readable input fails other than by a documented refusal
-///   (`unsupported`, `usage`, `limit-exceeded`, a polyline coordinate too large to encode);
+///   (`unsupported`, `usage`, `limit-exceeded`, a polyline coordinate it cannot encode);
 ///   a writer's "non-finite" refusal means a transform made NaN, and is a failure too;
 /// - the conversion read a different number of features than the plain reader;
 /// - an output cannot be read back, or converted again to the same format;
@@ -45,7 +45,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let selector = Int(data[0])
     let document = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
     let format = RoundTrip.inputFormats[selector % RoundTrip.inputFormats.count]
-    let jobs = (selector / RoundTrip.inputFormats.count) % 2 == 0 ? 1 : 2
+    var jobs = (selector / RoundTrip.inputFormats.count) % 2 == 0 ? 1 : 2
+    if Known.seqMultiline && format == "geojsonseq" { jobs = 1 }
     let skipInvalid = (selector / (2 * RoundTrip.inputFormats.count)) % 2 == 1
     RoundTrip(inputFormat: format, document: document, jobs: jobs, skipInvalid: skipInvalid).run()
     return 0
@@ -116,13 +117,12 @@ struct RoundTrip {
         if verbose {
             log("\(route) (jobs \(jobs)\(skipInvalid ? ", skip invalid" : "")): read \(report.statistics.featuresRead), wrote \(report.statistics.featuresWritten), dropped \(dropped), \(bytes.count) bytes [\(report.diagnostics.entries.keys.joined(separator: ", "))]")
         }
-        if format == "wkb" && expected == 0 { return }  // no geometry: an empty .wkb file (see the report)
         // (b) Read back with the plain reader, every number finite.
         let back: [Feature]
         do throws(GeoConvError) {
             back = try RoundTrip.read(bytes, format: format)
         } catch {
-            if Known.tolerates(error, output: format, report: report) { return }
+            if Known.tolerates(error, output: format, report: report, expected: expected) { return }
             fail("\(route): geoconv cannot read its own output back: \(error) [diagnostics: \(codes)]", output: bytes)
         }
         for (index, feature) in back.enumerated() {
@@ -166,8 +166,10 @@ struct RoundTrip {
         case .unsupported, .usage, .limitExceeded:
             return true
         case .invalidInput:
-            // The polyline encoder refuses coordinates too large for 64-bit integers.
-            return format == "polyline" && error.message.contains("too large to encode")
+            // The polyline encoder refuses coordinates it cannot encode (too large for 64-bit
+            // integers). A writer's refusal of a non-finite number is not one: readers refuse
+            // NaN and infinity, so a transform made it.
+            return format == "polyline" && error.message.contains("encode") && !error.message.contains("non-finite")
         case .dataLoss, .io:
             return false
         }
@@ -276,7 +278,15 @@ struct RoundTrip {
 /// Findings reported and not yet fixed in Sources, each let through only when named in
 /// `GEOCONV_FUZZ_TOLERATE` (regression inputs: testdata/fuzz/roundtrip/regression-*).
 enum Known {
-    static func tolerates(_ readBack: GeoConvError, output format: String, report: ConversionReport) -> Bool {
+    // seq-multiline: a newline-delimited GeoJSON text sequence record spanning lines is read
+    // by the sequential reader but cut apart by --jobs 2's chunker; tolerated by reading
+    // geojsonseq input on one thread only.
+    static let seqMultiline = tolerated.contains("seq-multiline")
+
+    static func tolerates(_ readBack: GeoConvError, output format: String, report: ConversionReport, expected: Int) -> Bool {
+        // wkb-empty: with no geometry to write, the .wkb writer leaves an empty file, which
+        // the WKB reader refuses as truncated.
+        if tolerated.contains("wkb-empty"), format == "wkb", expected == 0, report.output.isEmpty { return true }
         // polyline-range: the polyline writer encodes positions outside ±180°/±90° (reported
         // as coordinate.out-of-range) whose steps exceed the ±360° its decoder accepts.
         if tolerated.contains("polyline-range"), format == "polyline",
