@@ -1,0 +1,301 @@
+import GeoConvCore
+internal import GeoConvXML
+internal import OrderedCollections
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// Placemarks, overlays and links: their elements, ExtendedData, Region and views.
+extension KMLReaderState {
+    // MARK: Views
+
+    /// A `LookAt` or `Camera`: the camera it makes (when it has a finite position) and its
+    /// elements in order (numbers as numbers), to write back as they were.
+    func parseView(_ element: String) throws(XMLParseError) -> (camera: CameraPosition?, elements: JSONObject) {
+        var elements: JSONObject = ["kind": .string(element)]
+        for (child, text) in try parseChildren(until: element) {
+            if let value = Double(text), value.isFinite, let number = JSONNumber(literal: text) ?? JSONNumber(value) {
+                elements[child] = .number(number)
+            } else {
+                elements[child] = .string(text)
+            }
+        }
+        let values = elements.compactMapValues(\.doubleValue)
+        guard let latitude = values["latitude"], let longitude = values["longitude"] else { return (nil, elements) }
+        let distance = element == "LookAt" ? values["range"] : values["altitude"]
+        let camera = CameraPosition(kmlLatitude: latitude, longitude: longitude, range: distance ?? 1000,
+                                    heading: values["heading"] ?? 0, tilt: values["tilt"] ?? 0)
+        return (camera, elements)
+    }
+
+    // MARK: Features
+
+    func folderPath() -> [String] { containers.filter(\.isFolder).map { $0.name ?? "" } }
+
+    func parseFeature(_ element: String, id: String?, isEmpty: Bool) throws(XMLParseError) -> Feature {
+        var feature = Feature(geometry: nil)
+        if let id { feature.id = .string(id) }
+        let path = folderPath()
+        if !path.isEmpty { feature.properties[KMLNames.folder] = .array(path.map(JSONValue.string)) }
+        if element == "GroundOverlay" { feature.properties[KMLNames.geometryType] = "groundoverlay" }
+        if element == "NetworkLink" { feature.properties[KMLNames.geometryType] = "networklink" }
+        guard !isEmpty else { return feature }
+        var styleUrl: String?
+        var inlineStyle: KMLStyle?
+        var geometries: [Geometry] = []
+        var times: [JSONValue] = []
+        var latLonBox: JSONObject = [:]
+        while let event = try parser.next() {
+            switch event {
+            case .text: continue
+            case .end(let name):
+                guard name == element else { continue }
+                return finish(&feature, styleUrl: styleUrl, inlineStyle: inlineStyle, geometries: geometries, times: times,
+                              latLonBox: latLonBox)
+            case .start(let child, let childEmpty):
+                if childEmpty { continue }
+                switch child {
+                case "name": feature.title = try parser.readElementText()
+                case "description":
+                    let text = try parser.readElementMarkup()
+                    feature.snippet = text.isEmpty ? nil : text
+                case "Snippet": feature.properties["Snippet"] = .string(try parser.readElementText())
+                case "visibility":
+                    if let flag = Self.kmlBool(try parser.readElementText()) { feature.properties["visibility"] = .bool(flag) }
+                case "address", "phoneNumber":
+                    feature.properties[child] = .string(try parser.readElementText())
+                case "styleUrl":
+                    styleUrl = try parser.readElementText().trimmed
+                case "Style":
+                    let style = try parseStyle()
+                    inlineStyle = inlineStyle.map { $0.overridden(by: style) } ?? style
+                case "StyleMap":
+                    let map = try parseStyleMap()
+                    if let normal = map.normalInline { inlineStyle = normal }
+                    if let url = map.normal { styleUrl = url }
+                    applyHighlight(of: map, to: &feature)
+                case "LookAt", "Camera":
+                    feature.properties[KMLNames.view] = .object(try parseView(child).elements)
+                case "Region":
+                    feature.properties[KMLNames.region] = .object(try parseRegion())
+                case "ExtendedData": try parseExtendedData(into: &feature)
+                case "TimeStamp":
+                    if let when = try parseChildren(until: "TimeStamp")["when"] { feature.properties["timestamp"] = .string(when) }
+                case "TimeSpan":
+                    let span = try parseChildren(until: "TimeSpan")
+                    var object: JSONObject = [:]
+                    if let begin = span["begin"] { object["begin"] = .string(begin) }
+                    if let end = span["end"] { object["end"] = .string(end) }
+                    feature.properties["timespan"] = .object(object)
+                case "Icon" where element != "Placemark":
+                    let icon = try parseLink(until: "Icon")
+                    if let href = icon["href"] { feature.properties["icon"] = .string(href) }
+                case "Link", "Url":
+                    for (key, value) in try parseLink(until: child) { feature.properties[key] = .string(value) }
+                case "LatLonBox":
+                    latLonBox = try parseLatLonBox()
+                case "altitude", "altitudeMode", "drawOrder", "color", "refreshVisibility", "flyToView", "open":
+                    let text = try parser.readElementText().trimmed
+                    if element != "Placemark" {
+                        feature.properties[child] = Double(text).map(KMLStyle.number) ?? .string(text)
+                    } else {
+                        warn("kml.element-dropped", "a Placemark's <\(child)> is not carried over (it belongs to overlays)", at: location())
+                    }
+                default:
+                    if let fields = placemarkAliases[element], let field = fields[child] {
+                        feature.properties[child] = Self.typed(try parser.readElementText(), as: field.type, key: child)
+                    } else if let geometry = try parseGeometryOrWarn(child, into: &feature, times: &times) {
+                        geometries.append(geometry)
+                    }
+                }
+            }
+        }
+        return finish(&feature, styleUrl: styleUrl, inlineStyle: inlineStyle, geometries: geometries, times: times,
+                      latLonBox: latLonBox)
+    }
+
+    func finish(_ feature: inout Feature, styleUrl: String?, inlineStyle: KMLStyle?, geometries: [Geometry], times: [JSONValue],
+                latLonBox: JSONObject) -> Feature
+    {
+        var style = KMLStyle()
+        if let styleUrl {
+            feature.properties["styleUrl"] = .string(styleUrl)
+            if let shared = resolve(styleUrl, into: &feature) { style = shared }
+        }
+        if let inlineStyle { style = style.overridden(by: inlineStyle) }
+        style.apply(to: &feature)
+        if geometries.count == 1 {
+            feature.geometry = geometries[0]
+        } else if geometries.count > 1 {
+            feature.geometry = KMLReaderState.combine(geometries)
+        }
+        if !times.isEmpty { feature.properties["coordinateProperties"] = .object(["times": times.count == 1 ? times[0] : .array(times)]) }
+        if !latLonBox.isEmpty {
+            feature.properties[KMLNames.latLonBox] = .object(latLonBox)
+            if let north = latLonBox["north"]?.doubleValue, let south = latLonBox["south"]?.doubleValue,
+               let east = latLonBox["east"]?.doubleValue, let west = latLonBox["west"]?.doubleValue
+            {
+                feature.geometry = .polygon(PolygonRings(outer: KMLReaderState.box(north: north, south: south, east: east, west: west,
+                                                                                   rotation: latLonBox["rotation"]?.doubleValue ?? 0)))
+            }
+        }
+        if let id = feature.properties.removeValue(forKey: "geoconv:id") {
+            switch id {
+            case .string(let s): feature.id = .string(s)
+            case .number(let n): feature.id = .number(n)
+            default: break
+            }
+        }
+        StyleProperties.derive(into: &feature, only: { StyleProperties.notInKML.contains($0) })
+        // A Point carrying geoconv:radius is a circle (written that way by geoconv).
+        if case .point(let center)? = feature.geometry, let radius = feature.properties[KMLNames.radius]?.doubleValue,
+           radius.isFinite, radius >= 0
+        {
+            feature.geometry = .circle(center: center, radius: radius)
+        }
+        return feature
+    }
+
+    /// The LatLonBox as a closed ring, rotated counter-clockwise by `rotation` degrees about its centre.
+    static func box(north: Double, south: Double, east: Double, west: Double, rotation: Double) -> Path {
+        var corners = [(west, south), (east, south), (east, north), (west, north)]
+        if rotation != 0 {
+            let cx = (east + west) / 2, cy = (north + south) / 2
+            let angle = rotation * .pi / 180
+            let c = cos(angle), s = sin(angle)
+            corners = corners.map { (x, y) in (cx + (x - cx) * c - (y - cy) * s, cy + (x - cx) * s + (y - cy) * c) }
+        }
+        var ring = corners.map { Coordinate(latitude: $0.1, longitude: $0.0) }
+        ring.append(ring[0])
+        return Path(ring)
+    }
+
+    /// Several geometries of one MultiGeometry: Multi* when they are all of one simple kind,
+    /// else a GeometryCollection.
+    static func combine(_ geometries: [Geometry]) -> Geometry {
+        var points: [Coordinate] = [], lines: [Path] = [], polygons: [PolygonRings] = []
+        for geometry in geometries {
+            switch geometry {
+            case .point(let c): points.append(c)
+            case .lineString(let path): lines.append(path)
+            case .polygon(let rings): polygons.append(rings)
+            default: break
+            }
+        }
+        if points.count == geometries.count { return .multiPoint(points) }
+        if lines.count == geometries.count { return .multiLineString(lines) }
+        if polygons.count == geometries.count { return .multiPolygon(polygons) }
+        return .geometryCollection(geometries)
+    }
+
+    /// The text of each child element, in document order (a later repeat replaces an
+    /// earlier one); grandchildren are read as their parent's text.
+    func parseChildren(until element: String) throws(XMLParseError) -> OrderedDictionary<String, String> {
+        var values: OrderedDictionary<String, String> = [:]
+        while let event = try parser.next() {
+            switch event {
+            case .start(let child, let isEmpty):
+                if !isEmpty { values[child] = try parser.readElementText().trimmed }
+            case .end(let name): if name == element { return values }
+            case .text: continue
+            }
+        }
+        return values
+    }
+
+    func parseLink(until element: String) throws(XMLParseError) -> OrderedDictionary<String, String> { try parseChildren(until: element) }
+
+    func parseLatLonBox() throws(XMLParseError) -> JSONObject {
+        var box: JSONObject = [:]
+        let values = try parseChildren(until: "LatLonBox")
+        for key in ["north", "south", "east", "west", "rotation"] {
+            if let text = values[key], let number = Double(text) { box[key] = KMLStyle.number(number) }
+        }
+        return box
+    }
+
+    /// Records a Data or SimpleField `displayName` in `geoconv:display-names`.
+    static func setDisplayName(_ label: String, for key: String, in feature: inout Feature) {
+        var names = feature.properties[KMLNames.displayNames]?.objectValue ?? [:]
+        names[key] = .string(label)
+        feature.properties[KMLNames.displayNames] = .object(names)
+    }
+
+    /// A `Region`: its `LatLonAltBox` and `Lod` values in one object, numbers as numbers.
+    func parseRegion() throws(XMLParseError) -> JSONObject {
+        var region: JSONObject = [:]
+        while let event = try parser.next() {
+            switch event {
+            case .start(let child, let isEmpty):
+                guard !isEmpty else { continue }
+                for (key, text) in try parseChildren(until: child) {
+                    region[key] = JSONNumber(literal: text).map(JSONValue.number) ?? .string(text)
+                }
+            case .end(let name):
+                if name == "Region" { return region }
+            case .text: continue
+            }
+        }
+        return region
+    }
+
+    func parseExtendedData(into feature: inout Feature) throws(XMLParseError) {
+        var schema: [String: (type: String, displayName: String?)] = [:]
+        while let event = try parser.next() {
+            switch event {
+            case .start(let element, let isEmpty):
+                switch element {
+                case "Data":
+                    let key = parser.attribute("name") ?? ""
+                    var value = ""
+                    if !isEmpty {
+                        let children = try parseChildren(until: "Data")
+                        value = children["value"] ?? ""
+                        if let label = children["displayName"] { Self.setDisplayName(label, for: key, in: &feature) }
+                    }
+                    feature.properties[key] = Self.dataValue(key, value)
+                case "SchemaData":
+                    let url = (parser.attribute("schemaUrl") ?? "").trimmed
+                    let id = url.hasPrefix("#") ? String(url.dropFirst()) : url
+                    schema = schemas[id] ?? [:]
+                case "SimpleData":
+                    let key = parser.attribute("name") ?? ""
+                    let text = isEmpty ? "" : try parser.readElementText()
+                    feature.properties[key] = Self.typed(text, as: schema[key]?.type ?? "string", key: key)
+                    if let label = schema[key]?.displayName { Self.setDisplayName(label, for: key, in: &feature) }
+                default:
+                    if !isEmpty { try parser.skipElement() }
+                }
+            case .end(let name):
+                if name == "ExtendedData" { return }
+            case .text: continue
+            }
+        }
+    }
+
+    /// A Data value: text, except geoconv's own JSON-valued keys.
+    static func dataValue(_ key: String, _ text: String) -> JSONValue {
+        if KMLNames.jsonValued.contains(key), let value = JSONText.parse(text) { return value }
+        return .string(text)
+    }
+
+    /// A SimpleData value typed by its SimpleField.
+    static func typed(_ text: String, as type: String, key: String) -> JSONValue {
+        let trimmed = text.trimmed
+        switch type {
+        case "int", "uint", "short", "ushort":
+            if let number = JSONNumber(literal: trimmed), number.isInteger { return .number(number) }
+        case "float", "double":
+            if let number = JSONNumber(literal: trimmed) { return .number(number) }
+            if let value = Double(trimmed), let number = JSONNumber(value) { return .number(number) }
+        case "bool":
+            if let flag = kmlBool(trimmed) { return .bool(flag) }
+        default:
+            break
+        }
+        return dataValue(key, text)
+    }
+
+}

@@ -1,0 +1,262 @@
+import GeoConvCore
+internal import GeoConvXML
+
+/// Geometry: Point, LineString, LinearRing, Polygon, MultiGeometry, gx:Track and gx:MultiTrack, coordinates.
+extension KMLReaderState {
+    // MARK: Geometry
+
+    /// A geometry whose coordinates do not parse is dropped with a warning (the rest of the
+    /// placemark is kept, as GDAL and togeojson do); `--strict` makes that an error.
+    func parseGeometryOrWarn(_ element: String, into feature: inout Feature, times: inout [JSONValue]) throws(XMLParseError) -> Geometry? {
+        do throws(XMLParseError) {
+            return try parseGeometry(element, into: &feature, times: &times)
+        } catch {
+            guard !error.isLimit, parser.sourceFailure == nil, error.message.contains("coordinate") || error.message.contains("gx:coord") else {
+                throw error
+            }
+            let location = SourceLocation(file: name, line: error.line, column: error.column)
+            do throws(GeoConvError) {
+                try diagnostics.warn("kml.invalid-coordinates", "a \(element) is dropped: \(error.message)", at: location,
+                                     hint: "fix the <coordinates>; the placemark is kept without this geometry")
+            } catch let strict {
+                throw XMLParseError(message: strict.message, line: error.line, column: error.column)
+            }
+            // Skip to the end of this geometry element (the error came from inside it).
+            while let event = try parser.next() {
+                if case .end(let name) = event, name == element { break }
+            }
+            return nil
+        }
+    }
+
+    func parseGeometry(_ element: String, into feature: inout Feature, times: inout [JSONValue]) throws(XMLParseError) -> Geometry? {
+        switch element {
+        case "Point":
+            let coordinates = try parseSimpleGeometry("Point", into: &feature)
+            guard let first = coordinates.first else { return nil }
+            return .point(first)
+        case "LineString", "LinearRing":
+            let coordinates = try parseSimpleGeometry(element, into: &feature)
+            return coordinates.isEmpty ? .empty(.lineString) : .lineString(Path(coordinates))
+        case "Polygon":
+            var outer: Path?
+            var holes: [Path] = []
+            var boundary = ""
+            while let event = try parser.next() {
+                switch event {
+                case .start(let child, let isEmpty):
+                    if isEmpty { continue }
+                    switch child {
+                    case "outerBoundaryIs", "innerBoundaryIs": boundary = child
+                    case "LinearRing":
+                        let ring = Path(try parseSimpleGeometry("LinearRing", into: &feature))
+                        if let first = ring.coordinates.first, let last = ring.coordinates.last, ring.coordinates.count > 1,
+                           first.latitude != last.latitude || first.longitude != last.longitude
+                        {
+                            warn("kml.unclosed-ring", "a LinearRing's first and last coordinates differ; it is closed on writing",
+                                                  at: location())
+                        }
+                        if boundary == "outerBoundaryIs", outer == nil { outer = ring } else { holes.append(ring) }
+                    default: try attribute(child, into: &feature)
+                    }
+                case .end(let name):
+                    if name == "Polygon" {
+                        guard let outer, !outer.isEmpty else { return .empty(.polygon) }
+                        return .polygon(PolygonRings(outer: outer, holes: holes))
+                    }
+                case .text: continue
+                }
+            }
+            return nil
+        case "MultiGeometry", "MultiPolygon", "MultiLineString", "MultiPoint":
+            var members: [Geometry] = []
+            while let event = try parser.next() {
+                switch event {
+                case .start(let child, let isEmpty):
+                    if isEmpty { continue }
+                    if let member = try parseGeometry(child, into: &feature, times: &times) { members.append(member) }
+                case .end(let name):
+                    if name == element {
+                        if members.isEmpty { return .empty(.geometryCollection) }
+                        return KMLReaderState.combine(members)
+                    }
+                case .text: continue
+                }
+            }
+            return nil
+        case "Track":
+            return try parseTrack(into: &feature, times: &times)
+        case "MultiTrack":
+            var lines: [Path] = []
+            var allTimes: [JSONValue] = []
+            while let event = try parser.next() {
+                switch event {
+                case .start(let child, let isEmpty):
+                    if isEmpty { continue }
+                    if child == "Track" {
+                        var trackTimes: [JSONValue] = []
+                        if case .lineString(let path)? = try parseTrack(into: &feature, times: &trackTimes) { lines.append(path) }
+                        allTimes.append(.array(trackTimes))
+                    } else {
+                        try attribute(child, into: &feature)
+                    }
+                case .end(let name):
+                    if name == "MultiTrack" {
+                        times += allTimes
+                        return lines.isEmpty ? nil : (lines.count == 1 ? .lineString(lines[0]) : .multiLineString(lines))
+                    }
+                case .text: continue
+                }
+            }
+            return nil
+        case "Model":
+            warn("kml.model-dropped", "3D Model geometries are not carried over", at: location())
+            try parser.skipElement()
+            return nil
+        default:
+            warn("kml.element-dropped", "<\(element)> is not carried over", at: location())
+            try parser.skipElement()
+            return nil
+        }
+    }
+
+    /// Geometry attributes that apply to the whole feature.
+    func attribute(_ element: String, into feature: inout Feature) throws(XMLParseError) {
+        switch element {
+        case "tessellate":
+            if let flag = Self.kmlBool(try parser.readElementText()), flag { feature.style.geodesic = true }
+        case "extrude":
+            if let flag = Self.kmlBool(try parser.readElementText()), flag { feature.properties[KMLNames.extrude] = true }
+        case "altitudeMode":
+            feature.properties[KMLNames.altitudeMode] = .string(try parser.readElementText().trimmed)
+        default:
+            try parser.skipElement()
+        }
+    }
+
+    /// Point / LineString / LinearRing: coordinates plus attributes.
+    func parseSimpleGeometry(_ element: String, into feature: inout Feature) throws(XMLParseError) -> [Coordinate] {
+        var coordinates: [Coordinate] = []
+        while let event = try parser.next() {
+            switch event {
+            case .start(let child, let isEmpty):
+                if isEmpty { continue }
+                if child == "coordinates" {
+                    coordinates = try parseCoordinates()
+                } else {
+                    try attribute(child, into: &feature)
+                }
+            case .end(let name):
+                if name == element { return coordinates }
+            case .text: continue
+            }
+        }
+        return coordinates
+    }
+
+    /// `<coordinates>` content: tuples `lon,lat[,alt]` separated by whitespace (spaces around
+    /// commas are tolerated, as Google Earth does).
+    func parseCoordinates() throws(XMLParseError) -> [Coordinate] {
+        var result: [Coordinate] = []
+        var numbers: [Double] = []
+        numbers.reserveCapacity(3)
+        var failure: String?
+        while let event = try parser.next() {
+            switch event {
+            case .text:
+                parser.withText { bytes in
+                    guard failure == nil else { return }
+                    failure = KMLReaderState.scanTuples(bytes, numbers: &numbers, into: &result)
+                }
+            case .start(_, let isEmpty):
+                if !isEmpty { try parser.skipElement() }
+            case .end:
+                if let failure { throw parser.error(failure) }
+                if !numbers.isEmpty {
+                    guard let tuple = KMLReaderState.tuple(numbers) else {
+                        throw parser.error("a coordinate tuple needs longitude and latitude, found \(numbers.count) number")
+                    }
+                    result.append(tuple)
+                }
+                return result
+            }
+        }
+        return result
+    }
+
+    static func tuple(_ numbers: [Double]) -> Coordinate? {
+        guard numbers.count >= 2 else { return nil }
+        return Coordinate(latitude: numbers[1], longitude: numbers[0], altitude: numbers.count >= 3 ? numbers[2] : nil)
+    }
+
+    /// Scans coordinate text; returns an error message, or nil.
+    static func scanTuples(_ bytes: UnsafeBufferPointer<UInt8>, numbers: inout [Double], into result: inout [Coordinate]) -> String? {
+        var index = 0
+        let count = bytes.count
+        var afterComma = false
+        while index < count {
+            let byte = bytes[index]
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+                index += 1
+                continue
+            }
+            if byte == UInt8(ascii: ",") {
+                afterComma = true
+                index += 1
+                continue
+            }
+            let start = index
+            while index < count, bytes[index] != 0x20, bytes[index] != 0x09, bytes[index] != 0x0A, bytes[index] != 0x0D,
+                  bytes[index] != UInt8(ascii: ",")
+            {
+                index += 1
+            }
+            guard let value = DecimalParser.parse(UnsafeBufferPointer(rebasing: bytes[start..<index])) else {
+                return "'\(String(decoding: bytes[start..<index], as: UTF8.self))' in <coordinates> is not a number"
+            }
+            guard value.isFinite else {
+                return "'\(String(decoding: bytes[start..<index], as: UTF8.self))' in <coordinates> is too large for a 64-bit float"
+            }
+            // A number not joined to the previous by a comma starts a new tuple.
+            if !afterComma, !numbers.isEmpty {
+                guard let tuple = tuple(numbers) else {
+                    return "a coordinate tuple needs longitude and latitude, found \(numbers.count) number"
+                }
+                result.append(tuple)
+                numbers.removeAll(keepingCapacity: true)
+            }
+            numbers.append(value)
+            afterComma = false
+        }
+        return nil
+    }
+
+    func parseTrack(into feature: inout Feature, times: inout [JSONValue]) throws(XMLParseError) -> Geometry? {
+        var coordinates: [Coordinate] = []
+        while let event = try parser.next() {
+            switch event {
+            case .start(let child, let isEmpty):
+                if isEmpty { continue }
+                switch child {
+                case "when": times.append(.string(try parser.readElementText().trimmed))
+                case "coord":
+                    let text = try parser.readElementText()
+                    let parts = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "," })
+                    let values = parts.compactMap { Double($0) }
+                    guard values.count >= 2, values.count == parts.count else {
+                        throw parser.error("gx:coord needs 'longitude latitude [altitude]', found '\(text)'")
+                    }
+                    coordinates.append(Coordinate(latitude: values[1], longitude: values[0], altitude: values.count > 2 ? values[2] : nil))
+                default: try attribute(child, into: &feature)
+                }
+            case .end(let name):
+                if name == "Track" {
+                    if coordinates.isEmpty { return nil }
+                    return coordinates.count == 1 ? .point(coordinates[0]) : .lineString(Path(coordinates))
+                }
+            case .text: continue
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,168 @@
+import GeoConvCore
+internal import GeoConvXML
+
+/// Styles, StyleMaps and schemas: read where they are defined, resolved as a placemark ends.
+extension KMLReaderState {
+
+    func parseStyle() throws(XMLParseError) -> KMLStyle {
+        var style = KMLStyle()
+        var path: [String] = []
+        while let event = try parser.next() {
+            switch event {
+            case .start(let element, let isEmpty):
+                if isEmpty {
+                    if element == "hotSpot" { style.hotSpot = hotSpot() }
+                    continue
+                }
+                let parent = path.last
+                switch (parent, element) {
+                case ("LineStyle", "color"): style.lineColor = Color(kml: try parser.readElementText())
+                case ("LineStyle", "width"): style.lineWidth = Double(try parser.readElementText().trimmed)
+                case ("PolyStyle", "color"): style.polyColor = Color(kml: try parser.readElementText())
+                case ("PolyStyle", "fill"): style.polyFill = Self.kmlBool(try parser.readElementText())
+                case ("PolyStyle", "outline"): style.polyOutline = Self.kmlBool(try parser.readElementText())
+                case ("IconStyle", "color"): style.iconColor = Color(kml: try parser.readElementText())
+                case ("IconStyle", "scale"): style.iconScale = Double(try parser.readElementText().trimmed)
+                case ("IconStyle", "heading"): style.iconHeading = Double(try parser.readElementText().trimmed)
+                case ("Icon", "href"): style.iconHref = try parser.readElementText().trimmed
+                case ("LabelStyle", "color"): style.labelColor = Color(kml: try parser.readElementText())
+                case ("LabelStyle", "scale"): style.labelScale = Double(try parser.readElementText().trimmed)
+                case ("BalloonStyle", "text"): style.balloonText = try parser.readElementText()
+                case (_, "hotSpot"):
+                    style.hotSpot = hotSpot()
+                    try parser.skipElement()
+                default:
+                    if ["LineStyle", "PolyStyle", "IconStyle", "LabelStyle", "BalloonStyle", "Icon", "ListStyle"].contains(element) {
+                        path.append(element)
+                    } else {
+                        try parser.skipElement()
+                    }
+                }
+            case .end(let element):
+                if element == "Style" { return style }
+                if path.last == element { path.removeLast() }
+            case .text: continue
+            }
+        }
+        return style
+    }
+
+    func hotSpot() -> (x: Double, y: Double, xUnits: String, yUnits: String)? {
+        guard let x = parser.attribute("x").flatMap({ Double($0) }), let y = parser.attribute("y").flatMap({ Double($0) }) else { return nil }
+        return (x, y, parser.attribute("xunits") ?? "fraction", parser.attribute("yunits") ?? "fraction")
+    }
+
+    static func kmlBool(_ text: String) -> Bool? {
+        switch text.trimmed.lowercased() {
+        case "1", "true": true
+        case "0", "false": false
+        default: nil
+        }
+    }
+
+    func parseStyleMap() throws(XMLParseError) -> KMLStyleMap {
+        var map = KMLStyleMap()
+        var key: String?, url: String?, pairStyle: KMLStyle?
+        while let event = try parser.next() {
+            switch event {
+            case .start(let element, let isEmpty):
+                guard !isEmpty else { continue }
+                switch element {
+                case "Pair":
+                    key = nil
+                    url = nil
+                    pairStyle = nil
+                case "key": key = try parser.readElementText().trimmed
+                case "styleUrl": url = try parser.readElementText().trimmed
+                case "Style": pairStyle = try parseStyle()
+                default: try parser.skipElement()
+                }
+            case .end(let element):
+                if element == "Pair" {
+                    if key == "highlight" {
+                        map.highlight = url
+                        map.highlightInline = pairStyle
+                    } else {
+                        map.normal = url
+                        map.normalInline = pairStyle
+                    }
+                }
+                if element == "StyleMap" { return map }
+            case .text: continue
+            }
+        }
+        return map
+    }
+
+    func parseSchema() throws(XMLParseError) -> [String: (type: String, displayName: String?)] {
+        var fields: [String: (type: String, displayName: String?)] = [:]
+        while let event = try parser.next() {
+            switch event {
+            case .start(let element, let isEmpty):
+                if element == "SimpleField", let fieldName = parser.attribute("name") {
+                    var displayName: String?
+                    if !isEmpty {
+                        let children = try parseChildren(until: "SimpleField")
+                        displayName = children["displayName"]
+                    }
+                    fields[fieldName] = ((parser.attribute("type") ?? "string").lowercased(), displayName)
+                } else if !isEmpty {
+                    try parser.skipElement()
+                }
+            case .end(let element):
+                if element == "Schema" { return fields }
+            case .text: continue
+            }
+        }
+        return fields
+    }
+
+    /// The model style a `styleUrl` names (a local `#id` of a Style or StyleMap).
+    func resolve(_ url: String, into feature: inout Feature, visited: Set<String> = []) -> KMLStyle? {
+        let trimmed = url.trimmed
+        guard !visited.contains(trimmed), visited.count < 16 else {
+            warn("kml.style-loop", "styleUrl \"\(trimmed)\" leads back to itself through StyleMaps; no style is applied",
+                                  at: lastLocation)
+            return nil
+        }
+        guard let hash = trimmed.firstIndex(of: "#") else {
+            warn("kml.style-unresolved", "styleUrl \"\(trimmed)\" is not a local #id; styles in other files are not fetched",
+                                  at: lastLocation)
+            return nil
+        }
+        if hash != trimmed.startIndex {
+            warn("kml.external-style", "styleUrl \"\(trimmed)\" points into another file, which geoconv never fetches",
+                                  at: lastLocation)
+            return nil
+        }
+        let id = String(trimmed[trimmed.index(after: hash)...])
+        if let style = styles[id] { return style }
+        if let map = styleMaps[id] {
+            applyHighlight(of: map, to: &feature, visited: visited.union([trimmed]))
+            if let inline = map.normalInline { return inline }
+            if let normal = map.normal { return resolve(normal, into: &feature, visited: visited.union([trimmed])) }
+            return nil
+        }
+        warn("kml.style-unresolved",
+                              "styleUrl \"\(trimmed)\" names no Style or StyleMap defined before it; its style is not applied",
+                              at: lastLocation, hint: "define shared styles before the placemarks that use them")
+        return nil
+    }
+
+    /// Keeps a StyleMap's highlight style on the feature as `geoconv:highlight-style`: the
+    /// style in simplestyle properties, as the normal style is written to GeoJSON.
+    func applyHighlight(of map: KMLStyleMap, to feature: inout Feature, visited: Set<String> = []) {
+        var highlight: KMLStyle?
+        if let inline = map.highlightInline {
+            highlight = inline
+        } else if let url = map.highlight {
+            var scratch = Feature(geometry: nil)
+            highlight = resolve(url, into: &scratch, visited: visited)
+        }
+        guard let highlight else { return }
+        var styled = Feature(geometry: nil)
+        highlight.apply(to: &styled)
+        feature.properties[KMLNames.highlightStyle] = .object(StyleProperties.merged(styled))
+    }
+
+}

@@ -1,0 +1,154 @@
+import GeoConvCore
+
+/// Geometry: coordinates, Point/LineString/Polygon/MultiGeometry, gx:Track and gx:MultiTrack.
+extension KMLWriterState {
+    func usesTrack(_ feature: Feature) -> Bool {
+        guard case .lineString(let path)? = feature.geometry,
+              let times = feature.properties["coordinateProperties"]?.objectValue?["times"]?.arrayValue
+        else { return false }
+        return times.count == path.count && times.allSatisfy { $0.stringValue != nil }
+    }
+
+    /// The times of a `gx:MultiTrack`: one array of time strings per line, each as long as its line.
+    func multiTrackTimes(_ feature: Feature) -> [[JSONValue]]? {
+        guard case .multiLineString(let lines)? = feature.geometry,
+              let times = feature.properties["coordinateProperties"]?.objectValue?["times"]?.arrayValue,
+              times.count == lines.count
+        else { return nil }
+        var result: [[JSONValue]] = []
+        for (line, entry) in zip(lines, times) {
+            guard let array = entry.arrayValue, array.count == line.count, array.allSatisfy({ $0.stringValue != nil }) else { return nil }
+            result.append(array)
+        }
+        return result
+    }
+
+    /// A `gx:Track`: its times, then its positions.
+    func writeTrack(_ path: Path, times: [JSONValue], feature: Feature) throws(GeoConvError) {
+        usesGX = true
+        append("<gx:Track>")
+        try attributes(feature, line: false)
+        for time in times { append("<when>\(XMLEscaping.text(time.stringValue ?? ""))</when>") }
+        for c in path {
+            append("<gx:coord>")
+            number(c.longitude)
+            buffer.append(0x20)
+            number(c.latitude)
+            if let altitude = c.altitude {
+                buffer.append(0x20)
+                number(altitude)
+            }
+            append("</gx:coord>")
+        }
+        append("</gx:Track>")
+    }
+
+    // MARK: Geometry
+
+    func number(_ value: Double) {
+        if let precision = options.precision {
+            DecimalFormatter.appendFixed(value, digits: precision, to: &buffer)
+        } else {
+            DecimalFormatter.appendShortest(value, to: &buffer)
+        }
+    }
+
+    func coordinates<C: Collection<Coordinate>>(_ points: C) {
+        append("<coordinates>")
+        var first = true
+        for c in points {
+            if !first { buffer.append(0x20) }
+            first = false
+            number(c.longitude)
+            buffer.append(UInt8(ascii: ","))
+            number(c.latitude)
+            if let altitude = c.altitude {
+                buffer.append(UInt8(ascii: ","))
+                number(altitude)
+            }
+        }
+        append("</coordinates>")
+    }
+
+    func attributes(_ feature: Feature, line: Bool) throws(GeoConvError) {
+        if feature.properties[KMLNames.extrude]?.boolValue == true { append("<extrude>1</extrude>") }
+        if line, feature.style.geodesic == true { append("<tessellate>1</tessellate>") }
+        if let mode = feature.properties[KMLNames.altitudeMode]?.stringValue { try writeAltitudeMode(mode) }
+    }
+
+    func ring(_ path: Path) {
+        append("<LinearRing>")
+        coordinates(path.closed)
+        append("</LinearRing>")
+    }
+
+    func polygon(_ rings: PolygonRings, _ feature: Feature) throws(GeoConvError) {
+        append("<Polygon>")
+        try attributes(feature, line: true)
+        append("<outerBoundaryIs>")
+        ring(rings.outer)
+        append("</outerBoundaryIs>")
+        for hole in rings.holes {
+            append("<innerBoundaryIs>")
+            ring(hole)
+            append("</innerBoundaryIs>")
+        }
+        append("</Polygon>")
+    }
+
+    func writeGeometry(_ geometry: Geometry, feature: Feature) throws(GeoConvError) {
+        switch geometry {
+        case .point(let c):
+            append("<Point>")
+            try attributes(feature, line: false)
+            coordinates(CollectionOfOne(c))
+            append("</Point>")
+        case .lineString(let path):
+            if usesTrack(feature), let times = feature.properties["coordinateProperties"]?.objectValue?["times"]?.arrayValue {
+                try writeTrack(path, times: times, feature: feature)
+            } else {
+                append("<LineString>")
+                try attributes(feature, line: true)
+                coordinates(path)
+                append("</LineString>")
+            }
+        case .polygon(let rings):
+            try polygon(rings, feature)
+        case .multiPoint(let points):
+            append("<MultiGeometry>")
+            for p in points { try writeGeometry(.point(p), feature: feature) }
+            append("</MultiGeometry>")
+        case .multiLineString(let lines) where multiTrackTimes(feature) != nil:
+            usesGX = true
+            append("<gx:MultiTrack>")
+            for (line, times) in zip(lines, multiTrackTimes(feature) ?? []) { try writeTrack(line, times: times, feature: feature) }
+            append("</gx:MultiTrack>")
+        case .multiLineString(let lines):
+            append("<MultiGeometry>")
+            for l in lines {
+                append("<LineString>")
+                try attributes(feature, line: true)
+                coordinates(l)
+                append("</LineString>")
+            }
+            append("</MultiGeometry>")
+        case .multiPolygon(let polygons):
+            append("<MultiGeometry>")
+            for p in polygons { try polygon(p, feature) }
+            append("</MultiGeometry>")
+        case .geometryCollection(let members):
+            append("<MultiGeometry>")
+            for member in members { try writeGeometry(member, feature: feature) }
+            append("</MultiGeometry>")
+        case .circle(let center, _):
+            try diagnostics.warn("kml.circle-as-point",
+                                 "a circle is written as its centre Point with its radius in ExtendedData (geoconv:radius); other tools show a point",
+                                 hint: "convert circles to polygons (--circles polygon) for other viewers")
+            append("<Point>")
+            coordinates(CollectionOfOne(center))
+            append("</Point>")
+        case .empty:
+            try diagnostics.warn("kml.empty-geometry-dropped", "an empty geometry is written as a Placemark without geometry")
+        }
+    }
+}
