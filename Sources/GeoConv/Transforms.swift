@@ -91,8 +91,8 @@ extension Reproject {
         -> Geometry?
     {
         var outputPaths: [[Coordinate]] = [], inputPaths: [[Coordinate]] = []
-        _ = geometry.mapPaths { outputPaths.append($0); return $0 }
-        _ = original.mapPaths { inputPaths.append($0); return $0 }
+        geometry.forEachPath { outputPaths.append($0) }
+        original.forEachPath { inputPaths.append($0) }
         var suspects: [(a: Coordinate, b: Coordinate, inputA: Coordinate, inputB: Coordinate)] = []
         for (output, input) in zip(outputPaths, inputPaths) where output.count == input.count {
             for i in output.indices.dropFirst() where abs(output[i].longitude - output[i - 1].longitude) > 180 {
@@ -113,6 +113,18 @@ extension Reproject {
 }
 
 extension Geometry {
+    /// Calls `body` with every line and ring, in order.
+    func forEachPath(_ body: ([Coordinate]) -> Void) {
+        switch self {
+        case .lineString(let path): body(path.coordinates)
+        case .multiLineString(let lines): lines.forEach { body($0.coordinates) }
+        case .polygon(let rings): rings.rings.forEach { body($0.coordinates) }
+        case .multiPolygon(let polygons): polygons.forEach { $0.rings.forEach { body($0.coordinates) } }
+        case .geometryCollection(let members): members.forEach { $0.forEachPath(body) }
+        case .point, .multiPoint, .circle, .empty: return
+        }
+    }
+
     /// The geometry with every line and ring passed through `transform` (points unchanged).
     func mapPaths(_ transform: ([Coordinate]) -> [Coordinate]) -> Geometry {
         func rings(_ r: PolygonRings) -> PolygonRings {

@@ -82,6 +82,9 @@ final class KMLWriterState {
     static let linkElements = ["href", "refreshMode", "refreshInterval", "viewRefreshMode", "viewRefreshTime", "viewBoundScale",
                                "viewFormat", "httpQuery"]
     static let networkLinkElements = ["refreshVisibility", "flyToView"]
+    /// The properties a GroundOverlay or NetworkLink writes as its own elements, not as data.
+    static let groundOverlayOwn = Set(overlayElements + groundOverlayElements + ["icon"])
+    static let networkLinkOwn = Set(networkLinkElements + linkElements)
     static let altitudeModes: Set<String> = ["clampToGround", "relativeToGround", "absolute", "relativeToSeaFloor", "clampToSeaFloor"]
     static let regionBox = ["north", "south", "east", "west", "minAltitude", "maxAltitude", "altitudeMode"]
     static let regionLod = ["minLodPixels", "maxLodPixels", "minFadeExtent", "maxFadeExtent"]
@@ -310,9 +313,8 @@ final class KMLWriterState {
     }
 
     func writeExtendedData(_ feature: Feature, id: JSONValue?, element: String) throws(GeoConvError) {
-        let ownElements: Set<String> = element == "GroundOverlay"
-            ? Set(KMLWriterState.overlayElements + KMLWriterState.groundOverlayElements + ["icon"])
-            : (element == "NetworkLink" ? Set(KMLWriterState.networkLinkElements + KMLWriterState.linkElements) : [])
+        let ownElements = element == "GroundOverlay"
+            ? KMLWriterState.groundOverlayOwn : (element == "NetworkLink" ? KMLWriterState.networkLinkOwn : [])
         if let names = feature.properties[KMLNames.displayNames]?.objectValue {
             for (key, value) in names { if let label = value.stringValue, displayNames[key] == nil { displayNames[key] = label } }
         }
