@@ -148,13 +148,14 @@ struct ParallelLineConversion {
             while let feature = try reader.next() {
                 outcome.read += 1
                 log.currentLocation = reader.lastLocation
-                let batch = try transforms.apply(to: feature, diagnostics: log)
-                if var made = writer {
-                    for item in batch { try made.write(item) }
-                    writer = made
-                    outcome.written += batch.count
-                } else {
-                    outcome.features += batch
+                try transforms.apply(to: feature, diagnostics: log) { (item: inout Feature) throws(GeoConvError) in
+                    // Mutated in place: a copy out of the optional would copy the writer's buffer.
+                    if writer != nil {
+                        try writer?.write(item)
+                        outcome.written += 1
+                    } else {
+                        outcome.features.append(item)
+                    }
                 }
             }
             log.currentLocation = nil

@@ -50,6 +50,12 @@ public struct Reproject: FeatureTransform {
         return result
     }
 
+    public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {
+        guard reprojection != nil, feature.geometry != nil else { return nil }  // the identity
+        feature = try transform(feature, diagnostics: diagnostics)[0]
+        return nil
+    }
+
     public mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
         guard let reprojection, let geometry = feature.geometry else { return [feature] }
         var coordinates: [Coordinate] = []
@@ -162,11 +168,17 @@ public struct GeographicRangeCheck: FeatureTransform {
     }
 
     public mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
-        guard isActive, let geometry = feature.geometry, let first = Self.positionsOutOfRange(in: geometry, limit: 1).first else {
-            return [feature]
-        }
+        var copy = feature
+        _ = try transform(inPlace: &copy, diagnostics: diagnostics)
+        return [copy]
+    }
+
+    public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {
+        guard isActive, let geometry = feature.geometry else { return nil }
+        if case .point(let c) = geometry, c.isValidGeographic { return nil }  // the common case, without a list
+        guard let first = Self.positionsOutOfRange(in: geometry, limit: 1).first else { return nil }
         try diagnostics.warn("coordinate.out-of-range", first.message, hint: Self.hint)
-        return [feature]
+        return nil
     }
 
     /// The hint of the warning: which order each format puts the axes in.

@@ -56,7 +56,7 @@ public func pumpConcurrently<Reader: FeatureReader, Writer: FeatureWriter>(
                 for (feature, location) in items {
                     statistics.featuresRead += 1
                     writeDiagnostics.currentLocation = location
-                    for item in try transforms.apply(to: feature, diagnostics: writeDiagnostics) {
+                    try transforms.apply(to: feature, diagnostics: writeDiagnostics) { (item: inout Feature) throws(GeoConvError) in
                         try writer.write(item)
                         statistics.featuresWritten += 1
                     }

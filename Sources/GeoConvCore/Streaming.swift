@@ -26,6 +26,11 @@ public protocol FeatureTransform {
     mutating func transform(_ header: DocumentHeader, diagnostics: DiagnosticLog) throws(GeoConvError) -> DocumentHeader
     /// The features that replace `feature`.
     mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]
+    /// The per-feature fast path: changes `feature` in place and returns `nil` when it maps to
+    /// exactly one feature (no array is built), or returns its replacements (none to drop
+    /// it). The default calls `transform(_:diagnostics:)`; transforms that run on every
+    /// conversion implement it.
+    mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]?
 }
 
 extension FeatureTransform {
@@ -33,6 +38,13 @@ extension FeatureTransform {
         -> DocumentHeader
     {
         header
+    }
+
+    public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {
+        let result = try transform(feature, diagnostics: diagnostics)
+        guard result.count == 1 else { return result }
+        feature = result[0]
+        return nil
     }
 }
 
@@ -58,14 +70,32 @@ extension Array where Element == any FeatureTransform {
     /// What the transforms make of one feature, each applied in order to what the previous
     /// produced (a transform may drop a feature or split it into several).
     public mutating func apply(to feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
-        var batch = [feature]
-        for index in indices {
-            var next: [Feature] = []
-            next.reserveCapacity(batch.count)
-            for item in batch { next += try self[index].transform(item, diagnostics: diagnostics) }
-            batch = next
-        }
+        var batch: [Feature] = []
+        try apply(to: feature, diagnostics: diagnostics) { (item: inout Feature) throws(GeoConvError) in batch.append(item) }
         return batch
+    }
+
+    /// Calls `emit` with each feature the transforms make of `feature`, in order, building
+    /// no array when every transform maps one feature to one (the per-feature path).
+    public mutating func apply(to feature: Feature, diagnostics: DiagnosticLog,
+                               _ emit: (inout Feature) throws(GeoConvError) -> Void) throws(GeoConvError)
+    {
+        var feature = feature
+        try apply(&feature, from: startIndex, diagnostics: diagnostics, emit)
+    }
+
+    private mutating func apply(_ feature: inout Feature, from start: Int, diagnostics: DiagnosticLog,
+                                _ emit: (inout Feature) throws(GeoConvError) -> Void) throws(GeoConvError)
+    {
+        var index = start
+        while index < endIndex {
+            if let replacements = try self[index].transform(inPlace: &feature, diagnostics: diagnostics) {
+                for var item in replacements { try apply(&item, from: index + 1, diagnostics: diagnostics, emit) }
+                return
+            }
+            index += 1
+        }
+        try emit(&feature)
     }
 }
 
@@ -85,7 +115,7 @@ public func pump<Reader: FeatureReader, Writer: FeatureWriter>(
     while let feature = try reader.next() {
         statistics.featuresRead += 1
         diagnostics.currentLocation = reader.lastLocation
-        for item in try transforms.apply(to: feature, diagnostics: diagnostics) {
+        try transforms.apply(to: feature, diagnostics: diagnostics) { (item: inout Feature) throws(GeoConvError) in
             try writer.write(item)
             statistics.featuresWritten += 1
         }

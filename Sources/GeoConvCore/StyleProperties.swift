@@ -24,18 +24,21 @@
 /// | z-index | `geoconv:z-index` |
 public enum StyleProperties {
     /// The style properties KML has no element for, which it keeps as ExtendedData.
-    public static let notInKML: Set<String> = ["marker-symbol", "marker-size", "geoconv:spans", "geoconv:info-window-anchor",
-                                               "geoconv:opacity", "geoconv:z-index"]
+    public static let notInKML = NameSet(["marker-symbol", "marker-size", "geoconv:spans", "geoconv:info-window-anchor",
+                                               "geoconv:opacity", "geoconv:z-index"])
 
     /// Every property name this mapping reads or writes.
-    public static let names: Set<String> = Set(mappings.flatMap(\.keys))
+    public static let names = NameSet(mappings.flatMap(\.keys))
 
     /// Sets `feature`'s title, snippet and style from its properties (which stay as they are).
     /// Values of the wrong type are left alone and do not set anything. With `only`, just
     /// the mappings with a property name it accepts are read (KML has its own elements for
     /// names and most styles, and keeps only the rest as data).
     public static func derive(into feature: inout Feature, only include: ((String) -> Bool)? = nil) {
-        for mapping in mappings {
+        let present = presentMappings(in: feature.properties)
+        guard present != 0 else { return }  // the common case: no lookups at all
+        for index in mappings.indices where present & (1 << index) != 0 {
+            let mapping = mappings[index]
             if let include, !mapping.keys.contains(where: include) { continue }
             for key in mapping.keys {
                 if let value = feature.properties[key], mapping.read(value, feature.properties, &feature) { break }
@@ -47,9 +50,13 @@ public enum StyleProperties {
     /// brought up to date, followed by model values no property carries yet.
     public static func merged(_ feature: Feature) -> JSONObject {
         var result = feature.properties
-        for mapping in mappings {
+        // Every mapping writes nothing when the model says nothing: the properties stand.
+        if feature.title == nil, feature.snippet == nil, feature.style.isEmpty { return result }
+        let present = presentMappings(in: result)
+        for index in mappings.indices {
+            let mapping = mappings[index]
             let wanted = mapping.write(feature)
-            if let key = mapping.keys.first(where: { result[$0] != nil }) {
+            if present & (1 << index) != 0, let key = mapping.keys.first(where: { result[$0] != nil }) {
                 // Keep the source's literal when it already says the same thing.
                 if let wanted, !mapping.agrees(result[key] ?? .null, wanted, feature.properties) { result[key] = wanted }
             } else if let wanted {
@@ -62,11 +69,56 @@ public enum StyleProperties {
     /// Whether `key`'s value in `feature.properties` is what the model's fields say (so a
     /// format with separate slots for style and data need not repeat it as data).
     public static func isMirrored(_ key: String, in feature: Feature) -> Bool {
-        guard let mapping = mappings.first(where: { $0.keys.contains(key) }), let value = feature.properties[key],
-              let wanted = mapping.write(feature)
+        guard let index = mappingIndex(of: key), let value = feature.properties[key], let wanted = mappings[index].write(feature)
         else { return false }
-        return mapping.agrees(value, wanted, feature.properties)
+        return mappings[index].agrees(value, wanted, feature.properties)
     }
+
+    /// Whether `key` is one of the names this mapping reads or writes (no hashing).
+    public static func isStyleName(_ key: String) -> Bool { mappingIndex(of: key) != nil }
+
+    /// Bit `i` is set when a name of `mappings[i]` is among the keys of `properties`: one
+    /// pass over the keys, each rejected on its length and first byte in the common case.
+    static func presentMappings(in properties: JSONObject) -> UInt64 {
+        var mask: UInt64 = 0
+        for key in properties.keys {
+            if let index = mappingIndex(of: key) { mask |= 1 << index }
+        }
+        return mask
+    }
+
+    /// The index in `mappings` of the mapping with `key` among its names. Keys are told
+    /// apart by length and first byte before any comparison, so a property that is not a
+    /// style name costs two loads.
+    static func mappingIndex(of key: String) -> Int? {
+        let utf8 = key.utf8
+        let count = utf8.count
+        guard count >= 4, count <= 26, let first = utf8.first else { return nil }
+        var candidates = keyTable[Int(first) &* 32 &+ count]
+        while candidates != 0 {
+            let index = Int(candidates & 0xFF) - 1
+            if mappings[index].keys.contains(key) { return index }
+            candidates >>= 8
+        }
+        return nil
+    }
+
+    /// Mapping indices (plus one, a byte each) by first byte × 32 + length of their names.
+    private static let keyTable: [UInt64] = {
+        var table = [UInt64](repeating: 0, count: 256 * 32)
+        for (index, mapping) in mappings.enumerated() {
+            for key in mapping.keys {
+                let slot = Int(key.utf8.first ?? 0) * 32 + key.utf8.count
+                var entry = table[slot], shift: UInt64 = 0
+                while entry & 0xFF != 0, entry & 0xFF != UInt64(index + 1) {
+                    entry >>= 8
+                    shift += 8
+                }
+                table[slot] |= UInt64(index + 1) << shift
+            }
+        }
+        return table
+    }()
 
     // MARK: The table
 
@@ -94,7 +146,13 @@ public enum StyleProperties {
 
     static func number(_ value: Double) -> JSONValue { JSONNumber(value).map(JSONValue.number) ?? .null }
 
-    static func colorMapping(_ key: String, _ opacityKey: String, _ path: WritableKeyPath<Style, Color?> & Sendable,
+    /// A style field read and written by closures (key paths cost a generic projection per access).
+    struct Field<Value>: Sendable {
+        var get: @Sendable (Style) -> Value?
+        var set: @Sendable (inout Style, Value) -> Void
+    }
+
+    static func colorMapping(_ key: String, _ opacityKey: String, _ path: Field<Color>,
                              alsoKeys: [String] = [], alsoOpacityKeys: [String] = []) -> [Mapping]
     {
         [
@@ -105,10 +163,10 @@ public enum StyleProperties {
                         for opacityKey in [opacityKey] + alsoOpacityKeys {
                             if let o = properties[opacityKey]?.doubleValue, o.isFinite { opacity = o * color.opacity; break }
                         }
-                        feature.style[keyPath: path] = color.withOpacity(opacity)
+                        path.set(&feature.style, color.withOpacity(opacity))
                         return true
                     },
-                    write: { feature in feature.style[keyPath: path].map { .string($0.cssHex) } },
+                    write: { feature in path.get(feature.style).map { .string($0.cssHex) } },
                     agrees: { existing, wanted, _ in
                         guard let text = existing.stringValue, let a = Color(css: text), let b = wanted.stringValue.flatMap({ Color(css: $0) })
                         else { return false }
@@ -117,7 +175,7 @@ public enum StyleProperties {
             Mapping(keys: [opacityKey] + alsoOpacityKeys,
                     read: { _, _, _ in false },
                     write: { feature in
-                        guard let color = feature.style[keyPath: path], color.opacity != 1 else { return nil }
+                        guard let color = path.get(feature.style), color.opacity != 1 else { return nil }
                         return number(color.opacity)
                     },
                     agrees: { existing, wanted, _ in
@@ -127,36 +185,36 @@ public enum StyleProperties {
         ]
     }
 
-    static func doubleMapping(_ key: String, _ path: WritableKeyPath<Style, Double?> & Sendable) -> Mapping {
+    static func doubleMapping(_ key: String, _ path: Field<Double>) -> Mapping {
         Mapping(keys: [key],
                 read: { value, _, feature in
                     guard let number = value.doubleValue, number.isFinite else { return false }
-                    feature.style[keyPath: path] = number
+                    path.set(&feature.style, number)
                     return true
                 },
-                write: { feature in feature.style[keyPath: path].map(number) })
+                write: { feature in path.get(feature.style).map(number) })
     }
 
-    static func stringMapping(_ key: String, _ path: WritableKeyPath<Style, String?> & Sendable) -> Mapping {
+    static func stringMapping(_ key: String, _ path: Field<String>) -> Mapping {
         Mapping(keys: [key],
                 read: { value, _, feature in
                     guard let text = value.stringValue else { return false }
-                    feature.style[keyPath: path] = text
+                    path.set(&feature.style, text)
                     return true
                 },
-                write: { feature in feature.style[keyPath: path].map(JSONValue.string) })
+                write: { feature in path.get(feature.style).map(JSONValue.string) })
     }
 
-    static func anchorMapping(_ key: String, _ path: WritableKeyPath<Style, Anchor?> & Sendable) -> Mapping {
+    static func anchorMapping(_ key: String, _ path: Field<Anchor>) -> Mapping {
         Mapping(keys: [key],
                 read: { value, _, feature in
                     guard let pair = value.arrayValue, pair.count == 2, let x = pair[0].doubleValue, let y = pair[1].doubleValue,
                           x.isFinite, y.isFinite
                     else { return false }
-                    feature.style[keyPath: path] = Anchor(x: x, y: y)
+                    path.set(&feature.style, Anchor(x: x, y: y))
                     return true
                 },
-                write: { feature in feature.style[keyPath: path].map { .array([number($0.x), number($0.y)]) } })
+                write: { feature in path.get(feature.style).map { .array([number($0.x), number($0.y)]) } })
     }
 
     static let mappings: [Mapping] = [
@@ -175,12 +233,12 @@ public enum StyleProperties {
                 },
                 write: { $0.snippet.map(JSONValue.string) }),
     ]
-        + colorMapping("stroke", "stroke-opacity", \.strokeColor)
-        + [doubleMapping("stroke-width", \.strokeWidth)]
-        + colorMapping("fill", "fill-opacity", \.fillColor)
-        + colorMapping("marker-color", "icon-opacity", \.markerColor, alsoKeys: ["icon-color"])
+        + colorMapping("stroke", "stroke-opacity", Field(get: { $0.strokeColor }, set: { $0.strokeColor = $1 }))
+        + [doubleMapping("stroke-width", Field(get: { $0.strokeWidth }, set: { $0.strokeWidth = $1 }))]
+        + colorMapping("fill", "fill-opacity", Field(get: { $0.fillColor }, set: { $0.fillColor = $1 }))
+        + colorMapping("marker-color", "icon-opacity", Field(get: { $0.markerColor }, set: { $0.markerColor = $1 }), alsoKeys: ["icon-color"])
         + [
-            stringMapping("marker-symbol", \.markerSymbol),
+            stringMapping("marker-symbol", Field(get: { $0.markerSymbol }, set: { $0.markerSymbol = $1 })),
             Mapping(keys: ["marker-size"],
                     read: { value, _, feature in
                         guard let text = value.stringValue else { return false }
@@ -188,9 +246,9 @@ public enum StyleProperties {
                         return true
                     },
                     write: { $0.style.markerSize.map(JSONValue.string) }),
-            stringMapping("icon", \.icon),
-            doubleMapping("icon-scale", \.iconScale),
-            doubleMapping("icon-heading", \.rotation),
+            stringMapping("icon", Field(get: { $0.icon }, set: { $0.icon = $1 })),
+            doubleMapping("icon-scale", Field(get: { $0.iconScale }, set: { $0.iconScale = $1 })),
+            doubleMapping("icon-heading", Field(get: { $0.rotation }, set: { $0.rotation = $1 })),
             Mapping(keys: ["geoconv:geodesic"],
                     read: { value, _, feature in
                         guard let flag = value.boolValue else { return false }
@@ -210,9 +268,9 @@ public enum StyleProperties {
                         return true
                     },
                     write: { feature in feature.style.spans.isEmpty ? nil : .array(feature.style.spans.map(spanJSON)) }),
-            anchorMapping("geoconv:ground-anchor", \.groundAnchor),
-            anchorMapping("geoconv:info-window-anchor", \.infoWindowAnchor),
-            doubleMapping("geoconv:opacity", \.opacity),
+            anchorMapping("geoconv:ground-anchor", Field(get: { $0.groundAnchor }, set: { $0.groundAnchor = $1 })),
+            anchorMapping("geoconv:info-window-anchor", Field(get: { $0.infoWindowAnchor }, set: { $0.infoWindowAnchor = $1 })),
+            doubleMapping("geoconv:opacity", Field(get: { $0.opacity }, set: { $0.opacity = $1 })),
             Mapping(keys: ["geoconv:z-index"],
                     read: { value, _, feature in
                         guard case .number(let n) = value, let z = n.intValue else { return false }

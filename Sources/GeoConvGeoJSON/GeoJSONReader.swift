@@ -317,6 +317,10 @@ public struct GeoJSONReader: FeatureReader {
     /// What one JSON object of GeoJSON said, before its type is known.
     struct ObjectParts {
         var type: String?
+        /// What `type` names.
+        var kind = ObjectKind.other
+        /// Whether `type` spelled it with the right case.
+        var kindIsExact = false
         var typeLocation: SourceLocation?
         /// The object's JSON Pointer.
         var pointer = ""
@@ -362,21 +366,22 @@ public struct GeoJSONReader: FeatureReader {
             scanner.advance()
             return false
         }
-        var seen: [String] = []
+        var seenMembers: UInt16 = 0
         repeat {
             if isRoot { scanner.startValue() }
             let keyLocation = scanner.location()
-            let key = try scanner.parseKey(pointer: pointer)
+            let (index, key) = try scanner.parseKey(in: Self.memberNames, pointer: pointer)
             func memberPointer() -> String { pointer + "/" + JSONScanner.escapePointer(key) }
-            if seen.contains(key) {
+            let bit: UInt16 = index.map { 1 << UInt16($0) } ?? 0
+            if bit != 0 ? seenMembers & bit != 0 : parts.foreign[key] != nil {
                 try lenient("geojson.duplicate-member", "the member \"\(key)\" appears twice; the last one is used",
                             at: keyLocation.with(pointer: pointer))
             }
-            seen.append(key)
+            seenMembers |= bit
             // A member that belongs to another kind of object than the one "type" already
             // named is a foreign member here (RFC 7946 §7.1): keep it as plain JSON.
-            if let type = parts.type, !Self.member(key, belongsTo: type) {
-                if collectsProblems {
+            if bit != 0, parts.type != nil, !Self.member(key, belongsTo: parts.kind) {
+                if collectsProblems, let type = parts.type {
                     try lenient("geojson.changed-semantics",
                                 "a \(type) must not have a \"\(key)\" member (RFC 7946 §7.1); it is kept as a foreign member",
                                 at: keyLocation.with(pointer: memberPointer()))
@@ -392,6 +397,7 @@ public struct GeoJSONReader: FeatureReader {
                     throw error("the \"type\" member must be a string, found \(value.typeName)", at: location.with(pointer: memberPointer()))
                 }
                 parts.type = text
+                (parts.kind, parts.kindIsExact) = Self.objectKind(text)
                 parts.typeLocation = location.with(pointer: memberPointer())
             case "features" where isRoot:
                 guard try scanner.peekToken() == UInt8(ascii: "[") else {
@@ -405,7 +411,7 @@ public struct GeoJSONReader: FeatureReader {
                 parts.geometry = try parseGeometryValue(depth: depth + 1, pointer: memberPointer())
             case "coordinates":
                 parts.coordinatesLocation = collectsProblems ? scanner.location(pointer: memberPointer()) : scanner.location()
-                if let type = parts.type, let kind = Self.geometryTypes[type], kind != .geometryCollection, !collectsProblems {
+                if case .geometry(let kind) = parts.kind, parts.kindIsExact, kind != .geometryCollection, !collectsProblems {
                     parts.shaped = try parseShape(kind, depth: depth + 1, pointer: memberPointer())
                     parts.coordinates = nil
                 } else {
@@ -449,16 +455,47 @@ public struct GeoJSONReader: FeatureReader {
         return false
     }
 
-    /// Whether `key` is one of the members RFC 7946 defines for objects of `type`.
-    static func member(_ key: String, belongsTo type: String) -> Bool {
-        let known = ["feature", "featurecollection"] + geometryTypes.keys.map { $0.lowercased() }
-        guard known.contains(type.lowercased()) else { return true }
+    /// What a `type` names, case-insensitively (a wrong case is reported where it is used).
+    enum ObjectKind: Equatable {
+        case feature, featureCollection, geometry(GeometryKind), other
+    }
+
+    /// The kind `type` names: exact names by a string switch, other cases folded (rare).
+    static func objectKind(_ type: String) -> (ObjectKind, exact: Bool) {
+        switch type {
+        case "Feature": return (.feature, true)
+        case "Point": return (.geometry(.point), true)
+        case "LineString": return (.geometry(.lineString), true)
+        case "Polygon": return (.geometry(.polygon), true)
+        case "MultiPoint": return (.geometry(.multiPoint), true)
+        case "MultiLineString": return (.geometry(.multiLineString), true)
+        case "MultiPolygon": return (.geometry(.multiPolygon), true)
+        case "GeometryCollection": return (.geometry(.geometryCollection), true)
+        case "FeatureCollection": return (.featureCollection, true)
+        default:
+            let folded = type.lowercased()
+            if folded == "feature" { return (.feature, false) }
+            if folded == "featurecollection" { return (.featureCollection, false) }
+            if let match = geometryTypes.first(where: { $0.key.lowercased() == folded }) { return (.geometry(match.value), false) }
+            return (.other, false)
+        }
+    }
+
+    /// The members RFC 7946 defines, matched as bytes; a member's bit is 1 << its index
+    /// (duplicate checks without a list).
+    static let memberNames = JSONKeyTable(["type", "features", "geometry", "properties", "id", "coordinates", "geometries",
+                                           "bbox", "crs"])
+
+    /// Whether `key` is one of the members RFC 7946 defines for objects of `kind`.
+    static func member(_ key: String, belongsTo kind: ObjectKind) -> Bool {
         switch key {
         case "type", "bbox", "crs": return true
-        case "features": return type.lowercased() == "featurecollection"
-        case "geometry", "properties", "id": return type.lowercased() == "feature"
-        case "coordinates": return geometryTypes.keys.contains { $0.lowercased() == type.lowercased() } && type.lowercased() != "geometrycollection"
-        case "geometries": return type.lowercased() == "geometrycollection"
+        case "features": return kind == .featureCollection || kind == .other
+        case "geometry", "properties", "id": return kind == .feature || kind == .other
+        case "coordinates":
+            if case .geometry(let geometryKind) = kind { return geometryKind != .geometryCollection }
+            return kind == .other
+        case "geometries": return kind == .geometry(.geometryCollection) || kind == .other
         default: return true
         }
     }

@@ -275,7 +275,10 @@ extension GeoJSONReader {
             throw error("a geometry needs a \"type\" member", at: parts.location)
         }
         let typeLocation = parts.typeLocation ?? parts.location
-        guard let kind = try geometryKind(type, at: typeLocation) else {
+        let exactKind: GeometryKind? = if parts.kindIsExact, case .geometry(let kind) = parts.kind { kind } else { nil }
+        var resolved = exactKind
+        if resolved == nil { resolved = try geometryKind(type, at: typeLocation) }
+        guard let kind = resolved else {
             if type.lowercased() == "feature" || type.lowercased() == "featurecollection" {
                 throw error("a \(type) cannot be used as a geometry", at: typeLocation)
             }

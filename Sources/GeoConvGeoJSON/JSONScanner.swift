@@ -475,6 +475,7 @@ public final class JSONScanner {
         let openOffset = base + position
         position += 1
         var i = position
+        var nonASCII: UInt8 = 0
         // Fast path: no escapes.
         while true {
             if i == end {
@@ -486,13 +487,20 @@ public final class JSONScanner {
             let byte = storage[i]
             if byte == UInt8(ascii: "\"") {
                 let bytes = UnsafeBufferPointer(start: storage + position, count: i - position)
-                guard let text = String(validating: bytes, as: UTF8.self) else {
-                    throw invalidUTF8(bytes, startOffset: base + position)
+                let text: String
+                if nonASCII & 0x80 == 0 {
+                    text = String(decoding: bytes, as: UTF8.self)  // ASCII is valid UTF-8: no validation pass
+                } else {
+                    guard let valid = String(validating: bytes, as: UTF8.self) else {
+                        throw invalidUTF8(bytes, startOffset: base + position)
+                    }
+                    text = valid
                 }
                 position = i + 1
                 return text
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            nonASCII |= byte
             i += 1
         }
         var decoded: [UInt8] = Array(UnsafeBufferPointer(start: storage + position, count: i - position))
@@ -643,6 +651,36 @@ public final class JSONScanner {
         return object
     }
 
+    /// Parses `"key" :` and returns the key with its index in `names` when it is one of them:
+    /// an unescaped key is compared as bytes, and a known one costs no new string.
+    @inline(__always)
+    public func parseKey(in names: JSONKeyTable, pointer: @autoclosure () -> String) throws(GeoConvError) -> (index: Int?, key: String) {
+        if try peekToken() == UInt8(ascii: "\""), let index = knownKey(names) {
+            try expect(UInt8(ascii: ":"), "':' after the member name \"\(names.names[index])\"", pointer: pointer())
+            return (index, names.names[index])
+        }
+        let key = try parseKey(pointer: pointer())
+        return (names.names.firstIndex(of: key), key)
+    }
+
+    /// At a `"`: when the string up to the next `"` is exactly one of `names` (no escapes,
+    /// already in the window), consumes it and returns its index.
+    @inline(__always)
+    private func knownKey(_ names: JSONKeyTable) -> Int? {
+        let start = position + 1
+        var i = start
+        let limit = min(end, start + names.longest + 1)
+        while i < limit, storage[i] != UInt8(ascii: "\""), storage[i] != UInt8(ascii: "\\") { i += 1 }
+        guard i < limit, storage[i] == UInt8(ascii: "\"") else { return nil }
+        let length = i - start
+        guard length < names.byLength.count else { return nil }
+        for index in names.byLength[length] where names.matches(index, storage + start, count: length) {
+            position = i + 1
+            return index
+        }
+        return nil
+    }
+
     /// Parses `"key" :` and returns the key.
     @inline(__always) public func parseKey(pointer: @autoclosure () -> String) throws(GeoConvError) -> String {
         guard try peekToken() == UInt8(ascii: "\"") else {
@@ -669,8 +707,44 @@ public final class JSONScanner {
 
     /// `~` and `/` escaped as RFC 6901 requires.
     public static func escapePointer(_ key: String) -> String {
-        guard key.contains("~") || key.contains("/") else { return key }
+        guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return key }
         return key.replacing("~", with: "~0").replacing("/", with: "~1")
+    }
+}
+
+/// Member names a reader looks for, matched as bytes by `JSONScanner.parseKey(in:pointer:)`.
+public struct JSONKeyTable: Sendable {
+    /// The names, in the order given.
+    public let names: [String]
+    /// Every name's bytes, one after another; name `i` starts at `offsets[i]`.
+    let bytes: [UInt8]
+    let offsets: [Int]
+    /// Indices of the names of each length.
+    let byLength: [[Int]]
+    let longest: Int
+
+    /// Creates a table of `names` (ASCII, without `"` or backslash).
+    public init(_ names: [String]) {
+        self.names = names
+        var bytes: [UInt8] = [], offsets: [Int] = []
+        for name in names {
+            offsets.append(bytes.count)
+            bytes += name.utf8
+        }
+        self.bytes = bytes
+        self.offsets = offsets
+        longest = names.map(\.utf8.count).max() ?? 0
+        var byLength = [[Int]](repeating: [], count: longest + 1)
+        for (index, name) in names.enumerated() { byLength[name.utf8.count].append(index) }
+        self.byLength = byLength
+    }
+
+    /// Whether name `index` is the `count` bytes at `pointer`.
+    @inline(__always)
+    func matches(_ index: Int, _ pointer: UnsafePointer<UInt8>, count: Int) -> Bool {
+        let offset = offsets[index]
+        for k in 0..<count where bytes[offset + k] != pointer[k] { return false }
+        return true
     }
 }
 

@@ -10,6 +10,11 @@ public struct CircleToPolygon: FeatureTransform {
     /// Creates the transform.
     public init(tolerance: Double? = nil) { self.tolerance = tolerance }
 
+    public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {
+        guard let geometry = feature.geometry, containsCircle(geometry) else { return nil }
+        return try transform(feature, diagnostics: diagnostics)
+    }
+
     public mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
         guard let geometry = feature.geometry, containsCircle(geometry) else { return [feature] }
         var copy = feature

@@ -69,12 +69,12 @@ final class KMLWriterState {
     static let schemaID = "geoconv-schema"
 
     /// Properties KML writes in its own elements (or that only describe KML structure).
-    static let structural: Set<String> = [KMLNames.folder, "styleUrl", "Snippet", "visibility", "address", "phoneNumber",
+    static let structural = NameSet([KMLNames.folder, "styleUrl", "Snippet", "visibility", "address", "phoneNumber",
                                           "timestamp", "timespan", KMLNames.geometryType, KMLNames.latLonBox, "icon-offset",
                                           "icon-offset-units", "label-color", "label-opacity", "label-scale", KMLNames.balloonText,
                                           KMLNames.altitudeMode, KMLNames.extrude, KMLNames.radius, "geoconv:geodesic",
                                           "geoconv:ground-anchor", KMLNames.view, KMLNames.region, KMLNames.highlightStyle,
-                                          KMLNames.displayNames]
+                                          KMLNames.displayNames])
 
     /// What GroundOverlays and NetworkLinks write as their own elements, in schema order.
     static let overlayElements = ["color", "drawOrder"]
@@ -83,8 +83,9 @@ final class KMLWriterState {
                                "viewFormat", "httpQuery"]
     static let networkLinkElements = ["refreshVisibility", "flyToView"]
     /// The properties a GroundOverlay or NetworkLink writes as its own elements, not as data.
-    static let groundOverlayOwn = Set(overlayElements + groundOverlayElements + ["icon"])
-    static let networkLinkOwn = Set(networkLinkElements + linkElements)
+    static let groundOverlayOwn = NameSet(overlayElements + groundOverlayElements + ["icon"])
+    static let networkLinkOwn = NameSet(networkLinkElements + linkElements)
+    static let noOwnElements = NameSet([String]())
     static let altitudeModes: Set<String> = ["clampToGround", "relativeToGround", "absolute", "relativeToSeaFloor", "clampToSeaFloor"]
     static let regionBox = ["north", "south", "east", "west", "minAltitude", "maxAltitude", "altitudeMode"]
     static let regionLod = ["minLodPixels", "maxLodPixels", "minFadeExtent", "maxFadeExtent"]
@@ -101,7 +102,7 @@ final class KMLWriterState {
     /// Reports text that XML 1.0 cannot hold (control characters other than tab and line
     /// breaks), which the escaping drops.
     func checkText(_ text: String) throws(GeoConvError) {
-        if text.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r") || $0.value == 0xFFFE || $0.value == 0xFFFF }) {
+        if XMLEscaping.hasForbiddenCharacters(text) {
             try diagnostics.warn("kml.control-characters-dropped",
                                  "control characters (such as U+0000) cannot appear in XML 1.0 and are dropped from KML text")
         }
@@ -314,7 +315,7 @@ final class KMLWriterState {
 
     func writeExtendedData(_ feature: Feature, id: JSONValue?, element: String) throws(GeoConvError) {
         let ownElements = element == "GroundOverlay"
-            ? KMLWriterState.groundOverlayOwn : (element == "NetworkLink" ? KMLWriterState.networkLinkOwn : [])
+            ? KMLWriterState.groundOverlayOwn : (element == "NetworkLink" ? KMLWriterState.networkLinkOwn : KMLWriterState.noOwnElements)
         if let names = feature.properties[KMLNames.displayNames]?.objectValue {
             for (key, value) in names { if let label = value.stringValue, displayNames[key] == nil { displayNames[key] = label } }
         }
@@ -367,12 +368,20 @@ final class KMLWriterState {
         guard !simple.isEmpty || !data.isEmpty else { return }
         append("<ExtendedData>")
         for (key, value) in data {
-            append("<Data name=\"\(XMLEscaping.attribute(key))\"><value>\(XMLEscaping.text(value))</value></Data>")
+            append("<Data name=\"")
+            XMLEscaping.appendAttribute(key, to: &buffer)
+            append("\"><value>")
+            XMLEscaping.appendText(value, to: &buffer)
+            append("</value></Data>")
         }
         if !simple.isEmpty {
             append("<SchemaData schemaUrl=\"#\(KMLWriterState.schemaID)\">")
             for (key, value) in simple {
-                append("<SimpleData name=\"\(XMLEscaping.attribute(key))\">\(XMLEscaping.text(value))</SimpleData>")
+                append("<SimpleData name=\"")
+                XMLEscaping.appendAttribute(key, to: &buffer)
+                append("\">")
+                XMLEscaping.appendText(value, to: &buffer)
+                append("</SimpleData>")
             }
             append("</SchemaData>")
         }

@@ -1,0 +1,102 @@
+import Foundation
+import GeoConv
+import Testing
+
+/// The per-feature fast paths (member names matched as bytes, style names told apart by
+/// length and first byte, byte-level XML escaping, in-place transforms) give the same
+/// results as the general paths they shortcut.
+@Suite("Per-feature fast paths")
+struct PerFeaturePathTests {
+    @Test("NameSet answers exactly like a Set, including names that share a length and first byte")
+    func nameSet() {
+        let names = ["name", "nose", "stroke", "stroke-width", "s", String(repeating: "x", count: 70)]
+        let set = NameSet(names)
+        for name in names { #expect(set.contains(name)) }
+        for other in ["", "nam", "nbme", "names", "Stroke", "stroke-widtH", "t", String(repeating: "x", count: 69),
+                      String(repeating: "x", count: 71), "näme"] {
+            #expect(!set.contains(other), "\(other)")
+        }
+    }
+
+    @Test("Style names are recognised only exactly; model fields are derived from them and nothing else")
+    func styleNames() throws {
+        for key in ["name", "title", "description", "stroke", "stroke-opacity", "stroke-width", "fill", "fill-opacity",
+                    "marker-color", "icon-color", "icon-opacity", "marker-symbol", "marker-size", "icon", "icon-scale",
+                    "icon-heading", "geoconv:geodesic", "geoconv:spans", "geoconv:ground-anchor",
+                    "geoconv:info-window-anchor", "geoconv:opacity", "geoconv:z-index"] {
+            #expect(StyleProperties.isStyleName(key), "\(key)")
+            #expect(StyleProperties.names.contains(key))
+        }
+        for key in ["nane", "Name", "names", "strokes", "fill ", "id", "icon-colour", "geoconv:radius", "marker-colr"] {
+            #expect(!StyleProperties.isStyleName(key), "\(key)")
+        }
+        var feature = Feature(geometry: .point(Coordinate(latitude: 1, longitude: 2)),
+                              properties: ["id": 7, "nane": "not a title", "title": "T", "icon-color": "#ff0000",
+                                           "marker-color": 5, "stroke-width": 3])
+        StyleProperties.derive(into: &feature)
+        #expect(feature.title == "T")
+        #expect(feature.style.markerColor?.cssHex == "#ff0000")  // marker-color is not a string: icon-color is read
+        #expect(feature.style.strokeWidth == 3)
+        // Nothing in the model: the properties are written as they are, in order.
+        let plain = Feature(geometry: nil, properties: ["id": 1, "nane": "x"])
+        #expect(Array(StyleProperties.merged(plain).keys) == ["id", "nane"])
+    }
+
+    @Test("Member names split across escapes, repeated, or in the wrong case are read as before")
+    func memberNames() throws {
+        let escaped = try readGeoJSON(#"{"type":"Feature","\u0070roperties":{"a":1},"geometry":{"type":"Point","coordinates":[1,2]}}"#)
+        #expect(escaped.features.first?.properties["a"] == 1)
+        let repeated = try readGeoJSON(#"{"type":"Feature","id":1,"id":2,"properties":{},"geometry":null}"#)
+        #expect(repeated.features.first?.id == .number(JSONNumber(2)))
+        #expect(repeated.diagnostics.entries["geojson.duplicate-member"]?.first.location?.column == 26)  // the second "id"
+        let foreign = try readGeoJSON(#"{"type":"Feature","x":1,"x":2,"properties":{},"geometry":null}"#)
+        #expect(foreign.diagnostics.entries["geojson.duplicate-member"]?.count == 1)
+        #expect(foreign.features.first?.foreignMembers["x"] == 2)
+        let cased = try readGeoJSON(#"{"type":"point","coordinates":[3,4]}"#)
+        #expect(cased.features.first?.geometry == .point(Coordinate(latitude: 4, longitude: 3)))
+        #expect(cased.diagnostics.entries["geojson.type-case"] != nil)
+        // "coordinates" on a Feature is a foreign member, kept as JSON.
+        let misplaced = try readGeoJSON(#"{"type":"Feature","coordinates":[1,2],"properties":{},"geometry":null}"#)
+        #expect(misplaced.features.first?.foreignMembers["coordinates"] == [1, 2])
+        // Non-ASCII strings are still checked to be UTF-8.
+        #expect(throws: GeoConvError.self) {
+            _ = try readGeoJSON(bytes: Array(#"{"type":"Feature","properties":{"n":""#.utf8) + [0xC3, 0x28] + Array(#""},"geometry":null}"#.utf8))
+        }
+        let accented = try readGeoJSON(#"{"type":"Feature","properties":{"n":"Zürich"},"geometry":null}"#)
+        #expect(accented.features.first?.properties["n"] == "Zürich")
+    }
+
+    @Test("KML text escaping: markup as entities, XML-forbidden characters dropped, the rest byte for byte")
+    func kmlEscaping() throws {
+        let feature = Feature(geometry: .point(Coordinate(latitude: 1, longitude: 2)),
+                              properties: ["a": "x < y & \"z\" \u{1}\u{FFFE}ok\tü", "b\"q": 1])
+        let output = try ByteWriter(.memory)
+        let log = DiagnosticLog()
+        var writer = KMLWriter(output, diagnostics: log)
+        try writer.begin(DocumentHeader())
+        try writer.write(feature)
+        try writer.finish()
+        let text = String(decoding: output.memoryContents, as: UTF8.self)
+        #expect(text.contains(#"<SimpleData name="a">x &lt; y &amp; "z" ok"# + "\tü</SimpleData>"))
+        #expect(text.contains(#"<SimpleData name="b&quot;q">1</SimpleData>"#))
+        #expect(log.entries["kml.control-characters-dropped"]?.count == 1)
+    }
+
+    @Test("Transforms in place: one feature in, one out, in order; a split keeps order too")
+    func inPlaceTransforms() throws {
+        struct Split: FeatureTransform {
+            mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
+                var a = feature, b = feature
+                a.title = (feature.title ?? "") + "a"
+                b.title = (feature.title ?? "") + "b"
+                return [a, b]
+            }
+        }
+        var transforms: [any FeatureTransform] = [GeographicRangeCheck(), Split(), Split()]
+        let log = DiagnosticLog()
+        let out = try transforms.apply(to: Feature(geometry: .point(Coordinate(latitude: 100, longitude: 0)), title: "f"),
+                                       diagnostics: log)
+        #expect(out.map(\.title) == ["faa", "fab", "fba", "fbb"])
+        #expect(log.entries["coordinate.out-of-range"]?.count == 1)
+    }
+}
