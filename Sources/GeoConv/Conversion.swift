@@ -111,21 +111,58 @@ public struct Converter: Sendable {
             }
             let jobs = max(1, options.jobs ?? ConversionOptions.defaultJobs)
             let readLog = DiagnosticLog(strict: options.strict)
-            let statistics: PumpStatistics
-            if jobs >= 2, transforms.isEmpty, options.sourceCRS == nil, options.targetCRS == nil,
-               ParallelLineConversion.lineInputs.contains(inFormat.name),
+            var statistics = PumpStatistics()
+            let runsInParallel = jobs >= 2 && transforms.isEmpty && options.sourceCRS == nil && options.targetCRS == nil
+            func parallel(serializing: Bool, _ makeChunkReader: @escaping @Sendable (ByteReader, ParallelLineConversion.Chunk, DiagnosticLog)
+                throws(GeoConvError) -> any FeatureReader) -> ParallelLineConversion
+            {
+                ParallelLineConversion(
+                    jobs: jobs, inputName: input.displayName, makeChunkReader: makeChunkReader, makeWriter: makeWriter,
+                    readerOptions: readerOptions, writerOptions: writerOptions, serializesInWorkers: serializing,
+                    makeTransforms: makeTransforms)
+            }
+            let serializing = ParallelLineConversion.lineOutputs.contains(outFormat.name)
+            var featureReader: (any FeatureReader)?
+            if runsInParallel, ParallelLineConversion.lineInputs.contains(inFormat.name),
                !ParallelLineConversion.declaresCRS(try reader.peek(64), format: inFormat.name)
             {
                 // Chunks of whole records on `jobs` threads (custom transforms and PROJ
                 // objects are not assumed thread-safe, and an EWKT/EWKB SRID would set up
                 // PROJ again in every chunk, so those runs stay on the pump).
-                let parallel = ParallelLineConversion(
-                    jobs: jobs, inputName: input.displayName, makeReader: makeReader, makeWriter: makeWriter,
-                    readerOptions: readerOptions, writerOptions: writerOptions,
-                    serializesInWorkers: ParallelLineConversion.lineOutputs.contains(outFormat.name), makeTransforms: makeTransforms)
-                statistics = try parallel.run(reader: reader, writer: writer, diagnostics: readLog)
+                let options = readerOptions
+                statistics = try parallel(serializing: serializing) { input, _, log throws(GeoConvError) in
+                    try makeReader(input, options, log)
+                }.run(reader: reader, writer: writer, diagnostics: readLog)
+            } else if runsInParallel, ParallelLineConversion.arrayInputs.contains(inFormat.name) {
+                // A FeatureCollection: its header here, then runs of whole features parsed
+                // (and, for line outputs, written) on `jobs` threads, then the rest here.
+                var collection = GeoJSONReader(reader, options: GeoJSONReadOptions(skipsInvalidFeatures: options.skipInvalid),
+                                               diagnostics: readLog)
+                let header = try collection.readHeader()
+                if collection.readsFeatureArray, header.crs == nil {
+                    let skipsInvalid = options.skipInvalid
+                    let size = max(16, readerOptions.chunkBytes)
+                    statistics = try parallel(serializing: serializing) { input, chunk, log in
+                        var runOptions = GeoJSONReadOptions(skipsInvalidFeatures: skipsInvalid)
+                        runOptions.featureRunStart = chunk.recordsBefore
+                        return GeoJSONReader(input, options: runOptions, diagnostics: log)
+                    }.run(header: header, writer: writer, diagnostics: readLog) { () throws(GeoConvError) in
+                        try collection.nextFeatureRun(size: size).map { run in
+                            ParallelLineConversion.Chunk(bytes: run.bytes, firstLine: run.line, firstByte: run.byteOffset,
+                                                         recordsBefore: run.elementsBefore, firstColumn: run.column)
+                        }
+                    }
+                    // What follows the array: the root's last members, or the error where it does not go on.
+                    if try collection.next() != nil {
+                        throw GeoConvError(.invalidInput, "a feature after the end of the \"features\" array", at: collection.lastLocation)
+                    }
+                } else {
+                    featureReader = collection
+                }
             } else {
-                var featureReader = try makeReader(reader, readerOptions, readLog)
+                featureReader = try makeReader(reader, readerOptions, readLog)
+            }
+            if var featureReader {
                 var featureWriter = try makeWriter(writer, writerOptions, diagnostics)
                 do throws(GeoConvError) {
                     if jobs == 1 {

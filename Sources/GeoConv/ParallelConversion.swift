@@ -10,6 +10,9 @@ struct ParallelLineConversion {
     /// Formats whose records never span a line (or, for RS-delimited GeoJSON text
     /// sequences, an RS): safe to cut between records.
     static let lineInputs: Set<String> = ["geojsonseq", "wkt", "wkbhex", "polyline"]
+    /// Formats read by cutting a FeatureCollection's `features` array into runs of whole
+    /// features (`GeoJSONReader.nextFeatureRun`).
+    static let arrayInputs: Set<String> = ["geojson"]
     /// Outputs a chunk can serialise alone (no document header, no separators between
     /// chunks), so the workers do the writing too.
     static let lineOutputs: Set<String> = ["geojsonseq", "wkt", "wkbhex", "polyline"]
@@ -33,7 +36,8 @@ struct ParallelLineConversion {
 
     let jobs: Int
     let inputName: String
-    let makeReader: @Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any FeatureReader
+    /// The reader of one chunk's records.
+    let makeChunkReader: @Sendable (ByteReader, Chunk, DiagnosticLog) throws(GeoConvError) -> any FeatureReader
     let makeWriter: @Sendable (ByteWriter, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any FeatureWriter
     let readerOptions: ConversionOptions
     let writerOptions: ConversionOptions
@@ -45,12 +49,16 @@ struct ParallelLineConversion {
         var bytes: [UInt8]
         var firstLine: Int
         var firstByte: Int
-        /// GeoJSON text sequence records before this chunk (JSON Pointers start `/record`).
+        /// GeoJSON text sequence records before this chunk (JSON Pointers start `/record`),
+        /// or, for a run of a FeatureCollection's features, the features before it.
         var recordsBefore: Int
+        /// The column of the chunk's first byte (a run of features may start mid-line).
+        var firstColumn = 1
 
         /// A location inside this chunk as a location in the whole input.
         func relocate(_ location: SourceLocation) -> SourceLocation {
             var moved = location.shifted(lines: firstLine - 1, bytes: firstByte)
+            if location.line == 1, let column = location.column { moved.column = column + firstColumn - 1 }
             if recordsBefore > 0, let pointer = location.pointer, pointer.hasPrefix("/") {
                 let digits = pointer.dropFirst().prefix { $0.isASCII && $0.isNumber }
                 if let index = Int(digits) {
@@ -73,12 +81,27 @@ struct ParallelLineConversion {
 
     func run(reader: ByteReader, writer: ByteWriter, diagnostics: DiagnosticLog) throws(GeoConvError) -> PumpStatistics {
         var chunker = try Chunker(reader: reader)
+        let size = max(16, readerOptions.chunkBytes)
+        return try run(header: nil, writer: writer, diagnostics: diagnostics) { () throws(GeoConvError) in try chunker.next(size: size) }
+    }
+
+    /// Converts the chunks `nextChunk` cuts, `jobs` at a time, in order. `header` is the
+    /// document's (for inputs whose records come with one), before the transforms.
+    func run(header sourceHeader: DocumentHeader?, writer: ByteWriter, diagnostics: DiagnosticLog,
+             nextChunk: () throws(GeoConvError) -> Chunk?) throws(GeoConvError) -> PumpStatistics
+    {
         var statistics = PumpStatistics()
         var sequentialWriter: (any FeatureWriter)?
         var begun = false
+        if serializesInWorkers, let sourceHeader {
+            // Each chunk's writer starts from an empty header; what the document's header
+            // holds that the output cannot is reported once, here.
+            var headerWriter = try makeWriter(try ByteWriter(.memory), writerOptions, diagnostics)
+            try headerWriter.begin(header(from: sourceHeader))
+        }
         while true {
             var chunks: [Chunk] = []
-            while chunks.count < jobs * 2, let chunk = try chunker.next(size: max(16, readerOptions.chunkBytes)) { chunks.append(chunk) }
+            while chunks.count < jobs * 2, let chunk = try nextChunk() { chunks.append(chunk) }
             if chunks.isEmpty { break }
             let outcomes = process(chunks)
             for (chunk, outcome) in zip(chunks, outcomes) {
@@ -91,7 +114,7 @@ struct ParallelLineConversion {
                 } else {
                     if !begun {
                         var featureWriter = try makeWriter(writer, writerOptions, diagnostics)
-                        try featureWriter.begin(header())
+                        try featureWriter.begin(header(from: sourceHeader))
                         sequentialWriter = featureWriter
                         begun = true
                     }
@@ -105,7 +128,7 @@ struct ParallelLineConversion {
         if !serializesInWorkers {
             if !begun {
                 var featureWriter = try makeWriter(writer, writerOptions, diagnostics)
-                try featureWriter.begin(header())
+                try featureWriter.begin(header(from: sourceHeader))
                 sequentialWriter = featureWriter
             }
             try sequentialWriter?.finish()
@@ -113,11 +136,11 @@ struct ParallelLineConversion {
         return statistics
     }
 
-    /// The document header: line formats have none of their own, so it is what the
-    /// transforms make of an empty one.
-    private func header() throws(GeoConvError) -> DocumentHeader {
+    /// The document header as the transforms leave it (line formats have none of their own:
+    /// an empty one).
+    private func header(from source: DocumentHeader?) throws(GeoConvError) -> DocumentHeader {
         var transforms = makeTransforms()
-        return try transforms.apply(to: DocumentHeader(), diagnostics: DiagnosticLog())
+        return try transforms.apply(to: source ?? DocumentHeader(), diagnostics: DiagnosticLog())
     }
 
     /// Runs the chunks on up to `jobs` threads at once.
@@ -135,7 +158,7 @@ struct ParallelLineConversion {
         var outcome = Outcome(log: log)
         do throws(GeoConvError) {
             let input = try ByteReader(.memory(chunk.bytes, name: inputName))
-            var reader = try makeReader(input, readerOptions, log)
+            var reader = try makeChunkReader(input, chunk, log)
             var transforms = makeTransforms()
             let header = try transforms.apply(to: reader.readHeader(), diagnostics: log)
             let output = try ByteWriter(.memory)

@@ -11,6 +11,10 @@ public struct GeoJSONReadOptions: Hashable, Sendable {
     public var maximumDepth: Int
     /// The largest single feature accepted, in bytes.
     public var maximumFeatureBytes: Int
+    /// Read a run of features cut from a FeatureCollection's array (`nextFeatureRun`),
+    /// the first being the array's element at this index: comma-separated Feature objects
+    /// up to the end of the input, no document around them.
+    package var featureRunStart: Int?
 
     /// Creates options.
     public init(isSequence: Bool = false, skipsInvalidFeatures: Bool = false, maximumDepth: Int = 256,
@@ -71,6 +75,10 @@ public struct GeoJSONReader: FeatureReader {
         guard case .start = state else { return pendingHeader }
         if options.isSequence {
             state = .sequence(index: 0)
+            return DocumentHeader()
+        }
+        if options.featureRunStart != nil {
+            state = .inFeatures(index: 0)
             return DocumentHeader()
         }
         guard let first = try scanner.peekToken() else {
@@ -172,6 +180,10 @@ public struct GeoJSONReader: FeatureReader {
             case .inFeatures(let index):
                 scanner.startValue()
                 let byte = try scanner.peekToken()
+                if options.featureRunStart != nil, byte == nil {
+                    state = .done  // a run of features ends with its input
+                    continue
+                }
                 if index == 0, byte == UInt8(ascii: "]") {
                     scanner.advance()
                     state = .afterFeatures
@@ -185,7 +197,7 @@ public struct GeoJSONReader: FeatureReader {
                     scanner.startValue()
                 }
                 state = .inFeatures(index: index + 1)
-                let pointer = "/features/\(index)"
+                let pointer = "/features/" + String(index + (options.featureRunStart ?? 0))
                 lastLocation = scanner.location(pointer: pointer)
                 problemBox.startFeature()
                 guard try scanner.peekToken() == UInt8(ascii: "{") else {
@@ -249,6 +261,25 @@ public struct GeoJSONReader: FeatureReader {
                 }
             }
         }
+    }
+
+    /// Whether the features come from a FeatureCollection's array that `nextFeatureRun` can
+    /// cut into runs (the header has been read).
+    package var readsFeatureArray: Bool {
+        if case .inFeatures = state, options.featureRunStart == nil { return true }
+        return false
+    }
+
+    /// The next run of whole features of the FeatureCollection's array, cut for a reader on
+    /// another thread (`GeoJSONReadOptions.featureRunStart`); `nil` when none is left before
+    /// the array's end, after which `next()` reads on as usual (the members after the
+    /// array, or the error where the array does not continue).
+    package mutating func nextFeatureRun(size: Int) throws(GeoConvError) -> JSONScanner.ElementRun? {
+        guard case .inFeatures(let index) = state, options.featureRunStart == nil else { return nil }
+        var before = index
+        guard let run = try scanner.nextElementRun(size: size, elementsBefore: &before) else { return nil }
+        state = .inFeatures(index: before)
+        return run
     }
 
     /// Resynchronises after a member of `features` that failed to read at `failure`: goes

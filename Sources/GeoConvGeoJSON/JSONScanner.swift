@@ -109,6 +109,107 @@ public final class JSONScanner {
         }
     }
 
+    /// A run of whole elements of the array being read, cut for parsing on another thread.
+    package struct ElementRun {
+        /// The elements' bytes, separated by their commas (the comma after the last excluded).
+        package var bytes: [UInt8]
+        /// Where `bytes` start in the input.
+        package var line: Int
+        package var column: Int
+        package var byteOffset: Int
+        /// Elements of the array before this run.
+        package var elementsBefore: Int
+    }
+
+    /// Cuts the next run of whole elements of the array being read (the scanner is after its
+    /// `[`, or after the previous run's comma): elements up to at least `size` bytes, or up to
+    /// the array's end. Only strings, brackets and braces are looked at; the elements are
+    /// parsed, and any error in them found, by whoever reads the run. Stops where the array
+    /// ends — or at anything that does not continue it (a `}` where `]` belongs, the end of
+    /// the input) — leaving the scanner there for the caller's own parser. Returns `nil`
+    /// when no element is left before that point.
+    package func nextElementRun(size: Int, elementsBefore: inout Int) throws(GeoConvError) -> ElementRun? {
+        startValue()
+        let entry = mark
+        if elementsBefore > 0 {
+            // The previous run stopped at the comma before this one's first element.
+            guard try peekToken() == UInt8(ascii: ",") else { return nil }
+            position += 1
+        }
+        let start = position
+        let startLine = line, startColumn = base + position - lineStart + 1, startOffset = base + position
+        var i = position
+        var depth = 0
+        var inString = false, escaped = false
+        var scanLine = line, scanLineStart = lineStart
+        var elements = 0  // elements closed by a comma at depth 0
+        var elementOpen = false  // bytes other than whitespace since the start or the last comma
+        // The last comma at depth 0, with the line there.
+        var lastComma: (index: Int, line: Int, lineStart: Int)?
+        /// The elements up to `cut` as a run, the scanner left at `cut` (as after an element).
+        func run(upTo cut: Int, line cutLine: Int, lineStart cutLineStart: Int, elements count: Int) -> ElementRun {
+            let result = ElementRun(bytes: Array(UnsafeBufferPointer(start: storage + start, count: cut - start)), line: startLine,
+                                    column: startColumn, byteOffset: startOffset, elementsBefore: elementsBefore)
+            position = cut
+            line = cutLine
+            lineStart = cutLineStart
+            elementsBefore += count
+            return result
+        }
+        /// Stops where the array ends or does not continue (or an element is missing): the
+        /// caller's parser goes on from there and says what it finds, as it would anyway.
+        func stop(at index: Int) -> ElementRun? {
+            if elementOpen { return run(upTo: index, line: scanLine, lineStart: scanLineStart, elements: elements + 1) }
+            if let comma = lastComma { return run(upTo: comma.index, line: comma.line, lineStart: comma.lineStart, elements: elements) }
+            rewind(to: entry)
+            return nil
+        }
+        while true {
+            if i == end, try !refill() { return stop(at: i) }  // the input ends inside the array
+            let byte = storage[i]
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                } else if byte == 0x0A {
+                    scanLine += 1
+                    scanLineStart = base + i + 1
+                }
+                i += 1
+                continue
+            }
+            switch byte {
+            case 0x20, 0x09, 0x0D:
+                break
+            case 0x0A:
+                scanLine += 1
+                scanLineStart = base + i + 1
+            case UInt8(ascii: ",") where depth == 0:
+                guard elementOpen else { return stop(at: i) }  // no element before this comma
+                elements += 1
+                elementOpen = false
+                if i - start >= size {
+                    return run(upTo: i, line: scanLine, lineStart: scanLineStart, elements: elements)
+                }
+                lastComma = (i, scanLine, scanLineStart)
+            case UInt8(ascii: "}") where depth == 0, UInt8(ascii: "]") where depth == 0:
+                return stop(at: i)
+            default:
+                elementOpen = true
+                switch byte {
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+                default: break
+                }
+            }
+            i += 1
+        }
+    }
+
     /// Set while a record of a newline-delimited text sequence is parsed: a newline inside
     /// it is an error, so one thread and `--jobs` (which cuts at newlines) read alike.
     public var recordEndsAtNewline = false

@@ -1,0 +1,97 @@
+import Foundation
+@testable import GeoConv
+import GeoConvCore
+import Testing
+
+/// `--jobs` on a GeoJSON FeatureCollection: the `features` array cut into runs of whole
+/// features parsed on other threads must give exactly what one thread gives — output,
+/// counts, warnings with their positions and JSON Pointers, and the same error on a broken
+/// array.
+@Suite("Parallel FeatureCollections (--jobs)")
+struct ParallelCollectionTests {
+    /// A FeatureCollection of 300 features on one line each, with document members before
+    /// and after the array, strings holding brackets, commas and escaped quotes.
+    static var collection: String {
+        let features = ParallelConversionTests.lines.split(separator: "\n").enumerated().map { index, line -> String in
+            index % 60 == 7 ? line.replacingOccurrences(of: "\"properties\":{", with: #""properties":{"s":"[,]{\"}\\","#) : String(line)
+        }
+        return #"{"type":"FeatureCollection","name":"stops","features":[ "# + "\n" + features.joined(separator: ",\n") + "\n],\"extra\":1}\n"
+    }
+
+    func convert(_ text: String, to output: String, jobs: Int, chunk: Int = 600, skipInvalid: Bool = false) throws(GeoConvError)
+        -> ConversionReport
+    {
+        var options = ConversionOptions(inputFormat: "geojson", outputFormat: output, skipInvalid: skipInvalid)
+        options.jobs = jobs
+        options.chunkBytes = chunk
+        return try Converter().convert(.memory(Array(text.utf8), name: "in.geojson"), to: .memory, options: options)
+    }
+
+    @Test("Byte-identical to one thread for line and document outputs, with the same warnings", arguments: ["geojsonseq", "geojson", "kml", "wkt"])
+    func identical(output: String) throws {
+        let sequential = try convert(Self.collection, to: output, jobs: 1)
+        #expect(sequential.statistics.featuresRead == 300)
+        for (jobs, chunk) in [(2, 600), (3, 1), (8, 5000)] {
+            let parallel = try convert(Self.collection, to: output, jobs: jobs, chunk: chunk)
+            #expect(parallel.output == sequential.output, "→ \(output), --jobs \(jobs), chunks of \(chunk) bytes")
+            #expect(parallel.statistics == sequential.statistics)
+            // The same warnings (the summary may list reading's and writing's in another order).
+            #expect(Set(parallel.diagnostics.entries.keys) == Set(sequential.diagnostics.entries.keys))
+            #expect(!sequential.diagnostics.entries.isEmpty)
+            for (code, entry) in sequential.diagnostics.entries {
+                #expect(parallel.diagnostics.entries[code]?.first.location == entry.first.location, "\(code)")
+                #expect(parallel.diagnostics.entries[code]?.count == entry.count, "\(code)")
+            }
+        }
+    }
+
+    @Test("A bad feature is reported at its line, column and /features/N, and skipped alike")
+    func positions() throws {
+        var lines = Self.collection.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines[201] = lines[201].replacingOccurrences(of: "\"coordinates\":[", with: "\"coordinates\":[\"x\",")
+        let text = lines.joined(separator: "\n")
+        let one = #expect(throws: GeoConvError.self) { try convert(text, to: "geojsonseq", jobs: 1) }
+        let two = #expect(throws: GeoConvError.self) { try convert(text, to: "geojsonseq", jobs: 2) }
+        #expect(one?.location?.line == 202)
+        #expect(one?.location?.pointer?.hasPrefix("/features/200") == true)
+        #expect(two?.location == one?.location)
+        #expect(two?.message == one?.message)
+        let skippedOne = try convert(text, to: "geojsonseq", jobs: 1, skipInvalid: true)
+        let skippedTwo = try convert(text, to: "geojsonseq", jobs: 2, skipInvalid: true)
+        #expect(skippedTwo.output == skippedOne.output)
+        #expect(skippedTwo.diagnostics.skippedFeatures == skippedOne.diagnostics.skippedFeatures)
+        #expect(skippedOne.diagnostics.skippedFeatures.first?.location?.line == 202)
+    }
+
+    @Test("A broken array fails with the same error and position as one thread",
+          arguments: [
+              #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":null},]}"#,
+              #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":null},,{"type":"Feature","properties":{},"geometry":null}]}"#,
+              #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":null}}"#,
+              #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":null}"#,
+              #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"a":"#,
+              #"{"type":"FeatureCollection","features":[,]}"#,
+              #"{"type":"FeatureCollection","features":[1]}"#,
+              #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":null}]} x"#,
+          ])
+    func broken(text: String) throws {
+        let one = #expect(throws: GeoConvError.self) { try convert(text, to: "geojsonseq", jobs: 1) }
+        let two = #expect(throws: GeoConvError.self) { try convert(text, to: "geojsonseq", jobs: 2, chunk: 1) }
+        #expect(two?.code == one?.code)
+        #expect(two?.message == one?.message)
+        #expect(two?.location == one?.location)
+    }
+
+    @Test("Empty arrays, a lone Feature and a collection with a crs go the one-thread way and read alike")
+    func others() throws {
+        for text in [#"{"type":"FeatureCollection","features":[]}"#, #"{"type":"FeatureCollection","features":[  ]}"#,
+                     #"{"type":"Feature","properties":{"a":1},"geometry":{"type":"Point","coordinates":[1,2]}}"#,
+                     #"{"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"EPSG:3857"}},"features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[111319.49,222684.21]}}]}"#]
+        {
+            let one = try convert(text, to: "geojson", jobs: 1)
+            let two = try convert(text, to: "geojson", jobs: 2, chunk: 1)
+            #expect(two.output == one.output)
+            #expect(two.statistics == one.statistics)
+        }
+    }
+}
