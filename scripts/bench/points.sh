@@ -42,7 +42,7 @@ fi
 if want c; then to_kml "$P1M" "$DATA/points_1m.kml"; fi
 if want g; then
     if [ ! -s "$PROPS" ]; then
-        python3 scripts/bench/gen_props.py --out "$PROPS.tmp" && mv "$PROPS.tmp" "$PROPS"
+        python3 scripts/bench/gen_props.py --count "${PROPS_COUNT:-50000}" --out "$PROPS.tmp" && mv "$PROPS.tmp" "$PROPS"
     fi
     to_kml "$PROPS" "$DATA/points_props.kml"
 fi
