@@ -139,9 +139,12 @@ public struct Converter: Sendable {
                 var collection = GeoJSONReader(reader, options: GeoJSONReadOptions(skipsInvalidFeatures: options.skipInvalid),
                                                diagnostics: readLog)
                 let header = try collection.readHeader()
-                if collection.readsFeatureArray, header.crs == nil {
+                let size = max(16, readerOptions.chunkBytes)
+                // Big features (long lines, many rings) parse fast per byte, and the byte scan
+                // that cuts the array would cost as much as it saves: they stay on two threads.
+                let sample = collection.readsFeatureArray && header.crs == nil ? try collection.sampleFeatureRun(size: size) : nil
+                if let sample, sample.bytes <= ParallelLineConversion.largestParallelFeature * max(1, sample.features) {
                     let skipsInvalid = options.skipInvalid
-                    let size = max(16, readerOptions.chunkBytes)
                     statistics = try parallel(serializing: serializing) { input, chunk, log in
                         var runOptions = GeoJSONReadOptions(skipsInvalidFeatures: skipsInvalid)
                         runOptions.featureRunStart = chunk.recordsBefore

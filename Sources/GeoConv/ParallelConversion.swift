@@ -13,6 +13,9 @@ struct ParallelLineConversion {
     /// Formats read by cutting a FeatureCollection's `features` array into runs of whole
     /// features (`GeoJSONReader.nextFeatureRun`).
     static let arrayInputs: Set<String> = ["geojson"]
+    /// The largest average feature, in bytes, for which a FeatureCollection is cut into
+    /// runs: bigger features are parsed faster per byte than the cutting scan costs.
+    static let largestParallelFeature = 4096
     /// Outputs a chunk can serialise alone (no document header, no separators between
     /// chunks), so the workers do the writing too.
     static let lineOutputs: Set<String> = ["geojsonseq", "wkt", "wkbhex", "polyline"]

@@ -282,6 +282,18 @@ public struct GeoJSONReader: FeatureReader {
         return run
     }
 
+    /// The size and count of the features the next `nextFeatureRun(size:)` would cut,
+    /// without taking them (they stay in the window and are read again).
+    package mutating func sampleFeatureRun(size: Int) throws(GeoConvError) -> (bytes: Int, features: Int)? {
+        guard case .inFeatures(let index) = state, options.featureRunStart == nil else { return nil }
+        scanner.startValue()  // now, so that the window does not move under the mark
+        let mark = scanner.mark
+        var before = index
+        let run = try scanner.nextElementRun(size: size, elementsBefore: &before)
+        scanner.rewind(to: mark)
+        return run.map { ($0.bytes.count, before - index) }
+    }
+
     /// Resynchronises after a member of `features` that failed to read at `failure`: goes
     /// back to its start and steps over it as plain JSON, then lists or skips it. When it is
     /// not even JSON, nothing after it can be trusted: its JSON error is thrown.
