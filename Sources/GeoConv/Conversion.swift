@@ -113,7 +113,7 @@ public struct Converter: Sendable {
             let readLog = DiagnosticLog(strict: options.strict)
             var statistics = PumpStatistics()
             let runsInParallel = jobs >= 2 && transforms.isEmpty && options.sourceCRS == nil && options.targetCRS == nil
-            func parallel(serializing: Bool, _ makeChunkReader: @escaping @Sendable (ByteReader, ParallelLineConversion.Chunk, DiagnosticLog)
+            func parallel(serializing: Bool, _ makeChunkReader: @escaping @Sendable (ByteReader, FeatureRun, DiagnosticLog)
                 throws(GeoConvError) -> any FeatureReader) -> ParallelLineConversion
             {
                 ParallelLineConversion(
@@ -133,37 +133,31 @@ public struct Converter: Sendable {
                 statistics = try parallel(serializing: serializing) { input, _, log throws(GeoConvError) in
                     try makeReader(input, options, log)
                 }.run(reader: reader, writer: writer, diagnostics: readLog)
-            } else if runsInParallel, ParallelLineConversion.arrayInputs.contains(inFormat.name) {
-                // A FeatureCollection: its header here, then runs of whole features parsed
-                // (and, for line outputs, written) on `jobs` threads, then the rest here.
-                var collection = GeoJSONReader(reader, options: GeoJSONReadOptions(skipsInvalidFeatures: options.skipInvalid),
-                                               diagnostics: readLog)
-                let header = try collection.readHeader()
-                let size = max(16, readerOptions.chunkBytes)
-                // Big features (long lines, many rings) parse fast per byte, and the byte scan
-                // that cuts the array would cost as much as it saves: they stay on two threads.
-                let sample = collection.readsFeatureArray && header.crs == nil ? try collection.sampleFeatureRun(size: size) : nil
-                if let sample, sample.bytes <= ParallelLineConversion.largestParallelFeature * max(1, sample.features) {
-                    let skipsInvalid = options.skipInvalid
-                    statistics = try parallel(serializing: serializing) { input, chunk, log in
-                        var runOptions = GeoJSONReadOptions(skipsInvalidFeatures: skipsInvalid)
-                        runOptions.featureRunStart = chunk.recordsBefore
-                        return GeoJSONReader(input, options: runOptions, diagnostics: log)
-                    }.run(header: header, writer: writer, diagnostics: readLog) { () throws(GeoConvError) in
-                        try collection.nextFeatureRun(size: size).map { run in
-                            ParallelLineConversion.Chunk(bytes: run.bytes, firstLine: run.line, firstByte: run.byteOffset,
-                                                         recordsBefore: run.elementsBefore, firstColumn: run.column)
-                        }
-                    }
-                    // What follows the array: the root's last members, or the error where it does not go on.
-                    if try collection.next() != nil {
-                        throw GeoConvError(.invalidInput, "a feature after the end of the \"features\" array", at: collection.lastLocation)
-                    }
-                } else {
-                    featureReader = collection
-                }
             } else {
                 featureReader = try makeReader(reader, readerOptions, readLog)
+                if runsInParallel, var cutting = featureReader as? any FeatureRunReader {
+                    let header = try cutting.readHeader()
+                    let size = max(16, readerOptions.chunkBytes)
+                    // Big features (long lines, many rings) parse fast per byte, and the byte
+                    // scan that cuts them would cost as much as it saves: they stay on two threads.
+                    let sample = cutting.cutsFeatureRuns && header.crs == nil ? try cutting.sampleFeatureRun(size: size) : nil
+                    if let sample, sample.bytes <= ParallelLineConversion.largestParallelFeature * max(1, sample.features) {
+                        // Runs of whole features parsed (and, for line outputs, written) on
+                        // `jobs` threads; the header was read here, what follows them is too.
+                        let runReader = cutting.runReader
+                        statistics = try parallel(serializing: serializing) { input, run, log in
+                            runReader(run, input, log)
+                        }.run(header: header, writer: writer, diagnostics: readLog) { () throws(GeoConvError) in
+                            try cutting.nextFeatureRun(size: size)
+                        }
+                        if try cutting.next() != nil {
+                            throw GeoConvError(.invalidInput, "a feature after the runs of features", at: cutting.lastLocation)
+                        }
+                        featureReader = nil
+                    } else {
+                        featureReader = cutting  // the header read stays read
+                    }
+                }
             }
             if var featureReader {
                 var featureWriter = try makeWriter(writer, writerOptions, diagnostics)

@@ -10,11 +10,9 @@ struct ParallelLineConversion {
     /// Formats whose records never span a line (or, for RS-delimited GeoJSON text
     /// sequences, an RS): safe to cut between records.
     static let lineInputs: Set<String> = ["geojsonseq", "wkt", "wkbhex", "polyline"]
-    /// Formats read by cutting a FeatureCollection's `features` array into runs of whole
-    /// features (`GeoJSONReader.nextFeatureRun`).
-    static let arrayInputs: Set<String> = ["geojson"]
-    /// The largest average feature, in bytes, for which a FeatureCollection is cut into
-    /// runs: bigger features are parsed faster per byte than the cutting scan costs.
+    /// The largest average feature, in bytes, for which a reader's features are cut into
+    /// runs (`FeatureRunReader`): bigger features are parsed faster per byte than the
+    /// cutting scan costs.
     static let largestParallelFeature = 4096
     /// Outputs a chunk can serialise alone (no document header, no separators between
     /// chunks), so the workers do the writing too.
@@ -40,37 +38,12 @@ struct ParallelLineConversion {
     let jobs: Int
     let inputName: String
     /// The reader of one chunk's records.
-    let makeChunkReader: @Sendable (ByteReader, Chunk, DiagnosticLog) throws(GeoConvError) -> any FeatureReader
+    let makeChunkReader: @Sendable (ByteReader, FeatureRun, DiagnosticLog) throws(GeoConvError) -> any FeatureReader
     let makeWriter: @Sendable (ByteWriter, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any FeatureWriter
     let readerOptions: ConversionOptions
     let writerOptions: ConversionOptions
     let serializesInWorkers: Bool
     let makeTransforms: () -> [any FeatureTransform]
-
-    /// A piece of the input: whole records, with where it starts.
-    struct Chunk: Sendable {
-        var bytes: [UInt8]
-        var firstLine: Int
-        var firstByte: Int
-        /// GeoJSON text sequence records before this chunk (JSON Pointers start `/record`),
-        /// or, for a run of a FeatureCollection's features, the features before it.
-        var recordsBefore: Int
-        /// The column of the chunk's first byte (a run of features may start mid-line).
-        var firstColumn = 1
-
-        /// A location inside this chunk as a location in the whole input.
-        func relocate(_ location: SourceLocation) -> SourceLocation {
-            var moved = location.shifted(lines: firstLine - 1, bytes: firstByte)
-            if location.line == 1, let column = location.column { moved.column = column + firstColumn - 1 }
-            if recordsBefore > 0, let pointer = location.pointer, pointer.hasPrefix("/") {
-                let digits = pointer.dropFirst().prefix { $0.isASCII && $0.isNumber }
-                if let index = Int(digits) {
-                    moved.pointer = "/\(index + recordsBefore)" + pointer.dropFirst(1 + digits.count)
-                }
-            }
-            return moved
-        }
-    }
 
     /// What a worker made of a chunk.
     struct Outcome {
@@ -91,7 +64,7 @@ struct ParallelLineConversion {
     /// Converts the chunks `nextChunk` cuts, `jobs` at a time, in order. `header` is the
     /// document's (for inputs whose records come with one), before the transforms.
     func run(header sourceHeader: DocumentHeader?, writer: ByteWriter, diagnostics: DiagnosticLog,
-             nextChunk: () throws(GeoConvError) -> Chunk?) throws(GeoConvError) -> PumpStatistics
+             nextChunk: () throws(GeoConvError) -> FeatureRun?) throws(GeoConvError) -> PumpStatistics
     {
         var statistics = PumpStatistics()
         var sequentialWriter: (any FeatureWriter)?
@@ -103,7 +76,7 @@ struct ParallelLineConversion {
             try headerWriter.begin(header(from: sourceHeader))
         }
         while true {
-            var chunks: [Chunk] = []
+            var chunks: [FeatureRun] = []
             while chunks.count < jobs * 2, let chunk = try nextChunk() { chunks.append(chunk) }
             if chunks.isEmpty { break }
             let outcomes = process(chunks)
@@ -147,7 +120,7 @@ struct ParallelLineConversion {
     }
 
     /// Runs the chunks on up to `jobs` threads at once.
-    private func process(_ chunks: [Chunk]) -> [Outcome] {
+    private func process(_ chunks: [FeatureRun]) -> [Outcome] {
         let results = Results(count: chunks.count)
         let box = UncheckedBox(self)
         DispatchQueue.concurrentPerform(iterations: chunks.count) { index in
@@ -156,7 +129,7 @@ struct ParallelLineConversion {
         return results.values()
     }
 
-    private func process(_ chunk: Chunk) -> Outcome {
+    private func process(_ chunk: FeatureRun) -> Outcome {
         let log = DiagnosticLog(strict: readerOptions.strict)
         var outcome = Outcome(log: log)
         do throws(GeoConvError) {
@@ -214,7 +187,7 @@ struct ParallelLineConversion {
             recordSeparated = prefix.count > start && prefix[start] == 0x1E
         }
 
-        mutating func next(size: Int) throws(GeoConvError) -> Chunk? {
+        mutating func next(size: Int) throws(GeoConvError) -> FeatureRun? {
             if finished && carry.isEmpty { return nil }
             var buffer = carry
             carry = []
@@ -256,7 +229,7 @@ struct ParallelLineConversion {
                 }
             }
             if buffer.isEmpty { return nil }
-            let chunk = Chunk(bytes: buffer, firstLine: line, firstByte: offset, recordsBefore: records)
+            let chunk = FeatureRun(bytes: buffer, line: line, byteOffset: offset, recordsBefore: records)
             var blank = true
             for byte in buffer {
                 switch byte {

@@ -93,6 +93,17 @@ public enum DecimalFormatter {
         out.append(contentsOf: shortest(value).utf8)
     }
 
+    /// Appends `value` with `digits` decimals (`appendFixed`), or in its shortest exact form
+    /// when `digits` is `nil` (`appendShortest`): the writers' `--precision`.
+    @inlinable
+    public static func append(_ value: Double, digits: Int?, to out: inout [UInt8]) {
+        if let digits {
+            appendFixed(value, digits: digits, to: &out)
+        } else {
+            appendShortest(value, to: &out)
+        }
+    }
+
     /// Appends `value` rounded half away from zero to `digits` decimals, trailing zeros removed.
     @inlinable
     public static func appendFixed(_ value: Double, digits: Int, to out: inout [UInt8]) {

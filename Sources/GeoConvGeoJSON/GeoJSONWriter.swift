@@ -206,11 +206,7 @@ public struct GeoJSONWriter: FeatureWriter {
     }
 
     @inline(__always) private mutating func number(_ value: Double) {
-        if let precision = options.precision {
-            DecimalFormatter.appendFixed(value, digits: precision, to: &buffer)
-        } else {
-            DecimalFormatter.appendShortest(value, to: &buffer)
-        }
+        DecimalFormatter.append(value, digits: options.precision, to: &buffer)
     }
 
     @inline(__always) private mutating func position(_ c: Coordinate) {

@@ -46,11 +46,7 @@ extension KMLWriterState {
     // MARK: Geometry
 
     func number(_ value: Double) {
-        if let precision = options.precision {
-            DecimalFormatter.appendFixed(value, digits: precision, to: &buffer)
-        } else {
-            DecimalFormatter.appendShortest(value, to: &buffer)
-        }
+        DecimalFormatter.append(value, digits: options.precision, to: &buffer)
     }
 
     func coordinates<C: Collection<Coordinate>>(_ points: C) {

@@ -98,11 +98,7 @@ public struct WKTWriter: Sendable {
     }
 
     @inline(__always) private func number(_ value: Double, _ out: inout [UInt8]) {
-        if let precision {
-            DecimalFormatter.appendFixed(value, digits: precision, to: &out)
-        } else {
-            DecimalFormatter.appendShortest(value, to: &out)
-        }
+        DecimalFormatter.append(value, digits: precision, to: &out)
     }
 
     @inline(__always) private func position(_ c: Coordinate, _ hasZ: Bool, _ out: inout [UInt8]) {

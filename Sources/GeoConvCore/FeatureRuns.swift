@@ -1,0 +1,55 @@
+/// Whole records cut from an input — lines of a line-delimited file, or features of a
+/// FeatureCollection's array — with where they start, for a reader on another thread.
+package struct FeatureRun: Sendable {
+    /// The records' bytes.
+    package var bytes: [UInt8]
+    /// Where `bytes` start in the input: line, column (a run may start mid-line) and offset.
+    package var line: Int
+    package var column: Int
+    package var byteOffset: Int
+    /// Records of the input before this run (GeoJSON text sequence records, or features of
+    /// the array).
+    package var recordsBefore: Int
+
+    /// Creates a run.
+    package init(bytes: [UInt8], line: Int, column: Int = 1, byteOffset: Int, recordsBefore: Int) {
+        self.bytes = bytes
+        self.line = line
+        self.column = column
+        self.byteOffset = byteOffset
+        self.recordsBefore = recordsBefore
+    }
+
+    /// A location inside this run as a location in the whole input. A JSON Pointer that
+    /// starts with a record index (`/3/geometry`, from a text sequence read alone) is
+    /// counted from the start of the input.
+    package func relocate(_ location: SourceLocation) -> SourceLocation {
+        var moved = location.shifted(lines: line - 1, bytes: byteOffset)
+        if location.line == 1, let column = location.column { moved.column = column + self.column - 1 }
+        if recordsBefore > 0, let pointer = location.pointer, pointer.hasPrefix("/") {
+            let digits = pointer.dropFirst().prefix { $0.isASCII && $0.isNumber }
+            if let index = Int(digits) {
+                moved.pointer = "/\(index + recordsBefore)" + pointer.dropFirst(1 + digits.count)
+            }
+        }
+        return moved
+    }
+}
+
+/// A reader whose remaining features can be cut into runs of whole features, each then
+/// parsed by a reader of its own on another thread (a GeoJSON FeatureCollection's array):
+/// what `--jobs` asks of a reader, whatever its format.
+package protocol FeatureRunReader: FeatureReader {
+    /// Whether runs can be cut now (the header is read and features are ahead).
+    var cutsFeatureRuns: Bool { get }
+    /// The size and count of the features the next `nextFeatureRun(size:)` would cut,
+    /// without taking them.
+    mutating func sampleFeatureRun(size: Int) throws(GeoConvError) -> (bytes: Int, features: Int)?
+    /// The next run of at least `size` bytes of whole features (fewer at the end); `nil`
+    /// when none is left, after which `next()` reads what follows them.
+    mutating func nextFeatureRun(size: Int) throws(GeoConvError) -> FeatureRun?
+    /// Makes, on any thread, a reader of a run's bytes (given as the `ByteReader`) with this
+    /// reader's options, whose locations are relative to the run (`FeatureRun.relocate`
+    /// makes them the input's).
+    var runReader: @Sendable (FeatureRun, ByteReader, DiagnosticLog) -> any FeatureReader { get }
+}

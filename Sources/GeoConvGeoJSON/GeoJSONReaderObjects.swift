@@ -1,0 +1,191 @@
+import GeoConvCore
+
+/// Objects: one JSON object's members read into its parts before its type says what it is,
+/// member names matched as bytes, and which members belong to which kind of object.
+extension GeoJSONReader {
+    /// What one JSON object of GeoJSON said, before its type is known.
+    struct ObjectParts {
+        var type: String?
+        /// What `type` names.
+        var kind = ObjectKind.other
+        /// Whether `type` spelled it with the right case.
+        var kindIsExact = false
+        var typeLocation: SourceLocation?
+        /// The object's JSON Pointer.
+        var pointer = ""
+        var location = SourceLocation()
+        var id: JSONValue?
+        var properties: JSONValue?
+        var hasGeometryMember = false
+        var geometry: ParsedGeometry?
+        var coordinates: CoordinateNode?
+        /// Coordinates parsed straight into their shape, when "type" came before them.
+        var shaped: Geometry?
+        var coordinatesLocation: SourceLocation?
+        var geometries: [ParsedGeometry]?
+        var bbox: JSONValue?
+        var crs: JSONValue?
+        var crsLocation: SourceLocation?
+        var foreign = JSONObject()
+    }
+
+    /// A geometry object's result: the geometry (nil for `null`) and its foreign members.
+    struct ParsedGeometry {
+        var geometry: Geometry?
+        var foreign: JSONObject
+        var location: SourceLocation
+    }
+
+    /// Nested coordinate arrays as parsed, before the type says what they mean.
+    enum CoordinateNode {
+        case position(Coordinate, extraOrdinates: Bool)
+        case list([CoordinateNode])
+    }
+
+    /// Parses an object's members into `parts`. At the root, stops right after `"features": [`
+    /// and returns true, leaving the features to be streamed.
+    mutating func parseObject(into parts: inout ObjectParts, depth: Int, pointer: String, isRoot: Bool)
+        throws(GeoConvError) -> Bool
+    {
+        try scanner.checkDepth(depth, pointer: pointer)
+        parts.location = scanner.location(pointer: pointer)
+        parts.pointer = pointer
+        try scanner.expect(UInt8(ascii: "{"), "'{'", pointer: pointer)
+        if try scanner.peekToken() == UInt8(ascii: "}") {
+            scanner.advance()
+            return false
+        }
+        var seenMembers: UInt16 = 0
+        repeat {
+            if isRoot { scanner.startValue() }
+            let keyLocation = scanner.location()
+            let (index, key) = try scanner.parseKey(in: Self.memberNames, pointer: pointer)
+            func memberPointer() -> String { pointer + "/" + JSONScanner.escapePointer(key) }
+            let bit: UInt16 = index.map { 1 << UInt16($0) } ?? 0
+            if bit != 0 ? seenMembers & bit != 0 : parts.foreign[key] != nil {
+                try lenient("geojson.duplicate-member", "the member \"\(key)\" appears twice; the last one is used",
+                            at: keyLocation.with(pointer: pointer))
+            }
+            seenMembers |= bit
+            // A member that belongs to another kind of object than the one "type" already
+            // named is a foreign member here (RFC 7946 §7.1): keep it as plain JSON.
+            if bit != 0, parts.type != nil, !Self.member(key, belongsTo: parts.kind) {
+                if collectsProblems, let type = parts.type {
+                    try lenient("geojson.changed-semantics",
+                                "a \(type) must not have a \"\(key)\" member (RFC 7946 §7.1); it is kept as a foreign member",
+                                at: keyLocation.with(pointer: memberPointer()))
+                }
+                parts.foreign[key] = try scanner.parseValue(depth: depth, pointer: memberPointer())
+                continue
+            }
+            switch key {
+            case "type":
+                let location = scanner.location()
+                let value = try scanner.parseValue(depth: depth, pointer: memberPointer())
+                guard let text = value.stringValue else {
+                    throw error("the \"type\" member must be a string, found \(value.typeName)", at: location.with(pointer: memberPointer()))
+                }
+                parts.type = text
+                (parts.kind, parts.kindIsExact) = Self.objectKind(text)
+                parts.typeLocation = location.with(pointer: memberPointer())
+            case "features" where isRoot:
+                guard try scanner.peekToken() == UInt8(ascii: "[") else {
+                    throw error("the \"features\" member must be an array, found \(try scanner.describeNext())",
+                                at: scanner.location(pointer: memberPointer()))
+                }
+                scanner.advance()
+                return true
+            case "geometry":
+                parts.hasGeometryMember = true
+                parts.geometry = try parseGeometryValue(depth: depth + 1, pointer: memberPointer())
+            case "coordinates":
+                parts.coordinatesLocation = collectsProblems ? scanner.location(pointer: memberPointer()) : scanner.location()
+                if case .geometry(let kind) = parts.kind, parts.kindIsExact, kind != .geometryCollection, !collectsProblems {
+                    parts.shaped = try parseShape(kind, depth: depth + 1, pointer: memberPointer())
+                    parts.coordinates = nil
+                } else {
+                    parts.coordinates = try parseCoordinates(depth: depth + 1, pointer: memberPointer())
+                    parts.shaped = nil
+                }
+            case "geometries":
+                guard try scanner.peekToken() == UInt8(ascii: "[") else {
+                    throw error("the \"geometries\" member must be an array, found \(try scanner.describeNext())",
+                                at: scanner.location(pointer: memberPointer()))
+                }
+                try scanner.checkDepth(depth + 1, pointer: memberPointer())
+                scanner.advance()
+                var members: [ParsedGeometry] = []
+                if try scanner.peekToken() == UInt8(ascii: "]") {
+                    scanner.advance()
+                } else {
+                    repeat {
+                        let elementPointer = memberPointer() + "/" + String(members.count)
+                        guard try scanner.peekToken() == UInt8(ascii: "{") else {
+                            throw error("every member of \"geometries\" must be a geometry object, found \(try scanner.describeNext())",
+                                        at: scanner.location(pointer: elementPointer))
+                        }
+                        if let parsed = try parseGeometryValue(depth: depth + 2, pointer: elementPointer) { members.append(parsed) }
+                    } while try scanner.nextElement(close: UInt8(ascii: "]"), pointer: memberPointer())
+                }
+                parts.geometries = members
+            case "properties":
+                parts.properties = try scanner.parseValue(depth: depth, pointer: memberPointer())
+            case "id":
+                parts.id = try scanner.parseValue(depth: depth, pointer: memberPointer())
+            case "bbox":
+                parts.bbox = try scanner.parseValue(depth: depth, pointer: memberPointer())
+            case "crs":
+                parts.crsLocation = scanner.location()
+                parts.crs = try scanner.parseValue(depth: depth, pointer: memberPointer())
+            default:
+                parts.foreign[key] = try scanner.parseValue(depth: depth, pointer: memberPointer())
+            }
+        } while try scanner.nextElement(close: UInt8(ascii: "}"), pointer: pointer)
+        return false
+    }
+
+    /// What a `type` names, case-insensitively (a wrong case is reported where it is used).
+    enum ObjectKind: Equatable {
+        case feature, featureCollection, geometry(GeometryKind), other
+    }
+
+    /// The kind `type` names: exact names by a string switch, other cases folded (rare).
+    static func objectKind(_ type: String) -> (ObjectKind, exact: Bool) {
+        switch type {
+        case "Feature": return (.feature, true)
+        case "Point": return (.geometry(.point), true)
+        case "LineString": return (.geometry(.lineString), true)
+        case "Polygon": return (.geometry(.polygon), true)
+        case "MultiPoint": return (.geometry(.multiPoint), true)
+        case "MultiLineString": return (.geometry(.multiLineString), true)
+        case "MultiPolygon": return (.geometry(.multiPolygon), true)
+        case "GeometryCollection": return (.geometry(.geometryCollection), true)
+        case "FeatureCollection": return (.featureCollection, true)
+        default:
+            let folded = type.lowercased()
+            if folded == "feature" { return (.feature, false) }
+            if folded == "featurecollection" { return (.featureCollection, false) }
+            if let match = geometryTypes.first(where: { $0.key.lowercased() == folded }) { return (.geometry(match.value), false) }
+            return (.other, false)
+        }
+    }
+
+    /// The members RFC 7946 defines, matched as bytes; a member's bit is 1 << its index
+    /// (duplicate checks without a list).
+    static let memberNames = JSONKeyTable(["type", "features", "geometry", "properties", "id", "coordinates", "geometries",
+                                           "bbox", "crs"])
+
+    /// Whether `key` is one of the members RFC 7946 defines for objects of `kind`.
+    static func member(_ key: String, belongsTo kind: ObjectKind) -> Bool {
+        switch key {
+        case "type", "bbox", "crs": return true
+        case "features": return kind == .featureCollection || kind == .other
+        case "geometry", "properties", "id": return kind == .feature || kind == .other
+        case "coordinates":
+            if case .geometry(let geometryKind) = kind { return geometryKind != .geometryCollection }
+            return kind == .other
+        case "geometries": return kind == .geometry(.geometryCollection) || kind == .other
+        default: return true
+        }
+    }
+}
