@@ -121,12 +121,7 @@ struct ParallelLineConversion {
 
     /// Runs the chunks on up to `jobs` threads at once.
     private func process(_ chunks: [FeatureRun]) -> [Outcome] {
-        let results = Results(count: chunks.count)
-        let box = UncheckedBox(self)
-        DispatchQueue.concurrentPerform(iterations: chunks.count) { index in
-            results.set(index, box.value.process(chunks[index]))
-        }
-        return results.values()
+        chunks.concurrentMap { process($0) }
     }
 
     private func process(_ chunk: FeatureRun) -> Outcome {
@@ -248,25 +243,4 @@ struct ParallelLineConversion {
             return chunk
         }
     }
-}
-
-/// Per-index result slots filled by concurrent workers.
-private final class Results: @unchecked Sendable {
-    private var slots: [ParallelLineConversion.Outcome?]
-    private let lock = DispatchSemaphore(value: 1)
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ index: Int, _ outcome: ParallelLineConversion.Outcome) {
-        lock.wait()
-        slots[index] = outcome
-        lock.signal()
-    }
-    func values() -> [ParallelLineConversion.Outcome] { slots.compactMap { $0 } }
-}
-
-/// Hands a value to `concurrentPerform`'s workers, which only read it. The conversion's
-/// closures and options are immutable; each worker makes its own readers, writers,
-/// transforms and logs.
-private struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

@@ -141,9 +141,12 @@ struct ClusterCommand: ParsableCommand {
         commandName: "cluster",
         abstract: "Cluster point features at a zoom (non-hierarchical distance-based, as the Maps utility libraries).",
         discussion: """
-            Writes one feature per cluster: a Point at the item that started it, with count,
-            members (the items' ids, or their input positions), and bbox; a marker alone
-            keeps its properties. --all-zooms writes every zoom 0…Z with a "zoom" property.
+            Writes one feature per cluster, streaming: a Point at the marker that started it
+            with count, name ("12 markers"), cluster-bucket (the utility's label: "10+"…),
+            marker-size (small, medium, large) and bbox; --members lists its members (the
+            markers' ids, or their input positions). A marker alone keeps its properties.
+            --all-zooms writes every zoom 0…Z with a "zoom" property. GeoJSON files are
+            indexed (positions only in memory); other inputs are read whole.
             """
     )
 
@@ -171,66 +174,20 @@ struct ClusterCommand: ParsableCommand {
     @Flag(help: "Cluster every zoom 0…Z in one run.")
     var allZooms = false
 
+    @Flag(help: "List each cluster's members (ids, else input positions); the lists grow with the data.")
+    var members = false
+
     func run() throws {
         do throws(GeoConvError) {
-            let (header, features, log) = try readAllFeatures(input, from: from)
-            var positions: [Coordinate] = []
-            var pointFeatures: [Feature] = []
-            for feature in features {
-                if case .point(let c)? = feature.geometry {
-                    positions.append(c)
-                    pointFeatures.append(feature)
-                }
-            }
-            if pointFeatures.count < features.count {
-                try log.warn("cluster.non-points-skipped", "\(features.count - pointFeatures.count) features that are not Points are not clustered")
-            }
-            let clusterer = MarkerClusterer(positions: positions, distance: distance, variant: android ? .android : .ios)
-            var out: [Feature] = []
-            let zooms: [Double] = allZooms ? (0...Int(zoom)).map(Double.init) : [zoom]
-            for z in zooms {
-                for cluster in clusterer.clusters(atZoom: z) {
-                    var feature: Feature
-                    if cluster.members.count == 1 {
-                        feature = pointFeatures[cluster.members[0]]
-                    } else {
-                        feature = Feature(geometry: .point(cluster.position))
-                        feature.properties["count"] = .number(JSONNumber(cluster.members.count))
-                        feature.properties["members"] = .array(cluster.members.map { index in
-                            switch pointFeatures[index].id {
-                            case .string(let s)?: .string(s)
-                            case .number(let n)?: .number(n)
-                            case nil: pointFeatures[index].properties["id"] ?? .number(JSONNumber(index))
-                            }
-                        })
-                        var box: CoordinateBounds?
-                        for index in cluster.members {
-                            let c = positions[index]
-                            box = box.map { $0.including(c) } ?? CoordinateBounds(c, c)
-                        }
-                        if let box {
-                            feature.properties["bbox"] = .array([box.west, box.south, box.east, box.north].map { JSONNumber($0).map(JSONValue.number) ?? .null })
-                        }
-                    }
-                    if allZooms { feature.properties["zoom"] = .number(JSONNumber(Int(z))) }
-                    out.append(feature)
-                }
-            }
+            let source: InputSource = input == "-" ? .standardInput : .file(input)
             let target: OutputTarget = output == "-" ? .standardOutput : .file(output)
-            var options = ConversionOptions(outputFormat: to)
-            if to == nil, output == "-" { options.outputFormat = "geojson" }
-            let writerFormat = try Converter().outputFormat(for: target, options: options)
-            guard let makeWriter = writerFormat.makeWriter else { throw GeoConvError(.usage, "\(writerFormat.name) cannot be written") }
-            let bytes = try ByteWriter(target)
-            var writer = try makeWriter(bytes, options, log)
-            var documentHeader = header
-            documentHeader.crs = nil
-            try writer.begin(documentHeader)
-            for feature in out { try writer.write(feature) }
-            try writer.finish()
-            try bytes.commit()
-            printError("\(positions.count) markers → \(out.count) clusters")
-            for line in log.summary { printError(line) }
+            let options = ClusterOptions(
+                zooms: allZooms ? (0...max(0, Int(zoom))).map(Double.init) : [zoom], distance: distance,
+                variant: android ? .android : .ios, writesZoom: allZooms, listsMembers: members, inputFormat: from,
+                outputFormat: to ?? (output == "-" ? "geojson" : nil))
+            let report = try MarkerClusters.write(source, to: target, options: options)
+            printError("\(report.markers) markers → \(report.featuresWritten) clusters")
+            for line in report.diagnostics.summary { printError(line) }
         } catch {
             throw fail(error)
         }

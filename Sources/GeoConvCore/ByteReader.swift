@@ -150,6 +150,41 @@ public final class ByteReader {
             }
         }
     }
+
+    /// Whether `bytes(in:)` can read any part of the input again: a regular file or memory
+    /// (not a pipe).
+    package var readsRanges: Bool {
+        switch backing {
+        case .memory: true
+        case .descriptor: totalBytes != nil
+        }
+    }
+
+    /// The input's bytes in `range`, read again (`pread`, which leaves the reading position
+    /// alone); `nil` when the input cannot be read again (`readsRanges`).
+    package func bytes(in range: Range<Int>) throws(GeoConvError) -> [UInt8]? {
+        switch backing {
+        case .memory(let bytes, _):
+            guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return nil }
+            return Array(bytes[range])
+        case .descriptor(let fd, _):
+            guard totalBytes != nil else { return nil }
+            var result = [UInt8](repeating: 0, count: range.count)
+            var filled = 0
+            while filled < range.count {
+                let n = result.withUnsafeMutableBytes { raw in
+                    pread(fd, raw.baseAddress! + filled, range.count - filled, off_t(range.lowerBound + filled))
+                }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else {
+                    throw GeoConvError(.io, "cannot read '\(name)' again at byte \(range.lowerBound + filled): \(n == 0 ? "it is shorter than before" : systemErrorMessage())",
+                                       hint: "do not change the input while geoconv reads it")
+                }
+                filled += n
+            }
+            return result
+        }
+    }
 }
 
 /// Splits an input into lines without copying them, tracking line numbers and byte offsets.

@@ -144,7 +144,7 @@ public enum StyleProperties {
         }
     }
 
-    static func number(_ value: Double) -> JSONValue { JSONNumber(value).map(JSONValue.number) ?? .null }
+    package static func number(_ value: Double) -> JSONValue { JSONNumber(value).map(JSONValue.number) ?? .null }
 
     /// A style field read and written by closures (key paths cost a generic projection per access).
     struct Field<Value>: Sendable {

@@ -57,7 +57,7 @@ public struct GeoJSONReader: FeatureReader {
     /// Pointer. Whether they are errors depends on the CRS, which the caller knows.
     public var positionsOutOfRange: [(coordinate: Coordinate, location: SourceLocation)] { problemBox.outOfRange }
     /// Where the last feature started.
-    public private(set) var lastLocation: SourceLocation?
+    public internal(set) var lastLocation: SourceLocation?
 
     /// Creates a reader over an input.
     public init(_ input: ByteReader, options: GeoJSONReadOptions = GeoJSONReadOptions(), diagnostics: DiagnosticLog) {

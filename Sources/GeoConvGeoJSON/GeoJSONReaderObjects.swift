@@ -174,6 +174,8 @@ extension GeoJSONReader {
     /// (duplicate checks without a list).
     static let memberNames = JSONKeyTable(["type", "features", "geometry", "properties", "id", "coordinates", "geometries",
                                            "bbox", "crs"])
+    /// Indices in `memberNames`.
+    static let typeMember = 0, geometryMember = 2, propertiesMember = 3, idMember = 4, coordinatesMember = 5
 
     /// Whether `key` is one of the members RFC 7946 defines for objects of `kind`.
     static func member(_ key: String, belongsTo kind: ObjectKind) -> Bool {

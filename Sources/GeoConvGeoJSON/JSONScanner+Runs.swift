@@ -97,7 +97,7 @@ extension JSONScanner {
     /// an unescaped key is compared as bytes, and a known one costs no new string.
     @inline(__always)
     public func parseKey(in names: JSONKeyTable, pointer: @autoclosure () -> String) throws(GeoConvError) -> (index: Int?, key: String) {
-        if try peekToken() == UInt8(ascii: "\""), let index = knownKey(names) {
+        if try peekToken() == UInt8(ascii: "\""), let index = try knownKey(names) {
             try expect(UInt8(ascii: ":"), "':' after the member name \"\(names.names[index])\"", pointer: pointer())
             return (index, names.names[index])
         }
@@ -105,11 +105,33 @@ extension JSONScanner {
         return (names.names.firstIndex(of: key), key)
     }
 
+    /// Parses `"key" :` and returns the key's index in `names`, or `nil` for another key,
+    /// which is stepped over without making a string.
+    package func parseKeyIndex(in names: JSONKeyTable) throws(GeoConvError) -> Int? {
+        guard try peekToken() == UInt8(ascii: "\"") else {
+            throw error("expected a member name in quotes, found \(try describeNext())", hint: "JSON object keys are strings in double quotes")
+        }
+        var index = try knownKey(names)
+        if index == nil {
+            // An escaped name may still be one of them: unescape those; step over the rest.
+            let mark = mark
+            try skipValueBytes()
+            if UnsafeBufferPointer(start: storage + mark.position, count: position - mark.position).contains(UInt8(ascii: "\\")) {
+                rewind(to: mark)
+                index = names.names.firstIndex(of: try parseString())
+            }
+        }
+        try expect(UInt8(ascii: ":"), "':' after a member name")
+        return index
+    }
+
     /// At a `"`: when the string up to the next `"` is exactly one of `names` (no escapes,
     /// already in the window), consumes it and returns its index.
     @inline(__always)
-    func knownKey(_ names: JSONKeyTable) -> Int? {
+    func knownKey(_ names: JSONKeyTable) throws(GeoConvError) -> Int? {
         let start = position + 1
+        // The longest name and its closing quote in the window (refill keeps positions).
+        while end < start + names.longest + 1, try refill() {}
         var i = start
         let limit = min(end, start + names.longest + 1)
         while i < limit, storage[i] != UInt8(ascii: "\""), storage[i] != UInt8(ascii: "\\") { i += 1 }

@@ -35,7 +35,8 @@ public final class JSONScanner {
         self.reader = reader
         self.maximumDepth = maximumDepth
         self.maximumValueBytes = maximumValueBytes
-        capacity = 1 << 20
+        // A window of 1 MiB, or the whole input when it is smaller (one feature read again).
+        capacity = max(64, min(1 << 20, (reader.totalBytes ?? (1 << 20)) + 1))
         storage = .allocate(capacity: capacity)
     }
 

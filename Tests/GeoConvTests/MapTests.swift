@@ -154,7 +154,7 @@ struct MapTests {
         let output = directory.appendingPathComponent("clusters.geojson").path
         // At zoom 12 (±100 points ≈ ±0.034°): the three harbour markers cluster; Bondi, Manly and
         // Katoomba stay alone and keep their properties.
-        let clustered = try CLI.run(["cluster", Fixtures.testdata("geojson/markers.geojson"), output, "--zoom", "12"])
+        let clustered = try CLI.run(["cluster", Fixtures.testdata("geojson/markers.geojson"), output, "--zoom", "12", "--members"])
         #expect(clustered.status == 0, "\(clustered.stderr)")
         let (_, features, _) = try readGeoJSON(String(contentsOfFile: output, encoding: .utf8))
         #expect(features.count == 4)

@@ -1,0 +1,36 @@
+import Dispatch
+
+extension Array {
+    /// `transform` applied to every element on all cores at once, the results in order.
+    /// `transform` and the elements are only read by the workers; each call must make its
+    /// own mutable state (readers, writers, logs).
+    func concurrentMap<Result>(_ transform: (Element) -> Result) -> [Result] {
+        let slots = Slots<Result>(count: count)
+        withoutActuallyEscaping(transform) { transform in
+            let work = UncheckedBox((items: self, transform: transform))
+            DispatchQueue.concurrentPerform(iterations: count) { index in
+                slots.set(index, work.value.transform(work.value.items[index]))
+            }
+        }
+        return slots.values()
+    }
+}
+
+/// Per-index result slots filled by concurrent workers, guarded by a lock.
+private final class Slots<Value>: @unchecked Sendable {
+    private var slots: [Value?]
+    private let lock = DispatchSemaphore(value: 1)
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ value: Value) {
+        lock.wait()
+        slots[index] = value
+        lock.signal()
+    }
+    func values() -> [Value] { slots.compactMap { $0 } }
+}
+
+/// Hands a value to `concurrentPerform`'s workers, which only read it.
+private struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

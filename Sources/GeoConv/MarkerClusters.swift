@@ -1,0 +1,331 @@
+public import GeoConvCore
+public import GeoConvGeometry
+
+/// What `MarkerClusters.write` is asked to do.
+public struct ClusterOptions: Sendable {
+    /// The zooms to cluster at, each written in turn (fractional zooms allowed).
+    public var zooms: [Double]
+    /// The cluster distance in screen points (100 in the Maps utility libraries).
+    public var distance: Double
+    /// iOS or Android utility semantics.
+    public var variant: MarkerClusterer.Variant
+    /// Write a `zoom` property on every feature (when several zooms share one output).
+    public var writesZoom: Bool
+    /// List each cluster's members (their ids, else their input positions) in a `members`
+    /// property. Off by default: the lists grow with the data, not with the clusters.
+    public var listsMembers: Bool
+    /// The input and output formats, when not told by the file names.
+    public var inputFormat: String?
+    public var outputFormat: String?
+
+    /// Creates options.
+    public init(zooms: [Double], distance: Double = 100, variant: MarkerClusterer.Variant = .ios, writesZoom: Bool = false,
+                listsMembers: Bool = false, inputFormat: String? = nil, outputFormat: String? = nil)
+    {
+        self.zooms = zooms
+        self.distance = distance
+        self.variant = variant
+        self.writesZoom = writesZoom
+        self.listsMembers = listsMembers
+        self.inputFormat = inputFormat
+        self.outputFormat = outputFormat
+    }
+}
+
+/// What a clustering run did.
+public struct ClusterReport {
+    /// The Point features clustered.
+    public var markers: Int
+    /// The features written (clusters and lone markers, over every zoom).
+    public var featuresWritten: Int
+    /// Warnings: features that are not Points, and what the output format loses.
+    public var diagnostics: DiagnosticLog
+    /// The output bytes, for `.memory` targets.
+    public var output: [UInt8]
+}
+
+/// Marker clustering of a whole file, as `geoconv cluster` runs it: the Point features of
+/// the input clustered at each zoom (the Maps utility libraries' algorithm,
+/// `MarkerClusterer`), and one feature written per cluster, streaming.
+///
+/// Memory holds the positions, not the features. A reader that can index its markers
+/// (`MarkerIndexReader`: GeoJSON and GeoJSON text sequences from a file) gives, per feature,
+/// its position and where its bytes are, so a marker that stays alone is read again from
+/// the input when it is written, with every property it had. Other inputs (KML, standard
+/// input) are read whole into memory.
+///
+/// A cluster of several markers is a Point at the marker that started it with `count`, a
+/// `name` (`"12 markers"`), the Maps utility's bucket label (`cluster-bucket`: `"10+"`…),
+/// a size class a style can use (`marker-size`: small under 10, medium under 100, large),
+/// its `bbox`, and with `listsMembers` its `members`.
+public enum MarkerClusters {
+    /// The Maps utility libraries' default buckets (`GMUDefaultClusterIconGenerator`).
+    public static let buckets = [10, 20, 50, 100, 200, 500, 1000]
+
+    /// Clusters `input` into `output`. The output is atomic, as a conversion's.
+    public static func write(_ input: InputSource, to output: OutputTarget, options: ClusterOptions,
+                             converter: Converter = Converter()) throws(GeoConvError) -> ClusterReport
+    {
+        let log = DiagnosticLog()
+        let conversion = ConversionOptions(inputFormat: options.inputFormat, outputFormat: options.outputFormat)
+        let writerFormat = try converter.outputFormat(for: output, options: conversion)
+        guard let makeWriter = writerFormat.makeWriter else { throw GeoConvError(.usage, "\(writerFormat.name) cannot be written") }
+        let reader = try ByteReader(input)
+        let format = try converter.inputFormat(for: input, reader: reader, options: conversion)
+        guard let makeReader = format.makeReader else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
+        var features = try makeReader(reader, conversion, log)
+        var header = try features.readHeader()
+        let markers: MarkerSource
+        if header.crs == nil, reader.readsRanges, var indexing = features as? any MarkerIndexReader, indexing.indexesMarkers {
+            markers = try MarkerSource.indexed(&indexing, reader: reader, keepsIDs: options.listsMembers, log: log)
+        } else {
+            markers = try MarkerSource.held(&features, header: &header, log: log)
+        }
+        if markers.skipped > 0 {
+            try log.warn("cluster.non-points-skipped", "\(markers.skipped) features that are not Points are not clustered")
+        }
+        let clusterer = MarkerClusterer(positions: markers.positions, distance: options.distance, variant: options.variant)
+        let bytes = try ByteWriter(output)
+        do throws(GeoConvError) {
+            var writer = try makeWriter(bytes, conversion, log)
+            header.crs = nil
+            try writer.begin(header)
+            var written = 0
+            // Zooms two at a time: each zoom's clustering is independent, and two bound the memory.
+            var next = 0
+            while next < options.zooms.count {
+                let zooms = Array(options.zooms[next..<min(options.zooms.count, next + 2)])
+                next += zooms.count
+                for clustering in clusterer.clusterings(zooms: zooms) {
+                    written += try write(clustering, of: markers, options: options, to: &writer, log: log)
+                }
+            }
+            try writer.finish()
+            try bytes.commit()
+            return ClusterReport(markers: markers.positions.count, featuresWritten: written, diagnostics: log,
+                                 output: bytes.memoryContents)
+        } catch {
+            bytes.abort()
+            throw error
+        }
+    }
+
+    /// Writes one zoom's clusters in the order the algorithm made them.
+    private static func write<Writer: FeatureWriter>(_ clustering: MarkerClusterer.Clustering, of markers: MarkerSource,
+                                                     options: ClusterOptions, to writer: inout Writer, log: DiagnosticLog)
+        throws(GeoConvError) -> Int
+    {
+        let count = clustering.count
+        var sizes = [Int32](repeating: 0, count: count)
+        var boxes = [CoordinateBounds?](repeating: nil, count: count)
+        var members: [[Int32]] = options.listsMembers ? Array(repeating: [], count: count) : []
+        for (item, owner) in clustering.owners.enumerated() {
+            let cluster = Int(owner)
+            sizes[cluster] += 1
+            let c = markers.positions[item]
+            boxes[cluster] = boxes[cluster].map { $0.including(c) } ?? CoordinateBounds(c, c)
+            if options.listsMembers { members[cluster].append(Int32(item)) }
+        }
+        // Markers alone are read again from the input: a batch of them at a time, on every core.
+        var batchStart = 0
+        while batchStart < count {
+            let batch = batchStart..<min(count, batchStart + 8192)
+            batchStart = batch.upperBound
+            let alone = batch.filter { sizes[$0] == 1 }.map { Int(clustering.starts[$0]) }
+            var lone = try markers.features(alone, log: log).makeIterator()
+            for cluster in batch {
+                let start = Int(clustering.starts[cluster])
+                var feature: Feature
+                if sizes[cluster] == 1, let marker = lone.next() {
+                    feature = marker  // the marker alone keeps all it had
+                } else {
+                    feature = clusterFeature(at: markers.positions[start], count: Int(sizes[cluster]), box: boxes[cluster])
+                    if options.listsMembers {
+                        feature.properties["members"] = .array(members[cluster].map { markers.memberID(Int($0)) })
+                    }
+                }
+                if options.writesZoom { feature.properties["zoom"] = StyleProperties.number(clustering.zoom) }
+                try writer.write(feature)
+            }
+        }
+        return count
+    }
+
+    /// A cluster of `count` markers as a feature a viewer can style.
+    public static func clusterFeature(at position: Coordinate, count: Int, box: CoordinateBounds?) -> Feature {
+        var feature = Feature(geometry: .point(position), title: "\(count) markers")
+        feature.style.markerSize = count < 10 ? "small" : (count < 100 ? "medium" : "large")
+        feature.properties["count"] = .number(JSONNumber(count))
+        let bucket = buckets.last { count >= $0 }.map { "\($0)+" } ?? String(count)
+        feature.properties["cluster-bucket"] = .string(bucket)
+        if let box {
+            feature.properties["bbox"] = .array([box.west, box.south, box.east, box.north].map(StyleProperties.number))
+        }
+        return feature
+    }
+}
+
+/// The markers of an input: their positions, and how to get each one's feature back.
+private struct MarkerSource {
+    var positions: [Coordinate] = []
+    /// Features that are not Points.
+    var skipped = 0
+    /// Indexed: each marker's bytes in the input (start, count), its id's JSON text when
+    /// kept, and the reader of one feature.
+    var starts: [Int] = []
+    var lengths: [Int32] = []
+    var ids: [String?] = []
+    var input: ByteReader?
+    var markerReader: (@Sendable (ByteReader, DiagnosticLog) -> any FeatureReader)?
+    /// Held: the features themselves (inputs that cannot be indexed).
+    var held: [Feature] = []
+
+    static func indexed(_ indexing: inout any MarkerIndexReader, reader: ByteReader, keepsIDs: Bool, log: DiagnosticLog)
+        throws(GeoConvError) -> MarkerSource
+    {
+        var source = MarkerSource(input: reader, markerReader: indexing.markerReader)
+        func add(_ entry: MarkerEntry) throws(GeoConvError) {
+            guard let position = entry.position else {
+                source.skipped += 1
+                return
+            }
+            source.positions.append(position)
+            source.starts.append(entry.bytes.lowerBound)
+            source.lengths.append(Int32(clamping: entry.bytes.count))
+            if keepsIDs {
+                let idRange = entry.id ?? entry.idProperty
+                source.ids.append(try idRange.flatMap { range throws(GeoConvError) in
+                    try reader.bytes(in: range).map { String(decoding: $0, as: UTF8.self) }
+                })
+            }
+        }
+        // Runs of whole features indexed on every core, where the reader can cut them.
+        if var cutting = indexing as? any FeatureRunReader, cutting.cutsFeatureRuns {
+            let runReader = cutting.runReader
+            while true {
+                var runs: [FeatureRun] = []
+                while runs.count < 8, let run = try cutting.nextFeatureRun(size: 1 << 20) { runs.append(run) }
+                if runs.isEmpty { break }
+                let outcomes = runs.concurrentMap { run in Self.index(run, name: reader.name, with: runReader) }
+                for (run, outcome) in zip(runs, outcomes) {
+                    log.absorb(outcome.log, relocating: run.relocate)
+                    if let error = outcome.error { throw error.relocated(run.relocate) }
+                    for entry in outcome.entries { try add(entry) }
+                }
+            }
+            if let rest = cutting as? any MarkerIndexReader { indexing = rest }
+        }
+        while let entry = try indexing.nextMarker() { try add(entry) }
+        return source
+    }
+
+    /// The entries of one run of features, their bytes placed in the whole input.
+    private static func index(_ run: FeatureRun, name: String,
+                              with runReader: @Sendable (FeatureRun, ByteReader, DiagnosticLog) -> any FeatureReader)
+        -> (entries: [MarkerEntry], log: DiagnosticLog, error: GeoConvError?)
+    {
+        let log = DiagnosticLog()
+        var entries: [MarkerEntry] = []
+        do throws(GeoConvError) {
+            guard var reader = runReader(run, try ByteReader(.memory(run.bytes, name: name)), log) as? any MarkerIndexReader else {
+                return ([], log, GeoConvError(.unsupported, "this reader's runs of features cannot be indexed"))
+            }
+            _ = try reader.readHeader()
+            while var entry = try reader.nextMarker() {
+                let shift = run.byteOffset
+                entry.bytes = (entry.bytes.lowerBound + shift)..<(entry.bytes.upperBound + shift)
+                entry.id = entry.id.map { ($0.lowerBound + shift)..<($0.upperBound + shift) }
+                entry.idProperty = entry.idProperty.map { ($0.lowerBound + shift)..<($0.upperBound + shift) }
+                entries.append(entry)
+            }
+            return (entries, log, nil)
+        } catch {
+            return (entries, log, error)
+        }
+    }
+
+    static func held(_ features: inout any FeatureReader, header: inout DocumentHeader, log: DiagnosticLog) throws(GeoConvError)
+        -> MarkerSource
+    {
+        var source = MarkerSource()
+        var reproject = Reproject()
+        header = try reproject.transform(header, diagnostics: log)
+        while let feature = try features.next() {
+            log.currentLocation = features.lastLocation
+            for item in try reproject.transform(feature, diagnostics: log) {
+                if case .point(let c)? = item.geometry {
+                    source.positions.append(c)
+                    source.held.append(item)
+                } else {
+                    source.skipped += 1
+                }
+            }
+        }
+        log.currentLocation = nil
+        return source
+    }
+
+    /// The features of the markers `indices`, in order: held, or read again from the input
+    /// (on every core).
+    func features(_ indices: [Int], log: DiagnosticLog) throws(GeoConvError) -> [Feature] {
+        guard input != nil else { return indices.map { held[$0] } }
+        let slices = stride(from: 0, to: indices.count, by: 512).map { indices[$0..<min(indices.count, $0 + 512)] }
+        let outcomes = slices.concurrentMap { slice -> (features: [Feature], log: DiagnosticLog, error: GeoConvError?) in
+            let sliceLog = DiagnosticLog()
+            var features: [Feature] = []
+            do throws(GeoConvError) {
+                for index in slice { features.append(try feature(index, log: sliceLog)) }
+                return (features, sliceLog, nil)
+            } catch {
+                return (features, sliceLog, error)
+            }
+        }
+        var result: [Feature] = []
+        result.reserveCapacity(indices.count)
+        for outcome in outcomes {
+            log.absorb(outcome.log)
+            if let error = outcome.error { throw error }
+            result += outcome.features
+        }
+        return result
+    }
+
+    /// Marker `index`'s feature, read again from the input.
+    private func feature(_ index: Int, log: DiagnosticLog) throws(GeoConvError) -> Feature {
+        guard let input, let markerReader else { return held[index] }
+        let range = starts[index]..<(starts[index] + Int(lengths[index]))
+        guard let bytes = try input.bytes(in: range) else {
+            throw GeoConvError(.io, "cannot read '\(input.name)' again at byte \(range.lowerBound)")
+        }
+        // Positions in the input: the byte offset (line and column are not known here).
+        func place(_ location: SourceLocation) -> SourceLocation {
+            SourceLocation(file: input.name, byteOffset: (location.byteOffset ?? 0) + range.lowerBound, pointer: location.pointer)
+        }
+        let featureLog = DiagnosticLog()
+        defer { log.absorb(featureLog, relocating: place) }
+        do throws(GeoConvError) {
+            var reader = markerReader(try ByteReader(.memory(bytes, name: input.name)), featureLog)
+            _ = try reader.readHeader()
+            guard let feature = try reader.next() else {
+                throw GeoConvError(.invalidInput, "the feature at byte \(range.lowerBound) cannot be read again", at: SourceLocation())
+            }
+            return feature
+        } catch {
+            throw error.relocated(place)
+        }
+    }
+
+    /// What a cluster's `members` lists for marker `index`: its id, its `id` property, else its position in the input.
+    func memberID(_ index: Int) -> JSONValue {
+        if input != nil {
+            if index < ids.count, let text = ids[index], let value = JSONText.parse(text) { return value }
+            return .number(JSONNumber(index))
+        }
+        let feature = held[index]
+        switch feature.id {
+        case .string(let s)?: return .string(s)
+        case .number(let n)?: return .number(n)
+        case nil: return feature.properties["id"] ?? .number(JSONNumber(index))
+        }
+    }
+}
