@@ -83,28 +83,38 @@ extension Converter {
 
         // Each target gets the transforms a conversion to it would run (reprojection, circles
         // as polygons…), so the losses listed here are the ones the conversion reports.
-        var writers: [(name: String, writer: any FeatureWriter, transforms: [any FeatureTransform], log: DiagnosticLog, failed: Bool)] = []
+        var targets: [InspectionTarget] = []
         for target in registry.formats where target.name != format.name {
             guard let makeWriter = target.makeWriter else { continue }
             let log = DiagnosticLog()
-            var writer = try makeWriter(try ByteWriter(.discard), options, log)
-            var transforms: [any FeatureTransform] = []
+            let writer = try makeWriter(try ByteWriter(.discard), options, log)
+            let entry = InspectionTarget(name: target.name, writer: writer, log: log)
             do throws(GeoConvError) {
-                transforms = try self.transforms(writing: target, options: options)()
-                try writer.begin(transforms.apply(to: sourceHeader, diagnostics: log))
-                writers.append((target.name, writer, transforms, log, false))
+                entry.transforms = try self.transforms(writing: target, options: options)()
+                try entry.writer.begin(entry.transforms.apply(to: sourceHeader, diagnostics: log))
             } catch {
-                try? log.warn("\(target.name).refused", error.message)
-                writers.append((target.name, writer, transforms, log, true))
+                entry.refuse(error)
             }
+            targets.append(entry)
         }
 
         var report = InspectionReport(input: input.displayName, format: format.name, header: header, featureCount: 0,
                                       geometryKinds: [:], emptyGeometries: 0, coordinateCount: 0, hasAltitude: false,
                                       bounds: nil, properties: [:], titled: 0, described: 0, styled: 0, readWarnings: [],
                                       losses: [:])
+        // Features in batches: counted here, then written by every target at once, one
+        // target per core at a time (each target's writer and log are used by one thread).
+        var batch: [(feature: Feature, location: SourceLocation?)] = []
+        func flush() {
+            guard !batch.isEmpty else { return }
+            let features = batch
+            _ = targets.concurrentMap { target in target.write(features) }
+            batch.removeAll(keepingCapacity: true)
+        }
         while let original = try featureReader.next() {
             readLog.currentLocation = featureReader.lastLocation
+            batch.append((original, featureReader.lastLocation))
+            if batch.count == 4096 { flush() }
             guard let feature = try checks.apply(to: original, diagnostics: readLog).first else { continue }
             report.featureCount += 1
             let kind = feature.geometry.map { $0.kind.rawValue } ?? "null"
@@ -124,21 +134,49 @@ extension Converter {
             if feature.title != nil { report.titled += 1 }
             if feature.snippet != nil { report.described += 1 }
             if !feature.style.isEmpty { report.styled += 1 }
-            for index in writers.indices where !writers[index].failed {
-                writers[index].log.currentLocation = featureReader.lastLocation
-                do throws(GeoConvError) {
-                    for item in try writers[index].transforms.apply(to: original, diagnostics: writers[index].log) {
-                        try writers[index].writer.write(item)
-                    }
-                } catch {
-                    try? writers[index].log.warn("\(writers[index].name).refused", error.message)
-                }
-            }
         }
+        flush()
         report.readWarnings = readLog.summary
-        for entry in writers {
-            report.losses[entry.name] = entry.log.summary
+        for target in targets {
+            report.losses[target.name] = target.log.summary
         }
         return report
+    }
+}
+
+/// One format `inspect` writes into nowhere to learn what it would lose. A class: each is
+/// handed to one worker thread at a time.
+private final class InspectionTarget: @unchecked Sendable {
+    let name: String
+    var writer: any FeatureWriter
+    var transforms: [any FeatureTransform] = []
+    let log: DiagnosticLog
+    /// Whether the format refused the input (reported once; nothing more is written).
+    private(set) var failed = false
+
+    init(name: String, writer: any FeatureWriter, log: DiagnosticLog) {
+        self.name = name
+        self.writer = writer
+        self.log = log
+    }
+
+    func refuse(_ error: GeoConvError) {
+        try? log.warn("\(name).refused", error.message)
+        failed = true
+    }
+
+    /// Writes the features as a conversion to this format would, noting what is lost.
+    func write(_ features: [(feature: Feature, location: SourceLocation?)]) {
+        for (feature, location) in features where !failed {
+            log.currentLocation = location
+            do throws(GeoConvError) {
+                try transforms.apply(to: feature, diagnostics: log) { (item: inout Feature) throws(GeoConvError) in
+                    try writer.write(item)
+                }
+            } catch {
+                // As before: a refused feature is reported and the next ones still written.
+                try? log.warn("\(name).refused", error.message)
+            }
+        }
     }
 }

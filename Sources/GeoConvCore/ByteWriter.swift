@@ -37,6 +37,10 @@ public final class ByteWriter {
     /// The name used in messages.
     public let name: String
 
+    /// Whether the bytes go nowhere (`OutputTarget.discard`): what a writer would hold back
+    /// for later need not be kept either.
+    package private(set) var discards = false
+
     /// Opens a target. For a file, creates the temporary file now, so that an unwritable
     /// directory fails before any input is read.
     public init(_ target: OutputTarget) throws(GeoConvError) {
@@ -51,6 +55,7 @@ public final class ByteWriter {
             name = "<memory>"
         case .discard:
             keepsInMemory = false
+            discards = true
             name = "<discard>"
         case .file(let path):
             keepsInMemory = false
@@ -276,22 +281,31 @@ public final class Spool {
     /// Bytes held.
     public private(set) var count = 0
 
-    /// Creates an empty spool that moves to disk past `threshold` bytes.
-    public init(threshold: Int = 8 << 20) { self.threshold = threshold }
+    /// Whether appended bytes are only counted (for output that goes nowhere).
+    private let discards: Bool
+
+    /// Creates an empty spool that moves to disk past `threshold` bytes; with `discards`,
+    /// one that only counts what it is given.
+    public init(threshold: Int = 8 << 20, discards: Bool = false) {
+        self.threshold = threshold
+        self.discards = discards
+    }
 
     deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// Appends bytes.
     public func append(_ bytes: [UInt8]) throws(GeoConvError) {
-        memory.append(contentsOf: bytes)
         count += bytes.count
+        if discards { return }
+        memory.append(contentsOf: bytes)
         if memory.count >= threshold { try spill() }
     }
 
     /// Appends a string's UTF-8.
     public func append(_ text: String) throws(GeoConvError) {
-        memory.append(contentsOf: text.utf8)
         count += text.utf8.count
+        if discards { return }
+        memory.append(contentsOf: text.utf8)
         if memory.count >= threshold { try spill() }
     }
 

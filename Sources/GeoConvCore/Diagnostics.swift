@@ -45,6 +45,11 @@ public final class DiagnosticLog {
     public func warn(_ code: String, _ message: String, at location: SourceLocation? = nil, hint: String? = nil)
         throws(GeoConvError)
     {
+        // A code seen before is only counted (the common case: one loss on every feature).
+        if !isStrict, !listsEveryWarning, let index = entries.index(forKey: code) {
+            entries.values[index].count += 1
+            return
+        }
         let diagnostic = try record(code, message, at: location, hint: hint)
         if listsEveryWarning {
             if everyWarning.count < DiagnosticLog.maximumListedSkips {

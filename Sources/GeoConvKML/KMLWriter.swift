@@ -56,7 +56,7 @@ final class KMLWriterState {
     let options: KMLWriteOptions
     let diagnostics: DiagnosticLog
     var header = DocumentHeader()
-    let body = Spool()
+    let body: Spool
     var styles: OrderedDictionary<String, String> = [:]  // style XML → id
     var usedIDs: Set<String> = []
     var schema: OrderedDictionary<String, String> = [:]  // field → type
@@ -93,6 +93,7 @@ final class KMLWriterState {
 
     init(output: ByteWriter, options: KMLWriteOptions, diagnostics: DiagnosticLog) {
         self.output = output
+        body = Spool(discards: output.discards)
         self.options = options
         self.diagnostics = diagnostics
     }

@@ -340,7 +340,8 @@ public struct KMZWriter: FeatureWriter {
     public init(_ output: ByteWriter, options: KMLWriteOptions = KMLWriteOptions(), diagnostics: DiagnosticLog) throws(GeoConvError) {
         self.output = output
         directory = try TemporaryDirectory()
-        kmlOutput = try ByteWriter(.file(directory.url.appendingPathComponent("doc.kml").path))
+        // Into nowhere when the archive goes nowhere (`geoconv info` learning what KMZ loses).
+        kmlOutput = try ByteWriter(output.discards ? .discard : .file(directory.url.appendingPathComponent("doc.kml").path))
         kml = KMLWriter(kmlOutput, options: options, diagnostics: diagnostics)
         self.diagnostics = diagnostics
     }

@@ -99,4 +99,20 @@ struct PerFeaturePathTests {
         #expect(out.map(\.title) == ["faa", "fab", "fba", "fbb"])
         #expect(log.entries["coordinate.out-of-range"]?.count == 1)
     }
+
+    @Test("info lists each target's losses with the counts a conversion to it reports, across batches of features")
+    func inspectionCounts() throws {
+        let features = (0..<5000).map { i in
+            #"{"type":"Feature","properties":{"n":\#(i)},"geometry":{"type":"Point","coordinates":[\#(Double(i % 90)),1]}}"#
+        }
+        let text = #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}"
+        let input = InputSource.memory(Array(text.utf8), name: "in.geojson")
+        let report = try Converter().inspect(input, options: ConversionOptions(inputFormat: "geojson"))
+        #expect(report.featureCount == 5000)
+        for target in ["wkt", "polyline", "kml"] {
+            let converted = try Converter().convert(input, to: .memory, options: ConversionOptions(inputFormat: "geojson", outputFormat: target))
+            #expect(report.losses[target] == converted.diagnostics.summary, "\(target)")
+        }
+        #expect(report.losses["wkt"]?.contains { $0.contains("(5000 times)") } == true)
+    }
 }
