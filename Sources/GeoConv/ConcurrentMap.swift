@@ -29,8 +29,9 @@ private final class Slots<Value>: @unchecked Sendable {
     func values() -> [Value] { slots.compactMap { $0 } }
 }
 
-/// Hands a value to `concurrentPerform`'s workers, which only read it.
-private struct UncheckedBox<Value>: @unchecked Sendable {
+/// Hands a value to other threads, which only read it (the conversion's closures and
+/// options are immutable; each worker makes its own readers, writers and logs).
+struct UncheckedBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
 }

@@ -137,7 +137,8 @@ public struct Converter: Sendable {
                 featureReader = try makeReader(reader, readerOptions, readLog)
                 if runsInParallel, var cutting = featureReader as? any FeatureRunReader {
                     let header = try cutting.readHeader()
-                    let size = max(16, readerOptions.chunkBytes)
+                    // Runs whose features come back here to be written are kept smaller (memory).
+                    let size = max(16, serializing ? readerOptions.chunkBytes : readerOptions.chunkBytes / 4)
                     // Big features (long lines, many rings) parse fast per byte, and the byte
                     // scan that cuts them would cost as much as it saves: they stay on two threads.
                     let sample = cutting.cutsFeatureRuns && header.crs == nil ? try cutting.sampleFeatureRun(size: size) : nil

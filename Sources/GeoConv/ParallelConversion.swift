@@ -75,12 +75,25 @@ struct ParallelLineConversion {
             var headerWriter = try makeWriter(try ByteWriter(.memory), writerOptions, diagnostics)
             try headerWriter.begin(header(from: sourceHeader))
         }
-        while true {
+        // Pipelined: while the workers convert one round of chunks, this thread cuts the
+        // next round and writes the previous one's results (in order).
+        func cutRound() throws(GeoConvError) -> [FeatureRun] {
             var chunks: [FeatureRun] = []
-            while chunks.count < jobs * 2, let chunk = try nextChunk() { chunks.append(chunk) }
-            if chunks.isEmpty { break }
-            let outcomes = process(chunks)
-            for (chunk, outcome) in zip(chunks, outcomes) {
+            // Features handed back for writing here weigh ~10× their bytes: rounds of one
+            // chunk per worker then, two when the workers write them too.
+            while chunks.count < (serializesInWorkers ? jobs * 2 : jobs), let chunk = try nextChunk() { chunks.append(chunk) }
+            return chunks
+        }
+        var current = try cutRound()
+        var inFlight: Round? = current.isEmpty ? nil : start(current)
+        defer { _ = inFlight?.outcomes() }  // never leave workers running behind an error
+        while let round = inFlight {
+            var next: [FeatureRun] = []
+            var cutFailure: GeoConvError?
+            do throws(GeoConvError) { next = try cutRound() } catch { cutFailure = error }
+            let outcomes = round.outcomes()
+            inFlight = next.isEmpty ? nil : start(next)
+            for (chunk, outcome) in zip(current, outcomes) {
                 diagnostics.absorb(outcome.log, relocating: chunk.relocate)
                 if let error = outcome.error { throw error.relocated(chunk.relocate) }
                 statistics.featuresRead += outcome.read
@@ -100,6 +113,9 @@ struct ParallelLineConversion {
                     }
                 }
             }
+            // An input error after these chunks comes after their own errors, as on one thread.
+            if let cutFailure { throw cutFailure }
+            current = next
         }
         if !serializesInWorkers {
             if !begun {
@@ -122,6 +138,32 @@ struct ParallelLineConversion {
     /// Runs the chunks on up to `jobs` threads at once.
     private func process(_ chunks: [FeatureRun]) -> [Outcome] {
         chunks.concurrentMap { process($0) }
+    }
+
+    /// One round of chunks being converted in the background.
+    final class Round: @unchecked Sendable {
+        private let done = DispatchGroup()
+        private var results: [Outcome] = []
+
+        fileprivate init(_ work: @escaping @Sendable () -> [Outcome]) {
+            done.enter()
+            DispatchQueue.global().async { [self] in
+                results = work()
+                done.leave()
+            }
+        }
+
+        /// Waits for the round and returns its outcomes, in chunk order.
+        func outcomes() -> [Outcome] {
+            done.wait()
+            return results
+        }
+    }
+
+    /// Starts converting `chunks` in the background.
+    private func start(_ chunks: [FeatureRun]) -> Round {
+        let conversion = UncheckedBox(self)
+        return Round { conversion.value.process(chunks) }
     }
 
     private func process(_ chunk: FeatureRun) -> Outcome {
