@@ -20,78 +20,43 @@ extension JSONScanner {
         }
         let start = position
         let startLine = line, startColumn = base + position - lineStart + 1, startOffset = base + position
-        var i = position
-        var depth = 0
-        var inString = false, escaped = false
-        var scanLine = line, scanLineStart = lineStart
-        var elements = 0  // elements closed by a comma at depth 0
-        var elementOpen = false  // bytes other than whitespace since the start or the last comma
-        // The last comma at depth 0, with the line there.
-        var lastComma: (index: Int, line: Int, lineStart: Int)?
-        /// The elements up to `cut` as a run, the scanner left at `cut` (as after an element).
-        func run(upTo cut: Int, line cutLine: Int, lineStart cutLineStart: Int, elements count: Int) -> FeatureRun {
-            let result = FeatureRun(bytes: Array(UnsafeBufferPointer(start: storage + start, count: cut - start)), line: startLine,
-                                    column: startColumn, byteOffset: startOffset, recordsBefore: elementsBefore)
-            position = cut
-            line = cutLine
-            lineStart = cutLineStart
+        var elements = 0
+        var lastComma: Mark?
+        /// The elements up to here as a run; the scanner stays here (as after an element).
+        func run(elements count: Int) -> FeatureRun {
             elementsBefore += count
-            return result
-        }
-        /// Stops where the array ends or does not continue (or an element is missing): the
-        /// caller's parser goes on from there and says what it finds, as it would anyway.
-        func stop(at index: Int) -> FeatureRun? {
-            if elementOpen { return run(upTo: index, line: scanLine, lineStart: scanLineStart, elements: elements + 1) }
-            if let comma = lastComma { return run(upTo: comma.index, line: comma.line, lineStart: comma.lineStart, elements: elements) }
-            rewind(to: entry)
-            return nil
+            return FeatureRun(bytes: Array(UnsafeBufferPointer(start: storage + start, count: position - start)), line: startLine,
+                              column: startColumn, byteOffset: startOffset, recordsBefore: elementsBefore - count)
         }
         while true {
-            if i == end, try !refill() { return stop(at: i) }  // the input ends inside the array
-            let byte = storage[i]
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                } else if byte == 0x0A {
-                    scanLine += 1
-                    scanLineStart = base + i + 1
+            guard let byte = try peekToken(), byte != UInt8(ascii: "]"), byte != UInt8(ascii: "}"), byte != UInt8(ascii: ",") else {
+                // The array ends, or an element is missing: stop before the last comma (the
+                // caller's parser says what follows it, as it would anyway), or give nothing.
+                guard let lastComma else {
+                    rewind(to: entry)
+                    return nil
                 }
-                i += 1
-                continue
+                rewind(to: lastComma)
+                return run(elements: elements)
             }
-            switch byte {
-            case 0x20, 0x09, 0x0D:
-                break
-            case 0x0A:
-                scanLine += 1
-                scanLineStart = base + i + 1
-            case UInt8(ascii: ",") where depth == 0:
-                guard elementOpen else { return stop(at: i) }  // no element before this comma
-                elements += 1
-                elementOpen = false
-                if i - start >= size {
-                    return run(upTo: i, line: scanLine, lineStart: scanLineStart, elements: elements)
-                }
-                lastComma = (i, scanLine, scanLineStart)
-            case UInt8(ascii: "}") where depth == 0, UInt8(ascii: "]") where depth == 0:
-                return stop(at: i)
-            default:
-                elementOpen = true
-                switch byte {
-                case UInt8(ascii: "\""): inString = true
-                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
-                default: break
-                }
+            do throws(GeoConvError) {
+                try skipValueBytes()
+            } catch {
+                // The input ends inside this element: whoever parses the run says where and why.
+                guard error.code == .invalidInput else { throw error }
+                return run(elements: elements + 1)
             }
-            i += 1
+            elements += 1
+            let afterElement = mark
+            guard try peekToken() == UInt8(ascii: ",") else {
+                rewind(to: afterElement)
+                return run(elements: elements)
+            }
+            if position - start >= size { return run(elements: elements) }  // at the comma
+            lastComma = mark
+            position += 1
         }
     }
-
 
     /// Parses `"key" :` and returns the key with its index in `names` when it is one of them:
     /// an unescaped key is compared as bytes, and a known one costs no new string.
