@@ -5,11 +5,12 @@ public import GeoConvCore
 extension JSONScanner {
     /// Cuts the next run of whole elements of the array being read (the scanner is after its
     /// `[`, or after the previous run's comma): elements up to at least `size` bytes, or up to
-    /// the array's end. Only strings, brackets and braces are looked at; the elements are
-    /// parsed, and any error in them found, by whoever reads the run. Stops where the array
-    /// ends — or at anything that does not continue it (a `}` where `]` belongs, the end of
-    /// the input) — leaving the scanner there for the caller's own parser. Returns `nil`
-    /// when no element is left before that point.
+    /// the array's end. Each element is stepped over as bytes (`skipValueBytes`); its errors
+    /// are found by whoever parses the run. Stops where the array ends — or where it does
+    /// not go on as an array of elements (a `}` where `]` belongs, a missing element, the
+    /// input ending inside an element) — leaving the scanner after the last whole element,
+    /// for the caller's own parser to read on and report what it finds there. Returns `nil`
+    /// when no whole element is left before that point.
     package func nextElementRun(size: Int, elementsBefore: inout Int) throws(GeoConvError) -> FeatureRun? {
         startValue()
         let entry = mark
@@ -28,23 +29,27 @@ extension JSONScanner {
             return FeatureRun(bytes: Array(UnsafeBufferPointer(start: storage + start, count: position - start)), line: startLine,
                               column: startColumn, byteOffset: startOffset, recordsBefore: elementsBefore - count)
         }
+        /// Stops before the last comma (the caller's parser reads what follows it and says
+        /// what is wrong there, as it would anyway), or gives nothing.
+        func stop() -> FeatureRun? {
+            guard let lastComma else {
+                rewind(to: entry)
+                return nil
+            }
+            rewind(to: lastComma)
+            return run(elements: elements)
+        }
         while true {
+            // The array ends, or an element is missing.
             guard let byte = try peekToken(), byte != UInt8(ascii: "]"), byte != UInt8(ascii: "}"), byte != UInt8(ascii: ",") else {
-                // The array ends, or an element is missing: stop before the last comma (the
-                // caller's parser says what follows it, as it would anyway), or give nothing.
-                guard let lastComma else {
-                    rewind(to: entry)
-                    return nil
-                }
-                rewind(to: lastComma)
-                return run(elements: elements)
+                return stop()
             }
             do throws(GeoConvError) {
                 try skipValueBytes()
             } catch {
-                // The input ends inside this element: whoever parses the run says where and why.
+                // The input ends inside this element.
                 guard error.code == .invalidInput else { throw error }
-                return run(elements: elements + 1)
+                return stop()
             }
             elements += 1
             let afterElement = mark

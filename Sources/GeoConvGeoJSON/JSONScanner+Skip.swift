@@ -11,12 +11,13 @@ extension JSONScanner {
     /// value is an error at its start.
     package func skipValueBytes() throws(GeoConvError) {
         guard try peekToken() != nil else { throw error("expected a JSON value, found the end of the input") }
-        let startLocation = location()
+        let start = mark  // the value's place, made into a location only for an error
         var depth = 0
         var inString = false, escaped = false
         while true {
             if position == end, try !refill() {
-                throw GeoConvError(.invalidInput, "the input ends inside this value", at: startLocation)
+                rewind(to: start)
+                throw error("the input ends inside this value")
             }
             let byte = storage[position]
             if inString {
