@@ -16,6 +16,30 @@ extension Array {
     }
 }
 
+/// Work started on another thread now, its result waited for later (so that this thread
+/// can do something else meanwhile: cut the next round of input, write the last one's).
+final class BackgroundTask<Value>: @unchecked Sendable {
+    private let done = DispatchGroup()
+    private var result: Value?
+
+    /// Starts `work` on a global queue. What it reads must not change until `value()`.
+    init(_ work: @escaping () -> Value) {
+        let box = UncheckedBox(work)
+        done.enter()
+        DispatchQueue.global().async { [self] in
+            result = box.value()
+            done.leave()
+        }
+    }
+
+    /// Waits for the work and returns its result.
+    func value() -> Value {
+        done.wait()
+        guard let result else { preconditionFailure("a finished task has its result") }
+        return result
+    }
+}
+
 /// Per-index result slots filled by concurrent workers, guarded by a lock.
 private final class Slots<Value>: @unchecked Sendable {
     private var slots: [Value?]

@@ -85,13 +85,13 @@ struct ParallelLineConversion {
             return chunks
         }
         var current = try cutRound()
-        var inFlight: Round? = current.isEmpty ? nil : start(current)
-        defer { _ = inFlight?.outcomes() }  // never leave workers running behind an error
+        var inFlight = current.isEmpty ? nil : start(current)
+        defer { _ = inFlight?.value() }  // never leave workers running behind an error
         while let round = inFlight {
             var next: [FeatureRun] = []
             var cutFailure: GeoConvError?
             do throws(GeoConvError) { next = try cutRound() } catch { cutFailure = error }
-            let outcomes = round.outcomes()
+            let outcomes = round.value()
             inFlight = next.isEmpty ? nil : start(next)
             for (chunk, outcome) in zip(current, outcomes) {
                 diagnostics.absorb(outcome.log, relocating: chunk.relocate)
@@ -140,30 +140,9 @@ struct ParallelLineConversion {
         chunks.concurrentMap { process($0) }
     }
 
-    /// One round of chunks being converted in the background.
-    final class Round: @unchecked Sendable {
-        private let done = DispatchGroup()
-        private var results: [Outcome] = []
-
-        fileprivate init(_ work: @escaping @Sendable () -> [Outcome]) {
-            done.enter()
-            DispatchQueue.global().async { [self] in
-                results = work()
-                done.leave()
-            }
-        }
-
-        /// Waits for the round and returns its outcomes, in chunk order.
-        func outcomes() -> [Outcome] {
-            done.wait()
-            return results
-        }
-    }
-
     /// Starts converting `chunks` in the background.
-    private func start(_ chunks: [FeatureRun]) -> Round {
-        let conversion = UncheckedBox(self)
-        return Round { conversion.value.process(chunks) }
+    private func start(_ chunks: [FeatureRun]) -> BackgroundTask<[Outcome]> {
+        BackgroundTask { process(chunks) }
     }
 
     private func process(_ chunk: FeatureRun) -> Outcome {

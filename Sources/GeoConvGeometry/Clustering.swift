@@ -83,7 +83,7 @@ public struct MarkerClusterer: Sendable {
         var keyed = [(UInt64, Int32)]()
         keyed.reserveCapacity(positions.count)
         for i in 0..<positions.count { keyed.append((MarkerClusterer.morton(x[i], y[i]), Int32(i))) }
-        keyed.sort { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
+        keyed.sort { $0.0 < $1.0 }  // stable: equal codes stay in item order
         order = keyed.map(\.1)
         codes = keyed.map(\.0)
     }
