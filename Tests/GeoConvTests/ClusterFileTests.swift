@@ -126,4 +126,22 @@ struct ClusterFileTests {
         #expect(clusters.first?.properties["members"] == ["opera", "quay", "gardens"])
         #expect(clusters.contains { $0.title == "Katoomba" })
     }
+
+    @Test("A GeoJSON text sequence is indexed too and clusters as its collection does")
+    func sequenceInput() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let collection = directory.appendingPathComponent("markers.geojson").path
+        let sequence = directory.appendingPathComponent("markers.geojsonl").path
+        try Self.collection.write(toFile: collection, atomically: true, encoding: .utf8)
+        _ = try Converter().convert(.file(collection), to: .file(sequence))
+        let options = ClusterOptions(zooms: [14], listsMembers: true, outputFormat: "geojson")
+        let fromCollection = try MarkerClusters.write(.file(collection), to: .memory, options: options)
+        let fromSequence = try MarkerClusters.write(.file(sequence), to: .memory, options: options)
+        #expect(fromSequence.markers == fromCollection.markers)
+        let a = try readGeoJSON(String(decoding: fromCollection.output, as: UTF8.self)).features
+        let b = try readGeoJSON(String(decoding: fromSequence.output, as: UTF8.self)).features
+        #expect(a.count > 100)
+        #expect(a == b)
+    }
 }
