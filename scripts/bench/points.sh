@@ -61,6 +61,7 @@ GEOCONV=.build/release/geoconv
 echo "# $(date -u '+%F %T UTC'); $(nproc) cores; $("$GEOCONV" --version); $(ogr2ogr --version)"
 
 measure() { # COMMAND...: sets WALL (s) and RSS (MB) of the whole process
+    sync  # earlier outputs' writeback must not land in this run's time
     /usr/bin/time -o "$OUT/time.txt" -f '%e %M' "$@" >"$OUT/stdout.txt" 2>"$OUT/stderr.txt" \
         || { echo "FAILED: $*"; cat "$OUT/stderr.txt"; exit 1; }
     local stats
