@@ -10,7 +10,17 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     /// 0-based byte offset from the start of the input (or of the string being decoded).
     public var byteOffset: Int?
     /// A path inside the document, e.g. the JSON Pointer `/features/3/geometry`.
-    public var pointer: String?
+    public var pointer: String? {
+        get { pointerIndex < 0 ? pointerText : (pointerText ?? "") + "/" + String(pointerIndex) }
+        set {
+            pointerText = newValue
+            pointerIndex = -1
+        }
+    }
+    /// The pointer, or its prefix when `pointerIndex` is an element index still to append
+    /// (composed when read, so that a reader marks every feature without building a string).
+    private var pointerText: String?
+    private var pointerIndex = -1
 
     /// Creates a location; give whichever parts are known.
     public init(file: String? = nil, line: Int? = nil, column: Int? = nil, byteOffset: Int? = nil, pointer: String? = nil) {
@@ -18,7 +28,31 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
         self.line = line
         self.column = column
         self.byteOffset = byteOffset
-        self.pointer = pointer
+        self.pointerText = pointer
+    }
+
+    /// Creates a location whose pointer is `prefix/index` (`/features/12`), composed only
+    /// when `pointer` is read.
+    public init(file: String?, line: Int?, column: Int?, byteOffset: Int?, pointerPrefix prefix: String, index: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.byteOffset = byteOffset
+        self.pointerText = prefix
+        self.pointerIndex = max(0, index)
+    }
+
+    public static func == (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+        lhs.file == rhs.file && lhs.line == rhs.line && lhs.column == rhs.column && lhs.byteOffset == rhs.byteOffset
+            && lhs.pointer == rhs.pointer
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(file)
+        hasher.combine(line)
+        hasher.combine(column)
+        hasher.combine(byteOffset)
+        hasher.combine(pointer)
     }
 
     /// Compiler style: `file:line:column`, or `file: byte N` when only the offset is known.

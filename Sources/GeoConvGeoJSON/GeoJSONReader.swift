@@ -99,7 +99,7 @@ public struct GeoJSONReader: FeatureReader {
             state = .inFeatures(index: 0)
         } else {
             if let type = parts.type, type.lowercased() == "featurecollection" {
-                throw error("a FeatureCollection needs a \"features\" array", at: parts.location)
+                throw error("a FeatureCollection needs a \"features\" array", at: location(of: parts, ""))
             }
             // A feature whose errors were listed while validating is not returned.
             let feature = problemBox.featureFailed ? nil : try feature(from: parts, pointer: "")
@@ -115,18 +115,18 @@ public struct GeoJSONReader: FeatureReader {
         if type != "FeatureCollection" {
             if type.lowercased() == "featurecollection" {
                 try lenient("geojson.type-case", "type \"\(type)\" should be \"FeatureCollection\" (type names are case-sensitive)",
-                            at: parts.typeLocation ?? parts.location)
+                            at: typeLocation(of: parts, ""))
             } else {
                 throw error("an object with a \"features\" array has type \"\(type)\", not \"FeatureCollection\"",
-                            at: parts.typeLocation ?? parts.location)
+                            at: typeLocation(of: parts, ""))
             }
         }
     }
 
     mutating func header(from parts: ObjectParts) throws(GeoConvError) -> DocumentHeader {
-        try checkBBox(parts.bbox, at: parts.location)
+        try checkBBox(parts.bbox, at: location(of: parts, ""))
         var header = DocumentHeader()
-        if let crs = parts.crs { header.crs = try Self.legacyCRS(crs, at: parts.crsLocation ?? parts.location) }
+        if let crs = parts.crs { header.crs = try Self.legacyCRS(crs, at: location(of: parts.crsPlace ?? parts.place)) }
         for (key, value) in parts.foreign {
             switch key {
             case "name" where value.stringValue != nil: header.name = value.stringValue
@@ -197,14 +197,15 @@ public struct GeoJSONReader: FeatureReader {
                     scanner.startValue()
                 }
                 state = .inFeatures(index: index + 1)
-                let pointer = "/features/" + String(index + (options.featureRunStart ?? 0))
-                lastLocation = scanner.location(pointer: pointer)
+                let featureIndex = index + (options.featureRunStart ?? 0)
+                func pointer() -> String { "/features/" + String(featureIndex) }
+                lastLocation = scanner.location(of: scanner.place, pointerPrefix: "/features", index: featureIndex)
                 problemBox.startFeature()
                 guard try scanner.peekToken() == UInt8(ascii: "{") else {
                     let found = try scanner.describeNext()
-                    let failure = scanner.error("every feature must be an object, found \(found)", pointer: pointer)
+                    let failure = scanner.error("every feature must be an object, found \(found)", pointer: pointer())
                     if options.skipsInvalidFeatures || collectsProblems {
-                        _ = try scanner.parseValue(depth: 2, pointer: pointer)
+                        _ = try scanner.parseValue(depth: 2, pointer: pointer())
                         try skip(failure)
                         continue
                     }
@@ -213,15 +214,15 @@ public struct GeoJSONReader: FeatureReader {
                 let start = scanner.mark
                 var parts = ObjectParts()
                 do throws(GeoConvError) {
-                    _ = try parseObject(into: &parts, depth: 2, pointer: pointer, isRoot: false)
+                    _ = try parseObject(into: &parts, depth: 2, pointer: pointer(), isRoot: false)
                 } catch {
                     guard options.skipsInvalidFeatures || collectsProblems, error.code == .invalidInput else { throw error }
-                    try skipFeature(from: start, pointer: pointer, failure: error)
+                    try skipFeature(from: start, pointer: pointer(), failure: error)
                     continue
                 }
                 if problemBox.featureFailed { continue }  // its errors are listed
                 do throws(GeoConvError) {
-                    return try feature(from: parts, pointer: pointer, requireFeature: true)
+                    return try feature(from: parts, pointer: pointer(), requireFeature: true)
                 } catch {
                     guard options.skipsInvalidFeatures || collectsProblems, error.code == .invalidInput else { throw error }
                     try skip(error)
@@ -232,19 +233,19 @@ public struct GeoJSONReader: FeatureReader {
                     return nil
                 }
                 scanner.startValue()
-                let pointer = "/\(index)"
-                lastLocation = scanner.location(pointer: pointer)
+                func pointer() -> String { "/" + String(index) }
+                lastLocation = scanner.location(of: scanner.place, pointerPrefix: "", index: index)
                 problemBox.startFeature()
                 state = .sequence(index: index + 1)
                 var parts = ObjectParts()
                 do throws(GeoConvError) {
                     guard byte == UInt8(ascii: "{") else {
                         throw scanner.error("every record of a GeoJSON text sequence must be an object, found \(try scanner.describeNext())",
-                                            pointer: pointer)
+                                            pointer: pointer())
                     }
                     scanner.recordEndsAtNewline = !scanner.sawRecordSeparator
                     defer { scanner.recordEndsAtNewline = false }
-                    _ = try parseObject(into: &parts, depth: 1, pointer: pointer, isRoot: false)
+                    _ = try parseObject(into: &parts, depth: 1, pointer: pointer(), isRoot: false)
                 } catch {
                     // A record that does not parse: resynchronise at the next record.
                     guard options.skipsInvalidFeatures || collectsProblems, error.code == .invalidInput else { throw error }
@@ -254,7 +255,7 @@ public struct GeoJSONReader: FeatureReader {
                 }
                 if problemBox.featureFailed { continue }  // its errors are listed
                 do throws(GeoConvError) {
-                    return try feature(from: parts, pointer: pointer)
+                    return try feature(from: parts, pointer: pointer())
                 } catch {
                     guard options.skipsInvalidFeatures || collectsProblems, error.code == .invalidInput else { throw error }
                     try skip(error)
@@ -327,29 +328,29 @@ public struct GeoJSONReader: FeatureReader {
     // MARK: Problems
 
     /// RFC 7946 §3.1.6 orientation, reported only when validating (readers must accept either).
-    func checkWinding(_ rings: PolygonRings, at location: SourceLocation) throws(GeoConvError) {
+    func checkWinding(_ rings: PolygonRings, at location: @autoclosure () -> SourceLocation) throws(GeoConvError) {
         guard collectsProblems else { return }
         if rings.outer.count >= 4, !rings.outer.isCounterClockwise {
-            try lenient("geojson.winding", "an exterior ring should run counter-clockwise (RFC 7946 §3.1.6)", at: location)
+            try lenient("geojson.winding", "an exterior ring should run counter-clockwise (RFC 7946 §3.1.6)", at: location())
         }
         for hole in rings.holes where hole.count >= 4 && hole.isCounterClockwise {
-            try lenient("geojson.winding", "a hole should run clockwise (RFC 7946 §3.1.6)", at: location)
+            try lenient("geojson.winding", "a hole should run clockwise (RFC 7946 §3.1.6)", at: location())
         }
     }
 
     /// Checks a `bbox` member's form when validating: 4 or 6 numbers, south ≤ north.
-    func checkBBox(_ value: JSONValue?, at location: SourceLocation) throws(GeoConvError) {
+    func checkBBox(_ value: JSONValue?, at location: @autoclosure () -> SourceLocation) throws(GeoConvError) {
         guard collectsProblems, let value else { return }
         guard let list = value.arrayValue else {
-            try lenient("geojson.bbox", "a bbox must be an array of numbers, found \(value.typeName)", at: location)
+            try lenient("geojson.bbox", "a bbox must be an array of numbers, found \(value.typeName)", at: location())
             return
         }
         guard list.count == 4 || list.count == 6 else {
-            try lenient("geojson.bbox", "a bbox must hold 4 numbers (2D) or 6 (3D), found \(list.count)", at: location)
+            try lenient("geojson.bbox", "a bbox must hold 4 numbers (2D) or 6 (3D), found \(list.count)", at: location())
             return
         }
         guard list.allSatisfy({ $0.doubleValue != nil }) else {
-            try lenient("geojson.bbox", "every element of a bbox must be a number", at: location)
+            try lenient("geojson.bbox", "every element of a bbox must be a number", at: location())
             return
         }
     }
@@ -359,12 +360,14 @@ public struct GeoJSONReader: FeatureReader {
     }
 
     /// A deviation from RFC 7946 that geoconv reads anyway: a warning (a problem when validating).
-    func lenient(_ code: String, _ message: String, at location: SourceLocation) throws(GeoConvError) {
+    func lenient(_ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation)
+        throws(GeoConvError)
+    {
         if collectsProblems {
-            problemBox.items.append(ValidationProblem(severity: .warning, message: message, location: location))
+            problemBox.items.append(ValidationProblem(severity: .warning, message: message(), location: location()))
             return
         }
-        try diagnostics.warn(code, message, at: location)
+        try diagnostics.warn(code, message(), at: location())
     }
 
     /// Lists an error of the feature being read, which is then not returned (validation).

@@ -4,18 +4,18 @@ import GeoConvCore
 /// RFC 7946 checks (positions, rings, winding), and the feature built from its members.
 extension GeoJSONReader {
     /// Parses a `geometry` value: an object, or `null`.
-    mutating func parseGeometryValue(depth: Int, pointer: String) throws(GeoConvError) -> ParsedGeometry? {
-        let location = scanner.location(pointer: pointer)
+    mutating func parseGeometryValue(depth: Int, pointer: @autoclosure () -> String) throws(GeoConvError) -> ParsedGeometry? {
+        let place = scanner.place
         guard try scanner.peekToken() != UInt8(ascii: "n") else {
-            _ = try scanner.parseValue(depth: depth, pointer: pointer)
-            return ParsedGeometry(geometry: nil, foreign: [:], location: location)
+            _ = try scanner.parseValue(depth: depth, pointer: pointer())
+            return ParsedGeometry(geometry: nil, foreign: [:])
         }
         guard try scanner.peekToken() == UInt8(ascii: "{") else {
-            throw error("a geometry must be an object or null, found \(try scanner.describeNext())", at: location)
+            throw error("a geometry must be an object or null, found \(try scanner.describeNext())", at: location(of: place, pointer()))
         }
         var parts = ObjectParts()
-        _ = try parseObject(into: &parts, depth: depth, pointer: pointer, isRoot: false)
-        return try geometry(from: parts, pointer: pointer)
+        _ = try parseObject(into: &parts, depth: depth, pointer: pointer(), isRoot: false)
+        return try geometry(from: parts, pointer: pointer())
     }
 
     /// Parses nested coordinate arrays.
@@ -270,39 +270,39 @@ extension GeoJSONReader {
         return nil
     }
 
-    func geometry(from parts: ObjectParts, pointer: String) throws(GeoConvError) -> ParsedGeometry {
+    func geometry(from parts: ObjectParts, pointer: @autoclosure () -> String) throws(GeoConvError) -> ParsedGeometry {
+        func objectLocation() -> SourceLocation { location(of: parts, pointer()) }
         guard let type = parts.type else {
-            throw error("a geometry needs a \"type\" member", at: parts.location)
+            throw error("a geometry needs a \"type\" member", at: objectLocation())
         }
-        let typeLocation = parts.typeLocation ?? parts.location
         let exactKind: GeometryKind? = if parts.kindIsExact, case .geometry(let kind) = parts.kind { kind } else { nil }
         var resolved = exactKind
-        if resolved == nil { resolved = try geometryKind(type, at: typeLocation) }
+        if resolved == nil { resolved = try geometryKind(type, at: typeLocation(of: parts, pointer())) }
         guard let kind = resolved else {
             if type.lowercased() == "feature" || type.lowercased() == "featurecollection" {
-                throw error("a \(type) cannot be used as a geometry", at: typeLocation)
+                throw error("a \(type) cannot be used as a geometry", at: typeLocation(of: parts, pointer()))
             }
-            throw error("unknown geometry type \"\(type)\"", at: typeLocation,
+            throw error("unknown geometry type \"\(type)\"", at: typeLocation(of: parts, pointer()),
                         hint: "GeoJSON geometry types are Point, LineString, Polygon, MultiPoint, MultiLineString, MultiPolygon and GeometryCollection")
         }
         var foreign = parts.foreign
-        try checkBBox(parts.bbox, at: parts.location)
+        if collectsProblems, parts.bbox != nil { try checkBBox(parts.bbox, at: objectLocation()) }
         if let bbox = parts.bbox { foreign["bbox"] = bbox }
         if parts.properties != nil || parts.hasGeometryMember || parts.id != nil {
             try lenient("geojson.geometry-members", "a geometry object has Feature members (\"properties\", \"geometry\" or \"id\"); they are ignored",
-                        at: parts.location)
+                        at: objectLocation())
         }
         let geometry: Geometry
         if kind == .geometryCollection {
             guard let members = parts.geometries else {
-                throw error("a GeometryCollection needs a \"geometries\" array", at: parts.location)
+                throw error("a GeometryCollection needs a \"geometries\" array", at: objectLocation())
             }
             if members.contains(where: { $0.geometry?.kind == .geometryCollection }) {
-                try lenient("geojson.nested-collection", "GeometryCollections should not be nested (RFC 7946 §3.1.8)", at: parts.location)
+                try lenient("geojson.nested-collection", "GeometryCollections should not be nested (RFC 7946 §3.1.8)", at: objectLocation())
             }
             if members.contains(where: { !$0.foreign.isEmpty }) {
                 try lenient("geojson.collection-member-foreign", "foreign members of geometries inside a GeometryCollection are not kept",
-                            at: parts.location)
+                            at: objectLocation())
             }
             let geometries = members.compactMap(\.geometry)
             geometry = geometries.isEmpty ? .empty(.geometryCollection) : .geometryCollection(geometries)
@@ -311,26 +311,32 @@ extension GeoJSONReader {
                 geometry = shaped
             } else {
                 guard let coordinates = parts.coordinates else {
-                    throw error("a \(type) needs a \"coordinates\" member", at: parts.location)
+                    throw error("a \(type) needs a \"coordinates\" member", at: objectLocation())
                 }
-                geometry = try shape(kind, coordinates, at: parts.coordinatesLocation ?? parts.location)
+                geometry = try shape(kind, coordinates, at: coordinatesLocation(of: parts, pointer()))
             }
         }
-        return ParsedGeometry(geometry: geometry, foreign: foreign, location: parts.location)
+        return ParsedGeometry(geometry: geometry, foreign: foreign)
     }
 
-    func shape(_ kind: GeometryKind, _ node: CoordinateNode, at location: SourceLocation) throws(GeoConvError) -> Geometry {
+    /// Where an object's coordinates are (its pointer when validating, as `validate` lists them).
+    func coordinatesLocation(of parts: ObjectParts, _ pointer: String) -> SourceLocation {
+        guard let place = parts.coordinatesPlace else { return location(of: parts.place, pointer) }
+        return location(of: place, collectsProblems ? pointer + "/coordinates" : nil)
+    }
+
+    func shape(_ kind: GeometryKind, _ node: CoordinateNode, at location: @autoclosure () -> SourceLocation) throws(GeoConvError) -> Geometry {
         func position(_ node: CoordinateNode) throws(GeoConvError) -> Coordinate {
             guard case .position(let c, let extra) = node else {
-                throw error("\(kind.rawValue) coordinates are nested too deeply: expected a position [longitude, latitude]", at: location)
+                throw error("\(kind.rawValue) coordinates are nested too deeply: expected a position [longitude, latitude]", at: location())
             }
-            if extra { try lenient("geojson.extra-ordinates", "positions with more than three numbers: the fourth and later are dropped", at: location) }
+            if extra { try lenient("geojson.extra-ordinates", "positions with more than three numbers: the fourth and later are dropped", at: location()) }
             return c
         }
         func list(_ node: CoordinateNode) throws(GeoConvError) -> [CoordinateNode] {
             guard case .list(let children) = node else {
                 throw error("\(kind.rawValue) coordinates are not nested deeply enough: found a position where an array of them belongs",
-                            at: location)
+                            at: location())
             }
             return children
         }
@@ -344,7 +350,7 @@ extension GeoJSONReader {
         func line(_ node: CoordinateNode) throws(GeoConvError) -> Path {
             let p = try path(node)
             if p.count == 1 {
-                try lenient("geojson.short-line", "a LineString needs two or more positions; this one has one", at: location)
+                try lenient("geojson.short-line", "a LineString needs two or more positions; this one has one", at: location())
             }
             return p
         }
@@ -353,10 +359,10 @@ extension GeoJSONReader {
             for child in try list(node) {
                 let ring = try path(child)
                 if ring.count < 4 {
-                    try lenient("geojson.short-ring", "a linear ring needs four or more positions; this one has \(ring.count)", at: location)
+                    try lenient("geojson.short-ring", "a linear ring needs four or more positions; this one has \(ring.count)", at: location())
                 }
                 if !ring.isEmpty && !ring.isClosed {
-                    try lenient("geojson.unclosed-ring", "a linear ring's first and last positions differ; it is closed on writing", at: location)
+                    try lenient("geojson.unclosed-ring", "a linear ring's first and last positions differ; it is closed on writing", at: location())
                 }
                 result.append(ring)
             }
@@ -375,7 +381,7 @@ extension GeoJSONReader {
             return p.isEmpty ? .empty(.multiPoint) : .multiPoint(p.coordinates)
         case .polygon:
             guard let r = try rings(node) else { return .empty(.polygon) }
-            try checkWinding(r, at: location)
+            try checkWinding(r, at: location())
             return .polygon(r)
         case .multiLineString:
             var lines: [Path] = []
@@ -385,30 +391,31 @@ extension GeoJSONReader {
             var polygons: [PolygonRings] = []
             for child in try list(node) {
                 if let r = try rings(child) {
-                    try checkWinding(r, at: location)
+                    try checkWinding(r, at: location())
                     polygons.append(r)
                 }
             }
             return polygons.isEmpty ? .empty(.multiPolygon) : .multiPolygon(polygons)
         case .geometryCollection, .circle:
-            throw error("\(kind.rawValue) has no coordinates", at: location)
+            throw error("\(kind.rawValue) has no coordinates", at: location())
         }
     }
 
-    func feature(from parts: ObjectParts, pointer: String, requireFeature: Bool = false) throws(GeoConvError) -> Feature {
+    func feature(from parts: ObjectParts, pointer: @autoclosure () -> String, requireFeature: Bool = false) throws(GeoConvError) -> Feature {
+        func objectLocation() -> SourceLocation { location(of: parts, pointer()) }
         guard let type = parts.type else {
             throw error(requireFeature ? "a feature needs \"type\": \"Feature\"" : "a GeoJSON object needs a \"type\" member",
-                        at: parts.location, hint: "add \"type\": \"Feature\" (or a geometry type)")
+                        at: objectLocation(), hint: "add \"type\": \"Feature\" (or a geometry type)")
         }
         if type != "Feature" {
             if type.lowercased() == "feature" {
                 try lenient("geojson.type-case", "type \"\(type)\" should be \"Feature\" (type names are case-sensitive)",
-                            at: parts.typeLocation ?? parts.location)
+                            at: typeLocation(of: parts, pointer()))
             } else if requireFeature {
-                throw error("a member of \"features\" has type \"\(type)\", not \"Feature\"", at: parts.typeLocation ?? parts.location)
+                throw error("a member of \"features\" has type \"\(type)\", not \"Feature\"", at: typeLocation(of: parts, pointer()))
             } else {
                 // A bare geometry is one feature without properties.
-                let parsed = try geometry(from: parts, pointer: pointer)
+                let parsed = try geometry(from: parts, pointer: pointer())
                 var feature = Feature(geometry: parsed.geometry)
                 if !parsed.foreign.isEmpty { feature.foreignMembers["geometry"] = .object(parsed.foreign) }
                 return feature
@@ -416,7 +423,7 @@ extension GeoJSONReader {
         }
         var feature = Feature(geometry: nil)
         if !parts.hasGeometryMember {
-            try lenient("geojson.missing-geometry", "a Feature has no \"geometry\" member; read as null", at: parts.location)
+            try lenient("geojson.missing-geometry", "a Feature has no \"geometry\" member; read as null", at: objectLocation())
         }
         if let parsed = parts.geometry {
             feature.geometry = parsed.geometry
@@ -428,24 +435,24 @@ extension GeoJSONReader {
         case nil: break
         case let other?:
             try lenient("geojson.invalid-id", "a Feature \"id\" must be a string or a number, found \(other.typeName); kept as a foreign member",
-                        at: parts.location)
+                        at: objectLocation())
             feature.foreignMembers["id"] = other
         }
         switch parts.properties {
         case .object(let object)?: feature.properties = object
         case .null?: feature.foreignMembers[GeoJSONNames.nullProperties] = .null  // written as null again
         case nil:
-            try lenient("geojson.missing-properties", "a Feature has no \"properties\" member", at: parts.location)
+            try lenient("geojson.missing-properties", "a Feature has no \"properties\" member", at: objectLocation())
         case let other?:
             try lenient("geojson.properties-not-object", "a Feature's \"properties\" must be an object or null, found \(other.typeName); it is dropped",
-                        at: parts.location)
+                        at: objectLocation())
         }
         for (key, value) in parts.foreign { feature.foreignMembers[key] = value }
-        try checkBBox(parts.bbox, at: parts.location)
+        if collectsProblems, parts.bbox != nil { try checkBBox(parts.bbox, at: objectLocation()) }
         if let bbox = parts.bbox { feature.foreignMembers["bbox"] = bbox }
         if parts.coordinates != nil || parts.shaped != nil || parts.geometries != nil {
             try lenient("geojson.feature-geometry-members", "a Feature has \"coordinates\" or \"geometries\" members; they are ignored",
-                        at: parts.location)
+                        at: objectLocation())
         }
         StyleProperties.derive(into: &feature)
         if case .point(let center)? = feature.geometry, let radius = feature.properties[GeoJSONNames.radius]?.doubleValue,

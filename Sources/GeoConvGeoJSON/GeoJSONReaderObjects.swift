@@ -10,10 +10,11 @@ extension GeoJSONReader {
         var kind = ObjectKind.other
         /// Whether `type` spelled it with the right case.
         var kindIsExact = false
-        var typeLocation: SourceLocation?
-        /// The object's JSON Pointer.
-        var pointer = ""
-        var location = SourceLocation()
+        /// Where `type`'s value starts (its pointer is the object's + `/type`).
+        var typePlace: JSONScanner.Place?
+        /// Where the object starts; its JSON Pointer is the caller's (locations are made
+        /// only for messages, `location(of:_:)`).
+        var place = JSONScanner.Place(offset: 0, line: 1, lineStart: 0)
         var id: JSONValue?
         var properties: JSONValue?
         var hasGeometryMember = false
@@ -21,11 +22,11 @@ extension GeoJSONReader {
         var coordinates: CoordinateNode?
         /// Coordinates parsed straight into their shape, when "type" came before them.
         var shaped: Geometry?
-        var coordinatesLocation: SourceLocation?
+        var coordinatesPlace: JSONScanner.Place?
         var geometries: [ParsedGeometry]?
         var bbox: JSONValue?
         var crs: JSONValue?
-        var crsLocation: SourceLocation?
+        var crsPlace: JSONScanner.Place?
         var foreign = JSONObject()
     }
 
@@ -33,7 +34,6 @@ extension GeoJSONReader {
     struct ParsedGeometry {
         var geometry: Geometry?
         var foreign: JSONObject
-        var location: SourceLocation
     }
 
     /// Nested coordinate arrays as parsed, before the type says what they mean.
@@ -44,13 +44,12 @@ extension GeoJSONReader {
 
     /// Parses an object's members into `parts`. At the root, stops right after `"features": [`
     /// and returns true, leaving the features to be streamed.
-    mutating func parseObject(into parts: inout ObjectParts, depth: Int, pointer: String, isRoot: Bool)
+    mutating func parseObject(into parts: inout ObjectParts, depth: Int, pointer: @autoclosure () -> String, isRoot: Bool)
         throws(GeoConvError) -> Bool
     {
-        try scanner.checkDepth(depth, pointer: pointer)
-        parts.location = scanner.location(pointer: pointer)
-        parts.pointer = pointer
-        try scanner.expect(UInt8(ascii: "{"), "'{'", pointer: pointer)
+        try scanner.checkDepth(depth, pointer: pointer())
+        parts.place = scanner.place
+        try scanner.expect(UInt8(ascii: "{"), "'{'", pointer: pointer())
         if try scanner.peekToken() == UInt8(ascii: "}") {
             scanner.advance()
             return false
@@ -58,13 +57,13 @@ extension GeoJSONReader {
         var seenMembers: UInt16 = 0
         repeat {
             if isRoot { scanner.startValue() }
-            let keyLocation = scanner.location()
-            let (index, key) = try scanner.parseKey(in: Self.memberNames, pointer: pointer)
-            func memberPointer() -> String { pointer + "/" + JSONScanner.escapePointer(key) }
+            let keyPlace = scanner.place
+            let (index, key) = try scanner.parseKey(in: Self.memberNames, pointer: pointer())
+            func memberPointer() -> String { pointer() + "/" + JSONScanner.escapePointer(key) }
             let bit: UInt16 = index.map { 1 << UInt16($0) } ?? 0
             if bit != 0 ? seenMembers & bit != 0 : parts.foreign[key] != nil {
                 try lenient("geojson.duplicate-member", "the member \"\(key)\" appears twice; the last one is used",
-                            at: keyLocation.with(pointer: pointer))
+                            at: location(of: keyPlace, pointer()))
             }
             seenMembers |= bit
             // A member that belongs to another kind of object than the one "type" already
@@ -73,21 +72,21 @@ extension GeoJSONReader {
                 if collectsProblems, let type = parts.type {
                     try lenient("geojson.changed-semantics",
                                 "a \(type) must not have a \"\(key)\" member (RFC 7946 §7.1); it is kept as a foreign member",
-                                at: keyLocation.with(pointer: memberPointer()))
+                                at: location(of: keyPlace, memberPointer()))
                 }
                 parts.foreign[key] = try scanner.parseValue(depth: depth, pointer: memberPointer())
                 continue
             }
             switch key {
             case "type":
-                let location = scanner.location()
+                let typePlace = scanner.place
                 let value = try scanner.parseValue(depth: depth, pointer: memberPointer())
                 guard let text = value.stringValue else {
-                    throw error("the \"type\" member must be a string, found \(value.typeName)", at: location.with(pointer: memberPointer()))
+                    throw error("the \"type\" member must be a string, found \(value.typeName)", at: location(of: typePlace, memberPointer()))
                 }
                 parts.type = text
                 (parts.kind, parts.kindIsExact) = Self.objectKind(text)
-                parts.typeLocation = location.with(pointer: memberPointer())
+                parts.typePlace = typePlace
             case "features" where isRoot:
                 guard try scanner.peekToken() == UInt8(ascii: "[") else {
                     throw error("the \"features\" member must be an array, found \(try scanner.describeNext())",
@@ -99,7 +98,7 @@ extension GeoJSONReader {
                 parts.hasGeometryMember = true
                 parts.geometry = try parseGeometryValue(depth: depth + 1, pointer: memberPointer())
             case "coordinates":
-                parts.coordinatesLocation = collectsProblems ? scanner.location(pointer: memberPointer()) : scanner.location()
+                parts.coordinatesPlace = scanner.place
                 if case .geometry(let kind) = parts.kind, parts.kindIsExact, kind != .geometryCollection, !collectsProblems {
                     parts.shaped = try parseShape(kind, depth: depth + 1, pointer: memberPointer())
                     parts.coordinates = nil
@@ -135,13 +134,29 @@ extension GeoJSONReader {
             case "bbox":
                 parts.bbox = try scanner.parseValue(depth: depth, pointer: memberPointer())
             case "crs":
-                parts.crsLocation = scanner.location()
+                parts.crsPlace = scanner.place
                 parts.crs = try scanner.parseValue(depth: depth, pointer: memberPointer())
             default:
                 parts.foreign[key] = try scanner.parseValue(depth: depth, pointer: memberPointer())
             }
-        } while try scanner.nextElement(close: UInt8(ascii: "}"), pointer: pointer)
+        } while try scanner.nextElement(close: UInt8(ascii: "}"), pointer: pointer())
         return false
+    }
+
+    /// The location of a place in the input, with a JSON Pointer (messages only).
+    func location(of place: JSONScanner.Place, _ pointer: String? = nil) -> SourceLocation {
+        scanner.location(of: place, pointer: pointer)
+    }
+
+    /// Where an object starts, with its pointer.
+    func location(of parts: ObjectParts, _ pointer: String) -> SourceLocation {
+        location(of: parts.place, pointer)
+    }
+
+    /// Where an object's `type` value is (the object's start when it has none).
+    func typeLocation(of parts: ObjectParts, _ pointer: String) -> SourceLocation {
+        guard let place = parts.typePlace else { return location(of: parts.place, pointer) }
+        return location(of: place, pointer + "/type")
     }
 
     /// What a `type` names, case-insensitively (a wrong case is reported where it is used).

@@ -168,6 +168,31 @@ public final class JSONScanner {
         location(atOffset: base + position, pointer: pointer)
     }
 
+    /// A place in the input kept as three integers, made into a `SourceLocation` only when a
+    /// message needs one (the per-member path builds no strings).
+    public struct Place: Sendable {
+        /// The absolute byte offset.
+        public let offset: Int
+        let line: Int
+        let lineStart: Int
+    }
+
+    /// Where the scanner is, cheaply.
+    @inline(__always) public var place: Place { Place(offset: base + position, line: line, lineStart: lineStart) }
+
+    /// The location of a place taken earlier, with a JSON Pointer.
+    public func location(of place: Place, pointer: String? = nil) -> SourceLocation {
+        SourceLocation(file: reader.name, line: place.line, column: max(1, place.offset - place.lineStart + 1),
+                       byteOffset: place.offset, pointer: pointer)
+    }
+
+    /// The location of a place taken earlier, with the JSON Pointer `prefix/index` composed
+    /// only when it is read.
+    public func location(of place: Place, pointerPrefix prefix: String, index: Int) -> SourceLocation {
+        SourceLocation(file: reader.name, line: place.line, column: max(1, place.offset - place.lineStart + 1),
+                       byteOffset: place.offset, pointerPrefix: prefix, index: index)
+    }
+
     func location(atOffset offset: Int, pointer: String? = nil) -> SourceLocation {
         SourceLocation(file: reader.name, line: line, column: max(1, offset - lineStart + 1), byteOffset: offset,
                        pointer: pointer)
