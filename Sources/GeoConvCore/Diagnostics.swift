@@ -34,9 +34,9 @@ public final class DiagnosticLog {
     /// When true, the first warning is thrown as a `GeoConvError` with code `dataLoss`.
     public let isStrict: Bool
     /// Where the feature being processed came from.
-    public var currentLocation: SourceLocation?
+    @exclusivity(unchecked) public var currentLocation: SourceLocation?
     /// Each distinct warning code with its first occurrence and how often it happened.
-    public private(set) var entries: OrderedDictionary<String, (first: Diagnostic, count: Int)> = [:]
+    @exclusivity(unchecked) public private(set) var entries: OrderedDictionary<String, (first: Diagnostic, count: Int)> = [:]
 
     /// Creates an empty log.
     public init(strict: Bool = false) { isStrict = strict }

@@ -12,10 +12,32 @@ extension Feature {
     ///
     /// Readers refuse such numbers; they can only come from a transform or from a caller
     /// that builds features in code.
-    public func requireFinite(writing format: String, at location: SourceLocation?) throws(GeoConvError) {
-        guard let problem = firstNonFiniteValue() else { return }
+    public func requireFinite(writing format: String, at location: @autoclosure () -> SourceLocation?) throws(GeoConvError) {
+        guard !isAllFinite, let problem = firstNonFiniteValue() else { return }
         throw GeoConvError(.invalidInput, "\(displayName) has a non-finite \(problem.what) (\(problem.value)); \(format) cannot hold NaN or Infinity",
-                           at: location, hint: "fix the value where it is computed; nothing was written")
+                           at: location(), hint: "fix the value where it is computed; nothing was written")
+    }
+
+    /// Whether every position, the circle radius and every style number is finite (the
+    /// per-feature check: no message is built unless one is not).
+    var isAllFinite: Bool {
+        switch geometry {
+        case .point(let c)?:
+            guard c.isFinite else { return false }
+        case .circle(let c, let radius)?:
+            guard c.isFinite, radius.isFinite else { return false }
+        case let geometry?:
+            var finite = true
+            geometry.forEachCoordinate { c in if finite && !c.isFinite { finite = false } }
+            guard finite else { return false }
+        case nil:
+            break
+        }
+        let style = self.style
+        func finite(_ value: Double?) -> Bool { value?.isFinite ?? true }
+        return finite(style.strokeWidth) && finite(style.rotation) && finite(style.opacity) && finite(style.iconScale)
+            && finite(style.groundAnchor.map { $0.x + $0.y }) && finite(style.infoWindowAnchor.map { $0.x + $0.y })
+            && style.spans.allSatisfy { $0.segments.isFinite }
     }
 
     /// The first NaN or infinite number among the feature's positions, circle radius and
@@ -41,5 +63,12 @@ extension Feature {
         }
         for span in style.spans where !span.segments.isFinite { return ("style span length", span.segments) }
         return nil
+    }
+}
+
+extension Coordinate {
+    /// Whether longitude, latitude and any altitude are finite.
+    @inline(__always) var isFinite: Bool {
+        longitude.isFinite && latitude.isFinite && (altitude?.isFinite ?? true)
     }
 }

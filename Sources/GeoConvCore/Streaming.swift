@@ -69,7 +69,7 @@ extension Array where Element == any FeatureTransform {
 
     /// What the transforms make of one feature, each applied in order to what the previous
     /// produced (a transform may drop a feature or split it into several).
-    public mutating func apply(to feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
+    public mutating func apply(to feature: consuming Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
         var batch: [Feature] = []
         try apply(to: feature, diagnostics: diagnostics) { (item: inout Feature) throws(GeoConvError) in batch.append(item) }
         return batch
@@ -77,10 +77,10 @@ extension Array where Element == any FeatureTransform {
 
     /// Calls `emit` with each feature the transforms make of `feature`, in order, building
     /// no array when every transform maps one feature to one (the per-feature path).
-    public mutating func apply(to feature: Feature, diagnostics: DiagnosticLog,
+    public mutating func apply(to feature: consuming Feature, diagnostics: DiagnosticLog,
                                _ emit: (inout Feature) throws(GeoConvError) -> Void) throws(GeoConvError)
     {
-        var feature = feature
+        var feature = feature  // moved, not copied
         try apply(&feature, from: startIndex, diagnostics: diagnostics, emit)
     }
 

@@ -165,5 +165,9 @@ public struct Style: Hashable, Sendable {
     }
 
     /// Whether nothing is specified.
-    public var isEmpty: Bool { self == Style() }
+    public var isEmpty: Bool {
+        strokeColor == nil && strokeWidth == nil && fillColor == nil && geodesic == nil && spans.isEmpty && icon == nil
+            && iconScale == nil && markerColor == nil && markerSymbol == nil && markerSize == nil && groundAnchor == nil
+            && infoWindowAnchor == nil && rotation == nil && opacity == nil && zIndex == nil
+    }
 }

@@ -381,11 +381,11 @@ public struct GeoJSONReader: FeatureReader {
 
 /// What validation collects while reading (a class: the parsing methods are not mutating).
 final class ProblemBox {
-    var items: [ValidationProblem] = []
+    @exclusivity(unchecked) var items: [ValidationProblem] = []
     /// Whether the feature being read had an error, already listed, when validation reads on past it.
-    var featureFailed = false
+    @exclusivity(unchecked) var featureFailed = false
     /// The feature's positions outside longitude ±180 / latitude ±90, with their places.
-    var outOfRange: [(coordinate: Coordinate, location: SourceLocation)] = []
+    @exclusivity(unchecked) var outOfRange: [(coordinate: Coordinate, location: SourceLocation)] = []
 
     /// Forgets the previous feature.
     func startFeature() {

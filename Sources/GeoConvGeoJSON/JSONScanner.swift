@@ -16,7 +16,7 @@ public final class JSONScanner {
     /// Index of the next unread byte in the window.
     @exclusivity(unchecked) var position = 0
     @exclusivity(unchecked) var end = 0
-    var atEnd = false
+    @exclusivity(unchecked) var atEnd = false
     /// Absolute input offset of `storage[0]`.
     @exclusivity(unchecked) var base = 0
     @exclusivity(unchecked) var line = 1
@@ -112,7 +112,7 @@ public final class JSONScanner {
 
     /// Set while a record of a newline-delimited text sequence is parsed: a newline inside
     /// it is an error, so one thread and `--jobs` (which cuts at newlines) read alike.
-    public var recordEndsAtNewline = false
+    @exclusivity(unchecked) public var recordEndsAtNewline = false
 
     /// Skips whitespace and record separators (RS, 0x1E), for GeoJSON text sequences.
     public func peekRecord() throws(GeoConvError) -> UInt8? {
@@ -125,7 +125,7 @@ public final class JSONScanner {
     }
 
     /// Whether an RS (0x1E) has been seen: the sequence is RFC 8142, not newline-delimited.
-    public private(set) var sawRecordSeparator = false
+    @exclusivity(unchecked) public private(set) var sawRecordSeparator = false
 
     /// Skips the rest of a bad record of a text sequence: up to the next RS when the
     /// sequence uses them (a record may span lines), else past the end of the line.

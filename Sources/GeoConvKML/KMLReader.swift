@@ -271,6 +271,12 @@ final class KMLReaderState {
 extension String {
     /// Without leading and trailing whitespace.
     var trimmed: String {
+        // The common case, answered from the first and last bytes: ASCII that is not a space
+        // or control character cannot be whitespace, so the text is returned as it is.
+        let utf8 = self.utf8
+        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+            return self
+        }
         let scalars = unicodeScalars
         guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
               let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })

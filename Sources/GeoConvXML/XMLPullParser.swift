@@ -263,7 +263,7 @@ public final class XMLPullParser {
         var result: String?
         guard xmlTextReaderMoveToFirstAttribute(reader) == 1 else { return nil }
         repeat {
-            if let local = xmlTextReaderConstLocalName(reader), String(cString: local) == name,
+            if let local = xmlTextReaderConstLocalName(reader), name.withCString({ strcmp(local, $0) == 0 }),
                let value = xmlTextReaderConstValue(reader)
             {
                 result = String(cString: value)
