@@ -91,13 +91,22 @@ public enum MarkerClusters {
             header.crs = nil
             try writer.begin(header)
             var written = 0
-            // Zooms two at a time: each zoom's clustering is independent, and two bound the memory.
+            // Zooms two at a time (each zoom's clustering is independent), the next two clustered
+            // in the background while these are written: four clusterings bound the memory.
             var next = 0
-            while next < options.zooms.count {
+            func clusterNext() -> BackgroundTask<[MarkerClusterer.Clustering]>? {
+                guard next < options.zooms.count else { return nil }
                 let zooms = Array(options.zooms[next..<min(options.zooms.count, next + 2)])
                 next += zooms.count
-                for clustering in clusterer.clusterings(zooms: zooms) {
-                    written += try write(clustering, of: markers, options: options, to: &writer, log: log)
+                return BackgroundTask { clusterer.clusterings(zooms: zooms) }
+            }
+            var pending = clusterNext()
+            while let task = pending {
+                let clusterings = task.value()
+                pending = clusterNext()
+                for clustering in clusterings {
+                    let zoomClusters = ZoomClusters(clustering, positions: markers.positions, listsMembers: options.listsMembers)
+                    written += try write(zoomClusters, of: markers, options: options, to: &writer, log: log)
                 }
             }
             try writer.finish()
@@ -111,42 +120,55 @@ public enum MarkerClusters {
     }
 
     /// Writes one zoom's clusters in the order the algorithm made them.
-    private static func write<Writer: FeatureWriter>(_ clustering: MarkerClusterer.Clustering, of markers: MarkerSource,
+    private static func write<Writer: FeatureWriter>(_ zoomClusters: ZoomClusters, of markers: MarkerSource,
                                                      options: ClusterOptions, to writer: inout Writer, log: DiagnosticLog)
         throws(GeoConvError) -> Int
     {
+        let clustering = zoomClusters.clustering
+        let (sizes, boxes, members) = (zoomClusters.sizes, zoomClusters.boxes, zoomClusters.members)
         let count = clustering.count
-        var sizes = [Int32](repeating: 0, count: count)
-        var boxes = [CoordinateBounds?](repeating: nil, count: count)
-        var members: [[Int32]] = options.listsMembers ? Array(repeating: [], count: count) : []
-        for (item, owner) in clustering.owners.enumerated() {
-            let cluster = Int(owner)
-            sizes[cluster] += 1
-            let c = markers.positions[item]
-            boxes[cluster] = boxes[cluster].map { $0.including(c) } ?? CoordinateBounds(c, c)
-            if options.listsMembers { members[cluster].append(Int32(item)) }
-        }
-        // Markers alone are read again from the input: a batch of them at a time, on every core.
-        var batchStart = 0
-        while batchStart < count {
-            let batch = batchStart..<min(count, batchStart + 8192)
-            batchStart = batch.upperBound
+        // A batch of clusters at a time, made on other cores (markers alone read again from the
+        // input) while the previous batch is written.
+        let zoom = StyleProperties.number(clustering.zoom)
+        let batches = stride(from: 0, to: count, by: 8192).map { $0..<min(count, $0 + 8192) }
+        /// A batch's features in order, built on other cores: lone markers read again, clusters made.
+        func features(_ batch: Range<Int>) -> BackgroundTask<(features: [Feature], log: DiagnosticLog, error: GeoConvError?)> {
             let alone = batch.filter { sizes[$0] == 1 }.map { Int(clustering.starts[$0]) }
-            var lone = try markers.features(alone, log: log).makeIterator()
-            for cluster in batch {
-                let start = Int(clustering.starts[cluster])
-                var feature: Feature
-                if sizes[cluster] == 1, let marker = lone.next() {
-                    feature = marker  // the marker alone keeps all it had
-                } else {
-                    feature = clusterFeature(at: markers.positions[start], count: Int(sizes[cluster]), box: boxes[cluster])
-                    if options.listsMembers {
-                        feature.properties["members"] = .array(members[cluster].map { markers.memberID(Int($0)) })
-                    }
+            return BackgroundTask {
+                let batchLog = DiagnosticLog()
+                var lone: IndexingIterator<[Feature]>
+                do throws(GeoConvError) {
+                    lone = try markers.features(alone, log: batchLog).makeIterator()
+                } catch {
+                    return ([], batchLog, error)
                 }
-                if options.writesZoom { feature.properties["zoom"] = StyleProperties.number(clustering.zoom) }
-                try writer.write(feature)
+                var features: [Feature] = []
+                features.reserveCapacity(batch.count)
+                for cluster in batch {
+                    var feature: Feature
+                    if sizes[cluster] == 1, let marker = lone.next() {
+                        feature = marker  // the marker alone keeps all it had
+                    } else {
+                        let start = Int(clustering.starts[cluster])
+                        feature = clusterFeature(at: markers.positions[start], count: Int(sizes[cluster]), box: boxes[cluster])
+                        if options.listsMembers {
+                            feature.properties["members"] = .array(members[cluster].map { markers.memberID(Int($0)) })
+                        }
+                    }
+                    if options.writesZoom { feature.properties["zoom"] = zoom }
+                    features.append(feature)
+                }
+                return (features, batchLog, nil)
             }
+        }
+        var pending = batches.first.map(features)
+        for (number, _) in batches.enumerated() {
+            guard let task = pending else { break }
+            let outcome = task.value()
+            log.absorb(outcome.log)
+            if let error = outcome.error { throw error }
+            pending = number + 1 < batches.count ? features(batches[number + 1]) : nil
+            for feature in outcome.features { try writer.write(feature) }
         }
         return count
     }
@@ -165,6 +187,32 @@ public enum MarkerClusters {
     }
 }
 
+/// One zoom's clustering with each cluster's size, bounds and (when listed) members.
+private struct ZoomClusters {
+    let clustering: MarkerClusterer.Clustering
+    let sizes: [Int32]
+    let boxes: [CoordinateBounds?]
+    let members: [[Int32]]
+
+    init(_ clustering: MarkerClusterer.Clustering, positions: [Coordinate], listsMembers: Bool) {
+        let count = clustering.count
+        var sizes = [Int32](repeating: 0, count: count)
+        var boxes = [CoordinateBounds?](repeating: nil, count: count)
+        var members: [[Int32]] = listsMembers ? Array(repeating: [], count: count) : []
+        for (item, owner) in clustering.owners.enumerated() {
+            let cluster = Int(owner)
+            sizes[cluster] += 1
+            let c = positions[item]
+            boxes[cluster] = boxes[cluster].map { $0.including(c) } ?? CoordinateBounds(c, c)
+            if listsMembers { members[cluster].append(Int32(item)) }
+        }
+        self.clustering = clustering
+        self.sizes = sizes
+        self.boxes = boxes
+        self.members = members
+    }
+}
+
 /// The markers of an input: their positions, and how to get each one's feature back.
 private struct MarkerSource {
     var positions: [Coordinate] = []
@@ -177,13 +225,15 @@ private struct MarkerSource {
     var ids: [String?] = []
     var input: ByteReader?
     var markerReader: (@Sendable (ByteReader, DiagnosticLog) -> any FeatureReader)?
+    var markerSequenceReader: (@Sendable (ByteReader, DiagnosticLog) -> any FeatureReader)?
     /// Held: the features themselves (inputs that cannot be indexed).
     var held: [Feature] = []
 
     static func indexed(_ indexing: inout any MarkerIndexReader, reader: ByteReader, keepsIDs: Bool, log: DiagnosticLog)
         throws(GeoConvError) -> MarkerSource
     {
-        var source = MarkerSource(input: reader, markerReader: indexing.markerReader)
+        var source = MarkerSource(input: reader, markerReader: indexing.markerReader,
+                                  markerSequenceReader: indexing.markerSequenceReader)
         func add(_ entry: MarkerEntry) throws(GeoConvError) {
             guard let position = entry.position else {
                 source.skipped += 1
@@ -271,6 +321,7 @@ private struct MarkerSource {
         guard input != nil else { return indices.map { held[$0] } }
         let slices = stride(from: 0, to: indices.count, by: 512).map { indices[$0..<min(indices.count, $0 + 512)] }
         let outcomes = slices.concurrentMap { slice -> (features: [Feature], log: DiagnosticLog, error: GeoConvError?) in
+            if let batch = batchFeatures(slice) { return (batch, DiagnosticLog(), nil) }
             let sliceLog = DiagnosticLog()
             var features: [Feature] = []
             do throws(GeoConvError) {
@@ -288,6 +339,34 @@ private struct MarkerSource {
             result += outcome.features
         }
         return result
+    }
+
+    /// The markers `indices` read again by one reader, their bytes put one after another as
+    /// a text sequence; `nil` when anything is to be said about one of them (a warning, an
+    /// error, a feature skipped), which reading them one by one then places in the input.
+    private func batchFeatures(_ indices: ArraySlice<Int>) -> [Feature]? {
+        guard let input, let markerSequenceReader else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(indices.reduce(0) { $0 + Int(lengths[$1]) + 2 })
+        for index in indices {
+            let range = starts[index]..<(starts[index] + Int(lengths[index]))
+            guard let marker = try? input.bytes(in: range) else { return nil }
+            bytes.append(0x1E)
+            bytes += marker
+            bytes.append(0x0A)
+        }
+        let log = DiagnosticLog()
+        var features: [Feature] = []
+        features.reserveCapacity(indices.count)
+        do throws(GeoConvError) {
+            var reader = markerSequenceReader(try ByteReader(.memory(bytes, name: input.name)), log)
+            _ = try reader.readHeader()
+            while let feature = try reader.next() { features.append(feature) }
+        } catch {
+            return nil
+        }
+        guard features.count == indices.count, log.isEmpty else { return nil }
+        return features
     }
 
     /// Marker `index`'s feature, read again from the input.

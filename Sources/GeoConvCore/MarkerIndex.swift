@@ -32,4 +32,9 @@ package protocol MarkerIndexReader: FeatureReader {
     mutating func nextMarker() throws(GeoConvError) -> MarkerEntry?
     /// Makes a reader of one feature's bytes as `nextMarker()` listed them.
     var markerReader: @Sendable (ByteReader, DiagnosticLog) -> any FeatureReader { get }
+    /// Makes a reader of several features' bytes as `nextMarker()` listed them, each
+    /// preceded by RS (0x1E) and followed by a newline, giving one feature per record: one
+    /// reader for a batch of markers instead of one each. Its features are those
+    /// `markerReader` reads from each alone.
+    var markerSequenceReader: @Sendable (ByteReader, DiagnosticLog) -> any FeatureReader { get }
 }

@@ -48,6 +48,12 @@ extension GeoJSONReader: MarkerIndexReader {
         return { input, diagnostics in GeoJSONReader(input, options: options, diagnostics: diagnostics) }
     }
 
+    package var markerSequenceReader: @Sendable (ByteReader, DiagnosticLog) -> any FeatureReader {
+        let options = GeoJSONReadOptions(isSequence: true, skipsInvalidFeatures: options.skipsInvalidFeatures,
+                                         maximumDepth: options.maximumDepth, maximumFeatureBytes: options.maximumFeatureBytes)
+        return { input, diagnostics in GeoJSONReader(input, options: options, diagnostics: diagnostics) }
+    }
+
     /// After the array: the root's last members read as `next()` reads them.
     private mutating func endOfFeatures() throws(GeoConvError) -> MarkerEntry? {
         state = .afterFeatures

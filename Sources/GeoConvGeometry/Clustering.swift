@@ -57,10 +57,14 @@ public struct MarkerClusterer: Sendable {
     public var variant: Variant
 
     private let positions: [Coordinate]
+    /// World-point coordinates in Morton order (`order`), so that a cell's items are read
+    /// one after another.
     private let x: [Double], y: [Double]
     /// Item indices sorted by Morton code, and the sorted codes.
     private let order: [Int32]
     private let codes: [UInt64]
+    /// Each item's index in `order` (where a search for its neighbours' cells starts).
+    private let rank: [Int32]
 
     static let bits = 31
     static let resolution = Double(1 << bits)
@@ -78,14 +82,17 @@ public struct MarkerClusterer: Sendable {
             x.append(w.x)
             y.append(w.y)
         }
-        self.x = x
-        self.y = y
         var keyed = [(UInt64, Int32)]()
         keyed.reserveCapacity(positions.count)
         for i in 0..<positions.count { keyed.append((MarkerClusterer.morton(x[i], y[i]), Int32(i))) }
         keyed.sort { $0.0 < $1.0 }  // stable: equal codes stay in item order
         order = keyed.map(\.1)
         codes = keyed.map(\.0)
+        self.x = order.map { x[Int($0)] }
+        self.y = order.map { y[Int($0)] }
+        var rank = [Int32](repeating: 0, count: positions.count)
+        for (index, item) in order.enumerated() { rank[Int(item)] = Int32(index) }
+        self.rank = rank
     }
 
     static func cell(_ v: Double) -> UInt64 {
@@ -104,9 +111,46 @@ public struct MarkerClusterer: Sendable {
 
     static func morton(_ x: Double, _ y: Double) -> UInt64 { spread(cell(x)) | (spread(cell(y)) << 1) }
 
-    /// The first index in `codes` not below `value`.
-    private func lowerBound(_ value: UInt64) -> Int {
-        var low = 0, high = codes.count
+    /// The first index in `codes` not below `value`, searched outwards from `hint` in
+    /// doubling steps and then by halves: a neighbour's cell is a few places away in the
+    /// Morton order far more often than it is far (fewer, cache-friendly probes than a
+    /// search of the whole order).
+    private func lowerBound(_ value: UInt64, near hint: Int) -> Int {
+        let n = codes.count
+        var low = 0, high = n
+        if hint < n && codes[hint] < value {
+            var known = hint, step = 1  // codes[known] < value
+            while true {
+                let probe = hint + step
+                if probe >= n {
+                    (low, high) = (known + 1, n)
+                    break
+                }
+                if codes[probe] < value {
+                    known = probe
+                    step <<= 1
+                } else {
+                    (low, high) = (known + 1, probe)
+                    break
+                }
+            }
+        } else {
+            var known = min(hint, n), step = 1  // codes[known] >= value, or known == n
+            while true {
+                let probe = hint - step
+                if probe < 0 {
+                    (low, high) = (0, known)
+                    break
+                }
+                if codes[probe] >= value {
+                    known = probe
+                    step <<= 1
+                } else {
+                    (low, high) = (probe + 1, known)
+                    break
+                }
+            }
+        }
         while low < high {
             let mid = (low + high) / 2
             if codes[mid] < value { low = mid + 1 } else { high = mid }
@@ -153,13 +197,16 @@ public struct MarkerClusterer: Sendable {
         let shift = UInt64(2 * (MarkerClusterer.bits - level))
         let cellsPerAxis = Double(1 << level)
 
+        // Bookkeeping by place in the Morton order (the index's order), turned into item order at the end.
         var visited = [Bool](repeating: false, count: n)
         var best = [Double](repeating: .infinity, count: n)
         var owner = [Int32](repeating: -1, count: n)
         var starts: [Int32] = []
         var candidates: [Int32] = []
-        for candidate in 0..<n where !visited[candidate] {
-            let cx = x[candidate], cy = y[candidate]
+        for candidate in 0..<n {
+            let place = Int(rank[candidate])
+            if visited[place] { continue }
+            let cx = x[place], cy = y[place]
             let minX = cx - h, maxX = cx + h, minY = cy - h, maxY = cy + h
             let clusterID = Int32(starts.count)
             starts.append(Int32(candidate))
@@ -172,12 +219,11 @@ public struct MarkerClusterer: Sendable {
                 for cellY in cellY0...cellY1 {
                     for cellX in cellX0...cellX1 {
                         let prefix = (MarkerClusterer.spread(UInt64(cellX)) | (MarkerClusterer.spread(UInt64(cellY)) << 1)) << shift
-                        var i = lowerBound(prefix)
-                        let end = shift >= 64 ? codes.count : lowerBound(prefix + (1 << shift))
+                        var i = lowerBound(prefix, near: place)
+                        let end = shift >= 64 ? codes.count : lowerBound(prefix + (1 << shift), near: i)
                         while i < end {
-                            let item = Int(order[i])
-                            let ix = x[item], iy = y[item]
-                            if ix >= minX && ix <= maxX && iy >= minY && iy <= maxY { candidates.append(Int32(item)) }
+                            let ix = x[i], iy = y[i]
+                            if ix >= minX && ix <= maxX && iy >= minY && iy <= maxY { candidates.append(Int32(i)) }
                             i += 1
                         }
                     }
@@ -192,12 +238,13 @@ public struct MarkerClusterer: Sendable {
                 owner[item] = clusterID
                 visited[item] = true
             }
-            if owner[candidate] != clusterID {  // cannot happen (distance 0), but keep the candidate its own
-                owner[candidate] = clusterID
-                best[candidate] = 0
-                visited[candidate] = true
+            if owner[place] != clusterID {  // cannot happen (distance 0), but keep the candidate its own
+                owner[place] = clusterID
+                best[place] = 0
+                visited[place] = true
             }
         }
-        return Clustering(zoom: zoom, starts: starts, owners: owner)
+        let owners = rank.map { owner[Int($0)] }
+        return Clustering(zoom: zoom, starts: starts, owners: owners)
     }
 }

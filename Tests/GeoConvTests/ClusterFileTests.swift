@@ -111,6 +111,27 @@ struct ClusterFileTests {
         #expect(error?.location?.byteOffset == offset)
     }
 
+    @Test("A warning about a lone marker read in a batch is placed at that marker, and its neighbours are unchanged")
+    func warningInBatch() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("warn.geojson").path
+        let good = { (n: Int, lng: Int) in #"{"type":"Feature","properties":{"n":\#(n)},"geometry":{"type":"Point","coordinates":[\#(lng),0]}}"# }
+        let bad = #"{"type":"Feature","properties":5,"geometry":{"type":"Point","coordinates":[50,0]}}"#
+        let text = #"{"type":"FeatureCollection","features":["# + [good(1, -50), bad, good(3, 100)].joined(separator: ",") + "]}"
+        try text.write(toFile: input, atomically: true, encoding: .utf8)
+        let report = try MarkerClusters.write(.file(input), to: .memory, options: ClusterOptions(zooms: [5], outputFormat: "geojson"))
+        #expect(report.featuresWritten == 3)
+        let warning = report.diagnostics.entries["geojson.properties-not-object"]
+        #expect(warning?.count == 1)
+        let bytes = Array(text.utf8), start = Array(bad.utf8)
+        #expect(warning?.first.location?.byteOffset == bytes.indices.first { bytes[$0...].starts(with: start) })
+        let (_, features, _) = try readGeoJSON(String(decoding: report.output, as: UTF8.self))
+        #expect(features.map { $0.properties["n"] } == [1, nil, 3])
+        #expect(features.map { $0.geometry } == [.point(Coordinate(latitude: 0, longitude: -50)), .point(Coordinate(latitude: 0, longitude: 50)),
+                                                  .point(Coordinate(latitude: 0, longitude: 100))])
+    }
+
     @Test("Inputs that cannot be indexed (KML) are read whole and cluster alike")
     func heldInput() throws {
         let directory = try Fixtures.temporaryDirectory()
