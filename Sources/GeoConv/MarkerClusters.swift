@@ -120,8 +120,8 @@ public enum MarkerClusters {
     }
 
     /// Writes one zoom's clusters in the order the algorithm made them.
-    private static func write<Writer: FeatureWriter>(_ zoomClusters: ZoomClusters, of markers: MarkerSource,
-                                                     options: ClusterOptions, to writer: inout Writer, log: DiagnosticLog)
+    private static func write(_ zoomClusters: ZoomClusters, of markers: MarkerSource,
+                              options: ClusterOptions, to writer: inout any FeatureWriter, log: DiagnosticLog)
         throws(GeoConvError) -> Int
     {
         let clustering = zoomClusters.clustering
@@ -131,44 +131,70 @@ public enum MarkerClusters {
         // input) while the previous batch is written.
         let zoom = StyleProperties.number(clustering.zoom)
         let batches = stride(from: 0, to: count, by: 8192).map { $0..<min(count, $0 + 8192) }
-        /// A batch's features in order, built on other cores: lone markers read again, clusters made.
-        func features(_ batch: Range<Int>) -> BackgroundTask<(features: [Feature], log: DiagnosticLog, error: GeoConvError?)> {
-            let alone = batch.filter { sizes[$0] == 1 }.map { Int(clustering.starts[$0]) }
+        /// A batch's clusters as features, made on other cores in pieces (lone markers read
+        /// again, clusters made) and, when the writer's records can be written apart, written
+        /// there too; each piece's features or records, in order.
+        typealias Piece = (features: [Feature], records: [UInt8]?, log: DiagnosticLog, error: GeoConvError?)
+        func make(_ batch: Range<Int>) -> BackgroundTask<[Piece]> {
+            let pieces = stride(from: batch.lowerBound, to: batch.upperBound, by: 1024).map { start in
+                let range = start..<min(batch.upperBound, start + 1024)
+                let log = DiagnosticLog()
+                let output = try? ByteWriter(.memory)
+                // Made here: a records writer starts from the state of the writer it comes from.
+                let records = output.flatMap { (writer as? any RecordsWriter)?.recordsWriter(into: $0, diagnostics: log) }
+                return (range: range, log: log, output: output, records: records)
+            }
             return BackgroundTask {
-                let batchLog = DiagnosticLog()
-                var lone: IndexingIterator<[Feature]>
-                do throws(GeoConvError) {
-                    lone = try markers.features(alone, log: batchLog).makeIterator()
-                } catch {
-                    return ([], batchLog, error)
-                }
-                var features: [Feature] = []
-                features.reserveCapacity(batch.count)
-                for cluster in batch {
-                    var feature: Feature
-                    if sizes[cluster] == 1, let marker = lone.next() {
-                        feature = marker  // the marker alone keeps all it had
-                    } else {
-                        let start = Int(clustering.starts[cluster])
-                        feature = clusterFeature(at: markers.positions[start], count: Int(sizes[cluster]), box: boxes[cluster])
-                        if options.listsMembers {
-                            feature.properties["members"] = .array(members[cluster].map { markers.memberID(Int($0)) })
+                pieces.concurrentMap { piece -> Piece in
+                    var records = piece.records
+                    var features: [Feature] = []
+                    do throws(GeoConvError) {
+                        let alone = piece.range.filter { sizes[$0] == 1 }.map { Int(clustering.starts[$0]) }
+                        var lone = try markers.features(alone[...], log: piece.log).makeIterator()
+                        features.reserveCapacity(records == nil ? piece.range.count : 0)
+                        for cluster in piece.range {
+                            var feature: Feature
+                            if sizes[cluster] == 1, let marker = lone.next() {
+                                feature = marker  // the marker alone keeps all it had
+                            } else {
+                                let start = Int(clustering.starts[cluster])
+                                feature = clusterFeature(at: markers.positions[start], count: Int(sizes[cluster]), box: boxes[cluster])
+                                if options.listsMembers {
+                                    feature.properties["members"] = .array(members[cluster].map { markers.memberID(Int($0)) })
+                                }
+                            }
+                            if options.writesZoom { feature.properties["zoom"] = zoom }
+                            if records != nil { try records?.write(feature) } else { features.append(feature) }
                         }
+                        if let output = piece.output, records != nil {
+                            try output.flush()
+                            return ([], output.memoryContents, piece.log, nil)
+                        }
+                        return (features, nil, piece.log, nil)
+                    } catch {
+                        return ([], nil, piece.log, error)
                     }
-                    if options.writesZoom { feature.properties["zoom"] = zoom }
-                    features.append(feature)
                 }
-                return (features, batchLog, nil)
             }
         }
-        var pending = batches.first.map(features)
-        for (number, _) in batches.enumerated() {
+        var pending = batches.first.map(make)
+        for (number, batch) in batches.enumerated() {
             guard let task = pending else { break }
-            let outcome = task.value()
-            log.absorb(outcome.log)
-            if let error = outcome.error { throw error }
-            pending = number + 1 < batches.count ? features(batches[number + 1]) : nil
-            for feature in outcome.features { try writer.write(feature) }
+            let pieces = task.value()
+            pending = number + 1 < batches.count ? make(batches[number + 1]) : nil
+            var start = batch.lowerBound
+            for piece in pieces {
+                log.absorb(piece.log)
+                if let error = piece.error { throw error }
+                let count = min(1024, batch.upperBound - start)
+                start += count
+                if let bytes = piece.records, var records = writer as? any RecordsWriter {
+                    try records.appendRecords(bytes, count: count)
+                    writer = records
+                } else {
+                    for feature in piece.features { try writer.write(feature) }
+                }
+            }
         }
         return count
     }
@@ -321,14 +347,11 @@ private struct MarkerSource {
         guard input != nil else { return indices.map { held[$0] } }
         let slices = stride(from: 0, to: indices.count, by: 512).map { indices[$0..<min(indices.count, $0 + 512)] }
         let outcomes = slices.concurrentMap { slice -> (features: [Feature], log: DiagnosticLog, error: GeoConvError?) in
-            if let batch = batchFeatures(slice) { return (batch, DiagnosticLog(), nil) }
             let sliceLog = DiagnosticLog()
-            var features: [Feature] = []
             do throws(GeoConvError) {
-                for index in slice { features.append(try feature(index, log: sliceLog)) }
-                return (features, sliceLog, nil)
+                return (try features(slice, log: sliceLog), sliceLog, nil)
             } catch {
-                return (features, sliceLog, error)
+                return ([], sliceLog, error)
             }
         }
         var result: [Feature] = []
@@ -339,6 +362,17 @@ private struct MarkerSource {
             result += outcome.features
         }
         return result
+    }
+
+    /// The features of the markers `indices`, in order, read on this thread: by one reader
+    /// for them all, else each alone.
+    func features(_ indices: ArraySlice<Int>, log: DiagnosticLog) throws(GeoConvError) -> [Feature] {
+        guard input != nil else { return indices.map { held[$0] } }
+        if let batch = batchFeatures(indices) { return batch }
+        var features: [Feature] = []
+        features.reserveCapacity(indices.count)
+        for index in indices { features.append(try feature(index, log: log)) }
+        return features
     }
 
     /// The markers `indices` read again by one reader, their bytes put one after another as

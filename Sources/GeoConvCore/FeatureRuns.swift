@@ -53,3 +53,15 @@ package protocol FeatureRunReader: FeatureReader {
     /// makes them the input's).
     var runReader: @Sendable (FeatureRun, ByteReader, DiagnosticLog) -> any FeatureReader { get }
 }
+
+/// A writer whose features are independent records between what it writes first and last
+/// (a GeoJSON FeatureCollection's members, a text sequence's records), so that writers of
+/// its kind can write batches of them on other threads and the bytes be put in order here.
+package protocol RecordsWriter: FeatureWriter {
+    /// A writer of features as records alone into `output` (nothing before or after them),
+    /// as this writer, begun, would write them after at least one other; `nil` when a record
+    /// depends on what this writer has seen (a collection's bounding box, for example).
+    func recordsWriter(into output: ByteWriter, diagnostics: DiagnosticLog) -> (any FeatureWriter)?
+    /// Adds `count` records that a records writer wrote, in order after those written so far.
+    mutating func appendRecords(_ bytes: [UInt8], count: Int) throws(GeoConvError)
+}

@@ -42,7 +42,7 @@ public struct GeoJSONWriteOptions: Hashable, Sendable {
 /// written as its centre Point with a `geoconv:radius` property (and reported, since other
 /// viewers show a point). Document name, description, camera and tile layers become
 /// FeatureCollection members (and are reported as lost in a text sequence).
-public struct GeoJSONWriter: FeatureWriter {
+public struct GeoJSONWriter: FeatureWriter, RecordsWriter {
     private let output: ByteWriter
     private let options: GeoJSONWriteOptions
     private let diagnostics: DiagnosticLog
@@ -51,6 +51,8 @@ public struct GeoJSONWriter: FeatureWriter {
     private var buffer: [UInt8] = []
     /// Whether the source draws edges the shorter way round (from the header).
     private var edgesTakeShorterWay = false
+    /// Whether this writes records alone, each after a separator (`recordsWriter`).
+    private var writesRecordsOnly = false
 
     /// Creates a writer.
     public init(_ output: ByteWriter, options: GeoJSONWriteOptions = GeoJSONWriteOptions(), diagnostics: DiagnosticLog) {
@@ -170,14 +172,15 @@ public struct GeoJSONWriter: FeatureWriter {
             try output.write(buffer)
             try output.write(byte: 0x0A)
         case nil:
-            try output.write(count == 0 ? (options.pretty ? "\n    " : "\n") : (options.pretty ? ",\n    " : ",\n"))
+            let first = count == 0 && !writesRecordsOnly
+            try output.write(first ? (options.pretty ? "\n    " : "\n") : (options.pretty ? ",\n    " : ",\n"))
             try output.write(buffer)
         }
         count += 1
     }
 
     public mutating func finish() throws(GeoConvError) {
-        if options.sequence == nil {
+        if options.sequence == nil && !writesRecordsOnly {
             var out: [UInt8] = Array((count > 0 ? "\n" : "").utf8)
             out += Array((options.pretty ? "  ]" : "]").utf8)
             if options.writesBoundingBoxes, let bounds {
@@ -189,6 +192,26 @@ public struct GeoJSONWriter: FeatureWriter {
             try output.write(out)
         }
         try output.flush()
+    }
+
+    // MARK: Records written elsewhere
+
+    package func recordsWriter(into output: ByteWriter, diagnostics: DiagnosticLog) -> (any FeatureWriter)? {
+        guard !options.writesBoundingBoxes else { return nil }  // the collection's bbox needs every feature here
+        var writer = GeoJSONWriter(output, options: options, diagnostics: diagnostics)
+        writer.edgesTakeShorterWay = edgesTakeShorterWay
+        writer.writesRecordsOnly = true
+        return writer
+    }
+
+    package mutating func appendRecords(_ bytes: [UInt8], count: Int) throws(GeoConvError) {
+        // A collection's first member has no comma before it; records come with one.
+        if options.sequence == nil, self.count == 0, bytes.first == UInt8(ascii: ",") {
+            try output.write(Array(bytes.dropFirst()))
+        } else {
+            try output.write(bytes)
+        }
+        self.count += count
     }
 
     // MARK: Geometry

@@ -30,7 +30,7 @@ struct ClusterFileTests {
     }()
 
     /// What the clusters must be: the algorithm on the features read whole, written in order.
-    func expected(zooms: [Double], members: Bool) throws -> (text: String, markers: Int) {
+    func expected(zooms: [Double], members: Bool, sequence: Bool = false) throws -> (text: String, markers: Int) {
         let (header, features, _) = try readGeoJSON(Self.collection)
         let markers = features.filter { if case .point? = $0.geometry { true } else { false } }
         let clusterer = MarkerClusterer(positions: markers.compactMap { if case .point(let c)? = $0.geometry { c } else { nil } })
@@ -61,7 +61,8 @@ struct ClusterFileTests {
                 out.append(feature)
             }
         }
-        return (try writeGeoJSON(out, header: header).text, markers.count)
+        let options = GeoJSONWriteOptions(sequence: sequence ? .newline : nil)
+        return (try writeGeoJSON(out, header: sequence ? DocumentHeader() : header, options: options).text, markers.count)
     }
 
     @Test("Indexed clusters equal the algorithm on the whole features", arguments: [false, true])
@@ -78,6 +79,21 @@ struct ClusterFileTests {
         #expect(report.markers == want.markers)
         #expect(report.markers > 25_000)
         #expect(report.diagnostics.entries["cluster.non-points-skipped"]?.first.message.hasPrefix("\(30_000 - want.markers) features") == true)
+        #expect(String(decoding: report.output, as: UTF8.self) == want.text)
+    }
+
+    @Test("Clusters written on other cores in pieces are the bytes one writer writes", arguments: ["geojson", "geojsonseq"])
+    func piecesAsOneWriter(format: String) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("markers.geojson").path
+        try Self.collection.write(toFile: input, atomically: true, encoding: .utf8)
+        // Zoom 16 leaves nearly every marker alone: many batches of 8,192 and pieces of 1,024.
+        let zooms: [Double] = [2, 16]
+        let report = try MarkerClusters.write(.file(input), to: .memory,
+                                              options: ClusterOptions(zooms: zooms, writesZoom: true, outputFormat: format))
+        let want = try expected(zooms: zooms, members: false, sequence: format == "geojsonseq")
+        #expect(report.featuresWritten > 8_192 * 2)
         #expect(String(decoding: report.output, as: UTF8.self) == want.text)
     }
 
