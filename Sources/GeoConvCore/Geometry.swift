@@ -35,7 +35,7 @@ public enum GeometryKind: String, Hashable, Sendable, CaseIterable, CustomString
 
 /// A geometry of the overlay model: the seven OGC Simple Features types, plus circles
 /// (centre and radius in metres, as the Maps SDK's `GMSCircle`) and explicit empties.
-public indirect enum Geometry: Hashable, Sendable {
+public enum Geometry: Hashable, Sendable {
     /// A single position.
     case point(Coordinate)
     /// A line through two or more positions.

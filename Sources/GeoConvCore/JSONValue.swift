@@ -67,7 +67,7 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Any JSON value, with object members in their original order.
-public indirect enum JSONValue: Hashable, Sendable {
+public enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case number(JSONNumber)

@@ -324,7 +324,7 @@ final class KMLWriterState {
         var data: [(String, String)] = []
         if let id { data.append(("geoconv:id", JSONText.string(id))) }
         let merged = StyleProperties.merged(feature)
-        for (key, value) in merged {
+        for (place, (key, value)) in merged.enumerated() {
             if KMLWriterState.structural.contains(key) || ownElements.contains(key) { continue }
             if StyleProperties.names.contains(key) {
                 // Title, description and what the KML style says are written as such; the style
@@ -343,10 +343,10 @@ final class KMLWriterState {
             case .null:
                 try diagnostics.warn("kml.null-dropped", "null property values have no KML form; they are dropped")
             case .string(let s):
-                try noteType("string", for: key)
+                try noteType("string", for: key, at: place)
                 simple.append((key, s))
             case .bool(let b):
-                try noteType("bool", for: key)
+                try noteType("bool", for: key, at: place)
                 simple.append((key, b ? "true" : "false"))
             case .number(let n):
                 let type = KMLWriterState.schemaType(of: n)
@@ -354,11 +354,11 @@ final class KMLWriterState {
                     diagnostics.note("kml.number-as-text",
                                      "a number that neither a KML int nor a double holds exactly (beyond ±2^53, or over 15 significant digits) is written as a string field, digits kept")
                 }
-                try noteType(type, for: key)
+                try noteType(type, for: key, at: place)
                 simple.append((key, n.literal))
             case .array, .object:
                 try diagnostics.warn("kml.json-as-text", "array and object property values are written as JSON text and read back as strings")
-                try noteType("string", for: key)
+                try noteType("string", for: key, at: place)
                 simple.append((key, JSONText.string(value)))
             }
         }
@@ -413,6 +413,21 @@ final class KMLWriterState {
             return "string"
         }
         return "double"
+    }
+
+    /// The schema type last noted for the property at each place of a feature: most features
+    /// repeat their predecessor's names and types, which then need no schema lookup.
+    var notedTypes: [(key: String, type: String)] = []
+
+    /// `noteType(_:for:)` for the property at `place` in its feature.
+    func noteType(_ type: String, for key: String, at place: Int) throws(GeoConvError) {
+        if place < notedTypes.count, notedTypes[place].type == type, notedTypes[place].key == key { return }
+        try noteType(type, for: key)
+        if place < notedTypes.count {
+            notedTypes[place] = (key, type)
+        } else if place == notedTypes.count {
+            notedTypes.append((key, type))
+        }
     }
 
     func noteType(_ type: String, for key: String) throws(GeoConvError) {
