@@ -103,12 +103,16 @@ extension Converter {
                                       bounds: nil, properties: [:], titled: 0, described: 0, styled: 0, readWarnings: [],
                                       losses: [:])
         // Features in batches: counted here, then written by every target at once, one
-        // target per core at a time (each target's writer and log are used by one thread).
+        // target per core at a time (each target's writer and log are used by one thread),
+        // while the next batch is read here.
         var batch: [(feature: Feature, location: SourceLocation?)] = []
+        var writing: BackgroundTask<[Void]>?
+        defer { _ = writing?.value() }  // never leave the targets writing behind an error
         func flush() {
             guard !batch.isEmpty else { return }
             let features = batch
-            _ = targets.concurrentMap { target in target.write(features) }
+            _ = writing?.value()
+            writing = BackgroundTask { targets.concurrentMap { target in target.write(features) } }
             batch.removeAll(keepingCapacity: true)
         }
         while let original = try featureReader.next() {
@@ -136,6 +140,8 @@ extension Converter {
             if !feature.style.isEmpty { report.styled += 1 }
         }
         flush()
+        _ = writing?.value()
+        writing = nil
         report.readWarnings = readLog.summary
         for target in targets {
             report.losses[target.name] = target.log.summary

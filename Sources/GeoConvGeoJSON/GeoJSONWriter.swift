@@ -127,6 +127,13 @@ public struct GeoJSONWriter: FeatureWriter, RecordsWriter {
                                      hint: "the parts cover the same ground; write KML or WKT to keep the geometry in one piece")
             }
         }
+        if output.discards {
+            // Bytes that go nowhere (`geoconv info` learning what would be lost): past this
+            // point only a circle inside a collection is reported, which the geometry's text finds.
+            if case .geometryCollection? = geometry, let geometry { try appendGeometry(geometry, extra: [:]) }
+            count += 1
+            return
+        }
         buffer.append(contentsOf: #"{"type":"Feature""#.utf8)
         if let id = feature.id {
             buffer.append(contentsOf: #","id":"#.utf8)
