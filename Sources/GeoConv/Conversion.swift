@@ -113,15 +113,13 @@ public struct Converter: Sendable {
             let readLog = DiagnosticLog(strict: options.strict)
             var statistics = PumpStatistics()
             let runsInParallel = jobs >= 2 && transforms.isEmpty && options.sourceCRS == nil && options.targetCRS == nil
-            func parallel(serializing: Bool, _ makeChunkReader: @escaping @Sendable (ByteReader, FeatureRun, DiagnosticLog)
+            func parallel(_ makeChunkReader: @escaping @Sendable (ByteReader, FeatureRun, DiagnosticLog)
                 throws(GeoConvError) -> any FeatureReader) -> ParallelLineConversion
             {
                 ParallelLineConversion(
                     jobs: jobs, inputName: input.displayName, makeChunkReader: makeChunkReader, makeWriter: makeWriter,
-                    readerOptions: readerOptions, writerOptions: writerOptions, serializesInWorkers: serializing,
-                    makeTransforms: makeTransforms)
+                    readerOptions: readerOptions, writerOptions: writerOptions, makeTransforms: makeTransforms)
             }
-            let serializing = ParallelLineConversion.lineOutputs.contains(outFormat.name)
             var featureReader: (any FeatureReader)?
             if runsInParallel, ParallelLineConversion.lineInputs.contains(inFormat.name),
                !ParallelLineConversion.declaresCRS(try reader.peek(64), format: inFormat.name)
@@ -130,25 +128,24 @@ public struct Converter: Sendable {
                 // objects are not assumed thread-safe, and an EWKT/EWKB SRID would set up
                 // PROJ again in every chunk, so those runs stay on the pump).
                 let options = readerOptions
-                statistics = try parallel(serializing: serializing) { input, _, log throws(GeoConvError) in
+                statistics = try parallel { input, _, log throws(GeoConvError) in
                     try makeReader(input, options, log)
                 }.run(reader: reader, writer: writer, diagnostics: readLog)
             } else {
                 featureReader = try makeReader(reader, readerOptions, readLog)
                 if runsInParallel, var cutting = featureReader as? any FeatureRunReader {
                     let header = try cutting.readHeader()
-                    // Runs whose features come back here to be written are kept smaller (memory).
-                    let size = max(16, serializing ? readerOptions.chunkBytes : readerOptions.chunkBytes / 4)
                     // Big features (long lines, many rings) parse fast per byte, and the byte
                     // scan that cuts them would cost as much as it saves: they stay on two threads.
-                    let sample = cutting.cutsFeatureRuns && header.crs == nil ? try cutting.sampleFeatureRun(size: size) : nil
+                    let sampleSize = max(16, readerOptions.chunkBytes / 4)
+                    let sample = cutting.cutsFeatureRuns && header.crs == nil ? try cutting.sampleFeatureRun(size: sampleSize) : nil
                     if let sample, sample.bytes <= ParallelLineConversion.largestParallelFeature * max(1, sample.features) {
-                        // Runs of whole features parsed (and, for line outputs, written) on
+                        // Runs of whole features parsed (and, for outputs of records, written) on
                         // `jobs` threads; the header was read here, what follows them is too.
                         let runReader = cutting.runReader
-                        statistics = try parallel(serializing: serializing) { input, run, log in
+                        statistics = try parallel { input, run, log in
                             runReader(run, input, log)
-                        }.run(header: header, writer: writer, diagnostics: readLog) { () throws(GeoConvError) in
+                        }.run(header: header, writer: writer, diagnostics: readLog) { (size) throws(GeoConvError) in
                             try cutting.nextFeatureRun(size: size)
                         }
                         if try cutting.next() != nil {

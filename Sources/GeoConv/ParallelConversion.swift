@@ -14,9 +14,6 @@ struct ParallelLineConversion {
     /// runs (`FeatureRunReader`): bigger features are parsed faster per byte than the
     /// cutting scan costs.
     static let largestParallelFeature = 4096
-    /// Outputs a chunk can serialise alone (no document header, no separators between
-    /// chunks), so the workers do the writing too.
-    static let lineOutputs: Set<String> = ["geojsonseq", "wkt", "wkbhex", "polyline"]
     /// Whether a WKT or hex WKB input starts with an SRID (EWKT `SRID=n;`, or EWKB's SRID
     /// flag): such input is reprojected, and is converted on the two-thread pipeline.
     static func declaresCRS(_ prefix: [UInt8], format: String) -> Bool {
@@ -42,13 +39,13 @@ struct ParallelLineConversion {
     let makeWriter: @Sendable (ByteWriter, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any FeatureWriter
     let readerOptions: ConversionOptions
     let writerOptions: ConversionOptions
-    let serializesInWorkers: Bool
     let makeTransforms: () -> [any FeatureTransform]
 
     /// What a worker made of a chunk.
     struct Outcome {
         var features: [Feature] = []
-        var bytes: [UInt8] = []
+        /// The records the worker wrote, when it wrote them.
+        var records: [UInt8]?
         var read = 0
         var written = 0
         var log: DiagnosticLog
@@ -57,58 +54,72 @@ struct ParallelLineConversion {
 
     func run(reader: ByteReader, writer: ByteWriter, diagnostics: DiagnosticLog) throws(GeoConvError) -> PumpStatistics {
         var chunker = try Chunker(reader: reader)
-        let size = max(16, readerOptions.chunkBytes)
-        return try run(header: nil, writer: writer, diagnostics: diagnostics) { () throws(GeoConvError) in try chunker.next(size: size) }
+        return try run(header: nil, writer: writer, diagnostics: diagnostics) { (size) throws(GeoConvError) in try chunker.next(size: size) }
     }
 
-    /// Converts the chunks `nextChunk` cuts, `jobs` at a time, in order. `header` is the
-    /// document's (for inputs whose records come with one), before the transforms.
+    /// The size of the chunks to cut: smaller when their features come back here to be
+    /// written (a feature weighs ~10× its bytes).
+    func chunkSize(recordsInWorkers: Bool) -> Int {
+        max(16, recordsInWorkers ? readerOptions.chunkBytes : readerOptions.chunkBytes / 4)
+    }
+
+    /// Converts the chunks `nextChunk` cuts (at least the size it is given), `jobs` at a
+    /// time, in order. `header` is the document's (for inputs whose records come with one),
+    /// before the transforms. When the output's features are records that can be written
+    /// apart (`RecordsWriter`), the workers write them too and this thread joins the bytes.
     func run(header sourceHeader: DocumentHeader?, writer: ByteWriter, diagnostics: DiagnosticLog,
-             nextChunk: () throws(GeoConvError) -> FeatureRun?) throws(GeoConvError) -> PumpStatistics
+             nextChunk: (Int) throws(GeoConvError) -> FeatureRun?) throws(GeoConvError) -> PumpStatistics
     {
         var statistics = PumpStatistics()
-        var sequentialWriter: (any FeatureWriter)?
-        var begun = false
-        if serializesInWorkers, let sourceHeader {
-            // Each chunk's writer starts from an empty header; what the document's header
-            // holds that the output cannot is reported once, here.
-            var headerWriter = try makeWriter(try ByteWriter(.memory), writerOptions, diagnostics)
-            try headerWriter.begin(header(from: sourceHeader))
-        }
+        var featureWriter = try makeWriter(writer, writerOptions, diagnostics)
+        try featureWriter.begin(header(from: sourceHeader))
+        let recordsInWorkers = (featureWriter as? any RecordsWriter)
+            .flatMap { $0.recordsWriter(into: writer, diagnostics: DiagnosticLog()) } != nil
+        let size = chunkSize(recordsInWorkers: recordsInWorkers)
         // Pipelined: while the workers convert one round of chunks, this thread cuts the
         // next round and writes the previous one's results (in order).
         func cutRound() throws(GeoConvError) -> [FeatureRun] {
             var chunks: [FeatureRun] = []
             // Features handed back for writing here weigh ~10× their bytes: rounds of one
             // chunk per worker then, two when the workers write them too.
-            while chunks.count < (serializesInWorkers ? jobs * 2 : jobs), let chunk = try nextChunk() { chunks.append(chunk) }
+            while chunks.count < (recordsInWorkers ? jobs * 2 : jobs), let chunk = try nextChunk(size) { chunks.append(chunk) }
             return chunks
         }
+        /// Each chunk's log and, when the workers write, its records writer, made here from
+        /// the begun writer.
+        func prepare(_ chunks: [FeatureRun]) throws(GeoConvError) -> [Prepared] {
+            var prepared: [Prepared] = []
+            for chunk in chunks {
+                let log = DiagnosticLog(strict: readerOptions.strict)
+                var records: (writer: any FeatureWriter, output: ByteWriter)?
+                if recordsInWorkers, let recordsWriter = featureWriter as? any RecordsWriter {
+                    let output = try ByteWriter(.memory)
+                    if let made = recordsWriter.recordsWriter(into: output, diagnostics: log) { records = (made, output) }
+                }
+                prepared.append(Prepared(chunk: chunk, log: log, records: records))
+            }
+            return prepared
+        }
         var current = try cutRound()
-        var inFlight = current.isEmpty ? nil : start(current)
+        var inFlight = current.isEmpty ? nil : start(try prepare(current))
         defer { _ = inFlight?.value() }  // never leave workers running behind an error
         while let round = inFlight {
             var next: [FeatureRun] = []
             var cutFailure: GeoConvError?
             do throws(GeoConvError) { next = try cutRound() } catch { cutFailure = error }
             let outcomes = round.value()
-            inFlight = next.isEmpty ? nil : start(next)
+            inFlight = next.isEmpty ? nil : start(try prepare(next))
             for (chunk, outcome) in zip(current, outcomes) {
                 diagnostics.absorb(outcome.log, relocating: chunk.relocate)
                 if let error = outcome.error { throw error.relocated(chunk.relocate) }
                 statistics.featuresRead += outcome.read
-                if serializesInWorkers {
-                    try writer.write(outcome.bytes)
+                if let bytes = outcome.records, var recordsWriter = featureWriter as? any RecordsWriter {
+                    try recordsWriter.appendRecords(bytes, count: outcome.written)
+                    featureWriter = recordsWriter
                     statistics.featuresWritten += outcome.written
                 } else {
-                    if !begun {
-                        var featureWriter = try makeWriter(writer, writerOptions, diagnostics)
-                        try featureWriter.begin(header(from: sourceHeader))
-                        sequentialWriter = featureWriter
-                        begun = true
-                    }
                     for feature in outcome.features {
-                        try sequentialWriter?.write(feature)
+                        try featureWriter.write(feature)
                         statistics.featuresWritten += 1
                     }
                 }
@@ -117,14 +128,7 @@ struct ParallelLineConversion {
             if let cutFailure { throw cutFailure }
             current = next
         }
-        if !serializesInWorkers {
-            if !begun {
-                var featureWriter = try makeWriter(writer, writerOptions, diagnostics)
-                try featureWriter.begin(header(from: sourceHeader))
-                sequentialWriter = featureWriter
-            }
-            try sequentialWriter?.finish()
-        }
+        try featureWriter.finish()
         return statistics
     }
 
@@ -135,31 +139,27 @@ struct ParallelLineConversion {
         return try transforms.apply(to: source ?? DocumentHeader(), diagnostics: DiagnosticLog())
     }
 
-    /// Runs the chunks on up to `jobs` threads at once.
-    private func process(_ chunks: [FeatureRun]) -> [Outcome] {
-        chunks.concurrentMap { process($0) }
+    /// A chunk with its log and, when the workers write, the writer of its records.
+    struct Prepared {
+        var chunk: FeatureRun
+        var log: DiagnosticLog
+        var records: (writer: any FeatureWriter, output: ByteWriter)?
     }
 
-    /// Starts converting `chunks` in the background.
-    private func start(_ chunks: [FeatureRun]) -> BackgroundTask<[Outcome]> {
-        BackgroundTask { process(chunks) }
+    /// Starts converting `chunks` in the background, on up to `jobs` threads at once.
+    private func start(_ chunks: [Prepared]) -> BackgroundTask<[Outcome]> {
+        BackgroundTask { chunks.concurrentMap { process($0) } }
     }
 
-    private func process(_ chunk: FeatureRun) -> Outcome {
-        let log = DiagnosticLog(strict: readerOptions.strict)
+    private func process(_ prepared: Prepared) -> Outcome {
+        let chunk = prepared.chunk, log = prepared.log
         var outcome = Outcome(log: log)
         do throws(GeoConvError) {
             let input = try ByteReader(.memory(chunk.bytes, name: inputName))
             var reader = try makeChunkReader(input, chunk, log)
             var transforms = makeTransforms()
-            let header = try transforms.apply(to: reader.readHeader(), diagnostics: log)
-            let output = try ByteWriter(.memory)
-            var writer: (any FeatureWriter)?
-            if serializesInWorkers {
-                var made = try makeWriter(output, writerOptions, log)
-                try made.begin(header)
-                writer = made
-            }
+            _ = try transforms.apply(to: reader.readHeader(), diagnostics: log)
+            var writer = prepared.records?.writer
             while let feature = try reader.next() {
                 outcome.read += 1
                 log.currentLocation = reader.lastLocation
@@ -174,10 +174,10 @@ struct ParallelLineConversion {
                 }
             }
             log.currentLocation = nil
-            if var made = writer {
+            if var made = writer, let output = prepared.records?.output {
                 try made.finish()
                 try output.commit()
-                outcome.bytes = output.memoryContents
+                outcome.records = output.memoryContents
             }
         } catch {
             outcome.error = error

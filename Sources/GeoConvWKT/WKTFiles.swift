@@ -153,16 +153,16 @@ public struct WKBFileReader: FeatureReader {
 /// Everything but the geometry is dropped and reported once per kind (properties, names,
 /// styles, ids); features without a geometry are skipped and reported. A document CRS
 /// `EPSG:n` (or `--srid`) is written as the EWKT/EWKB `SRID=n` prefix.
-public struct GeometryWriter: FeatureWriter {
+public struct GeometryWriter: FeatureWriter, RecordsWriter {
     /// The output form.
     public enum Form: Hashable, Sendable {
         case wkt, wkbHex, wkbBinary
     }
 
-    private let output: ByteWriter
+    private var output: ByteWriter
     private let form: Form
     private let writer: WKTWriter
-    private let diagnostics: DiagnosticLog
+    private var diagnostics: DiagnosticLog
     private var srid: Int?
     private var written = 0
     private var buffer: [UInt8] = []
@@ -256,6 +256,21 @@ public struct GeometryWriter: FeatureWriter {
         }
         try output.write(buffer)
         written += 1
+    }
+
+    /// One geometry per line: lines are written apart (a `.wkb` file's single geometry is not).
+    package func recordsWriter(into output: ByteWriter, diagnostics: DiagnosticLog) -> (any FeatureWriter)? {
+        guard form != .wkbBinary else { return nil }
+        var writer = self
+        writer.output = output
+        writer.diagnostics = diagnostics
+        writer.buffer = []
+        return writer
+    }
+
+    package mutating func appendRecords(_ bytes: [UInt8], count: Int) throws(GeoConvError) {
+        try output.write(bytes)
+        written += count
     }
 
     public mutating func finish() throws(GeoConvError) {

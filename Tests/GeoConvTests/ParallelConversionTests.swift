@@ -44,6 +44,22 @@ struct ParallelConversionTests {
         }
     }
 
+    @Test("Records written by the workers report the writer's losses as one writer does", arguments: ["geojson", "geojsonseq"])
+    func writerWarningsInWorkers(output: String) throws {
+        // Every fifth feature a circle (a Point with geoconv:radius), which GeoJSON writes as its centre with a warning.
+        let text = (0..<200).map { i in
+            #"{"type":"Feature","properties":{"n":\#(i)\#(i % 5 == 0 ? #","geoconv:radius":25"# : "")},"geometry":{"type":"Point","coordinates":[\#(Double(i) / 10),1]}}"#
+        }.joined(separator: "\n") + "\n"
+        let sequential = try convert(text, from: "geojsonseq", to: output, jobs: 1)
+        #expect(sequential.diagnostics.entries["geojson.circle-as-point"]?.count == 40)
+        for jobs in [2, 4] {
+            let parallel = try convert(text, from: "geojsonseq", to: output, jobs: jobs)
+            #expect(parallel.output == sequential.output)
+            #expect(parallel.diagnostics.entries["geojson.circle-as-point"]?.count == 40)
+            #expect(parallel.statistics.featuresWritten == 200)
+        }
+    }
+
     @Test("RS-delimited records spanning lines are cut only at RS")
     func recordSeparated() throws {
         let pretty = Self.lines.split(separator: "\n").map { "\u{1E}" + $0.replacingOccurrences(of: ",\"geometry\"", with: ",\n  \"geometry\"") + "\n" }.joined()
