@@ -12,7 +12,8 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
 
     /// Creates a number from a literal, or `nil` when the text is not a JSON number.
     public init?(literal: String) {
-        guard JSONNumber.isValidLiteral(literal.utf8) else { return nil }
+        var literal = literal
+        guard literal.withUTF8({ JSONNumber.isValidLiteral($0) }) else { return nil }
         self.literal = literal
     }
 

@@ -60,18 +60,18 @@ final class KMLReaderState {
     let options: KMLReadOptions
     let diagnostics: DiagnosticLog
     /// KML edges go the shorter way round, as Google Earth draws them.
-    var header = DocumentHeader(edgesTakeShorterWay: true)
-    var headerDone = false
-    var sawDocument = false
-    var pending: [Feature] = []
-    var containers: [(isFolder: Bool, name: String?, features: Int)] = []
-    var styles: [String: KMLStyle] = [:]
-    var styleMaps: [String: KMLStyleMap] = [:]
-    var schemas: [String: [String: (type: String, displayName: String?)]] = [:]
+    @exclusivity(unchecked) var header = DocumentHeader(edgesTakeShorterWay: true)
+    @exclusivity(unchecked) var headerDone = false
+    @exclusivity(unchecked) var sawDocument = false
+    @exclusivity(unchecked) var pending: [Feature] = []
+    @exclusivity(unchecked) var containers: [(isFolder: Bool, name: String?, features: Int)] = []
+    @exclusivity(unchecked) var styles: [String: KMLStyle] = [:]
+    @exclusivity(unchecked) var styleMaps: [String: KMLStyleMap] = [:]
+    @exclusivity(unchecked) var schemas: [String: [String: (type: String, displayName: String?)]] = [:]
     /// KML 2.0-style placemark types: `<Schema parent="Placemark" name="X">` makes `<X>` a Placemark.
-    var placemarkAliases: [String: [String: (type: String, displayName: String?)]] = [:]
-    var lastLocation: SourceLocation?
-    var finished = false
+    @exclusivity(unchecked) var placemarkAliases: [String: [String: (type: String, displayName: String?)]] = [:]
+    @exclusivity(unchecked) var lastLocation: SourceLocation?
+    @exclusivity(unchecked) var finished = false
 
     init(parser: XMLPullParser, name: String, options: KMLReadOptions, diagnostics: DiagnosticLog) {
         self.parser = parser
@@ -115,7 +115,7 @@ final class KMLReaderState {
     /// The first warning that `--strict` turned into an error, raised once the current
     /// event is processed (warnings come from inside XML parsing, whose errors are
     /// `XMLParseError`s).
-    var strictFailure: GeoConvError?
+    @exclusivity(unchecked) var strictFailure: GeoConvError?
 
     /// Records a warning; under `--strict`, keeps it to be thrown by `next()`.
     func warn(_ code: String, _ message: String, at location: SourceLocation? = nil, hint: String? = nil) {

@@ -58,7 +58,7 @@ public enum XMLEvent: Equatable, Sendable {
 public final class XMLPullParser {
     private let reader: OpaquePointer
     private let source: Source
-    private var current: XMLEvent?
+    @exclusivity(unchecked) private var current: XMLEvent?
     /// The deepest element nesting accepted.
     public let maximumDepth: Int
 
@@ -74,7 +74,33 @@ public final class XMLPullParser {
         var line = 1
         /// Whether the byte source has reported its end.
         var reachedEnd = false
+        /// Bytes read ahead from `read` in large blocks: libxml2 asks for 4 KB at a time, and a
+        /// system call per 4 KB, each into another part of libxml2's buffer, cost more than
+        /// parsing them.
+        private let staged = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
+        private var stagedStart = 0, stagedEnd = 0
+
         init(read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) { self.read = read }
+
+        deinit { staged.deallocate() }
+
+        /// Fills `destination` from the bytes read ahead (reading more when none are left);
+        /// 0 at the end.
+        func next(into destination: UnsafeMutableRawBufferPointer) throws -> Int {
+            if stagedStart == stagedEnd {
+                stagedStart = 0
+                stagedEnd = try read(staged)
+                if stagedEnd <= 0 {
+                    stagedEnd = 0
+                    return 0
+                }
+            }
+            guard let target = destination.baseAddress, let source = staged.baseAddress else { return 0 }
+            let n = min(destination.count, stagedEnd - stagedStart)
+            target.copyMemory(from: source + stagedStart, byteCount: n)
+            stagedStart += n
+            return n
+        }
 
         /// Refuses entity declarations in the prolog, before libxml2 parses the DTD.
         func screen(_ bytes: UnsafeRawBufferPointer) throws(XMLParseError) {
@@ -118,7 +144,7 @@ public final class XMLPullParser {
                 guard let context, let buffer, length > 0 else { return 0 }
                 let source = Unmanaged<Source>.fromOpaque(context).takeUnretainedValue()
                 do {
-                    let n = try source.read(UnsafeMutableRawBufferPointer(start: buffer, count: Int(length)))
+                    let n = try source.next(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(length)))
                     if n == 0 { source.reachedEnd = true }
                     try source.screen(UnsafeRawBufferPointer(start: buffer, count: n))
                     return Int32(n)
@@ -152,7 +178,7 @@ public final class XMLPullParser {
     public var depth: Int { Int(xmlTextReaderDepth(reader)) }
 
     /// Elements opened and not yet closed, as of the last start or end tag.
-    private var openElements = 0
+    @exclusivity(unchecked) private var openElements = 0
 
     /// libxml2's wording, made plain where it misleads: its reader calls a file that ends
     /// with elements still open "extra content", and its depth guard is a safety limit.
@@ -179,7 +205,7 @@ public final class XMLPullParser {
 
     /// Whether whitespace-only text is reported (inside `readElementText`, so that text keeps
     /// its exact spacing).
-    private var reportsWhitespace = false
+    @exclusivity(unchecked) private var reportsWhitespace = false
 
     /// Advances to the next start tag, end tag or non-blank text; `nil` at the end of the document.
     public func next() throws(XMLParseError) -> XMLEvent? {
@@ -228,9 +254,26 @@ public final class XMLPullParser {
         }
     }
 
+    /// Element names made into strings once: libxml2 keeps each name once in its dictionary,
+    /// so a name's address finds its string (checked byte by byte, never trusted alone).
+    @exclusivity(unchecked) private var names = [(address: UnsafePointer<xmlChar>?, bytes: [UInt8], name: String)](
+        repeating: (nil, [], ""), count: 64)
+
     private var localName: String {
         guard let name = xmlTextReaderConstLocalName(reader) else { return "" }
-        return String(cString: name)
+        let slot = Int(truncatingIfNeeded: UInt(bitPattern: name) >> 3) & 63
+        if names[slot].address == name {
+            let same = names[slot].bytes.withUnsafeBufferPointer { bytes in
+                guard let base = bytes.baseAddress else { return name[0] == 0 }
+                return memcmp(name, base, bytes.count) == 0 && name[bytes.count] == 0
+            }
+            if same { return names[slot].name }
+        }
+        let length = strlen(name)
+        let bytes = Array(UnsafeBufferPointer(start: name, count: length))
+        let string = String(decoding: bytes, as: UTF8.self)
+        names[slot] = (name, bytes, string)
+        return string
     }
 
     /// Refuses a DTD that declares entities (general or parameter): that is how XXE and
