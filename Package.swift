@@ -52,6 +52,7 @@ let package = Package(
             dependencies: [
                 "GeoConvCore", "GeoConvXML", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strictSwift
         ),

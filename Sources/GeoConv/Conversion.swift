@@ -139,7 +139,7 @@ public struct Converter: Sendable {
                     // scan that cuts them would cost as much as it saves: they stay on two threads.
                     let sampleSize = max(16, readerOptions.chunkBytes / 4)
                     let sample = cutting.cutsFeatureRuns && header.crs == nil ? try cutting.sampleFeatureRun(size: sampleSize) : nil
-                    if let sample, sample.bytes <= ParallelLineConversion.largestParallelFeature * max(1, sample.features) {
+                    if let sample, sample.bytes <= FeatureRun.largestParallelFeature * max(1, sample.features) {
                         // Runs of whole features parsed (and, for outputs of records, written) on
                         // `jobs` threads; the header was read here, what follows them is too.
                         let runReader = cutting.runReader

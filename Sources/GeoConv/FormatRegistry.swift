@@ -278,7 +278,9 @@ extension FileFormat {
             return head.contains("<kml") || head.contains(":kml") || head.contains("opengis.net/kml")
         },
         makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
-            try KMLReader(input, options: KMLReadOptions(skipsInvalidFeatures: options.skipInvalid), diagnostics: diagnostics)
+            try KMLReader(input, options: KMLReadOptions(skipsInvalidFeatures: options.skipInvalid,
+                                                         jobs: options.jobs ?? ConversionOptions.defaultJobs),
+                          diagnostics: diagnostics)
         },
         makeWriter: { output, options, diagnostics in
             KMLWriter(output, options: KMLWriteOptions(precision: options.coordinatePrecision), diagnostics: diagnostics)
@@ -294,7 +296,9 @@ extension FileFormat {
         summary: "KMZ: zipped KML (doc.kml first), with zip-bomb limits",
         sniff: { prefix in prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) },
         makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
-            try KMZReader(input, options: KMLReadOptions(skipsInvalidFeatures: options.skipInvalid), diagnostics: diagnostics)
+            try KMZReader(input, options: KMLReadOptions(skipsInvalidFeatures: options.skipInvalid,
+                                                         jobs: options.jobs ?? ConversionOptions.defaultJobs),
+                          diagnostics: diagnostics)
         },
         makeWriter: { (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
             try KMZWriter(output, options: KMLWriteOptions(precision: options.coordinatePrecision), diagnostics: diagnostics)

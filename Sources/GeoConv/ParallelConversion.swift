@@ -10,10 +10,6 @@ struct ParallelLineConversion {
     /// Formats whose records never span a line (or, for RS-delimited GeoJSON text
     /// sequences, an RS): safe to cut between records.
     static let lineInputs: Set<String> = ["geojsonseq", "wkt", "wkbhex", "polyline"]
-    /// The largest average feature, in bytes, for which a reader's features are cut into
-    /// runs (`FeatureRunReader`): bigger features are parsed faster per byte than the
-    /// cutting scan costs.
-    static let largestParallelFeature = 4096
     /// Whether a WKT or hex WKB input starts with an SRID (EWKT `SRID=n;`, or EWKB's SRID
     /// flag): such input is reprojected, and is converted on the two-thread pipeline.
     static func declaresCRS(_ prefix: [UInt8], format: String) -> Bool {

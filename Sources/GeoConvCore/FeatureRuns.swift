@@ -36,6 +36,13 @@ package struct FeatureRun: Sendable {
     }
 }
 
+extension FeatureRun {
+    /// The largest average feature, in bytes, for which a reader's features are cut into
+    /// runs read on other threads: bigger features are parsed faster per byte than the
+    /// cutting scan costs.
+    package static let largestParallelFeature = 4096
+}
+
 /// A reader whose remaining features can be cut into runs of whole features, each then
 /// parsed by a reader of its own on another thread (a GeoJSON FeatureCollection's array):
 /// what `--jobs` asks of a reader, whatever its format.

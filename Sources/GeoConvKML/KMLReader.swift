@@ -1,5 +1,6 @@
 public import GeoConvCore
 internal import GeoConvXML
+internal import DequeModule
 
 /// Options for reading KML.
 public struct KMLReadOptions: Hashable, Sendable {
@@ -7,11 +8,15 @@ public struct KMLReadOptions: Hashable, Sendable {
     public var skipsInvalidFeatures: Bool
     /// The deepest element nesting accepted.
     public var maximumDepth: Int
+    /// Threads that read long runs of Placemarks (`--jobs`); 1 reads everything on the
+    /// reader's own thread. The features, their order and their warnings are the same.
+    public var jobs: Int
 
     /// Creates options.
-    public init(skipsInvalidFeatures: Bool = false, maximumDepth: Int = 256) {
+    public init(skipsInvalidFeatures: Bool = false, maximumDepth: Int = 256, jobs: Int = 1) {
         self.skipsInvalidFeatures = skipsInvalidFeatures
         self.maximumDepth = maximumDepth
+        self.jobs = jobs
     }
 }
 
@@ -37,13 +42,19 @@ public struct KMLReader: FeatureReader {
 
     /// Creates a reader over an input.
     public init(_ input: ByteReader, options: KMLReadOptions = KMLReadOptions(), diagnostics: DiagnosticLog) throws(GeoConvError) {
+        let splitter = options.jobs >= 2 ? KMLSplitter(input) : nil
         do {
             let parser = try XMLPullParser(maximumDepth: options.maximumDepth) { buffer in
-                try input.read(into: buffer)
+                if let splitter { return try splitter.read(into: buffer) }
+                return try input.read(into: buffer)
             }
             state = KMLReaderState(parser: parser, name: input.name, options: options, diagnostics: diagnostics)
         } catch {
             throw GeoConvError(.io, error.message)
+        }
+        if let splitter {
+            state.runs = KMLRunReading(splitter: splitter, jobs: options.jobs)
+            state.runElement = splitter.markerName
         }
     }
 
@@ -63,7 +74,17 @@ final class KMLReaderState {
     @exclusivity(unchecked) var header = DocumentHeader(edgesTakeShorterWay: true)
     @exclusivity(unchecked) var headerDone = false
     @exclusivity(unchecked) var sawDocument = false
-    @exclusivity(unchecked) var pending: [Feature] = []
+    /// Features read and not yet returned (a run's), with where each starts.
+    @exclusivity(unchecked) var pending = Deque<(feature: Feature, location: SourceLocation?)>()
+    /// An error a run ended with, thrown once its features before it are returned.
+    @exclusivity(unchecked) var pendingError: GeoConvError?
+    /// `--jobs`: the runs of Placemarks read on other threads (main reader), and the name of
+    /// the element that stands for a run (main reader) or wraps one (a run's reader).
+    var runs: KMLRunReading?
+    var runElement: String?
+    /// Bumped by every event that can change what a Placemark reads as (containers, styles,
+    /// schemas), so that a run read ahead with older tables is read again.
+    @exclusivity(unchecked) var version = 0
     @exclusivity(unchecked) var containers: [(isFolder: Bool, name: String?, features: Int)] = []
     @exclusivity(unchecked) var styles: [String: KMLStyle] = [:]
     @exclusivity(unchecked) var styleMaps: [String: KMLStyleMap] = [:]
@@ -92,10 +113,8 @@ final class KMLReaderState {
 
     func readHeader() throws(GeoConvError) -> DocumentHeader {
         while !headerDone {
-            if let feature = try step() {
-                pending.append(feature)
-                headerDone = true
-            }
+            if let feature = try step() { pending.append((feature, lastLocation)) }
+            if !pending.isEmpty || pendingError != nil { headerDone = true }
             if let strictFailure { throw strictFailure }
         }
         return header
@@ -103,13 +122,41 @@ final class KMLReaderState {
 
     func next() throws(GeoConvError) -> Feature? {
         if !headerDone { _ = try readHeader() }
-        if !pending.isEmpty { return pending.removeFirst() }
-        while !finished {
+        while true {
+            if let (feature, location) = pending.popFirst() {
+                lastLocation = location
+                return feature
+            }
+            if let error = pendingError {
+                pendingError = nil
+                finished = true
+                runs?.finish()
+                throw error
+            }
+            if finished { return nil }
             let feature = try step()
             if let strictFailure { throw strictFailure }
             if let feature { return feature }
         }
-        return nil
+    }
+
+    /// At a run's marker (main reader): its features, read on another thread, become
+    /// pending, its warnings this reader's. A run's own wrapper element (a run's reader)
+    /// is nothing.
+    func readRun() {
+        guard let runs, let index = parser.attribute("n").flatMap({ Int($0) }) else { return }
+        let found: KMLRunOutcome?
+        do throws(GeoConvError) {
+            found = try runs.outcome(index, snapshot: snapshot, version: version, name: name, options: options, like: diagnostics)
+        } catch {
+            pendingError = error
+            return
+        }
+        guard let outcome = found else { return }
+        if !containers.isEmpty { containers[containers.count - 1].features += outcome.run.placemarks }
+        diagnostics.absorb(outcome.log)
+        pending.append(contentsOf: outcome.features)
+        if let error = outcome.error { pendingError = error }
     }
 
     /// The first warning that `--strict` turned into an error, raised once the current
@@ -143,6 +190,7 @@ final class KMLReaderState {
             case .text: return nil
             case .end(let element):
                 if element == "Document" || element == "Folder", let container = containers.popLast() {
+                    version &+= 1
                     if container.isFolder && container.features == 0 {
                         warn("kml.empty-folder-dropped",
                              "an empty Folder\(container.name.map { " (\"\($0)\")" } ?? "") is not carried over: folders are rebuilt from the features in them",
@@ -152,6 +200,11 @@ final class KMLReaderState {
                 }
                 return nil
             case .start(let element, let isEmpty):
+                if let runElement, element == runElement {
+                    readRun()
+                    return nil
+                }
+                version &+= 1
                 return try start(element, isEmpty: isEmpty)
             }
         } catch {

@@ -4,7 +4,7 @@ extension Array {
     /// `transform` applied to every element on all cores at once, the results in order.
     /// `transform` and the elements are only read by the workers; each call must make its
     /// own mutable state (readers, writers, logs).
-    func concurrentMap<Result>(_ transform: (Element) -> Result) -> [Result] {
+    package func concurrentMap<Result>(_ transform: (Element) -> Result) -> [Result] {
         let slots = Slots<Result>(count: count)
         withoutActuallyEscaping(transform) { transform in
             let work = UncheckedBox((items: self, transform: transform))
@@ -18,12 +18,12 @@ extension Array {
 
 /// Work started on another thread now, its result waited for later (so that this thread
 /// can do something else meanwhile: cut the next round of input, write the last one's).
-final class BackgroundTask<Value>: @unchecked Sendable {
+package final class BackgroundTask<Value>: @unchecked Sendable {
     private let done = DispatchGroup()
     private var result: Value?
 
     /// Starts `work` on a global queue. What it reads must not change until `value()`.
-    init(_ work: @escaping () -> Value) {
+    package init(_ work: @escaping () -> Value) {
         let box = UncheckedBox(work)
         done.enter()
         DispatchQueue.global().async { [self] in
@@ -33,7 +33,7 @@ final class BackgroundTask<Value>: @unchecked Sendable {
     }
 
     /// Waits for the work and returns its result.
-    func value() -> Value {
+    package func value() -> Value {
         done.wait()
         guard let result else { preconditionFailure("a finished task has its result") }
         return result
@@ -55,7 +55,7 @@ private final class Slots<Value>: @unchecked Sendable {
 
 /// Hands a value to other threads, which only read it (the conversion's closures and
 /// options are immutable; each worker makes its own readers, writers and logs).
-struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+package struct UncheckedBox<Value>: @unchecked Sendable {
+    package let value: Value
+    package init(_ value: Value) { self.value = value }
 }

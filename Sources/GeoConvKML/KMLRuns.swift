@@ -1,0 +1,561 @@
+import GeoConvCore
+internal import GeoConvXML
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// Long runs of sibling Placemarks cut out of a KML byte stream, so that other threads parse
+/// them while one thread reads the rest of the document (`--jobs`).
+///
+/// The bytes are scanned as markup (tags with quoted attribute values, comments, CDATA,
+/// processing instructions) as they stream past. Wherever at least `minimumPlacemarks`
+/// Placemarks follow one another as children of the same `kml`, `Document` or `Folder`, up
+/// to `runBytes` of them make a run: the document the main parser reads has an empty marker
+/// element in its place (padded with the run's line breaks, so that every later line and
+/// column stays the same), and the run is parsed on its own, inside a copy of the document's
+/// XML declaration and root element, by a reader that starts from the main reader's tables
+/// (styles, schemas, folders) as they are at the marker. A document type declaration, a
+/// namespace declared below the root, or bytes that are not ASCII-compatible stop the
+/// cutting: the rest is read on one thread.
+final class KMLSplitter {
+    /// One run: its bytes, where they start, and how many Placemarks it holds.
+    struct Run: Sendable {
+        let index: Int
+        let bytes: [UInt8]
+        /// Where the run starts in the input, and its line and column there.
+        let offset: Int
+        let line: Int
+        let column: Int
+        let placemarks: Int
+    }
+
+    static let minimumPlacemarks = 16
+    static let runBytes = 256 << 10
+    /// Runs are cut where Placemarks hold at least one element per this many bytes: markup,
+    /// not long text, is what costs a reader time.
+    static let largestBytesPerElement = 128
+
+    private let input: ByteReader
+    /// The marker's element name (unlikely in any document: a random suffix).
+    let markerName: String
+    /// What a run's bytes are put between to make a document of them.
+    private(set) var prefix: [UInt8] = []
+    private(set) var suffix: [UInt8] = []
+
+    /// Input bytes from absolute offset `base`.
+    private var window: [UInt8] = []
+    private var base = 0
+    private var atEnd = false
+    /// Bytes before this absolute offset have been handed to the parser (or replaced by a marker).
+    private var emitted = 0
+    /// Scanning: the next byte to look at, and the line and line start there.
+    private var position = 0
+    private var line = 1
+    private var lineStart = 0
+    /// Whether cutting stopped (everything from here on passes through).
+    private var disabled = false
+    private var sawRoot = false
+    private var declaration: [UInt8] = []
+    /// Open elements outside the runs' Placemarks: whether each is a container runs may live in.
+    private var open: [Bool] = []
+    /// How deep the scan is inside a run's Placemark (0: not inside one).
+    private var placemarkDepth = 0
+    /// The run being gathered: where it starts (offset, line, column), where its last
+    /// Placemark ends, how many it holds, and the depth of its Placemarks.
+    private var runStart: (offset: Int, line: Int, column: Int)?
+    private var runEnd = 0
+    private var runCount = 0
+    /// Elements inside the run's Placemarks.
+    private var runElements = 0
+    private var runDepth = 0
+    /// Runs cut and not yet replaced in the stream, and runs replaced and not yet taken.
+    private var cut: [(start: Int, end: Int, run: Run, marker: [UInt8])] = []
+    private var runs: [Int: Run] = [:]
+    private var nextIndex = 0
+    /// Marker bytes still to hand to the parser.
+    private var marker: [UInt8] = []
+    private var markerStart = 0
+
+    init(_ input: ByteReader) {
+        self.input = input
+        // "g" and 9 random letters and digits: no document's element.
+        let token = String(UInt64.random(in: 0..<101_559_956_668_416), radix: 36)  // < 36^9
+        markerName = "g" + String(repeating: "0", count: 9 - token.count) + token
+    }
+
+    /// The run with this index, once its marker was read (each is taken once).
+    func takeRun(_ index: Int) -> Run? { runs.removeValue(forKey: index) }
+
+    /// The runs after `index` that the scan has found, up to `count` of them, scanning on
+    /// while fewer are known (their bytes stay in memory until they are read).
+    func upcomingRuns(after index: Int, count: Int) throws(GeoConvError) -> [Run] {
+        while !atEnd && !disabled && cut.count < count { try scanMore() }
+        let known = runs.filter { $0.key > index }.map(\.value) + cut.map(\.run)
+        return Array(known.sorted { $0.index < $1.index }.prefix(count))
+    }
+
+    // MARK: The stream the main parser reads
+
+    /// Fills `buffer` with the document as the main parser reads it; 0 at the end.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(GeoConvError) -> Int {
+        guard let target = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        while true {
+            if markerStart < marker.count {
+                let n = min(buffer.count, marker.count - markerStart)
+                marker.withUnsafeBytes { source in
+                    if let start = source.baseAddress { target.copyMemory(from: start + markerStart, byteCount: n) }
+                }
+                markerStart += n
+                return n
+            }
+            if let first = cut.first, first.start == emitted {
+                cut.removeFirst()
+                runs[first.run.index] = first.run
+                marker = first.marker
+                markerStart = 0
+                emitted = first.end
+                continue
+            }
+            // Bytes the scan has passed that belong to no run.
+            var limit = disabled ? base + window.count : position
+            if let runStart { limit = min(limit, runStart.offset) }
+            if let first = cut.first { limit = min(limit, first.start) }
+            if emitted < limit {
+                let n = min(buffer.count, limit - emitted)
+                window.withUnsafeBytes { source in
+                    if let start = source.baseAddress { target.copyMemory(from: start + (emitted - base), byteCount: n) }
+                }
+                emitted += n
+                return n
+            }
+            if atEnd && emitted >= base + window.count && cut.isEmpty { return 0 }
+            try scanMore()
+        }
+    }
+
+    /// The bytes that stand for `run` in the main parser's document: an empty marker
+    /// element, then the run's line breaks and as many spaces as its last line has bytes, so
+    /// that every line and column after it stays where it was; spaces after the marker make
+    /// the length the run's modulo libxml2's 512-byte chunks, so the parser reads what
+    /// follows in the same pieces and reports the same (look-ahead) positions. A run on one
+    /// line is replaced by as many bytes (the marker, then spaces); `nil` when it is shorter
+    /// than the marker.
+    private func markerBytes(for bytes: [UInt8], index: Int) -> [UInt8]? {
+        let marker = Array("<\(markerName) n=\"\(index)\"/>".utf8)
+        guard bytes.contains(0x0A) else {
+            guard marker.count <= bytes.count else { return nil }
+            return marker + repeatElement(0x20, count: bytes.count - marker.count)
+        }
+        var newlines = 0, lastLine = 0
+        for byte in bytes {
+            if byte == 0x0A {
+                newlines += 1
+                lastLine = 0
+            } else {
+                lastLine += 1
+            }
+        }
+        let length = marker.count + newlines + lastLine
+        let padding = ((bytes.count - length) % 512 + 512) % 512
+        return marker + repeatElement(0x20, count: padding) + repeatElement(0x0A, count: newlines) + repeatElement(0x20, count: lastLine)
+    }
+
+    // MARK: Scanning
+
+    /// Reads more input and scans it.
+    private func scanMore() throws(GeoConvError) {
+        if !atEnd {
+            // Keep what the parser has not read yet, and the run being gathered.
+            let keep = min(emitted, runStart?.offset ?? emitted, cut.first?.start ?? emitted)
+            if keep - base > window.count / 2 && keep > base {
+                window.removeFirst(keep - base)
+                base = keep
+            }
+            var chunk = [UInt8](repeating: 0, count: 1 << 18)
+            var failure: GeoConvError?
+            let n = chunk.withUnsafeMutableBytes { raw -> Int in
+                do throws(GeoConvError) {
+                    return try input.read(into: raw)
+                } catch {
+                    failure = error
+                    return 0
+                }
+            }
+            if let failure { throw failure }
+            if n == 0 {
+                atEnd = true
+            } else {
+                window += chunk[..<n]
+            }
+        }
+        if !disabled { scan() }
+        if atEnd {
+            // What remains is read on one thread (a run still open is closed first).
+            if !disabled { closeRun() }
+            disabled = true
+        }
+    }
+
+    /// Scans the window from `position` as far as whole constructs go.
+    private func scan() {
+        let reached = window.withUnsafeBufferPointer { scan($0) }
+        position = base + reached
+    }
+
+    /// Returns the window index up to which everything is scanned.
+    private func scan(_ window: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let p = window.baseAddress else { return position - base }
+        let count = window.count
+        if position == 0, count >= 2, p[0] == 0xFE || p[0] == 0xFF || p[0] == 0 || p[1] == 0 {
+            disabled = true  // UTF-16 and other encodings whose markup is not ASCII bytes
+            return 0
+        }
+        var i = position - base
+        while !disabled && i < count {
+            // Text up to the next '<': line breaks counted; text among a run's Placemarks ends the run.
+            let atRunLevel = runStart != nil && placemarkDepth == 0 && open.count == runDepth - 1
+            while i < count {
+                let byte = p[i]
+                if byte == UInt8(ascii: "<") { break }
+                if byte == 0x0A {
+                    line += 1
+                    lineStart = base + i + 1
+                } else if atRunLevel && byte != 0x20 && byte != 0x09 && byte != 0x0D {
+                    closeRun()
+                }
+                i += 1
+            }
+            guard i < count, let end = constructEnd(p, count, i) else { return i }  // wait for more bytes
+            handleConstruct(p, from: i, to: end)
+            for offset in i..<end where p[offset] == 0x0A {
+                line += 1
+                lineStart = base + offset + 1
+            }
+            i = end
+        }
+        return i
+    }
+
+    /// Whether `text` is at window index `offset` (`nil`: the window ends first).
+    private func matches(_ text: StaticString, _ p: UnsafePointer<UInt8>, _ count: Int, at offset: Int) -> Bool? {
+        let length = text.utf8CodeUnitCount
+        guard offset + length <= count else { return nil }
+        return memcmp(p + offset, text.utf8Start, length) == 0
+    }
+
+    /// The window index just after the first `terminator` at or after `offset`, if the window holds it.
+    private func find(_ terminator: StaticString, _ p: UnsafePointer<UInt8>, _ count: Int, from offset: Int) -> Int? {
+        let length = terminator.utf8CodeUnitCount
+        var i = offset
+        while i + length <= count {
+            if p[i] == terminator.utf8Start[0] && memcmp(p + i, terminator.utf8Start, length) == 0 { return i + length }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Where the construct starting with `<` at window index `offset` ends, when the window
+    /// holds all of it.
+    private func constructEnd(_ p: UnsafePointer<UInt8>, _ count: Int, _ offset: Int) -> Int? {
+        guard offset + 1 < count else { return nil }
+        switch p[offset + 1] {
+        case UInt8(ascii: "!"):
+            guard let comment = matches("<!--", p, count, at: offset) else { return nil }
+            if comment { return find("-->", p, count, from: offset + 4) }
+            guard let cdata = matches("<![CDATA[", p, count, at: offset) else { return nil }
+            if cdata { return find("]]>", p, count, from: offset + 9) }
+            disabled = true  // a document type declaration: read on one thread
+            return nil
+        case UInt8(ascii: "?"):
+            return find("?>", p, count, from: offset + 2)
+        default:
+            // A tag: up to the first '>' outside quotes.
+            var i = offset + 1
+            var quote: UInt8 = 0
+            while i < count {
+                let byte = p[i]
+                if quote != 0 {
+                    if byte == quote { quote = 0 }
+                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                    quote = byte
+                } else if byte == UInt8(ascii: ">") {
+                    return i + 1
+                }
+                i += 1
+            }
+            return nil
+        }
+    }
+
+    /// Whether the bytes from `start` to `end` spell `word`.
+    private func equals(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ word: StaticString) -> Bool {
+        end - start == word.utf8CodeUnitCount && memcmp(p + start, word.utf8Start, end - start) == 0
+    }
+
+    /// A construct from window index `start` to `end` (exclusive): comments and processing
+    /// instructions change nothing; tags open and close elements and runs. Inside a run's
+    /// Placemark only the nesting is followed.
+    private func handleConstruct(_ p: UnsafePointer<UInt8>, from start: Int, to end: Int) {
+        let second = p[start + 1]
+        if second == UInt8(ascii: "?") {
+            if !sawRoot && declaration.isEmpty && equals(p, start, start + 5, "<?xml") {
+                declaration = Array(UnsafeBufferPointer(start: p + start, count: end - start))
+            }
+            return
+        }
+        if second == UInt8(ascii: "!") {
+            // Text in a CDATA section among a run's Placemarks ends the run, like other text.
+            if runStart != nil && placemarkDepth == 0 && open.count == runDepth - 1 && p[start + 2] == UInt8(ascii: "[") { closeRun() }
+            return
+        }
+        let isEnd = second == UInt8(ascii: "/")
+        let selfClosing = !isEnd && p[end - 2] == UInt8(ascii: "/")
+        if placemarkDepth > 0 {
+            runElements += 1
+            if isEnd {
+                placemarkDepth -= 1
+                if placemarkDepth == 0 { placemarkEnded(at: base + end) }
+            } else if !selfClosing {
+                placemarkDepth += 1
+            }
+            return
+        }
+        let nameStart = start + (isEnd ? 2 : 1)
+        var nameEnd = nameStart, localStart = nameStart
+        while nameEnd < end {
+            let byte = p[nameEnd]
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">") { break }
+            if byte == UInt8(ascii: ":") { localStart = nameEnd + 1 }
+            nameEnd += 1
+        }
+        if isEnd {
+            if runStart != nil && open.count <= runDepth - 1 { closeRun() }
+            if !open.isEmpty { open.removeLast() }
+            return
+        }
+        if !sawRoot {
+            sawRoot = true
+            if !selfClosing {
+                prefix = declaration + Array(UnsafeBufferPointer(start: p + start, count: end - start)) + Array("<\(markerName)>".utf8)
+                suffix = Array("</\(markerName)></".utf8) + Array(UnsafeBufferPointer(start: p + nameStart, count: nameEnd - nameStart))
+                    + [UInt8(ascii: ">")]
+            }
+        } else if declaresNamespace(p, from: nameEnd, to: end) {
+            // Namespaces declared below the root would be missing from a run's document.
+            closeRun()
+            disabled = true
+            return
+        }
+        let parentIsContainer = open.last ?? false
+        if parentIsContainer && equals(p, localStart, nameEnd, "Placemark") && (runStart == nil || open.count == runDepth - 1) {
+            if runStart == nil {
+                runStart = (base + start, line, base + start - lineStart + 1)
+                runCount = 0
+                runElements = 0
+                runDepth = open.count + 1
+            }
+            if selfClosing { placemarkEnded(at: base + end) } else { placemarkDepth = 1 }
+            return
+        }
+        if runStart != nil && open.count == runDepth - 1 { closeRun() }  // another element among them
+        if !selfClosing {
+            open.append(equals(p, localStart, nameEnd, "kml") || equals(p, localStart, nameEnd, "Document")
+                        || equals(p, localStart, nameEnd, "Folder"))
+        }
+    }
+
+    /// Whether a start tag's attributes (window indices `start` to `end`) declare a namespace.
+    private func declaresNamespace(_ p: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Bool {
+        var i = start
+        while i + 5 <= end {
+            if p[i] == UInt8(ascii: "x") && memcmp(p + i, "xmlns", 5) == 0 { return true }
+            i += 1
+        }
+        return false
+    }
+
+    private func placemarkEnded(at end: Int) {
+        runCount += 1
+        runEnd = end
+        guard let runStart, end - runStart.offset >= KMLSplitter.runBytes else { return }
+        if (end - runStart.offset) > runElements * KMLSplitter.largestBytesPerElement {
+            // Placemarks that are mostly text (long coordinate lists) parse fast per byte, and
+            // this scan would cost what it saves: the rest of the document is read on one thread.
+            self.runStart = nil
+            disabled = true
+            return
+        }
+        closeRun()
+    }
+
+    /// Ends the run being gathered at its last Placemark: cut when it holds enough of them.
+    private func closeRun() {
+        guard let start = runStart else { return }
+        runStart = nil
+        guard runCount >= KMLSplitter.minimumPlacemarks, !prefix.isEmpty else { return }
+        let bytes = Array(window[(start.offset - base)..<(runEnd - base)])
+        guard let marker = markerBytes(for: bytes, index: nextIndex) else { return }
+        let run = Run(index: nextIndex, bytes: bytes, offset: start.offset, line: start.line, column: start.column, placemarks: runCount)
+        nextIndex += 1
+        cut.append((start.offset, runEnd, run, marker))
+    }
+}
+
+/// What a run's reader starts from: the main reader's tables as they are at the run's marker.
+struct KMLReaderSnapshot {
+    var containers: [(isFolder: Bool, name: String?, features: Int)]
+    var styles: [String: KMLStyle]
+    var styleMaps: [String: KMLStyleMap]
+    var schemas: [String: [String: (type: String, displayName: String?)]]
+    var placemarkAliases: [String: [String: (type: String, displayName: String?)]]
+    var sawDocument: Bool
+}
+
+/// A run's features, read on another thread, with their places in the whole input.
+struct KMLRunOutcome {
+    var features: [(feature: Feature, location: SourceLocation?)] = []
+    var log: DiagnosticLog
+    var error: GeoConvError?
+    /// The main reader's state version the run was read with.
+    var version: Int
+    var run: KMLSplitter.Run
+}
+
+/// The main reader's side of `--jobs`: the splitter, and runs read ahead on other threads.
+final class KMLRunReading {
+    let splitter: KMLSplitter
+    let jobs: Int
+    private var started: [Int: BackgroundTask<KMLRunOutcome>] = [:]
+
+    init(splitter: KMLSplitter, jobs: Int) {
+        self.splitter = splitter
+        self.jobs = jobs
+    }
+
+    /// Run `index`'s features, read with `snapshot` (runs after it are started now too, with
+    /// the same snapshot; one whose snapshot turns out stale at its marker is read again).
+    func outcome(_ index: Int, snapshot: KMLReaderSnapshot, version: Int, name: String, options: KMLReadOptions,
+                 like log: DiagnosticLog) throws(GeoConvError) -> KMLRunOutcome?
+    {
+        let splitter = self.splitter
+        let strict = log.isStrict, listsEveryWarning = log.listsEveryWarning
+        func start(_ run: KMLSplitter.Run) -> BackgroundTask<KMLRunOutcome> {
+            let prefix = splitter.prefix, suffix = splitter.suffix, marker = splitter.markerName
+            return BackgroundTask {
+                KMLReaderState.read(run, prefix: prefix, suffix: suffix, marker: marker, snapshot: snapshot, version: version,
+                                    name: name, options: options, strict: strict, listsEveryWarning: listsEveryWarning)
+            }
+        }
+        let task: BackgroundTask<KMLRunOutcome>
+        if let running = started.removeValue(forKey: index) {
+            _ = splitter.takeRun(index)
+            task = running
+        } else {
+            guard let run = splitter.takeRun(index) else { return nil }
+            task = start(run)
+        }
+        for run in try splitter.upcomingRuns(after: index, count: jobs) where started[run.index] == nil {
+            started[run.index] = start(run)
+        }
+        var outcome = task.value()
+        if outcome.version != version {
+            outcome = KMLReaderState.read(outcome.run, prefix: splitter.prefix, suffix: splitter.suffix, marker: splitter.markerName,
+                                          snapshot: snapshot, version: version, name: name, options: options, strict: strict,
+                                          listsEveryWarning: listsEveryWarning)
+        }
+        return outcome
+    }
+
+    /// Waits for the runs still being read (never leave threads reading behind an error).
+    func finish() {
+        for task in started.values { _ = task.value() }
+        started.removeAll()
+    }
+
+    deinit { finish() }
+}
+
+extension KMLReaderState {
+    /// The tables a run's reader starts from.
+    var snapshot: KMLReaderSnapshot {
+        KMLReaderSnapshot(containers: containers, styles: styles, styleMaps: styleMaps, schemas: schemas,
+                          placemarkAliases: placemarkAliases, sawDocument: sawDocument)
+    }
+
+    /// Reads one run's Placemarks (on any thread), inside a document made of the input's
+    /// declaration and root element, with the main reader's tables; places in the input.
+    static func read(_ run: KMLSplitter.Run, prefix: [UInt8], suffix: [UInt8], marker: String, snapshot: KMLReaderSnapshot,
+                     version: Int, name: String, options: KMLReadOptions, strict: Bool, listsEveryWarning: Bool) -> KMLRunOutcome
+    {
+        let log = DiagnosticLog(strict: strict)
+        log.listsEveryWarning = listsEveryWarning
+        var outcome = KMLRunOutcome(log: log, version: version, run: run)
+        // The run starts where it did in the input modulo libxml2's 512-byte chunks, so the
+        // parser reads it in the same pieces and reports the same (look-ahead) positions.
+        let prefix = prefix + repeatElement(UInt8(0x20), count: ((run.offset - prefix.count) % 512 + 512) % 512)
+        // Lines and columns of the run's document as the input's.
+        var prefixLines = 0, prefixLastLine = 0
+        for byte in prefix {
+            if byte == 0x0A {
+                prefixLines += 1
+                prefixLastLine = 0
+            } else {
+                prefixLastLine += 1
+            }
+        }
+        let relocate = { (location: SourceLocation) -> SourceLocation in
+            guard let line = location.line else { return location }
+            var moved = location
+            if line == prefixLines + 1 {
+                moved.line = run.line
+                moved.column = location.column.map { run.column + $0 - 1 - prefixLastLine }
+            } else if line > prefixLines + 1 {
+                moved.line = run.line + line - 1 - prefixLines
+            }
+            return moved
+        }
+        let document = prefix + run.bytes + suffix
+        var offset = 0
+        do throws(GeoConvError) {
+            let parser: XMLPullParser
+            do {
+                parser = try XMLPullParser(maximumDepth: options.maximumDepth) { buffer in
+                    let n = min(buffer.count, document.count - offset)
+                    if n > 0, let target = buffer.baseAddress {
+                        document.withUnsafeBytes { source in
+                            if let start = source.baseAddress { target.copyMemory(from: start + offset, byteCount: n) }
+                        }
+                    }
+                    offset += n
+                    return n
+                }
+            } catch {
+                throw GeoConvError(.io, error.message)
+            }
+            var runOptions = options
+            runOptions.jobs = 1
+            let state = KMLReaderState(parser: parser, name: name, options: runOptions, diagnostics: log)
+            state.containers = snapshot.containers
+            state.styles = snapshot.styles
+            state.styleMaps = snapshot.styleMaps
+            state.schemas = snapshot.schemas
+            state.placemarkAliases = snapshot.placemarkAliases
+            state.sawDocument = snapshot.sawDocument
+            state.headerDone = true
+            state.runElement = marker
+            while let feature = try state.next() {
+                outcome.features.append((feature, state.lastLocation.map(relocate)))
+            }
+        } catch {
+            outcome.error = error.relocated(relocate)
+        }
+        // The log's places are the input's (it is absorbed into the main reader's).
+        let placed = DiagnosticLog(strict: strict)
+        placed.listsEveryWarning = listsEveryWarning
+        placed.absorb(log, relocating: relocate)
+        outcome.log = placed
+        return outcome
+    }
+}

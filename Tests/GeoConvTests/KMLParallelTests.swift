@@ -1,0 +1,146 @@
+import Foundation
+@testable import GeoConv
+import GeoConvCore
+@testable import GeoConvKML
+import Testing
+
+/// `--jobs` on KML: long runs of Placemarks cut out of the document and read on other
+/// threads must give exactly what one thread reads — features, folders, styles known so
+/// far, warnings and errors at their lines and columns.
+@Suite("Parallel KML (--jobs)")
+struct KMLParallelTests {
+    /// A document whose Placemarks make several runs: folders, a shared style and schema,
+    /// a style defined after Placemarks that use it, CDATA holding markup, comments among
+    /// the Placemarks, an unknown altitude mode, gx:Track, and an empty Placemark.
+    static func document(badCoordinatesAt bad: Int? = nil) -> String {
+        var lines = [
+            #"<?xml version="1.0" encoding="UTF-8"?>"#,
+            #"<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2">"#,
+            "<Document><name>runs</name>",
+            #"<Style id="s1"><LineStyle><color>ff0000ff</color><width>3</width></LineStyle></Style>"#,
+            #"<Schema name="t" id="t"><SimpleField name="n" type="int"/><SimpleField name="label" type="string"/></Schema>"#,
+        ]
+        func placemark(_ i: Int, style: String = "#s1") -> String {
+            var text = #"<Placemark id="p\#(i)"><name>place \#(i)</name><styleUrl>\#(style)</styleUrl>"#
+            if i % 97 == 0 { text += "<description><![CDATA[<b>bold</b> </Placemark> <Placemark> ]]></description>" }
+            text += ##"<ExtendedData><SchemaData schemaUrl="#t"><SimpleData name="n">\##(i)</SimpleData>"##
+            text += #"<SimpleData name="label">a &amp; b \#(i)</SimpleData></SchemaData></ExtendedData>"#
+            let coordinates = i == bad ? "1,x" : "\(Double(i) / 100),\(Double(i % 50) / 10)"
+            if i % 211 == 0 {
+                text += "<gx:Track><when>2020-01-01T00:00:0\(i % 10)Z</when><gx:coord>\(Double(i) / 100) 1 0</gx:coord></gx:Track>"
+            } else if i % 301 == 0 {
+                text += "<Point><altitudeMode>floating</altitudeMode><coordinates>\(coordinates)</coordinates></Point>"
+            } else {
+                text += "<Point><coordinates>\(coordinates)</coordinates></Point>"
+            }
+            text += "</Placemark>"
+            // Every third one indented over several lines, as GDAL and Google Earth write them.
+            return i % 3 == 1 ? text.replacingOccurrences(of: "><", with: ">\n    <") : text
+        }
+        lines.append("<Folder><name>first</name>")
+        for i in 0..<1_600 {
+            lines.append(placemark(i))
+            if i % 500 == 250 { lines.append("<!-- a comment among them -->") }
+        }
+        lines.append("</Folder><Folder><name>second</name>")
+        for i in 1_600..<1_700 { lines.append(placemark(i, style: "#s2")) }  // s2 is not known yet
+        lines.append(#"<Style id="s2"><PolyStyle><color>7f00ff00</color></PolyStyle></Style>"#)
+        for i in 1_700..<2_400 { lines.append(placemark(i, style: "#s2")) }
+        lines.append("<Folder><name>inner</name>")
+        for i in 2_400..<3_200 { lines.append("  " + placemark(i)) }
+        lines.append("<Placemark/>")
+        lines.append("</Folder></Folder></Document></kml>")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func convert(_ text: String, jobs: Int, strict: Bool = false) throws(GeoConvError) -> ConversionReport {
+        var options = ConversionOptions(inputFormat: "kml", outputFormat: "geojson")
+        options.strict = strict
+        options.jobs = jobs
+        return try Converter().convert(.memory(Array(text.utf8), name: "in.kml"), to: .memory, options: options)
+    }
+
+    @Test("Runs read on other threads give one thread's features, folders, styles and warnings")
+    func identical() throws {
+        let text = Self.document()
+        #expect(text.utf8.count > 3 * (256 << 10))  // several runs
+        let one = try convert(text, jobs: 1)
+        #expect(one.statistics.featuresWritten == 3_201)
+        for jobs in [2, 4] {
+            let many = try convert(text, jobs: jobs)
+            #expect(many.output == one.output, "--jobs \(jobs)")
+            #expect(Array(many.diagnostics.entries.keys) == Array(one.diagnostics.entries.keys))
+            for (code, entry) in one.diagnostics.entries {
+                #expect(many.diagnostics.entries[code]?.count == entry.count, "\(code)")
+                #expect(many.diagnostics.entries[code]?.first.location == entry.first.location, "\(code)")
+            }
+        }
+        let (_, features, _) = try readGeoJSON(String(decoding: one.output, as: UTF8.self))
+        #expect(features[1_650].properties["geoconv:folder"] == ["second"])
+        #expect(features[2_500].properties["geoconv:folder"] == ["second", "inner"])
+        #expect(features[1_800].style.fillColor != nil)  // s2 known from here on
+        #expect(features[194].snippet == "<b>bold</b> </Placemark> <Placemark> ")
+        #expect(one.diagnostics.entries["kml.style-unresolved"]?.count == 100)  // the Placemarks before s2's Style
+    }
+
+    @Test("A warning in a run is one thread's, at its line and column; under --strict the same error, after the features before it")
+    func warningAndErrorInRun() throws {
+        let text = Self.document(badCoordinatesAt: 1_234)
+        let line = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(">1,x<") }.map { $0 + 1 }
+        let one = try convert(text, jobs: 1)
+        let two = try convert(text, jobs: 2)
+        let warning = one.diagnostics.entries["kml.invalid-coordinates"]
+        #expect(warning?.count == 1)
+        // The parser's look-ahead position: at the coordinates or a few lines on (issue 14 makes it the element's).
+        #expect(line.map { ($0...$0 + 8).contains(warning?.first.location?.line ?? 0) } == true)
+        #expect(two.diagnostics.entries["kml.invalid-coordinates"]?.first.location == warning?.first.location)
+        #expect(two.output == one.output)
+
+        let strictOne = #expect(throws: GeoConvError.self) { _ = try convert(text, jobs: 1, strict: true) }
+        let strictTwo = #expect(throws: GeoConvError.self) { _ = try convert(text, jobs: 2, strict: true) }
+        #expect(strictOne?.message.contains("coordinates") == true)
+        #expect(strictTwo?.code == strictOne?.code)
+        #expect(strictTwo?.message == strictOne?.message)
+        #expect(strictOne?.location?.line == warning?.first.location?.line)
+        #expect(strictTwo?.location?.line == strictOne?.location?.line)
+        #expect(strictTwo?.location?.column == strictOne?.location?.column)
+    }
+
+    /// The main parser's document: what the splitter hands it, all of it.
+    func mainDocument(_ text: String) throws -> (bytes: [UInt8], runs: Int, marker: String) {
+        let splitter = KMLSplitter(try ByteReader(.memory(Array(text.utf8), name: "in.kml")))
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4000)
+        while true {
+            let n = try buffer.withUnsafeMutableBytes { try splitter.read(into: $0) }
+            if n == 0 { break }
+            out += buffer[..<n]
+        }
+        var runs = 0
+        while splitter.takeRun(runs) != nil { runs += 1 }
+        return (out, runs, splitter.markerName)
+    }
+
+    @Test("Runs are cut where Placemarks follow one another, and what stands for them keeps every byte, line and column")
+    func splitting() throws {
+        let text = Self.document()
+        let (main, runs, marker) = try mainDocument(text)
+        #expect(runs >= 3)
+        let input = Array(text.utf8)
+        // As many line breaks, each line after a run as long as it was, the length the same modulo 512.
+        #expect(main.count % 512 == input.count % 512 && main.count < input.count)
+        let mainLines = main.split(separator: 0x0A, omittingEmptySubsequences: false)
+        let inputLines = input.split(separator: 0x0A, omittingEmptySubsequences: false)
+        #expect(mainLines.count == inputLines.count)
+        // Every line the main parser reads something on is the input's, byte for byte (a run's lines are blank).
+        let read = zip(mainLines, inputLines).filter { main, _ in main.contains { $0 != 0x20 } }
+        let markers = read.filter { main, _ in String(decoding: main, as: UTF8.self).contains("<" + marker) }
+        #expect(markers.count == runs)
+        #expect(read.filter { main, input in !main.elementsEqual(input) }.count == runs)
+        #expect(String(decoding: main, as: UTF8.self).contains("<Style id=\"s2\">"))  // what is not a run passes through
+        // A namespace declared below the root stops the cutting from there on.
+        let declared = text.replacingOccurrences(of: "<Folder><name>first</name>", with: #"<Folder xmlns:x="urn:x"><name>first</name>"#)
+        #expect(try mainDocument(declared).runs == 0)
+        #expect(try mainDocument(declared).bytes == Array(declared.utf8))
+    }
+}
