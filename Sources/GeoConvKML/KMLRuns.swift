@@ -31,6 +31,29 @@ final class KMLSplitter {
         let placemarks: Int
     }
 
+    /// libxml2's text reader hands its parser the document in pieces of this many bytes.
+    static let parserChunk = 512
+
+    /// Spaces that take `length` to `target` modulo `parserChunk`.
+    static func chunkPadding(from length: Int, to target: Int) -> Int {
+        ((target - length) % parserChunk + parserChunk) % parserChunk
+    }
+
+    /// How many line breaks `bytes` hold, and how many bytes follow the last one (all of
+    /// them when there is none).
+    static func lineBreaks(in bytes: [UInt8]) -> (count: Int, lastLine: Int) {
+        var count = 0, lastLine = 0
+        for byte in bytes {
+            if byte == 0x0A {
+                count += 1
+                lastLine = 0
+            } else {
+                lastLine += 1
+            }
+        }
+        return (count, lastLine)
+    }
+
     static let minimumPlacemarks = 16
     static let runBytes = 256 << 10
     /// Runs are cut where Placemarks hold at least one element per this many bytes: markup,
@@ -148,17 +171,9 @@ final class KMLSplitter {
             guard marker.count <= bytes.count else { return nil }
             return marker + repeatElement(0x20, count: bytes.count - marker.count)
         }
-        var newlines = 0, lastLine = 0
-        for byte in bytes {
-            if byte == 0x0A {
-                newlines += 1
-                lastLine = 0
-            } else {
-                lastLine += 1
-            }
-        }
+        let (newlines, lastLine) = KMLSplitter.lineBreaks(in: bytes)
         let length = marker.count + newlines + lastLine
-        let padding = ((bytes.count - length) % 512 + 512) % 512
+        let padding = KMLSplitter.chunkPadding(from: length, to: bytes.count)
         return marker + repeatElement(0x20, count: padding) + repeatElement(0x0A, count: newlines) + repeatElement(0x20, count: lastLine)
     }
 
@@ -194,7 +209,7 @@ final class KMLSplitter {
         if atEnd {
             // What remains is read on one thread (a run still open is closed first).
             if !disabled { closeRun() }
-            disabled = true
+            disable()
         }
     }
 
@@ -209,7 +224,7 @@ final class KMLSplitter {
         guard let p = window.baseAddress else { return position - base }
         let count = window.count
         if position == 0, count >= 2, p[0] == 0xFE || p[0] == 0xFF || p[0] == 0 || p[1] == 0 {
-            disabled = true  // UTF-16 and other encodings whose markup is not ASCII bytes
+            disable()  // UTF-16 and other encodings whose markup is not ASCII bytes
             return 0
         }
         var i = position - base
@@ -266,7 +281,7 @@ final class KMLSplitter {
             if comment { return find("-->", p, count, from: offset + 4) }
             guard let cdata = matches("<![CDATA[", p, count, at: offset) else { return nil }
             if cdata { return find("]]>", p, count, from: offset + 9) }
-            disabled = true  // a document type declaration: read on one thread
+            disable()  // a document type declaration (or not markup): read on one thread
             return nil
         case UInt8(ascii: "?"):
             return find("?>", p, count, from: offset + 2)
@@ -300,7 +315,7 @@ final class KMLSplitter {
     private func handleConstruct(_ p: UnsafePointer<UInt8>, from start: Int, to end: Int) {
         let second = p[start + 1]
         if second == UInt8(ascii: "?") {
-            if !sawRoot && declaration.isEmpty && equals(p, start, start + 5, "<?xml") {
+            if !sawRoot && declaration.isEmpty && end - start > 5 && equals(p, start, start + 5, "<?xml") {
                 declaration = Array(UnsafeBufferPointer(start: p + start, count: end - start))
             }
             return
@@ -345,7 +360,7 @@ final class KMLSplitter {
         } else if declaresNamespace(p, from: nameEnd, to: end) {
             // Namespaces declared below the root would be missing from a run's document.
             closeRun()
-            disabled = true
+            disable()
             return
         }
         let parentIsContainer = open.last ?? false
@@ -383,11 +398,17 @@ final class KMLSplitter {
         if (end - runStart.offset) > runElements * KMLSplitter.largestBytesPerElement {
             // Placemarks that are mostly text (long coordinate lists) parse fast per byte, and
             // this scan would cost what it saves: the rest of the document is read on one thread.
-            self.runStart = nil
-            disabled = true
+            disable()
             return
         }
         closeRun()
+    }
+
+    /// Stops cutting: from here on (the run being gathered included) bytes pass through.
+    private func disable() {
+        runStart = nil
+        placemarkDepth = 0
+        disabled = true
     }
 
     /// Ends the run being gathered at its last Placemark: cut when it holds enough of them.
@@ -400,162 +421,5 @@ final class KMLSplitter {
         let run = Run(index: nextIndex, bytes: bytes, offset: start.offset, line: start.line, column: start.column, placemarks: runCount)
         nextIndex += 1
         cut.append((start.offset, runEnd, run, marker))
-    }
-}
-
-/// What a run's reader starts from: the main reader's tables as they are at the run's marker.
-struct KMLReaderSnapshot {
-    var containers: [(isFolder: Bool, name: String?, features: Int)]
-    var styles: [String: KMLStyle]
-    var styleMaps: [String: KMLStyleMap]
-    var schemas: [String: [String: (type: String, displayName: String?)]]
-    var placemarkAliases: [String: [String: (type: String, displayName: String?)]]
-    var sawDocument: Bool
-}
-
-/// A run's features, read on another thread, with their places in the whole input.
-struct KMLRunOutcome {
-    var features: [(feature: Feature, location: SourceLocation?)] = []
-    var log: DiagnosticLog
-    var error: GeoConvError?
-    /// The main reader's state version the run was read with.
-    var version: Int
-    var run: KMLSplitter.Run
-}
-
-/// The main reader's side of `--jobs`: the splitter, and runs read ahead on other threads.
-final class KMLRunReading {
-    let splitter: KMLSplitter
-    let jobs: Int
-    private var started: [Int: BackgroundTask<KMLRunOutcome>] = [:]
-
-    init(splitter: KMLSplitter, jobs: Int) {
-        self.splitter = splitter
-        self.jobs = jobs
-    }
-
-    /// Run `index`'s features, read with `snapshot` (runs after it are started now too, with
-    /// the same snapshot; one whose snapshot turns out stale at its marker is read again).
-    func outcome(_ index: Int, snapshot: KMLReaderSnapshot, version: Int, name: String, options: KMLReadOptions,
-                 like log: DiagnosticLog) throws(GeoConvError) -> KMLRunOutcome?
-    {
-        let splitter = self.splitter
-        let strict = log.isStrict, listsEveryWarning = log.listsEveryWarning
-        func start(_ run: KMLSplitter.Run) -> BackgroundTask<KMLRunOutcome> {
-            let prefix = splitter.prefix, suffix = splitter.suffix, marker = splitter.markerName
-            return BackgroundTask {
-                KMLReaderState.read(run, prefix: prefix, suffix: suffix, marker: marker, snapshot: snapshot, version: version,
-                                    name: name, options: options, strict: strict, listsEveryWarning: listsEveryWarning)
-            }
-        }
-        let task: BackgroundTask<KMLRunOutcome>
-        if let running = started.removeValue(forKey: index) {
-            _ = splitter.takeRun(index)
-            task = running
-        } else {
-            guard let run = splitter.takeRun(index) else { return nil }
-            task = start(run)
-        }
-        for run in try splitter.upcomingRuns(after: index, count: jobs) where started[run.index] == nil {
-            started[run.index] = start(run)
-        }
-        var outcome = task.value()
-        if outcome.version != version {
-            outcome = KMLReaderState.read(outcome.run, prefix: splitter.prefix, suffix: splitter.suffix, marker: splitter.markerName,
-                                          snapshot: snapshot, version: version, name: name, options: options, strict: strict,
-                                          listsEveryWarning: listsEveryWarning)
-        }
-        return outcome
-    }
-
-    /// Waits for the runs still being read (never leave threads reading behind an error).
-    func finish() {
-        for task in started.values { _ = task.value() }
-        started.removeAll()
-    }
-
-    deinit { finish() }
-}
-
-extension KMLReaderState {
-    /// The tables a run's reader starts from.
-    var snapshot: KMLReaderSnapshot {
-        KMLReaderSnapshot(containers: containers, styles: styles, styleMaps: styleMaps, schemas: schemas,
-                          placemarkAliases: placemarkAliases, sawDocument: sawDocument)
-    }
-
-    /// Reads one run's Placemarks (on any thread), inside a document made of the input's
-    /// declaration and root element, with the main reader's tables; places in the input.
-    static func read(_ run: KMLSplitter.Run, prefix: [UInt8], suffix: [UInt8], marker: String, snapshot: KMLReaderSnapshot,
-                     version: Int, name: String, options: KMLReadOptions, strict: Bool, listsEveryWarning: Bool) -> KMLRunOutcome
-    {
-        let log = DiagnosticLog(strict: strict)
-        log.listsEveryWarning = listsEveryWarning
-        var outcome = KMLRunOutcome(log: log, version: version, run: run)
-        // The run starts where it did in the input modulo libxml2's 512-byte chunks, so the
-        // parser reads it in the same pieces and reports the same (look-ahead) positions.
-        let prefix = prefix + repeatElement(UInt8(0x20), count: ((run.offset - prefix.count) % 512 + 512) % 512)
-        // Lines and columns of the run's document as the input's.
-        var prefixLines = 0, prefixLastLine = 0
-        for byte in prefix {
-            if byte == 0x0A {
-                prefixLines += 1
-                prefixLastLine = 0
-            } else {
-                prefixLastLine += 1
-            }
-        }
-        let relocate = { (location: SourceLocation) -> SourceLocation in
-            guard let line = location.line else { return location }
-            var moved = location
-            if line == prefixLines + 1 {
-                moved.line = run.line
-                moved.column = location.column.map { run.column + $0 - 1 - prefixLastLine }
-            } else if line > prefixLines + 1 {
-                moved.line = run.line + line - 1 - prefixLines
-            }
-            return moved
-        }
-        let document = prefix + run.bytes + suffix
-        var offset = 0
-        do throws(GeoConvError) {
-            let parser: XMLPullParser
-            do {
-                parser = try XMLPullParser(maximumDepth: options.maximumDepth) { buffer in
-                    let n = min(buffer.count, document.count - offset)
-                    if n > 0, let target = buffer.baseAddress {
-                        document.withUnsafeBytes { source in
-                            if let start = source.baseAddress { target.copyMemory(from: start + offset, byteCount: n) }
-                        }
-                    }
-                    offset += n
-                    return n
-                }
-            } catch {
-                throw GeoConvError(.io, error.message)
-            }
-            var runOptions = options
-            runOptions.jobs = 1
-            let state = KMLReaderState(parser: parser, name: name, options: runOptions, diagnostics: log)
-            state.containers = snapshot.containers
-            state.styles = snapshot.styles
-            state.styleMaps = snapshot.styleMaps
-            state.schemas = snapshot.schemas
-            state.placemarkAliases = snapshot.placemarkAliases
-            state.sawDocument = snapshot.sawDocument
-            state.headerDone = true
-            state.runElement = marker
-            while let feature = try state.next() {
-                outcome.features.append((feature, state.lastLocation.map(relocate)))
-            }
-        } catch {
-            outcome.error = error.relocated(relocate)
-        }
-        // The log's places are the input's (it is absorbed into the main reader's).
-        let placed = DiagnosticLog(strict: strict)
-        placed.listsEveryWarning = listsEveryWarning
-        placed.absorb(log, relocating: relocate)
-        outcome.log = placed
-        return outcome
     }
 }

@@ -17,6 +17,26 @@ struct FuzzRegressionTests {
         #expect(text.contains(#""type":"Polygon","coordinates":[[[0,0],[-294848,"#) || text.contains(#""type":"MultiPolygon""#))
     }
 
+    @Test("Markup that is neither a comment nor CDATA inside a Placemark stops KML run cutting instead of hanging")
+    func kmlRunCutOffByBadMarkup() throws {
+        let path = Fixtures.testdata("fuzz/kml/regression-run-cut-off-by-bad-markup.kml")
+        var errors: [GeoConvError] = []
+        for jobs in [1, 2] {
+            var options = ConversionOptions(inputFormat: "kml", outputFormat: "geojson")
+            options.jobs = jobs
+            do throws(GeoConvError) {
+                _ = try Converter().convert(.file(path), to: .memory, options: options)
+                Issue.record("the malformed KML converted with --jobs \(jobs)")
+            } catch {
+                errors.append(error)
+            }
+        }
+        #expect(errors.count == 2)
+        #expect(errors.first?.code == .invalidInput)
+        #expect(errors.first?.location?.line == 20 && errors.first?.location?.column == 1)
+        #expect(errors.last?.message == errors.first?.message && errors.last?.location == errors.first?.location)
+    }
+
     @Test("A deflate stream that does not end within its KMZ entry is refused, not read forever")
     func endlessDeflate() throws {
         let path = Fixtures.testdata("fuzz/kmz/regression-endless-deflate.kmz")

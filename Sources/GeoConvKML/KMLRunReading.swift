@@ -1,0 +1,151 @@
+import GeoConvCore
+internal import GeoConvXML
+
+/// What a run's reader starts from: the main reader's tables as they are at the run's marker.
+struct KMLReaderSnapshot {
+    var containers: [(isFolder: Bool, name: String?, features: Int)]
+    var styles: [String: KMLStyle]
+    var styleMaps: [String: KMLStyleMap]
+    var schemas: [String: [String: (type: String, displayName: String?)]]
+    var placemarkAliases: [String: [String: (type: String, displayName: String?)]]
+    var sawDocument: Bool
+}
+
+/// A run's features, read on another thread, with their places in the whole input.
+struct KMLRunOutcome {
+    var features: [(feature: Feature, location: SourceLocation?)] = []
+    var log: DiagnosticLog
+    var error: GeoConvError?
+    /// The main reader's state version the run was read with.
+    var version: Int
+    var run: KMLSplitter.Run
+}
+
+/// The main reader's side of `--jobs`: the splitter, and runs read ahead on other threads.
+final class KMLRunReading {
+    let splitter: KMLSplitter
+    let jobs: Int
+    private var started: [Int: BackgroundTask<KMLRunOutcome>] = [:]
+
+    init(splitter: KMLSplitter, jobs: Int) {
+        self.splitter = splitter
+        self.jobs = jobs
+    }
+
+    /// Run `index`'s features, read with `snapshot` (runs after it are started now too, with
+    /// the same snapshot; one whose snapshot turns out stale at its marker is read again).
+    func outcome(_ index: Int, snapshot: KMLReaderSnapshot, version: Int, name: String, options: KMLReadOptions,
+                 like log: DiagnosticLog) throws(GeoConvError) -> KMLRunOutcome?
+    {
+        let splitter = self.splitter
+        let strict = log.isStrict, listsEveryWarning = log.listsEveryWarning
+        func start(_ run: KMLSplitter.Run) -> BackgroundTask<KMLRunOutcome> {
+            let prefix = splitter.prefix, suffix = splitter.suffix, marker = splitter.markerName
+            return BackgroundTask {
+                KMLReaderState.read(run, prefix: prefix, suffix: suffix, marker: marker, snapshot: snapshot, version: version,
+                                    name: name, options: options, strict: strict, listsEveryWarning: listsEveryWarning)
+            }
+        }
+        let task: BackgroundTask<KMLRunOutcome>
+        if let running = started.removeValue(forKey: index) {
+            _ = splitter.takeRun(index)
+            task = running
+        } else {
+            guard let run = splitter.takeRun(index) else { return nil }
+            task = start(run)
+        }
+        for run in try splitter.upcomingRuns(after: index, count: jobs) where started[run.index] == nil {
+            started[run.index] = start(run)
+        }
+        var outcome = task.value()
+        if outcome.version != version {
+            outcome = KMLReaderState.read(outcome.run, prefix: splitter.prefix, suffix: splitter.suffix, marker: splitter.markerName,
+                                          snapshot: snapshot, version: version, name: name, options: options, strict: strict,
+                                          listsEveryWarning: listsEveryWarning)
+        }
+        return outcome
+    }
+
+    /// Waits for the runs still being read (never leave threads reading behind an error).
+    func finish() {
+        for task in started.values { _ = task.value() }
+        started.removeAll()
+    }
+
+    deinit { finish() }
+}
+
+extension KMLReaderState {
+    /// The tables a run's reader starts from.
+    var snapshot: KMLReaderSnapshot {
+        KMLReaderSnapshot(containers: containers, styles: styles, styleMaps: styleMaps, schemas: schemas,
+                          placemarkAliases: placemarkAliases, sawDocument: sawDocument)
+    }
+
+    /// Reads one run's Placemarks (on any thread), inside a document made of the input's
+    /// declaration and root element, with the main reader's tables; places in the input.
+    static func read(_ run: KMLSplitter.Run, prefix: [UInt8], suffix: [UInt8], marker: String, snapshot: KMLReaderSnapshot,
+                     version: Int, name: String, options: KMLReadOptions, strict: Bool, listsEveryWarning: Bool) -> KMLRunOutcome
+    {
+        let log = DiagnosticLog(strict: strict)
+        log.listsEveryWarning = listsEveryWarning
+        var outcome = KMLRunOutcome(log: log, version: version, run: run)
+        // The run starts where it did in the input modulo libxml2's 512-byte chunks, so the
+        // parser reads it in the same pieces and reports the same (look-ahead) positions.
+        let prefix = prefix + repeatElement(UInt8(0x20), count: KMLSplitter.chunkPadding(from: prefix.count, to: run.offset))
+        // Lines and columns of the run's document as the input's.
+        let (prefixLines, prefixLastLine) = KMLSplitter.lineBreaks(in: prefix)
+        let relocate = { (location: SourceLocation) -> SourceLocation in
+            guard let line = location.line else { return location }
+            var moved = location
+            if line == prefixLines + 1 {
+                moved.line = run.line
+                moved.column = location.column.map { run.column + $0 - 1 - prefixLastLine }
+            } else if line > prefixLines + 1 {
+                moved.line = run.line + line - 1 - prefixLines
+            }
+            return moved
+        }
+        let document = prefix + run.bytes + suffix
+        var offset = 0
+        do throws(GeoConvError) {
+            let parser: XMLPullParser
+            do {
+                parser = try XMLPullParser(maximumDepth: options.maximumDepth) { buffer in
+                    let n = min(buffer.count, document.count - offset)
+                    if n > 0, let target = buffer.baseAddress {
+                        document.withUnsafeBytes { source in
+                            if let start = source.baseAddress { target.copyMemory(from: start + offset, byteCount: n) }
+                        }
+                    }
+                    offset += n
+                    return n
+                }
+            } catch {
+                throw GeoConvError(.io, error.message)
+            }
+            var runOptions = options
+            runOptions.jobs = 1
+            let state = KMLReaderState(parser: parser, name: name, options: runOptions, diagnostics: log)
+            state.containers = snapshot.containers
+            state.styles = snapshot.styles
+            state.styleMaps = snapshot.styleMaps
+            state.schemas = snapshot.schemas
+            state.placemarkAliases = snapshot.placemarkAliases
+            state.sawDocument = snapshot.sawDocument
+            state.headerDone = true
+            state.runElement = marker
+            while let feature = try state.next() {
+                outcome.features.append((feature, state.lastLocation.map(relocate)))
+            }
+        } catch {
+            outcome.error = error.relocated(relocate)
+        }
+        // The log's places are the input's (it is absorbed into the main reader's).
+        let placed = DiagnosticLog(strict: strict)
+        placed.listsEveryWarning = listsEveryWarning
+        placed.absorb(log, relocating: relocate)
+        outcome.log = placed
+        return outcome
+    }
+}
