@@ -278,20 +278,34 @@ public final class Spool {
     private var memory: [UInt8] = []
     private var descriptor: Int32 = -1
     private let threshold: Int
+    /// The block being written to the temporary file on another thread (so that the thread
+    /// filling the spool does not wait for the disk), with its failure if it fails.
+    private var writing: BackgroundTask<GeoConvError?>?
     /// Bytes held.
     public private(set) var count = 0
 
     /// Whether appended bytes are only counted (for output that goes nowhere).
     private let discards: Bool
 
-    /// Creates an empty spool that moves to disk past `threshold` bytes; with `discards`,
-    /// one that only counts what it is given.
-    public init(threshold: Int = 8 << 20, discards: Bool = false) {
+    /// Creates an empty spool that moves to disk in blocks of `threshold` bytes (one block
+    /// filling while the one before is written); with `discards`, one that only counts what
+    /// it is given.
+    public init(threshold: Int = 2 << 20, discards: Bool = false) {
         self.threshold = threshold
         self.discards = discards
     }
 
-    deinit { if descriptor >= 0 { close(descriptor) } }
+    deinit {
+        _ = writing?.value()
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// Waits for the block being written, throwing its failure.
+    private func finishWriting() throws(GeoConvError) {
+        guard let task = writing else { return }
+        writing = nil
+        if let failure = task.value() { throw failure }
+    }
 
     /// Appends bytes.
     public func append(_ bytes: [UInt8]) throws(GeoConvError) {
@@ -321,12 +335,23 @@ public final class Spool {
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
             descriptor = fd
         }
-        try writeFully(descriptor, memory, what: "the temporary file", diskFullHint: "free some disk space or set TMPDIR elsewhere")
-        memory.removeAll(keepingCapacity: true)
+        try finishWriting()
+        let block = memory, fd = descriptor
+        memory = []
+        memory.reserveCapacity(threshold + (256 << 10))  // room for the feature that crosses the threshold
+        writing = BackgroundTask { () -> GeoConvError? in
+            do throws(GeoConvError) {
+                try writeFully(fd, block, what: "the temporary file", diskFullHint: "free some disk space or set TMPDIR elsewhere")
+                return nil
+            } catch {
+                return error
+            }
+        }
     }
 
     /// Writes everything held to `output`, in order, and empties the spool.
     public func drain(into output: ByteWriter) throws(GeoConvError) {
+        try finishWriting()
         if descriptor >= 0 {
             try writeFully(descriptor, memory, what: "the temporary file", diskFullHint: "free some disk space or set TMPDIR elsewhere")
             memory.removeAll()
