@@ -22,7 +22,7 @@ public enum OutputTarget: Hashable, Sendable {
 /// target's directory, which `commit()` renames over the target; `abort()` (or dropping the
 /// writer without committing) deletes it, leaving any existing target untouched.
 public final class ByteWriter {
-    private var buffer: [UInt8] = []
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
     private let flushThreshold = 1 << 18
     private var descriptor: Int32 = -1
     private var temporaryPath: String?
@@ -33,7 +33,7 @@ public final class ByteWriter {
     /// Everything written, for `.memory` targets (empty otherwise).
     public private(set) var memoryContents: [UInt8] = []
     /// Bytes written so far.
-    public private(set) var bytesWritten = 0
+    @exclusivity(unchecked) public private(set) var bytesWritten = 0
     /// The name used in messages.
     public let name: String
 
@@ -275,14 +275,14 @@ func systemErrorMessage() -> String { String(cString: strerror(errno)) }
 /// threshold, then in an unlinked temporary file, so memory stays bounded and nothing is
 /// left on disk even if the process dies.
 public final class Spool {
-    private var memory: [UInt8] = []
+    @exclusivity(unchecked) private var memory: [UInt8] = []
     private var descriptor: Int32 = -1
     private let threshold: Int
     /// The block being written to the temporary file on another thread (so that the thread
     /// filling the spool does not wait for the disk), with its failure if it fails.
     private var writing: BackgroundTask<GeoConvError?>?
     /// Bytes held.
-    public private(set) var count = 0
+    @exclusivity(unchecked) public private(set) var count = 0
 
     /// Whether appended bytes are only counted (for output that goes nowhere).
     private let discards: Bool

@@ -55,16 +55,16 @@ final class KMLWriterState {
     let output: ByteWriter
     let options: KMLWriteOptions
     let diagnostics: DiagnosticLog
-    var header = DocumentHeader()
+    @exclusivity(unchecked) var header = DocumentHeader()
     let body: Spool
-    var styles: OrderedDictionary<String, String> = [:]  // style XML → id
-    var usedIDs: Set<String> = []
-    var schema: OrderedDictionary<String, String> = [:]  // field → type
-    var displayNames: [String: String] = [:]  // field → displayName
-    var styleMaps: OrderedDictionary<String, String> = [:]  // "normal id|highlight id" → StyleMap id
-    var folders: [String] = []
-    var usesGX = false
-    var buffer: [UInt8] = []
+    @exclusivity(unchecked) var styles: OrderedDictionary<String, String> = [:]  // style XML → id
+    @exclusivity(unchecked) var usedIDs: Set<String> = []
+    @exclusivity(unchecked) var schema: OrderedDictionary<String, String> = [:]  // field → type
+    @exclusivity(unchecked) var displayNames: [String: String] = [:]  // field → displayName
+    @exclusivity(unchecked) var styleMaps: OrderedDictionary<String, String> = [:]  // "normal id|highlight id" → StyleMap id
+    @exclusivity(unchecked) var folders: [String] = []
+    @exclusivity(unchecked) var usesGX = false
+    @exclusivity(unchecked) var buffer: [UInt8] = []
 
     static let schemaID = "geoconv-schema"
 
@@ -417,7 +417,7 @@ final class KMLWriterState {
 
     /// The schema type last noted for the property at each place of a feature: most features
     /// repeat their predecessor's names and types, which then need no schema lookup.
-    var notedTypes: [(key: String, type: String)] = []
+    @exclusivity(unchecked) var notedTypes: [(key: String, type: String)] = []
 
     /// `noteType(_:for:)` for the property at `place` in its feature.
     func noteType(_ type: String, for key: String, at place: Int) throws(GeoConvError) {
