@@ -101,6 +101,10 @@ final class KMLSplitter {
     private var marker: [UInt8] = []
     private var markerStart = 0
 
+    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
+
+    deinit { readBuffer.deallocate() }
+
     init(_ input: ByteReader) {
         self.input = input
         // "g" and 9 random letters and digits: no document's element.
@@ -188,21 +192,12 @@ final class KMLSplitter {
                 window.removeFirst(keep - base)
                 base = keep
             }
-            var chunk = [UInt8](repeating: 0, count: 1 << 18)
-            var failure: GeoConvError?
-            let n = chunk.withUnsafeMutableBytes { raw -> Int in
-                do throws(GeoConvError) {
-                    return try input.read(into: raw)
-                } catch {
-                    failure = error
-                    return 0
-                }
-            }
-            if let failure { throw failure }
+            // Into one buffer read again and again (fresh pages for every read cost more than the copy).
+            let n = try input.read(into: readBuffer)
             if n == 0 {
                 atEnd = true
             } else {
-                window += chunk[..<n]
+                window.append(contentsOf: UnsafeRawBufferPointer(rebasing: readBuffer[..<n]))
             }
         }
         if !disabled { scan() }
