@@ -13,12 +13,13 @@ internal import Darwin
 /// processing instructions) as they stream past. Wherever at least `minimumPlacemarks`
 /// Placemarks follow one another as children of the same `kml`, `Document` or `Folder`, up
 /// to `runBytes` of them make a run: the document the main parser reads has an empty marker
-/// element in its place (padded with the run's line breaks, so that every later line and
-/// column stays the same), and the run is parsed on its own, inside a copy of the document's
+/// element in its place (padded with the run's line breaks, and to its length modulo
+/// libxml2's `parserChunk`, so that every later line, column and chunk stays the same), and
+/// the run is parsed on its own, at the same chunk offset, inside a copy of the document's
 /// XML declaration and root element, by a reader that starts from the main reader's tables
 /// (styles, schemas, folders) as they are at the marker. A document type declaration, a
-/// namespace declared below the root, or bytes that are not ASCII-compatible stop the
-/// cutting: the rest is read on one thread.
+/// namespace declared below the root, bytes that are not ASCII-compatible, or Placemarks
+/// that are mostly text stop the cutting: the rest is read on one thread.
 final class KMLSplitter {
     /// One run: its bytes, where they start, and how many Placemarks it holds.
     struct Run: Sendable {
