@@ -134,24 +134,19 @@ public enum MarkerClusters {
         /// A batch's clusters as features, made on other cores in pieces (lone markers read
         /// again, clusters made) and, when the writer's records can be written apart, written
         /// there too; each piece's features or records, in order.
-        typealias Piece = (features: [Feature], records: [UInt8]?, log: DiagnosticLog, error: GeoConvError?)
-        func make(_ batch: Range<Int>) -> BackgroundTask<[Piece]> {
-            let pieces = stride(from: batch.lowerBound, to: batch.upperBound, by: 1024).map { start in
-                let range = start..<min(batch.upperBound, start + 1024)
-                let log = DiagnosticLog()
-                let output = try? ByteWriter(.memory)
-                // Made here: a records writer starts from the state of the writer it comes from.
-                let records = output.flatMap { (writer as? any RecordsWriter)?.recordsWriter(into: $0, diagnostics: log) }
-                return (range: range, log: log, output: output, records: records)
+        typealias Piece = (batch: FeatureBatch, error: GeoConvError?)
+        func make(_ batch: Range<Int>) throws(GeoConvError) -> BackgroundTask<[Piece]> {
+            var pieces: [(range: Range<Int>, batch: FeatureBatch)] = []
+            for start in stride(from: batch.lowerBound, to: batch.upperBound, by: 1024) {
+                // Made here: a batch's records writer starts from the state of the writer.
+                pieces.append((start..<min(batch.upperBound, start + 1024), try FeatureBatch(for: writer, log: DiagnosticLog())))
             }
             return BackgroundTask {
                 pieces.concurrentMap { piece -> Piece in
-                    var records = piece.records
-                    var features: [Feature] = []
+                    var batch = piece.batch
                     do throws(GeoConvError) {
                         let alone = piece.range.filter { sizes[$0] == 1 }.map { Int(clustering.starts[$0]) }
-                        var lone = try markers.features(alone[...], log: piece.log).makeIterator()
-                        features.reserveCapacity(records == nil ? piece.range.count : 0)
+                        var lone = try markers.features(alone[...], log: batch.log).makeIterator()
                         for cluster in piece.range {
                             var feature: Feature
                             if sizes[cluster] == 1, let marker = lone.next() {
@@ -164,36 +159,25 @@ public enum MarkerClusters {
                                 }
                             }
                             if options.writesZoom { feature.properties["zoom"] = zoom }
-                            if records != nil { try records?.write(feature) } else { features.append(feature) }
+                            try batch.add(feature)
                         }
-                        if let output = piece.output, records != nil {
-                            try output.flush()
-                            return ([], output.memoryContents, piece.log, nil)
-                        }
-                        return (features, nil, piece.log, nil)
+                        try batch.finish()
+                        return (batch, nil)
                     } catch {
-                        return ([], nil, piece.log, error)
+                        return (batch, error)
                     }
                 }
             }
         }
-        var pending = batches.first.map(make)
-        for (number, batch) in batches.enumerated() {
+        var pending = try batches.first.map(make)
+        for (number, _) in batches.enumerated() {
             guard let task = pending else { break }
             let pieces = task.value()
-            pending = number + 1 < batches.count ? make(batches[number + 1]) : nil
-            var start = batch.lowerBound
+            pending = number + 1 < batches.count ? try make(batches[number + 1]) : nil
             for piece in pieces {
-                log.absorb(piece.log)
+                log.absorb(piece.batch.log)
                 if let error = piece.error { throw error }
-                let count = min(1024, batch.upperBound - start)
-                start += count
-                if let bytes = piece.records, var records = writer as? any RecordsWriter {
-                    try records.appendRecords(bytes, count: count)
-                    writer = records
-                } else {
-                    for feature in piece.features { try writer.write(feature) }
-                }
+                try piece.batch.write(into: &writer)
             }
         }
         return count
@@ -339,29 +323,6 @@ private struct MarkerSource {
         }
         log.currentLocation = nil
         return source
-    }
-
-    /// The features of the markers `indices`, in order: held, or read again from the input
-    /// (on every core).
-    func features(_ indices: [Int], log: DiagnosticLog) throws(GeoConvError) -> [Feature] {
-        guard input != nil else { return indices.map { held[$0] } }
-        let slices = stride(from: 0, to: indices.count, by: 512).map { indices[$0..<min(indices.count, $0 + 512)] }
-        let outcomes = slices.concurrentMap { slice -> (features: [Feature], log: DiagnosticLog, error: GeoConvError?) in
-            let sliceLog = DiagnosticLog()
-            do throws(GeoConvError) {
-                return (try features(slice, log: sliceLog), sliceLog, nil)
-            } catch {
-                return ([], sliceLog, error)
-            }
-        }
-        var result: [Feature] = []
-        result.reserveCapacity(indices.count)
-        for outcome in outcomes {
-            log.absorb(outcome.log)
-            if let error = outcome.error { throw error }
-            result += outcome.features
-        }
-        return result
     }
 
     /// The features of the markers `indices`, in order, read on this thread: by one reader

@@ -39,12 +39,8 @@ struct ParallelLineConversion {
 
     /// What a worker made of a chunk.
     struct Outcome {
-        var features: [Feature] = []
-        /// The records the worker wrote, when it wrote them.
-        var records: [UInt8]?
+        var batch: FeatureBatch
         var read = 0
-        var written = 0
-        var log: DiagnosticLog
         var error: GeoConvError?
     }
 
@@ -69,8 +65,7 @@ struct ParallelLineConversion {
         var statistics = PumpStatistics()
         var featureWriter = try makeWriter(writer, writerOptions, diagnostics)
         try featureWriter.begin(header(from: sourceHeader))
-        let recordsInWorkers = (featureWriter as? any RecordsWriter)
-            .flatMap { $0.recordsWriter(into: writer, diagnostics: DiagnosticLog()) } != nil
+        let recordsInWorkers = try FeatureBatch.writesRecords(for: featureWriter)
         let size = chunkSize(recordsInWorkers: recordsInWorkers)
         // Pipelined: while the workers convert one round of chunks, this thread cuts the
         // next round and writes the previous one's results (in order).
@@ -81,18 +76,12 @@ struct ParallelLineConversion {
             while chunks.count < (recordsInWorkers ? jobs * 2 : jobs), let chunk = try nextChunk(size) { chunks.append(chunk) }
             return chunks
         }
-        /// Each chunk's log and, when the workers write, its records writer, made here from
-        /// the begun writer.
+        /// Each chunk with its batch, made here from the begun writer.
         func prepare(_ chunks: [FeatureRun]) throws(GeoConvError) -> [Prepared] {
             var prepared: [Prepared] = []
             for chunk in chunks {
-                let log = DiagnosticLog(strict: readerOptions.strict)
-                var records: (writer: any FeatureWriter, output: ByteWriter)?
-                if recordsInWorkers, let recordsWriter = featureWriter as? any RecordsWriter {
-                    let output = try ByteWriter(.memory)
-                    if let made = recordsWriter.recordsWriter(into: output, diagnostics: log) { records = (made, output) }
-                }
-                prepared.append(Prepared(chunk: chunk, log: log, records: records))
+                prepared.append(Prepared(chunk: chunk, batch: try FeatureBatch(for: featureWriter,
+                                                                                log: DiagnosticLog(strict: readerOptions.strict))))
             }
             return prepared
         }
@@ -106,19 +95,11 @@ struct ParallelLineConversion {
             let outcomes = round.value()
             inFlight = next.isEmpty ? nil : start(try prepare(next))
             for (chunk, outcome) in zip(current, outcomes) {
-                diagnostics.absorb(outcome.log, relocating: chunk.relocate)
+                diagnostics.absorb(outcome.batch.log, relocating: chunk.relocate)
                 if let error = outcome.error { throw error.relocated(chunk.relocate) }
                 statistics.featuresRead += outcome.read
-                if let bytes = outcome.records, var recordsWriter = featureWriter as? any RecordsWriter {
-                    try recordsWriter.appendRecords(bytes, count: outcome.written)
-                    featureWriter = recordsWriter
-                    statistics.featuresWritten += outcome.written
-                } else {
-                    for feature in outcome.features {
-                        try featureWriter.write(feature)
-                        statistics.featuresWritten += 1
-                    }
-                }
+                try outcome.batch.write(into: &featureWriter)
+                statistics.featuresWritten += outcome.batch.count
             }
             // An input error after these chunks comes after their own errors, as on one thread.
             if let cutFailure { throw cutFailure }
@@ -135,11 +116,10 @@ struct ParallelLineConversion {
         return try transforms.apply(to: source ?? DocumentHeader(), diagnostics: DiagnosticLog())
     }
 
-    /// A chunk with its log and, when the workers write, the writer of its records.
+    /// A chunk with the batch its features go into.
     struct Prepared {
         var chunk: FeatureRun
-        var log: DiagnosticLog
-        var records: (writer: any FeatureWriter, output: ByteWriter)?
+        var batch: FeatureBatch
     }
 
     /// Starts converting `chunks` in the background, on up to `jobs` threads at once.
@@ -148,33 +128,22 @@ struct ParallelLineConversion {
     }
 
     private func process(_ prepared: Prepared) -> Outcome {
-        let chunk = prepared.chunk, log = prepared.log
-        var outcome = Outcome(log: log)
+        let chunk = prepared.chunk, log = prepared.batch.log
+        var outcome = Outcome(batch: prepared.batch)
         do throws(GeoConvError) {
             let input = try ByteReader(.memory(chunk.bytes, name: inputName))
             var reader = try makeChunkReader(input, chunk, log)
             var transforms = makeTransforms()
             _ = try transforms.apply(to: reader.readHeader(), diagnostics: log)
-            var writer = prepared.records?.writer
             while let feature = try reader.next() {
                 outcome.read += 1
                 log.currentLocation = reader.lastLocation
                 try transforms.apply(to: feature, diagnostics: log) { (item: inout Feature) throws(GeoConvError) in
-                    // Mutated in place: a copy out of the optional would copy the writer's buffer.
-                    if writer != nil {
-                        try writer?.write(item)
-                        outcome.written += 1
-                    } else {
-                        outcome.features.append(item)
-                    }
+                    try outcome.batch.add(item)
                 }
             }
             log.currentLocation = nil
-            if var made = writer, let output = prepared.records?.output {
-                try made.finish()
-                try output.commit()
-                outcome.records = output.memoryContents
-            }
+            try outcome.batch.finish()
         } catch {
             outcome.error = error
         }

@@ -72,3 +72,56 @@ package protocol RecordsWriter: FeatureWriter {
     /// Adds `count` records that a records writer wrote, in order after those written so far.
     mutating func appendRecords(_ bytes: [UInt8], count: Int) throws(GeoConvError)
 }
+
+/// Features made on another thread for a writer, put into it later in order: written there
+/// as records by a writer made from it, when its records can be written apart
+/// (`RecordsWriter`), else kept for it to write.
+package struct FeatureBatch {
+    /// The batch's diagnostics (its records writer's among them).
+    package let log: DiagnosticLog
+    private var records: (writer: any FeatureWriter, output: ByteWriter)?
+    private var written: [UInt8]?
+    private var kept: [Feature] = []
+    /// The features added.
+    package private(set) var count = 0
+
+    /// Whether batches for `writer` write their features themselves.
+    package static func writesRecords(for writer: any FeatureWriter) throws(GeoConvError) -> Bool {
+        (writer as? any RecordsWriter)?.recordsWriter(into: try ByteWriter(.discard), diagnostics: DiagnosticLog()) != nil
+    }
+
+    /// A batch for `writer`, begun, made on the writer's thread (a records writer starts
+    /// from its state).
+    package init(for writer: any FeatureWriter, log: DiagnosticLog) throws(GeoConvError) {
+        self.log = log
+        if let recordsWriter = writer as? any RecordsWriter {
+            let output = try ByteWriter(.memory)
+            if let made = recordsWriter.recordsWriter(into: output, diagnostics: log) { records = (made, output) }
+        }
+    }
+
+    /// Writes `feature` as a record, or keeps it.
+    package mutating func add(_ feature: Feature) throws(GeoConvError) {
+        // In place: a copy out of the optional would copy the writer's buffer.
+        if records != nil { try records?.writer.write(feature) } else { kept.append(feature) }
+        count += 1
+    }
+
+    /// Ends the records, after the last `add`, on the thread that added them.
+    package mutating func finish() throws(GeoConvError) {
+        guard let output = records?.output else { return }
+        try records?.writer.finish()
+        try output.commit()
+        written = output.memoryContents
+    }
+
+    /// Puts the batch into `writer` (on its thread), after what it wrote before.
+    package func write(into writer: inout any FeatureWriter) throws(GeoConvError) {
+        if let written, var recordsWriter = writer as? any RecordsWriter {
+            try recordsWriter.appendRecords(written, count: count)
+            writer = recordsWriter
+        } else {
+            for feature in kept { try writer.write(feature) }
+        }
+    }
+}

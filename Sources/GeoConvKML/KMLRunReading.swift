@@ -39,13 +39,12 @@ final class KMLRunReading {
     {
         let splitter = self.splitter
         let strict = log.isStrict, listsEveryWarning = log.listsEveryWarning
-        func start(_ run: KMLSplitter.Run) -> BackgroundTask<KMLRunOutcome> {
-            let prefix = splitter.prefix, suffix = splitter.suffix, marker = splitter.markerName
-            return BackgroundTask {
-                KMLReaderState.read(run, prefix: prefix, suffix: suffix, marker: marker, snapshot: snapshot, version: version,
-                                    name: name, options: options, strict: strict, listsEveryWarning: listsEveryWarning)
-            }
+        let prefix = splitter.prefix, suffix = splitter.suffix, marker = splitter.markerName
+        func read(_ run: KMLSplitter.Run) -> KMLRunOutcome {
+            KMLReaderState.read(run, prefix: prefix, suffix: suffix, marker: marker, snapshot: snapshot, version: version,
+                                name: name, options: options, strict: strict, listsEveryWarning: listsEveryWarning)
         }
+        func start(_ run: KMLSplitter.Run) -> BackgroundTask<KMLRunOutcome> { BackgroundTask { read(run) } }
         let task: BackgroundTask<KMLRunOutcome>
         if let running = started.removeValue(forKey: index) {
             _ = splitter.takeRun(index)
@@ -58,11 +57,7 @@ final class KMLRunReading {
             started[run.index] = start(run)
         }
         var outcome = task.value()
-        if outcome.version != version {
-            outcome = KMLReaderState.read(outcome.run, prefix: splitter.prefix, suffix: splitter.suffix, marker: splitter.markerName,
-                                          snapshot: snapshot, version: version, name: name, options: options, strict: strict,
-                                          listsEveryWarning: listsEveryWarning)
-        }
+        if outcome.version != version { outcome = read(outcome.run) }
         return outcome
     }
 
