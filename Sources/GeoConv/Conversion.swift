@@ -90,15 +90,9 @@ public struct Converter: Sendable {
             outFormat = try outputFormat(for: output, options: resolved)
         }
         guard let outFormat else { throw GeoConvError(.usage, "cannot tell the output format") }
-        var readerOptions = options
-        var writerOptions = options
-        if options.polylinePrecision == nil {
-            readerOptions.polylinePrecision = Converter.impliedPolylinePrecision(input: input)
-            writerOptions.polylinePrecision = Converter.impliedPolylinePrecision(output: output)
-        }
-        if writerOptions.recordSeparator == nil, case .file(let path) = output, path.lowercased().hasSuffix(".geojsons") {
-            writerOptions.recordSeparator = true  // decided here: parallel chunks write to memory
-        }
+        // Decided here from the real file names: parallel chunks are read and written in memory.
+        let readerOptions = inFormat.readerOptions(options, for: input)
+        let writerOptions = outFormat.writerOptions(options, for: output)
         let writer = try ByteWriter(output)
         do throws(GeoConvError) {
             guard let makeReader = inFormat.makeReader, let makeWriter = outFormat.makeWriter else {
@@ -121,9 +115,7 @@ public struct Converter: Sendable {
                     readerOptions: readerOptions, writerOptions: writerOptions, makeTransforms: makeTransforms)
             }
             var featureReader: (any FeatureReader)?
-            if runsInParallel, ParallelLineConversion.lineInputs.contains(inFormat.name),
-               !ParallelLineConversion.declaresCRS(try reader.peek(64), format: inFormat.name)
-            {
+            if runsInParallel, let lineRecords = inFormat.capabilities.lineRecords, !lineRecords.declaresCRS(try reader.peek(64)) {
                 // Chunks of whole records on `jobs` threads (custom transforms and PROJ
                 // objects are not assumed thread-safe, and an EWKT/EWKB SRID would set up
                 // PROJ again in every chunk, so those runs stay on the pump).
@@ -196,10 +188,12 @@ public struct Converter: Sendable {
         throws(GeoConvError) -> () -> [any FeatureTransform]
     {
         let options = try options.resolvingSRID()
-        let wgs84Only = Converter.wgs84Only.contains(outFormat.name)
+        let wgs84Only = outFormat.capabilities.isWGS84Only
         if let target = options.targetCRS, !Reproject.isWGS84(target), wgs84Only {
+            let anyCRS = registry.formats.filter { !$0.capabilities.isWGS84Only && $0.makeWriter != nil }.map(\.name)
+                .joined(separator: ", ")
             throw GeoConvError(.usage, "\(outFormat.name) is always WGS84 longitude/latitude; --t-srs \(target) cannot be written to it",
-                               hint: "write WKT or WKB for other CRSs, or drop --t-srs")
+                               hint: "write \(anyCRS) for other CRSs, or drop --t-srs")
         }
         var spanPattern: (styles: [StrokeStyle], lengths: [Double])?
         if let pattern = options.spanPattern {
@@ -210,7 +204,7 @@ public struct Converter: Sendable {
             spanPattern = (parsed.styles, parsed.lengths)
         }
         let circlesAsPolygons = options.circles == .polygon
-            || (options.circles == nil && !Converter.circleFormats.contains(outFormat.name))
+            || (options.circles == nil && !outFormat.capabilities.holdsCircles)
         return {
             var all: [any FeatureTransform] = [Reproject(sourceCRS: options.sourceCRS, targetCRS: options.targetCRS,
                                                          keepsSourceCRS: !wgs84Only)]
@@ -224,22 +218,5 @@ public struct Converter: Sendable {
             if circlesAsPolygons { all.append(CircleToPolygon()) }
             return all
         }
-    }
-
-    /// Formats that are WGS84 longitude/latitude by definition.
-    static let wgs84Only: Set<String> = ["geojson", "geojsonseq", "kml", "kmz", "polyline"]
-
-    /// Formats that keep circles as centre and radius (the rest get geodesic polygons).
-    static let circleFormats: Set<String> = ["geojson", "geojsonseq", "kml", "kmz"]
-
-    /// 6 for a `.polyline6` name, else 5.
-    static func impliedPolylinePrecision(input: InputSource) -> Int {
-        if case .file(let path) = input, path.lowercased().hasSuffix(".polyline6") { return 6 }
-        return EncodedPolyline.defaultPrecision
-    }
-
-    static func impliedPolylinePrecision(output: OutputTarget) -> Int {
-        if case .file(let path) = output, path.lowercased().hasSuffix(".polyline6") { return 6 }
-        return EncodedPolyline.defaultPrecision
     }
 }

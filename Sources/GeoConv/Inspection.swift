@@ -74,7 +74,7 @@ extension Converter {
         let format = try inputFormat(for: input, reader: reader, options: options)
         guard let makeReader = format.makeReader else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
         let readLog = DiagnosticLog()
-        var featureReader = try makeReader(reader, options, readLog)
+        var featureReader = try makeReader(reader, format.readerOptions(options, for: input), readLog)
         let sourceHeader = try featureReader.readHeader()
         // Counts and bounds in WGS84 (range-checked as a conversion would be; warnings are reported).
         var checks: [any FeatureTransform] = [GeographicRangeCheck(sourceCRS: options.sourceCRS), Reproject(sourceCRS: options.sourceCRS)]

@@ -73,7 +73,7 @@ public enum MarkerClusters {
         let reader = try ByteReader(input)
         let format = try converter.inputFormat(for: input, reader: reader, options: conversion)
         guard let makeReader = format.makeReader else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
-        var features = try makeReader(reader, conversion, log)
+        var features = try makeReader(reader, format.readerOptions(conversion, for: input), log)
         var header = try features.readHeader()
         let markers: MarkerSource
         if header.crs == nil, reader.readsRanges, var indexing = features as? any MarkerIndexReader, indexing.indexesMarkers {
@@ -87,7 +87,7 @@ public enum MarkerClusters {
         let clusterer = MarkerClusterer(positions: markers.positions, distance: options.distance, variant: options.variant)
         let bytes = try ByteWriter(output)
         do throws(GeoConvError) {
-            var writer = try makeWriter(bytes, conversion, log)
+            var writer = try makeWriter(bytes, writerFormat.writerOptions(conversion, for: output), log)
             header.crs = nil
             try writer.begin(header)
             var written = 0

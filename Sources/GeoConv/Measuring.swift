@@ -52,8 +52,7 @@ extension Converter {
         let reader = try ByteReader(input)
         let format = try inputFormat(for: input, reader: reader, options: options)
         guard let makeReader = format.makeReader else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
-        var readerOptions = options
-        if readerOptions.polylinePrecision == nil { readerOptions.polylinePrecision = Converter.impliedPolylinePrecision(input: input) }
+        let readerOptions = format.readerOptions(options, for: input)
         let log = DiagnosticLog()
         var report = MeasurementReport(kind: measurer.kind, model: measurer.model, features: [], totalLength: 0, totalArea: 0,
                                        warnings: [])

@@ -7,27 +7,6 @@ import GeoConvCore
 /// order. Memory stays bounded by `2 × N` chunks; errors and warnings keep their input
 /// line numbers; the output is byte-for-byte what a sequential run writes.
 struct ParallelLineConversion {
-    /// Formats whose records never span a line (or, for RS-delimited GeoJSON text
-    /// sequences, an RS): safe to cut between records.
-    static let lineInputs: Set<String> = ["geojsonseq", "wkt", "wkbhex", "polyline"]
-    /// Whether a WKT or hex WKB input starts with an SRID (EWKT `SRID=n;`, or EWKB's SRID
-    /// flag): such input is reprojected, and is converted on the two-thread pipeline.
-    static func declaresCRS(_ prefix: [UInt8], format: String) -> Bool {
-        let text = prefix.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
-        switch format {
-        case "wkt":
-            return text.prefix(5).map { $0 | 0x20 } == Array("srid=".utf8)
-        case "wkbhex":
-            let hex = Array(text.prefix(10))
-            guard hex.count == 10, let order = UInt8(String(decoding: hex[0..<2], as: UTF8.self), radix: 16) else { return false }
-            let high = order == 1 ? hex[8..<10] : hex[2..<4]
-            guard let byte = UInt8(String(decoding: high, as: UTF8.self), radix: 16) else { return false }
-            return byte & 0x20 != 0
-        default:
-            return false
-        }
-    }
-
     let jobs: Int
     let inputName: String
     /// The reader of one chunk's records.

@@ -21,12 +21,7 @@ public struct Reproject: FeatureTransform {
     }
 
     /// Whether a CRS name means WGS84 longitude/latitude.
-    public static func isWGS84(_ crs: String?) -> Bool {
-        guard let crs else { return true }
-        let upper = crs.uppercased().replacingOccurrences(of: " ", with: "")
-        return ["OGC:CRS84", "CRS84", "EPSG:4326", "URN:OGC:DEF:CRS:OGC:1.3:CRS84", "URN:OGC:DEF:CRS:OGC::CRS84",
-                "URN:OGC:DEF:CRS:EPSG::4326", "URN:OGC:DEF:CRS:EPSG:4326", "WGS84"].contains(upper)
-    }
+    public static func isWGS84(_ crs: String?) -> Bool { WGS84Names.contains(crs) }
 
     public mutating func transform(_ header: DocumentHeader, diagnostics: DiagnosticLog) throws(GeoConvError) -> DocumentHeader {
         let source = sourceCRS ?? header.crs

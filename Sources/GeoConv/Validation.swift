@@ -34,20 +34,19 @@ extension Converter {
         let log = DiagnosticLog()
         log.listsEveryWarning = true
         var pass = ValidationPass(inputName: input.displayName, sourceCRS: options.sourceCRS, log: log)
-        if format.name == FileFormat.geoJSON.name || format.name == FileFormat.geoJSONSequence.name {
-            var geojson = GeoJSONReader(reader, options: GeoJSONReadOptions(isSequence: format.name == FileFormat.geoJSONSequence.name),
-                                        diagnostics: log)
-            geojson.collectsProblems = true
-            pass.read(&geojson) { $0.positionsOutOfRange }
-            for problem in geojson.problems { pass.add(problem.severity, problem.message, at: problem.location) }
+        if let makeValidator = format.capabilities.makeValidator {
+            do throws(GeoConvError) {
+                var features = try makeValidator(reader, format.readerOptions(options, for: input), log)
+                pass.read(&features) { $0.positionsOutOfRange }
+                for problem in features.problems { pass.add(problem.severity, problem.message, at: problem.location) }
+            } catch {
+                pass.stopped = error
+            }
         } else {
             guard let makeReader = format.makeReader else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
-            var readerOptions = options
+            var readerOptions = format.readerOptions(options, for: input)
             readerOptions.skipInvalid = true  // every bad feature listed, not the first
             readerOptions.strict = false
-            if readerOptions.polylinePrecision == nil {
-                readerOptions.polylinePrecision = Converter.impliedPolylinePrecision(input: input)
-            }
             do throws(GeoConvError) {
                 var features = try makeReader(reader, readerOptions, log)
                 pass.read(&features) { _ in [] }

@@ -9,7 +9,7 @@ func readAllFeatures(_ input: String, from: String?) throws(GeoConvError) -> (Do
     let format = try Converter().inputFormat(for: source, reader: reader, options: options)
     guard let makeReader = format.makeReader else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
     let log = DiagnosticLog()
-    var features = try makeReader(reader, options, log)
+    var features = try makeReader(reader, format.readerOptions(options, for: source), log)
     var header = try features.readHeader()
     var reproject = Reproject()
     header = try reproject.transform(header, diagnostics: log)
@@ -184,7 +184,7 @@ struct ClusterCommand: ParsableCommand {
             let options = ClusterOptions(
                 zooms: allZooms ? (0...max(0, Int(zoom))).map(Double.init) : [zoom], distance: distance,
                 variant: android ? .android : .ios, writesZoom: allZooms, listsMembers: members, inputFormat: from,
-                outputFormat: to ?? (output == "-" ? "geojson" : nil))
+                outputFormat: to ?? (output == "-" ? FormatRegistry.defaultOutputFormat.name : nil))
             let report = try MarkerClusters.write(source, to: target, options: options)
             printError("\(report.markers) markers → \(report.featuresWritten) clusters")
             for line in report.diagnostics.summary { printError(line) }

@@ -23,10 +23,6 @@
 /// | marker opacity | `geoconv:opacity` |
 /// | z-index | `geoconv:z-index` |
 public enum StyleProperties {
-    /// The style properties KML has no element for, which it keeps as ExtendedData.
-    public static let notInKML = NameSet(["marker-symbol", "marker-size", "geoconv:spans", "geoconv:info-window-anchor",
-                                               "geoconv:opacity", "geoconv:z-index"])
-
     /// Every property name this mapping reads or writes.
     public static let names = NameSet(mappings.flatMap(\.keys))
 

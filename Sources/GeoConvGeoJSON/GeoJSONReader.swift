@@ -154,11 +154,7 @@ public struct GeoJSONReader: FeatureReader {
             throw GeoConvError(.unsupported, "only named \"crs\" members are supported (\"type\": \"name\")", at: location,
                                hint: "give the CRS with --s-srs instead")
         }
-        let normalized = name.uppercased().replacing("::", with: ":")
-        let wgs84 = ["URN:OGC:DEF:CRS:OGC:1.3:CRS84", "URN:OGC:DEF:CRS:OGC::CRS84", "OGC:CRS84", "CRS84",
-                     "EPSG:4326", "URN:OGC:DEF:CRS:EPSG:4326", "URN:OGC:DEF:CRS:EPSG::4326", "URN:OGC:DEF:CRS:OGC:1.3:CRS84",
-                     "HTTP://WWW.OPENGIS.NET/DEF/CRS/OGC/1.3/CRS84", "HTTP://WWW.OPENGIS.NET/DEF/CRS/EPSG/0/4326"]
-        if wgs84.contains(normalized) || wgs84.contains(name.uppercased()) { return nil }
+        if WGS84Names.contains(name) { return nil }
         return name  // reprojected to WGS84 through PROJ by the conversion
     }
 

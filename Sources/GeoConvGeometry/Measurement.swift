@@ -6,17 +6,6 @@ internal import Glibc
 internal import Darwin
 #endif
 
-/// How a line between two vertices runs, and so how it is measured (the Maps SDK's length kinds).
-public enum LengthKind: String, Hashable, Sendable, CaseIterable {
-    /// Along the shortest path on the Earth (great circle / ellipsoidal geodesic); metres.
-    case geodesic
-    /// Along a line of constant bearing (loxodrome), straight on a Mercator map; metres.
-    case rhumb
-    /// Straight in Web Mercator. Span patterns measure it in the Maps SDK's map units (the
-    /// world is 2 wide); `measure` reports it in EPSG:3857 metres.
-    case projected
-}
-
 /// The shape of the Earth used for measuring.
 public enum EarthModel: String, Hashable, Sendable, CaseIterable {
     /// A sphere of radius 6,371,009 m (the Maps SDK and android-maps-utils).

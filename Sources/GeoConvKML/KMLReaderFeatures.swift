@@ -148,7 +148,7 @@ extension KMLReaderState {
             default: break
             }
         }
-        StyleProperties.derive(into: &feature, only: { StyleProperties.notInKML.contains($0) })
+        StyleProperties.derive(into: &feature, only: { KMLStyle.extendedDataStyleKeys.contains($0) })
         // A Point carrying geoconv:radius is a circle (written that way by geoconv).
         if case .point(let center)? = feature.geometry, let radius = feature.properties[KMLNames.radius]?.doubleValue,
            radius.isFinite, radius >= 0

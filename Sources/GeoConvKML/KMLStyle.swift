@@ -3,6 +3,11 @@ import GeoConvCore
 /// A KML `<Style>` as read: the parts geoconv maps, each optional so that an inline style
 /// can override only what it says (KML's cascading of shared and inline styles).
 struct KMLStyle: Hashable, Sendable {
+    /// The simplestyle and geoconv style properties KML has no element for: read from and
+    /// written to ExtendedData.
+    static let extendedDataStyleKeys = NameSet(["marker-symbol", "marker-size", "geoconv:spans", "geoconv:info-window-anchor",
+                                                "geoconv:opacity", "geoconv:z-index"])
+
     var lineColor: Color?
     var lineWidth: Double?
     var polyColor: Color?

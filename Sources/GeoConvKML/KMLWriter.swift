@@ -329,7 +329,7 @@ final class KMLWriterState {
             if StyleProperties.names.contains(key) {
                 // Title, description and what the KML style says are written as such; the style
                 // facts KML has no element for go to ExtendedData (JSON text for geoconv's own).
-                if StyleProperties.notInKML.contains(key) {
+                if KMLStyle.extendedDataStyleKeys.contains(key) {
                     data.append((key, key.hasPrefix("geoconv:") ? JSONText.string(value) : (value.stringValue ?? JSONText.string(value))))
                 }
                 continue

@@ -158,9 +158,9 @@ struct ParallelConversionTests {
         #expect(parallel.output == sequential.output)
         let first = String(decoding: sequential.output.prefix(200), as: UTF8.self)
         #expect(first.contains("[150.9"), "\(first)")  // 16,800,000 m east in Web Mercator ≈ 150.92°E
-        #expect(ParallelLineConversion.declaresCRS(Array("  srid=4326;POINT(1 2)".utf8), format: "wkt"))
-        #expect(!ParallelLineConversion.declaresCRS(Array("POINT(1 2)".utf8), format: "wkt"))
-        #expect(ParallelLineConversion.declaresCRS(Array("0101000020E6100000".utf8), format: "wkbhex"))
-        #expect(!ParallelLineConversion.declaresCRS(Array("0101000000000000".utf8), format: "wkbhex"))
+        #expect(FileFormat.wkt.capabilities.lineRecords?.declaresCRS(Array("  srid=4326;POINT(1 2)".utf8)) == true)
+        #expect(FileFormat.wkt.capabilities.lineRecords?.declaresCRS(Array("POINT(1 2)".utf8)) == false)
+        #expect(FileFormat.wkbHex.capabilities.lineRecords?.declaresCRS(Array("0101000020E6100000".utf8)) == true)
+        #expect(FileFormat.wkbHex.capabilities.lineRecords?.declaresCRS(Array("0101000000000000".utf8)) == false)
     }
 }

@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Everything a reader or writer of any format may need from the command line or caller.
+public struct ConversionOptions: Hashable, Sendable {
+    /// The input format's name; `nil` to infer it from the file extension or content.
+    public var inputFormat: String?
+    /// The output format's name; `nil` to infer it from the file extension.
+    public var outputFormat: String?
+    /// Encoded-polyline precision for reading and writing polylines (5 or 6; 0…13 accepted);
+    /// `nil` means 6 for `.polyline6` files and 5 otherwise.
+    public var polylinePrecision: Int?
+    /// Decimals for text coordinates (GeoJSON, WKT, KML); `nil` for the shortest exact form.
+    public var coordinatePrecision: Int?
+    /// Turn every warning about loss into an error.
+    public var strict: Bool
+    /// Skip features that do not parse, counting them, instead of failing.
+    public var skipInvalid: Bool
+    /// Indent text output (GeoJSON).
+    public var pretty: Bool = false
+    /// Write bounding boxes (GeoJSON `bbox`).
+    public var writesBoundingBoxes: Bool = false
+    /// For GeoJSON text sequences: RS-delimited records (RFC 8142) rather than one per line.
+    /// `nil` chooses from the extension: RS for `.geojsons`, newlines otherwise.
+    public var recordSeparator: Bool? = nil
+    /// What to do with circles: `polygon` (geodesic polygons), `point` (centre + radius, for
+    /// formats that keep it); `nil` chooses per output format (polygons where circles
+    /// cannot be held).
+    public var circles: CircleMode? = nil
+    /// The SRID of EWKT/EWKB output (`--srid`): a target CRS, `EPSG:srid`. The data is
+    /// reprojected to it (as with `targetCRS`) and the SRID written, even 4326; it is never a
+    /// label put on data in another CRS.
+    public var srid: Int? = nil
+    /// Explode style spans into one line per span (`--explode-spans`).
+    public var explodeSpans = false
+    /// Compute spans from a pattern such as `white:100000,black:50000` (`--span-pattern`).
+    public var spanPattern: String? = nil
+    /// How span-pattern lengths are measured (`--length-kind`).
+    public var lengthKind: LengthKind = .geodesic
+    /// Turn polygons that are circles back into circles (`--detect-circles`).
+    public var detectCircles = false
+    /// Douglas–Peucker tolerance in metres (`--simplify`).
+    public var simplifyTolerance: Double? = nil
+
+    /// The input's CRS, overriding what the document says (`--s-srs`).
+    public var sourceCRS: String? = nil
+    /// The CRS to write (`--t-srs`); `nil` for WGS84. GeoJSON and KML are always WGS84.
+    public var targetCRS: String? = nil
+    /// Threads (`--jobs`): 1 reads, transforms and writes on one thread; 2 or more parse
+    /// on one thread while another writes, and line-delimited inputs (GeoJSONSeq, WKT,
+    /// hex WKB, polyline) are cut into chunks parsed on that many threads, output order
+    /// kept. `nil` means `defaultJobs`.
+    public var jobs: Int? = nil
+    /// Bytes per chunk when `jobs` cuts a line-delimited input (1 MiB; smaller for tests).
+    public var chunkBytes: Int = 1 << 20
+
+    /// The processor count, at most 8.
+    public static var defaultJobs: Int { min(8, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+    /// How circles are written.
+    public enum CircleMode: String, Hashable, Sendable, CaseIterable {
+        case polygon, point
+    }
+
+    /// Creates options with the defaults of the command line.
+    public init(inputFormat: String? = nil, outputFormat: String? = nil, polylinePrecision: Int? = nil,
+                coordinatePrecision: Int? = nil, strict: Bool = false, skipInvalid: Bool = false)
+    {
+        self.inputFormat = inputFormat
+        self.outputFormat = outputFormat
+        self.polylinePrecision = polylinePrecision
+        self.coordinatePrecision = coordinatePrecision
+        self.strict = strict
+        self.skipInvalid = skipInvalid
+    }
+}
+
+/// How a line between two vertices runs, and so how it is measured (the Maps SDK's length kinds).
+public enum LengthKind: String, Hashable, Sendable, CaseIterable {
+    /// Along the shortest path on the Earth (great circle / ellipsoidal geodesic); metres.
+    case geodesic
+    /// Along a line of constant bearing (loxodrome), straight on a Mercator map; metres.
+    case rhumb
+    /// Straight in Web Mercator. Span patterns measure it in the Maps SDK's map units (the
+    /// world is 2 wide); `measure` reports it in EPSG:3857 metres.
+    case projected
+}

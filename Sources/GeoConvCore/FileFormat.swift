@@ -1,0 +1,160 @@
+/// A file format geoconv can read and/or write, and what it can hold.
+///
+/// Each format's target defines its own value (`FileFormat.geoJSON` in GeoConvGeoJSON, …);
+/// the umbrella's `FormatRegistry.standard` lists them. Nothing outside a format's folder
+/// tests its name or a file suffix: the converter, the parallel path, `info` and
+/// `validate` ask `capabilities`.
+public struct FileFormat: Sendable {
+    /// Makes a reader of a format.
+    public typealias MakeReader = @Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any FeatureReader
+    /// Makes a writer of a format.
+    public typealias MakeWriter = @Sendable (ByteWriter, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any FeatureWriter
+
+    /// The short name used with `--from` / `--to`, e.g. `polyline`.
+    public let name: String
+    /// Other names accepted for it with `--from` / `--to`, e.g. `hexwkb`.
+    public let aliases: [String]
+    /// File extensions without the dot, lower case, e.g. `["polyline", "polyline5"]`.
+    public let extensions: [String]
+    /// One line for `geoconv formats` and error messages.
+    public let summary: String
+    /// Whether the content's first bytes look like this format (for stdin without `--from`).
+    public let sniff: @Sendable ([UInt8]) -> Bool
+    /// Makes a reader, or `nil` when the format cannot be read.
+    public let makeReader: MakeReader?
+    /// Makes a writer, or `nil` when the format cannot be written.
+    public let makeWriter: MakeWriter?
+    /// What the format can hold and how the pipeline may treat it.
+    public let capabilities: FormatCapabilities
+
+    /// Describes a format.
+    public init(
+        name: String, aliases: [String] = [], extensions: [String], summary: String,
+        capabilities: FormatCapabilities = FormatCapabilities(),
+        sniff: @escaping @Sendable ([UInt8]) -> Bool, makeReader: MakeReader?, makeWriter: MakeWriter?
+    ) {
+        self.name = name
+        self.aliases = aliases
+        self.extensions = extensions
+        self.summary = summary
+        self.capabilities = capabilities
+        self.sniff = sniff
+        self.makeReader = makeReader
+        self.makeWriter = makeWriter
+    }
+
+    /// Whether `name` names this format (its name or an alias, any case).
+    public func isNamed(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return self.name == lower || aliases.contains(lower)
+    }
+
+    /// `options` with what reading `input` implies for this format (a `.polyline6` file's
+    /// precision, for example) filled in where the caller left it open.
+    public func readerOptions(_ options: ConversionOptions, for input: InputSource) -> ConversionOptions {
+        guard case .file(let path) = input else { return implied(options, path: nil, role: .input) }
+        return implied(options, path: path, role: .input)
+    }
+
+    /// `options` with what writing `output` implies for this format (RS separators for a
+    /// `.geojsons` file, for example) filled in where the caller left it open.
+    public func writerOptions(_ options: ConversionOptions, for output: OutputTarget) -> ConversionOptions {
+        guard case .file(let path) = output else { return implied(options, path: nil, role: .output) }
+        return implied(options, path: path, role: .output)
+    }
+
+    private func implied(_ options: ConversionOptions, path: String?, role: FileRole) -> ConversionOptions {
+        guard let impliedOptions = capabilities.impliedOptions else { return options }
+        var result = options
+        impliedOptions(path?.lowercased(), role, &result)
+        return result
+    }
+}
+
+/// Which end of a conversion a file is.
+public enum FileRole: Hashable, Sendable {
+    case input, output
+}
+
+/// What a format can hold and how the pipeline may treat it: the one place a format's
+/// rules meet the converter, the parallel path, `info` and `validate`.
+public struct FormatCapabilities: Sendable {
+    /// The format is WGS84 longitude/latitude by definition: data is reprojected to it,
+    /// and `--t-srs` with another CRS is a usage error.
+    public var isWGS84Only: Bool
+    /// The format keeps circles as centre and radius; others get geodesic polygons.
+    public var holdsCircles: Bool
+    /// Set when no record spans a line (or an RS): the input may be cut between lines and
+    /// the pieces read on several threads.
+    public var lineRecords: LineRecords?
+    /// Fills in options a file's name implies, where the caller left them `nil`; given the
+    /// lower-cased path (`nil` for standard input/output and memory) and the file's role.
+    public var impliedOptions: (@Sendable (_ path: String?, _ role: FileRole, _ options: inout ConversionOptions) -> Void)?
+    /// Makes a reader that also lists the format's own rule breaks, for `validate`; `nil`
+    /// when the format's reader is its only check.
+    public var makeValidator: (@Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any ValidatingReader)?
+
+    /// Describes what a format can hold (by default: any CRS, no circles, not line-delimited).
+    public init(
+        isWGS84Only: Bool = false, holdsCircles: Bool = false, lineRecords: LineRecords? = nil,
+        impliedOptions: (@Sendable (_ path: String?, _ role: FileRole, _ options: inout ConversionOptions) -> Void)? = nil,
+        makeValidator: (@Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any ValidatingReader)? = nil
+    ) {
+        self.isWGS84Only = isWGS84Only
+        self.holdsCircles = holdsCircles
+        self.lineRecords = lineRecords
+        self.impliedOptions = impliedOptions
+        self.makeValidator = makeValidator
+    }
+}
+
+/// How a line-delimited format's input may be cut for parallel reading.
+public struct LineRecords: Sendable {
+    /// Whether input starting with these bytes declares its CRS (an EWKT `SRID=`, an EWKB
+    /// SRID flag): such input is reprojected, and stays on the two-thread pipeline.
+    public var declaresCRS: @Sendable ([UInt8]) -> Bool
+
+    /// Describes a line-delimited format (by default none of its inputs declares a CRS).
+    public init(declaresCRS: @escaping @Sendable ([UInt8]) -> Bool = { _ in false }) {
+        self.declaresCRS = declaresCRS
+    }
+}
+
+/// A reader that, besides features, lists every rule of its format the input breaks.
+public protocol ValidatingReader: FeatureReader {
+    /// Problems seen so far, in input order.
+    var problems: [ValidationProblem] { get }
+    /// Where the positions of the feature just read that are outside longitude ±180 /
+    /// latitude ±90 are, when the reader knows (else they are placed at their feature).
+    var positionsOutOfRange: [(coordinate: Coordinate, location: SourceLocation)] { get }
+}
+
+/// Helpers formats share when sniffing content.
+public enum FormatSniffing {
+    /// Skips a UTF-8 byte order mark and whitespace; the first meaningful byte and its index.
+    public static func firstSignificantByte(_ prefix: [UInt8]) -> (byte: UInt8, index: Int)? {
+        var index = 0
+        if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        while index < prefix.count, prefix[index] == 0x20 || prefix[index] == 0x09 || prefix[index] == 0x0A || prefix[index] == 0x0D {
+            index += 1
+        }
+        return index < prefix.count ? (prefix[index], index) : nil
+    }
+}
+
+/// Names of WGS84 longitude/latitude: the one list geoconv keeps.
+public enum WGS84Names {
+    /// Whether a CRS name means WGS84 longitude/latitude (`nil` does: no CRS given).
+    /// Case, spaces and `::` versus `:` in URNs do not matter.
+    public static func contains(_ crs: String?) -> Bool {
+        guard let crs else { return true }
+        var upper = crs.uppercased().replacing(" ", with: "")
+        upper = upper.replacing("::", with: ":")
+        return names.contains(upper)
+    }
+
+    private static let names: Set<String> = [
+        "OGC:CRS84", "CRS84", "EPSG:4326", "WGS84", "URN:OGC:DEF:CRS:OGC:1.3:CRS84", "URN:OGC:DEF:CRS:OGC:CRS84",
+        "URN:OGC:DEF:CRS:EPSG:4326", "HTTP://WWW.OPENGIS.NET/DEF/CRS/OGC/1.3/CRS84", "HTTP://WWW.OPENGIS.NET/DEF/CRS/EPSG/0/4326",
+    ]
+}

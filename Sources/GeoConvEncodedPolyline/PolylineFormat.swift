@@ -1,0 +1,41 @@
+public import GeoConvCore
+
+extension FileFormat {
+    /// Google encoded polylines, one feature per line (see `PolylineFileReader` for the grammar).
+    public static let encodedPolyline = FileFormat(
+        name: "polyline",
+        extensions: ["polyline", "polyline5", "polyline6", "encpoly"],
+        summary: "Google encoded polylines, one feature per line",
+        capabilities: FormatCapabilities(
+            isWGS84Only: true, lineRecords: LineRecords(),
+            impliedOptions: { path, _, options in
+                // OSRM and Valhalla's precision-6 polylines are named `.polyline6`.
+                if options.polylinePrecision == nil {
+                    options.polylinePrecision = path?.hasSuffix(".polyline6") == true ? 6 : EncodedPolyline.defaultPrecision
+                }
+            }
+        ),
+        sniff: { prefix in
+            // Only the polyline alphabet, separators, parentheses and '#' comments.
+            guard !prefix.isEmpty else { return false }
+            var sawPolylineByte = false
+            for byte in prefix {
+                switch byte {
+                case 63...126: sawPolylineByte = true
+                case 9, 10, 13, 32, 40, 41, 35: continue
+                default: return false
+                }
+            }
+            return sawPolylineByte && prefix.first != UInt8(ascii: "{") && prefix.first != UInt8(ascii: "[")
+        },
+        makeReader: { input, options, diagnostics in
+            PolylineFileReader(input, options: PolylineFileOptions(precision: options.polylinePrecision ?? EncodedPolyline.defaultPrecision,
+                                                                   skipsInvalidLines: options.skipInvalid),
+                               diagnostics: diagnostics)
+        },
+        makeWriter: { output, options, diagnostics in
+            PolylineFileWriter(output, options: PolylineFileOptions(precision: options.polylinePrecision ?? EncodedPolyline.defaultPrecision),
+                               diagnostics: diagnostics)
+        }
+    )
+}

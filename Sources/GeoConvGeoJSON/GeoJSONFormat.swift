@@ -1,0 +1,76 @@
+public import GeoConvCore
+
+extension GeoJSONReader: ValidatingReader {}
+
+/// Whether a document starting `{` holds one object per line (a text sequence): a `}`
+/// then a newline then `{` within the first bytes.
+private func looksLineDelimited(_ prefix: [UInt8], from index: Int) -> Bool {
+    guard let newline = prefix[index...].firstIndex(of: 0x0A), newline > index, newline + 1 < prefix.endIndex else { return false }
+    return prefix[newline - 1] == UInt8(ascii: "}") && prefix[newline + 1] == UInt8(ascii: "{")
+}
+
+extension FileFormat {
+    /// GeoJSON (RFC 7946; the 2008 form with `crs` is read too).
+    public static let geoJSON = FileFormat(
+        name: "geojson",
+        extensions: ["geojson", "json"],
+        summary: "GeoJSON FeatureCollection, Feature or geometry (RFC 7946)",
+        capabilities: FormatCapabilities(
+            isWGS84Only: true, holdsCircles: true,
+            makeValidator: { input, _, diagnostics in
+                var reader = GeoJSONReader(input, options: GeoJSONReadOptions(), diagnostics: diagnostics)
+                reader.collectsProblems = true
+                return reader
+            }
+        ),
+        sniff: { prefix in
+            guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix), byte == UInt8(ascii: "{") else { return false }
+            return !looksLineDelimited(prefix, from: index)
+        },
+        makeReader: { input, options, diagnostics in
+            GeoJSONReader(input, options: GeoJSONReadOptions(skipsInvalidFeatures: options.skipInvalid), diagnostics: diagnostics)
+        },
+        makeWriter: { output, options, diagnostics in
+            GeoJSONWriter(output, options: GeoJSONWriteOptions(precision: options.coordinatePrecision, pretty: options.pretty,
+                                                               writesBoundingBoxes: options.writesBoundingBoxes),
+                          diagnostics: diagnostics)
+        }
+    )
+
+    /// GeoJSON text sequences: RFC 8142 (RS-delimited, `.geojsons`) and newline-delimited
+    /// GeoJSON (`.geojsonl`, `.ndjson`), one Feature or geometry per record.
+    public static let geoJSONSequence = FileFormat(
+        name: "geojsonseq",
+        extensions: ["geojsons", "geojsonl", "geojsonseq", "ndjson", "jsonl"],
+        summary: "GeoJSON text sequence: one Feature per record (RFC 8142 RS-delimited, or one per line)",
+        capabilities: FormatCapabilities(
+            isWGS84Only: true, holdsCircles: true, lineRecords: LineRecords(),
+            impliedOptions: { path, role, options in
+                // RFC 8142's own extension means RS-delimited records.
+                if role == .output, options.recordSeparator == nil, let path, path.hasSuffix(".geojsons") {
+                    options.recordSeparator = true
+                }
+            },
+            makeValidator: { input, _, diagnostics in
+                var reader = GeoJSONReader(input, options: GeoJSONReadOptions(isSequence: true), diagnostics: diagnostics)
+                reader.collectsProblems = true
+                return reader
+            }
+        ),
+        sniff: { prefix in
+            guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
+            if byte == 0x1E { return true }
+            return byte == UInt8(ascii: "{") && looksLineDelimited(prefix, from: index)
+        },
+        makeReader: { input, options, diagnostics in
+            GeoJSONReader(input, options: GeoJSONReadOptions(isSequence: true, skipsInvalidFeatures: options.skipInvalid),
+                          diagnostics: diagnostics)
+        },
+        makeWriter: { output, options, diagnostics in
+            GeoJSONWriter(output, options: GeoJSONWriteOptions(precision: options.coordinatePrecision, pretty: false,
+                                                               writesBoundingBoxes: options.writesBoundingBoxes,
+                                                               sequence: options.recordSeparator == true ? .recordSeparator : .newline),
+                          diagnostics: diagnostics)
+        }
+    )
+}

@@ -1,0 +1,41 @@
+public import GeoConvCore
+
+extension FileFormat {
+    /// KML 2.2 (2.1 and prefixed documents are read too).
+    public static let kml = FileFormat(
+        name: "kml",
+        extensions: ["kml"],
+        summary: "KML 2.2: placemarks, styles, folders, ExtendedData, tracks, overlays",
+        capabilities: FormatCapabilities(isWGS84Only: true, holdsCircles: true),
+        sniff: { prefix in
+            guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix), byte == UInt8(ascii: "<") else { return false }
+            let head = String(decoding: prefix[index...].prefix(2048), as: UTF8.self)
+            return head.contains("<kml") || head.contains(":kml") || head.contains("opengis.net/kml")
+        },
+        makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
+            try KMLReader(input, options: KMLReadOptions(skipsInvalidFeatures: options.skipInvalid,
+                                                         jobs: options.jobs ?? ConversionOptions.defaultJobs),
+                          diagnostics: diagnostics)
+        },
+        makeWriter: { output, options, diagnostics in
+            KMLWriter(output, options: KMLWriteOptions(precision: options.coordinatePrecision), diagnostics: diagnostics)
+        }
+    )
+
+    /// KMZ: a zip archive holding `doc.kml`.
+    public static let kmz = FileFormat(
+        name: "kmz",
+        extensions: ["kmz"],
+        summary: "KMZ: zipped KML (doc.kml first), with zip-bomb limits",
+        capabilities: FormatCapabilities(isWGS84Only: true, holdsCircles: true),
+        sniff: { prefix in prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) },
+        makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
+            try KMZReader(input, options: KMLReadOptions(skipsInvalidFeatures: options.skipInvalid,
+                                                         jobs: options.jobs ?? ConversionOptions.defaultJobs),
+                          diagnostics: diagnostics)
+        },
+        makeWriter: { (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
+            try KMZWriter(output, options: KMLWriteOptions(precision: options.coordinatePrecision), diagnostics: diagnostics)
+        }
+    )
+}

@@ -1,0 +1,86 @@
+public import GeoConvCore
+
+private let hexDigits = Set("0123456789abcdefABCDEF".utf8)
+
+/// The value of two hex digits, or `nil`.
+private func hexByte(_ high: UInt8, _ low: UInt8) -> UInt8? {
+    func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 0x30...0x39: c - 0x30
+        case 0x41...0x46: c - 0x41 + 10
+        case 0x61...0x66: c - 0x61 + 10
+        default: nil
+        }
+    }
+    guard let h = nibble(high), let l = nibble(low) else { return nil }
+    return h << 4 | l
+}
+
+extension FileFormat {
+    /// WKT and EWKT, one geometry per line.
+    public static let wkt = FileFormat(
+        name: "wkt",
+        extensions: ["wkt", "ewkt"],
+        summary: "Well-Known Text (OGC, ISO Z/M, EWKT SRID), one geometry per line",
+        capabilities: FormatCapabilities(lineRecords: LineRecords(declaresCRS: { prefix in
+            guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
+            return prefix[index...].prefix(5).map { $0 | 0x20 } == Array("srid=".utf8)
+        })),
+        sniff: { prefix in
+            guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
+            let head = String(decoding: prefix[index...].prefix(32), as: UTF8.self).uppercased()
+            return ["POINT", "LINESTRING", "POLYGON", "MULTIPOINT", "MULTILINESTRING", "MULTIPOLYGON", "GEOMETRYCOLLECTION", "SRID="]
+                .contains { head.hasPrefix($0) }
+        },
+        makeReader: { input, options, diagnostics in
+            GeometryLineReader(input, encoding: .wkt, skipsInvalid: options.skipInvalid, diagnostics: diagnostics)
+        },
+        makeWriter: { output, options, diagnostics in
+            GeometryWriter(output, form: .wkt, precision: options.coordinatePrecision, srid: options.srid, diagnostics: diagnostics)
+        }
+    )
+
+    /// Hexadecimal WKB / EWKB, one geometry per line.
+    public static let wkbHex = FileFormat(
+        name: "wkbhex",
+        aliases: ["hexwkb", "wkb-hex"],
+        extensions: ["wkbhex", "hexwkb"],
+        summary: "hexadecimal WKB/EWKB (PostGIS's text form), one geometry per line",
+        capabilities: FormatCapabilities(lineRecords: LineRecords(declaresCRS: { prefix in
+            // EWKB's SRID flag: bit 0x20 of the type's high byte.
+            guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
+            let hex = Array(prefix[index...].prefix(10))
+            guard hex.count == 10, let order = hexByte(hex[0], hex[1]) else { return false }
+            let high = order == 1 ? hexByte(hex[8], hex[9]) : hexByte(hex[2], hex[3])
+            return (high ?? 0) & 0x20 != 0
+        })),
+        sniff: { prefix in
+            guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
+            let head = prefix[index...].prefix(18)
+            return head.count >= 10 && (head.starts(with: Array("01".utf8)) || head.starts(with: Array("00".utf8)))
+                && head.allSatisfy { hexDigits.contains($0) || $0 == 0x0A || $0 == 0x0D }
+        },
+        makeReader: { input, options, diagnostics in
+            GeometryLineReader(input, encoding: .wkbHex, skipsInvalid: options.skipInvalid, diagnostics: diagnostics)
+        },
+        makeWriter: { output, options, diagnostics in
+            GeometryWriter(output, form: .wkbHex, precision: nil, srid: options.srid, diagnostics: diagnostics)
+        }
+    )
+
+    /// Binary WKB / EWKB: one geometry.
+    public static let wkb = FileFormat(
+        name: "wkb",
+        extensions: ["wkb", "ewkb"],
+        summary: "binary WKB/EWKB, one geometry",
+        sniff: { prefix in
+            prefix.count >= 5 && (prefix[0] == 0 || prefix[0] == 1) && prefix.contains(where: { $0 < 9 && $0 != 0 && $0 != 1 })
+        },
+        makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
+            try WKBFileReader(input, diagnostics: diagnostics)
+        },
+        makeWriter: { output, options, diagnostics in
+            GeometryWriter(output, form: .wkbBinary, precision: nil, srid: options.srid, diagnostics: diagnostics)
+        }
+    )
+}
