@@ -1,3 +1,4 @@
+internal import GeoConvXML
 import GeoConvCore
 
 /// A KML `<Style>` as read: the parts geoconv maps, each optional so that an inline style
@@ -191,84 +192,4 @@ struct KMLStyleMap {
     var normalInline: KMLStyle?
     var highlight: String?
     var highlightInline: KMLStyle?
-}
-
-/// Text escaping for XML output.
-/// XML 1.0 text and attribute escaping, byte by byte: markup characters become entities,
-/// and what XML 1.0 cannot hold (C0 controls other than tab and line breaks, U+FFFE,
-/// U+FFFF) is dropped. Text without any of these is copied as it is.
-enum XMLEscaping {
-    /// Appends `value` escaped as element text.
-    static func appendText(_ value: String, to out: inout [UInt8]) { append(value, quotes: false, to: &out) }
-
-    /// Appends `value` escaped as an attribute value (in double quotes).
-    static func appendAttribute(_ value: String, to out: inout [UInt8]) { append(value, quotes: true, to: &out) }
-
-    private static func append(_ value: String, quotes: Bool, to out: inout [UInt8]) {
-        var value = value
-        value.withUTF8 { bytes in
-            guard bytes.contains(where: { needsEscape($0, quotes: quotes) }) else {
-                out.append(contentsOf: bytes)
-                return
-            }
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                switch byte {
-                case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
-                case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
-                case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
-                case UInt8(ascii: "\"") where quotes: out.append(contentsOf: "&quot;".utf8)
-                case 0x09, 0x0A, 0x0D: out.append(byte)
-                case 0..<0x20: break  // not allowed in XML 1.0
-                case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBF && (bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF):
-                    index += 2  // U+FFFE, U+FFFF
-                default: out.append(byte)
-                }
-                index += 1
-            }
-        }
-    }
-
-    @inline(__always)
-    private static func needsEscape(_ byte: UInt8, quotes: Bool) -> Bool {
-        byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte < 0x20 || byte == 0xEF
-            || (quotes && byte == UInt8(ascii: "\""))
-    }
-
-    /// Whether `value` holds characters XML 1.0 cannot (which the escaping drops).
-    static func hasForbiddenCharacters(_ value: String) -> Bool {
-        var value = value
-        return value.withUTF8 { bytes in
-            for index in bytes.indices {
-                let byte = bytes[index]
-                if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D { return true }
-                if byte == 0xEF, index + 2 < bytes.count, bytes[index + 1] == 0xBF, bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF {
-                    return true
-                }
-            }
-            return false
-        }
-    }
-
-    static func text(_ value: String) -> String {
-        var out: [UInt8] = []
-        appendText(value, to: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    static func attribute(_ value: String) -> String {
-        var out: [UInt8] = []
-        appendAttribute(value, to: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// HTML-looking text in CDATA (split around any "]]>"), anything else escaped.
-    static func cdataOrText(_ value: String) -> String {
-        guard value.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else { return text(value) }
-        let clean = String(String.UnicodeScalarView(value.unicodeScalars.filter { scalar in
-            !(scalar.value < 0x20 && scalar != "\n" && scalar != "\r" && scalar != "\t")
-        }))
-        return "<![CDATA[" + clean.replacing("]]>", with: "]]]]><![CDATA[>") + "]]>"
-    }
 }

@@ -1,3 +1,4 @@
+internal import GeoConvXML
 public import GeoConvCore
 import OrderedCollections
 

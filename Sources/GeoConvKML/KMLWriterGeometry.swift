@@ -1,3 +1,4 @@
+internal import GeoConvXML
 import GeoConvCore
 
 /// Geometry: coordinates, Point/LineString/Polygon/MultiGeometry, gx:Track and gx:MultiTrack.

@@ -317,6 +317,28 @@ public final class XMLPullParser {
         return result
     }
 
+    /// The namespace URI of the current element (after `.start` or `.end`), `nil` when it has none.
+    public var namespaceURI: String? {
+        guard let uri = xmlTextReaderConstNamespaceUri(reader) else { return nil }
+        return String(cString: uri)
+    }
+
+    /// The current element's attributes as written (qualified names), namespace
+    /// declarations left out, in document order.
+    public var attributes: [(name: String, value: String)] {
+        var result: [(name: String, value: String)] = []
+        guard xmlTextReaderMoveToFirstAttribute(reader) == 1 else { return result }
+        repeat {
+            if xmlTextReaderIsNamespaceDecl(reader) != 1, let name = xmlTextReaderConstName(reader),
+               let value = xmlTextReaderConstValue(reader)
+            {
+                result.append((String(cString: name), String(cString: value)))
+            }
+        } while xmlTextReaderMoveToNextAttribute(reader) == 1
+        xmlTextReaderMoveToElement(reader)
+        return result
+    }
+
     /// Consumes the rest of the current element (after a non-empty `.start`), returning its
     /// text content concatenated (child elements' text included).
     public func readElementText() throws(XMLParseError) -> String {
