@@ -131,7 +131,12 @@ extension KMLReaderState {
         } else if geometries.count > 1 {
             feature.geometry = KMLReaderState.combine(geometries)
         }
-        if !times.isEmpty { feature.properties["coordinateProperties"] = .object(["times": times.count == 1 ? times[0] : .array(times)]) }
+        if !times.isEmpty {
+            // A track's times join the other per-point values kept as data, if any.
+            var perPoint = feature.properties["coordinateProperties"]?.objectValue ?? [:]
+            perPoint["times"] = times.count == 1 ? times[0] : .array(times)
+            feature.properties["coordinateProperties"] = .object(perPoint)
+        }
         if !latLonBox.isEmpty {
             feature.properties[KMLNames.latLonBox] = .object(latLonBox)
             if let north = latLonBox["north"]?.doubleValue, let south = latLonBox["south"]?.doubleValue,

@@ -335,7 +335,13 @@ final class KMLWriterState {
                 }
                 continue
             }
-            if key == "coordinateProperties" && (usesTrack(feature) || multiTrackTimes(feature) != nil) { continue }
+            if key == "coordinateProperties" && (usesTrack(feature) || multiTrackTimes(feature) != nil) {
+                // The times are the track's <when>s; other per-point values stay as data.
+                var rest = value.objectValue ?? [:]
+                rest.removeValue(forKey: "times")
+                if !rest.isEmpty { data.append((key, JSONText.string(.object(rest)))) }
+                continue
+            }
             if KMLNames.jsonValued.contains(key) {
                 data.append((key, JSONText.string(value)))
                 continue
