@@ -138,7 +138,7 @@ public final class XMLPullParser {
         source = Source(read: read)
         let context = Unmanaged.passUnretained(source).toOpaque()
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
-            | XML_PARSE_COMPACT.rawValue)
+            | XML_PARSE_COMPACT.rawValue | XML_PARSE_BIG_LINES.rawValue)
         guard let reader = xmlReaderForIO(
             { context, buffer, length in
                 guard let context, let buffer, length > 0 else { return 0 }
@@ -172,6 +172,14 @@ public final class XMLPullParser {
 
     /// The 1-based line of the node being read.
     public var line: Int { Int(xmlTextReaderGetParserLineNumber(reader)) }
+    /// The 1-based line the current node starts on, as the document says it (the parser's
+    /// `line` is where its read-ahead has got to, often further on); `nil` when unknown.
+    public var nodeLine: Int? {
+        guard let node = xmlTextReaderCurrentNode(reader) else { return nil }
+        let line = xmlGetLineNo(node)
+        return line > 0 ? Int(line) : nil
+    }
+
     /// The 1-based column of the node being read.
     public var column: Int { Int(xmlTextReaderGetParserColumnNumber(reader)) }
     /// The current element nesting depth.
