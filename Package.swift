@@ -75,7 +75,7 @@ let package = Package(
 
         .testTarget(
             name: "GeoConvTests",
-            dependencies: ["GeoConv", "GeoConvXML", "GeoConvCLI"],
+            dependencies: ["GeoConv", "GeoConvXML", "GeoConvCLI", "CLibXML2"],
             swiftSettings: strictSwift
         ),
     ]
