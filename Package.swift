@@ -56,13 +56,14 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        .target(name: "GeoConvGPX", dependencies: ["GeoConvCore", "GeoConvXML"], swiftSettings: strictSwift),
         .target(name: "GeoConvGeometry", dependencies: ["GeoConvCore", "CPROJ"], swiftSettings: strictSwift),
         .target(name: "GeoConvProjection", dependencies: ["GeoConvCore", "CPROJ"], swiftSettings: strictSwift),
         .target(
             name: "GeoConv",
             dependencies: [
                 "GeoConvCore", "GeoConvEncodedPolyline", "GeoConvGeoJSON", "GeoConvWKT",
-                "GeoConvXML", "GeoConvKML", "GeoConvProjection", "GeoConvGeometry",
+                "GeoConvXML", "GeoConvKML", "GeoConvGPX", "GeoConvProjection", "GeoConvGeometry",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             swiftSettings: strictSwift

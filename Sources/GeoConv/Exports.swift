@@ -4,4 +4,5 @@
 @_exported public import GeoConvWKT
 @_exported public import GeoConvProjection
 @_exported public import GeoConvKML
+@_exported public import GeoConvGPX
 @_exported public import GeoConvGeometry

@@ -11,6 +11,7 @@ public struct FormatRegistry: Sendable {
     /// Every format this build of geoconv supports.
     public static let standard = FormatRegistry([
         .geoJSON, .geoJSONSequence, .kml, .kmz, .wkt, .wkbHex, .wkb, .encodedPolyline,
+        .gpx,
     ])
 
     /// The format written to standard output when nothing names one and there is no input

@@ -1,0 +1,158 @@
+public import GeoConvCore
+internal import GeoConvXML
+
+/// Options for writing GPX.
+public struct GPXWriteOptions: Hashable, Sendable {
+    /// Decimals for coordinates and elevations; `nil` for the shortest exact form.
+    public var precision: Int?
+
+    /// Creates options.
+    public init(precision: Int? = nil) { self.precision = precision }
+}
+
+/// Writes GPX 1.1, valid against its schema, streaming.
+///
+/// - Point → `wpt`; MultiPoint → one `wpt` per point (noted); LineString → `rte`, or a `trk`
+///   of one segment when every point has a time (a recording, as `gx:Track`);
+///   MultiLineString → `trk`, one `trkseg` per line. Other geometries (polygons,
+///   collections, none) are not written, with a warning.
+/// - GPX puts waypoints before routes before tracks: routes and tracks wait in spools
+///   (memory, then a temporary file) and follow the waypoints, so memory stays bounded.
+/// - The header's name and description, and `gpx:metadata`, make `metadata`.
+/// - Title → `name`, snippet → `desc`, marker symbol → `sym`, `timestamp` → `time`, and the
+///   GPX fields by their names (`cmt`, `src`, `links`, `type`, `number`, accuracy fields)
+///   when their values are valid for GPX. Every other property — style properties
+///   included — is written as GDAL writes fields: `<extensions><ogr:name>`, typed so that
+///   geoconv reads it back exactly. `extensions` objects are written back as XML.
+/// - Per-point `coordinateProperties` (`times`, fields) go on each point.
+public struct GPXWriter: FeatureWriter {
+    private let output: ByteWriter
+    private let options: GPXWriteOptions
+    private let diagnostics: DiagnosticLog
+    private var buffer: [UInt8] = []
+    private let routes = Spool()
+    private let tracks = Spool()
+
+    /// Creates a writer into `output`.
+    public init(_ output: ByteWriter, options: GPXWriteOptions = GPXWriteOptions(), diagnostics: DiagnosticLog) {
+        self.output = output
+        self.options = options
+        self.diagnostics = diagnostics
+        buffer.reserveCapacity(1 << 20)
+    }
+
+    public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) {
+        append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        append("<gpx version=\"1.1\" creator=\"geoconv\" xmlns=\"\(GPXNames.namespace)\" xmlns:ogr=\"\(GPXNames.ogrNamespace)\"")
+        append(" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"")
+        append(" xsi:schemaLocation=\"\(GPXNames.namespace) http://www.topografix.com/GPX/1/1/gpx.xsd\">\n")
+        try writeMetadata(header)
+        try flushIfFull()
+    }
+
+    public mutating func write(_ feature: Feature) throws(GeoConvError) {
+        var shape = GPXShape(feature: feature, precision: options.precision)
+        switch feature.geometry {
+        case .point(let c)?:
+            try shape.point("wpt", c, perPoint: [:], properties: true, diagnostics: diagnostics)
+            buffer.append(contentsOf: shape.out)
+            buffer.append(0x0A)
+        case .multiPoint(let points)?:
+            diagnostics.note("gpx.multipoint-split", "a MultiPoint is written as \(points.count) waypoints with the same fields")
+            for c in points {
+                shape.out.removeAll(keepingCapacity: true)
+                try shape.point("wpt", c, perPoint: [:], properties: true, diagnostics: diagnostics)
+                buffer.append(contentsOf: shape.out)
+                buffer.append(0x0A)
+            }
+        case .lineString(let path)?:
+            let track = shape.hasTimes(lines: [Array(path)], nested: false)
+            try shape.line(track ? "trk" : "rte", lines: [Array(path)], nested: false, diagnostics: diagnostics)
+            shape.out.append(0x0A)
+            try (track ? tracks : routes).append(shape.out)
+        case .multiLineString(let lines)?:
+            try shape.line("trk", lines: lines.map { Array($0) }, nested: true, diagnostics: diagnostics)
+            shape.out.append(0x0A)
+            try tracks.append(shape.out)
+        case let geometry:
+            let kind = geometry.map { "a \($0.kind)" } ?? "a feature without geometry"
+            try diagnostics.warn("gpx.geometry-not-written", "\(kind) is not written: GPX holds waypoints, routes and tracks only",
+                                 hint: "write GeoJSON or KML to keep it")
+        }
+        try flushIfFull()
+    }
+
+    public mutating func finish() throws(GeoConvError) {
+        try output.write(buffer)
+        buffer.removeAll()
+        try routes.drain(into: output)
+        try tracks.drain(into: output)
+        try output.write("</gpx>\n")
+        try output.flush()
+    }
+
+    private mutating func flushIfFull() throws(GeoConvError) {
+        guard buffer.count >= 1 << 20 else { return }
+        try output.write(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
+
+    /// `metadata`: name, desc, author, copyright, links, time, keywords, bounds, extensions.
+    private mutating func writeMetadata(_ header: DocumentHeader) throws(GeoConvError) {
+        var metadata = header.foreignMembers[GPXNames.metadataMember]?.objectValue ?? [:]
+        for key in header.foreignMembers.keys where key != GPXNames.metadataMember {
+            try diagnostics.warn("gpx.document-member-dropped", "the document's \"\(key)\" has no place in GPX and is not written")
+        }
+        if header.camera != nil { try diagnostics.warn("gpx.camera-dropped", "the document's view (LookAt/Camera) has no place in GPX") }
+        if !header.tileLayers.isEmpty { try diagnostics.warn("gpx.tile-layers-dropped", "tile layers have no place in GPX") }
+        if let files = header.embeddedFiles, !files.paths.isEmpty {
+            try diagnostics.warn("gpx.embedded-files-dropped", "\(files.paths.count) files inside the input (images) are not written to GPX")
+        }
+        guard header.name != nil || header.description != nil || !metadata.isEmpty else { return }
+        var out: [UInt8] = []
+        out.append(contentsOf: "<metadata>".utf8)
+        if let name = header.name { GPXShape.element("name", name, to: &out) }
+        if let description = header.description { GPXShape.element("desc", description, to: &out) }
+        var dropped: [String] = []
+        if let author = metadata.removeValue(forKey: "author") {
+            // A name alone (GPX 1.0, other sources) is a person's name.
+            dropped += GPXExtensions.write(author.stringValue.map { .object(["name": .string($0)]) } ?? author, named: "author", to: &out)
+        }
+        if let copyright = metadata["copyright"], copyright.objectValue?["@author"]?.stringValue != nil {
+            dropped += GPXExtensions.write(copyright, named: "copyright", to: &out)
+            metadata.removeValue(forKey: "copyright")
+        }
+        if let links = metadata.removeValue(forKey: "links") { GPXShape.links(links, to: &out) }
+        if let time = metadata["time"]?.stringValue, GPXShape.isDateTime(time) {
+            GPXShape.element("time", time, to: &out)
+            metadata.removeValue(forKey: "time")
+        }
+        if let keywords = metadata["keywords"]?.stringValue {
+            GPXShape.element("keywords", keywords, to: &out)
+            metadata.removeValue(forKey: "keywords")
+        }
+        if let bounds = metadata.removeValue(forKey: "bounds")?.objectValue {
+            out.append(contentsOf: "<bounds".utf8)
+            for key in ["minlat", "minlon", "maxlat", "maxlon"] {
+                out.append(contentsOf: " \(key)=\"".utf8)
+                DecimalFormatter.appendShortest(bounds[key]?.doubleValue ?? 0, to: &out)
+                out.append(UInt8(ascii: "\""))
+            }
+            out.append(contentsOf: "/>".utf8)
+        }
+        let extensions = metadata.removeValue(forKey: "extensions")?.objectValue ?? [:]
+        if !extensions.isEmpty || !metadata.isEmpty {
+            out.append(contentsOf: "<extensions>".utf8)
+            for (key, value) in extensions { dropped += GPXExtensions.write(value, named: key, to: &out) }
+            for (key, value) in metadata { GPXShape.field(key, value, to: &out) }
+            out.append(contentsOf: "</extensions>".utf8)
+        }
+        out.append(contentsOf: "</metadata>\n".utf8)
+        buffer.append(contentsOf: out)
+        for name in dropped {
+            try diagnostics.warn("gpx.extension-name-dropped", "\"\(name)\" is not an XML name: that part of the metadata is not written")
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import GeoConv
+import Testing
+
+/// GPX 1.0/1.1 read and written: waypoints, routes, tracks with times and elevations,
+/// metadata, extensions; output valid against GPX 1.1's schema and read by GDAL.
+@Suite("GPX")
+struct GPXTests {
+    static let schema = Fixtures.testdata("gpx/schema/gpx11.xsd")
+    static let ogrinfo = ["/usr/bin/ogrinfo", "/usr/local/bin/ogrinfo"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    static func read(_ input: InputSource, from format: String? = nil, skipInvalid: Bool = false) throws(GeoConvError)
+        -> (header: DocumentHeader, features: [Feature], log: DiagnosticLog)
+    {
+        let reader = try ByteReader(input)
+        let log = DiagnosticLog()
+        var options = ConversionOptions(inputFormat: format)
+        options.skipInvalid = skipInvalid
+        let fileFormat = try Converter().inputFormat(for: input, reader: reader, options: options)
+        guard let makeReader = fileFormat.makeReader else { throw GeoConvError(.usage, "unreadable") }
+        var features = try makeReader(reader, options, log)
+        let header = try features.readHeader()
+        var all: [Feature] = []
+        while let feature = try features.next() { all.append(feature) }
+        return (header, all, log)
+    }
+
+    static func convert(_ input: InputSource, to format: String) throws(GeoConvError) -> ConversionReport {
+        try Converter().convert(input, to: .memory, options: ConversionOptions(outputFormat: format))
+    }
+
+    @Test("A GPX 1.1 track with waypoints, a route and metadata reads as the overlay model")
+    func readsHike() throws {
+        let (header, features, _) = try Self.read(.file(Fixtures.testdata("gpx/hike.gpx")))
+        #expect(header.name == "Mount Tamalpais loop" && header.description == "Morning hike & picnic")
+        let metadata = try #require(header.foreignMembers["gpx:metadata"]?.objectValue)
+        #expect(metadata["time"] == "2026-05-02T07:55:00Z" && metadata["keywords"] == "hike, marin")
+        #expect(metadata["author"]?.objectValue?["email"]?.objectValue?["@domain"] == "example.org")
+        #expect(metadata["links"] == [["href": "https://example.org/hikes/42", "text": "Trip report"]])
+        #expect(features.count == 4)
+
+        let peak = features[0]
+        #expect(peak.geometry == .point(Coordinate(latitude: 37.9236, longitude: -122.5965, altitude: 784.5)))
+        #expect(peak.title == "East Peak" && peak.snippet == "Gardner Lookout" && peak.style.markerSymbol == "Summit")
+        #expect(peak.properties["timestamp"] == "2026-05-02T09:12:30Z" && peak.properties["cmt"] == "summit register")
+        #expect(peak.properties["sat"] == 9 && peak.properties["hdop"]?.doubleValue == 0.8 && peak.properties["type"] == "peak")
+        let picnic = features[1].properties["extensions"]?.objectValue?["TrackPointExtension"]?.objectValue
+        #expect(picnic?["atemp"] == "18.5" && picnic?["@xmlns"] == "http://www.garmin.com/xmlschemas/TrackPointExtension/v1")
+
+        let route = features[2]
+        #expect(route.geometry == .lineString(Path([Coordinate(latitude: 37.905, longitude: -122.61),
+                                                    Coordinate(latitude: 37.9236, longitude: -122.5965)])))
+        #expect(route.properties["number"] == 1)
+        #expect(route.properties["coordinateProperties"]?.objectValue?["name"] == ["Start", "Peak"])
+
+        let track = features[3]
+        guard case .multiLineString(let lines)? = track.geometry else {
+            Issue.record("the track is \(String(describing: track.geometry))")
+            return
+        }
+        #expect(lines.map(\.count) == [2, 3])
+        #expect(lines[1].map(\.altitude) == [650.75, 784.5, 783])
+        let perPoint = try #require(track.properties["coordinateProperties"]?.objectValue)
+        #expect(perPoint["times"] == [["2026-05-02T08:00:00Z", "2026-05-02T08:20:00Z"],
+                                      ["2026-05-02T08:45:10.5Z", "2026-05-02T09:12:00Z", "2026-05-02T09:14:00Z"]])
+        let heart = perPoint["extensions"]?.arrayValue?[0].arrayValue?[1].objectValue?["TrackPointExtension"]?.objectValue?["hr"]
+        #expect(heart == "131")
+    }
+
+    @Test("GPX 1.0: header fields, url/urlname links, course and speed")
+    func readsVersion10() throws {
+        let (header, features, _) = try Self.read(.file(Fixtures.testdata("gpx/gpx10.gpx")))
+        #expect(header.name == "Old survey")
+        let metadata = try #require(header.foreignMembers["gpx:metadata"]?.objectValue)
+        #expect(metadata["author"] == ["name": "Surveyor", "email": ["@id": "s", "@domain": "example.org"]])
+        #expect(metadata["links"] == [["href": "http://example.org/survey", "text": "Survey page"]])
+        #expect(features[0].properties["links"] == [["href": "http://example.org/5066", "text": "Crossing"]])
+        #expect(features[0].snippet == "5066" && features[0].properties["type"] == "Crossing")
+        #expect(features[1].properties["coordinateProperties"]?.objectValue?["speed"].map(JSONText.string) == "[[1.25,1.5]]")
+    }
+
+    @Test("GPX → KML → GPX and GPX → GeoJSON → GPX keep names, elevations, times and extensions")
+    func roundTrips() throws {
+        let direct = try Self.convert(.file(Fixtures.testdata("gpx/hike.gpx")), to: "gpx")
+        for via in ["kml", "geojson"] {
+            let middle = try Self.convert(.file(Fixtures.testdata("gpx/hike.gpx")), to: via)
+            let back = try Self.convert(.memory(middle.output, name: "via.\(via)"), to: "gpx")
+            let text = String(decoding: back.output, as: UTF8.self)
+            // Features come back the same (KML has no place for the metadata beyond name and description).
+            let expected = String(decoding: direct.output, as: UTF8.self)
+            let body = { (gpx: String) in gpx.components(separatedBy: "</metadata>\n").last ?? "" }
+            #expect(body(text) == body(expected) || via == "kml", "\(via):\n\(text)")
+            #expect(text.contains(#"<trkpt lat="37.918" lon="-122.6001"><ele>650.75</ele><time>2026-05-02T08:45:10.5Z</time></trkpt>"#), "\(via)")
+            #expect(text.contains("<hr>131</hr>"), "\(via): per-point extensions kept")
+            #expect(text.contains("<name>East Peak</name>") && text.contains("<sym>Summit</sym>"), "\(via)")
+            #expect(XMLSchemaValidation.errors(in: back.output, schema: Self.schema).isEmpty, "\(via)")
+        }
+    }
+
+    @Test("What GPX cannot hold is written as GDAL fields, typed, and read back exactly; the rest is reported")
+    func messyValues() throws {
+        let report = try Self.convert(.file(Fixtures.testdata("gpx/messy.geojson")), to: "gpx")
+        let errors = XMLSchemaValidation.errors(in: report.output, schema: Self.schema)
+        #expect(errors.isEmpty, "\(errors)")
+        let codes = Set(report.diagnostics.entries.keys)
+        #expect(codes.isSuperset(of: ["gpx.geometry-not-written", "gpx.multipoint-split", "gpx.longitude-180",
+                                      "gpx.extension-name-dropped", "gpx.coordinate-properties-as-data"]), "\(codes)")
+        let text = String(decoding: report.output, as: UTF8.self)
+        #expect(text.contains(#"<wpt lat="-90" lon="-180">"#))
+        let (_, source, _) = try Self.read(.file(Fixtures.testdata("gpx/messy.geojson")))
+        let (_, back, _) = try Self.read(.memory(report.output, name: "messy.gpx"))
+        let edge = try #require(back.first).properties
+        for (key, value) in source[0].properties where !["extensions", "name"].contains(key) {
+            #expect(edge[key] == value, "\(key): \(String(describing: edge[key])) ≠ \(value)")
+        }
+        #expect(edge["extensions"] == ["Good": ["v": "1", "@xmlns": "urn:x"]])
+        let line = try #require(back.first { $0.title == "line" })
+        #expect(line.properties["coordinateProperties"] == ["hr": [1, 2, 3], "times": ["2020-01-01T00:00:00Z", "bad"]])
+        #expect(back.contains { $0.title == "timed" && $0.geometry?.kind == .multiLineString })
+    }
+
+    @Test("Every GPX geoconv writes validates against GPX 1.1's schema, from every sample")
+    func outputsValidate() throws {
+        for input in ["gpx/hike.gpx", "gpx/gpx10.gpx", "gpx/messy.geojson", "kml/rich.kml", "kml/trails.kml", "geojson/faithful.geojson",
+                      "geojson/markers.geojson"]
+        {
+            let report = try Self.convert(.file(Fixtures.testdata(input)), to: "gpx")
+            let errors = XMLSchemaValidation.errors(in: report.output, schema: Self.schema)
+            #expect(errors.isEmpty, "\(input): \(errors.prefix(5))")
+        }
+        let invalid = #"<gpx xmlns="http://www.topografix.com/GPX/1/1" version="1.1" creator="t"><trk/><wpt lat="1" lon="180"/></gpx>"#
+        #expect(XMLSchemaValidation.errors(in: Array(invalid.utf8), schema: Self.schema).count >= 1)
+    }
+
+    @Test("GDAL reads geoconv's GPX with the same waypoints, routes and track points", .enabled(if: ogrinfo != nil))
+    func gdalReadsOutput() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("hike.gpx").path
+        _ = try Converter().convert(.file(Fixtures.testdata("gpx/hike.gpx")), to: .file(output))
+        func counts(_ path: String) throws -> [String] {
+            let result = try CLI.run(["-c", "\(Self.ogrinfo ?? "ogrinfo") -so -al '\(path)' | grep -E 'Layer name|Feature Count'"], shell: true)
+            return result.stdout.split(separator: "\n").map(String.init)
+        }
+        let original = try counts(Fixtures.testdata("gpx/hike.gpx"))
+        #expect(original.count == 10, "\(original)")
+        #expect(try counts(output) == original)
+        let points = try CLI.run(["-c", "\(Self.ogrinfo ?? "ogrinfo") -al -q '\(output)' track_points | grep -E 'ele \\(|time \\(|POINT'"],
+                                 shell: true)
+        #expect(points.stdout.contains("ele (Real) = 650.75") && points.stdout.contains("time (DateTime) = 2026/05/02 08:45:10.500+00"),
+                "\(points.stdout)")
+    }
+
+    @Test("Bad points are refused at their line; --skip-invalid lists each and goes on")
+    func invalidPoints() throws {
+        let input = InputSource.file(Fixtures.testdata("gpx/invalid-points.gpx"))
+        #expect {
+            _ = try Self.read(input)
+        } throws: { error in
+            guard let error = error as? GeoConvError else { return false }
+            return error.code == .invalidInput && error.location?.line == 4 && error.message.contains("lat attribute")
+        }
+        let (_, features, log) = try Self.read(input, skipInvalid: true)
+        #expect(features.map(\.geometry) == [.point(Coordinate(latitude: 1, longitude: 2)), .point(Coordinate(latitude: 5, longitude: 6))])
+        #expect(log.skippedFeatures.map(\.location?.line) == [4, 5, 6])
+        #expect(log.skippedFeatures.last?.message.contains("<ele>high</ele>") == true)
+    }
+
+    @Test("Entities are refused, and a document that is not GPX says so")
+    func refusals() throws {
+        let entity = "<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [<!ENTITY x \"y\">]>\n<gpx version=\"1.1\"><wpt lat=\"1\" lon=\"2\"><name>&x;</name></wpt></gpx>\n"
+        #expect {
+            _ = try Self.read(.memory(Array(entity.utf8), name: "e.gpx"), from: "gpx")
+        } throws: { error in
+            (error as? GeoConvError)?.code == .limitExceeded && (error as? GeoConvError)?.location?.line == 2
+        }
+        #expect {
+            _ = try Self.read(.memory(Array("<kml/>".utf8), name: "k.gpx"), from: "gpx")
+        } throws: { error in
+            (error as? GeoConvError)?.code == .invalidInput && (error as? GeoConvError)?.message == "the root element is <kml>, not <gpx>"
+        }
+    }
+
+    @Test("GPX is found by extension and by content")
+    func registry() throws {
+        #expect(FormatRegistry.standard.format(forPath: "a/b.GPX")?.name == "gpx")
+        let head = Array(#"<?xml version="1.0"?><gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">"#.utf8)
+        #expect(FormatRegistry.standard.format(sniffing: head)?.name == "gpx")
+        #expect(FileFormat.gpx.capabilities.isWGS84Only && !FileFormat.gpx.capabilities.holdsCircles)
+    }
+}
