@@ -5,7 +5,7 @@ import PackageDescription
 // writable format (FuzzRoundTrip):
 //   swift build -c release --sanitize=fuzzer --package-path Fuzz
 // scripts/fuzz runs each on its seed corpus in testdata/fuzz/ for a bounded time.
-let readers = ["Polyline", "GeoJSON", "KML", "KMZ", "WKT", "WKB"]
+let readers = ["Polyline", "GeoJSON", "KML", "KMZ", "WKT", "WKB", "GPX"]
 let targets = readers + ["RoundTrip"]
 
 let package = Package(

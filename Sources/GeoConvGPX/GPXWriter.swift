@@ -57,7 +57,7 @@ public struct GPXWriter: FeatureWriter {
             try shape.point("wpt", c, perPoint: [:], properties: true, diagnostics: diagnostics)
             buffer.append(contentsOf: shape.out)
             buffer.append(0x0A)
-        case .multiPoint(let points)?:
+        case .multiPoint(let points)? where !points.isEmpty:
             diagnostics.note("gpx.multipoint-split", "a MultiPoint is written as \(points.count) waypoints with the same fields")
             for c in points {
                 shape.out.removeAll(keepingCapacity: true)
