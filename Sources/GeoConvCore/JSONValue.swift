@@ -179,118 +179,16 @@ public enum JSONText {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// Parses a short JSON text (at most 64 levels deep); `nil` when it is not exactly one JSON value.
+    /// Parses a short JSON text (at most 64 levels deep) with the package's one JSON
+    /// tokenizer (`JSONScanner`); `nil` when it is not exactly one JSON value.
     public static func parse(_ text: String) -> JSONValue? {
-        var parser = MiniParser(bytes: Array(text.utf8))
-        guard let value = parser.value(depth: 0) else { return nil }
-        parser.skipSpace()
-        return parser.index == parser.bytes.count ? value : nil
-    }
-
-    private struct MiniParser {
-        let bytes: [UInt8]
-        var index = 0
-
-        mutating func skipSpace() {
-            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
-        }
-
-        mutating func value(depth: Int) -> JSONValue? {
-            guard depth < 64 else { return nil }
-            skipSpace()
-            guard index < bytes.count else { return nil }
-            switch bytes[index] {
-            case UInt8(ascii: "{"):
-                index += 1
-                var object = JSONObject()
-                skipSpace()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
-                while true {
-                    skipSpace()
-                    guard case .string(let key)? = value(depth: depth + 1) else { return nil }
-                    skipSpace()
-                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
-                    index += 1
-                    guard let member = value(depth: depth + 1) else { return nil }
-                    object[key] = member
-                    skipSpace()
-                    guard index < bytes.count else { return nil }
-                    if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                    if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
-                    return nil
-                }
-            case UInt8(ascii: "["):
-                index += 1
-                var array: [JSONValue] = []
-                skipSpace()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(array) }
-                while true {
-                    guard let element = value(depth: depth + 1) else { return nil }
-                    array.append(element)
-                    skipSpace()
-                    guard index < bytes.count else { return nil }
-                    if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                    if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(array) }
-                    return nil
-                }
-            case UInt8(ascii: "\""):
-                index += 1
-                var decoded: [UInt8] = []
-                while index < bytes.count {
-                    let byte = bytes[index]
-                    index += 1
-                    if byte == UInt8(ascii: "\"") { return String(validating: decoded, as: UTF8.self).map(JSONValue.string) }
-                    if byte < 0x20 { return nil }
-                    guard byte == UInt8(ascii: "\\") else { decoded.append(byte); continue }
-                    guard index < bytes.count else { return nil }
-                    let escape = bytes[index]
-                    index += 1
-                    switch escape {
-                    case UInt8(ascii: "n"): decoded.append(0x0A)
-                    case UInt8(ascii: "t"): decoded.append(0x09)
-                    case UInt8(ascii: "r"): decoded.append(0x0D)
-                    case UInt8(ascii: "b"): decoded.append(0x08)
-                    case UInt8(ascii: "f"): decoded.append(0x0C)
-                    case UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: "\""): decoded.append(escape)
-                    case UInt8(ascii: "u"):
-                        guard let high = hex4() else { return nil }
-                        var scalar = high
-                        if (0xD800..<0xDC00).contains(high) {
-                            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else { return nil }
-                            index += 2
-                            guard let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
-                            scalar = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
-                        }
-                        guard let unicode = Unicode.Scalar(scalar) else { return nil }
-                        decoded.append(contentsOf: Array(String(Character(unicode)).utf8))
-                    default: return nil
-                    }
-                }
-                return nil
-            case UInt8(ascii: "t"): return keyword("true", .bool(true))
-            case UInt8(ascii: "f"): return keyword("false", .bool(false))
-            case UInt8(ascii: "n"): return keyword("null", .null)
-            default:
-                let start = index
-                while index < bytes.count, "+-.eE0123456789".utf8.contains(bytes[index]) { index += 1 }
-                let literal = String(decoding: bytes[start..<index], as: UTF8.self)
-                guard let number = JSONNumber(literal: literal), number.doubleValue.isFinite else { return nil }
-                return .number(number)
-            }
-        }
-
-        mutating func keyword(_ word: String, _ value: JSONValue) -> JSONValue? {
-            let w = Array(word.utf8)
-            guard index + w.count <= bytes.count, Array(bytes[index..<index + w.count]) == w else { return nil }
-            index += w.count
-            return value
-        }
-
-        mutating func hex4() -> UInt32? {
-            guard index + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
-            else { return nil }
-            index += 4
-            return value
+        guard let reader = try? ByteReader(.memory(Array(text.utf8), name: "JSON text")) else { return nil }
+        let scanner = JSONScanner(reader, maximumDepth: 64)
+        do throws(GeoConvError) {
+            let value = try scanner.parseValue(depth: 0, pointer: "")
+            return try scanner.peekToken() == nil ? value : nil
+        } catch {
+            return nil
         }
     }
 }

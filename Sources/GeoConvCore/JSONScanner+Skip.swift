@@ -1,4 +1,3 @@
-package import GeoConvCore
 
 /// Stepping over values as bytes, without building them (for readers that need only some
 /// members of each object: the marker index of `geoconv cluster`).

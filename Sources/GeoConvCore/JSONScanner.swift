@@ -1,4 +1,3 @@
-public import GeoConvCore
 
 /// A byte-level JSON scanner over a streaming input.
 ///
@@ -9,29 +8,29 @@ public import GeoConvCore
 /// falling back to the standard library's correctly rounded parser), strings are unescaped
 /// (surrogate pairs, `\u0000`) and checked to be UTF-8, and every error carries
 /// `line:column` (columns count bytes) and the byte offset.
-public final class JSONScanner {
-    let reader: ByteReader
-    @exclusivity(unchecked) var storage: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) var capacity: Int
+package final class JSONScanner {
+    package let reader: ByteReader
+    @exclusivity(unchecked) package var storage: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) package var capacity: Int
     /// Index of the next unread byte in the window.
-    @exclusivity(unchecked) var position = 0
-    @exclusivity(unchecked) var end = 0
-    @exclusivity(unchecked) var atEnd = false
+    @exclusivity(unchecked) package var position = 0
+    @exclusivity(unchecked) package var end = 0
+    @exclusivity(unchecked) package var atEnd = false
     /// Absolute input offset of `storage[0]`.
-    @exclusivity(unchecked) var base = 0
-    @exclusivity(unchecked) var line = 1
-    @exclusivity(unchecked) var lineStart = 0
+    @exclusivity(unchecked) package var base = 0
+    @exclusivity(unchecked) package var line = 1
+    @exclusivity(unchecked) package var lineStart = 0
     /// The deepest nesting of arrays and objects accepted.
-    public let maximumDepth: Int
+    package let maximumDepth: Int
     /// The largest single value (feature) accepted, in bytes.
-    public let maximumValueBytes: Int
+    package let maximumValueBytes: Int
     /// The input's name for messages.
-    public var name: String { reader.name }
+    package var name: String { reader.name }
     /// Bytes consumed from the input (for progress).
-    public var bytesRead: Int { reader.bytesRead }
+    package var bytesRead: Int { reader.bytesRead }
 
     /// Creates a scanner. A UTF-8 byte order mark at the start is skipped.
-    public init(_ reader: ByteReader, maximumDepth: Int = 256, maximumValueBytes: Int = 1 << 30) {
+    package init(_ reader: ByteReader, maximumDepth: Int = 256, maximumValueBytes: Int = 1 << 30) {
         self.reader = reader
         self.maximumDepth = maximumDepth
         self.maximumValueBytes = maximumValueBytes
@@ -46,7 +45,7 @@ public final class JSONScanner {
 
     /// Marks the current position as the start of a value: the bytes before it may be
     /// discarded. (They are, once they fill half the window, so that moving the rest is cheap.)
-    public func startValue() {
+    package func startValue() {
         guard position > 0, position >= capacity / 2 else { return }
         let live = end - position
         if live > 0 { storage.update(from: storage + position, count: live) }
@@ -56,7 +55,7 @@ public final class JSONScanner {
     }
 
     /// Reads more input into the window; false at the end of the input.
-    func refill() throws(GeoConvError) -> Bool {
+    package func refill() throws(GeoConvError) -> Bool {
         if atEnd { return false }
         if end == capacity {
             guard capacity < maximumValueBytes else {
@@ -84,14 +83,14 @@ public final class JSONScanner {
     }
 
     /// The next byte without consuming it; `nil` at the end of the input.
-    @inline(__always) public func peek() throws(GeoConvError) -> UInt8? {
+    @inline(__always) package func peek() throws(GeoConvError) -> UInt8? {
         if position < end { return storage[position] }
         guard try refill() else { return nil }
         return storage[position]
     }
 
     /// Skips whitespace (counting lines) and returns the next byte without consuming it.
-    @inline(__always) public func peekToken() throws(GeoConvError) -> UInt8? {
+    @inline(__always) package func peekToken() throws(GeoConvError) -> UInt8? {
         while true {
             if position == end { guard try refill() else { return nil } }
             let byte = storage[position]
@@ -112,10 +111,10 @@ public final class JSONScanner {
 
     /// Set while a record of a newline-delimited text sequence is parsed: a newline inside
     /// it is an error, so one thread and `--jobs` (which cuts at newlines) read alike.
-    @exclusivity(unchecked) public var recordEndsAtNewline = false
+    @exclusivity(unchecked) package var recordEndsAtNewline = false
 
     /// Skips whitespace and record separators (RS, 0x1E), for GeoJSON text sequences.
-    public func peekRecord() throws(GeoConvError) -> UInt8? {
+    package func peekRecord() throws(GeoConvError) -> UInt8? {
         while true {
             guard let byte = try peekToken() else { return nil }
             if byte != 0x1E { return byte }
@@ -125,11 +124,11 @@ public final class JSONScanner {
     }
 
     /// Whether an RS (0x1E) has been seen: the sequence is RFC 8142, not newline-delimited.
-    @exclusivity(unchecked) public private(set) var sawRecordSeparator = false
+    @exclusivity(unchecked) package private(set) var sawRecordSeparator = false
 
     /// Skips the rest of a bad record of a text sequence: up to the next RS when the
     /// sequence uses them (a record may span lines), else past the end of the line.
-    public func skipRecord() throws(GeoConvError) {
+    package func skipRecord() throws(GeoConvError) {
         while true {
             if position == end { guard try refill() else { return } }
             let byte = storage[position]
@@ -144,67 +143,73 @@ public final class JSONScanner {
     }
 
     /// Consumes one byte.
-    @inline(__always) public func advance() { position += 1 }
+    @inline(__always) package func advance() { position += 1 }
 
     /// The scanner's position, to come back to within the current value.
-    public struct Mark {
+    package struct Mark {
         let position: Int
         let line: Int
         let lineStart: Int
     }
 
     /// Where the scanner is now.
-    public var mark: Mark { Mark(position: position, line: line, lineStart: lineStart) }
+    package var mark: Mark { Mark(position: position, line: line, lineStart: lineStart) }
 
     /// Goes back to a mark taken within the current value (the window never moves within one).
-    public func rewind(to mark: Mark) {
+    package func rewind(to mark: Mark) {
         position = mark.position
         line = mark.line
         lineStart = mark.lineStart
     }
 
     /// Where the scanner is: line, column and byte offset.
-    public func location(pointer: String? = nil) -> SourceLocation {
+    package func location(pointer: String? = nil) -> SourceLocation {
         location(atOffset: base + position, pointer: pointer)
     }
 
     /// A place in the input kept as three integers, made into a `SourceLocation` only when a
     /// message needs one (the per-member path builds no strings).
-    public struct Place: Sendable {
+    package struct Place: Sendable {
         /// The absolute byte offset.
-        public let offset: Int
+        package let offset: Int
         let line: Int
         let lineStart: Int
+
+        package init(offset: Int, line: Int, lineStart: Int) {
+            self.offset = offset
+            self.line = line
+            self.lineStart = lineStart
+        }
     }
 
     /// Where the scanner is, cheaply.
-    @inline(__always) public var place: Place { Place(offset: base + position, line: line, lineStart: lineStart) }
+    @inline(__always) package var place: Place { Place(offset: base + position, line: line, lineStart: lineStart) }
 
     /// The location of a place taken earlier, with a JSON Pointer.
-    public func location(of place: Place, pointer: String? = nil) -> SourceLocation {
+    package func location(of place: Place, pointer: String? = nil) -> SourceLocation {
         SourceLocation(file: reader.name, line: place.line, column: max(1, place.offset - place.lineStart + 1),
                        byteOffset: place.offset, pointer: pointer)
     }
 
     /// The location of a place taken earlier, with the JSON Pointer `prefix/index` composed
     /// only when it is read.
-    public func location(of place: Place, pointerPrefix prefix: String, index: Int) -> SourceLocation {
+    package func location(of place: Place, pointerPrefix prefix: String, index: Int) -> SourceLocation {
         SourceLocation(file: reader.name, line: place.line, column: max(1, place.offset - place.lineStart + 1),
                        byteOffset: place.offset, pointerPrefix: prefix, index: index)
     }
 
-    func location(atOffset offset: Int, pointer: String? = nil) -> SourceLocation {
+    package func location(atOffset offset: Int, pointer: String? = nil) -> SourceLocation {
         SourceLocation(file: reader.name, line: line, column: max(1, offset - lineStart + 1), byteOffset: offset,
                        pointer: pointer)
     }
 
     /// An invalid-input error at the current position.
-    public func error(_ message: String, pointer: String? = nil, hint: String? = nil) -> GeoConvError {
+    package func error(_ message: String, pointer: String? = nil, hint: String? = nil) -> GeoConvError {
         GeoConvError(.invalidInput, message, at: location(pointer: pointer), hint: hint)
     }
 
     /// Describes the next token for "expected X, found Y" messages.
-    public func describeNext() throws(GeoConvError) -> String {
+    package func describeNext() throws(GeoConvError) -> String {
         guard let byte = try peekToken() else { return "the end of the input" }
         switch byte {
         case UInt8(ascii: "{"): return "an object"
@@ -219,7 +224,7 @@ public final class JSONScanner {
     }
 
     /// Consumes `byte` (after whitespace) or throws "expected …".
-    public func expect(_ byte: UInt8, _ what: @autoclosure () -> String, pointer: @autoclosure () -> String? = nil) throws(GeoConvError) {
+    package func expect(_ byte: UInt8, _ what: @autoclosure () -> String, pointer: @autoclosure () -> String? = nil) throws(GeoConvError) {
         guard try peekToken() == byte else {
             throw error("expected \(what()), found \(try describeNext())", pointer: pointer())
         }
@@ -227,7 +232,7 @@ public final class JSONScanner {
     }
 
     /// After a member or element: consumes `,` and returns true, or consumes `close` and returns false.
-    @inline(__always) public func nextElement(close: UInt8, pointer: @autoclosure () -> String?) throws(GeoConvError) -> Bool {
+    @inline(__always) package func nextElement(close: UInt8, pointer: @autoclosure () -> String?) throws(GeoConvError) -> Bool {
         let byte = try peekToken()
         if byte == UInt8(ascii: ",") {
             position += 1
@@ -244,7 +249,7 @@ public final class JSONScanner {
     // MARK: Literals
 
     /// Parses `true`, `false` or `null` at the current position.
-    func parseKeyword() throws(GeoConvError) -> JSONValue {
+    package func parseKeyword() throws(GeoConvError) -> JSONValue {
         for (word, value) in [("true", JSONValue.bool(true)), ("false", .bool(false)), ("null", .null)] {
             if try matches(word) {
                 position += word.utf8.count
@@ -273,7 +278,7 @@ public final class JSONScanner {
     // MARK: Values
 
     /// Parses any JSON value (objects keep member order; numbers keep their text).
-    public func parseValue(depth: Int, pointer: @autoclosure () -> String) throws(GeoConvError) -> JSONValue {
+    package func parseValue(depth: Int, pointer: @autoclosure () -> String) throws(GeoConvError) -> JSONValue {
         guard let byte = try peekToken() else { throw error("expected a JSON value, found the end of the input", pointer: pointer()) }
         switch byte {
         case UInt8(ascii: "{"):
@@ -301,7 +306,7 @@ public final class JSONScanner {
 
     /// Parses an object at the current position into ordered members. A repeated key keeps
     /// its last value, in its first position.
-    public func parseObject(depth: Int, pointer: @autoclosure () -> String) throws(GeoConvError) -> JSONObject {
+    package func parseObject(depth: Int, pointer: @autoclosure () -> String) throws(GeoConvError) -> JSONObject {
         try checkDepth(depth, pointer: pointer())
         try expect(UInt8(ascii: "{"), "'{'", pointer: pointer())
         var object = JSONObject()
@@ -317,7 +322,7 @@ public final class JSONScanner {
     }
 
     /// Parses `"key" :` and returns the key.
-    @inline(__always) public func parseKey(pointer: @autoclosure () -> String) throws(GeoConvError) -> String {
+    @inline(__always) package func parseKey(pointer: @autoclosure () -> String) throws(GeoConvError) -> String {
         guard try peekToken() == UInt8(ascii: "\"") else {
             throw error("expected a member name in quotes, found \(try describeNext())", pointer: pointer(),
                         hint: "JSON object keys are strings in double quotes")
@@ -328,7 +333,7 @@ public final class JSONScanner {
     }
 
     /// Throws when `depth` exceeds the limit.
-    public func checkDepth(_ depth: Int, pointer: @autoclosure () -> String) throws(GeoConvError) {
+    package func checkDepth(_ depth: Int, pointer: @autoclosure () -> String) throws(GeoConvError) {
         guard depth <= maximumDepth else {
             throw GeoConvError(.limitExceeded, "JSON nested deeper than \(maximumDepth) levels", at: location(pointer: pointer()),
                                hint: "GeoJSON never needs this depth; the input is malformed or hostile")
@@ -336,12 +341,12 @@ public final class JSONScanner {
     }
 
     /// Skips any value (validating it).
-    public func skipValue(depth: Int, pointer: String) throws(GeoConvError) {
+    package func skipValue(depth: Int, pointer: String) throws(GeoConvError) {
         _ = try parseValue(depth: depth, pointer: pointer)
     }
 
     /// `~` and `/` escaped as RFC 6901 requires.
-    public static func escapePointer(_ key: String) -> String {
+    package static func escapePointer(_ key: String) -> String {
         guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return key }
         return key.replacing("~", with: "~0").replacing("/", with: "~1")
     }

@@ -1,4 +1,3 @@
-public import GeoConvCore
 
 /// Numbers: JSON's grammar checked as the bytes pass, values parsed to exactly the `Double`
 /// `strtod` gives, literals kept as text.
@@ -51,7 +50,7 @@ extension JSONScanner {
 
     /// Parses a number to the nearest `Double` (exactly what `strtod` gives), checking JSON's
     /// grammar in the same pass. Numbers too large for a `Double` (`1e999`) are an error.
-    @inline(__always) public func parseDouble() throws(GeoConvError) -> Double {
+    @inline(__always) package func parseDouble() throws(GeoConvError) -> Double {
         // Single pass over the window: grammar, mantissa and exponent together. The window
         // never moves while a value is parsed, so indices stay valid across refills.
         let start = position
@@ -159,7 +158,7 @@ extension JSONScanner {
 
     /// Parses a number keeping its literal text (for properties: big integers and long
     /// decimals are not rounded).
-    public func parseNumber() throws(GeoConvError) -> JSONNumber {
+    package func parseNumber() throws(GeoConvError) -> JSONNumber {
         let offset = base + position
         let range = try scanNumber()
         let bytes = UnsafeBufferPointer(start: storage + range.lowerBound, count: range.count)
@@ -172,7 +171,7 @@ extension JSONScanner {
     }
 
     /// Exact decimal-to-double conversion of a validated JSON number.
-    static func doubleValue(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Double {
+    package static func doubleValue(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Double {
         var i = 0
         var negative = false
         if bytes[0] == UInt8(ascii: "-") {

@@ -1,4 +1,3 @@
-public import GeoConvCore
 
 /// Cutting a top-level array into runs of whole elements for other threads (`--jobs` on a
 /// FeatureCollection), and member names matched as bytes.
@@ -66,7 +65,7 @@ extension JSONScanner {
     /// Parses `"key" :` and returns the key with its index in `names` when it is one of them:
     /// an unescaped key is compared as bytes, and a known one costs no new string.
     @inline(__always)
-    public func parseKey(in names: JSONKeyTable, pointer: @autoclosure () -> String) throws(GeoConvError) -> (index: Int?, key: String) {
+    package func parseKey(in names: JSONKeyTable, pointer: @autoclosure () -> String) throws(GeoConvError) -> (index: Int?, key: String) {
         if try peekToken() == UInt8(ascii: "\""), let index = try knownKey(names) {
             try expect(UInt8(ascii: ":"), "':' after the member name \"\(names.names[index])\"", pointer: pointer())
             return (index, names.names[index])
@@ -98,7 +97,7 @@ extension JSONScanner {
     /// At a `"`: when the string up to the next `"` is exactly one of `names` (no escapes,
     /// already in the window), consumes it and returns its index.
     @inline(__always)
-    func knownKey(_ names: JSONKeyTable) throws(GeoConvError) -> Int? {
+    package func knownKey(_ names: JSONKeyTable) throws(GeoConvError) -> Int? {
         let start = position + 1
         // The longest name and its closing quote in the window (refill keeps positions).
         while end < start + names.longest + 1, try refill() {}
@@ -117,18 +116,18 @@ extension JSONScanner {
 }
 
 /// Member names a reader looks for, matched as bytes by `JSONScanner.parseKey(in:pointer:)`.
-public struct JSONKeyTable: Sendable {
+package struct JSONKeyTable: Sendable {
     /// The names, in the order given.
-    public let names: [String]
+    package let names: [String]
     /// Every name's bytes, one after another; name `i` starts at `offsets[i]`.
-    let bytes: [UInt8]
-    let offsets: [Int]
+    package let bytes: [UInt8]
+    package let offsets: [Int]
     /// Indices of the names of each length.
-    let byLength: [[Int]]
-    let longest: Int
+    package let byLength: [[Int]]
+    package let longest: Int
 
     /// Creates a table of `names` (ASCII, without `"` or backslash).
-    public init(_ names: [String]) {
+    package init(_ names: [String]) {
         self.names = names
         var bytes: [UInt8] = [], offsets: [Int] = []
         for name in names {
@@ -145,7 +144,7 @@ public struct JSONKeyTable: Sendable {
 
     /// Whether name `index` is the `count` bytes at `pointer`.
     @inline(__always)
-    func matches(_ index: Int, _ pointer: UnsafePointer<UInt8>, count: Int) -> Bool {
+    package func matches(_ index: Int, _ pointer: UnsafePointer<UInt8>, count: Int) -> Bool {
         let offset = offsets[index]
         for k in 0..<count where bytes[offset + k] != pointer[k] { return false }
         return true

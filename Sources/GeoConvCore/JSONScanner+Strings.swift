@@ -1,9 +1,8 @@
-public import GeoConvCore
 
 /// Strings: the escape-free ASCII fast path, escapes and surrogate pairs, UTF-8 checks.
 extension JSONScanner {
     /// Parses a string at the current position (which must be `"`), unescaping it.
-    public func parseString() throws(GeoConvError) -> String {
+    package func parseString() throws(GeoConvError) -> String {
         let openOffset = base + position
         position += 1
         var i = position
@@ -100,7 +99,7 @@ extension JSONScanner {
         }
     }
 
-    func hex4() throws(GeoConvError) -> UInt32 {
+    package func hex4() throws(GeoConvError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard let byte = try peek() else { throw error("the input ends inside a \\u escape") }
@@ -117,7 +116,7 @@ extension JSONScanner {
         return value
     }
 
-    func invalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>, startOffset: Int) -> GeoConvError {
+    package func invalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>, startOffset: Int) -> GeoConvError {
         var index = 0
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
