@@ -11,7 +11,7 @@ extension KMLReaderState {
         do throws(XMLParseError) {
             return try parseGeometry(element, into: &feature, times: &times)
         } catch {
-            guard !error.isLimit, parser.sourceFailure == nil, error.message.contains("coordinate") || error.message.contains("gx:coord") else {
+            guard error.isInvalidValue, parser.sourceFailure == nil else {
                 throw error
             }
             let location = SourceLocation(file: name, line: error.line, column: error.column)
@@ -171,10 +171,10 @@ extension KMLReaderState {
             case .start(_, let isEmpty):
                 if !isEmpty { try parser.skipElement() }
             case .end:
-                if let failure { throw parser.error(failure) }
+                if let failure { throw parser.invalidValue(failure) }
                 if !numbers.isEmpty {
                     guard let tuple = KMLReaderState.tuple(numbers) else {
-                        throw parser.error("a coordinate tuple needs longitude and latitude, found \(numbers.count) number")
+                        throw parser.invalidValue("a coordinate tuple needs longitude and latitude, found \(numbers.count) number")
                     }
                     result.append(tuple)
                 }
@@ -244,7 +244,7 @@ extension KMLReaderState {
                     let parts = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "," })
                     let values = parts.compactMap { Double($0) }
                     guard values.count >= 2, values.count == parts.count else {
-                        throw parser.error("gx:coord needs 'longitude latitude [altitude]', found '\(text)'")
+                        throw parser.invalidValue("gx:coord needs 'longitude latitude [altitude]', found '\(text)'")
                     }
                     coordinates.append(Coordinate(latitude: values[1], longitude: values[0], altitude: values.count > 2 ? values[2] : nil))
                 default: try attribute(child, into: &feature)

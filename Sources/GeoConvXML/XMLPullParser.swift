@@ -26,6 +26,12 @@ public struct XMLParseError: Error, Hashable, Sendable {
     public var column: Int
     /// Whether a safety limit (depth, entities, size) refused the input.
     public var isLimit: Bool
+    /// Whether the XML is well-formed and a value in it is what is wrong (raised by the
+    /// format's reader through `XMLPullParser.invalidValue`): a reader may drop the element
+    /// and go on, which it cannot after malformed XML.
+    public var isInvalidValue: Bool = false
+    /// libxml2's error code (`xmlParserErrors`), for errors libxml2 raised.
+    public var libxmlCode: Int32?
 
     /// Creates an error.
     public init(message: String, line: Int, column: Int, isLimit: Bool = false) {
@@ -164,7 +170,9 @@ public final class XMLPullParser {
             guard source.libxmlError == nil, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
             var message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
             while message.last == "\n" || message.last == " " { message.removeLast() }
-            source.libxmlError = XMLParseError(message: message, line: Int(error.pointee.line), column: Int(error.pointee.int2))
+            var parseError = XMLParseError(message: message, line: Int(error.pointee.line), column: Int(error.pointee.int2))
+            parseError.libxmlCode = error.pointee.code
+            source.libxmlError = parseError
         }, context)
     }
 
@@ -191,9 +199,8 @@ public final class XMLPullParser {
     /// libxml2's wording, made plain where it misleads: its reader calls a file that ends
     /// with elements still open "extra content", and its depth guard is a safety limit.
     private func explain(_ error: XMLParseError) -> XMLParseError {
-        if source.reachedEnd, openElements > 0,
-           error.message.hasPrefix("Extra content at the end") || error.message.hasPrefix("Premature end of data")
-        {
+        let code = error.libxmlCode.map { xmlParserErrors(rawValue: UInt32(bitPattern: $0)) }
+        if source.reachedEnd, openElements > 0, code == XML_ERR_DOCUMENT_END || code == XML_ERR_TAG_NOT_FINISHED {
             return XMLParseError(message: "the document ends before its elements are closed: the file is truncated",
                                  line: error.line, column: error.column)
         }
@@ -206,6 +213,14 @@ public final class XMLPullParser {
     /// An error at the current position.
     public func error(_ message: String, isLimit: Bool = false) -> XMLParseError {
         XMLParseError(message: message, line: line, column: column, isLimit: isLimit)
+    }
+
+    /// An error about a value in well-formed XML (bad coordinates, for example), at the
+    /// current position: the caller may drop the element and go on.
+    public func invalidValue(_ message: String) -> XMLParseError {
+        var error = error(message)
+        error.isInvalidValue = true
+        return error
     }
 
     /// The error the byte source threw, if reading failed because of it.

@@ -265,4 +265,22 @@ struct KMLWriterTests {
         let json = String(decoding: back.output, as: UTF8.self)
         #expect(json.contains(#""coordinateProperties":{"hr":[98,131],"times":["2026-05-02T08:00:00Z","2026-05-02T08:20:00Z"]}"#), "\(json)")
     }
+
+    @Test("A truncated KML says so (by libxml2's error code, not its wording); extra content after the root does not")
+    func truncatedDocument() throws {
+        let truncated = "<kml xmlns=\"http://www.opengis.net/kml/2.2\"><Document><Placemark><name>a</name>\n<Point><coordinates>1,2</coordinates></Point></Placemark>\n<Placemark><name>b"
+        #expect {
+            _ = try Converter().convert(.memory(Array(truncated.utf8), name: "t.kml"), to: .memory, options: ConversionOptions(outputFormat: "geojson"))
+        } throws: { error in
+            guard let error = error as? GeoConvError else { return false }
+            return error.code == .invalidInput && error.message.hasSuffix("the file is truncated") && error.location?.line == 3
+        }
+        let extra = #"<kml xmlns="http://www.opengis.net/kml/2.2"><Document></Document></kml><x/>"#
+        #expect {
+            _ = try Converter().convert(.memory(Array(extra.utf8), name: "e.kml"), to: .memory, options: ConversionOptions(outputFormat: "geojson"))
+        } throws: { error in
+            guard let error = error as? GeoConvError else { return false }
+            return error.code == .invalidInput && error.message.contains("Extra content") && error.location?.column == 72
+        }
+    }
 }
