@@ -241,7 +241,7 @@ public final class ByteWriter {
     /// the output being written and exit, so an interrupted conversion leaves nothing behind
     /// (where O_TMPFILE works the file has no name until commit, so even SIGKILL leaves
     /// nothing), and ignores SIGXFSZ so that a file-size limit is an ordinary write error.
-    public static func removeTemporaryFileOnSignal() {
+    package static func removeTemporaryFileOnSignal() {
         // Past a file-size limit (ulimit -f), fail the write (EFBIG) and clean up normally
         // rather than being killed.
         signal(SIGXFSZ, SIG_IGN)

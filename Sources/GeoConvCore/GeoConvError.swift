@@ -104,20 +104,29 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
 /// `in.polyline:3:17: error: character '!' (33) is not part of an encoded polyline`
 /// followed by an indented `hint:` line.
 public struct GeoConvError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The class of problem; the CLI maps every code to exit status 1.
-    public enum Code: String, Hashable, Sendable {
+    /// The class of problem; the CLI maps `usage` to exit status 64 and every other code to 1.
+    /// An open set: a format or a caller may add its own (`Code(rawValue: "my-code")`).
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code as it is written in reports, e.g. `invalid-input`.
+        public let rawValue: String
+
+        /// A code with this name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        public var description: String { rawValue }
+
         /// The input does not follow its format.
-        case invalidInput = "invalid-input"
+        public static let invalidInput = Code(rawValue: "invalid-input")
         /// The input is valid but uses something geoconv does not handle.
-        case unsupported
+        public static let unsupported = Code(rawValue: "unsupported")
         /// A size, depth or count limit was exceeded (a safety limit, see docs/security.md).
-        case limitExceeded = "limit-exceeded"
+        public static let limitExceeded = Code(rawValue: "limit-exceeded")
         /// A conversion would lose data and `--strict` is on.
-        case dataLoss = "data-loss"
+        public static let dataLoss = Code(rawValue: "data-loss")
         /// Reading or writing a file failed.
-        case io
+        public static let io = Code(rawValue: "io")
         /// The request itself is inconsistent (unknown format, input equals output…).
-        case usage
+        public static let usage = Code(rawValue: "usage")
     }
 
     /// The class of problem.
@@ -128,13 +137,30 @@ public struct GeoConvError: Error, Hashable, Sendable, CustomStringConvertible {
     public var location: SourceLocation?
     /// How to fix it, when there is something to say.
     public var hint: String?
+    /// The error this one reports, when it came from below (libxml2, PROJ, the zip reader,
+    /// the system); not part of equality.
+    public var underlyingError: (any Error & Sendable)?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, at location: SourceLocation? = nil, hint: String? = nil) {
+    public init(_ code: Code, _ message: String, at location: SourceLocation? = nil, hint: String? = nil,
+                underlyingError: (any Error & Sendable)? = nil)
+    {
         self.code = code
         self.message = message
         self.location = location
         self.hint = hint
+        self.underlyingError = underlyingError
+    }
+
+    public static func == (a: GeoConvError, b: GeoConvError) -> Bool {
+        a.code == b.code && a.message == b.message && a.location == b.location && a.hint == b.hint
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+        hasher.combine(location)
+        hasher.combine(hint)
     }
 
     /// The error with its location placed in a named file (readers of strings know only offsets).

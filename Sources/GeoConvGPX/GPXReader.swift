@@ -39,7 +39,7 @@ public struct GPXReader: FeatureReader {
             let parser = try XMLPullParser(maximumDepth: options.maximumDepth) { buffer in try input.read(into: buffer) }
             state = GPXReaderState(parser: parser, name: input.name, options: options, diagnostics: diagnostics)
         } catch {
-            throw GeoConvError(.io, error.message)
+            throw GeoConvError(.io, error.message, underlyingError: error)
         }
     }
 
@@ -78,7 +78,7 @@ final class GPXReaderState {
         return GeoConvError(error.isLimit ? .limitExceeded : .invalidInput, error.message,
                             at: SourceLocation(file: name, line: error.line > 0 ? error.line : nil,
                                                column: error.column > 0 ? error.column : nil),
-                            hint: error.isLimit ? "see docs/security.md for what geoconv refuses" : "the GPX is not well-formed XML")
+                            hint: error.isLimit ? "see docs/security.md for what geoconv refuses" : "the GPX is not well-formed XML", underlyingError: error)
     }
 
     func readHeader() throws(GeoConvError) -> DocumentHeader {

@@ -50,7 +50,7 @@ public struct KMLReader: FeatureReader {
             }
             state = KMLReaderState(parser: parser, name: input.name, options: options, diagnostics: diagnostics)
         } catch {
-            throw GeoConvError(.io, error.message)
+            throw GeoConvError(.io, error.message, underlyingError: error)
         }
         if let splitter {
             state.runs = KMLRunReading(splitter: splitter, jobs: options.jobs)
@@ -108,7 +108,7 @@ final class KMLReaderState {
         return GeoConvError(error.isLimit ? .limitExceeded : .invalidInput, error.message,
                             at: SourceLocation(file: name, line: error.line > 0 ? error.line : nil,
                                                column: error.column > 0 ? error.column : nil),
-                            hint: error.isLimit ? "see docs/security.md for what geoconv refuses" : "the KML is not well-formed XML")
+                            hint: error.isLimit ? "see docs/security.md for what geoconv refuses" : "the KML is not well-formed XML", underlyingError: error)
     }
 
     func readHeader() throws(GeoConvError) -> DocumentHeader {

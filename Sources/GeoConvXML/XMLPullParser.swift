@@ -201,11 +201,15 @@ public final class XMLPullParser {
     private func explain(_ error: XMLParseError) -> XMLParseError {
         let code = error.libxmlCode.map { xmlParserErrors(rawValue: UInt32(bitPattern: $0)) }
         if source.reachedEnd, openElements > 0, code == XML_ERR_DOCUMENT_END || code == XML_ERR_TAG_NOT_FINISHED {
-            return XMLParseError(message: "the document ends before its elements are closed: the file is truncated",
-                                 line: error.line, column: error.column)
+            var plain = error  // libxml2's code kept
+            plain.message = "the document ends before its elements are closed: the file is truncated"
+            return plain
         }
         if error.message.hasPrefix("Excessive depth") {
-            return XMLParseError(message: "XML nested deeper than \(maximumDepth) elements", line: error.line, column: error.column, isLimit: true)
+            var limit = error
+            limit.message = "XML nested deeper than \(maximumDepth) elements"
+            limit.isLimit = true
+            return limit
         }
         return error
     }

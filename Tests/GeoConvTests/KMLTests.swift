@@ -1,4 +1,5 @@
 import Foundation
+import GeoConvXML
 import GeoConv
 import Testing
 
@@ -273,8 +274,14 @@ struct KMLWriterTests {
             _ = try Converter().convert(.memory(Array(truncated.utf8), name: "t.kml"), to: .memory, options: ConversionOptions(outputFormat: "geojson"))
         } throws: { error in
             guard let error = error as? GeoConvError else { return false }
+            // libxml2's own error comes with it, code included.
+            let cause = error.underlyingError as? XMLParseError
             return error.code == .invalidInput && error.message.hasSuffix("the file is truncated") && error.location?.line == 3
+                && cause?.libxmlCode != nil && cause?.line == 3
         }
+        // Error codes are an open set: a caller's own code compares and prints like geoconv's.
+        let custom = GeoConvError.Code(rawValue: "tile-server-down")
+        #expect(custom != .io && GeoConvError(custom, "x") != GeoConvError(.io, "x") && custom.description == "tile-server-down")
         let extra = #"<kml xmlns="http://www.opengis.net/kml/2.2"><Document></Document></kml><x/>"#
         #expect {
             _ = try Converter().convert(.memory(Array(extra.utf8), name: "e.kml"), to: .memory, options: ConversionOptions(outputFormat: "geojson"))
