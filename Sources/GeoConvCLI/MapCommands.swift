@@ -1,24 +1,12 @@
 import ArgumentParser
 import GeoConv
 
-/// Reads every feature of an input (reprojected to WGS84), for the commands that need them all.
-func readAllFeatures(_ input: String, from: String?) throws(GeoConvError) -> (DocumentHeader, [Feature], DiagnosticLog) {
-    let source: InputSource = input == "-" ? .standardInput : .file(input)
-    let reader = try ByteReader(source)
-    let options = ConversionOptions(inputFormat: from)
-    let format = try Converter().inputFormat(for: source, reader: reader, options: options)
-    guard let makeReader = format.makeReader else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
+/// A whole input in WGS84, for the commands that need every feature at once.
+func loadDocument(_ input: String, from: String?) throws(GeoConvError) -> (OverlayDocument, DiagnosticLog) {
     let log = DiagnosticLog()
-    var features = try makeReader(reader, format.readerOptions(options, for: source), log)
-    var header = try features.readHeader()
-    var reproject = Reproject()
-    header = try reproject.transform(header, diagnostics: log)
-    var all: [Feature] = []
-    while let feature = try features.next() {
-        log.currentLocation = features.lastLocation
-        all += try reproject.transform(feature, diagnostics: log)
-    }
-    return (header, all, log)
+    let source: InputSource = input == "-" ? .standardInput : .file(input)
+    let document = try OverlayDocument.load(source, options: ConversionOptions(inputFormat: from), reprojectingToWGS84: true, diagnostics: log)
+    return (document, log)
 }
 
 struct Camera: ParsableCommand {
@@ -46,18 +34,8 @@ struct Camera: ParsableCommand {
             throw ValidationError("--viewport must be WIDTHxHEIGHT in points, e.g. 390x844")
         }
         do throws(GeoConvError) {
-            let (header, features, log) = try readAllFeatures(input, from: from)
-            var bounds: CoordinateBounds?
-            for feature in features {
-                var geometry = feature.geometry
-                if case .circle(let c, let r)? = geometry { geometry = .polygon(PolygonRings(outer: CirclePolygon.ring(center: c, radius: r))) }
-                if let box = geometry?.bounds { bounds = bounds.map { $0.union(box) } ?? box }
-            }
-            guard let bounds else {
-                throw GeoConvError(.invalidInput, "'\(input)' has no positions to fit", hint: "the camera needs at least one geometry")
-            }
-            let camera = CameraPosition.fitting(bounds, viewport: (parts[0], parts[1]), insets: EdgeInsets(padding: padding))
-            _ = header
+            let (document, log) = try loadDocument(input, from: from)
+            let camera = try document.camera(viewport: (parts[0], parts[1]), insets: EdgeInsets(padding: padding))
             if json {
                 print(String(decoding: JSONText.compact(GeoJSONNames.json(camera)), as: UTF8.self))
             } else {
@@ -121,13 +99,9 @@ struct Tiles: ParsableCommand {
 
     func run() throws {
         do throws(GeoConvError) {
-            let (_, features, log) = try readAllFeatures(input, from: from)
-            var tiles = Set<Tile>()
-            for feature in features {
-                if let geometry = feature.geometry { tiles.formUnion(Tile.covering(geometry, zoom: zoom)) }
-            }
+            let (document, log) = try loadDocument(input, from: from)
             let output = try ByteWriter(.standardOutput)
-            for tile in tiles.sorted() { try output.write((url.map { tile.url($0) } ?? tile.description) + "\n") }
+            for tile in try document.tiles(zoom: zoom) { try output.write((url.map { tile.url($0) } ?? tile.description) + "\n") }
             try output.commit()
             for line in log.summary { printError(line) }
         } catch {
