@@ -27,9 +27,9 @@ public struct Converter: Sendable {
     public func inputFormat(for input: InputSource, reader: ByteReader, options: ConversionOptions)
         throws(GeoConvError) -> FileFormat
     {
-        if let name = options.inputFormat {
-            guard let format = registry.format(named: name), format.makeReader != nil else {
-                throw GeoConvError(.usage, "unknown input format '\(name)'", hint: "known formats: \(registry.listing)")
+        if let format = options.inputFormat {
+            guard format.makeReader != nil else {
+                throw GeoConvError(.usage, "\(format.name) cannot be read", hint: "known formats: \(registry.listing)")
             }
             return format
         }
@@ -44,9 +44,9 @@ public struct Converter: Sendable {
 
     /// The format to write `output` in: `--to`, else the file extension.
     public func outputFormat(for output: OutputTarget, options: ConversionOptions) throws(GeoConvError) -> FileFormat {
-        if let name = options.outputFormat {
-            guard let format = registry.format(named: name), format.makeWriter != nil else {
-                throw GeoConvError(.usage, "unknown output format '\(name)'", hint: "known formats: \(registry.listing)")
+        if let format = options.outputFormat {
+            guard format.makeWriter != nil else {
+                throw GeoConvError(.usage, "\(format.name) cannot be written", hint: "known formats: \(registry.listing)")
             }
             return format
         }
@@ -86,7 +86,7 @@ public struct Converter: Sendable {
         if outFormat == nil {
             // Standard output and memory default to the input's format.
             var resolved = options
-            if resolved.outputFormat == nil { resolved.outputFormat = inFormat.name }
+            if resolved.outputFormat == nil { resolved.outputFormat = inFormat }
             outFormat = try outputFormat(for: output, options: resolved)
         }
         guard let outFormat else { throw GeoConvError(.usage, "cannot tell the output format") }

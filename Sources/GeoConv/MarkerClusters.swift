@@ -14,13 +14,14 @@ public struct ClusterOptions: Sendable {
     /// List each cluster's members (their ids, else their input positions) in a `members`
     /// property. Off by default: the lists grow with the data, not with the clusters.
     public var listsMembers: Bool
-    /// The input and output formats, when not told by the file names.
-    public var inputFormat: String?
-    public var outputFormat: String?
+    /// The input format, when not told by the file name or content.
+    public var inputFormat: FileFormat?
+    /// The output format, when not told by the file name.
+    public var outputFormat: FileFormat?
 
     /// Creates options.
     public init(zooms: [Double], distance: Double = 100, variant: MarkerClusterer.Variant = .ios, writesZoom: Bool = false,
-                listsMembers: Bool = false, inputFormat: String? = nil, outputFormat: String? = nil)
+                listsMembers: Bool = false, inputFormat: FileFormat? = nil, outputFormat: FileFormat? = nil)
     {
         self.zooms = zooms
         self.distance = distance

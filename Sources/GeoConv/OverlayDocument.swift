@@ -74,7 +74,7 @@ public struct OverlayDocument: Sendable {
     {
         let options = try options.resolvingSRID()
         var resolved = options
-        if resolved.outputFormat == nil, !output.isFile, let format { resolved.outputFormat = format.name }
+        if resolved.outputFormat == nil, !output.isFile, let format { resolved.outputFormat = format }
         let outFormat = try converter.outputFormat(for: output, options: resolved)
         guard let makeWriter = outFormat.makeWriter else { throw GeoConvError(.usage, "\(outFormat.name) cannot be written") }
         let diagnostics = DiagnosticLog(strict: options.strict)

@@ -37,6 +37,17 @@ func fail(_ error: GeoConvError) -> ExitCode {
     return error.code == .usage ? ExitCode(64) : ExitCode(1)
 }
 
+/// The format a `--from` or `--to` value names, `nil` when none was given; a usage error
+/// (exit 64) listing the known formats when the name is unknown.
+func fileFormat(_ name: String?, input: Bool) throws(GeoConvError) -> FileFormat? {
+    guard let name else { return nil }
+    guard let format = FormatRegistry.standard.format(named: name) else {
+        throw GeoConvError(.usage, "unknown \(input ? "input" : "output") format '\(name)'",
+                           hint: "known formats: \(FormatRegistry.standard.listing)")
+    }
+    return format
+}
+
 /// Writes a line to standard error.
 func printError(_ line: String) {
     var text = line
@@ -145,8 +156,14 @@ struct Convert: ParsableCommand {
     }
 
     func run() throws {
-        var options = ConversionOptions(inputFormat: from, outputFormat: to, polylinePrecision: polylinePrecision,
-                                        coordinatePrecision: precision, strict: strict, skipInvalid: skipInvalid)
+        var options = ConversionOptions(polylinePrecision: polylinePrecision, coordinatePrecision: precision, strict: strict,
+                                        skipInvalid: skipInvalid)
+        do throws(GeoConvError) {
+            options.inputFormat = try fileFormat(from, input: true)
+            options.outputFormat = try fileFormat(to, input: false)
+        } catch {
+            throw fail(error)
+        }
         options.pretty = pretty
         options.writesBoundingBoxes = bbox
         if rs { options.recordSeparator = true }

@@ -21,7 +21,8 @@ struct Info: ParsableCommand {
     func run() throws {
         do {
             let report = try Converter().inspect(input == "-" ? .standardInput : .file(input),
-                                                 options: ConversionOptions(inputFormat: from, polylinePrecision: polylinePrecision))
+                                                 options: ConversionOptions(inputFormat: try fileFormat(from, input: true),
+                                                                            polylinePrecision: polylinePrecision))
             if json {
                 print(String(decoding: JSONText.pretty(report.json), as: UTF8.self))
                 return
@@ -93,7 +94,7 @@ struct Validate: ParsableCommand {
 
     func run() throws {
         do {
-            var options = ConversionOptions(inputFormat: from, polylinePrecision: polylinePrecision)
+            var options = ConversionOptions(inputFormat: try fileFormat(from, input: true), polylinePrecision: polylinePrecision)
             options.sourceCRS = sourceCRS
             let result = try Converter().validate(input == "-" ? .standardInput : .file(input), options: options)
             for problem in result.problems { print(problem) }
@@ -147,7 +148,7 @@ struct Measure: ParsableCommand {
 
     func run() throws {
         do throws(GeoConvError) {
-            var options = ConversionOptions(inputFormat: from, polylinePrecision: polylinePrecision)
+            var options = ConversionOptions(inputFormat: try fileFormat(from, input: true), polylinePrecision: polylinePrecision)
             options.sourceCRS = sourceCRS
             let report = try Converter().measure(input == "-" ? .standardInput : .file(input),
                                                  with: Measurer(kind: kind, model: model), options: options)

@@ -5,7 +5,7 @@ import GeoConv
 func loadDocument(_ input: String, from: String?) throws(GeoConvError) -> (OverlayDocument, DiagnosticLog) {
     let log = DiagnosticLog()
     let source: InputSource = input == "-" ? .standardInput : .file(input)
-    let document = try OverlayDocument.load(source, options: ConversionOptions(inputFormat: from), reprojectingToWGS84: true, diagnostics: log)
+    let document = try OverlayDocument.load(source, options: ConversionOptions(inputFormat: try fileFormat(from, input: true)), reprojectingToWGS84: true, diagnostics: log)
     return (document, log)
 }
 
@@ -157,8 +157,8 @@ struct ClusterCommand: ParsableCommand {
             let target: OutputTarget = output == "-" ? .standardOutput : .file(output)
             let options = ClusterOptions(
                 zooms: allZooms ? (0...max(0, Int(zoom))).map(Double.init) : [zoom], distance: distance,
-                variant: android ? .android : .ios, writesZoom: allZooms, listsMembers: members, inputFormat: from,
-                outputFormat: to ?? (output == "-" ? FormatRegistry.defaultOutputFormat.name : nil))
+                variant: android ? .android : .ios, writesZoom: allZooms, listsMembers: members, inputFormat: try fileFormat(from, input: true),
+                outputFormat: try fileFormat(to, input: false) ?? (output == "-" ? FormatRegistry.defaultOutputFormat : nil))
             let report = try MarkerClusters.write(source, to: target, options: options)
             printError("\(report.markers) markers → \(report.featuresWritten) clusters")
             for line in report.diagnostics.summary { printError(line) }

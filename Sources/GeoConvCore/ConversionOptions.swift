@@ -6,10 +6,11 @@ import Darwin
 
 /// Everything a reader or writer of any format may need from the command line or caller.
 public struct ConversionOptions: Hashable, Sendable {
-    /// The input format's name; `nil` to infer it from the file extension or content.
-    public var inputFormat: String?
-    /// The output format's name; `nil` to infer it from the file extension.
-    public var outputFormat: String?
+    /// The input format; `nil` to infer it from the file extension or content. (Names given
+    /// by a user are parsed at the edge: `FormatRegistry.format(named:)`.)
+    public var inputFormat: FileFormat?
+    /// The output format; `nil` to infer it from the file extension.
+    public var outputFormat: FileFormat?
     /// Encoded-polyline precision for reading and writing polylines (5 or 6; 0…13 accepted);
     /// `nil` means 6 for `.polyline6` files and 5 otherwise.
     public var polylinePrecision: Int?
@@ -66,7 +67,7 @@ public struct ConversionOptions: Hashable, Sendable {
     }
 
     /// Creates options with the defaults of the command line.
-    public init(inputFormat: String? = nil, outputFormat: String? = nil, polylinePrecision: Int? = nil,
+    public init(inputFormat: FileFormat? = nil, outputFormat: FileFormat? = nil, polylinePrecision: Int? = nil,
                 coordinatePrecision: Int? = nil, strict: Bool = false, skipInvalid: Bool = false)
     {
         self.inputFormat = inputFormat

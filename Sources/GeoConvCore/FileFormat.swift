@@ -4,7 +4,7 @@
 /// the umbrella's `FormatRegistry.standard` lists them. Nothing outside a format's folder
 /// tests its name or a file suffix: the converter, the parallel path, `info` and
 /// `validate` ask `capabilities`.
-public struct FileFormat: Sendable {
+public struct FileFormat: Hashable, Sendable, CustomStringConvertible {
     /// Makes a reader of a format.
     public typealias MakeReader = @Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any FeatureReader
     /// Makes a writer of a format.
@@ -42,6 +42,13 @@ public struct FileFormat: Sendable {
         self.makeReader = makeReader
         self.makeWriter = makeWriter
     }
+
+    /// Formats are the same when their names are (a registry holds one format per name).
+    public static func == (a: FileFormat, b: FileFormat) -> Bool { a.name == b.name }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
+    public var description: String { name }
 
     /// Whether `name` names this format (its name or an alias, any case).
     public func isNamed(_ name: String) -> Bool {

@@ -61,6 +61,17 @@ struct CLITests {
         #expect(swapped.stderr.contains("looks like longitude,latitude"))
     }
 
+    @Test("--from and --to take a format's name or alias; an unknown one is a usage error listing the formats")
+    func formatNames() throws {
+        let unknown = try CLI.run(["-", "-", "--from", "wkt", "--to", "shapefile"], stdin: "POINT (1 2)\n")
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("error: unknown output format 'shapefile'") && unknown.stderr.contains("gpx (.gpx)"), "\(unknown.stderr)")
+        let badInput = try CLI.run(["info", "-", "--from", "shp"], stdin: "POINT (1 2)\n")
+        #expect(badInput.status == 64 && badInput.stderr.contains("unknown input format 'shp'"), "\(badInput.stderr)")
+        let alias = try CLI.run(["-", "-", "--from", "WKT", "--to", "wkb-hex"], stdin: "POINT (1 2)\n")
+        #expect(alias.status == 0 && alias.stdout == "0101000000000000000000F03F0000000000000040\n", "\(alias.stdout) \(alias.stderr)")
+    }
+
     @Test("geoconv IN OUT converts; a failure leaves the old output; --strict refuses loss")
     func convert() throws {
         let directory = try Fixtures.temporaryDirectory()

@@ -74,7 +74,7 @@ struct ClusterFileTests {
         let zooms: [Double] = [3, 9, 14]
         let report = try MarkerClusters.write(.file(input), to: .memory,
                                               options: ClusterOptions(zooms: zooms, writesZoom: true, listsMembers: members,
-                                                                      outputFormat: "geojson"))
+                                                                      outputFormat: .geoJSON))
         let want = try expected(zooms: zooms, members: members)
         #expect(report.markers == want.markers)
         #expect(report.markers > 25_000)
@@ -91,7 +91,7 @@ struct ClusterFileTests {
         // Zoom 16 leaves nearly every marker alone: many batches of 8,192 and pieces of 1,024.
         let zooms: [Double] = [2, 16]
         let report = try MarkerClusters.write(.file(input), to: .memory,
-                                              options: ClusterOptions(zooms: zooms, writesZoom: true, outputFormat: format))
+                                              options: ClusterOptions(zooms: zooms, writesZoom: true, outputFormat: FormatRegistry.standard.format(named: format)))
         let want = try expected(zooms: zooms, members: false, sequence: format == "geojsonseq")
         #expect(report.featuresWritten > 8_192 * 2)
         #expect(String(decoding: report.output, as: UTF8.self) == want.text)
@@ -118,7 +118,7 @@ struct ClusterFileTests {
         let text = #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"a":tru},"geometry":{"type":"Point","coordinates":[1,2]}}]}"#
         try text.write(toFile: input, atomically: true, encoding: .utf8)
         let error = #expect(throws: GeoConvError.self) {
-            try MarkerClusters.write(.file(input), to: .memory, options: ClusterOptions(zooms: [5], outputFormat: "geojson"))
+            try MarkerClusters.write(.file(input), to: .memory, options: ClusterOptions(zooms: [5], outputFormat: .geoJSON))
         }
         #expect(error?.code == .invalidInput)
         let bytes = Array(text.utf8), word = Array("tru}".utf8)
@@ -136,7 +136,7 @@ struct ClusterFileTests {
         let bad = #"{"type":"Feature","properties":5,"geometry":{"type":"Point","coordinates":[50,0]}}"#
         let text = #"{"type":"FeatureCollection","features":["# + [good(1, -50), bad, good(3, 100)].joined(separator: ",") + "]}"
         try text.write(toFile: input, atomically: true, encoding: .utf8)
-        let report = try MarkerClusters.write(.file(input), to: .memory, options: ClusterOptions(zooms: [5], outputFormat: "geojson"))
+        let report = try MarkerClusters.write(.file(input), to: .memory, options: ClusterOptions(zooms: [5], outputFormat: .geoJSON))
         #expect(report.featuresWritten == 3)
         let warning = report.diagnostics.entries["geojson.properties-not-object"]
         #expect(warning?.count == 1)
@@ -154,7 +154,7 @@ struct ClusterFileTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let kml = directory.appendingPathComponent("markers.kml").path
         _ = try Converter().convert(.file(Fixtures.testdata("geojson/markers.geojson")), to: .file(kml))
-        let options = ClusterOptions(zooms: [12], listsMembers: true, outputFormat: "geojson")
+        let options = ClusterOptions(zooms: [12], listsMembers: true, outputFormat: .geoJSON)
         let fromKML = try MarkerClusters.write(.file(kml), to: .memory, options: options)
         let fromGeoJSON = try MarkerClusters.write(.file(Fixtures.testdata("geojson/markers.geojson")), to: .memory, options: options)
         #expect(fromKML.markers == 6 && fromGeoJSON.markers == 6)
@@ -172,7 +172,7 @@ struct ClusterFileTests {
         let sequence = directory.appendingPathComponent("markers.geojsonl").path
         try Self.collection.write(toFile: collection, atomically: true, encoding: .utf8)
         _ = try Converter().convert(.file(collection), to: .file(sequence))
-        let options = ClusterOptions(zooms: [14], listsMembers: true, outputFormat: "geojson")
+        let options = ClusterOptions(zooms: [14], listsMembers: true, outputFormat: .geoJSON)
         let fromCollection = try MarkerClusters.write(.file(collection), to: .memory, options: options)
         let fromSequence = try MarkerClusters.write(.file(sequence), to: .memory, options: options)
         #expect(fromSequence.markers == fromCollection.markers)

@@ -10,7 +10,7 @@ struct FuzzRegressionTests {
     @Test("A polygon crossing the antimeridian with a longitude of 1e300 is cut without looping forever")
     func antimeridianHugeLongitude() throws {
         let path = Fixtures.testdata("fuzz/wkb/regression-antimeridian-huge-longitude.wkb")
-        let report = try Converter().convert(.file(path), to: .memory, options: ConversionOptions(inputFormat: "wkb", outputFormat: "geojson"))
+        let report = try Converter().convert(.file(path), to: .memory, options: ConversionOptions(inputFormat: .wkb, outputFormat: .geoJSON))
         #expect(report.statistics.featuresWritten == 1)
         #expect(report.diagnostics.entries["coordinate.out-of-range"] != nil)
         let text = String(decoding: report.output, as: UTF8.self)
@@ -22,7 +22,7 @@ struct FuzzRegressionTests {
         let path = Fixtures.testdata("fuzz/kml/regression-run-cut-off-by-bad-markup.kml")
         var errors: [GeoConvError] = []
         for jobs in [1, 2] {
-            var options = ConversionOptions(inputFormat: "kml", outputFormat: "geojson")
+            var options = ConversionOptions(inputFormat: .kml, outputFormat: .geoJSON)
             options.jobs = jobs
             do throws(GeoConvError) {
                 _ = try Converter().convert(.file(path), to: .memory, options: options)
@@ -41,7 +41,7 @@ struct FuzzRegressionTests {
     func endlessDeflate() throws {
         let path = Fixtures.testdata("fuzz/kmz/regression-endless-deflate.kmz")
         do throws(GeoConvError) {
-            _ = try Converter().convert(.file(path), to: .memory, options: ConversionOptions(outputFormat: "geojson"))
+            _ = try Converter().convert(.file(path), to: .memory, options: ConversionOptions(outputFormat: .geoJSON))
             Issue.record("the damaged KMZ converted")
         } catch {
             #expect(error.code == .limitExceeded)
@@ -60,7 +60,7 @@ struct FuzzRegressionTests {
     func shortCentralDirectory() throws {
         let path = Fixtures.testdata("fuzz/kmz/regression-short-central-directory.kmz")
         do throws(GeoConvError) {
-            _ = try Converter().convert(.file(path), to: .memory, options: ConversionOptions(outputFormat: "geojson"))
+            _ = try Converter().convert(.file(path), to: .memory, options: ConversionOptions(outputFormat: .geoJSON))
             Issue.record("the damaged KMZ converted")
         } catch {
             #expect(error.code == .invalidInput)
@@ -72,7 +72,7 @@ struct FuzzRegressionTests {
     func zip64Refused() throws {
         let path = Fixtures.testdata("fuzz/kmz/regression-zip64-fallback.kmz")
         do throws(GeoConvError) {
-            _ = try Converter().convert(.file(path), to: .memory, options: ConversionOptions(outputFormat: "geojson"))
+            _ = try Converter().convert(.file(path), to: .memory, options: ConversionOptions(outputFormat: .geoJSON))
             Issue.record("the ZIP64 KMZ converted")
         } catch {
             #expect(error.code == .unsupported, "\(error.message)")

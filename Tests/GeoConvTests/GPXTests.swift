@@ -14,7 +14,7 @@ struct GPXTests {
     {
         let reader = try ByteReader(input)
         let log = DiagnosticLog()
-        var options = ConversionOptions(inputFormat: format)
+        var options = ConversionOptions(inputFormat: format.flatMap { FormatRegistry.standard.format(named: $0) })
         options.skipInvalid = skipInvalid
         let fileFormat = try Converter().inputFormat(for: input, reader: reader, options: options)
         guard let makeReader = fileFormat.makeReader else { throw GeoConvError(.usage, "unreadable") }
@@ -26,7 +26,7 @@ struct GPXTests {
     }
 
     static func convert(_ input: InputSource, to format: String) throws(GeoConvError) -> ConversionReport {
-        try Converter().convert(input, to: .memory, options: ConversionOptions(outputFormat: format))
+        try Converter().convert(input, to: .memory, options: ConversionOptions(outputFormat: FormatRegistry.standard.format(named: format)))
     }
 
     @Test("A GPX 1.1 track with waypoints, a route and metadata reads as the overlay model")

@@ -87,7 +87,7 @@ struct InterruptionTests {
         }
         #expect(throws: GeoConvError.self) {
             try Converter().convert(.memory(Array(input.utf8), name: "stops"), to: .file(output.path),
-                                    options: ConversionOptions(inputFormat: "geojsonseq"), transforms: [FailAfter()])
+                                    options: ConversionOptions(inputFormat: .geoJSONSequence), transforms: [FailAfter()])
         }
         #expect(try String(contentsOf: output, encoding: .utf8) == Self.previous)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.geojson"])

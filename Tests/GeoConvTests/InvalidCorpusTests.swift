@@ -46,7 +46,7 @@ struct InvalidCorpusTests {
     @Test("each bad input gives its expected error or warning, at its position", arguments: try InvalidCase.all())
     func outcome(_ invalid: InvalidCase) throws {
         let path = Fixtures.testdata("invalid/\(invalid.file)")
-        let options = ConversionOptions(outputFormat: "geojson")
+        let options = ConversionOptions(outputFormat: .geoJSON)
         if invalid.outcome.hasPrefix("warning:") {
             let code = String(invalid.outcome.dropFirst("warning:".count))
             let report = try Converter().convert(.file(path), to: .memory, options: options)

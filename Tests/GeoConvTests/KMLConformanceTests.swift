@@ -39,7 +39,7 @@ struct KMLConformanceTests {
     func file(entry: Entry) throws {
         let path = Self.directory.appendingPathComponent(entry.file).path
         do throws(GeoConvError) {
-            let report = try Converter().convert(.file(path), to: .memory, options: ConversionOptions(outputFormat: "geojson"))
+            let report = try Converter().convert(.file(path), to: .memory, options: ConversionOptions(outputFormat: .geoJSON))
             #expect(Self.refused[entry.file] == nil, "\(entry.file) should be refused: \(Self.refused[entry.file] ?? "")")
             if entry.gdalStatus == "ok", let expected = entry.gdalFeatures {
                 #expect(report.statistics.featuresWritten >= expected, "\(entry.file): \(report.statistics.featuresWritten) < GDAL's \(expected)")
@@ -124,7 +124,7 @@ struct KMLConformanceTests {
     func togeojson(name: String) throws {
         var kml = Self.directory.appendingPathComponent("togeojson/\(name).kml").path
         if !FileManager.default.fileExists(atPath: kml) { kml = kml.replacingOccurrences(of: ".kml", with: ".kmz") }
-        let report = try Converter().convert(.file(kml), to: .memory, options: ConversionOptions(outputFormat: "geojson"))
+        let report = try Converter().convert(.file(kml), to: .memory, options: ConversionOptions(outputFormat: .geoJSON))
         let ours = try #require(try JSONSerialization.jsonObject(with: Data(report.output)) as? [String: Any])
         let theirs = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.directory.appendingPathComponent(
             "togeojson-expected/\(name).geojson"))) as? [String: Any])

@@ -54,7 +54,7 @@ struct KMLParallelTests {
     }
 
     func convert(_ text: String, jobs: Int, strict: Bool = false) throws(GeoConvError) -> ConversionReport {
-        var options = ConversionOptions(inputFormat: "kml", outputFormat: "geojson")
+        var options = ConversionOptions(inputFormat: .kml, outputFormat: .geoJSON)
         options.strict = strict
         options.jobs = jobs
         return try Converter().convert(.memory(Array(text.utf8), name: "in.kml"), to: .memory, options: options)

@@ -26,7 +26,7 @@ struct KMLSchemaTests {
         for path in Self.inputs {
             let report: ConversionReport
             do {
-                report = try Converter().convert(.file(path), to: .memory, options: ConversionOptions(outputFormat: "kml"))
+                report = try Converter().convert(.file(path), to: .memory, options: ConversionOptions(outputFormat: .kml))
             } catch {
                 continue  // inputs geoconv refuses are tested elsewhere
             }

@@ -257,12 +257,12 @@ struct KMLWriterTests {
     func trackPerPointValues() throws {
         let line = #"{"type":"Feature","properties":{"coordinateProperties":{"times":["2026-05-02T08:00:00Z","2026-05-02T08:20:00Z"],"hr":[98,131]}},"geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]}}"#
         let kml = try Converter().convert(.memory(Array(line.utf8), name: "in"), to: .memory,
-                                          options: ConversionOptions(inputFormat: "geojson", outputFormat: "kml"))
+                                          options: ConversionOptions(inputFormat: .geoJSON, outputFormat: .kml))
         let text = String(decoding: kml.output, as: UTF8.self)
         #expect(text.contains("<gx:Track>") && text.contains("<when>2026-05-02T08:20:00Z</when>"), "\(text)")
         #expect(text.contains(#"{"hr":[98,131]}"#), "\(text)")
         let back = try Converter().convert(.memory(kml.output, name: "out.kml"), to: .memory,
-                                           options: ConversionOptions(inputFormat: "kml", outputFormat: "geojsonseq"))
+                                           options: ConversionOptions(inputFormat: .kml, outputFormat: .geoJSONSequence))
         let json = String(decoding: back.output, as: UTF8.self)
         #expect(json.contains(#""coordinateProperties":{"hr":[98,131],"times":["2026-05-02T08:00:00Z","2026-05-02T08:20:00Z"]}"#), "\(json)")
     }
@@ -271,7 +271,7 @@ struct KMLWriterTests {
     func truncatedDocument() throws {
         let truncated = "<kml xmlns=\"http://www.opengis.net/kml/2.2\"><Document><Placemark><name>a</name>\n<Point><coordinates>1,2</coordinates></Point></Placemark>\n<Placemark><name>b"
         #expect {
-            _ = try Converter().convert(.memory(Array(truncated.utf8), name: "t.kml"), to: .memory, options: ConversionOptions(outputFormat: "geojson"))
+            _ = try Converter().convert(.memory(Array(truncated.utf8), name: "t.kml"), to: .memory, options: ConversionOptions(outputFormat: .geoJSON))
         } throws: { error in
             guard let error = error as? GeoConvError else { return false }
             // libxml2's own error comes with it, code included.
@@ -284,7 +284,7 @@ struct KMLWriterTests {
         #expect(custom != .io && GeoConvError(custom, "x") != GeoConvError(.io, "x") && custom.description == "tile-server-down")
         let extra = #"<kml xmlns="http://www.opengis.net/kml/2.2"><Document></Document></kml><x/>"#
         #expect {
-            _ = try Converter().convert(.memory(Array(extra.utf8), name: "e.kml"), to: .memory, options: ConversionOptions(outputFormat: "geojson"))
+            _ = try Converter().convert(.memory(Array(extra.utf8), name: "e.kml"), to: .memory, options: ConversionOptions(outputFormat: .geoJSON))
         } throws: { error in
             guard let error = error as? GeoConvError else { return false }
             return error.code == .invalidInput && error.message.contains("Extra content") && error.location?.column == 72

@@ -12,7 +12,7 @@ struct OverlayDocumentTests {
         #expect(document.format?.name == "gpx" && document.features.count == 4 && document.header.name == "Mount Tamalpais loop")
         document.features.removeAll { $0.geometry?.kind == .point }
         document.features[0].style.strokeColor = Color(red: 255, green: 0, blue: 0)
-        let saved = try document.save(to: .memory, options: ConversionOptions(outputFormat: "geojsonseq"))
+        let saved = try document.save(to: .memory, options: ConversionOptions(outputFormat: .geoJSONSequence))
         let lines = String(decoding: saved.output, as: UTF8.self).split(separator: "\n")
         #expect(lines.count == 2)
         #expect(lines[0].contains(##""stroke":"#ff0000""##) && lines[0].contains(#""name":"Planned""#), "\(lines[0])")
@@ -22,9 +22,9 @@ struct OverlayDocumentTests {
         #expect(again.outputFormat == "gpx" && String(decoding: again.output, as: UTF8.self).contains("<trkseg>"))
         // The same bytes as a conversion of the same features.
         let unedited = try OverlayDocument.load(.file(Fixtures.testdata("gpx/hike.gpx")))
-        let viaDocument = try unedited.save(to: .memory, options: ConversionOptions(outputFormat: "kml"))
+        let viaDocument = try unedited.save(to: .memory, options: ConversionOptions(outputFormat: .kml))
         let viaConvert = try Converter().convert(.file(Fixtures.testdata("gpx/hike.gpx")), to: .memory,
-                                                 options: ConversionOptions(outputFormat: "kml"))
+                                                 options: ConversionOptions(outputFormat: .kml))
         #expect(viaDocument.output == viaConvert.output)
     }
 

@@ -21,7 +21,7 @@ struct ParallelCollectionTests {
     func convert(_ text: String, to output: String, jobs: Int, chunk: Int = 600, skipInvalid: Bool = false) throws(GeoConvError)
         -> ConversionReport
     {
-        var options = ConversionOptions(inputFormat: "geojson", outputFormat: output, skipInvalid: skipInvalid)
+        var options = ConversionOptions(inputFormat: .geoJSON, outputFormat: FormatRegistry.standard.format(named: output), skipInvalid: skipInvalid)
         options.jobs = jobs
         options.chunkBytes = chunk
         return try Converter().convert(.memory(Array(text.utf8), name: "in.geojson"), to: .memory, options: options)

@@ -20,7 +20,7 @@ struct ParallelConversionTests {
     }
 
     func convert(_ text: String, from: String, to: String, jobs: Int, skipInvalid: Bool = false) throws(GeoConvError) -> ConversionReport {
-        var options = ConversionOptions(inputFormat: from, outputFormat: to, skipInvalid: skipInvalid)
+        var options = ConversionOptions(inputFormat: FormatRegistry.standard.format(named: from), outputFormat: FormatRegistry.standard.format(named: to), skipInvalid: skipInvalid)
         options.jobs = jobs
         options.chunkBytes = 700  // a few features per chunk: many chunks, many boundaries
         return try Converter().convert(.memory(Array(text.utf8), name: "in"), to: .memory, options: options)

@@ -107,10 +107,10 @@ struct PerFeaturePathTests {
         }
         let text = #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}"
         let input = InputSource.memory(Array(text.utf8), name: "in.geojson")
-        let report = try Converter().inspect(input, options: ConversionOptions(inputFormat: "geojson"))
+        let report = try Converter().inspect(input, options: ConversionOptions(inputFormat: .geoJSON))
         #expect(report.featureCount == 5000)
         for target in ["wkt", "polyline", "kml"] {
-            let converted = try Converter().convert(input, to: .memory, options: ConversionOptions(inputFormat: "geojson", outputFormat: target))
+            let converted = try Converter().convert(input, to: .memory, options: ConversionOptions(inputFormat: .geoJSON, outputFormat: FormatRegistry.standard.format(named: target)))
             #expect(report.losses[target] == converted.diagnostics.summary, "\(target)")
         }
         #expect(report.losses["wkt"]?.contains { $0.contains("(5000 times)") } == true)

@@ -21,7 +21,7 @@ struct RoundTripFuzzRegressionTests {
         let report: ConversionReport
         do throws(GeoConvError) {
             report = try Converter().convert(.memory(input, name: "in.wkt"), to: .memory,
-                                             options: ConversionOptions(inputFormat: "wkt", outputFormat: "polyline"))
+                                             options: ConversionOptions(inputFormat: .wkt, outputFormat: .encodedPolyline))
         } catch {
             #expect(error.code == .invalidInput, "\(error)")
             #expect(error.message.contains("554"), "\(error.message)")
@@ -30,7 +30,7 @@ struct RoundTripFuzzRegressionTests {
         // Written: then geoconv must read it back.
         do throws(GeoConvError) {
             let back = try Converter().convert(.memory(report.output, name: "out.polyline"), to: .memory,
-                                               options: ConversionOptions(inputFormat: "polyline", outputFormat: "wkt"))
+                                               options: ConversionOptions(inputFormat: .encodedPolyline, outputFormat: .wkt))
             #expect(back.statistics.featuresRead == 1)
         } catch {
             Issue.record("geoconv cannot read back the polyline it wrote (\(String(decoding: report.output, as: UTF8.self))): \(error)")
@@ -43,14 +43,14 @@ struct RoundTripFuzzRegressionTests {
         let report: ConversionReport
         do throws(GeoConvError) {
             report = try Converter().convert(.memory(input, name: "in.geojson"), to: .memory,
-                                             options: ConversionOptions(inputFormat: "geojson", outputFormat: "wkb"))
+                                             options: ConversionOptions(inputFormat: .geoJSON, outputFormat: .wkb))
         } catch {
             #expect(error.code == .unsupported, "\(error)")
             return
         }
         do throws(GeoConvError) {
             _ = try Converter().convert(.memory(report.output, name: "out.wkb"), to: .memory,
-                                        options: ConversionOptions(inputFormat: "wkb", outputFormat: "wkt"))
+                                        options: ConversionOptions(inputFormat: .wkb, outputFormat: .wkt))
         } catch {
             Issue.record("geoconv cannot read back the \(report.output.count)-byte .wkb it wrote: \(error)")
         }
@@ -61,7 +61,7 @@ struct RoundTripFuzzRegressionTests {
     func sequenceRecordSpanningLines(skipInvalid: Bool) throws {
         let input = try Self.document("regression-geojsonseq-record-spans-lines-jobs2")
         func convert(jobs: Int) -> Result<ConversionReport, GeoConvError> {
-            var options = ConversionOptions(inputFormat: "geojsonseq", outputFormat: "geojsonseq", skipInvalid: skipInvalid)
+            var options = ConversionOptions(inputFormat: .geoJSONSequence, outputFormat: .geoJSONSequence, skipInvalid: skipInvalid)
             options.jobs = jobs
             options.chunkBytes = 64  // cuts the input between the record's two lines
             do throws(GeoConvError) {

@@ -13,7 +13,7 @@ private func validate(_ name: String, options: ConversionOptions = ConversionOpt
 }
 
 private func validate(text: String, format: String, sourceCRS: String? = nil) throws -> ValidationReport {
-    var options = ConversionOptions(inputFormat: format)
+    var options = ConversionOptions(inputFormat: FormatRegistry.standard.format(named: format))
     options.sourceCRS = sourceCRS
     return try Converter().validate(.memory(Array(text.utf8), name: "test.\(format)"), options: options)
 }
@@ -163,7 +163,7 @@ struct ValidateAllTests {
 
     @Test("--skip-invalid skips a FeatureCollection member that fails inside, and lists each")
     func skipInvalidConversion() throws {
-        var options = ConversionOptions(outputFormat: "geojson", skipInvalid: true)
+        var options = ConversionOptions(outputFormat: .geoJSON, skipInvalid: true)
         options.jobs = 1
         let report = try Converter().convert(.file(Fixtures.testdata("invalid-many/eight-bad-features.geojson")), to: .memory,
                                              options: options)
@@ -179,7 +179,7 @@ struct MeasureProjectedTests {
     static let projectedLine = "LINESTRING (500000 4649776, 510000 4649776)\n"
 
     static func measure(_ text: String, format: String = "wkt", sourceCRS: String? = nil) throws(GeoConvError) -> MeasurementReport {
-        var options = ConversionOptions(inputFormat: format)
+        var options = ConversionOptions(inputFormat: FormatRegistry.standard.format(named: format))
         options.sourceCRS = sourceCRS
         return try Converter().measure(.memory(Array(text.utf8), name: "line.\(format)"), with: Measurer(), options: options)
     }
@@ -257,7 +257,7 @@ struct NullPropertiesTests {
 
     static func convert(to format: String) throws(GeoConvError) -> (lines: [String], report: ConversionReport) {
         let report = try Converter().convert(.memory(Array(collection.utf8), name: "null.geojson"), to: .memory,
-                                             options: ConversionOptions(inputFormat: "geojson", outputFormat: format))
+                                             options: ConversionOptions(inputFormat: .geoJSON, outputFormat: FormatRegistry.standard.format(named: format)))
         return (String(decoding: report.output, as: UTF8.self).split(separator: "\n").map(String.init), report)
     }
 
@@ -277,7 +277,7 @@ struct NullPropertiesTests {
         ])
         // And back from the sequence.
         let back = try Converter().convert(.memory(Array(sequence.joined(separator: "\n").utf8), name: "null.geojsonl"), to: .memory,
-                                           options: ConversionOptions(inputFormat: "geojsonseq", outputFormat: "geojsonseq"))
+                                           options: ConversionOptions(inputFormat: .geoJSONSequence, outputFormat: .geoJSONSequence))
         #expect(String(decoding: back.output, as: UTF8.self).split(separator: "\n").map(String.init) == sequence)
     }
 

@@ -51,7 +51,7 @@ struct WKTTests {
     func errors() throws {
         do {
             _ = try Converter().convert(.memory(Array("POINT (1 2)\nLINESTRING (1 2, 3)\n".utf8), name: "shapes.wkt"), to: .memory,
-                                        options: ConversionOptions(inputFormat: "wkt", outputFormat: "wkt"))
+                                        options: ConversionOptions(inputFormat: .wkt, outputFormat: .wkt))
             Issue.record("accepted a bad line")
         } catch {
             #expect(error.location?.file == "shapes.wkt" && error.location?.line == 2 && error.location?.column == 19, "\(error)")

@@ -66,7 +66,7 @@ struct RoundTrip {
     let skipInvalid: Bool
 
     func options(from input: String, to output: String, skipInvalid: Bool = false) -> ConversionOptions {
-        var options = ConversionOptions(inputFormat: input, outputFormat: output, skipInvalid: skipInvalid)
+        var options = ConversionOptions(inputFormat: FormatRegistry.standard.format(named: input), outputFormat: FormatRegistry.standard.format(named: output), skipInvalid: skipInvalid)
         options.jobs = jobs
         options.chunkBytes = 64
         return options
@@ -157,7 +157,7 @@ struct RoundTrip {
         guard let format = FormatRegistry.standard.format(named: name), let makeReader = format.makeReader else {
             fatalError("no reader for \(name)")
         }
-        var reader = try makeReader(try ByteReader(.memory(bytes, name: "fuzz")), ConversionOptions(inputFormat: name, skipInvalid: skipInvalid),
+        var reader = try makeReader(try ByteReader(.memory(bytes, name: "fuzz")), ConversionOptions(inputFormat: format, skipInvalid: skipInvalid),
                                     DiagnosticLog())
         _ = try reader.readHeader()
         var features: [Feature] = []

@@ -6,7 +6,7 @@ import GeoConv
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     _ = try? Converter().convert(.memory(bytes, name: "fuzz"), to: .memory,
-                                 options: ConversionOptions(inputFormat: "wkt", outputFormat: "geojson", skipInvalid: size % 2 == 0))
-    _ = try? Converter().validate(.memory(bytes, name: "fuzz"), options: ConversionOptions(inputFormat: "wkt"))
+                                 options: ConversionOptions(inputFormat: .wkt, outputFormat: .geoJSON, skipInvalid: size % 2 == 0))
+    _ = try? Converter().validate(.memory(bytes, name: "fuzz"), options: ConversionOptions(inputFormat: .wkt))
     return 0
 }
