@@ -256,14 +256,12 @@ final class KMLReaderState {
             // Google Earth's gx:CascadingStyle kml:id="…" wraps a Style.
             let id = parser.attribute("id")
             guard !isEmpty else { return nil }
-            while let event = try parser.next() {
-                if case .start("Style", let styleEmpty) = event {
-                    let style = styleEmpty ? KMLStyle() : try parseStyle()
+            try parser.forEachChild { (child, childEmpty) throws(XMLParseError) in
+                if child == "Style" {
+                    let style = childEmpty ? KMLStyle() : try parseStyle()
                     if let id { styles[id] = style }
-                } else if case .start(_, let otherEmpty) = event, !otherEmpty {
+                } else if !childEmpty {
                     try parser.skipElement()
-                } else if case .end("CascadingStyle") = event {
-                    break
                 }
             }
             return nil

@@ -15,7 +15,7 @@ extension KMLReaderState {
     /// elements in order (numbers as numbers), to write back as they were.
     func parseView(_ element: String) throws(XMLParseError) -> (camera: CameraPosition?, elements: JSONObject) {
         var elements: JSONObject = ["kind": .string(element)]
-        for (child, text) in try parseChildren(until: element) {
+        for (child, text) in try parseChildren() {
             if let value = Double(text), value.isFinite, let number = JSONNumber(literal: text) ?? JSONNumber(value) {
                 elements[child] = .number(number)
             } else {
@@ -47,68 +47,60 @@ extension KMLReaderState {
         var geometries: [Geometry] = []
         var times: [JSONValue] = []
         var latLonBox: JSONObject = [:]
-        while let event = try parser.next() {
-            switch event {
-            case .text: continue
-            case .end(let name):
-                guard name == element else { continue }
-                return finish(&feature, styleUrl: styleUrl, inlineStyle: inlineStyle, geometries: geometries, times: times,
-                              latLonBox: latLonBox)
-            case .start(let child, let childEmpty):
-                if childEmpty { continue }
-                switch child {
-                case "name": feature.title = try parser.readElementText()
-                case "description":
-                    let text = try parser.readElementMarkup()
-                    feature.snippet = text.isEmpty ? nil : text
-                case "Snippet": feature.properties["Snippet"] = .string(try parser.readElementText())
-                case "visibility":
-                    if let flag = Self.kmlBool(try parser.readElementText()) { feature.properties["visibility"] = .bool(flag) }
-                case "address", "phoneNumber":
-                    feature.properties[child] = .string(try parser.readElementText())
-                case "styleUrl":
-                    styleUrl = try parser.readElementText().trimmed
-                case "Style":
-                    let style = try parseStyle()
-                    inlineStyle = inlineStyle.map { $0.overridden(by: style) } ?? style
-                case "StyleMap":
-                    let map = try parseStyleMap()
-                    if let normal = map.normalInline { inlineStyle = normal }
-                    if let url = map.normal { styleUrl = url }
-                    applyHighlight(of: map, to: &feature)
-                case "LookAt", "Camera":
-                    feature.properties[KMLNames.view] = .object(try parseView(child).elements)
-                case "Region":
-                    feature.properties[KMLNames.region] = .object(try parseRegion())
-                case "ExtendedData": try parseExtendedData(into: &feature)
-                case "TimeStamp":
-                    if let when = try parseChildren(until: "TimeStamp")["when"] { feature.properties["timestamp"] = .string(when) }
-                case "TimeSpan":
-                    let span = try parseChildren(until: "TimeSpan")
-                    var object: JSONObject = [:]
-                    if let begin = span["begin"] { object["begin"] = .string(begin) }
-                    if let end = span["end"] { object["end"] = .string(end) }
-                    feature.properties["timespan"] = .object(object)
-                case "Icon" where element != "Placemark":
-                    let icon = try parseLink(until: "Icon")
-                    if let href = icon["href"] { feature.properties["icon"] = .string(href) }
-                case "Link", "Url":
-                    for (key, value) in try parseLink(until: child) { feature.properties[key] = .string(value) }
-                case "LatLonBox":
-                    latLonBox = try parseLatLonBox()
-                case "altitude", "altitudeMode", "drawOrder", "color", "refreshVisibility", "flyToView", "open":
-                    let text = try parser.readElementText().trimmed
-                    if element != "Placemark" {
-                        feature.properties[child] = Double(text).map(KMLStyle.number) ?? .string(text)
-                    } else {
-                        warn("kml.element-dropped", "a Placemark's <\(child)> is not carried over (it belongs to overlays)", at: location())
-                    }
-                default:
-                    if let fields = placemarkAliases[element], let field = fields[child] {
-                        feature.properties[child] = Self.typed(try parser.readElementText(), as: field.type, key: child)
-                    } else if let geometry = try parseGeometryOrWarn(child, into: &feature, times: &times) {
-                        geometries.append(geometry)
-                    }
+        try parser.forEachChild { (child, childEmpty) throws(XMLParseError) in
+            guard !childEmpty else { return }
+            switch child {
+            case "name": feature.title = try parser.readElementText()
+            case "description":
+                let text = try parser.readElementMarkup()
+                feature.snippet = text.isEmpty ? nil : text
+            case "Snippet": feature.properties["Snippet"] = .string(try parser.readElementText())
+            case "visibility":
+                if let flag = Self.kmlBool(try parser.readElementText()) { feature.properties["visibility"] = .bool(flag) }
+            case "address", "phoneNumber":
+                feature.properties[child] = .string(try parser.readElementText())
+            case "styleUrl":
+                styleUrl = try parser.readElementText().trimmed
+            case "Style":
+                let style = try parseStyle()
+                inlineStyle = inlineStyle.map { $0.overridden(by: style) } ?? style
+            case "StyleMap":
+                let map = try parseStyleMap()
+                if let normal = map.normalInline { inlineStyle = normal }
+                if let url = map.normal { styleUrl = url }
+                applyHighlight(of: map, to: &feature)
+            case "LookAt", "Camera":
+                feature.properties[KMLNames.view] = .object(try parseView(child).elements)
+            case "Region":
+                feature.properties[KMLNames.region] = .object(try parseRegion())
+            case "ExtendedData": try parseExtendedData(into: &feature)
+            case "TimeStamp":
+                if let when = try parseChildren()["when"] { feature.properties["timestamp"] = .string(when) }
+            case "TimeSpan":
+                let span = try parseChildren()
+                var object: JSONObject = [:]
+                if let begin = span["begin"] { object["begin"] = .string(begin) }
+                if let end = span["end"] { object["end"] = .string(end) }
+                feature.properties["timespan"] = .object(object)
+            case "Icon" where element != "Placemark":
+                let icon = try parseChildren()
+                if let href = icon["href"] { feature.properties["icon"] = .string(href) }
+            case "Link", "Url":
+                for (key, value) in try parseChildren() { feature.properties[key] = .string(value) }
+            case "LatLonBox":
+                latLonBox = try parseLatLonBox()
+            case "altitude", "altitudeMode", "drawOrder", "color", "refreshVisibility", "flyToView", "open":
+                let text = try parser.readElementText().trimmed
+                if element != "Placemark" {
+                    feature.properties[child] = Double(text).map(KMLStyle.number) ?? .string(text)
+                } else {
+                    warn("kml.element-dropped", "a Placemark's <\(child)> is not carried over (it belongs to overlays)", at: location())
+                }
+            default:
+                if let fields = placemarkAliases[element], let field = fields[child] {
+                    feature.properties[child] = Self.typed(try parser.readElementText(), as: field.type, key: child)
+                } else if let geometry = try parseGeometryOrWarn(child, into: &feature, times: &times) {
+                    geometries.append(geometry)
                 }
             }
         }
@@ -197,24 +189,18 @@ extension KMLReaderState {
 
     /// The text of each child element, in document order (a later repeat replaces an
     /// earlier one); grandchildren are read as their parent's text.
-    func parseChildren(until element: String) throws(XMLParseError) -> OrderedDictionary<String, String> {
+    func parseChildren() throws(XMLParseError) -> OrderedDictionary<String, String> {
         var values: OrderedDictionary<String, String> = [:]
-        while let event = try parser.next() {
-            switch event {
-            case .start(let child, let isEmpty):
-                if !isEmpty { values[child] = try parser.readElementText().trimmed }
-            case .end(let name): if name == element { return values }
-            case .text: continue
-            }
+        try parser.forEachChild { (child, isEmpty) throws(XMLParseError) in
+            if !isEmpty { values[child] = try parser.readElementText().trimmed }
         }
         return values
     }
 
-    func parseLink(until element: String) throws(XMLParseError) -> OrderedDictionary<String, String> { try parseChildren(until: element) }
 
     func parseLatLonBox() throws(XMLParseError) -> JSONObject {
         var box: JSONObject = [:]
-        let values = try parseChildren(until: "LatLonBox")
+        let values = try parseChildren()
         for key in ["north", "south", "east", "west", "rotation"] {
             if let text = values[key], let number = Double(text) { box[key] = KMLStyle.number(number) }
         }
@@ -231,16 +217,10 @@ extension KMLReaderState {
     /// A `Region`: its `LatLonAltBox` and `Lod` values in one object, numbers as numbers.
     func parseRegion() throws(XMLParseError) -> JSONObject {
         var region: JSONObject = [:]
-        while let event = try parser.next() {
-            switch event {
-            case .start(let child, let isEmpty):
-                guard !isEmpty else { continue }
-                for (key, text) in try parseChildren(until: child) {
-                    region[key] = JSONNumber(literal: text).map(JSONValue.number) ?? .string(text)
-                }
-            case .end(let name):
-                if name == "Region" { return region }
-            case .text: continue
+        try parser.forEachChild { (child, isEmpty) throws(XMLParseError) in
+            guard !isEmpty else { return }
+            for (key, text) in try parseChildren() {
+                region[key] = JSONNumber(literal: text).map(JSONValue.number) ?? .string(text)
             }
         }
         return region
@@ -248,36 +228,32 @@ extension KMLReaderState {
 
     func parseExtendedData(into feature: inout Feature) throws(XMLParseError) {
         var schema: [String: (type: String, displayName: String?)] = [:]
-        while let event = try parser.next() {
-            switch event {
-            case .start(let element, let isEmpty):
-                switch element {
-                case "Data":
-                    let key = parser.attribute("name") ?? ""
-                    var value = ""
-                    if !isEmpty {
-                        let children = try parseChildren(until: "Data")
-                        value = children["value"] ?? ""
-                        if let label = children["displayName"] { Self.setDisplayName(label, for: key, in: &feature) }
-                    }
-                    feature.properties[key] = Self.dataValue(key, value)
-                case "SchemaData":
-                    let url = (parser.attribute("schemaUrl") ?? "").trimmed
-                    let id = url.hasPrefix("#") ? String(url.dropFirst()) : url
-                    schema = schemas[id] ?? [:]
-                case "SimpleData":
-                    let key = parser.attribute("name") ?? ""
-                    let text = isEmpty ? "" : try parser.readElementText()
-                    feature.properties[key] = Self.typed(text, as: schema[key]?.type ?? "string", key: key)
-                    if let label = schema[key]?.displayName { Self.setDisplayName(label, for: key, in: &feature) }
-                default:
-                    if !isEmpty { try parser.skipElement() }
+        func data(_ element: String, isEmpty: Bool) throws(XMLParseError) {
+            switch element {
+            case "Data":
+                let key = parser.attribute("name") ?? ""
+                var value = ""
+                if !isEmpty {
+                    let children = try parseChildren()
+                    value = children["value"] ?? ""
+                    if let label = children["displayName"] { Self.setDisplayName(label, for: key, in: &feature) }
                 }
-            case .end(let name):
-                if name == "ExtendedData" { return }
-            case .text: continue
+                feature.properties[key] = Self.dataValue(key, value)
+            case "SchemaData":
+                let url = (parser.attribute("schemaUrl") ?? "").trimmed
+                let id = url.hasPrefix("#") ? String(url.dropFirst()) : url
+                schema = schemas[id] ?? [:]
+                if !isEmpty { try parser.forEachChild(data) }
+            case "SimpleData":
+                let key = parser.attribute("name") ?? ""
+                let text = isEmpty ? "" : try parser.readElementText()
+                feature.properties[key] = Self.typed(text, as: schema[key]?.type ?? "string", key: key)
+                if let label = schema[key]?.displayName { Self.setDisplayName(label, for: key, in: &feature) }
+            default:
+                if !isEmpty { try parser.skipElement() }
             }
         }
+        try parser.forEachChild(data)
     }
 
     /// A Data value: text, except geoconv's own JSON-valued keys.

@@ -41,74 +41,53 @@ extension KMLReaderState {
         case "Polygon":
             var outer: Path?
             var holes: [Path] = []
-            var boundary = ""
-            while let event = try parser.next() {
-                switch event {
-                case .start(let child, let isEmpty):
-                    if isEmpty { continue }
-                    switch child {
-                    case "outerBoundaryIs", "innerBoundaryIs": boundary = child
-                    case "LinearRing":
-                        let ring = Path(try parseSimpleGeometry("LinearRing", into: &feature))
-                        if let first = ring.coordinates.first, let last = ring.coordinates.last, ring.coordinates.count > 1,
-                           first.latitude != last.latitude || first.longitude != last.longitude
-                        {
-                            warn("kml.unclosed-ring", "a LinearRing's first and last coordinates differ; it is closed on writing",
-                                                  at: location())
-                        }
-                        if boundary == "outerBoundaryIs", outer == nil { outer = ring } else { holes.append(ring) }
-                    default: try attribute(child, into: &feature)
+            func ring(in boundary: String?) throws(XMLParseError) {
+                let ring = Path(try parseSimpleGeometry("LinearRing", into: &feature))
+                if let first = ring.coordinates.first, let last = ring.coordinates.last, ring.coordinates.count > 1,
+                   first.latitude != last.latitude || first.longitude != last.longitude
+                {
+                    warn("kml.unclosed-ring", "a LinearRing's first and last coordinates differ; it is closed on writing", at: location())
+                }
+                if boundary == "outerBoundaryIs", outer == nil { outer = ring } else { holes.append(ring) }
+            }
+            try parser.forEachChild { (child, isEmpty) throws(XMLParseError) in
+                guard !isEmpty else { return }
+                switch child {
+                case "outerBoundaryIs", "innerBoundaryIs":
+                    try parser.forEachChild { (member, memberEmpty) throws(XMLParseError) in
+                        guard !memberEmpty else { return }
+                        if member == "LinearRing" { try ring(in: child) } else { try attribute(member, into: &feature) }
                     }
-                case .end(let name):
-                    if name == "Polygon" {
-                        guard let outer, !outer.isEmpty else { return .empty(.polygon) }
-                        return .polygon(PolygonRings(outer: outer, holes: holes))
-                    }
-                case .text: continue
+                case "LinearRing": try ring(in: nil)
+                default: try attribute(child, into: &feature)
                 }
             }
-            return nil
+            guard let outer, !outer.isEmpty else { return .empty(.polygon) }
+            return .polygon(PolygonRings(outer: outer, holes: holes))
         case "MultiGeometry", "MultiPolygon", "MultiLineString", "MultiPoint":
             var members: [Geometry] = []
-            while let event = try parser.next() {
-                switch event {
-                case .start(let child, let isEmpty):
-                    if isEmpty { continue }
-                    if let member = try parseGeometry(child, into: &feature, times: &times) { members.append(member) }
-                case .end(let name):
-                    if name == element {
-                        if members.isEmpty { return .empty(.geometryCollection) }
-                        return KMLReaderState.combine(members)
-                    }
-                case .text: continue
-                }
+            try parser.forEachChild { (child, isEmpty) throws(XMLParseError) in
+                guard !isEmpty else { return }
+                if let member = try parseGeometry(child, into: &feature, times: &times) { members.append(member) }
             }
-            return nil
+            return members.isEmpty ? .empty(.geometryCollection) : KMLReaderState.combine(members)
         case "Track":
             return try parseTrack(into: &feature, times: &times)
         case "MultiTrack":
             var lines: [Path] = []
             var allTimes: [JSONValue] = []
-            while let event = try parser.next() {
-                switch event {
-                case .start(let child, let isEmpty):
-                    if isEmpty { continue }
-                    if child == "Track" {
-                        var trackTimes: [JSONValue] = []
-                        if case .lineString(let path)? = try parseTrack(into: &feature, times: &trackTimes) { lines.append(path) }
-                        allTimes.append(.array(trackTimes))
-                    } else {
-                        try attribute(child, into: &feature)
-                    }
-                case .end(let name):
-                    if name == "MultiTrack" {
-                        times += allTimes
-                        return lines.isEmpty ? nil : (lines.count == 1 ? .lineString(lines[0]) : .multiLineString(lines))
-                    }
-                case .text: continue
+            try parser.forEachChild { (child, isEmpty) throws(XMLParseError) in
+                guard !isEmpty else { return }
+                if child == "Track" {
+                    var trackTimes: [JSONValue] = []
+                    if case .lineString(let path)? = try parseTrack(into: &feature, times: &trackTimes) { lines.append(path) }
+                    allTimes.append(.array(trackTimes))
+                } else {
+                    try attribute(child, into: &feature)
                 }
             }
-            return nil
+            times += allTimes
+            return lines.isEmpty ? nil : (lines.count == 1 ? .lineString(lines[0]) : .multiLineString(lines))
         case "Model":
             warn("kml.model-dropped", "3D Model geometries are not carried over", at: location())
             try parser.skipElement()
@@ -137,18 +116,12 @@ extension KMLReaderState {
     /// Point / LineString / LinearRing: coordinates plus attributes.
     func parseSimpleGeometry(_ element: String, into feature: inout Feature) throws(XMLParseError) -> [Coordinate] {
         var coordinates: [Coordinate] = []
-        while let event = try parser.next() {
-            switch event {
-            case .start(let child, let isEmpty):
-                if isEmpty { continue }
-                if child == "coordinates" {
-                    coordinates = try parseCoordinates()
-                } else {
-                    try attribute(child, into: &feature)
-                }
-            case .end(let name):
-                if name == element { return coordinates }
-            case .text: continue
+        try parser.forEachChild { (child, isEmpty) throws(XMLParseError) in
+            guard !isEmpty else { return }
+            if child == "coordinates" {
+                coordinates = try parseCoordinates()
+            } else {
+                try attribute(child, into: &feature)
             }
         }
         return coordinates
@@ -161,25 +134,20 @@ extension KMLReaderState {
         var numbers: [Double] = []
         numbers.reserveCapacity(3)
         var failure: String?
-        while let event = try parser.next() {
-            switch event {
-            case .text:
-                parser.withText { bytes in
-                    guard failure == nil else { return }
-                    failure = KMLReaderState.scanTuples(bytes, numbers: &numbers, into: &result)
-                }
-            case .start(_, let isEmpty):
-                if !isEmpty { try parser.skipElement() }
-            case .end:
-                if let failure { throw parser.invalidValue(failure) }
-                if !numbers.isEmpty {
-                    guard let tuple = KMLReaderState.tuple(numbers) else {
-                        throw parser.invalidValue("a coordinate tuple needs longitude and latitude, found \(numbers.count) number")
-                    }
-                    result.append(tuple)
-                }
-                return result
+        try parser.forEachChild({ (_, isEmpty) throws(XMLParseError) in
+            if !isEmpty { try parser.skipElement() }
+        }, text: { () throws(XMLParseError) in
+            parser.withText { bytes in
+                guard failure == nil else { return }
+                failure = KMLReaderState.scanTuples(bytes, numbers: &numbers, into: &result)
             }
+        })
+        if let failure { throw parser.invalidValue(failure) }
+        if !numbers.isEmpty {
+            guard let tuple = KMLReaderState.tuple(numbers) else {
+                throw parser.invalidValue("a coordinate tuple needs longitude and latitude, found \(numbers.count) number")
+            }
+            result.append(tuple)
         }
         return result
     }
@@ -233,30 +201,22 @@ extension KMLReaderState {
 
     func parseTrack(into feature: inout Feature, times: inout [JSONValue]) throws(XMLParseError) -> Geometry? {
         var coordinates: [Coordinate] = []
-        while let event = try parser.next() {
-            switch event {
-            case .start(let child, let isEmpty):
-                if isEmpty { continue }
-                switch child {
-                case "when": times.append(.string(try parser.readElementText().trimmed))
-                case "coord":
-                    let text = try parser.readElementText()
-                    let parts = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "," })
-                    let values = parts.compactMap { Double($0) }
-                    guard values.count >= 2, values.count == parts.count else {
-                        throw parser.invalidValue("gx:coord needs 'longitude latitude [altitude]', found '\(text)'")
-                    }
-                    coordinates.append(Coordinate(latitude: values[1], longitude: values[0], altitude: values.count > 2 ? values[2] : nil))
-                default: try attribute(child, into: &feature)
+        try parser.forEachChild { (child, isEmpty) throws(XMLParseError) in
+            guard !isEmpty else { return }
+            switch child {
+            case "when": times.append(.string(try parser.readElementText().trimmed))
+            case "coord":
+                let text = try parser.readElementText()
+                let parts = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "," })
+                let values = parts.compactMap { Double($0) }
+                guard values.count >= 2, values.count == parts.count else {
+                    throw parser.invalidValue("gx:coord needs 'longitude latitude [altitude]', found '\(text)'")
                 }
-            case .end(let name):
-                if name == "Track" {
-                    if coordinates.isEmpty { return nil }
-                    return coordinates.count == 1 ? .point(coordinates[0]) : .lineString(Path(coordinates))
-                }
-            case .text: continue
+                coordinates.append(Coordinate(latitude: values[1], longitude: values[0], altitude: values.count > 2 ? values[2] : nil))
+            default: try attribute(child, into: &feature)
             }
         }
-        return nil
+        if coordinates.isEmpty { return nil }
+        return coordinates.count == 1 ? .point(coordinates[0]) : .lineString(Path(coordinates))
     }
 }

@@ -6,46 +6,44 @@ extension KMLReaderState {
 
     func parseStyle() throws(XMLParseError) -> KMLStyle {
         var style = KMLStyle()
-        var path: [String] = []
-        while let event = try parser.next() {
-            switch event {
-            case .start(let element, let isEmpty):
-                if isEmpty {
-                    if element == "hotSpot" { style.hotSpot = hotSpot() }
-                    continue
-                }
-                let parent = path.last
-                switch (parent, element) {
-                case ("LineStyle", "color"): style.lineColor = Color(kml: try parser.readElementText())
-                case ("LineStyle", "width"): style.lineWidth = Double(try parser.readElementText().trimmed)
-                case ("PolyStyle", "color"): style.polyColor = Color(kml: try parser.readElementText())
-                case ("PolyStyle", "fill"): style.polyFill = Self.kmlBool(try parser.readElementText())
-                case ("PolyStyle", "outline"): style.polyOutline = Self.kmlBool(try parser.readElementText())
-                case ("IconStyle", "color"): style.iconColor = Color(kml: try parser.readElementText())
-                case ("IconStyle", "scale"): style.iconScale = Double(try parser.readElementText().trimmed)
-                case ("IconStyle", "heading"): style.iconHeading = Double(try parser.readElementText().trimmed)
-                case ("Icon", "href"): style.iconHref = try parser.readElementText().trimmed
-                case ("LabelStyle", "color"): style.labelColor = Color(kml: try parser.readElementText())
-                case ("LabelStyle", "scale"): style.labelScale = Double(try parser.readElementText().trimmed)
-                case ("BalloonStyle", "text"): style.balloonText = try parser.readElementText()
-                case (_, "hotSpot"):
-                    style.hotSpot = hotSpot()
-                    try parser.skipElement()
-                default:
-                    if ["LineStyle", "PolyStyle", "IconStyle", "LabelStyle", "BalloonStyle", "Icon", "ListStyle"].contains(element) {
-                        path.append(element)
-                    } else {
-                        try parser.skipElement()
-                    }
-                }
-            case .end(let element):
-                if element == "Style" { return style }
-                if path.last == element { path.removeLast() }
-            case .text: continue
-            }
-        }
+        try readStyle(parent: nil, into: &style)
         return style
     }
+
+    /// The children of a Style or of one of its sub-styles (`parent`), into `style`.
+    private func readStyle(parent: String?, into style: inout KMLStyle) throws(XMLParseError) {
+        try parser.forEachChild { (element, isEmpty) throws(XMLParseError) in
+            if element == "hotSpot" {
+                style.hotSpot = hotSpot()
+                if !isEmpty { try parser.skipElement() }
+                return
+            }
+            guard !isEmpty else { return }
+            switch (parent, element) {
+            case ("LineStyle", "color"): style.lineColor = Color(kml: try parser.readElementText())
+            case ("LineStyle", "width"): style.lineWidth = Double(try parser.readElementText().trimmed)
+            case ("PolyStyle", "color"): style.polyColor = Color(kml: try parser.readElementText())
+            case ("PolyStyle", "fill"): style.polyFill = Self.kmlBool(try parser.readElementText())
+            case ("PolyStyle", "outline"): style.polyOutline = Self.kmlBool(try parser.readElementText())
+            case ("IconStyle", "color"): style.iconColor = Color(kml: try parser.readElementText())
+            case ("IconStyle", "scale"): style.iconScale = Double(try parser.readElementText().trimmed)
+            case ("IconStyle", "heading"): style.iconHeading = Double(try parser.readElementText().trimmed)
+            case ("Icon", "href"): style.iconHref = try parser.readElementText().trimmed
+            case ("LabelStyle", "color"): style.labelColor = Color(kml: try parser.readElementText())
+            case ("LabelStyle", "scale"): style.labelScale = Double(try parser.readElementText().trimmed)
+            case ("BalloonStyle", "text"): style.balloonText = try parser.readElementText()
+            default:
+                if Self.subStyles.contains(element) {
+                    try readStyle(parent: element, into: &style)
+                } else {
+                    try parser.skipElement()
+                }
+            }
+        }
+    }
+
+    /// The elements of a Style whose children it reads.
+    private static let subStyles: Set<String> = ["LineStyle", "PolyStyle", "IconStyle", "LabelStyle", "BalloonStyle", "Icon", "ListStyle"]
 
     func hotSpot() -> (x: Double, y: Double, xUnits: String, yUnits: String)? {
         guard let x = parser.attribute("x").flatMap({ Double($0) }), let y = parser.attribute("y").flatMap({ Double($0) }) else { return nil }
@@ -62,33 +60,25 @@ extension KMLReaderState {
 
     func parseStyleMap() throws(XMLParseError) -> KMLStyleMap {
         var map = KMLStyleMap()
-        var key: String?, url: String?, pairStyle: KMLStyle?
-        while let event = try parser.next() {
-            switch event {
-            case .start(let element, let isEmpty):
-                guard !isEmpty else { continue }
-                switch element {
-                case "Pair":
-                    key = nil
-                    url = nil
-                    pairStyle = nil
+        try parser.forEachChild { (element, isEmpty) throws(XMLParseError) in
+            guard !isEmpty else { return }
+            guard element == "Pair" else { return try parser.skipElement() }
+            var key: String?, url: String?, pairStyle: KMLStyle?
+            try parser.forEachChild { (child, childEmpty) throws(XMLParseError) in
+                guard !childEmpty else { return }
+                switch child {
                 case "key": key = try parser.readElementText().trimmed
                 case "styleUrl": url = try parser.readElementText().trimmed
                 case "Style": pairStyle = try parseStyle()
                 default: try parser.skipElement()
                 }
-            case .end(let element):
-                if element == "Pair" {
-                    if key == "highlight" {
-                        map.highlight = url
-                        map.highlightInline = pairStyle
-                    } else {
-                        map.normal = url
-                        map.normalInline = pairStyle
-                    }
-                }
-                if element == "StyleMap" { return map }
-            case .text: continue
+            }
+            if key == "highlight" {
+                map.highlight = url
+                map.highlightInline = pairStyle
+            } else {
+                map.normal = url
+                map.normalInline = pairStyle
             }
         }
         return map
@@ -96,23 +86,14 @@ extension KMLReaderState {
 
     func parseSchema() throws(XMLParseError) -> [String: (type: String, displayName: String?)] {
         var fields: [String: (type: String, displayName: String?)] = [:]
-        while let event = try parser.next() {
-            switch event {
-            case .start(let element, let isEmpty):
-                if element == "SimpleField", let fieldName = parser.attribute("name") {
-                    var displayName: String?
-                    if !isEmpty {
-                        let children = try parseChildren(until: "SimpleField")
-                        displayName = children["displayName"]
-                    }
-                    fields[fieldName] = ((parser.attribute("type") ?? "string").lowercased(), displayName)
-                } else if !isEmpty {
-                    try parser.skipElement()
-                }
-            case .end(let element):
-                if element == "Schema" { return fields }
-            case .text: continue
+        try parser.forEachChild { (element, isEmpty) throws(XMLParseError) in
+            guard element == "SimpleField", let fieldName = parser.attribute("name") else {
+                if !isEmpty { try parser.skipElement() }
+                return
             }
+            let type = (parser.attribute("type") ?? "string").lowercased()
+            let displayName = isEmpty ? nil : try parseChildren()["displayName"]
+            fields[fieldName] = (type, displayName)
         }
         return fields
     }

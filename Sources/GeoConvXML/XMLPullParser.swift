@@ -404,6 +404,23 @@ public final class XMLPullParser {
         return markup
     }
 
+    /// Reads the rest of the element just started (after a non-empty `.start`), calling
+    /// `body` with each child element's name and emptiness; `body` consumes the child it is
+    /// given (reads its text or its own children, or skips it), so that the next event is
+    /// the following sibling or this element's end. Text directly inside goes to `text`.
+    /// The one event loop of the XML formats' readers.
+    public func forEachChild(_ body: (_ name: String, _ isEmpty: Bool) throws(XMLParseError) -> Void,
+                             text: () throws(XMLParseError) -> Void = {}) throws(XMLParseError)
+    {
+        while let event = try next() {
+            switch event {
+            case .start(let name, let isEmpty): try body(name, isEmpty)
+            case .end: return
+            case .text: try text()
+            }
+        }
+    }
+
     /// Skips the rest of the current element (after a non-empty `.start`).
     public func skipElement() throws(XMLParseError) {
         var level = 1

@@ -290,4 +290,18 @@ struct KMLWriterTests {
             return error.code == .invalidInput && error.message.contains("Extra content") && error.location?.column == 72
         }
     }
+
+    @Test("A SimpleField with a displayName keeps its type (it was read as a string)")
+    func typedFieldWithDisplayName() throws {
+        let kml = """
+            <kml xmlns="http://www.opengis.net/kml/2.2"><Document>
+            <Schema name="s" id="s"><SimpleField type="int" name="lanes"><displayName>Lanes</displayName></SimpleField></Schema>
+            <Placemark><ExtendedData><SchemaData schemaUrl="#s"><SimpleData name="lanes">4</SimpleData></SchemaData></ExtendedData>
+            <Point><coordinates>1,2</coordinates></Point></Placemark></Document></kml>
+            """
+        let report = try Converter().convert(.memory(Array(kml.utf8), name: "s.kml"), to: .memory,
+                                             options: ConversionOptions(outputFormat: .geoJSONSequence))
+        let text = String(decoding: report.output, as: UTF8.self)
+        #expect(text.contains(#""lanes":4"#) && text.contains(#""geoconv:display-names":{"lanes":"Lanes"}"#), "\(text)")
+    }
 }
