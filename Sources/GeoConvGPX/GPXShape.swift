@@ -72,7 +72,7 @@ struct GPXShape {
         var longitude = c.longitude
         if longitude == 180 {
             longitude = -180  // GPX's longitudeType stops short of 180: the same meridian
-            diagnostics.note("gpx.longitude-180", "longitude 180 is written as -180 (GPX longitudes are in [-180, 180))")
+            Self.noteLongitude180(diagnostics)
         }
         number(longitude)
         out.append(contentsOf: "\">".utf8)
@@ -155,6 +155,11 @@ struct GPXShape {
         for name in dropped {
             try diagnostics.warn("gpx.extension-name-dropped", "\"\(name)\" in extensions is not an XML name and is not written")
         }
+    }
+
+    /// Notes that a longitude of 180 is written as -180.
+    static func noteLongitude180(_ diagnostics: DiagnosticLog) {
+        diagnostics.note("gpx.longitude-180", "longitude 180 is written as -180 (GPX longitudes are in [-180, 180))")
     }
 
     private mutating func number(_ value: Double) { DecimalFormatter.append(value, digits: precision, to: &out) }

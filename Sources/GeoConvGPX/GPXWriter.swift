@@ -51,14 +51,22 @@ public struct GPXWriter: FeatureWriter {
     }
 
     public mutating func write(_ feature: Feature) throws(GeoConvError) {
+        guard try isWritten(feature.geometry) else { return }
+        if output.discards, feature.properties["extensions"] == nil, feature.properties["coordinateProperties"] == nil {
+            // Bytes that go nowhere (`geoconv info` learning what would be lost): without
+            // extensions or per-point values, only a longitude of 180 is left to report.
+            var at180 = false
+            feature.geometry?.forEachCoordinate { if $0.longitude == 180 { at180 = true } }
+            if at180 { GPXShape.noteLongitude180(diagnostics) }
+            return
+        }
         var shape = GPXShape(feature: feature, precision: options.precision)
         switch feature.geometry {
         case .point(let c)?:
             try shape.point("wpt", c, perPoint: [:], properties: true, diagnostics: diagnostics)
             buffer.append(contentsOf: shape.out)
             buffer.append(0x0A)
-        case .multiPoint(let points)? where !points.isEmpty:
-            diagnostics.note("gpx.multipoint-split", "a MultiPoint is written as \(points.count) waypoints with the same fields")
+        case .multiPoint(let points)?:
             for c in points {
                 shape.out.removeAll(keepingCapacity: true)
                 try shape.point("wpt", c, perPoint: [:], properties: true, diagnostics: diagnostics)
@@ -74,12 +82,26 @@ public struct GPXWriter: FeatureWriter {
             try shape.line("trk", lines: lines.map { Array($0) }, nested: true, diagnostics: diagnostics)
             shape.out.append(0x0A)
             try tracks.append(shape.out)
+        default:
+            break
+        }
+        try flushIfFull()
+    }
+
+    /// Whether GPX holds `geometry` (reporting it when not, and noting a MultiPoint's split).
+    private func isWritten(_ geometry: Geometry?) throws(GeoConvError) -> Bool {
+        switch geometry {
+        case .point?, .lineString?, .multiLineString?:
+            return true
+        case .multiPoint(let points)? where !points.isEmpty:
+            diagnostics.note("gpx.multipoint-split", "a MultiPoint is written as \(points.count) waypoints with the same fields")
+            return true
         case let geometry:
             let kind = geometry.map { "a \($0.kind)" } ?? "a feature without geometry"
             try diagnostics.warn("gpx.geometry-not-written", "\(kind) is not written: GPX holds waypoints, routes and tracks only",
                                  hint: "write GeoJSON or KML to keep it")
+            return false
         }
-        try flushIfFull()
     }
 
     public mutating func finish() throws(GeoConvError) {

@@ -188,4 +188,27 @@ struct GPXTests {
         #expect(FormatRegistry.standard.format(sniffing: head)?.name == "gpx")
         #expect(FileFormat.gpx.capabilities.isWGS84Only && !FileFormat.gpx.capabilities.holdsCircles)
     }
+
+    @Test("info lists the same GPX losses a conversion reports (info skips writing, not checking)")
+    func infoMatchesConversion() throws {
+        for input in ["gpx/messy.geojson", "kml/rich.kml", "geojson/faithful.geojson"] {
+            let source = InputSource.file(Fixtures.testdata(input))
+            let info = try Converter().inspect(source)
+            let conversion = try Converter().convert(source, to: .memory, options: ConversionOptions(outputFormat: .gpx))
+            // The GPX writer's codes and counts (places and order differ: the conversion's
+            // writer runs on its own thread, and its list holds the reader's warnings too).
+            func gpxCodes(_ lines: [String]) -> [String: Int] {
+                var codes: [String: Int] = [:]
+                for line in lines {
+                    guard let open = line.range(of: "[gpx."), let close = line[open.upperBound...].firstIndex(of: "]") else { continue }
+                    let code = "gpx." + line[open.upperBound..<close]
+                    let count = line.hasSuffix(" times)") ? Int(line.split(separator: "(").last?.split(separator: " ").first ?? "") ?? 1 : 1
+                    codes[code] = count
+                }
+                return codes
+            }
+            let listed = gpxCodes(info.losses["gpx"] ?? [])
+            #expect(!listed.isEmpty && listed == gpxCodes(conversion.diagnostics.summary), "\(input): \(listed)")
+        }
+    }
 }
