@@ -129,9 +129,7 @@ public struct GPXWriter: FeatureWriter {
         }
         if header.camera != nil { try diagnostics.warn("gpx.camera-dropped", "the document's view (LookAt/Camera) has no place in GPX") }
         if !header.tileLayers.isEmpty { try diagnostics.warn("gpx.tile-layers-dropped", "tile layers have no place in GPX") }
-        if let files = header.embeddedFiles, !files.paths.isEmpty {
-            try diagnostics.warn("gpx.embedded-files-dropped", "\(files.paths.count) files inside the input (images) are not written to GPX")
-        }
+        try header.reportEmbeddedFilesDropped(by: "GPX", diagnostics: diagnostics)
         guard header.name != nil || header.description != nil || !metadata.isEmpty else { return }
         var out: [UInt8] = []
         out.append(contentsOf: "<metadata>".utf8)

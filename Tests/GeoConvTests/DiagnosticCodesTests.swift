@@ -26,7 +26,7 @@ struct DiagnosticCodesTests {
         let rows = Set(section.split(separator: "\n").filter { $0.hasPrefix("| `") }.compactMap { row in
             row.dropFirst(3).split(separator: "`").first.map(String.init)
         })
-        #expect(used.count >= 100, "\(used.count) codes found in Sources/")
+        #expect(used.count >= 90, "\(used.count) codes found in Sources/")
         #expect(used.subtracting(rows).isEmpty, "codes without a row in docs/errors.md: \(used.subtracting(rows).sorted())")
         #expect(rows.subtracting(used).isEmpty, "rows for codes no source uses: \(rows.subtracting(used).sorted())")
     }
