@@ -143,19 +143,66 @@ public struct GeoJSONReader: FeatureReader {
     }
 
     /// The CRS a 2008-style `crs` member names: `nil` for WGS84 longitude/latitude (CRS84 or
-    /// EPSG:4326, which GeoJSON always wrote in longitude, latitude order); otherwise the name,
-    /// for reprojection.
+    /// EPSG:4326, which GeoJSON always wrote in longitude, latitude order); otherwise a name
+    /// PROJ takes, for reprojection. Every form GDAL reads:
+    /// - `{"type": "name", "properties": {"name": "urn:ogc:def:crs:EPSG::28356"}}` (2008 spec);
+    /// - `{"type": "EPSG", "properties": {"code": 28356}}` (pre-2008 writers);
+    /// - `{"type": "OGC", "properties": {"urn": "urn:ogc:def:crs:OGC:1.3:CRS84"}}`;
+    /// - `{"type": "link", "properties": {"href": "http://www.opengis.net/def/crs/EPSG/0/28356"}}`
+    ///   — an EPSG or OGC URL (opengis.net, spatialreference.org, epsg.io); nothing is fetched,
+    ///   and a link to anything else is refused with a hint.
     static func legacyCRS(_ value: JSONValue, at location: SourceLocation) throws(GeoConvError) -> String? {
         guard let object = value.objectValue else {
             if value == .null { return nil }
             throw GeoConvError(.invalidInput, "the \"crs\" member must be an object", at: location)
         }
-        guard object["type"]?.stringValue == "name", let name = object["properties"]?.objectValue?["name"]?.stringValue else {
-            throw GeoConvError(.unsupported, "only named \"crs\" members are supported (\"type\": \"name\")", at: location,
-                               hint: "give the CRS with --s-srs instead")
+        let properties = object["properties"]?.objectValue ?? [:]
+        let name: String
+        switch object["type"]?.stringValue {
+        case "name"?:
+            guard let given = properties["name"]?.stringValue else {
+                throw GeoConvError(.invalidInput, "a named \"crs\" needs \"properties\": {\"name\": …}", at: location)
+            }
+            name = given
+        case "EPSG"?:
+            let given = properties["code"]
+            guard let code = given?.doubleValue.flatMap({ Int(exactly: $0) }) ?? given?.stringValue.flatMap({ Int($0) }), code > 0 else {
+                throw GeoConvError(.invalidInput, "an EPSG \"crs\" needs \"properties\": {\"code\": N}", at: location)
+            }
+            name = "EPSG:\(code)"
+        case "OGC"?:
+            guard let urn = properties["urn"]?.stringValue else {
+                throw GeoConvError(.invalidInput, "an OGC \"crs\" needs \"properties\": {\"urn\": …}", at: location)
+            }
+            name = urn
+        case "link"?:
+            let href = properties["href"]?.stringValue ?? ""
+            guard let crs = Self.crs(fromLink: href) else {
+                throw GeoConvError(.unsupported, "the \"crs\" links to \"\(href)\", which names no EPSG or OGC CRS geoconv can read without fetching it",
+                                   at: location, hint: "give the CRS with --s-srs (for example --s-srs EPSG:28356); geoconv never fetches URLs")
+            }
+            name = crs
+        default:
+            throw GeoConvError(.unsupported, "a \"crs\" of type \(object["type"].map { JSONText.string($0) } ?? "(none)") is not one geoconv reads",
+                               at: location, hint: "use \"name\", \"EPSG\", \"OGC\" or \"link\", or give the CRS with --s-srs")
         }
         if WGS84Names.contains(name) { return nil }
         return name  // reprojected to WGS84 through PROJ by the conversion
+    }
+
+    /// The CRS an EPSG or OGC URL names (`EPSG:N`, `OGC:CRS84`), read from the URL alone.
+    static func crs(fromLink href: String) -> String? {
+        let lower = href.lowercased()
+        let parts = lower.split(whereSeparator: { $0 == "/" || $0 == "." || $0 == "?" || $0 == "=" }).map(String.init)
+        let known = ["opengis.net/def/crs/", "spatialreference.org/ref/epsg/", "epsg.io/"]
+        guard known.contains(where: { lower.contains($0) }) else { return nil }
+        if lower.contains("/crs84") { return "OGC:CRS84" }
+        // The number after "epsg" (…/EPSG/0/28356, …/ref/epsg/28356/…), or the first number of epsg.io/28356.
+        if let at = parts.lastIndex(of: "epsg") {
+            for part in parts[(at + 1)...] where part != "0" { if let code = Int(part), code > 0 { return "EPSG:\(code)" } }
+        }
+        if lower.contains("epsg.io/"), let code = parts.compactMap({ Int($0) }).first(where: { $0 > 0 }) { return "EPSG:\(code)" }
+        return nil
     }
 
     // MARK: Features

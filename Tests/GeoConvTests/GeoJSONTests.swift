@@ -146,7 +146,41 @@ struct GeoJSONReaderTests {
         let mercator = #"{"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"urn:ogc:def:crs:EPSG::3857"}},"features":[]}"#
         #expect(try readGeoJSON(mercator).header.crs == "urn:ogc:def:crs:EPSG::3857")
         let link = #"{"type":"FeatureCollection","crs":{"type":"link","properties":{"href":"http://example.com/crs"}},"features":[]}"#
-        #expect(throws: GeoConvError.self) { _ = try readGeoJSON(link) }
+        #expect {
+            _ = try readGeoJSON(link)
+        } throws: { error in
+            guard let error = error as? GeoConvError else { return false }
+            return error.code == .unsupported && error.location?.line == 1 && error.location?.column == 35
+                && error.hint?.contains("--s-srs") == true && error.message.contains("http://example.com/crs")
+        }
+    }
+
+    @Test("Every legacy crs form GDAL reads: name, EPSG code, OGC urn, and links to EPSG/OGC URLs", arguments: [
+        (#"{"type":"EPSG","properties":{"code":28356}}"#, "EPSG:28356"),
+        (#"{"type":"EPSG","properties":{"code":"3857"}}"#, "EPSG:3857"),
+        (#"{"type":"OGC","properties":{"urn":"urn:ogc:def:crs:EPSG::2154"}}"#, "urn:ogc:def:crs:EPSG::2154"),
+        (#"{"type":"link","properties":{"href":"http://www.opengis.net/def/crs/EPSG/0/28356"}}"#, "EPSG:28356"),
+        (#"{"type":"link","properties":{"href":"http://spatialreference.org/ref/epsg/2193/proj4/","type":"proj4"}}"#, "EPSG:2193"),
+        (#"{"type":"link","properties":{"href":"https://epsg.io/32633"}}"#, "EPSG:32633"),
+        (#"{"type":"link","properties":{"href":"http://www.opengis.net/def/crs/OGC/1.3/CRS84"}}"#, nil),
+        (#"{"type":"EPSG","properties":{"code":4326}}"#, nil),
+    ] as [(String, String?)])
+    func legacyCRSForms(crs: String, expected: String?) throws {
+        let document = #"{"type":"FeatureCollection","crs":"# + crs + #","features":[]}"#
+        #expect(try readGeoJSON(document).header.crs == expected, "\(crs)")
+    }
+
+    @Test("An EPSG-code crs is reprojected through PROJ like a named one")
+    func legacyEPSGReprojected() throws {
+        let text = #"{"type":"FeatureCollection","crs":{"type":"EPSG","properties":{"code":3857}},"features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[-13627361.0,4547679.0]}}]}"#
+        let report = try Converter().convert(.memory(Array(text.utf8), name: "old.geojson"), to: .memory,
+                                             options: ConversionOptions(outputFormat: .wkt))
+        let wkt = String(decoding: report.output, as: UTF8.self)
+        #expect(wkt.hasPrefix("SRID=3857;POINT (-13627361 4547679)"), "\(wkt)")  // WKT keeps the CRS
+        let geojson = try Converter().convert(.memory(Array(text.utf8), name: "old.geojson"), to: .memory,
+                                              options: ConversionOptions(outputFormat: .geoJSONSequence))
+        let json = String(decoding: geojson.output, as: UTF8.self)
+        #expect(json.contains(#""coordinates":[-122.4"#) && json.contains(",37.7"), "\(json)")
     }
 
     @Test("Bad input: each class gives a located error", arguments: [
