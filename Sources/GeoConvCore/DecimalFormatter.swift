@@ -2,9 +2,9 @@
 /// print the same digits.
 public enum DecimalFormatter {
     /// The shortest plain decimal that reads back as exactly `value` (no exponent for the
-    /// magnitudes coordinates have; `-0` prints as `0`).
+    /// magnitudes coordinates have; the sign of zero is kept: `-0.0` prints as `-0`).
     public static func shortest(_ value: Double) -> String {
-        if value == 0 { return "0" }
+        if value == 0 { return value.sign == .minus ? "-0" : "0" }
         let text = value.description
         guard text.utf8.contains(UInt8(ascii: "e")) else {
             // Swift prints integral doubles as "12.0": drop the ".0".
@@ -16,7 +16,7 @@ public enum DecimalFormatter {
 
     /// `value` rounded half away from zero to `digits` decimals, trailing zeros removed.
     public static func fixed(_ value: Double, digits: Int) -> String {
-        guard value.isFinite else { return shortest(value) }
+        guard value.isFinite, value != 0 else { return shortest(value) }
         let scale = powerOfTen(digits)
         let scaled = value * scale
         guard abs(scaled) < 9.0e15 else { return shortest(value) }
@@ -29,6 +29,7 @@ public enum DecimalFormatter {
     @inlinable
     public static func appendShortest(_ value: Double, to out: inout [UInt8]) {
         if value == 0 {
+            if value.sign == .minus { out.append(UInt8(ascii: "-")) }  // -0.0 stays -0 (Greenwich data, bit-identical)
             out.append(UInt8(ascii: "0"))
             return
         }
@@ -107,6 +108,10 @@ public enum DecimalFormatter {
     /// Appends `value` rounded half away from zero to `digits` decimals, trailing zeros removed.
     @inlinable
     public static func appendFixed(_ value: Double, digits: Int, to out: inout [UInt8]) {
+        if value == 0 {
+            appendShortest(value, to: &out)  // 0 or -0: a value that rounds to zero keeps no sign, -0.0 does
+            return
+        }
         let scale = powerOfTen(digits)
         let scaled = abs(value) * scale
         guard value.isFinite, scaled < 9.0e15, digits <= 15 else {

@@ -182,7 +182,7 @@ struct GeometryModelTests {
 @Suite("Numbers and JSON values")
 struct NumberTests {
     @Test("Shortest decimals, without exponents", arguments: [
-        (38.5, "38.5"), (-120.2, "-120.2"), (1e-05, "0.00001"), (-1.5e-07, "-0.00000015"), (0.0, "0"), (-0.0, "0"),
+        (38.5, "38.5"), (-120.2, "-120.2"), (1e-05, "0.00001"), (-1.5e-07, "-0.00000015"), (0.0, "0"), (-0.0, "-0"),
         (123.0, "123"), (1e16, "10000000000000000"), (1.25e17, "125000000000000000"), (0.1 + 0.2, "0.30000000000000004"),
     ])
     func shortest(value: Double, text: String) {

@@ -131,4 +131,21 @@ struct NothingSilentTests {
             }
         }
     }
+
+    @Test("The sign of zero survives every text writer that can hold it (Greenwich data, bit-identical)")
+    func negativeZero() throws {
+        let point = #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[-0.0,51.4779,-0.0]}}"#
+        let expected: [(String, String)] = [("geojsonseq", "[-0,51.4779,-0]"), ("wkt", "POINT Z (-0 51.4779 -0)"),
+                                            ("kml", "<coordinates>-0,51.4779,-0</coordinates>"), ("gpx", #"lon="-0"><ele>-0</ele>"#)]
+        for (format, text) in expected {
+            let out = try CLI.run(["-", "-", "--from", "geojsonseq", "--to", format], stdin: point + "\n")
+            #expect(out.status == 0 && out.stdout.contains(text), "\(format): \(out.stdout) \(out.stderr)")
+            let back = try CLI.run(["-", "-", "--from", format, "--to", "wkb-hex"], stdin: out.stdout)
+            // Little-endian WKB: -0.0 is 0000000000000080.
+            #expect(back.stdout.contains("0000000000000080"), "\(format) read back: \(back.stdout) \(back.stderr)")
+        }
+        let rounded = try CLI.run(["-", "-", "--from", "geojsonseq", "--to", "geojsonseq", "--precision", "3"],
+                                  stdin: #"{"type":"Point","coordinates":[-0.0001,-0.0]}"# + "\n")
+        #expect(rounded.stdout.contains("[0,-0]"), "a value that rounds to zero has no sign; -0.0 keeps its: \(rounded.stdout)")
+    }
 }
