@@ -205,6 +205,7 @@ public struct Converter: Sendable {
         }
         let circlesAsPolygons = options.circles == .polygon
             || (options.circles == nil && !outFormat.capabilities.holdsCircles)
+        let circlesDrawn = options.circles == nil && outFormat.capabilities.drawsCirclesAsPolygons
         return {
             var all: [any FeatureTransform] = [Reproject(sourceCRS: options.sourceCRS, targetCRS: options.targetCRS,
                                                          keepsSourceCRS: !wgs84Only)]
@@ -216,6 +217,7 @@ public struct Converter: Sendable {
             all += extra
             if options.detectCircles { all.append(RecognizeCircles()) }
             if circlesAsPolygons { all.append(CircleToPolygon()) }
+            if circlesDrawn { all.append(CircleToPolygon(keepsCircleAsData: true)) }
             return all
         }
     }

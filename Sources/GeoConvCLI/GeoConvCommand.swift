@@ -103,7 +103,7 @@ struct Convert: ParsableCommand {
     @Flag(help: "Delimit GeoJSON text sequence records with RS (RFC 8142); default for .geojsons only.")
     var rs = false
 
-    @Option(help: "Circles: polygon (geodesic polygons) or point (centre + geoconv:radius). Default: point for GeoJSON and KML, polygon elsewhere.")
+    @Option(help: "Circles: polygon (geodesic polygons) or point (centre + geoconv:radius). Default: point for GeoJSON; for KML the drawn polygon with centre and radius as data; polygon elsewhere.")
     var circles: ConversionOptions.CircleMode?
 
     @Option(help: "The SRID to write in EWKT / EWKB output (SRID=n;).")

@@ -91,6 +91,11 @@ public struct FormatCapabilities: Sendable {
     public var isWGS84Only: Bool
     /// The format keeps circles as centre and radius; others get geodesic polygons.
     public var holdsCircles: Bool
+    /// The format's viewers draw a circle only as a polygon (KML): by default a circle is
+    /// written as its geodesic polygon carrying its centre and radius as data
+    /// (`CircleProperties`), which geoconv reads back as the circle; `--circles point`
+    /// writes the centre point form instead.
+    public var drawsCirclesAsPolygons: Bool
     /// Set when no record spans a line (or an RS): the input may be cut between lines and
     /// the pieces read on several threads.
     public var lineRecords: LineRecords?
@@ -103,12 +108,13 @@ public struct FormatCapabilities: Sendable {
 
     /// Describes what a format can hold (by default: any CRS, no circles, not line-delimited).
     public init(
-        isWGS84Only: Bool = false, holdsCircles: Bool = false, lineRecords: LineRecords? = nil,
+        isWGS84Only: Bool = false, holdsCircles: Bool = false, drawsCirclesAsPolygons: Bool = false, lineRecords: LineRecords? = nil,
         impliedOptions: (@Sendable (_ path: String?, _ role: FileRole, _ options: inout ConversionOptions) -> Void)? = nil,
         makeValidator: (@Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any ValidatingReader)? = nil
     ) {
         self.isWGS84Only = isWGS84Only
         self.holdsCircles = holdsCircles
+        self.drawsCirclesAsPolygons = drawsCirclesAsPolygons
         self.lineRecords = lineRecords
         self.impliedOptions = impliedOptions
         self.makeValidator = makeValidator

@@ -4,7 +4,7 @@ public import GeoConvCore
 /// `docs/formats/geojson.md`). Style names live in `StyleProperties`.
 public enum GeoJSONNames {
     /// Feature property holding a circle's radius in metres; its geometry is the centre Point.
-    public static let radius = "geoconv:radius"
+    public static let radius = CircleProperties.radius
     /// FeatureCollection member holding the document's camera.
     public static let camera = "geoconv:camera"
     /// FeatureCollection member holding the document's tile layers.

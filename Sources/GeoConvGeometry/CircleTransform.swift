@@ -1,14 +1,23 @@
 public import GeoConvCore
 
 /// Turns circles into geodesic polygons (for formats that cannot hold circles, or on
-/// request with `--circles polygon`), reporting the approximation.
+/// request with `--circles polygon`), reporting the approximation — or, with
+/// `keepsCircleAsData` (KML's default), drawing a circle as its polygon while keeping its
+/// centre and radius as properties (`CircleProperties`), so nothing is lost.
 public struct CircleToPolygon: FeatureTransform {
     /// The largest distance in metres between the polygon and the true circle; `nil` for
     /// 0.1 % of the radius, at most 1 m.
     public var tolerance: Double?
 
+    /// Whether a circle (not one inside a GeometryCollection) keeps its centre and radius
+    /// as properties beside its polygon.
+    public var keepsCircleAsData: Bool
+
     /// Creates the transform.
-    public init(tolerance: Double? = nil) { self.tolerance = tolerance }
+    public init(tolerance: Double? = nil, keepsCircleAsData: Bool = false) {
+        self.tolerance = tolerance
+        self.keepsCircleAsData = keepsCircleAsData
+    }
 
     public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {
         guard let geometry = feature.geometry, containsCircle(geometry) else { return nil }
@@ -19,7 +28,16 @@ public struct CircleToPolygon: FeatureTransform {
         guard let geometry = feature.geometry, containsCircle(geometry) else { return [feature] }
         var copy = feature
         copy.geometry = convert(geometry)
-        copy.properties.removeValue(forKey: "geoconv:radius")  // it described the circle
+        if keepsCircleAsData, case .circle(let center, let radius) = geometry,
+           let lon = JSONNumber(center.longitude), let lat = JSONNumber(center.latitude), let metres = JSONNumber(radius)
+        {
+            copy.properties[CircleProperties.radius] = .number(metres)
+            copy.properties[CircleProperties.center] = .array([.number(lon), .number(lat)])
+            diagnostics.note("circle.drawn-as-polygon",
+                             "circles are drawn as geodesic polygons, their centre and radius kept as data (geoconv:circle-center, geoconv:radius)")
+            return [copy]
+        }
+        copy.properties.removeValue(forKey: CircleProperties.radius)  // it described the circle
         try diagnostics.warn("circle.approximated",
                              "circles are written as geodesic polygons within \(tolerance.map { "\($0) m" } ?? "0.1 % of the radius (at most 1 m)") of the true circle",
                              hint: "keep circles exactly in GeoJSON or KML (geoconv:radius)")

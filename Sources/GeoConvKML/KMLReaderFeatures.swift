@@ -152,6 +152,14 @@ extension KMLReaderState {
         {
             feature.geometry = .circle(center: center, radius: radius)
         }
+        // A Polygon carrying geoconv:radius and geoconv:circle-center is a circle drawn as its polygon.
+        if case .polygon? = feature.geometry, let radius = feature.properties[KMLNames.radius]?.doubleValue, radius.isFinite, radius >= 0,
+           let center = feature.properties[KMLNames.circleCenter]?.arrayValue?.compactMap(\.doubleValue), center.count == 2,
+           center.allSatisfy(\.isFinite)
+        {
+            feature.geometry = .circle(center: Coordinate(latitude: center[1], longitude: center[0]), radius: radius)
+            feature.properties.removeValue(forKey: KMLNames.circleCenter)
+        }
         return feature
     }
 

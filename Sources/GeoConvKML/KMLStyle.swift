@@ -178,10 +178,12 @@ public enum KMLNames {
     /// What a feature stood for in KML, as togeojson says it: `groundoverlay`, `networklink`.
     public static let geometryType = "@geometry-type"
     /// A Point's radius in metres: the feature is a circle (as in GeoJSON).
-    public static let radius = "geoconv:radius"
+    public static let radius = CircleProperties.radius
+    /// A drawn circle's centre, `[longitude, latitude]`: with `radius`, the polygon is a circle.
+    public static let circleCenter = CircleProperties.center
     /// Properties of the model kept in ExtendedData as JSON text.
     static let jsonValued = NameSet(["geoconv:spans", "geoconv:ground-anchor", "geoconv:info-window-anchor", "geoconv:opacity",
-                                          "geoconv:z-index", "geoconv:geodesic", radius, folder, latLonBox, "coordinateProperties",
+                                          "geoconv:z-index", "geoconv:geodesic", radius, circleCenter, folder, latLonBox, "coordinateProperties",
                                           "timespan", "icon-offset", "icon-offset-units", "geoconv:id",
                                           highlightStyle, view, region, displayNames])
 }

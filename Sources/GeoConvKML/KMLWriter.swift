@@ -73,7 +73,7 @@ final class KMLWriterState {
     static let structural = NameSet([KMLNames.folder, "styleUrl", "Snippet", "visibility", "address", "phoneNumber",
                                           "timestamp", "timespan", KMLNames.geometryType, KMLNames.latLonBox, "icon-offset",
                                           "icon-offset-units", "label-color", "label-opacity", "label-scale", KMLNames.balloonText,
-                                          KMLNames.altitudeMode, KMLNames.extrude, KMLNames.radius, "geoconv:geodesic",
+                                          KMLNames.altitudeMode, KMLNames.extrude, KMLNames.radius, KMLNames.circleCenter, "geoconv:geodesic",
                                           "geoconv:ground-anchor", KMLNames.view, KMLNames.region, KMLNames.highlightStyle,
                                           KMLNames.displayNames])
 
@@ -371,6 +371,12 @@ final class KMLWriterState {
         }
         if case .circle(_, let radius)? = feature.geometry {
             data.append((KMLNames.radius, DecimalFormatter.shortest(radius)))
+        } else if case .polygon? = feature.geometry, let radius = feature.properties[KMLNames.radius],
+                  let center = feature.properties[KMLNames.circleCenter]
+        {
+            // A circle drawn as its polygon: the exact circle, for readers that know it.
+            data.append((KMLNames.radius, JSONText.string(radius)))
+            data.append((KMLNames.circleCenter, JSONText.string(center)))
         }
         for (_, value) in simple { try checkText(value) }
         guard !simple.isEmpty || !data.isEmpty else { return }

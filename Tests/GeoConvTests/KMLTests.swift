@@ -304,4 +304,24 @@ struct KMLWriterTests {
         let text = String(decoding: report.output, as: UTF8.self)
         #expect(text.contains(#""lanes":4"#) && text.contains(#""geoconv:display-names":{"lanes":"Lanes"}"#), "\(text)")
     }
+
+    @Test("A circle in KML is drawn as its geodesic polygon with its centre and radius as data, and read back as the circle; --circles point keeps the point form")
+    func circlesDrawn() throws {
+        let circle = #"{"type":"Feature","properties":{"name":"Zone","geoconv:radius":1000},"geometry":{"type":"Point","coordinates":[151.2,-33.86]}}"#
+        let kml = try Converter().convert(.memory(Array(circle.utf8), name: "c.geojson"), to: .memory,
+                                          options: ConversionOptions(outputFormat: .kml))
+        let text = String(decoding: kml.output, as: UTF8.self)
+        #expect(text.contains("<Polygon><outerBoundaryIs><LinearRing><coordinates>151.2,-33.85098") && !text.contains("<Point>"), "\(text)")
+        #expect(text.contains(#"<Data name="geoconv:circle-center"><value>[151.2,-33.86]</value></Data>"#))
+        #expect(kml.diagnostics.entries["circle.drawn-as-polygon"]?.first.isNote == true && kml.diagnostics.entries["kml.circle-as-point"] == nil)
+        let features = try readKML(text: text)
+        #expect(features.first?.geometry == .circle(center: Coordinate(latitude: -33.86, longitude: 151.2), radius: 1000))
+        #expect(features.first?.properties["geoconv:circle-center"] == nil)
+
+        var point = ConversionOptions(outputFormat: .kml)
+        point.circles = .point
+        let old = try Converter().convert(.memory(Array(circle.utf8), name: "c.geojson"), to: .memory, options: point)
+        #expect(String(decoding: old.output, as: UTF8.self).contains("<Point><coordinates>151.2,-33.86</coordinates></Point>"))
+        #expect(old.diagnostics.entries["kml.circle-as-point"] != nil)
+    }
 }
