@@ -118,6 +118,9 @@ struct Convert: ParsableCommand {
     @Flag(help: "Turn polygons that are circles (≥ 16 vertices equidistant from a centre) back into circles.")
     var detectCircles = false
 
+    @Flag(help: "Write GeoJSON geometry exactly as read: no RFC 7946 rewinding or antimeridian cut (the output is then not RFC 7946).")
+    var keepGeometry = false
+
     @Flag(help: "Write polylines with style spans as one line per span (gradients as colour steps).")
     var explodeSpans = false
 
@@ -173,6 +176,7 @@ struct Convert: ParsableCommand {
         options.targetCRS = targetCRS
         options.explodeSpans = explodeSpans
         options.detectCircles = detectCircles
+        options.keepsGeometry = keepGeometry
         options.spanPattern = spanPattern
         options.lengthKind = lengthKind
         options.simplifyTolerance = simplify

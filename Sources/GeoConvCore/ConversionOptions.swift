@@ -43,6 +43,10 @@ public struct ConversionOptions: Hashable, Sendable {
     public var lengthKind: LengthKind = .geodesic
     /// Turn polygons that are circles back into circles (`--detect-circles`).
     public var detectCircles = false
+    /// Write GeoJSON geometry exactly as read (`--keep-geometry`): rings not rewound to RFC
+    /// 7946's orientation, geometries not cut at the antimeridian. The output says it is not
+    /// RFC 7946 in its loss report.
+    public var keepsGeometry = false
     /// Douglas–Peucker tolerance in metres (`--simplify`).
     public var simplifyTolerance: Double? = nil
 

@@ -32,7 +32,8 @@ extension FileFormat {
         },
         makeWriter: { output, options, diagnostics in
             GeoJSONWriter(output, options: GeoJSONWriteOptions(precision: options.coordinatePrecision, pretty: options.pretty,
-                                                               writesBoundingBoxes: options.writesBoundingBoxes),
+                                                               writesBoundingBoxes: options.writesBoundingBoxes,
+                                                               rfc7946: !options.keepsGeometry),
                           diagnostics: diagnostics)
         }
     )
@@ -69,6 +70,7 @@ extension FileFormat {
         makeWriter: { output, options, diagnostics in
             GeoJSONWriter(output, options: GeoJSONWriteOptions(precision: options.coordinatePrecision, pretty: false,
                                                                writesBoundingBoxes: options.writesBoundingBoxes,
+                                                               rfc7946: !options.keepsGeometry,
                                                                sequence: options.recordSeparator == true ? .recordSeparator : .newline),
                           diagnostics: diagnostics)
         }

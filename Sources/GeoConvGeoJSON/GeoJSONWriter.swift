@@ -64,6 +64,10 @@ public struct GeoJSONWriter: FeatureWriter, RecordsWriter {
 
     public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) {
         edgesTakeShorterWay = header.edgesTakeShorterWay
+        if !options.rfc7946 {
+            diagnostics.note("geojson.not-rfc7946",
+                             "geometry is written exactly as read (--keep-geometry): rings are not rewound and nothing is cut at the antimeridian, so the output is not RFC 7946")
+        }
         try header.reportEmbeddedFilesDropped(by: options.sequence == nil ? "GeoJSON" : "a GeoJSON text sequence", diagnostics: diagnostics)
         if let crs = header.crs {
             throw GeoConvError(.unsupported, "GeoJSON (RFC 7946) is always WGS84 longitude/latitude; the input is in \(crs)",

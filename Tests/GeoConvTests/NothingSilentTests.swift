@@ -148,4 +148,20 @@ struct NothingSilentTests {
                                   stdin: #"{"type":"Point","coordinates":[-0.0001,-0.0]}"# + "\n")
         #expect(rounded.stdout.contains("[0,-0]"), "a value that rounds to zero has no sign; -0.0 keeps its: \(rounded.stdout)")
     }
+
+    @Test("--keep-geometry writes GeoJSON geometry exactly as read (no rewinding, no cut) and says it is not RFC 7946")
+    func keepGeometry() throws {
+        // A clockwise exterior ring (PostGIS's order) and a line past the antimeridian.
+        let input = "POLYGON ((0 0,0 10,10 10,10 0,0 0))\nLINESTRING (170 0,190 10)\n"
+        let rfc = try CLI.run(["-", "-", "--from", "wkt", "--to", "geojsonseq"], stdin: input)
+        #expect(rfc.stdout.contains("[[[0,0],[10,0],[10,10],[0,10],[0,0]]]"), "RFC 7946 rewinds: \(rfc.stdout)")
+        #expect(rfc.stdout.contains("MultiLineString"), "and cuts: \(rfc.stdout)")
+        let kept = try CLI.run(["-", "-", "--from", "wkt", "--to", "geojsonseq", "--keep-geometry"], stdin: input)
+        #expect(kept.status == 0)
+        #expect(kept.stdout.contains("[[[0,0],[0,10],[10,10],[10,0],[0,0]]]") && kept.stdout.contains(#""LineString","coordinates":[[170,0],[190,10]]"#),
+                "\(kept.stdout)")
+        #expect(kept.stderr.contains("not RFC 7946") && kept.stderr.contains("[geojson.not-rfc7946]"), "\(kept.stderr)")
+        let back = try CLI.run(["-", "-", "--from", "geojsonseq", "--to", "wkt"], stdin: kept.stdout)
+        #expect(back.stdout == input, "a PostGIS round trip through GeoJSON keeps ring order: \(back.stdout)")
+    }
 }
