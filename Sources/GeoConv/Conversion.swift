@@ -218,6 +218,7 @@ public struct Converter: Sendable {
             if options.detectCircles { all.append(RecognizeCircles()) }
             if circlesAsPolygons { all.append(CircleToPolygon()) }
             if circlesDrawn { all.append(CircleToPolygon(keepsCircleAsData: true)) }
+            if !outFormat.capabilities.holdsEmptyMembers { all.append(DropEmptyMembers()) }
             return all
         }
     }

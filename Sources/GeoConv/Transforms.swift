@@ -209,3 +209,46 @@ public struct GeographicRangeCheck: FeatureTransform {
         }
     }
 }
+
+/// Drops the EMPTY members of multi-geometries (`MULTILINESTRING ((0 0, 1 1), EMPTY)`, read
+/// from WKT or WKB) for formats that cannot hold them, with a note; a multi-geometry left
+/// without members becomes an empty one. Collections keep their empty members.
+public struct DropEmptyMembers: FeatureTransform {
+    /// Creates the transform.
+    public init() {}
+
+    public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {
+        guard let geometry = feature.geometry, let kept = Self.withoutEmptyMembers(geometry) else { return nil }
+        feature.geometry = kept
+        diagnostics.note("geometry.empty-member-dropped",
+                         "EMPTY members of multi-geometries are dropped: only WKT and WKB can hold them")
+        return nil
+    }
+
+    public mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
+        var copy = feature
+        return try transform(inPlace: &copy, diagnostics: diagnostics) ?? [copy]
+    }
+
+    /// `geometry` without its empty members, or `nil` when it has none.
+    static func withoutEmptyMembers(_ geometry: Geometry) -> Geometry? {
+        switch geometry {
+        case .multiLineString(let lines) where lines.contains(where: \.isEmpty):
+            let kept = lines.filter { !$0.isEmpty }
+            return kept.isEmpty ? .empty(.multiLineString) : .multiLineString(kept)
+        case .multiPolygon(let polygons) where polygons.contains(where: { $0.outer.isEmpty }):
+            let kept = polygons.filter { !$0.outer.isEmpty }
+            return kept.isEmpty ? .empty(.multiPolygon) : .multiPolygon(kept)
+        case .geometryCollection(let members):
+            var changed = false
+            let kept = members.map { member -> Geometry in
+                guard let without = withoutEmptyMembers(member) else { return member }
+                changed = true
+                return without
+            }
+            return changed ? .geometryCollection(kept) : nil
+        default:
+            return nil
+        }
+    }
+}

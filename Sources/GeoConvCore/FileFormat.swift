@@ -96,6 +96,9 @@ public struct FormatCapabilities: Sendable {
     /// (`CircleProperties`), which geoconv reads back as the circle; `--circles point`
     /// writes the centre point form instead.
     public var drawsCirclesAsPolygons: Bool
+    /// The format holds EMPTY members of multi-geometries (WKT, WKB); for the others they
+    /// are dropped, with a note.
+    public var holdsEmptyMembers: Bool
     /// Set when no record spans a line (or an RS): the input may be cut between lines and
     /// the pieces read on several threads.
     public var lineRecords: LineRecords?
@@ -108,13 +111,15 @@ public struct FormatCapabilities: Sendable {
 
     /// Describes what a format can hold (by default: any CRS, no circles, not line-delimited).
     public init(
-        isWGS84Only: Bool = false, holdsCircles: Bool = false, drawsCirclesAsPolygons: Bool = false, lineRecords: LineRecords? = nil,
+        isWGS84Only: Bool = false, holdsCircles: Bool = false, drawsCirclesAsPolygons: Bool = false,
+        holdsEmptyMembers: Bool = false, lineRecords: LineRecords? = nil,
         impliedOptions: (@Sendable (_ path: String?, _ role: FileRole, _ options: inout ConversionOptions) -> Void)? = nil,
         makeValidator: (@Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any ValidatingReader)? = nil
     ) {
         self.isWGS84Only = isWGS84Only
         self.holdsCircles = holdsCircles
         self.drawsCirclesAsPolygons = drawsCirclesAsPolygons
+        self.holdsEmptyMembers = holdsEmptyMembers
         self.lineRecords = lineRecords
         self.impliedOptions = impliedOptions
         self.makeValidator = makeValidator

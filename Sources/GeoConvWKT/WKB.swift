@@ -178,7 +178,7 @@ public enum WKB {
                     geometry = lines.isEmpty ? .empty(.multiLineString) : .multiLineString(lines)
                 case 6:
                     var polygons: [PolygonRings] = []
-                    for m in members { if case .polygon(let r) = m { polygons.append(r) } }
+                    for m in members { if case .polygon(let r) = m { polygons.append(r) } else { polygons.append(PolygonRings(outer: Path())) } }
                     geometry = polygons.isEmpty ? .empty(.multiPolygon) : .multiPolygon(polygons)
                 default:
                     geometry = members.isEmpty ? .empty(.geometryCollection) : .geometryCollection(members)
@@ -239,8 +239,9 @@ public enum WKB {
             path(p, hasZ: hasZ, &out)
         case .polygon(let rings):
             header(3, hasZ: hasZ, flavor: flavor, srid: srid, &out)
-            uint32(UInt32(rings.rings.count), &out)
-            for ring in rings.rings { path(ring.closed, hasZ: hasZ, &out) }
+            let all = rings.outer.isEmpty ? [] : rings.rings  // an empty polygon has no rings
+            uint32(UInt32(all.count), &out)
+            for ring in all { path(ring.closed, hasZ: hasZ, &out) }
         case .multiPoint(let points):
             header(4, hasZ: hasZ, flavor: flavor, srid: srid, &out)
             uint32(UInt32(points.count), &out)

@@ -70,6 +70,11 @@ public struct GeometryLineReader: FeatureReader {
                     let result = try WKTParser.parse(text)
                     parsed = result.0
                     droppedM = result.droppedM
+                    if result.droppedEmptyPoints > 0 {
+                        try diagnostics.warn("wkt.empty-point-dropped",
+                                             "an EMPTY point inside a MULTIPOINT is dropped: the model's MultiPoint holds positions only",
+                                             at: location)
+                    }
                     if result.unclosedRing {
                         try diagnostics.warn("wkt.unclosed-ring", "a polygon ring's first and last positions differ; it is closed on writing",
                                              at: location)

@@ -22,7 +22,7 @@ extension FileFormat {
         name: "wkt",
         extensions: ["wkt", "ewkt"],
         summary: "Well-Known Text (OGC, ISO Z/M, EWKT SRID), one geometry per line",
-        capabilities: FormatCapabilities(lineRecords: LineRecords(declaresCRS: { prefix in
+        capabilities: FormatCapabilities(holdsEmptyMembers: true, lineRecords: LineRecords(declaresCRS: { prefix in
             guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
             return prefix[index...].prefix(5).map { $0 | 0x20 } == Array("srid=".utf8)
         })),
@@ -46,7 +46,7 @@ extension FileFormat {
         aliases: ["hexwkb", "wkb-hex"],
         extensions: ["wkbhex", "hexwkb"],
         summary: "hexadecimal WKB/EWKB (PostGIS's text form), one geometry per line",
-        capabilities: FormatCapabilities(lineRecords: LineRecords(declaresCRS: { prefix in
+        capabilities: FormatCapabilities(holdsEmptyMembers: true, lineRecords: LineRecords(declaresCRS: { prefix in
             // EWKB's SRID flag: bit 0x20 of the type's high byte.
             guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
             let hex = Array(prefix[index...].prefix(10))
@@ -73,6 +73,7 @@ extension FileFormat {
         name: "wkb",
         extensions: ["wkb", "ewkb"],
         summary: "binary WKB/EWKB, one geometry",
+        capabilities: FormatCapabilities(holdsEmptyMembers: true),
         sniff: { prefix in
             prefix.count >= 5 && (prefix[0] == 0 || prefix[0] == 1) && prefix.contains(where: { $0 < 9 && $0 != 0 && $0 != 1 })
         },

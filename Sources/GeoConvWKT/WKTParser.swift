@@ -34,7 +34,9 @@ public struct WKTGeometry: Hashable, Sendable {
 ///
 /// Rules: every position of a geometry has the same number of ordinates, matching its tag
 /// (untagged: 2 = XY, 3 = XYZ, 4 = XYZM); a tagged collection's members have its dimensions;
-/// `EMPTY` stands only for a whole geometry, never for a member of a multi-geometry; curve
+/// `EMPTY` stands for a whole geometry or a member of a multi-geometry or collection (an
+/// EMPTY point inside a MULTIPOINT is dropped and counted: the model's MultiPoint holds
+/// positions only; empty lines and polygons are kept); curve
 /// and surface types (CIRCULARSTRING, TIN, …) are refused as unsupported; NaN and infinite
 /// ordinates are refused; collections nest at most 32 deep.
 public struct WKTParser {
@@ -44,14 +46,18 @@ public struct WKTParser {
     public private(set) var droppedM = false
     /// Set when a ring was not closed (the caller reports it).
     public private(set) var unclosedRing = false
+    /// EMPTY points inside MULTIPOINTs, which the model cannot hold (the caller reports them).
+    public private(set) var droppedEmptyPoints = 0
 
     static let maximumNesting = 32
 
     /// Parses one geometry from `bytes` (the whole buffer must be one geometry).
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(GeoConvError) -> (WKTGeometry, droppedM: Bool, unclosedRing: Bool) {
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(GeoConvError)
+        -> (WKTGeometry, droppedM: Bool, unclosedRing: Bool, droppedEmptyPoints: Int)
+    {
         var parser = WKTParser(bytes: bytes)
         let result = try parser.document()
-        return (result, parser.droppedM, parser.unclosedRing)
+        return (result, parser.droppedM, parser.unclosedRing, parser.droppedEmptyPoints)
     }
 
     /// Parses one geometry from a string.
@@ -239,7 +245,11 @@ public struct WKTParser {
                     points.append(try position(&dims))
                     try expect(UInt8(ascii: ")"), "')' after a point")
                 } else {
-                    if let w = peekWord(), w == "EMPTY" { throw error("EMPTY points inside a MULTIPOINT are not supported") }
+                    if peekWord() == "EMPTY" {
+                        _ = word()  // kept nowhere: the model's MultiPoint holds positions only
+                        droppedEmptyPoints += 1
+                        continue
+                    }
                     points.append(try position(&dims))
                 }
             } while try comma(")")
@@ -248,7 +258,11 @@ public struct WKTParser {
             try expect(UInt8(ascii: "("), "'(' or EMPTY")
             var lines: [Path] = []
             repeat {
-                if let w = peekWord(), w == "EMPTY" { throw error("EMPTY members inside a MULTILINESTRING are not supported") }
+                if peekWord() == "EMPTY" {
+                    _ = word()
+                    lines.append(Path())  // an empty member, kept (WKT and WKB write it back)
+                    continue
+                }
                 lines.append(try sequence(&dims))
             } while try comma(")")
             geometry = .multiLineString(lines)
@@ -256,7 +270,11 @@ public struct WKTParser {
             try expect(UInt8(ascii: "("), "'(' or EMPTY")
             var polygons: [PolygonRings] = []
             repeat {
-                if let w = peekWord(), w == "EMPTY" { throw error("EMPTY members inside a MULTIPOLYGON are not supported") }
+                if peekWord() == "EMPTY" {
+                    _ = word()
+                    polygons.append(PolygonRings(outer: Path()))  // an empty member, kept
+                    continue
+                }
                 polygons.append(try rings(&dims))
             } while try comma(")")
             geometry = .multiPolygon(polygons)

@@ -212,3 +212,33 @@ struct ShapelyCheck {
         }
     }
 }
+
+/// EMPTY members inside multi-geometries, as GEOS and PostGIS write them.
+@Suite("WKT EMPTY members")
+struct WKTEmptyMemberTests {
+    func convert(_ wkt: String, to format: FileFormat) throws(GeoConvError) -> ConversionReport {
+        try Converter().convert(.memory(Array(wkt.utf8), name: "e.wkt"), to: .memory, options: ConversionOptions(outputFormat: format))
+    }
+
+    @Test("Empty lines and polygons inside multi-geometries are read and kept by WKT and WKB")
+    func keptByWKTAndWKB() throws {
+        let lines = "MULTILINESTRING ((0 0,1 1),EMPTY)\nMULTIPOLYGON (EMPTY,((0 0,1 0,1 1,0 0)))\nGEOMETRYCOLLECTION (POINT EMPTY,POINT (1 2))\n"
+        let wkt = try convert(lines, to: .wkt)
+        #expect(String(decoding: wkt.output, as: UTF8.self) == lines)
+        #expect(wkt.diagnostics.entries.isEmpty)
+        let hex = try convert(lines, to: .wkbHex)
+        let back = try Converter().convert(.memory(hex.output, name: "e.wkbhex"), to: .memory, options: ConversionOptions(outputFormat: .wkt))
+        #expect(String(decoding: back.output, as: UTF8.self) == lines)
+    }
+
+    @Test("Formats that cannot hold them drop them with a note; an EMPTY point in a MULTIPOINT is dropped with a warning")
+    func droppedElsewhere() throws {
+        let report = try convert("MULTILINESTRING ((0 0,1 1),EMPTY)\n", to: .geoJSONSequence)
+        #expect(String(decoding: report.output, as: UTF8.self).contains(#""type":"MultiLineString","coordinates":[[[0,0],[1,1]]]"#))
+        #expect(report.diagnostics.entries["geometry.empty-member-dropped"]?.first.isNote == true)
+        let points = try convert("MULTIPOINT ((10 0),EMPTY)\n", to: .wkt)
+        #expect(String(decoding: points.output, as: UTF8.self) == "MULTIPOINT ((10 0))\n")
+        let warning = try #require(points.diagnostics.entries["wkt.empty-point-dropped"])
+        #expect(warning.first.location?.line == 1 && warning.first.location?.column == 1)
+    }
+}
