@@ -118,6 +118,9 @@ struct Convert: ParsableCommand {
     @Flag(help: "Turn polygons that are circles (≥ 16 vertices equidistant from a centre) back into circles.")
     var detectCircles = false
 
+    @Option(name: .customLong("arc-step"), help: "Degrees one segment spans when WKT/WKB curves are linearised (default 4, as GDAL).")
+    var arcStep: Double?
+
     @Flag(help: "Write GeoJSON geometry exactly as read: no RFC 7946 rewinding or antimeridian cut (the output is then not RFC 7946).")
     var keepGeometry = false
 
@@ -150,6 +153,9 @@ struct Convert: ParsableCommand {
         if let jobs, !(1...256).contains(jobs) {
             throw ValidationError("--jobs must be within 1…256")
         }
+        if let arcStep, !(arcStep > 0 && arcStep <= 90) {
+            throw ValidationError("--arc-step must be within (0, 90] degrees")
+        }
         if let polylinePrecision, !EncodedPolyline.supportedPrecisions.contains(polylinePrecision) {
             throw ValidationError("--polyline-precision must be within 0…13 (5 for Google, 6 for OSRM and Valhalla)")
         }
@@ -177,6 +183,7 @@ struct Convert: ParsableCommand {
         options.explodeSpans = explodeSpans
         options.detectCircles = detectCircles
         options.keepsGeometry = keepGeometry
+        options.arcStep = arcStep
         options.spanPattern = spanPattern
         options.lengthKind = lengthKind
         options.simplifyTolerance = simplify

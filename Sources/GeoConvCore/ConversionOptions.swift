@@ -47,6 +47,9 @@ public struct ConversionOptions: Hashable, Sendable {
     /// 7946's orientation, geometries not cut at the antimeridian. The output says it is not
     /// RFC 7946 in its loss report.
     public var keepsGeometry = false
+    /// The largest angle, in degrees, one segment spans when curves (WKT/WKB
+    /// CIRCULARSTRING…) are linearised (`--arc-step`); `nil` for 4°, as GDAL.
+    public var arcStep: Double? = nil
     /// Douglas–Peucker tolerance in metres (`--simplify`).
     public var simplifyTolerance: Double? = nil
 

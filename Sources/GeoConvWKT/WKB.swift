@@ -13,19 +13,26 @@ public enum WKB {
         case extended
     }
 
-    /// Reads one geometry from `bytes`, which must hold exactly one.
-    public static func read(_ bytes: UnsafeRawBufferPointer) throws(GeoConvError) -> (WKTGeometry, droppedM: Bool) {
+    /// What `read` returns: the geometry, whether M ordinates were dropped, and how many
+    /// curves were linearised.
+    public typealias Result = (WKTGeometry, droppedM: Bool, linearisedCurves: Int)
+
+    /// Reads one geometry from `bytes`, which must hold exactly one. ISO curve types
+    /// (CircularString 8, CompoundCurve 9, CurvePolygon 10, MultiCurve 11, MultiSurface 12)
+    /// are linearised with arcs cut into segments of at most `arcStep` degrees.
+    public static func read(_ bytes: UnsafeRawBufferPointer, arcStep: Double = WKTParser.defaultArcStep) throws(GeoConvError) -> Result {
         var reader = Reader(bytes: bytes)
+        reader.arcStep = arcStep
         let (geometry, dims, srid) = try reader.geometry(depth: 0)
         guard reader.offset == bytes.count else {
             throw GeoConvError(.invalidInput, "\(bytes.count - reader.offset) bytes follow the WKB geometry",
                                at: SourceLocation(byteOffset: reader.offset))
         }
-        return (WKTGeometry(geometry: geometry, dimensions: dims, srid: srid), reader.droppedM)
+        return (WKTGeometry(geometry: geometry, dimensions: dims, srid: srid), reader.droppedM, reader.linearisedCurves)
     }
 
     /// Reads one geometry from hexadecimal text (upper or lower case).
-    public static func read(hex: UnsafeBufferPointer<UInt8>) throws(GeoConvError) -> (WKTGeometry, droppedM: Bool) {
+    public static func read(hex: UnsafeBufferPointer<UInt8>, arcStep: Double = WKTParser.defaultArcStep) throws(GeoConvError) -> Result {
         guard hex.count % 2 == 0 else {
             throw GeoConvError(.invalidInput, "hex WKB has an odd number of digits", at: SourceLocation(byteOffset: hex.count))
         }
@@ -37,9 +44,9 @@ public enum WKB {
             }
             bytes[i] = high << 4 | low
         }
-        let result = bytes.withUnsafeBytes { raw -> Result<(WKTGeometry, droppedM: Bool), GeoConvError> in
+        let result = bytes.withUnsafeBytes { raw -> Swift.Result<Result, GeoConvError> in
             do throws(GeoConvError) {
-                return .success(try read(raw))
+                return .success(try read(raw, arcStep: arcStep))
             } catch {
                 return .failure(error)
             }
@@ -60,6 +67,9 @@ public enum WKB {
         let bytes: UnsafeRawBufferPointer
         var offset = 0
         var droppedM = false
+        /// Curves linearised so far, and the arc step they were cut with (degrees).
+        var linearisedCurves = 0
+        var arcStep = WKTParser.defaultArcStep
 
         func error(_ message: String) -> GeoConvError {
             GeoConvError(.invalidInput, message, at: SourceLocation(byteOffset: offset))
@@ -183,10 +193,61 @@ public enum WKB {
                 default:
                     geometry = members.isEmpty ? .empty(.geometryCollection) : .geometryCollection(members)
                 }
+            case 8:
+                let points = try path(little, dims).coordinates
+                guard points.count >= 3, points.count % 2 == 1 else {
+                    throw error("a WKB CircularString needs an odd number of points, 3 or more (found \(points.count))")
+                }
+                linearisedCurves += 1
+                var result: [Coordinate] = [points[0]]
+                var i = 0
+                while i + 2 < points.count {
+                    result += WKTParser.arc(points[i], points[i + 1], points[i + 2], step: arcStep)
+                    i += 2
+                }
+                geometry = .lineString(Path(result))
+            case 9, 10, 11, 12:
+                let n = try count(little, minimumBytesEach: 5)
+                var lines: [Path] = []
+                var polygons: [PolygonRings] = []
+                for _ in 0..<n {
+                    let start = offset
+                    let (member, _, _) = try self.geometry(depth: depth + 1, parent: dims)
+                    switch (code, member) {
+                    case (9...11, .lineString(let line)): lines.append(line)
+                    case (9...11, .empty(.lineString)): lines.append(Path())
+                    case (12, .polygon(let rings)): polygons.append(rings)
+                    case (12, .empty(.polygon)): polygons.append(PolygonRings(outer: Path()))
+                    default:
+                        offset = start
+                        throw error("a \(member.kind.rawValue) inside a WKB \(["CompoundCurve", "CurvePolygon", "MultiCurve", "MultiSurface"][Int(code) - 9])")
+                    }
+                }
+                linearisedCurves += 1
+                switch code {
+                case 9:
+                    var joined: [Coordinate] = []
+                    for line in lines {
+                        if let last = joined.last, let first = line.coordinates.first, last.latitude == first.latitude,
+                           last.longitude == first.longitude
+                        {
+                            joined += line.coordinates.dropFirst()
+                        } else {
+                            joined += line.coordinates
+                        }
+                    }
+                    geometry = joined.isEmpty ? .empty(.lineString) : .lineString(Path(joined))
+                case 10:
+                    geometry = lines.first.map { .polygon(PolygonRings(outer: $0, holes: Array(lines.dropFirst()))) } ?? .empty(.polygon)
+                case 11:
+                    geometry = lines.isEmpty ? .empty(.multiLineString) : .multiLineString(lines)
+                default:
+                    geometry = polygons.isEmpty ? .empty(.multiPolygon) : .multiPolygon(polygons)
+                }
             default:
                 offset -= 4
-                throw GeoConvError(.unsupported, "WKB geometry type \(raw) is not supported (curves, surfaces and TINs are not)",
-                                   at: SourceLocation(byteOffset: offset), hint: "linearise curves first")
+                throw GeoConvError(.unsupported, "WKB geometry type \(raw) is not supported (surfaces and TINs are not)",
+                                   at: SourceLocation(byteOffset: offset), hint: "convert it to polygons first (GDAL -nlt CONVERT_TO_LINEAR)")
             }
             return (geometry, dims, srid)
         }

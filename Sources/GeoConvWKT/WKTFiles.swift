@@ -16,17 +16,34 @@ public struct GeometryLineReader: FeatureReader {
     private let encoding: GeometryLineEncoding
     private let diagnostics: DiagnosticLog
     private let skipsInvalid: Bool
+    /// The largest angle one segment of a linearised arc spans, in degrees.
+    private let arcStep: Double
     private var pending: Feature?
     private var srid: Int??
     /// Where the last feature's line starts.
     public private(set) var lastLocation: SourceLocation?
 
-    /// Creates a reader.
-    public init(_ input: ByteReader, encoding: GeometryLineEncoding, skipsInvalid: Bool = false, diagnostics: DiagnosticLog) {
+    /// Creates a reader; curves are linearised with arcs cut into segments of at most
+    /// `arcStep` degrees.
+    public init(_ input: ByteReader, encoding: GeometryLineEncoding, skipsInvalid: Bool = false,
+                arcStep: Double = WKTParser.defaultArcStep, diagnostics: DiagnosticLog)
+    {
         lines = LineReader(input)
         self.encoding = encoding
         self.diagnostics = diagnostics
         self.skipsInvalid = skipsInvalid
+        self.arcStep = arcStep
+    }
+
+    /// Reports curves made into straight segments.
+    private func warnLinearised(at location: SourceLocation) throws(GeoConvError) {
+        try GeometryLineReader.warnLinearised(arcStep: arcStep, at: location, diagnostics: diagnostics)
+    }
+
+    static func warnLinearised(arcStep: Double, at location: SourceLocation, diagnostics: DiagnosticLog) throws(GeoConvError) {
+        try diagnostics.warn("wkt.curve-linearised",
+                             "curves (CIRCULARSTRING, COMPOUNDCURVE, CURVEPOLYGON, MULTICURVE, MULTISURFACE) are linearised: arcs become segments of at most \(DecimalFormatter.shortest(arcStep))°",
+                             at: location, hint: "set the segment angle with --arc-step DEGREES (GDAL's OGR_ARC_STEPSIZE)")
     }
 
     /// Whether a polygon ring anywhere in `geometry` does not end where it starts.
@@ -67,9 +84,10 @@ public struct GeometryLineReader: FeatureReader {
                 let droppedM: Bool
                 switch encoding {
                 case .wkt:
-                    let result = try WKTParser.parse(text)
+                    let result = try WKTParser.parse(text, arcStep: arcStep)
                     parsed = result.0
                     droppedM = result.droppedM
+                    if result.linearisedCurves > 0 { try warnLinearised(at: location) }
                     if result.droppedEmptyPoints > 0 {
                         try diagnostics.warn("wkt.empty-point-dropped",
                                              "an EMPTY point inside a MULTIPOINT is dropped: the model's MultiPoint holds positions only",
@@ -80,7 +98,9 @@ public struct GeometryLineReader: FeatureReader {
                                              at: location)
                     }
                 case .wkbHex:
-                    (parsed, droppedM) = try WKB.read(hex: text)
+                    let result = try WKB.read(hex: text, arcStep: arcStep)
+                    (parsed, droppedM) = (result.0, result.droppedM)
+                    if result.linearisedCurves > 0 { try warnLinearised(at: location) }
                     if GeometryLineReader.hasUnclosedRing(parsed.geometry) {
                         try diagnostics.warn("wkt.unclosed-ring", "a polygon ring's first and last positions differ; it is closed on writing",
                                              at: location)
@@ -127,18 +147,21 @@ public struct WKBFileReader: FeatureReader {
     public private(set) var lastLocation: SourceLocation?
 
     /// Reads the whole (single-geometry) file.
-    public init(_ input: ByteReader, diagnostics: DiagnosticLog) throws(GeoConvError) {
+    public init(_ input: ByteReader, arcStep: Double = WKTParser.defaultArcStep, diagnostics: DiagnosticLog) throws(GeoConvError) {
         let bytes = try input.readAll(limit: 1 << 30)
-        let parsed: (WKTGeometry, droppedM: Bool)
+        let parsed: WKB.Result
         do throws(GeoConvError) {
-            parsed = try bytes.withUnsafeBytes { raw -> Result<(WKTGeometry, droppedM: Bool), GeoConvError> in
-                do throws(GeoConvError) { return .success(try WKB.read(raw)) } catch { return .failure(error) }
+            parsed = try bytes.withUnsafeBytes { raw -> Result<WKB.Result, GeoConvError> in
+                do throws(GeoConvError) { return .success(try WKB.read(raw, arcStep: arcStep)) } catch { return .failure(error) }
             }.get()
         } catch {
             throw error.inFile(input.name)
         }
         if parsed.droppedM {
             try diagnostics.warn("wkt.m-dropped", "M ordinates are dropped: the model keeps X, Y and Z", at: SourceLocation(file: input.name))
+        }
+        if parsed.linearisedCurves > 0 {
+            try GeometryLineReader.warnLinearised(arcStep: arcStep, at: SourceLocation(file: input.name), diagnostics: diagnostics)
         }
         if let srid = parsed.0.srid, srid != 4326 { header.crs = "EPSG:\(srid)" }
         feature = Feature(geometry: parsed.0.geometry)

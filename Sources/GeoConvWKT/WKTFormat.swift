@@ -33,7 +33,8 @@ extension FileFormat {
                 .contains { head.hasPrefix($0) }
         },
         makeReader: { input, options, diagnostics in
-            GeometryLineReader(input, encoding: .wkt, skipsInvalid: options.skipInvalid, diagnostics: diagnostics)
+            GeometryLineReader(input, encoding: .wkt, skipsInvalid: options.skipInvalid,
+                               arcStep: options.arcStep ?? WKTParser.defaultArcStep, diagnostics: diagnostics)
         },
         makeWriter: { output, options, diagnostics in
             GeometryWriter(output, form: .wkt, precision: options.coordinatePrecision, srid: options.srid, diagnostics: diagnostics)
@@ -61,7 +62,8 @@ extension FileFormat {
                 && head.allSatisfy { hexDigits.contains($0) || $0 == 0x0A || $0 == 0x0D }
         },
         makeReader: { input, options, diagnostics in
-            GeometryLineReader(input, encoding: .wkbHex, skipsInvalid: options.skipInvalid, diagnostics: diagnostics)
+            GeometryLineReader(input, encoding: .wkbHex, skipsInvalid: options.skipInvalid,
+                               arcStep: options.arcStep ?? WKTParser.defaultArcStep, diagnostics: diagnostics)
         },
         makeWriter: { output, options, diagnostics in
             GeometryWriter(output, form: .wkbHex, precision: nil, srid: options.srid, diagnostics: diagnostics)
@@ -78,7 +80,7 @@ extension FileFormat {
             prefix.count >= 5 && (prefix[0] == 0 || prefix[0] == 1) && prefix.contains(where: { $0 < 9 && $0 != 0 && $0 != 1 })
         },
         makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
-            try WKBFileReader(input, diagnostics: diagnostics)
+            try WKBFileReader(input, arcStep: options.arcStep ?? WKTParser.defaultArcStep, diagnostics: diagnostics)
         },
         makeWriter: { output, options, diagnostics in
             GeometryWriter(output, form: .wkbBinary, precision: nil, srid: options.srid, diagnostics: diagnostics)

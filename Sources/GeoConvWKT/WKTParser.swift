@@ -40,24 +40,35 @@ public struct WKTGeometry: Hashable, Sendable {
 /// and surface types (CIRCULARSTRING, TIN, …) are refused as unsupported; NaN and infinite
 /// ordinates are refused; collections nest at most 32 deep.
 public struct WKTParser {
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var index = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
     /// Set when M ordinates were dropped (the caller reports it).
     public private(set) var droppedM = false
     /// Set when a ring was not closed (the caller reports it).
-    public private(set) var unclosedRing = false
+    public internal(set) var unclosedRing = false
     /// EMPTY points inside MULTIPOINTs, which the model cannot hold (the caller reports them).
     public private(set) var droppedEmptyPoints = 0
+    /// Curves (CIRCULARSTRING, COMPOUNDCURVE, CURVEPOLYGON, MULTICURVE, MULTISURFACE) made
+    /// into straight segments (the caller reports it).
+    var linearisedCurves = 0
+    /// The largest angle, in degrees, one segment of a linearised arc spans (GDAL's
+    /// `OGR_ARC_STEPSIZE`, 4 by default).
+    var arcStep = WKTParser.defaultArcStep
+
+    /// The arc step used when none is given: 4°, as GDAL.
+    public static let defaultArcStep = 4.0
 
     static let maximumNesting = 32
 
     /// Parses one geometry from `bytes` (the whole buffer must be one geometry).
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(GeoConvError)
-        -> (WKTGeometry, droppedM: Bool, unclosedRing: Bool, droppedEmptyPoints: Int)
+    /// Curves are linearised with arcs cut into segments of at most `arcStep` degrees.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, arcStep: Double = defaultArcStep) throws(GeoConvError)
+        -> (WKTGeometry, droppedM: Bool, unclosedRing: Bool, droppedEmptyPoints: Int, linearisedCurves: Int)
     {
         var parser = WKTParser(bytes: bytes)
+        parser.arcStep = arcStep
         let result = try parser.document()
-        return (result, parser.droppedM, parser.unclosedRing, parser.droppedEmptyPoints)
+        return (result, parser.droppedM, parser.unclosedRing, parser.droppedEmptyPoints, parser.linearisedCurves)
     }
 
     /// Parses one geometry from a string.
@@ -77,35 +88,35 @@ public struct WKTParser {
 
     // MARK: Tokens
 
-    private func error(_ message: String, hint: String? = nil) -> GeoConvError {
+    func error(_ message: String, hint: String? = nil) -> GeoConvError {
         GeoConvError(.invalidInput, message, at: SourceLocation(byteOffset: index), hint: hint)
     }
 
-    private mutating func skipSpace() {
+    mutating func skipSpace() {
         while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
             index += 1
         }
     }
 
-    private mutating func peek() -> UInt8? {
+    mutating func peek() -> UInt8? {
         skipSpace()
         return index < bytes.count ? bytes[index] : nil
     }
 
-    private func describe() -> String {
+    func describe() -> String {
         guard index < bytes.count else { return "the end of the text" }
         if bytes[index] >= 0x80 { return "the non-ASCII byte 0x" + String(bytes[index], radix: 16, uppercase: true) + " (WKT is ASCII)" }
         let end = min(bytes.count, index + 12)
         return "'" + String(decoding: bytes[index..<end], as: UTF8.self) + (end < bytes.count ? "…'" : "'")
     }
 
-    private mutating func expect(_ byte: UInt8, _ what: String) throws(GeoConvError) {
+    mutating func expect(_ byte: UInt8, _ what: String) throws(GeoConvError) {
         guard peek() == byte else { throw error("expected \(what), found \(describe())") }
         index += 1
     }
 
     /// A run of letters, upper-cased.
-    private mutating func word() -> String? {
+    mutating func word() -> String? {
         skipSpace()
         let start = index
         while index < bytes.count, (bytes[index] | 0x20) >= UInt8(ascii: "a"), (bytes[index] | 0x20) <= UInt8(ascii: "z") { index += 1 }
@@ -166,8 +177,11 @@ public struct WKTParser {
         "POINT": .point, "LINESTRING": .lineString, "POLYGON": .polygon, "MULTIPOINT": .multiPoint,
         "MULTILINESTRING": .multiLineString, "MULTIPOLYGON": .multiPolygon, "GEOMETRYCOLLECTION": .geometryCollection,
     ]
-    static let unsupported: Set<String> = ["CIRCULARSTRING", "COMPOUNDCURVE", "CURVEPOLYGON", "MULTICURVE", "MULTISURFACE",
-                                           "CURVE", "SURFACE", "POLYHEDRALSURFACE", "TIN", "TRIANGLE", "LINEARRING"]
+    static let unsupported: Set<String> = ["CURVE", "SURFACE", "POLYHEDRALSURFACE", "TIN", "TRIANGLE"]
+
+    /// A type name's kind: the seven types, and the curve types by the kind they are
+    /// linearised into.
+    static func kind(of name: String) -> GeometryKind? { types[name] ?? curves[name] }
 
     /// `TYPE [Z|M|ZM] (…|EMPTY)`.
     private mutating func geometryText(depth: Int, parent: WKTDimensions?) throws(GeoConvError) -> (Geometry, WKTDimensions) {
@@ -179,24 +193,24 @@ public struct WKTParser {
         guard var name = word() else { throw error("expected a geometry type (POINT, LINESTRING, …), found \(describe())") }
         // Glued dimension tags: POINTZ, LINESTRINGZM, POLYGONM.
         var tag: WKTDimensions?
-        if WKTParser.types[name] == nil {
+        if WKTParser.kind(of: name) == nil {
             for (suffix, dims) in [("ZM", WKTDimensions.xyzm), ("Z", .xyz), ("M", .xym)] where name.hasSuffix(suffix) {
                 let base = String(name.dropLast(suffix.count))
-                if WKTParser.types[base] != nil {
+                if WKTParser.kind(of: base) != nil {
                     name = base
                     tag = dims
                     break
                 }
             }
         }
-        guard let kind = WKTParser.types[name] else {
+        guard let kind = WKTParser.kind(of: name) else {
             index = start
             if WKTParser.unsupported.contains(name) || WKTParser.unsupported.contains(where: { name.hasPrefix($0) }) {
-                throw GeoConvError(.unsupported, "\(name) is a curve or surface type that geoconv does not support",
+                throw GeoConvError(.unsupported, "\(name) is a surface type that geoconv does not support",
                                    at: SourceLocation(byteOffset: start),
-                                   hint: "linearise it first (PostGIS ST_CurveToLine, GDAL -nlt CONVERT_TO_LINEAR)")
+                                   hint: "convert it to polygons first (PostGIS ST_Dump, GDAL -nlt CONVERT_TO_LINEAR)")
             }
-            throw error("unknown geometry type \(name)", hint: "WKT types are POINT, LINESTRING, POLYGON, MULTIPOINT, MULTILINESTRING, MULTIPOLYGON and GEOMETRYCOLLECTION")
+            throw error("unknown geometry type \(name)", hint: "WKT types are POINT, LINESTRING, POLYGON, MULTIPOINT, MULTILINESTRING, MULTIPOLYGON and GEOMETRYCOLLECTION, and the curves CIRCULARSTRING, COMPOUNDCURVE, CURVEPOLYGON, MULTICURVE, MULTISURFACE (linearised) and LINEARRING")
         }
         // Separate dimension tag.
         let save = index
@@ -226,6 +240,9 @@ public struct WKTParser {
             return (.empty(kind), declared ?? .xy)
         }
         var dims = declared
+        if WKTParser.curves[name] != nil {
+            return (try curve(name, &dims), dims ?? .xy)
+        }
         let geometry: Geometry
         switch kind {
         case .point:
@@ -296,14 +313,14 @@ public struct WKTParser {
         return (geometry, dims ?? .xy)
     }
 
-    private mutating func peekWord() -> String? {
+    mutating func peekWord() -> String? {
         let save = index
         defer { index = save }
         return word()
     }
 
     /// After an element: true for ',', false for the closing `close`.
-    private mutating func comma(_ close: String) throws(GeoConvError) -> Bool {
+    mutating func comma(_ close: String) throws(GeoConvError) -> Bool {
         let byte = peek()
         if byte == UInt8(ascii: ",") {
             index += 1
@@ -317,7 +334,7 @@ public struct WKTParser {
     }
 
     /// One position; fixes the dimensions on the first, checks them after.
-    private mutating func position(_ dims: inout WKTDimensions?) throws(GeoConvError) -> Coordinate {
+    mutating func position(_ dims: inout WKTDimensions?) throws(GeoConvError) -> Coordinate {
         var values: (Double, Double, Double, Double) = (0, 0, 0, 0)
         var count = 0
         while true {
@@ -349,7 +366,7 @@ public struct WKTParser {
     }
 
     /// `(x y, x y, …)`.
-    private mutating func sequence(_ dims: inout WKTDimensions?) throws(GeoConvError) -> Path {
+    mutating func sequence(_ dims: inout WKTDimensions?) throws(GeoConvError) -> Path {
         try expect(UInt8(ascii: "("), "'('")
         var coordinates: [Coordinate] = []
         repeat {
@@ -361,7 +378,7 @@ public struct WKTParser {
     }
 
     /// `((ring), (ring), …)`.
-    private mutating func rings(_ dims: inout WKTDimensions?) throws(GeoConvError) -> PolygonRings {
+    mutating func rings(_ dims: inout WKTDimensions?) throws(GeoConvError) -> PolygonRings {
         try expect(UInt8(ascii: "("), "'('")
         var result: [Path] = []
         repeat {

@@ -57,7 +57,11 @@ struct WKTTests {
             #expect(error.location?.file == "shapes.wkt" && error.location?.line == 2 && error.location?.column == 19, "\(error)")
             #expect(error.message.contains("needs X and Y"))
         }
-        #expect(throws: GeoConvError.self) { try WKTParser.parse("CIRCULARSTRING(0 0, 1 1, 2 0)") }
+        #expect {
+            try WKTParser.parse("TIN (((0 0 0, 0 0 1, 0 1 0, 0 0 0)))")
+        } throws: { error in
+            (error as? GeoConvError)?.code == .unsupported && (error as? GeoConvError)?.location?.byteOffset == 0
+        }
         let truncated: [UInt8] = [1, 1, 0, 0, 0, 0, 0]
         #expect(throws: GeoConvError.self) { try truncated.withUnsafeBytes { try WKB.read($0) } }
         let lying: [UInt8] = [1, 2, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0x7F]
@@ -241,4 +245,90 @@ struct WKTEmptyMemberTests {
         let warning = try #require(points.diagnostics.entries["wkt.empty-point-dropped"])
         #expect(warning.first.location?.line == 1 && warning.first.location?.column == 1)
     }
+}
+
+/// Curves (PostGIS, GEOS, SQL/MM) read and linearised as GDAL does.
+@Suite("WKT and WKB curves")
+struct WKTCurveTests {
+    static func wkt(_ text: String, arcStep: Double? = nil) throws(GeoConvError) -> ConversionReport {
+        var options = ConversionOptions(inputFormat: .wkt, outputFormat: .wkt)
+        options.arcStep = arcStep
+        return try Converter().convert(.memory(Array(text.utf8), name: "c.wkt"), to: .memory, options: options)
+    }
+
+    @Test("A CIRCULARSTRING becomes GDAL's 4° segments: on the circle, from its first point to its last exactly")
+    func circularString() throws {
+        let parsed = try WKTParser.parse("CIRCULARSTRING (0 0, 1 1, 2 0)")
+        guard case .lineString(let path) = parsed.geometry else {
+            Issue.record("\(parsed.geometry)")
+            return
+        }
+        let points = path.coordinates
+        #expect(points.count == 46)  // 180° in 45 steps of 4°, as ogr2ogr -nlt CONVERT_TO_LINEAR
+        #expect(points.first == Coordinate(latitude: 0, longitude: 0) && points.last == Coordinate(latitude: 0, longitude: 2))
+        // ogr2ogr's second point: 0.002435949740176 0.069756473744125.
+        #expect(abs(points[1].longitude - 0.002435949740176) < 1e-12 && abs(points[1].latitude - 0.069756473744125) < 1e-12)
+        #expect(points.allSatisfy { abs(((($0.longitude - 1) * ($0.longitude - 1)) + $0.latitude * $0.latitude).squareRoot() - 1) < 1e-12 })
+        #expect(points.allSatisfy { $0.latitude >= 0 }, "the arc goes through (1 1), above the chord")
+        let report = try Self.wkt("CIRCULARSTRING (0 0, 1 1, 2 0)\n", arcStep: 45)
+        #expect(String(decoding: report.output, as: UTF8.self).split(separator: ",").count == 5)
+        let warning = try #require(report.diagnostics.entries["wkt.curve-linearised"])
+        #expect(warning.first.location?.line == 1 && warning.first.message.contains("at most 45°"))
+    }
+
+    @Test("Every curve type, with Z, EMPTY and LINEARRING", arguments: [
+        ("COMPOUNDCURVE (CIRCULARSTRING (0 0, 1 1, 2 0), (2 0, 3 0))", GeometryKind.lineString, 47),
+        ("CURVEPOLYGON (CIRCULARSTRING (0 0, 2 0, 0 0))", .polygon, 91),
+        ("CURVEPOLYGON (COMPOUNDCURVE (CIRCULARSTRING (0 0, 1 1, 2 0), (2 0, 0 0)), (0.5 0.1, 1.5 0.1, 1 0.5, 0.5 0.1))", .polygon, 51),
+        ("MULTICURVE ((0 0, 1 1), CIRCULARSTRING (0 0, 1 1, 2 0), EMPTY)", .multiLineString, 48),
+        ("MULTISURFACE (CURVEPOLYGON (CIRCULARSTRING (0 0, 2 0, 0 0)), ((5 5, 6 5, 6 6, 5 5)))", .multiPolygon, 95),
+        ("CIRCULARSTRING Z (0 0 1, 1 1 2, 2 0 3)", .lineString, 46),
+        ("CIRCULARSTRINGZ (0 0 1, 1 1 2, 2 0 3)", .lineString, 46),
+        ("COMPOUNDCURVE Z (CIRCULARSTRING Z (0 0 1, 1 1 2, 2 0 3), (2 0 3, 3 0 3))", .lineString, 47),
+        ("LINEARRING (0 0, 1 0, 1 1, 0 0)", .lineString, 4),
+        ("CIRCULARSTRING EMPTY", .lineString, 0),
+    ] as [(String, GeometryKind, Int)])
+    func curveTypes(text: String, kind: GeometryKind, positions: Int) throws {
+        let geometry = try WKTParser.parse(text).geometry
+        var count = 0
+        geometry.forEachCoordinate { _ in count += 1 }
+        #expect(geometry.kind == kind && count == positions, "\(text): \(geometry.kind), \(count) positions")
+        if text.contains(" Z ") || text.contains("ZM") || text.contains("Z (") {
+            var altitudes: [Double] = []
+            geometry.forEachCoordinate { altitudes.append($0.altitude ?? .nan) }
+            #expect(altitudes.first == 1 && altitudes.allSatisfy { $0 >= 1 && $0 <= 3 }, "Z interpolated along the arc")
+        }
+    }
+
+    @Test("A CIRCULARSTRING needs an odd number of points, 3 or more")
+    func badCircularString() {
+        #expect {
+            try WKTParser.parse("CIRCULARSTRING (0 0, 1 1)")
+        } throws: { error in
+            (error as? GeoConvError)?.code == .invalidInput && (error as? GeoConvError)?.message.contains("odd number of points") == true
+        }
+    }
+
+    @Test("ISO WKB curves (8 to 12) read as their WKT twins")
+    func wkbCurves() throws {
+        func double(_ value: Double) -> [UInt8] { withUnsafeBytes(of: value.bitPattern.littleEndian, Array.init) }
+        func uint(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.littleEndian, Array.init) }
+        let arc: [UInt8] = [1] + uint(8) + uint(3) + [0.0, 0, 1, 1, 2, 0].flatMap(double)
+        let line: [UInt8] = [1] + uint(2) + uint(2) + [2.0, 0, 3, 0].flatMap(double)
+        let compound: [UInt8] = [1] + uint(9) + uint(2) + arc + line
+        let multiCurve: [UInt8] = [1] + uint(11) + uint(2) + line + arc
+        for (bytes, text) in [(arc, "CIRCULARSTRING (0 0, 1 1, 2 0)"), (compound, "COMPOUNDCURVE (CIRCULARSTRING (0 0, 1 1, 2 0), (2 0, 3 0))"),
+                              (multiCurve, "MULTICURVE ((2 0, 3 0), CIRCULARSTRING (0 0, 1 1, 2 0))")]
+        {
+            let read = try bytes.withUnsafeBytes { try WKB.read($0) }
+            #expect(read.0.geometry == (try WKTParser.parse(text).geometry) && read.linearisedCurves > 0, "\(text)")
+        }
+        let hex = bytes(compound).map { String(format: "%02X", $0) }.joined() + "\n"
+        let report = try Converter().convert(.memory(Array(hex.utf8), name: "c.wkbhex"), to: .memory,
+                                             options: ConversionOptions(inputFormat: .wkbHex, outputFormat: .wkt))
+        #expect(report.diagnostics.entries["wkt.curve-linearised"] != nil)
+        #expect(String(decoding: report.output, as: UTF8.self).hasSuffix(",3 0)\n"))
+    }
+
+    func bytes(_ b: [UInt8]) -> [UInt8] { b }
 }
