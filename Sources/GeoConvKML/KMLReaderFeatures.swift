@@ -89,6 +89,18 @@ extension KMLReaderState {
                 for (key, value) in try parseChildren() { feature.properties[key] = .string(value) }
             case "LatLonBox":
                 latLonBox = try parseLatLonBox()
+            case "LatLonQuad":
+                // gx:LatLonQuad: four corners, counter-clockwise from the lower left.
+                let corners = Self.corners(try parseChildren()["coordinates"] ?? "")
+                guard corners.count == 4 else {
+                    warn("kml.invalid-lat-lon-quad", "a gx:LatLonQuad needs four 'longitude,latitude' corners, found \(corners.count); the overlay has no geometry",
+                         at: location())
+                    return
+                }
+                feature.properties[KMLNames.latLonQuad] = .array(corners.map { c in
+                    .array([JSONNumber(c.longitude).map(JSONValue.number) ?? .null, JSONNumber(c.latitude).map(JSONValue.number) ?? .null])
+                })
+                geometries.append(.polygon(PolygonRings(outer: Path(corners + [corners[0]]))))
             case "altitude", "altitudeMode", "drawOrder", "color", "refreshVisibility", "flyToView", "open":
                 let text = try parser.readElementText().trimmed
                 if element != "Placemark" {
@@ -213,6 +225,17 @@ extension KMLReaderState {
             if let text = values[key], let number = Double(text) { box[key] = KMLStyle.number(number) }
         }
         return box
+    }
+
+    /// `lon,lat[,alt]` tuples separated by whitespace; `[]` when one does not parse.
+    static func corners(_ text: String) -> [Coordinate] {
+        var result: [Coordinate] = []
+        for tuple in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }) {
+            let numbers = tuple.split(separator: ",").compactMap { Double($0) }
+            guard numbers.count >= 2, numbers.allSatisfy(\.isFinite) else { return [] }
+            result.append(Coordinate(latitude: numbers[1], longitude: numbers[0]))
+        }
+        return result
     }
 
     /// Records a Data or SimpleField `displayName` in `geoconv:display-names`.

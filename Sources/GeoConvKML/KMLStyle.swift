@@ -175,6 +175,9 @@ public enum KMLNames {
     public static let displayNames = "geoconv:display-names"
     /// A GroundOverlay's `LatLonBox`: `{"north":…,"south":…,"east":…,"west":…,"rotation":…}`.
     public static let latLonBox = "geoconv:latLonBox"
+    /// A GroundOverlay's `gx:LatLonQuad`: its four corners `[[lon, lat], …]` (counter-clockwise
+    /// from the lower left), the overlay's geometry being their polygon.
+    public static let latLonQuad = "geoconv:latLonQuad"
     /// What a feature stood for in KML, as togeojson says it: `groundoverlay`, `networklink`.
     public static let geometryType = "@geometry-type"
     /// A Point's radius in metres: the feature is a circle (as in GeoJSON).
@@ -183,7 +186,7 @@ public enum KMLNames {
     public static let circleCenter = CircleProperties.center
     /// Properties of the model kept in ExtendedData as JSON text.
     static let jsonValued = NameSet(["geoconv:spans", "geoconv:ground-anchor", "geoconv:info-window-anchor", "geoconv:opacity",
-                                          "geoconv:z-index", "geoconv:geodesic", radius, circleCenter, folder, latLonBox, "coordinateProperties",
+                                          "geoconv:z-index", "geoconv:geodesic", radius, circleCenter, folder, latLonBox, latLonQuad, "coordinateProperties",
                                           "timespan", "icon-offset", "icon-offset-units", "geoconv:id",
                                           highlightStyle, view, region, displayNames])
 }

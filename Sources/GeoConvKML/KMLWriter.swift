@@ -71,7 +71,7 @@ final class KMLWriterState {
 
     /// Properties KML writes in its own elements (or that only describe KML structure).
     static let structural = NameSet([KMLNames.folder, "styleUrl", "Snippet", "visibility", "address", "phoneNumber",
-                                          "timestamp", "timespan", KMLNames.geometryType, KMLNames.latLonBox, "icon-offset",
+                                          "timestamp", "timespan", KMLNames.geometryType, KMLNames.latLonBox, KMLNames.latLonQuad, "icon-offset",
                                           "icon-offset-units", "label-color", "label-opacity", "label-scale", KMLNames.balloonText,
                                           KMLNames.altitudeMode, KMLNames.extrude, KMLNames.radius, KMLNames.circleCenter, "geoconv:geodesic",
                                           "geoconv:ground-anchor", KMLNames.view, KMLNames.region, KMLNames.highlightStyle,
@@ -116,7 +116,13 @@ final class KMLWriterState {
         try moveToFolder(feature.properties[KMLNames.folder]?.arrayValue?.compactMap(\.stringValue) ?? [])
         let kind = feature.properties[KMLNames.geometryType]?.stringValue
         let box = feature.properties[KMLNames.latLonBox]?.objectValue
-        let element = kind == "groundoverlay" && box != nil ? "GroundOverlay" : (kind == "networklink" ? "NetworkLink" : "Placemark")
+        let quad = feature.properties[KMLNames.latLonQuad]?.arrayValue?.compactMap { corner -> (Double, Double)? in
+            guard let pair = corner.arrayValue, pair.count == 2, let lon = pair[0].doubleValue, let lat = pair[1].doubleValue,
+                  lon.isFinite, lat.isFinite else { return nil }
+            return (lon, lat)
+        }
+        let hasQuad = quad?.count == 4
+        let element = kind == "groundoverlay" && (box != nil || hasQuad) ? "GroundOverlay" : (kind == "networklink" ? "NetworkLink" : "Placemark")
         append("<\(element)")
         var extendedID: JSONValue?
         switch feature.id {
@@ -154,18 +160,31 @@ final class KMLWriterState {
         try writeStyle(feature, isOverlay: element == "GroundOverlay")
         if let region = feature.properties[KMLNames.region]?.objectValue { writeRegion(region) }
         try writeExtendedData(feature, id: extendedID, element: element)
-        if element == "GroundOverlay", let box {
+        if element == "GroundOverlay" {
             elements(KMLWriterState.overlayElements, of: feature)
             if let icon = feature.properties["icon"]?.stringValue ?? feature.style.icon {
                 append("<Icon><href>\(XMLEscaping.text(icon))</href></Icon>")
             }
             if let altitude = feature.properties["altitude"]?.doubleValue { append("<altitude>\(DecimalFormatter.shortest(altitude))</altitude>") }
             if let mode = feature.properties["altitudeMode"]?.stringValue { try writeAltitudeMode(mode) }
-            append("<LatLonBox>")
-            for key in ["north", "south", "east", "west", "rotation"] {
-                if let value = box[key]?.doubleValue { append("<\(key)>\(DecimalFormatter.shortest(value))</\(key)>") }
+            if let box {
+                append("<LatLonBox>")
+                for key in ["north", "south", "east", "west", "rotation"] {
+                    if let value = box[key]?.doubleValue { append("<\(key)>\(DecimalFormatter.shortest(value))</\(key)>") }
+                }
+                append("</LatLonBox>")
             }
-            append("</LatLonBox>")
+            if let quad, hasQuad {
+                usesGX = true
+                append("<gx:LatLonQuad><coordinates>")
+                for (index, corner) in quad.enumerated() {
+                    if index > 0 { buffer.append(0x20) }
+                    number(corner.0)
+                    buffer.append(UInt8(ascii: ","))
+                    number(corner.1)
+                }
+                append("</coordinates></gx:LatLonQuad>")
+            }
         } else if element == "NetworkLink" {
             elements(KMLWriterState.networkLinkElements, of: feature)
             append("<Link>")

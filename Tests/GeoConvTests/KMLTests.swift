@@ -324,4 +324,29 @@ struct KMLWriterTests {
         #expect(String(decoding: old.output, as: UTF8.self).contains("<Point><coordinates>151.2,-33.86</coordinates></Point>"))
         #expect(old.diagnostics.entries["kml.circle-as-point"] != nil)
     }
+
+    @Test("A gx:LatLonQuad ground overlay reads as the polygon of its corners and is written back")
+    func latLonQuad() throws {
+        let kml = """
+            <kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><GroundOverlay><name>Scan</name>
+            <Icon><href>scan.png</href></Icon>
+            <gx:LatLonQuad><coordinates>81.60,44.16 83.52,43.66 82.94,44.24 81.61,44.35</coordinates></gx:LatLonQuad>
+            </GroundOverlay></kml>
+            """
+        let features = try readKML(text: kml)
+        #expect(features.first?.geometry == .polygon(PolygonRings(outer: Path([
+            Coordinate(latitude: 44.16, longitude: 81.60), Coordinate(latitude: 43.66, longitude: 83.52),
+            Coordinate(latitude: 44.24, longitude: 82.94), Coordinate(latitude: 44.35, longitude: 81.61),
+            Coordinate(latitude: 44.16, longitude: 81.60),
+        ]))))
+        let back = try Converter().convert(.memory(Array(kml.utf8), name: "q.kml"), to: .memory, options: ConversionOptions(outputFormat: .kml))
+        let text = String(decoding: back.output, as: UTF8.self)
+        #expect(text.contains("<GroundOverlay><name>Scan</name>") && text.contains("<Icon><href>scan.png</href></Icon>"), "\(text)")
+        #expect(text.contains("<gx:LatLonQuad><coordinates>81.6,44.16 83.52,43.66 82.94,44.24 81.61,44.35</coordinates></gx:LatLonQuad>"))
+        #expect(XMLSchemaValidation.errors(in: back.output, schema: KMLSchemaTests.schema).isEmpty || !KMLSchemaTests.hasSchema)
+        let geojson = try Converter().convert(.memory(Array(kml.utf8), name: "q.kml"), to: .memory,
+                                              options: ConversionOptions(outputFormat: .geoJSON))
+        let again = try Converter().convert(.memory(geojson.output, name: "q.geojson"), to: .memory, options: ConversionOptions(outputFormat: .kml))
+        #expect(String(decoding: again.output, as: UTF8.self).contains("<gx:LatLonQuad>"), "through GeoJSON too")
+    }
 }
