@@ -155,6 +155,16 @@ package final class JSONScanner {
     /// Where the scanner is now.
     package var mark: Mark { Mark(position: position, line: line, lineStart: lineStart) }
 
+    /// The bytes from `mark` (taken since the last `startValue()`) to where the scanner is.
+    package func bytes(since mark: Mark) -> [UInt8] {
+        Array(UnsafeBufferPointer(start: storage + mark.position, count: position - mark.position))
+    }
+
+    /// Where `mark` is in the input: line, column and byte offset.
+    package func place(of mark: Mark) -> (line: Int, column: Int, byteOffset: Int) {
+        (mark.line, base + mark.position - mark.lineStart + 1, base + mark.position)
+    }
+
     /// Goes back to a mark taken within the current value (the window never moves within one).
     package func rewind(to mark: Mark) {
         position = mark.position

@@ -47,6 +47,10 @@ public struct GeoJSONReader: FeatureReader {
     let diagnostics: DiagnosticLog
     var state = State.start
     var pendingHeader = DocumentHeader()
+    /// The features of a FeatureCollection record of a text sequence, with their places,
+    /// returned before the next record is read.
+    var recordFeatures: [(feature: Feature, location: SourceLocation?)] = []
+    var recordFeatureIndex = 0
     /// Problems seen, in input order, when collecting for validation (`collectsProblems`).
     public var problems: [ValidationProblem] { problemBox.items }
     /// Collect every problem instead of warning or failing (for `geoconv validate`): a bad
@@ -271,6 +275,12 @@ public struct GeoJSONReader: FeatureReader {
                     try skip(error)
                 }
             case .sequence(let index):
+                if recordFeatureIndex < recordFeatures.count {
+                    let (feature, location) = recordFeatures[recordFeatureIndex]
+                    recordFeatureIndex += 1
+                    lastLocation = location
+                    return feature
+                }
                 guard let byte = try scanner.peekRecord() else {
                     state = .done
                     return nil
@@ -281,6 +291,7 @@ public struct GeoJSONReader: FeatureReader {
                 problemBox.startFeature()
                 state = .sequence(index: index + 1)
                 var parts = ObjectParts()
+                let recordStart = scanner.mark
                 do throws(GeoConvError) {
                     guard byte == UInt8(ascii: "{") else {
                         throw scanner.error("every record of a GeoJSON text sequence must be an object, found \(try scanner.describeNext())",
@@ -297,6 +308,10 @@ public struct GeoJSONReader: FeatureReader {
                     continue
                 }
                 if problemBox.featureFailed { continue }  // its errors are listed
+                if parts.kind == .featureCollection {
+                    try readCollectionRecord(from: recordStart, index: index)
+                    continue
+                }
                 do throws(GeoConvError) {
                     return try feature(from: parts, pointer: pointer())
                 } catch {
@@ -305,6 +320,46 @@ public struct GeoJSONReader: FeatureReader {
                 }
             }
         }
+    }
+
+    /// A FeatureCollection record of a text sequence (as some writers emit one per batch):
+    /// its features, read by a reader of their own over the record's bytes, with their
+    /// places and warnings moved to where they are in the input (`/N/features/M`).
+    mutating func readCollectionRecord(from start: JSONScanner.Mark, index: Int) throws(GeoConvError) {
+        let place = scanner.place(of: start)
+        let run = FeatureRun(bytes: scanner.bytes(since: start), line: place.line, column: place.column, byteOffset: place.byteOffset,
+                             recordsBefore: 0)
+        func relocate(_ location: SourceLocation) -> SourceLocation {
+            var moved = run.relocate(location)
+            moved.file = scanner.name
+            moved.pointer = "/\(index)" + (location.pointer ?? "")
+            return moved
+        }
+        let log = DiagnosticLog(strict: diagnostics.isStrict)
+        recordFeatures.removeAll(keepingCapacity: true)
+        recordFeatureIndex = 0
+        do throws(GeoConvError) {
+            var inner = GeoJSONReader(try ByteReader(.memory(run.bytes, name: scanner.name)),
+                                      options: GeoJSONReadOptions(skipsInvalidFeatures: options.skipsInvalidFeatures,
+                                                                  maximumDepth: options.maximumDepth),
+                                      diagnostics: log)
+            let header = try inner.readHeader()
+            if header.crs != nil {
+                throw GeoConvError(.unsupported, "a FeatureCollection record of a text sequence has a \"crs\" of its own",
+                                   at: relocate(SourceLocation(line: 1, column: 1, byteOffset: 0)),
+                                   hint: "give the CRS with --s-srs, or reproject the records first")
+            }
+            if header.name != nil || header.description != nil || !header.foreignMembers.isEmpty {
+                try log.warn("geojsonseq.record-members-dropped",
+                             "the members of a FeatureCollection record other than its features are not carried over (a text sequence has no document)",
+                             at: SourceLocation(line: 1, column: 1, byteOffset: 0))
+            }
+            while let feature = try inner.next() { recordFeatures.append((feature, inner.lastLocation.map(relocate))) }
+        } catch {
+            diagnostics.absorb(log, relocating: relocate)
+            throw error.relocated(relocate)
+        }
+        diagnostics.absorb(log, relocating: relocate)
     }
 
     /// Resynchronises after a member of `features` that failed to read at `failure`: goes

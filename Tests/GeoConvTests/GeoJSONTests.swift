@@ -155,6 +155,34 @@ struct GeoJSONReaderTests {
         }
     }
 
+    @Test("A text sequence record that is a FeatureCollection is read as its features, each at its place")
+    func collectionRecords() throws {
+        let text = #"{"type":"Feature","properties":{"a":1},"geometry":{"type":"Point","coordinates":[1,2]}}"# + "\n"
+            + #"{"type":"FeatureCollection","name":"batch","features":[{"type":"Feature","properties":{"b":2},"geometry":null},"#
+            + #"{"type":"Feature","properties":{"c":3},"geometry":{"type":"Point","coordinates":[5,"x"]}}]}"# + "\n"
+            + #"{"type":"Feature","properties":{"d":4},"geometry":null}"# + "\n"
+        #expect {
+            _ = try readGeoJSON(text, sequence: true)
+        } throws: { error in
+            guard let error = error as? GeoConvError else { return false }
+            return error.location?.line == 2 && error.location?.column == 195 && error.location?.pointer == "/1/features/1/geometry/coordinates/1"
+        }
+        let log = DiagnosticLog()
+        var reader = GeoJSONReader(try ByteReader(.memory(Array(text.utf8), name: "s.geojsonl")),
+                                   options: GeoJSONReadOptions(isSequence: true, skipsInvalidFeatures: true), diagnostics: log)
+        _ = try reader.readHeader()
+        var names: [String] = []
+        var places: [String] = []
+        while let feature = try reader.next() {
+            names += feature.properties.keys
+            places.append(reader.lastLocation.map { "\($0.line ?? 0):\($0.column ?? 0) \($0.pointer ?? "")" } ?? "")
+        }
+        #expect(names == ["a", "b", "d"])
+        #expect(places == ["1:1 /0", "2:56 /1/features/0", "3:1 /2"])
+        #expect(log.entries["geojsonseq.record-members-dropped"]?.first.location?.line == 2)
+        #expect(log.skippedFeatures.first?.location?.pointer == "/1/features/1/geometry/coordinates/1")
+    }
+
     @Test("Every legacy crs form GDAL reads: name, EPSG code, OGC urn, and links to EPSG/OGC URLs", arguments: [
         (#"{"type":"EPSG","properties":{"code":28356}}"#, "EPSG:28356"),
         (#"{"type":"EPSG","properties":{"code":"3857"}}"#, "EPSG:3857"),
