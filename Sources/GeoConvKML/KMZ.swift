@@ -290,8 +290,25 @@ public struct KMZReader: FeatureReader {
     private var kml: KMLReader
     private let otherEntries: [String]
     private let files: EmbeddedFiles
+    /// Every entry, the KML files included.
+    private let linkedFiles: EmbeddedFiles
     private let diagnostics: DiagnosticLog
+    private let options: KMLReadOptions
+    private let archiveName: String
     private var checkedIcons: Set<String> = []
+    /// KML files of the archive that NetworkLinks lead to, being read (innermost last).
+    private var linked: [(reader: KMLReader, path: String, folder: [JSONValue])] = []
+    private var followedLinks = 0
+    private var lastLinkedLocation: SourceLocation?
+    /// The archive's KML files besides the main one, and those a NetworkLink led to.
+    private let linkableEntries: [String]
+    private var followedEntries: Set<String> = []
+    private var finished = false
+
+    /// The deepest chain of NetworkLinks followed inside an archive.
+    public static let maximumLinkDepth = 8
+    /// The most NetworkLinks followed in one archive (a super-overlay has one per tile).
+    public static let maximumFollowedLinks = 10_000
 
     /// Opens a KMZ.
     public init(_ input: ByteReader, options: KMLReadOptions = KMLReadOptions(), limits: KMZLimits = KMZLimits(),
@@ -300,30 +317,149 @@ public struct KMZReader: FeatureReader {
         let opened = try KMZ.openMainKML(input, limits: limits)
         kml = try KMLReader(opened.kml, options: options, diagnostics: diagnostics)
         otherEntries = opened.otherEntries
-        files = opened.files
+        // KML files are documents that NetworkLinks lead to, read in their place: the other
+        // entries (images…) are the files the document carries.
+        linkableEntries = opened.otherEntries.filter { $0.lowercased().hasSuffix(".kml") }
+        let all = opened.files
+        files = EmbeddedFiles(paths: opened.otherEntries.filter { !$0.lowercased().hasSuffix(".kml") }) { path in
+            try all.contents(of: path)
+        }
+        linkedFiles = all
         self.diagnostics = diagnostics
+        self.options = options
+        archiveName = input.name
     }
 
-    public var lastLocation: SourceLocation? { kml.lastLocation }
+    public var lastLocation: SourceLocation? { linked.isEmpty ? kml.lastLocation : lastLinkedLocation }
 
     /// The main KML's header, with the archive's other files as `embeddedFiles` (a KMZ
     /// writer carries them; other writers report them).
     public mutating func readHeader() throws(GeoConvError) -> DocumentHeader {
         var header = try kml.readHeader()
-        if !otherEntries.isEmpty { header.embeddedFiles = files }
+        if !files.paths.isEmpty { header.embeddedFiles = files }
         return header
     }
 
+    /// The next feature. A NetworkLink whose `href` names a KML file inside the archive
+    /// (a Region-based super-overlay, as Google Earth and gdal2tiles make) is followed: its
+    /// file's features come in its place, in a folder named after the link, up to
+    /// `maximumLinkDepth` links deep and `maximumFollowedLinks` in all, a link back into a
+    /// file being read is not followed (each reported). Links to anything else are never
+    /// fetched and stay as data.
     public mutating func next() throws(GeoConvError) -> Feature? {
-        guard let feature = try kml.next() else { return nil }
+        while true {
+            var feature: Feature
+            let base: String
+            if var innermost = linked.last {
+                guard let next = try innermost.reader.next() else {
+                    linked.removeLast()
+                    continue
+                }
+                linked[linked.count - 1].reader = innermost.reader
+                feature = next
+                lastLinkedLocation = innermost.reader.lastLocation
+                let prefix = innermost.folder
+                if !prefix.isEmpty {
+                    feature.properties[KMLNames.folder] = .array(prefix + (feature.properties[KMLNames.folder]?.arrayValue ?? []))
+                }
+                base = KMZReader.directory(of: innermost.path)
+            } else {
+                guard let next = try kml.next() else {
+                    try reportUnlinked()
+                    return nil
+                }
+                feature = next
+                base = ""
+            }
+            if let target = try linkTarget(of: feature, base: base) {
+                try follow(target, link: feature)
+                continue
+            }
+            try checkIcons(of: feature, base: base)
+            return feature
+        }
+    }
+
+    /// The archive entry a NetworkLink leads to, `nil` when `feature` is no such link.
+    private func linkTarget(of feature: Feature, base: String) throws(GeoConvError) -> String? {
+        guard feature.properties[KMLNames.geometryType]?.stringValue == "networklink",
+              let href = feature.properties["href"]?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines),
+              !href.isEmpty, !href.contains("://"), !href.hasPrefix("/")
+        else { return nil }
+        let path = KMZReader.resolve(href, against: base)
+        guard let path, otherEntries.contains(path), path.lowercased().hasSuffix(".kml") else { return nil }
+        if linked.contains(where: { $0.path == path }) {
+            try diagnostics.warn("kmz.network-link-cycle", "a NetworkLink leads back to \(path), which is being read; it is not followed again",
+                                 at: lastLocation)
+            return nil
+        }
+        guard linked.count < KMZReader.maximumLinkDepth, followedLinks < KMZReader.maximumFollowedLinks else {
+            try diagnostics.warn("kmz.network-link-limit",
+                                 "a NetworkLink to \(path) is not followed: more than \(KMZReader.maximumLinkDepth) links deep or \(KMZReader.maximumFollowedLinks) links in all",
+                                 at: lastLocation, hint: "see docs/security.md")
+            return nil
+        }
+        return path
+    }
+
+    /// Once: the archive's KML files no NetworkLink led to, which are not carried over.
+    private mutating func reportUnlinked() throws(GeoConvError) {
+        guard !finished else { return }
+        finished = true
+        let unlinked = linkableEntries.filter { !followedEntries.contains($0) }
+        guard !unlinked.isEmpty else { return }
+        let listed = unlinked.prefix(3).joined(separator: ", ") + (unlinked.count > 3 ? ", …" : "")
+        try diagnostics.warn("kmz.unlinked-kml-dropped",
+                             "\(unlinked.count) KML file(s) in the archive (\(listed)) are not reached by a NetworkLink from the main document and are not read",
+                             hint: "convert them on their own, or link them from doc.kml")
+    }
+
+    private mutating func follow(_ path: String, link: Feature) throws(GeoConvError) {
+        let bytes = try linkedFiles.contents(of: path)
+        followedEntries.insert(path)
+        var options = options
+        options.jobs = 1
+        var reader = try KMLReader(try ByteReader(.memory(bytes, name: archiveName + "/" + path)), options: options, diagnostics: diagnostics)
+        _ = try reader.readHeader()
+        followedLinks += 1
+        // The link's own folder path (already under the folders of the file it came from).
+        var folder = link.properties[KMLNames.folder]?.arrayValue ?? []
+        folder.append(.string(link.title ?? path))
+        linked.append((reader, path, folder))
+        diagnostics.note("kmz.network-link-followed",
+                         "NetworkLinks to KML files inside the archive are followed: their features come in their place, in a folder named after the link")
+    }
+
+    private mutating func checkIcons(of feature: Feature, base: String) throws(GeoConvError) {
         for icon in [feature.style.icon, feature.properties["icon"]?.stringValue].compactMap({ $0 })
-        where !icon.contains("://") && !checkedIcons.contains(icon) {
-            checkedIcons.insert(icon)
-            if !otherEntries.contains(icon) {
+        where !icon.contains("://") && !checkedIcons.contains(base + icon) {
+            checkedIcons.insert(base + icon)
+            if !otherEntries.contains(icon), !otherEntries.contains(KMZReader.resolve(icon, against: base) ?? icon) {
                 try diagnostics.warn("kmz.icon-missing", "icon \"\(icon)\" is neither a URL nor a file in the KMZ")
             }
         }
-        return feature
+    }
+
+    /// The folder part of an entry's path (`tiles/3/` for `tiles/3/1.kml`).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[...slash])
+    }
+
+    /// `href` relative to the folder `base`, with `.` and `..` resolved; `nil` when it
+    /// leaves the archive.
+    static func resolve(_ href: String, against base: String) -> String? {
+        var parts: [Substring] = base.split(separator: "/")
+        for part in href.split(separator: "/", omittingEmptySubsequences: true) {
+            switch part {
+            case ".": continue
+            case "..":
+                guard !parts.isEmpty else { return nil }
+                parts.removeLast()
+            default: parts.append(part)
+            }
+        }
+        return parts.joined(separator: "/")
     }
 }
 

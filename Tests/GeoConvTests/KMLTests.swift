@@ -349,4 +349,19 @@ struct KMLWriterTests {
         let again = try Converter().convert(.memory(geojson.output, name: "q.geojson"), to: .memory, options: ConversionOptions(outputFormat: .kml))
         #expect(String(decoding: again.output, as: UTF8.self).contains("<gx:LatLonQuad>"), "through GeoJSON too")
     }
+
+    @Test("A KMZ super-overlay: NetworkLinks to KML files inside the archive are followed, in folders named after the links; remote links stay as data; a cycle is reported")
+    func superOverlay() throws {
+        let report = try Converter().convert(.file(Fixtures.testdata("kml/superoverlay.kmz")), to: .memory,
+                                             options: ConversionOptions(outputFormat: .geoJSONSequence))
+        let lines = String(decoding: report.output, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines.count == 5)
+        #expect(lines[1].contains(#""geoconv:folder":["Tile 0","Z1"],"name":"Tile 0 line""#), "\(lines[1])")
+        #expect(lines[2].contains(#""geoconv:folder":["Tile 0","Z1","Tile 1"],"name":"Deep point""#), "\(lines[2])")
+        #expect(lines[3].contains(#""href":"../0.kml""#) && lines[4].contains(#""href":"http://example.com/remote.kml""#))
+        #expect(report.diagnostics.entries["kmz.network-link-followed"]?.count == 2)
+        let cycle = try #require(report.diagnostics.entries["kmz.network-link-cycle"])
+        #expect(cycle.first.location?.file?.hasSuffix("superoverlay.kmz/tiles/sub/1.kml") == true && cycle.first.location?.line == 6)
+        #expect(report.diagnostics.entries["embedded-files-dropped"] == nil, "the linked KML files were read, not dropped")
+    }
 }
