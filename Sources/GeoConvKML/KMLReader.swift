@@ -101,7 +101,12 @@ final class KMLReaderState {
         self.diagnostics = diagnostics
     }
 
-    func location() -> SourceLocation { SourceLocation(file: name, line: parser.line, column: parser.column) }
+    /// Where the current element starts: its own line (libxml2 keeps no column for a node;
+    /// the parser's line and column are where its read-ahead has got to, often lines later).
+    func location() -> SourceLocation {
+        if let line = parser.nodeLine { return SourceLocation(file: name, line: line) }
+        return SourceLocation(file: name, line: parser.line, column: parser.column)
+    }
 
     func convert(_ error: XMLParseError) -> GeoConvError {
         if let failure = parser.sourceFailure as? GeoConvError { return failure }
@@ -293,7 +298,7 @@ final class KMLReaderState {
                 guard options.skipsInvalidFeatures, !error.isLimit, parser.sourceFailure == nil else { throw error }
                 record { () throws(GeoConvError) in
                     try diagnostics.skip("kml.invalid-feature-skipped", "skipped an invalid \(element): \(error.message)",
-                                         at: SourceLocation(file: name, line: error.line, column: error.column))
+                                         at: SourceLocation(file: name, line: error.line > 0 ? error.line : nil, column: error.column > 0 ? error.column : nil))
                 }
                 return nil
             }

@@ -14,7 +14,7 @@ extension KMLReaderState {
             guard error.isInvalidValue, parser.sourceFailure == nil else {
                 throw error
             }
-            let location = SourceLocation(file: name, line: error.line, column: error.column)
+            let location = SourceLocation(file: name, line: error.line > 0 ? error.line : nil, column: error.column > 0 ? error.column : nil)
             do throws(GeoConvError) {
                 try diagnostics.warn("kml.invalid-coordinates", "a \(element) is dropped: \(error.message)", at: location,
                                      hint: "fix the <coordinates>; the placemark is kept without this geometry")

@@ -215,8 +215,11 @@ public final class XMLPullParser {
     }
 
     /// An error at the current position.
+    /// At the current node's own line when libxml2 knows it (no column: libxml2 keeps none
+    /// for a node, and the parser's is where its read-ahead has got to); else the parser's.
     public func error(_ message: String, isLimit: Bool = false) -> XMLParseError {
-        XMLParseError(message: message, line: line, column: column, isLimit: isLimit)
+        if let nodeLine { return XMLParseError(message: message, line: nodeLine, column: 0, isLimit: isLimit) }
+        return XMLParseError(message: message, line: line, column: column, isLimit: isLimit)
     }
 
     /// An error about a value in well-formed XML (bad coordinates, for example), at the
