@@ -13,9 +13,9 @@ public enum WKB {
         case extended
     }
 
-    /// What `read` returns: the geometry, whether M ordinates were dropped, and how many
-    /// curves were linearised.
-    public typealias Result = (WKTGeometry, droppedM: Bool, linearisedCurves: Int)
+    /// What `read` returns: the geometry, whether M ordinates were dropped, how many curves
+    /// were linearised, and how many empty points inside MultiPoints were dropped.
+    public typealias Result = (WKTGeometry, droppedM: Bool, linearisedCurves: Int, droppedEmptyPoints: Int)
 
     /// Reads one geometry from `bytes`, which must hold exactly one. ISO curve types
     /// (CircularString 8, CompoundCurve 9, CurvePolygon 10, MultiCurve 11, MultiSurface 12)
@@ -28,7 +28,8 @@ public enum WKB {
             throw GeoConvError(.invalidInput, "\(bytes.count - reader.offset) bytes follow the WKB geometry",
                                at: SourceLocation(byteOffset: reader.offset))
         }
-        return (WKTGeometry(geometry: geometry, dimensions: dims, srid: srid), reader.droppedM, reader.linearisedCurves)
+        return (WKTGeometry(geometry: geometry, dimensions: dims, srid: srid), reader.droppedM, reader.linearisedCurves,
+                reader.droppedEmptyPoints)
     }
 
     /// Reads one geometry from hexadecimal text (upper or lower case).
@@ -69,6 +70,8 @@ public enum WKB {
         var droppedM = false
         /// Curves linearised so far, and the arc step they were cut with (degrees).
         var linearisedCurves = 0
+        /// Empty points inside MultiPoints, dropped: the model's MultiPoint holds positions only.
+        var droppedEmptyPoints = 0
         var arcStep = WKTParser.defaultArcStep
 
         func error(_ message: String) -> GeoConvError {
@@ -178,8 +181,7 @@ public enum WKB {
                 case 4:
                     var points: [Coordinate] = []
                     for m in members {
-                        guard case .point(let c) = m else { throw error("an empty point inside a WKB MultiPoint") }
-                        points.append(c)
+                        if case .point(let c) = m { points.append(c) } else { droppedEmptyPoints += 1 }
                     }
                     geometry = points.isEmpty ? .empty(.multiPoint) : .multiPoint(points)
                 case 5:

@@ -40,6 +40,11 @@ public struct GeometryLineReader: FeatureReader {
         try GeometryLineReader.warnLinearised(arcStep: arcStep, at: location, diagnostics: diagnostics)
     }
 
+    static func warnEmptyPoints(at location: SourceLocation, diagnostics: DiagnosticLog) throws(GeoConvError) {
+        try diagnostics.warn("wkt.empty-point-dropped", "an EMPTY point inside a MULTIPOINT is dropped: the model's MultiPoint holds positions only",
+                             at: location)
+    }
+
     static func warnLinearised(arcStep: Double, at location: SourceLocation, diagnostics: DiagnosticLog) throws(GeoConvError) {
         try diagnostics.warn("wkt.curve-linearised",
                              "curves (CIRCULARSTRING, COMPOUNDCURVE, CURVEPOLYGON, MULTICURVE, MULTISURFACE) are linearised: arcs become segments of at most \(DecimalFormatter.shortest(arcStep))°",
@@ -88,11 +93,7 @@ public struct GeometryLineReader: FeatureReader {
                     parsed = result.0
                     droppedM = result.droppedM
                     if result.linearisedCurves > 0 { try warnLinearised(at: location) }
-                    if result.droppedEmptyPoints > 0 {
-                        try diagnostics.warn("wkt.empty-point-dropped",
-                                             "an EMPTY point inside a MULTIPOINT is dropped: the model's MultiPoint holds positions only",
-                                             at: location)
-                    }
+                    if result.droppedEmptyPoints > 0 { try GeometryLineReader.warnEmptyPoints(at: location, diagnostics: diagnostics) }
                     if result.unclosedRing {
                         try diagnostics.warn("wkt.unclosed-ring", "a polygon ring's first and last positions differ; it is closed on writing",
                                              at: location)
@@ -101,6 +102,7 @@ public struct GeometryLineReader: FeatureReader {
                     let result = try WKB.read(hex: text, arcStep: arcStep)
                     (parsed, droppedM) = (result.0, result.droppedM)
                     if result.linearisedCurves > 0 { try warnLinearised(at: location) }
+                    if result.droppedEmptyPoints > 0 { try GeometryLineReader.warnEmptyPoints(at: location, diagnostics: diagnostics) }
                     if GeometryLineReader.hasUnclosedRing(parsed.geometry) {
                         try diagnostics.warn("wkt.unclosed-ring", "a polygon ring's first and last positions differ; it is closed on writing",
                                              at: location)
@@ -160,6 +162,7 @@ public struct WKBFileReader: FeatureReader {
         if parsed.droppedM {
             try diagnostics.warn("wkt.m-dropped", "M ordinates are dropped: the model keeps X, Y and Z", at: SourceLocation(file: input.name))
         }
+        if parsed.droppedEmptyPoints > 0 { try GeometryLineReader.warnEmptyPoints(at: SourceLocation(file: input.name), diagnostics: diagnostics) }
         if parsed.linearisedCurves > 0 {
             try GeometryLineReader.warnLinearised(arcStep: arcStep, at: SourceLocation(file: input.name), diagnostics: diagnostics)
         }

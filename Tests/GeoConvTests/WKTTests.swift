@@ -240,6 +240,14 @@ struct WKTEmptyMemberTests {
         let report = try convert("MULTILINESTRING ((0 0,1 1),EMPTY)\n", to: .geoJSONSequence)
         #expect(String(decoding: report.output, as: UTF8.self).contains(#""type":"MultiLineString","coordinates":[[[0,0],[1,1]]]"#))
         #expect(report.diagnostics.entries["geometry.empty-member-dropped"]?.first.isNote == true)
+        // In WKB, an empty point is a point of NaNs; inside a MultiPoint it is dropped likewise.
+        let hex = try convert("MULTIPOINT ((10 0),EMPTY)\n", to: .wkbHex)
+        #expect(hex.diagnostics.entries["wkt.empty-point-dropped"] != nil)
+        let nanPoint = "0104000000020000000101000000000000000000244000000000000000000101000000000000000000F87F000000000000F87F\n"
+        let fromWKB = try Converter().convert(.memory(Array(nanPoint.utf8), name: "e.wkbhex"), to: .memory,
+                                              options: ConversionOptions(inputFormat: .wkbHex, outputFormat: .wkt))
+        #expect(String(decoding: fromWKB.output, as: UTF8.self) == "MULTIPOINT ((10 0))\n")
+        #expect(fromWKB.diagnostics.entries["wkt.empty-point-dropped"]?.first.location?.line == 1)
         let points = try convert("MULTIPOINT ((10 0),EMPTY)\n", to: .wkt)
         #expect(String(decoding: points.output, as: UTF8.self) == "MULTIPOINT ((10 0))\n")
         let warning = try #require(points.diagnostics.entries["wkt.empty-point-dropped"])
