@@ -102,10 +102,7 @@ extension GeoJSONReader {
             case 1: numbers.1 = value
             case 2: numbers.2 = value
             default:
-                if count == 3 {
-                    try lenient("geojson.extra-ordinates", "positions with more than three numbers: the fourth and later are dropped",
-                                at: scanner.location())
-                }
+                if count == 3 { try warnExtraOrdinates(at: scanner.location()) }
             }
             count += 1
         } while try scanner.nextElement(close: UInt8(ascii: "]"), pointer: "")
@@ -172,15 +169,7 @@ extension GeoJSONReader {
     func parseRings(depth: Int) throws(GeoConvError) -> PolygonRings? {
         var rings: [Path] = []
         try parseLists(depth: depth) { (ring) throws(GeoConvError) in rings.append(Path(ring)) }
-        for ring in rings {
-            if ring.count < 4 {
-                try lenient("geojson.short-ring", "a linear ring needs four or more positions; this one has \(ring.count)", at: scanner.location())
-            }
-            if !ring.isEmpty && !ring.isClosed {
-                try lenient("geojson.unclosed-ring", "a linear ring's first and last positions differ; it is closed on writing",
-                            at: scanner.location())
-            }
-        }
+        for ring in rings { try checkRing(ring, at: scanner.location()) }
         guard let outer = rings.first, !outer.isEmpty else { return nil }
         return PolygonRings(outer: outer, holes: Array(rings.dropFirst()))
     }
@@ -195,11 +184,7 @@ extension GeoJSONReader {
     }
 
     func parseShapeUnlocated(_ kind: GeometryKind, depth: Int) throws(GeoConvError) -> Geometry {
-        func checkLine(_ path: [Coordinate]) throws(GeoConvError) {
-            if path.count == 1 {
-                try lenient("geojson.short-line", "a LineString needs two or more positions; this one has one", at: scanner.location())
-            }
-        }
+        func checkLine(_ path: [Coordinate]) throws(GeoConvError) { try self.checkLine(count: path.count, at: scanner.location()) }
         switch kind {
         case .point:
             guard try scanner.peekToken() == UInt8(ascii: "[") else {
@@ -251,6 +236,28 @@ extension GeoJSONReader {
             return polygons.isEmpty ? .empty(.multiPolygon) : .multiPolygon(polygons)
         case .geometryCollection, .circle:
             throw scanner.error("\(kind.rawValue) has no coordinates", pointer: "")
+        }
+    }
+
+    // MARK: Checks (one place for each, whichever route the coordinates took)
+
+    func warnExtraOrdinates(at location: @autoclosure () -> SourceLocation) throws(GeoConvError) {
+        try lenient("geojson.extra-ordinates", "positions with more than three numbers: the fourth and later are dropped", at: location())
+    }
+
+    func checkLine(count: Int, at location: @autoclosure () -> SourceLocation) throws(GeoConvError) {
+        if count == 1 { try lenient("geojson.short-line", "a LineString needs two or more positions; this one has one", at: location()) }
+    }
+
+    func checkRing<C: Collection<Coordinate>>(_ ring: C, at location: @autoclosure () -> SourceLocation) throws(GeoConvError) {
+        if ring.count < 4 {
+            try lenient("geojson.short-ring", "a linear ring needs four or more positions; this one has \(ring.count)", at: location())
+        }
+        // Closed: two or more positions, the last the first (as `Path.isClosed`).
+        if let first = ring.first, let last = ring.reversed().first,
+           ring.count < 2 || first.latitude != last.latitude || first.longitude != last.longitude
+        {
+            try lenient("geojson.unclosed-ring", "a linear ring's first and last positions differ; it is closed on writing", at: location())
         }
     }
 
@@ -330,7 +337,7 @@ extension GeoJSONReader {
             guard case .position(let c, let extra) = node else {
                 throw error("\(kind.rawValue) coordinates are nested too deeply: expected a position [longitude, latitude]", at: location())
             }
-            if extra { try lenient("geojson.extra-ordinates", "positions with more than three numbers: the fourth and later are dropped", at: location()) }
+            if extra { try warnExtraOrdinates(at: location()) }
             return c
         }
         func list(_ node: CoordinateNode) throws(GeoConvError) -> [CoordinateNode] {
@@ -349,21 +356,14 @@ extension GeoJSONReader {
         }
         func line(_ node: CoordinateNode) throws(GeoConvError) -> Path {
             let p = try path(node)
-            if p.count == 1 {
-                try lenient("geojson.short-line", "a LineString needs two or more positions; this one has one", at: location())
-            }
+            try checkLine(count: p.count, at: location())
             return p
         }
         func rings(_ node: CoordinateNode) throws(GeoConvError) -> PolygonRings? {
             var result: [Path] = []
             for child in try list(node) {
                 let ring = try path(child)
-                if ring.count < 4 {
-                    try lenient("geojson.short-ring", "a linear ring needs four or more positions; this one has \(ring.count)", at: location())
-                }
-                if !ring.isEmpty && !ring.isClosed {
-                    try lenient("geojson.unclosed-ring", "a linear ring's first and last positions differ; it is closed on writing", at: location())
-                }
+                try checkRing(ring.coordinates, at: location())
                 result.append(ring)
             }
             guard let outer = result.first, !outer.isEmpty else { return nil }
