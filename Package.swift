@@ -29,6 +29,11 @@ let package = Package(
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
         .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]
+        ),
+        .systemLibrary(
             name: "CPROJ",
             pkgConfig: "proj",
             providers: [.apt(["libproj-dev"]), .brew(["proj"])]
@@ -58,12 +63,13 @@ let package = Package(
         ),
         .target(name: "GeoConvGPX", dependencies: ["GeoConvCore", "GeoConvXML"], swiftSettings: strictSwift),
         .target(name: "GeoConvGeometry", dependencies: ["GeoConvCore", "CPROJ"], swiftSettings: strictSwift),
+        .target(name: "GeoConvRender", dependencies: ["GeoConvCore", "GeoConvGeometry", "CCairo"], swiftSettings: strictSwift),
         .target(name: "GeoConvProjection", dependencies: ["GeoConvCore", "CPROJ"], swiftSettings: strictSwift),
         .target(
             name: "GeoConv",
             dependencies: [
                 "GeoConvCore", "GeoConvEncodedPolyline", "GeoConvGeoJSON", "GeoConvWKT",
-                "GeoConvXML", "GeoConvKML", "GeoConvGPX", "GeoConvProjection", "GeoConvGeometry",
+                "GeoConvXML", "GeoConvKML", "GeoConvGPX", "GeoConvProjection", "GeoConvGeometry", "GeoConvRender",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             swiftSettings: strictSwift

@@ -6,3 +6,4 @@
 @_exported public import GeoConvKML
 @_exported public import GeoConvGPX
 @_exported public import GeoConvGeometry
+@_exported public import GeoConvRender

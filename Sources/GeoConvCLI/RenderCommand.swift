@@ -1,0 +1,80 @@
+import ArgumentParser
+import GeoConv
+
+/// `geoconv render IN OUT`: a picture of the overlays.
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw a file's overlays as the Maps SDK shows them: PNG, SVG or PDF by the output's extension.",
+        discussion: """
+            Web Mercator at --camera LAT,LNG,ZOOM[,BEARING], or fitted to the data in --viewport
+            WxH points with the SDK's 64-point padding. Stroke widths in points; spans, geodesic
+            lines, polygons with holes, geodesic circles, markers (pins in their colour, or their
+            PNG icon beside the input or in the KMZ). What cannot be drawn is reported.
+            """
+    )
+
+    @Argument(help: "The input file, or '-' for standard input.")
+    var input: String
+
+    @Argument(help: "The picture: .png, .svg or .pdf.")
+    var output: String
+
+    @Option(help: "The input format (default: from the extension or the content).")
+    var from: String?
+
+    @Option(help: "The camera, LAT,LNG,ZOOM[,BEARING] (default: fitted to the data).")
+    var camera: String?
+
+    @Option(help: "The view in points, WIDTHxHEIGHT (default 512x512).")
+    var viewport = "512x512"
+
+    @Option(help: "Pixels per point (2 for Retina); PNG only.")
+    var scale = 1.0
+
+    @Option(help: "Points kept free on every side when fitting (default 64, as fitBounds).")
+    var padding = 64.0
+
+    @Option(help: "The background: a CSS colour, or 'none' for transparent (default #f2efe9).")
+    var background: String?
+
+    func validate() throws {
+        guard RenderFormat(path: output) != nil else { throw ValidationError("the output must end in .png, .svg or .pdf") }
+        guard scale > 0, scale <= 8 else { throw ValidationError("--scale must be within (0, 8]") }
+        guard viewportSize != nil else { throw ValidationError("--viewport must be WIDTHxHEIGHT in points, e.g. 390x844") }
+        if camera != nil, cameraPosition == nil { throw ValidationError("--camera must be LAT,LNG,ZOOM[,BEARING], e.g. 51.5,-0.12,12") }
+        if let background, background != "none", Color(css: background) == nil { throw ValidationError("--background must be a CSS colour or none") }
+    }
+
+    var viewportSize: (Double, Double)? {
+        let parts = viewport.lowercased().split(separator: "x").compactMap { Double($0) }
+        guard parts.count == 2, parts.allSatisfy({ $0 > 0 && $0 <= 16_384 }) else { return nil }
+        return (parts[0], parts[1])
+    }
+
+    var cameraPosition: CameraPosition? {
+        guard let camera else { return nil }
+        let values = camera.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard values.count == 3 || values.count == 4, values.allSatisfy(\.isFinite), abs(values[0]) <= 90 else { return nil }
+        return CameraPosition(target: Coordinate(latitude: values[0], longitude: values[1]), zoom: values[2],
+                              bearing: values.count == 4 ? values[3] : 0)
+    }
+
+    func run() throws {
+        do throws(GeoConvError) {
+            let log = DiagnosticLog()
+            let source: InputSource = input == "-" ? .standardInput : .file(input)
+            let document = try OverlayDocument.load(source, options: ConversionOptions(inputFormat: try fileFormat(from, input: true)),
+                                                    reprojectingToWGS84: true, diagnostics: log)
+            let (width, height) = viewportSize ?? (512, 512)
+            var options = RenderOptions(width: width, height: height, scale: scale, camera: cameraPosition, padding: padding)
+            if let background { options.background = background == "none" ? nil : Color(css: background) }
+            let directory = input.contains("/") ? String(input[..<(input.lastIndex(of: "/") ?? input.endIndex)]) : "."
+            let renderer = try OverlayRenderer(features: document.features, header: document.header, options: options,
+                                               iconDirectory: directory, diagnostics: log)
+            try renderer.write(document.features, to: output)
+            printWarnings(log)
+        } catch {
+            throw fail(error)
+        }
+    }
+}
