@@ -34,6 +34,11 @@ let package = Package(
             providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]
         ),
         .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .systemLibrary(
             name: "CPROJ",
             pkgConfig: "proj",
             providers: [.apt(["libproj-dev"]), .brew(["proj"])]
@@ -63,7 +68,7 @@ let package = Package(
         ),
         .target(name: "GeoConvGPX", dependencies: ["GeoConvCore", "GeoConvXML"], swiftSettings: strictSwift),
         .target(name: "GeoConvGeometry", dependencies: ["GeoConvCore", "CPROJ"], swiftSettings: strictSwift),
-        .target(name: "GeoConvRender", dependencies: ["GeoConvCore", "GeoConvGeometry", "CCairo"], swiftSettings: strictSwift),
+        .target(name: "GeoConvRender", dependencies: ["GeoConvCore", "GeoConvGeometry", "CCairo", "CSQLite"], swiftSettings: strictSwift),
         .target(name: "GeoConvProjection", dependencies: ["GeoConvCore", "CPROJ"], swiftSettings: strictSwift),
         .target(
             name: "GeoConv",
@@ -82,7 +87,7 @@ let package = Package(
 
         .testTarget(
             name: "GeoConvTests",
-            dependencies: ["GeoConv", "GeoConvXML", "GeoConvCLI", "CLibXML2"],
+            dependencies: ["GeoConv", "GeoConvXML", "GeoConvCLI", "CLibXML2", "CSQLite"],
             swiftSettings: strictSwift
         ),
     ]

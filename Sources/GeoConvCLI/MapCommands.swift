@@ -79,7 +79,15 @@ struct TileCommand: ParsableCommand {
 }
 
 struct Tiles: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "The tiles (z/x/y) covering every feature of a file at a zoom.")
+    static let configuration = CommandConfiguration(
+        abstract: "Tiles: list those covering a file's features (the default), or draw them (tiles render).",
+        subcommands: [TilesList.self, TilesRender.self],
+        defaultSubcommand: TilesList.self
+    )
+}
+
+struct TilesList: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "The tiles (z/x/y) covering every feature of a file at a zoom.")
 
     @Argument(help: "The input file, or '-' for standard input.")
     var input: String

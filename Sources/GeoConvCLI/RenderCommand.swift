@@ -78,3 +78,77 @@ struct Render: ParsableCommand {
         }
     }
 }
+
+/// `geoconv tiles render IN OUT --zoom MIN-MAX`: a tile layer.
+struct TilesRender: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Draw a file's overlays into map tiles: a {z}/{x}/{y}.png folder or an .mbtiles file (MBTiles 1.3).",
+        discussion: """
+            Only tiles where something is drawn; seamless across tile edges; --jobs tiles at once.
+            For a folder, OUT.geojson beside it records the tile layer (geoconv:tileLayers), so a
+            conversion to KML carries it on. Show the tiles with GMSURLTileLayer (docs/render.md).
+            """
+    )
+
+    @Argument(help: "The input file, or '-' for standard input.")
+    var input: String
+
+    @Argument(help: "A folder for {z}/{x}/{y}.png, or a file ending in .mbtiles.")
+    var output: String
+
+    @Option(help: "The input format (default: from the extension or the content).")
+    var from: String?
+
+    @Option(help: "Zooms, MIN-MAX (or one zoom), within 0…22.")
+    var zoom: String
+
+    @Option(name: .customLong("tile-size"), help: "Tile side in pixels: 256 (default) or 512.")
+    var tileSize = 256
+
+    @Option(help: "Tiles drawn at once (default: the processor count, at most 8).")
+    var jobs: Int?
+
+    var zooms: ClosedRange<Int>? {
+        let parts = zoom.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 1 || parts.count == 2, let low = parts.first, let high = parts.last, 0 <= low, low <= high, high <= 22 else {
+            return nil
+        }
+        return low...high
+    }
+
+    func validate() throws {
+        guard zooms != nil else { throw ValidationError("--zoom must be MIN-MAX within 0…22, e.g. 0-12") }
+        guard tileSize == 256 || tileSize == 512 else { throw ValidationError("--tile-size must be 256 or 512") }
+        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be within 1…256") }
+    }
+
+    func run() throws {
+        do throws(GeoConvError) {
+            let log = DiagnosticLog()
+            let source: InputSource = input == "-" ? .standardInput : .file(input)
+            let document = try OverlayDocument.load(source, options: ConversionOptions(inputFormat: try fileFormat(from, input: true)),
+                                                    reprojectingToWGS84: true, diagnostics: log)
+            let destination = TileOutput(path: output)
+            let directory = input.contains("/") ? String(input[..<(input.lastIndex(of: "/") ?? input.endIndex)]) : "."
+            let options = TileRenderOptions(zooms: zooms ?? 0...0, tileSize: tileSize, jobs: jobs ?? ConversionOptions.defaultJobs)
+            let report = try TileRenderer.render(document.features, header: document.header, to: destination, options: options,
+                                                 iconDirectory: directory, diagnostics: log)
+            if case .folder(let folder) = destination {
+                // The layer, recorded beside the tiles for a conversion to carry on.
+                let trimmed = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+                let name = trimmed.split(separator: "/").last.map(String.init) ?? trimmed
+                var header = DocumentHeader(name: document.header.name)
+                header.tileLayers = [TileLayer(urlTemplate: name + "/{z}/{x}/{y}.png", name: document.header.name,
+                                               tileSize: tileSize == 512 ? .retina : .standard)]
+                let sibling = OverlayDocument(header: header)
+                try sibling.save(to: .file(trimmed + ".geojson"), options: ConversionOptions(outputFormat: .geoJSON))
+            }
+            printError("\(report.tilesWritten) tiles written (" + report.tilesPerZoom.keys.sorted().map { "z\($0): \(report.tilesPerZoom[$0] ?? 0)" }
+                .joined(separator: ", ") + ")")
+            printWarnings(log)
+        } catch {
+            throw fail(error)
+        }
+    }
+}

@@ -88,6 +88,36 @@ public struct TileLayer: Hashable, Sendable {
     }
 }
 
+extension TileLayer {
+    /// Tile layers as JSON, the form GeoJSON (`geoconv:tileLayers`) and KML (document
+    /// ExtendedData) keep them in: `[{"urlTemplate":…,"name":…,"zIndex":…,"tileSize":256,"opacity":…,"fadeIn":…}, …]`.
+    public static func json(_ layers: [TileLayer]) -> JSONValue {
+        .array(layers.map { layer in
+            var object: JSONObject = ["urlTemplate": .string(layer.urlTemplate)]
+            if let name = layer.name { object["name"] = .string(name) }
+            object["zIndex"] = .number(JSONNumber(layer.zIndex))
+            object["tileSize"] = .number(JSONNumber(layer.tileSize.rawValue))
+            object["opacity"] = JSONNumber(layer.opacity).map(JSONValue.number) ?? .number(JSONNumber(1))
+            object["fadeIn"] = .bool(layer.fadeIn)
+            return .object(object)
+        })
+    }
+
+    /// Reads tile layers written by `json(_:)`; `nil` when they do not fit.
+    public static func layers(fromJSON value: JSONValue) -> [TileLayer]? {
+        guard let list = value.arrayValue else { return nil }
+        var layers: [TileLayer] = []
+        for item in list {
+            guard let object = item.objectValue, let template = object["urlTemplate"]?.stringValue else { return nil }
+            let size = object["tileSize"]?.doubleValue.flatMap { TileLayer.TileSize(rawValue: Int($0)) } ?? .standard
+            layers.append(TileLayer(urlTemplate: template, name: object["name"]?.stringValue,
+                                    zIndex: object["zIndex"]?.doubleValue.map { Int($0) } ?? 0, tileSize: size,
+                                    opacity: object["opacity"]?.doubleValue ?? 1, fadeIn: object["fadeIn"]?.boolValue ?? true))
+        }
+        return layers
+    }
+}
+
 /// What a document says about itself before its features: the header every reader produces
 /// first and every writer consumes first.
 public struct DocumentHeader: Hashable, Sendable {

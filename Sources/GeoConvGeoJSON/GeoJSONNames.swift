@@ -38,32 +38,11 @@ public enum GeoJSONNames {
                               viewingAngle: object["viewingAngle"]?.doubleValue ?? 0)
     }
 
-    /// `[{"urlTemplate":…,"name":…,"zIndex":…,"tileSize":256,"opacity":…,"fadeIn":…}, …]`.
-    public static func json(_ layers: [TileLayer]) -> JSONValue {
-        .array(layers.map { layer in
-            var object: JSONObject = ["urlTemplate": .string(layer.urlTemplate)]
-            if let name = layer.name { object["name"] = .string(name) }
-            object["zIndex"] = .number(JSONNumber(layer.zIndex))
-            object["tileSize"] = .number(JSONNumber(layer.tileSize.rawValue))
-            object["opacity"] = number(layer.opacity)
-            object["fadeIn"] = .bool(layer.fadeIn)
-            return .object(object)
-        })
-    }
+    /// Tile layers as JSON (`TileLayer.json`).
+    public static func json(_ layers: [TileLayer]) -> JSONValue { TileLayer.json(layers) }
 
     /// Reads tile layers written by `json(_:)`; `nil` when they do not fit.
-    public static func tileLayers(from value: JSONValue) -> [TileLayer]? {
-        guard let list = value.arrayValue else { return nil }
-        var layers: [TileLayer] = []
-        for item in list {
-            guard let object = item.objectValue, let template = object["urlTemplate"]?.stringValue else { return nil }
-            let size = object["tileSize"]?.doubleValue.flatMap { TileLayer.TileSize(rawValue: Int($0)) } ?? .standard
-            layers.append(TileLayer(urlTemplate: template, name: object["name"]?.stringValue,
-                                    zIndex: object["zIndex"]?.doubleValue.map { Int($0) } ?? 0, tileSize: size,
-                                    opacity: object["opacity"]?.doubleValue ?? 1, fadeIn: object["fadeIn"]?.boolValue ?? true))
-        }
-        return layers
-    }
+    public static func tileLayers(from value: JSONValue) -> [TileLayer]? { TileLayer.layers(fromJSON: value) }
 }
 
 extension JSONText {

@@ -309,6 +309,18 @@ final class KMLReaderState {
             warn("kml.\(element.lowercased())-dropped", "\(element) elements are not carried over", at: location())
             if !isEmpty { try parser.skipElement() }
             return nil
+        case "ExtendedData" where !isEmpty && !headerDone && containers.count <= 1:
+            // The document's own data: geoconv's tile layers; anything else is reported.
+            var data = Feature(geometry: nil)
+            try parseExtendedData(into: &data)
+            if let value = data.properties.removeValue(forKey: KMLNames.tileLayers) {
+                header.tileLayers = TileLayer.layers(fromJSON: value.stringValue.flatMap(JSONText.parse) ?? value) ?? []
+            }
+            if !data.properties.isEmpty {
+                warn("kml.element-dropped", "a Document's or Folder's <ExtendedData> is not carried over: only placemarks, overlays and links, the document's name, description and first view are",
+                     at: location())
+            }
+            return nil
         case "open", "Snippet", "visibility", "ListStyle", "atom:author", "atom:link", "author", "link", "Region", "ExtendedData", "TimeStamp",
              "TimeSpan", "address", "phoneNumber", "styleUrl", "snippet", "Metadata", "AddressDetails":
             // Document and Folder parts that no model field holds.

@@ -175,6 +175,8 @@ public enum KMLNames {
     public static let displayNames = "geoconv:display-names"
     /// A GroundOverlay's `LatLonBox`: `{"north":…,"south":…,"east":…,"west":…,"rotation":…}`.
     public static let latLonBox = "geoconv:latLonBox"
+    /// The document's tile layers (`TileLayer.json`), in its ExtendedData.
+    public static let tileLayers = "geoconv:tileLayers"
     /// A GroundOverlay's `gx:LatLonQuad`: its four corners `[[lon, lat], …]` (counter-clockwise
     /// from the lower left), the overlay's geometry being their polygon.
     public static let latLonQuad = "geoconv:latLonQuad"

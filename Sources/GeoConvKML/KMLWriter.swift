@@ -37,10 +37,6 @@ public struct KMLWriter: FeatureWriter {
         }
         state.header = header
         try header.reportEmbeddedFilesDropped(by: "KML (one file)", diagnostics: state.diagnostics)
-        if !header.tileLayers.isEmpty {
-            try state.diagnostics.warn("kml.tile-layers-dropped", "tile layers are not written to KML",
-                                       hint: "keep them in GeoJSON (geoconv:tileLayers)")
-        }
         if !header.foreignMembers.isEmpty {
             try state.diagnostics.warn("kml.document-members-dropped",
                                        "document members (\(header.foreignMembers.keys.joined(separator: ", "))) have no place in KML")
@@ -502,6 +498,12 @@ final class KMLWriterState {
             guard ids.count == 2 else { continue }
             append("<StyleMap id=\"\(XMLEscaping.attribute(id))\"><Pair><key>normal</key><styleUrl>#\(XMLEscaping.text(ids[0]))</styleUrl></Pair>")
             append("<Pair><key>highlight</key><styleUrl>#\(XMLEscaping.text(ids[1]))</styleUrl></Pair></StyleMap>\n")
+        }
+        if !header.tileLayers.isEmpty {
+            // Tile layers have no KML element: kept in the document's ExtendedData, read back by geoconv.
+            append("<ExtendedData><Data name=\"\(KMLNames.tileLayers)\"><value>")
+            XMLEscaping.appendText(JSONText.string(TileLayer.json(header.tileLayers)), to: &buffer)
+            append("</value></Data></ExtendedData>\n")
         }
         if !schema.isEmpty {
             append("<Schema name=\"\(KMLWriterState.schemaID)\" id=\"\(KMLWriterState.schemaID)\">\n")

@@ -116,6 +116,33 @@ final class Canvas {
         }
     }
 
+    /// The image as PNG bytes.
+    func pngData() throws(GeoConvError) -> [UInt8] {
+        final class Sink { var bytes: [UInt8] = [] }
+        let sink = Sink()
+        cairo_surface_flush(surface)
+        let status = cairo_surface_write_to_png_stream(surface, { closure, data, length in
+            guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+            Unmanaged<Sink>.fromOpaque(closure).takeUnretainedValue().bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+            return CAIRO_STATUS_SUCCESS
+        }, Unmanaged.passUnretained(sink).toOpaque())
+        guard status == CAIRO_STATUS_SUCCESS else { throw GeoConvError(.io, "Cairo could not encode a PNG") }
+        return sink.bytes
+    }
+
+    /// Whether every pixel of an image surface is fully transparent.
+    func isClear() -> Bool {
+        cairo_surface_flush(surface)
+        let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        guard let data = cairo_image_surface_get_data(surface) else { return true }
+        for row in 0..<height {
+            let line = UnsafeRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
+            for column in 0..<width where line[column] >> 24 != 0 { return false }
+        }
+        return true
+    }
+
     /// Finishes a vector surface (writes the file).
     func finish() throws(GeoConvError) {
         cairo_surface_finish(surface)

@@ -69,6 +69,25 @@ public struct OverlayRenderer {
         projection = ScreenProjection(camera: camera, width: options.width, height: options.height)
     }
 
+    /// A renderer with a projection of its own (a tile's).
+    init(projection: ScreenProjection, options: RenderOptions, iconDirectory: String?, embeddedFiles: EmbeddedFiles?,
+         diagnostics: DiagnosticLog)
+    {
+        self.projection = projection
+        self.options = options
+        self.iconDirectory = iconDirectory
+        self.embeddedFiles = embeddedFiles
+        self.diagnostics = diagnostics
+    }
+
+    /// Draws `features` into PNG bytes; `nil` when nothing was drawn (every pixel clear).
+    func png(_ features: [Feature]) throws(GeoConvError) -> [UInt8]? {
+        let canvas = try Canvas(imageWidth: options.width, height: options.height, scale: options.scale)
+        try draw(features, on: canvas)
+        guard !canvas.isClear() else { return nil }
+        return try canvas.pngData()
+    }
+
     /// Draws `features` into `path`: PNG, SVG or PDF by its extension. The file appears
     /// whole or not at all.
     public func write(_ features: [Feature], to path: String) throws(GeoConvError) {

@@ -32,6 +32,18 @@ public struct ScreenProjection: Sendable {
         sine = sin(bearing)
     }
 
+    /// A north-up view centred on a point of the world (in points at zoom 0, so that tiles
+    /// near the poles, whose centres a camera would clamp, are placed exactly).
+    public init(worldCenter: (x: Double, y: Double), zoom: Double, width: Double, height: Double) {
+        camera = CameraPosition(target: WorldPoints.coordinate(x: worldCenter.x, y: worldCenter.y), zoom: zoom)
+        self.width = width
+        self.height = height
+        worldSize = WorldPoints.tileSize * pow(2, zoom)
+        center = (worldCenter.x * worldSize / WorldPoints.tileSize, worldCenter.y * worldSize / WorldPoints.tileSize)
+        cosine = 1
+        sine = 0
+    }
+
     /// Metres per point at a latitude (156,543 m per point at zoom 0 on the equator, as the Maps SDK).
     public func metresPerPoint(atLatitude latitude: Double) -> Double {
         40_075_016.686 / worldSize * cos(latitude * .pi / 180)

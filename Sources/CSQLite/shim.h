@@ -1,0 +1,11 @@
+#ifndef GEOCONV_CSQLITE_SHIM_H
+#define GEOCONV_CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+/* SQLITE_TRANSIENT is a cast of -1 to a function pointer, which Swift cannot import. */
+static inline sqlite3_destructor_type geoconv_sqlite_transient(void) {
+    return SQLITE_TRANSIENT;
+}
+
+#endif
