@@ -39,6 +39,11 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .systemLibrary(
+            name: "CGeoConvZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .systemLibrary(
             name: "CPROJ",
             pkgConfig: "proj",
             providers: [.apt(["libproj-dev"]), .brew(["proj"])]
@@ -68,7 +73,7 @@ let package = Package(
         ),
         .target(name: "GeoConvGPX", dependencies: ["GeoConvCore", "GeoConvXML"], swiftSettings: strictSwift),
         .target(name: "GeoConvGeometry", dependencies: ["GeoConvCore", "CPROJ"], swiftSettings: strictSwift),
-        .target(name: "GeoConvRender", dependencies: ["GeoConvCore", "GeoConvGeometry", "CCairo", "CSQLite"], swiftSettings: strictSwift),
+        .target(name: "GeoConvRender", dependencies: ["GeoConvCore", "GeoConvGeometry", "CCairo", "CSQLite", "CGeoConvZlib"], swiftSettings: strictSwift),
         .target(name: "GeoConvProjection", dependencies: ["GeoConvCore", "CPROJ"], swiftSettings: strictSwift),
         .target(
             name: "GeoConv",
