@@ -22,7 +22,7 @@ struct Render: ParsableCommand {
     @Option(help: "The input format (default: from the extension or the content).")
     var from: String?
 
-    @Option(help: "The camera, LAT,LNG,ZOOM[,BEARING] (default: fitted to the data).")
+    @Option(help: "The camera, LAT,LNG,ZOOM[,BEARING] (default: fitted to the data); write --camera=-33.86,151.21,14 when LAT is negative.")
     var camera: String?
 
     @Option(help: "The view in points, WIDTHxHEIGHT (default 512x512).")
@@ -36,6 +36,9 @@ struct Render: ParsableCommand {
 
     @Option(help: "The background: a CSS colour, or 'none' for transparent (default #f2efe9).")
     var background: String?
+
+    @Flag(help: "Cluster point markers at the camera's zoom, drawn as the utility libraries' count bubbles.")
+    var cluster = false
 
     func validate() throws {
         guard RenderFormat(path: output) != nil else { throw ValidationError("the output must end in .png, .svg or .pdf") }
@@ -68,6 +71,7 @@ struct Render: ParsableCommand {
             let (width, height) = viewportSize ?? (512, 512)
             var options = RenderOptions(width: width, height: height, scale: scale, camera: cameraPosition, padding: padding)
             if let background { options.background = background == "none" ? nil : Color(css: background) }
+            options.clustersMarkers = cluster
             let directory = input.contains("/") ? String(input[..<(input.lastIndex(of: "/") ?? input.endIndex)]) : "."
             let renderer = try OverlayRenderer(features: document.features, header: document.header, options: options,
                                                iconDirectory: directory, diagnostics: log)

@@ -93,6 +93,24 @@ final class Canvas {
         cairo_fill(context)
     }
 
+    /// A cluster bubble: a disc in `color` with a white ring and the `label` in white.
+    func bubble(at centre: (x: Double, y: Double), radius: Double, color: Color, label: String) {
+        cairo_new_path(context)
+        cairo_arc(context, centre.x, centre.y, radius, 0, 2 * Double.pi)
+        setColor(color)
+        cairo_fill_preserve(context)
+        setColor(Color(red: 255, green: 255, blue: 255, opacity: 0.9))
+        cairo_set_line_width(context, 3)
+        cairo_stroke(context)
+        cairo_select_font_face(context, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD)
+        cairo_set_font_size(context, radius * 0.8)
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(context, label, &extents)
+        cairo_move_to(context, centre.x - extents.width / 2 - extents.x_bearing, centre.y - extents.height / 2 - extents.y_bearing)
+        setColor(Color(red: 255, green: 255, blue: 255))
+        cairo_show_text(context, label)
+    }
+
     /// Draws a PNG image with its `anchor` at `point`; false when it cannot be read.
     func image(at point: (x: Double, y: Double), pngPath: String, anchor: Anchor?, scale: Double) -> Bool {
         guard let image = cairo_image_surface_create_from_png(pngPath) else { return false }

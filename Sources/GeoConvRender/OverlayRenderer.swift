@@ -130,14 +130,41 @@ public struct OverlayRenderer {
             let za = a.element.style.zIndex ?? 0, zb = b.element.style.zIndex ?? 0
             return za != zb ? za < zb : a.offset < b.offset
         }
-        for (_, feature) in ordered {
+        var markers: [(index: Int, position: Coordinate)] = []
+        for (index, feature) in ordered {
             guard let geometry = feature.geometry else { continue }
+            if options.clustersMarkers, case .point(let position) = geometry {
+                markers.append((index, position))  // drawn clustered, on top
+                continue
+            }
             if let mode = feature.properties["geoconv:altitudeMode"]?.stringValue, mode != "clampToGround", mode != "clampToSeaFloor" {
                 diagnostics.note("render.altitude-flattened", "3-D altitude modes are drawn on the ground, as the Maps SDK draws overlays")
             }
             try draw(geometry, of: feature, on: canvas)
         }
+        guard !markers.isEmpty else { return }
+        let clusterer = MarkerClusterer(positions: markers.map(\.position))
+        for cluster in clusterer.clusters(atZoom: projection.camera.zoom) {
+            if cluster.members.count == 1, let only = cluster.members.first {
+                try marker(markers[only].position, features[markers[only].index], on: canvas)
+                continue
+            }
+            // The utility libraries' buckets and their colours (GMUDefaultClusterIconGenerator).
+            let count = cluster.members.count
+            let bucket = Self.buckets.last { count >= $0.size }
+            let label = bucket.map { "\($0.size)+" } ?? String(count)
+            let color = bucket?.color ?? Color(red: 0x00, green: 0x99, blue: 0xCC)
+            canvas.bubble(at: projection.point(cluster.position), radius: 14 + 2 * Double(min(6, label.count)), color: color, label: label)
+        }
     }
+
+    /// Cluster sizes shown as buckets ("10+") and the colours the Maps utility libraries use.
+    static let buckets: [(size: Int, color: Color)] = [
+        (10, Color(red: 0x00, green: 0x99, blue: 0xCC)), (20, Color(red: 0x66, green: 0x99, blue: 0x00)),
+        (50, Color(red: 0x66, green: 0x99, blue: 0x00)), (100, Color(red: 0xFF, green: 0x88, blue: 0x00)),
+        (200, Color(red: 0xFF, green: 0x88, blue: 0x00)), (500, Color(red: 0xCC, green: 0x00, blue: 0x00)),
+        (1000, Color(red: 0x99, green: 0x33, blue: 0xCC)),
+    ]
 
     private func draw(_ geometry: Geometry, of feature: Feature, on canvas: Canvas) throws(GeoConvError) {
         let style = feature.style

@@ -15,6 +15,9 @@ public struct RenderOptions: Hashable, Sendable {
     public var padding: Double
     /// The colour under the overlays; `nil` for transparent (PNG, SVG, PDF keep it).
     public var background: Color?
+    /// Draw point markers clustered at the camera's zoom as the Maps utility libraries show
+    /// them: a bubble with the count (or its bucket, "10+") for each cluster of two or more.
+    public var clustersMarkers = false
 
     /// Creates options: 512 × 512 points, scale 1, fitted, a pale map-like background.
     public init(width: Double = 512, height: Double = 512, scale: Double = 1, camera: CameraPosition? = nil, padding: Double = 64,

@@ -133,4 +133,26 @@ struct RenderTests {
         _ = try Self.render([stamped], log: log)
         #expect(log.entries["render.stamp-not-drawn"] != nil)
     }
+
+    @Test("--cluster draws markers clustered at the camera's zoom: a bubble in its bucket's colour where they crowd, a pin where one stands alone")
+    func clusterBubbles() throws {
+        var features: [Feature] = (0..<25).map { i in
+            Feature(geometry: .point(Coordinate(latitude: -33.86 + Double(i % 5) * 0.0004, longitude: 151.21 + Double(i / 5) * 0.0004)))
+        }
+        var lonely = Feature(geometry: .point(Coordinate(latitude: -33.86, longitude: 151.2265)))
+        lonely.style.markerColor = Color(red: 0, green: 200, blue: 0)
+        features.append(lonely)
+        var options = RenderOptions(width: 400, height: 300, camera: Self.camera, background: Self.white)
+        options.clustersMarkers = true
+        let renderer = try OverlayRenderer(features: features, options: options, diagnostics: DiagnosticLog())
+        let image = try renderer.image(features)
+        // 25 markers within ~20 points: one "20+" bubble (0x669900), drawn at the marker that
+        // started the cluster, as the utility libraries place it.
+        let crowd = renderer.projection.point(Coordinate(latitude: -33.86, longitude: 151.21))
+        let rim = image.color(x: Int(crowd.x), y: Int(crowd.y) + 15)  // below the label, inside the white ring
+        #expect(rim.red == 0x66 && rim.green == 0x99 && rim.blue == 0, "\(rim)")
+        let alone = renderer.projection.point(lonely.geometry.flatMap { if case .point(let c) = $0 { c } else { nil } } ?? Self.camera.target)
+        let head = image.color(x: Int(alone.x), y: Int(alone.y) - 36)
+        #expect(head.green == 200 && head.red == 0, "the lone marker keeps its pin: \(head)")
+    }
 }
