@@ -47,8 +47,8 @@ public struct TileRenderReport: Sendable {
 /// SDK's tile layers: only tiles where something is drawn; each tile drawn with every
 /// feature that reaches into it (strokes and pins near an edge included), clipped to the
 /// tile, so tiles join seamlessly; several tiles at once with `jobs`. Memory holds the
-/// features and, per zoom, which tiles each reaches — never the drawn tiles, which are
-/// written as they come.
+/// features and each one's reach (rows and column runs, swept row by row) — never a list of
+/// tiles or the drawn tiles, which are written as they come.
 public enum TileRenderer {
     /// Draws `features` (WGS84) into `output`.
     public static func render(_ features: [Feature], header: DocumentHeader = DocumentHeader(), to output: TileOutput,
@@ -66,38 +66,39 @@ public enum TileRenderer {
         var report = TileRenderReport()
         let boxes = features.map(Self.box)
         do throws(GeoConvError) {
-            for zoom in options.zooms {
-                let tiles = Self.index(boxes, features: features, zoom: zoom, tileSize: options.tileSize)
-                let order = tiles.keys.sorted()
-                var start = 0
-                // A batch of tiles at a time on `jobs` threads; written here in order.
-                let batchSize = max(1, options.jobs) * 8
-                while start < order.count {
-                    let batch = Array(order[start..<min(order.count, start + batchSize)])
-                    start += batch.count
-                    let work = { (tile: Tile) -> (png: [UInt8]?, log: DiagnosticLog, error: GeoConvError?) in
-                        let log = DiagnosticLog()
-                        do throws(GeoConvError) {
-                            let selected = (tiles[tile] ?? []).map { features[$0] }
-                            let png = try Self.draw(selected, tile: tile, tileSize: options.tileSize, header: header,
-                                                    iconDirectory: iconDirectory, log: log)
-                            return (png, log, nil)
-                        } catch {
-                            return (nil, log, error)
-                        }
-                    }
-                    let drawn = options.jobs > 1 ? batch.concurrentMap(work) : batch.map(work)
-                    for (tile, result) in zip(batch, drawn) {
-                        diagnostics.absorb(result.log)
-                        if let error = result.error { throw error }
-                        guard let png = result.png else { continue }
-                        switch output {
-                        case .mbtiles: try mbtiles?.add(tile, png: png)
-                        case .folder(let folder): try Self.write(png, to: folder + "/\(tile.z)/\(tile.x)/\(tile.y).png")
-                        }
-                        report.tilesPerZoom[zoom, default: 0] += 1
+            // A batch of tiles at a time on `jobs` threads; written here in order.
+            let batchSize = max(1, options.jobs) * 8
+            var batch: [(tile: Tile, features: [Int])] = []
+            func flush() throws(GeoConvError) {
+                let work = { (item: (tile: Tile, features: [Int])) -> (png: [UInt8]?, log: DiagnosticLog, error: GeoConvError?) in
+                    let log = DiagnosticLog()
+                    do throws(GeoConvError) {
+                        let png = try Self.draw(item.features.map { features[$0] }, tile: item.tile, tileSize: options.tileSize,
+                                                header: header, iconDirectory: iconDirectory, log: log)
+                        return (png, log, nil)
+                    } catch {
+                        return (nil, log, error)
                     }
                 }
+                let drawn = options.jobs > 1 ? batch.concurrentMap(work) : batch.map(work)
+                for (item, result) in zip(batch, drawn) {
+                    diagnostics.absorb(result.log)
+                    if let error = result.error { throw error }
+                    guard let png = result.png else { continue }
+                    switch output {
+                    case .mbtiles: try mbtiles?.add(item.tile, png: png)
+                    case .folder(let folder): try Self.write(png, to: folder + "/\(item.tile.z)/\(item.tile.x)/\(item.tile.y).png")
+                    }
+                    report.tilesPerZoom[item.tile.z, default: 0] += 1
+                }
+                batch.removeAll(keepingCapacity: true)
+            }
+            for zoom in options.zooms {
+                try Self.forEachTile(Self.ranges(boxes, zoom: zoom, tileSize: options.tileSize), zoom: zoom) { (tile, reaching) throws(GeoConvError) in
+                    batch.append((tile, reaching))
+                    if batch.count == batchSize { try flush() }
+                }
+                try flush()
             }
             if let mbtiles {
                 try mbtiles.commit(metadata: Self.metadata(header: header, boxes: boxes, zooms: options.zooms))
@@ -131,26 +132,69 @@ public enum TileRenderer {
                    margin: margin)
     }
 
-    /// For each tile at `zoom` that some feature reaches, the features (in input order).
-    static func index(_ boxes: [Box?], features: [Feature], zoom: Int, tileSize: Int) -> [Tile: [Int]] {
-        let drawZoom = Double(zoom) + (tileSize == 512 ? 1 : 0)
-        let scale = pow(2, drawZoom)  // points at the drawing zoom per point at zoom 0
-        let count = 1 << zoom
-        var tiles: [Tile: [Int]] = [:]
+    /// The tiles a feature may reach at a zoom: its rows, and its columns (wrapped round the
+    /// antimeridian, so one or two runs).
+    struct Reach {
+        var feature: Int
+        var rows: ClosedRange<Int>
+        var columns: [ClosedRange<Int>]
+    }
+
+    /// Each feature's reach at `zoom`: O(features) memory, whatever the number of tiles.
+    static func ranges(_ boxes: [Box?], zoom: Int, tileSize: Int) -> [Reach] {
+        let scale = pow(2, Double(zoom) + (tileSize == 512 ? 1 : 0))  // drawing points per point at zoom 0
+        let count = 1 << zoom, side = Double(tileSize)
+        var result: [Reach] = []
         for (index, box) in boxes.enumerated() {
             guard let box else { continue }
-            let side = Double(tileSize)
             let x0 = Int(((box.minX * scale - box.margin) / side).rounded(.down)), x1 = Int(((box.maxX * scale + box.margin) / side).rounded(.down))
             let y0 = max(0, Int(((box.minY * scale - box.margin) / side).rounded(.down)))
             let y1 = min(count - 1, Int(((box.maxY * scale + box.margin) / side).rounded(.down)))
             guard y0 <= y1 else { continue }
-            // Columns wrap round the antimeridian; a feature wider than the world reaches every column once.
-            let columns = x1 - x0 + 1 >= count ? Array(0..<count) : (x0...x1).map { (($0 % count) + count) % count }
-            for x in Set(columns) {
-                for y in y0...y1 { tiles[Tile(x: x, y: y, z: zoom), default: []].append(index) }
+            var columns: [ClosedRange<Int>]
+            if x1 - x0 + 1 >= count {
+                columns = [0...(count - 1)]
+            } else {
+                let a = ((x0 % count) + count) % count, b = ((x1 % count) + count) % count
+                columns = a <= b ? [a...b] : [0...b, a...(count - 1)]
+            }
+            result.append(Reach(feature: index, rows: y0...y1, columns: columns))
+        }
+        return result
+    }
+
+    /// Calls `body` for every tile some feature reaches, row by row from the north-west, with
+    /// the features reaching it in input order — a sweep, so memory stays with the features.
+    static func forEachTile(_ reaches: [Reach], zoom: Int, _ body: (Tile, [Int]) throws(GeoConvError) -> Void) throws(GeoConvError) {
+        let byRow = reaches.sorted { $0.rows.lowerBound < $1.rows.lowerBound }
+        guard let first = byRow.first?.rows.lowerBound, let last = byRow.map(\.rows.upperBound).max() else { return }
+        var next = 0
+        var active: [Reach] = []
+        for y in first...last {
+            while next < byRow.count, byRow[next].rows.lowerBound == y {
+                active.append(byRow[next])
+                next += 1
+            }
+            active.removeAll { $0.rows.upperBound < y }
+            if active.isEmpty {
+                continue
+            }
+            // Column runs of this row, swept left to right.
+            let runs = active.flatMap { reach in reach.columns.map { (run: $0, feature: reach.feature) } }.sorted { $0.run.lowerBound < $1.run.lowerBound }
+            var index = 0
+            var open: [(run: ClosedRange<Int>, feature: Int)] = []
+            var x = runs[0].run.lowerBound
+            while index < runs.count || !open.isEmpty {
+                if open.isEmpty, index < runs.count { x = max(x, runs[index].run.lowerBound) }
+                while index < runs.count, runs[index].run.lowerBound <= x {
+                    open.append(runs[index])
+                    index += 1
+                }
+                open.removeAll { $0.run.upperBound < x }
+                if !open.isEmpty { try body(Tile(x: x, y: y, z: zoom), open.map(\.feature).sorted()) }
+                x += 1
             }
         }
-        return tiles
     }
 
     /// One tile's pixels, drawn from `features` (WGS84) — for a `GMSSyncTileLayer`-style

@@ -155,4 +155,32 @@ struct RenderTests {
         let head = image.color(x: Int(alone.x), y: Int(alone.y) - 36)
         #expect(head.green == 200 && head.red == 0, "the lone marker keeps its pin: \(head)")
     }
+
+    @Test("A marker's PNG icon is drawn with its anchor at the position; an icon that cannot be found is a pin and a warning")
+    func icons() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A 20 × 20 magenta icon, drawn by the renderer itself.
+        let magenta = Color(red: 255, green: 0, blue: 255)
+        let iconRenderer = try OverlayRenderer(features: [], options: RenderOptions(width: 20, height: 20, camera: Self.camera, background: magenta),
+                                               diagnostics: DiagnosticLog())
+        try iconRenderer.write([], to: directory.appendingPathComponent("icon.png").path)
+        var marker = Feature(geometry: .point(Self.camera.target))
+        marker.style.icon = "icon.png"
+        marker.style.groundAnchor = Anchor(x: 0, y: 0)  // top-left corner at the position
+        let log = DiagnosticLog()
+        let renderer = try OverlayRenderer(features: [marker], options: RenderOptions(width: 400, height: 300, camera: Self.camera, background: Self.white),
+                                           iconDirectory: directory.path, diagnostics: log)
+        let image = try renderer.image([marker])
+        let inside = image.color(x: 210, y: 160), outside = image.color(x: 195, y: 145)
+        #expect(inside.red == 255 && inside.green == 0 && inside.blue == 255, "\(inside)")
+        #expect(Self.isBackground(outside), "the icon hangs right and down from its anchor: \(outside)")
+        #expect(log.entries.isEmpty)
+        marker.style.icon = "missing.png"
+        let missing = DiagnosticLog()
+        let fallback = try OverlayRenderer(features: [marker], options: RenderOptions(width: 400, height: 300, camera: Self.camera),
+                                           iconDirectory: directory.path, diagnostics: missing)
+        _ = try fallback.image([marker])
+        #expect(missing.entries["render.icon-missing"] != nil)
+    }
 }
