@@ -71,7 +71,7 @@ final class GPXReaderState {
 
     /// Where the current element starts: its line (libxml2 keeps no column for a node, and
     /// the parser's own column is where its read-ahead has got to).
-    func location() -> SourceLocation { SourceLocation(file: name, line: parser.nodeLine ?? parser.line) }
+    func location() -> SourceLocation { SourceLocation(file: name, line: parser.nodeLine ?? parser.line, column: parser.nodeColumn) }
 
     func convert(_ error: XMLParseError) -> GeoConvError {
         if let failure = parser.sourceFailure as? GeoConvError { return failure }

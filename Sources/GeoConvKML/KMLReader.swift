@@ -104,7 +104,7 @@ final class KMLReaderState {
     /// Where the current element starts: its own line (libxml2 keeps no column for a node;
     /// the parser's line and column are where its read-ahead has got to, often lines later).
     func location() -> SourceLocation {
-        if let line = parser.nodeLine { return SourceLocation(file: name, line: line) }
+        if let line = parser.nodeLine { return SourceLocation(file: name, line: line, column: parser.nodeColumn) }
         return SourceLocation(file: name, line: parser.line, column: parser.column)
     }
 

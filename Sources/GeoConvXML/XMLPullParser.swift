@@ -78,6 +78,8 @@ public final class XMLPullParser {
         var inProlog = true
         var tail: [UInt8] = []
         var line = 1
+        /// Start tags' positions, scanned as the bytes go to libxml2.
+        var startTags = StartTagPositions()
         /// Whether the byte source has reported its end.
         var reachedEnd = false
         /// Bytes read ahead from `read` in large blocks: libxml2 asks for 4 KB at a time, and a
@@ -153,6 +155,7 @@ public final class XMLPullParser {
                     let n = try source.next(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(length)))
                     if n == 0 { source.reachedEnd = true }
                     try source.screen(UnsafeRawBufferPointer(start: buffer, count: n))
+                    source.startTags.scan(UnsafeRawBufferPointer(start: buffer, count: n))
                     return Int32(n)
                 } catch {
                     source.failure = error
@@ -183,10 +186,27 @@ public final class XMLPullParser {
     /// The 1-based line the current node starts on, as the document says it (the parser's
     /// `line` is where its read-ahead has got to, often further on); `nil` when unknown.
     public var nodeLine: Int? {
+        if let position = elementPosition, position.line == libxmlNodeLine { return position.line }
+        return libxmlNodeLine
+    }
+
+    /// The 1-based column (in bytes) where the current element's start tag begins — for an
+    /// end tag or text, the enclosing element's — when the scan of start tags agrees with
+    /// libxml2 about its line; `nil` otherwise.
+    public var nodeColumn: Int? {
+        guard let position = elementPosition, position.line == libxmlNodeLine else { return nil }
+        return position.column
+    }
+
+    private var libxmlNodeLine: Int? {
         guard let node = xmlTextReaderCurrentNode(reader) else { return nil }
         let line = xmlGetLineNo(node)
         return line > 0 ? Int(line) : nil
     }
+
+    /// The start-tag positions of the elements open (the innermost last), and of the current one.
+    @exclusivity(unchecked) private var openPositions: [(line: Int, column: Int)?] = []
+    @exclusivity(unchecked) private var elementPosition: (line: Int, column: Int)?
 
     /// The 1-based column of the node being read.
     public var column: Int { Int(xmlTextReaderGetParserColumnNumber(reader)) }
@@ -215,10 +235,10 @@ public final class XMLPullParser {
     }
 
     /// An error at the current position.
-    /// At the current node's own line when libxml2 knows it (no column: libxml2 keeps none
-    /// for a node, and the parser's is where its read-ahead has got to); else the parser's.
+    /// At the current node's own line and, when the start-tag scan knows it, column (the
+    /// parser's position is where its read-ahead has got to); else the parser's.
     public func error(_ message: String, isLimit: Bool = false) -> XMLParseError {
-        if let nodeLine { return XMLParseError(message: message, line: nodeLine, column: 0, isLimit: isLimit) }
+        if let nodeLine { return XMLParseError(message: message, line: nodeLine, column: nodeColumn ?? 0, isLimit: isLimit) }
         return XMLParseError(message: message, line: line, column: column, isLimit: isLimit)
     }
 
@@ -258,20 +278,25 @@ public final class XMLPullParser {
                     throw error("XML nested deeper than \(maximumDepth) elements", isLimit: true)
                 }
                 openElements = depth + (xmlTextReaderIsEmptyElement(reader) == 1 ? 0 : 1)
+                elementPosition = source.startTags.claim()
+                if xmlTextReaderIsEmptyElement(reader) != 1 { openPositions.append(elementPosition) }
                 let name = localName
                 let event = XMLEvent.start(name: name, isEmpty: xmlTextReaderIsEmptyElement(reader) == 1)
                 current = event
                 return event
             case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
                 openElements = depth
+                elementPosition = openPositions.popLast() ?? nil
                 let event = XMLEvent.end(name: localName)
                 current = event
                 return event
             case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue):
+                elementPosition = openPositions.last ?? nil
                 current = .text
                 return .text
             case Int32(XML_READER_TYPE_WHITESPACE.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue):
                 guard reportsWhitespace else { continue }
+                elementPosition = openPositions.last ?? nil
                 current = .text
                 return .text
             case Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue):

@@ -364,4 +364,19 @@ struct KMLWriterTests {
         #expect(cycle.first.location?.file?.hasSuffix("superoverlay.kmz/tiles/sub/1.kml") == true && cycle.first.location?.line == 4)
         #expect(report.diagnostics.entries["embedded-files-dropped"] == nil, "the linked KML files were read, not dropped")
     }
+
+    @Test("Diagnostics sit at the element's own line and column, in a minified one-line KML too, with comments, CDATA and quoted '>' stepped over")
+    func elementPositions() throws {
+        let kml = #"<?xml version="1.0"?><!-- a <comment> --><kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><name><![CDATA[a <b> c]]></name><description title="x > y">d</description><Point><coordinates>1,2</coordinates></Point></Placemark><Placemark><Point><coordinates>1,north</coordinates></Point></Placemark></Document></kml>"#
+        let log = DiagnosticLog()
+        var reader = try KMLReader(try ByteReader(.memory(Array(kml.utf8), name: "one.kml")), diagnostics: log)
+        _ = try reader.readHeader()
+        var places: [String] = []
+        while try reader.next() != nil { places.append(reader.lastLocation.map { "\($0.line ?? 0):\($0.column ?? 0)" } ?? "") }
+        let second = try #require(kml.range(of: "<Placemark><Point><coordinates>1,north"))
+        let column = kml.utf8.distance(from: kml.utf8.startIndex, to: second.lowerBound.samePosition(in: kml.utf8) ?? kml.utf8.startIndex) + 1
+        #expect(places == ["1:96", "1:\(column)"], "\(places)")
+        let warning = try #require(log.entries["kml.invalid-coordinates"])
+        #expect(warning.first.location?.line == 1 && warning.first.location?.column == column + 18, "at <coordinates>: \(String(describing: warning.first.location))")
+    }
 }

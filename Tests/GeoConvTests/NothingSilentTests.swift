@@ -90,7 +90,7 @@ struct NothingSilentTests {
         #expect(kml.contains("<color>7fffffff</color><drawOrder>2</drawOrder><Icon><href>files/old-map.png</href></Icon>"))
         #expect(kml.contains("<Link><href>https://example.com/buses.kml</href><refreshMode>onInterval</refreshMode><refreshInterval>30</refreshInterval></Link>"))
         #expect(!kml.contains("upsideDown"), "an unknown altitudeMode is not written")
-        #expect(result.stderr.contains("rich.kml:30: warning: an empty Folder (\"Nothing here\") is not carried over"), "\(result.stderr)")
+        #expect(result.stderr.contains("rich.kml:30:3: warning: an empty Folder (\"Nothing here\") is not carried over"), "\(result.stderr)")
         #expect(result.stderr.contains("[kml.duplicate-id]") && result.stderr.contains("[kml.invalid-altitude-mode]"))
         // Through GeoJSON and back, the same KML.
         let geojson = try CLI.run([input, "-", "--to", "geojson"])
