@@ -246,9 +246,10 @@ public struct OverlayRenderer {
         let style = feature.style
         let opacity = style.opacity ?? 1
         if let icon = style.icon {
-            if let file = try iconFile(icon), canvas.image(at: point, pngPath: file.path, anchor: style.groundAnchor, scale: style.iconScale ?? 1) {
-                file.cleanUp()
-                return
+            if let file = try iconFile(icon) {
+                let drawn = canvas.image(at: point, pngPath: file.path, anchor: style.groundAnchor, scale: style.iconScale ?? 1)
+                file.cleanUp()  // an icon taken out of the KMZ is removed, drawn or not
+                if drawn { return }
             }
             try diagnostics.warn("render.icon-missing", "a marker icon that is not a PNG file beside the input or in the KMZ is drawn as the default pin",
                                  hint: "icons on the web are never fetched")
