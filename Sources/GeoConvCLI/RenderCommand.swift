@@ -1,6 +1,12 @@
 import ArgumentParser
 import GeoConv
 
+/// The folder a file is in (where its relative icon paths point).
+func folder(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+}
+
 /// `geoconv render IN OUT`: a picture of the overlays.
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -64,15 +70,12 @@ struct Render: ParsableCommand {
 
     func run() throws {
         do throws(GeoConvError) {
-            let log = DiagnosticLog()
-            let source: InputSource = input == "-" ? .standardInput : .file(input)
-            let document = try OverlayDocument.load(source, options: ConversionOptions(inputFormat: try fileFormat(from, input: true)),
-                                                    reprojectingToWGS84: true, diagnostics: log)
+            let (document, log) = try loadDocument(input, from: from)
             let (width, height) = viewportSize ?? (512, 512)
             var options = RenderOptions(width: width, height: height, scale: scale, camera: cameraPosition, padding: padding)
             if let background { options.background = background == "none" ? nil : Color(css: background) }
             options.clustersMarkers = cluster
-            let directory = input.contains("/") ? String(input[..<(input.lastIndex(of: "/") ?? input.endIndex)]) : "."
+            let directory = folder(of: input)
             let renderer = try OverlayRenderer(features: document.features, header: document.header, options: options,
                                                iconDirectory: directory, diagnostics: log)
             try renderer.write(document.features, to: output)
@@ -129,12 +132,9 @@ struct TilesRender: ParsableCommand {
 
     func run() throws {
         do throws(GeoConvError) {
-            let log = DiagnosticLog()
-            let source: InputSource = input == "-" ? .standardInput : .file(input)
-            let document = try OverlayDocument.load(source, options: ConversionOptions(inputFormat: try fileFormat(from, input: true)),
-                                                    reprojectingToWGS84: true, diagnostics: log)
+            let (document, log) = try loadDocument(input, from: from)
             let destination = TileOutput(path: output)
-            let directory = input.contains("/") ? String(input[..<(input.lastIndex(of: "/") ?? input.endIndex)]) : "."
+            let directory = folder(of: input)
             let options = TileRenderOptions(zooms: zooms ?? 0...0, tileSize: tileSize, jobs: jobs ?? ConversionOptions.defaultJobs)
             let report = try TileRenderer.render(document.features, header: document.header, to: destination, options: options,
                                                  iconDirectory: directory, diagnostics: log)

@@ -73,6 +73,13 @@ final class GPXReaderState {
     /// the parser's own column is where its read-ahead has got to).
     func location() -> SourceLocation { SourceLocation(file: name, line: parser.nodeLine ?? parser.line, column: parser.nodeColumn) }
 
+    /// Any error of reading as the `GeoConvError` it means.
+    func typed(_ error: any Error) -> GeoConvError {
+        if let error = error as? XMLParseError { return convert(error) }
+        if let error = error as? GeoConvError { return error }
+        return GeoConvError(.io, "\(error)")
+    }
+
     func convert(_ error: XMLParseError) -> GeoConvError {
         if let failure = parser.sourceFailure as? GeoConvError { return failure }
         return GeoConvError(error.isLimit ? .limitExceeded : .invalidInput, error.message,
@@ -98,12 +105,8 @@ final class GPXReaderState {
                 case .text: continue
                 }
             }
-        } catch let error as XMLParseError {
-            throw convert(error)
-        } catch let error as GeoConvError {
-            throw error
         } catch {
-            throw GeoConvError(.io, "\(error)")
+            throw typed(error)
         }
         if !metadata.isEmpty { header.foreignMembers[GPXNames.metadataMember] = .object(metadata) }
         headerDone = true
@@ -137,12 +140,8 @@ final class GPXReaderState {
                 }
             }
             return nil
-        } catch let error as XMLParseError {
-            throw convert(error)
-        } catch let error as GeoConvError {
-            throw error
         } catch {
-            throw GeoConvError(.io, "\(error)")
+            throw typed(error)
         }
     }
 

@@ -201,13 +201,7 @@ public enum WKB {
                     throw error("a WKB CircularString needs an odd number of points, 3 or more (found \(points.count))")
                 }
                 linearisedCurves += 1
-                var result: [Coordinate] = [points[0]]
-                var i = 0
-                while i + 2 < points.count {
-                    result += WKTParser.arc(points[i], points[i + 1], points[i + 2], step: arcStep)
-                    i += 2
-                }
-                geometry = .lineString(Path(result))
+                geometry = .lineString(Path(WKTParser.circularString(points, step: arcStep)))
             case 9, 10, 11, 12:
                 let n = try count(little, minimumBytesEach: 5)
                 var lines: [Path] = []

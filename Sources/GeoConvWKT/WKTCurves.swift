@@ -63,13 +63,19 @@ extension WKTParser {
                         hint: "each arc is start, a point on the arc, end; the next arc starts at the end")
         }
         linearisedCurves += 1
+        return Path(WKTParser.circularString(points, step: arcStep))
+    }
+
+    /// The points of arcs through every three points (an odd count, 3 or more), each arc's end
+    /// the next's start, cut into segments of at most `step` degrees: WKT's and WKB's.
+    static func circularString(_ points: [Coordinate], step: Double) -> [Coordinate] {
         var result: [Coordinate] = [points[0]]
         var i = 0
         while i + 2 < points.count {
-            result += WKTParser.arc(points[i], points[i + 1], points[i + 2], step: arcStep)
+            result += arc(points[i], points[i + 1], points[i + 2], step: step)
             i += 2
         }
-        return Path(result)
+        return result
     }
 
     /// `(member, member, …)`: linear runs `(…)` or `LINESTRING (…)`, and `CIRCULARSTRING (…)`,
