@@ -159,15 +159,18 @@ extension WKTParser {
             // Counter-clockwise when b lies on the way from a to c turning left.
             let clockwise = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax) < 0
             func ccw(_ from: Double, _ to: Double) -> Double {
-                var angle = to - from
-                while angle < 0 { angle += 2 * Double.pi }
-                return angle
+                let angle = (to - from).truncatingRemainder(dividingBy: 2 * Double.pi)
+                return angle < 0 ? angle + 2 * Double.pi : angle
             }
             sweep = clockwise ? -ccw(tc, ta) : ccw(ta, tc)
         }
         let radius = ((ax - center.x) * (ax - center.x) + (ay - center.y) * (ay - center.y)).squareRoot()
         let start = atan2(ay - center.y, ax - center.x)
-        let segments = max(2, Int((abs(sweep) / (max(0.01, step) * Double.pi / 180)).rounded(.up)))
+        // Points so far apart (or so nearly in line) that the circle through them overflows:
+        // drawn straight, as collinear ones are.
+        let steps = (abs(sweep) / (max(0.01, step) * Double.pi / 180)).rounded(.up)
+        guard center.x.isFinite, center.y.isFinite, radius.isFinite, start.isFinite, steps.isFinite else { return [b, c] }
+        let segments = max(2, Int(steps))
         var points: [Coordinate] = []
         points.reserveCapacity(segments)
         for i in 1..<segments {
@@ -175,7 +178,9 @@ extension WKTParser {
             let angle = start + sweep * f
             var altitude: Double?
             if let za = a.altitude, let zc = c.altitude { altitude = za + (zc - za) * f }
-            points.append(Coordinate(latitude: center.y + radius * sin(angle), longitude: center.x + radius * cos(angle), altitude: altitude))
+            let point = Coordinate(latitude: center.y + radius * sin(angle), longitude: center.x + radius * cos(angle), altitude: altitude)
+            guard point.latitude.isFinite, point.longitude.isFinite, altitude?.isFinite ?? true else { return [b, c] }
+            points.append(point)
         }
         points.append(c)
         return points

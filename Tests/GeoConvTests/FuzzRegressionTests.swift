@@ -17,6 +17,20 @@ struct FuzzRegressionTests {
         #expect(text.contains(#""type":"Polygon","coordinates":[[[0,0],[-294848,"#) || text.contains(#""type":"MultiPolygon""#))
     }
 
+    @Test("A WKB CircularString whose circle overflows is drawn straight, never a crash (found by FuzzWKB)")
+    func circularStringOverflow() throws {
+        let path = Fixtures.testdata("fuzz/wkb/regression-circularstring-overflow.wkb")
+        #expect {
+            _ = try Converter().convert(.file(path), to: .memory, options: ConversionOptions(outputFormat: .wkt))
+        } throws: { error in
+            (error as? GeoConvError)?.code == .invalidInput && (error as? GeoConvError)?.location?.byteOffset == 57
+        }
+        let geometry = try WKTParser.parse("CIRCULARSTRING (0 0, 1e308 1e308, -1e308 1e308)").geometry
+        var finite = true
+        geometry.forEachCoordinate { finite = finite && $0.latitude.isFinite && $0.longitude.isFinite }
+        #expect(finite && geometry.kind == .lineString)
+    }
+
     @Test("Markup that is neither a comment nor CDATA inside a Placemark stops KML run cutting instead of hanging")
     func kmlRunCutOffByBadMarkup() throws {
         let path = Fixtures.testdata("fuzz/kml/regression-run-cut-off-by-bad-markup.kml")
