@@ -1,0 +1,76 @@
+public import GeoConvCore
+
+/// GeoJSON validation (`geoconv validate`), beside the reader: with `collectsProblems` the
+/// reader lists every RFC 7946 problem — errors for MUSTs, warnings for SHOULDs and the
+/// deviations geoconv reads anyway — each with its JSON Pointer, and reads on past a bad
+/// feature wherever the JSON allows. Conversions take the same checks as warnings.
+extension GeoJSONReader {
+    /// Problems seen, in input order, when collecting for validation (`collectsProblems`).
+    public var problems: [ValidationProblem] { problemBox.items }
+
+    /// When collecting problems: the positions of the feature last returned that are outside
+    /// longitude ±180 / latitude ±90, in input order, each with its line, column and JSON
+    /// Pointer. Whether they are errors depends on the CRS, which the caller knows.
+    public var positionsOutOfRange: [(coordinate: Coordinate, location: SourceLocation)] { problemBox.outOfRange }
+
+    /// RFC 7946 §3.1.6 orientation, reported only when validating (readers must accept either).
+    func checkWinding(_ rings: PolygonRings, at location: @autoclosure () -> SourceLocation) throws(GeoConvError) {
+        guard collectsProblems else { return }
+        if rings.outer.count >= 4, !rings.outer.isCounterClockwise {
+            try lenient("geojson.winding", "an exterior ring should run counter-clockwise (RFC 7946 §3.1.6)", at: location())
+        }
+        for hole in rings.holes where hole.count >= 4 && hole.isCounterClockwise {
+            try lenient("geojson.winding", "a hole should run clockwise (RFC 7946 §3.1.6)", at: location())
+        }
+    }
+
+    /// Checks a `bbox` member's form when validating: 4 or 6 numbers, south ≤ north.
+    func checkBBox(_ value: JSONValue?, at location: @autoclosure () -> SourceLocation) throws(GeoConvError) {
+        guard collectsProblems, let value else { return }
+        guard let list = value.arrayValue else {
+            try lenient("geojson.bbox", "a bbox must be an array of numbers, found \(value.typeName)", at: location())
+            return
+        }
+        guard list.count == 4 || list.count == 6 else {
+            try lenient("geojson.bbox", "a bbox must hold 4 numbers (2D) or 6 (3D), found \(list.count)", at: location())
+            return
+        }
+        guard list.allSatisfy({ $0.doubleValue != nil }) else {
+            try lenient("geojson.bbox", "every element of a bbox must be a number", at: location())
+            return
+        }
+    }
+
+    /// A deviation from RFC 7946 that geoconv reads anyway: a warning (a problem when validating).
+    func lenient(_ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation)
+        throws(GeoConvError)
+    {
+        if collectsProblems {
+            problemBox.items.append(ValidationProblem(severity: .warning, message: message(), location: location()))
+            return
+        }
+        try diagnostics.warn(code, message(), at: location())
+    }
+
+    /// Lists an error of the feature being read, which is then not returned (validation).
+    func listError(_ error: GeoConvError) {
+        problemBox.items.append(ValidationProblem(severity: .error, message: error.message, location: error.location ?? scanner.location()))
+        problemBox.featureFailed = true
+    }
+
+}
+
+/// What validation collects while reading (a class: the parsing methods are not mutating).
+final class ProblemBox {
+    @exclusivity(unchecked) var items: [ValidationProblem] = []
+    /// Whether the feature being read had an error, already listed, when validation reads on past it.
+    @exclusivity(unchecked) var featureFailed = false
+    /// The feature's positions outside longitude ±180 / latitude ±90, with their places.
+    @exclusivity(unchecked) var outOfRange: [(coordinate: Coordinate, location: SourceLocation)] = []
+
+    /// Forgets the previous feature.
+    func startFeature() {
+        featureFailed = false
+        if !outOfRange.isEmpty { outOfRange.removeAll() }
+    }
+}
