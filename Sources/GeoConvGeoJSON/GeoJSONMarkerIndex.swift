@@ -152,7 +152,7 @@ extension GeoJSONReader: MarkerIndexReader {
                     scanner.rewind(to: mark)
                 }
                 if startsPosition {
-                    position = try parsePosition()
+                    position = try parsePosition(.point, depth: 3, path: CoordinatePath(), pointer: { "" })
                 } else {
                     try scanner.skipValueBytes()
                 }

@@ -245,7 +245,7 @@ public struct GeoJSONReader: FeatureReader {
                 guard try scanner.peekToken() == UInt8(ascii: "{") else {
                     let found = try scanner.describeNext()
                     let failure = scanner.error("every feature must be an object, found \(found)", pointer: pointer())
-                    if options.skipsInvalidFeatures || collectsProblems {
+                    if readsPastBadFeatures {
                         _ = try scanner.parseValue(depth: 2, pointer: pointer())
                         try skip(failure)
                         continue
@@ -257,7 +257,7 @@ public struct GeoJSONReader: FeatureReader {
                 do throws(GeoConvError) {
                     _ = try parseObject(into: &parts, depth: 2, pointer: pointer(), isRoot: false)
                 } catch {
-                    guard options.skipsInvalidFeatures || collectsProblems, error.code == .invalidInput else { throw error }
+                    guard readsPastBadFeatures, error.code == .invalidInput else { throw error }
                     try skipFeature(from: start, pointer: pointer(), failure: error)
                     continue
                 }
@@ -265,7 +265,7 @@ public struct GeoJSONReader: FeatureReader {
                 do throws(GeoConvError) {
                     return try feature(from: parts, pointer: pointer(), requireFeature: true)
                 } catch {
-                    guard options.skipsInvalidFeatures || collectsProblems, error.code == .invalidInput else { throw error }
+                    guard readsPastBadFeatures, error.code == .invalidInput else { throw error }
                     try skip(error)
                 }
             case .sequence(let index):
@@ -296,7 +296,7 @@ public struct GeoJSONReader: FeatureReader {
                     _ = try parseObject(into: &parts, depth: 1, pointer: pointer(), isRoot: false)
                 } catch {
                     // A record that does not parse: resynchronise at the next record.
-                    guard options.skipsInvalidFeatures || collectsProblems, error.code == .invalidInput else { throw error }
+                    guard readsPastBadFeatures, error.code == .invalidInput else { throw error }
                     try scanner.skipRecord()
                     try skip(error)
                     continue
@@ -309,7 +309,7 @@ public struct GeoJSONReader: FeatureReader {
                 do throws(GeoConvError) {
                     return try feature(from: parts, pointer: pointer())
                 } catch {
-                    guard options.skipsInvalidFeatures || collectsProblems, error.code == .invalidInput else { throw error }
+                    guard readsPastBadFeatures, error.code == .invalidInput else { throw error }
                     try skip(error)
                 }
             }
@@ -365,18 +365,10 @@ public struct GeoJSONReader: FeatureReader {
             try scanner.skipValue(depth: 1, pointer: pointer)
         } catch {
             if error.location?.byteOffset == failure.location?.byteOffset { throw failure }  // the same fault, better said
-            if collectsProblems { try skip(failure) }
+            listWhenValidating(failure)
             throw error
         }
         try skip(failure)
-    }
-
-    func skip(_ error: GeoConvError) throws(GeoConvError) {
-        if collectsProblems {
-            listError(error)
-        } else {
-            try diagnostics.skip("geojson.invalid-feature-skipped", "skipped an invalid feature: \(error.message)", at: error.location)
-        }
     }
 
     /// Parses the root's members after `features` and checks nothing follows the document.

@@ -19,10 +19,18 @@ extension GeoJSONReader {
         var properties: JSONValue?
         var hasGeometryMember = false
         var geometry: ParsedGeometry?
-        var coordinates: CoordinateNode?
-        /// Coordinates parsed straight into their shape, when "type" came before them.
+        /// Where "coordinates" starts: parsed at once when "type" came before them, else
+        /// stepped over and parsed from here once the object is read (`parseObject`).
+        var coordinatesMark: JSONScanner.Mark?
+        /// The coordinates in the shape of `shapedKind`.
         var shaped: Geometry?
-        var coordinatesPlace: JSONScanner.Place?
+        var shapedKind: GeometryKind?
+
+        /// The kind of geometry `type` names, when it names one that has coordinates.
+        var geometryKind: GeometryKind? {
+            guard case .geometry(let kind) = kind, kind != .geometryCollection else { return nil }
+            return kind
+        }
         var geometries: [ParsedGeometry]?
         var bbox: JSONValue?
         var crs: JSONValue?
@@ -34,12 +42,6 @@ extension GeoJSONReader {
     struct ParsedGeometry {
         var geometry: Geometry?
         var foreign: JSONObject
-    }
-
-    /// Nested coordinate arrays as parsed, before the type says what they mean.
-    enum CoordinateNode {
-        case position(Coordinate, extraOrdinates: Bool)
-        case list([CoordinateNode])
     }
 
     /// Parses an object's members into `parts`. At the root, stops right after `"features": [`
@@ -56,7 +58,8 @@ extension GeoJSONReader {
         }
         var seenMembers: UInt16 = 0
         repeat {
-            if isRoot { scanner.startValue() }
+            // (Not while coordinates wait for the type: they must stay in the window.)
+            if isRoot, parts.coordinatesMark == nil { scanner.startValue() }
             let keyPlace = scanner.place
             let (index, key) = try scanner.parseKey(in: Self.memberNames, pointer: pointer())
             func memberPointer() -> String { pointer() + "/" + JSONScanner.escapePointer(key) }
@@ -69,11 +72,7 @@ extension GeoJSONReader {
             // A member that belongs to another kind of object than the one "type" already
             // named is a foreign member here (RFC 7946 §7.1): keep it as plain JSON.
             if bit != 0, parts.type != nil, !Self.member(key, belongsTo: parts.kind) {
-                if collectsProblems, let type = parts.type {
-                    try lenient("geojson.changed-semantics",
-                                "a \(type) must not have a \"\(key)\" member (RFC 7946 §7.1); it is kept as a foreign member",
-                                at: location(of: keyPlace, memberPointer()))
-                }
+                if let type = parts.type { try checkForeignMember(key, of: type, at: location(of: keyPlace, memberPointer())) }
                 parts.foreign[key] = try scanner.parseValue(depth: depth, pointer: memberPointer())
                 continue
             }
@@ -98,13 +97,15 @@ extension GeoJSONReader {
                 parts.hasGeometryMember = true
                 parts.geometry = try parseGeometryValue(depth: depth + 1, pointer: memberPointer())
             case "coordinates":
-                parts.coordinatesPlace = scanner.place
-                if case .geometry(let kind) = parts.kind, parts.kindIsExact, kind != .geometryCollection, !collectsProblems {
-                    parts.shaped = try parseShape(kind, depth: depth + 1, pointer: memberPointer())
-                    parts.coordinates = nil
+                parts.coordinatesMark = scanner.mark
+                if let kind = parts.geometryKind {
+                    parts.shaped = try parseShape(kind, depth: depth + 1, pointer: memberPointer)
+                    parts.shapedKind = kind
                 } else {
-                    parts.coordinates = try parseCoordinates(depth: depth + 1, pointer: memberPointer())
+                    // The type is not known yet: step over them (checked when they are read) and come back.
+                    try scanner.skipValueBytes()
                     parts.shaped = nil
+                    parts.shapedKind = nil
                 }
             case "geometries":
                 guard try scanner.peekToken() == UInt8(ascii: "[") else {
@@ -140,7 +141,26 @@ extension GeoJSONReader {
                 parts.foreign[key] = try scanner.parseValue(depth: depth, pointer: memberPointer())
             }
         } while try scanner.nextElement(close: UInt8(ascii: "}"), pointer: pointer())
+        try parseDeferredCoordinates(of: &parts, depth: depth, pointer: pointer())
         return false
+    }
+
+    /// Parses coordinates that came before the type said what they are (or before a second
+    /// "type"): back to where they start — the window holds the whole value — and forward
+    /// again to the end of the object.
+    /// Coordinates that are not a geometry's (a Feature's, an unknown type's) are checked
+    /// as plain JSON.
+    func parseDeferredCoordinates(of parts: inout ObjectParts, depth: Int, pointer: @autoclosure () -> String) throws(GeoConvError) {
+        guard let start = parts.coordinatesMark, parts.shapedKind == nil || parts.shapedKind != parts.geometryKind else { return }
+        let end = scanner.mark
+        scanner.rewind(to: start)
+        if let kind = parts.geometryKind {
+            parts.shaped = try parseShape(kind, depth: depth + 1, pointer: { pointer() + "/coordinates" })
+            parts.shapedKind = kind
+        } else {
+            try scanner.skipValue(depth: depth + 1, pointer: pointer() + "/coordinates")
+        }
+        scanner.rewind(to: end)
     }
 
     /// The location of a place in the input, with a JSON Pointer (messages only).

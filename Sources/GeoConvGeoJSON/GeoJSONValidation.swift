@@ -58,6 +58,57 @@ extension GeoJSONReader {
         problemBox.featureFailed = true
     }
 
+    /// When validating, lists an error that is about to end the read (so it is not lost
+    /// behind the JSON error that follows it).
+    func listWhenValidating(_ error: GeoConvError) {
+        if collectsProblems { listError(error) }
+    }
+
+    /// A bad value inside a feature: thrown when converting; when validating, listed (the
+    /// feature is then not returned) and, with a depth, stepped over as plain JSON so that
+    /// later problems are found too. Input that is not JSON there is thrown either way.
+    func listOrThrow(_ failure: GeoConvError, steppingOverValueAt depth: Int? = nil) throws(GeoConvError) {
+        guard collectsProblems else { throw failure }
+        if let depth {
+            guard try scanner.peekToken() != nil else { throw failure }
+            do throws(GeoConvError) {
+                _ = try scanner.parseValue(depth: depth, pointer: "")
+            } catch {
+                // Not JSON either (NaN, a bare word): the first message says more when it is the same place.
+                throw error.location?.byteOffset == failure.location?.byteOffset ? failure : error
+            }
+        }
+        listError(failure)
+    }
+
+    /// When validating, records a position outside longitude ±180 / latitude ±90 with its
+    /// place (`positionsOutOfRange`); whether that is an error depends on the CRS.
+    @inline(__always)
+    func notePosition(_ position: Coordinate, at location: @autoclosure () -> SourceLocation) {
+        guard collectsProblems, !position.isValidGeographic else { return }
+        problemBox.outOfRange.append((position, location()))
+    }
+
+    /// When validating, a member of another kind of object than `type` names (RFC 7946
+    /// §7.1) is a warning; reading keeps it as a foreign member either way.
+    func checkForeignMember(_ key: String, of type: String, at location: @autoclosure () -> SourceLocation) throws(GeoConvError) {
+        guard collectsProblems else { return }
+        try lenient("geojson.changed-semantics", "a \(type) must not have a \"\(key)\" member (RFC 7946 §7.1); it is kept as a foreign member",
+                    at: location())
+    }
+
+    /// Whether a feature that cannot be read is passed over (`--skip-invalid`, or listed
+    /// when validating) rather than ending the read.
+    var readsPastBadFeatures: Bool { options.skipsInvalidFeatures || collectsProblems }
+
+    /// Reports a feature passed over: listed when validating, else counted as skipped.
+    func skip(_ error: GeoConvError) throws(GeoConvError) {
+        if collectsProblems {
+            listError(error)
+        } else {
+            try diagnostics.skip("geojson.invalid-feature-skipped", "skipped an invalid feature: \(error.message)", at: error.location)
+        }
+    }
 }
 
 /// What validation collects while reading (a class: the parsing methods are not mutating).

@@ -127,6 +127,65 @@ struct GeoJSONReaderTests {
         #expect(features.count == 1 && features[0].geometry == .point(Coordinate(latitude: 2, longitude: 1)))
     }
 
+    /// The geometry, and each warning's code, pointer and message, or the error's message and pointer.
+    private static func outcome(_ text: String) -> String {
+        do {
+            let (_, features, log) = try readGeoJSON(text)
+            let warnings = log.entries.map { "\($0.key) \($0.value.first.location?.pointer ?? "-") \($0.value.first.message)" }
+            return "\(features.map { String(describing: $0.geometry) }) \(warnings)"
+        } catch {
+            return "error \(error.location?.pointer ?? "-") \(error.message)"
+        }
+    }
+
+    @Test("One coordinate parser: coordinates before or after type give the same geometry, warnings and errors", arguments: [
+        ("Point", "[1,2,3,4]", "geojson.extra-ordinates /coordinates positions with more than three numbers"),
+        ("LineString", "[[1,2]]", "geojson.short-line /coordinates a LineString needs two or more positions"),
+        ("MultiLineString", "[[[0,0],[1,1]],[[2,2]]]", "geojson.short-line /coordinates/1 a LineString needs"),
+        ("Polygon", "[[[0,0],[1,0],[1,1],[0,1]]]", "geojson.unclosed-ring /coordinates/0 a linear ring"),
+        ("MultiPolygon", "[[[[0,0],[1,0],[1,1],[0,0]]],[[[5,5],[6,5],[6,6]]]]", "geojson.short-ring /coordinates/1/0 a linear ring needs four"),
+        ("MultiPoint", "[[1,2],[3,4,5,6]]", "geojson.extra-ordinates /coordinates/1 positions with more"),
+        ("point", "[1,2]", "geojson.type-case /type type"),
+        ("LineString", "[[1,2],[3,\"x\"]]", "error /coordinates/1/1 each element of a position must be a number, found a string"),
+        ("Point", "[[1,2]]", "error /coordinates Point coordinates are nested too deeply"),
+        ("LineString", "[1,2]", "error /coordinates/0 LineString coordinates are not nested deeply enough"),
+        ("Polygon", "[5]", "error /coordinates/0 Polygon coordinates are not nested deeply enough: expected an array of positions"),
+        ("Point", "[1]", "error /coordinates a position needs at least two numbers (longitude, latitude), found 1"),
+        ("Point", "[1e999,2]", "error /coordinates/0 number 1e999 is too large"),
+        ("Point", "\"x\"", "error /coordinates Point coordinates must be arrays"),
+    ])
+    func coordinatesBeforeType(type: String, coordinates: String, expected: String) {
+        let typeFirst = Self.outcome(#"{"type":"\#(type)","coordinates":\#(coordinates)}"#)
+        let coordinatesFirst = Self.outcome(#"{"coordinates":\#(coordinates),"type":"\#(type)"}"#)
+        #expect(typeFirst == coordinatesFirst)
+        #expect(typeFirst.contains(expected), "\(typeFirst)")
+    }
+
+    @Test("Coordinates before type in a large root geometry stay readable while later members are parsed")
+    func largeCoordinatesBeforeType() throws {
+        let positions = (0..<40_000).map { "[\($0 % 180),\(Double($0 % 80) / 2)]" }.joined(separator: ",")
+        let padding = String(repeating: "x", count: 300_000)
+        let text = #"{"coordinates":[\#(positions)],"note":"\#(padding)","type":"LineString"}"#
+        let (_, features, _) = try readGeoJSON(text)
+        guard case .lineString(let path)? = features.first?.geometry else {
+            Issue.record("not a LineString: \(String(describing: features.first?.geometry))")
+            return
+        }
+        #expect(path.count == 40_000)
+        #expect(path.coordinates[39_999] == Coordinate(latitude: 39.5, longitude: 39))
+        #expect(features.first?.foreignMembers["geometry"]?.objectValue?["note"]?.stringValue?.count == 300_000)
+    }
+
+    @Test("A ring's warnings are placed at the ring; a winding warning at its polygon")
+    func checksAtTheirElement() throws {
+        let text = #"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]],[[0.2,0.2],[0.8,0.2],[0.8,0.8]]]}"#
+        let log = try readGeoJSON(text).diagnostics
+        let unclosed = try #require(log.entries["geojson.unclosed-ring"]?.first.location)
+        #expect(unclosed.pointer == "/coordinates/1" && unclosed.column == 60, "\(unclosed)")
+        let short = try #require(log.entries["geojson.short-ring"]?.first.location)
+        #expect(short.column == 60)
+    }
+
     @Test("GeoJSON text sequences: RS-delimited and newline-delimited")
     func sequences() throws {
         let rs = "\u{1E}{\"type\":\"Feature\",\"properties\":{\"n\":1},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}\n"
