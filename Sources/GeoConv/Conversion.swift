@@ -206,6 +206,8 @@ public struct Converter: Sendable {
         let circlesAsPolygons = options.circles == .polygon
             || (options.circles == nil && !outFormat.capabilities.holdsCircles)
         let circlesDrawn = options.circles == nil && outFormat.capabilities.drawsCirclesAsPolygons
+        let circleHolders = registry.formats.filter { $0.capabilities.holdsCircles }.map(\.name)
+        let emptyMemberHolders = registry.formats.filter { $0.capabilities.holdsEmptyMembers }.map(\.name)
         return {
             var all: [any FeatureTransform] = [Reproject(sourceCRS: options.sourceCRS, targetCRS: options.targetCRS,
                                                          keepsSourceCRS: !wgs84Only)]
@@ -216,9 +218,9 @@ public struct Converter: Sendable {
             if let tolerance = options.simplifyTolerance { all.append(Simplify(tolerance: tolerance)) }
             all += extra
             if options.detectCircles { all.append(RecognizeCircles()) }
-            if circlesAsPolygons { all.append(CircleToPolygon()) }
-            if circlesDrawn { all.append(CircleToPolygon(keepsCircleAsData: true)) }
-            if !outFormat.capabilities.holdsEmptyMembers { all.append(DropEmptyMembers()) }
+            if circlesAsPolygons { all.append(CircleToPolygon(keptBy: circleHolders)) }
+            if circlesDrawn { all.append(CircleToPolygon(keepsCircleAsData: true, keptBy: circleHolders)) }
+            if !outFormat.capabilities.holdsEmptyMembers { all.append(DropEmptyMembers(keptBy: emptyMemberHolders)) }
             return all
         }
     }

@@ -214,14 +214,17 @@ public struct GeographicRangeCheck: FeatureTransform {
 /// from WKT or WKB) for formats that cannot hold them, with a note; a multi-geometry left
 /// without members becomes an empty one. Collections keep their empty members.
 public struct DropEmptyMembers: FeatureTransform {
-    /// Creates the transform.
-    public init() {}
+    /// The formats that can hold EMPTY members, named in the note.
+    public var keptBy: [String]
+
+    /// Creates the transform; `keptBy` names the formats that could keep what it drops.
+    public init(keptBy: [String] = []) { self.keptBy = keptBy }
 
     public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {
         guard let geometry = feature.geometry, let kept = Self.withoutEmptyMembers(geometry) else { return nil }
         feature.geometry = kept
         diagnostics.note("geometry.empty-member-dropped",
-                         "EMPTY members of multi-geometries are dropped: only WKT and WKB can hold them")
+                         "EMPTY members of multi-geometries are dropped" + (keptBy.isEmpty ? "" : " (formats that hold them: \(keptBy.joined(separator: ", ")))"))
         return nil
     }
 
@@ -252,3 +255,4 @@ public struct DropEmptyMembers: FeatureTransform {
         }
     }
 }
+

@@ -165,7 +165,7 @@ extension JSONScanner {
         let text = String(decoding: bytes, as: UTF8.self)
         guard JSONScanner.doubleValue(storage + range.lowerBound, range.count).isFinite else {
             throw GeoConvError(.invalidInput, "number \(text) is too large for a 64-bit float", at: location(atOffset: offset),
-                               hint: "GeoJSON numbers must fit IEEE 754 double precision")
+                               hint: "JSON numbers are read as IEEE 754 doubles; a coordinate or value this large is not a real one")
         }
         return JSONNumber(uncheckedLiteral: text)
     }

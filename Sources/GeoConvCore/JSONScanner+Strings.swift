@@ -49,7 +49,7 @@ extension JSONScanner {
                 position += 1
                 guard let text = String(validating: decoded, as: UTF8.self) else {
                     throw GeoConvError(.invalidInput, "string is not valid UTF-8", at: location(atOffset: contentStart),
-                                       hint: "GeoJSON text must be UTF-8; re-encode the file")
+                                       hint: "JSON text must be UTF-8 (RFC 8259); re-encode the file")
                 }
                 return text
             }
@@ -133,6 +133,6 @@ extension JSONScanner {
         }
         return GeoConvError(.invalidInput, "string is not valid UTF-8 (bad byte 0x\(String(bytes[index], radix: 16)))",
                             at: location(atOffset: startOffset + index),
-                            hint: "GeoJSON text must be UTF-8; re-encode the file (e.g. iconv -f LATIN1 -t UTF-8)")
+                            hint: "JSON text must be UTF-8 (RFC 8259); re-encode the file (e.g. iconv -f LATIN1 -t UTF-8)")
     }
 }

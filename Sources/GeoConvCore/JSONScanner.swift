@@ -98,7 +98,7 @@ package final class JSONScanner {
             case 0x20, 0x09, 0x0D: position += 1
             case 0x0A:
                 if recordEndsAtNewline {
-                    throw error("a record of a newline-delimited GeoJSON text sequence continues on the next line",
+                    throw error("a record of a newline-delimited text sequence continues on the next line",
                                 hint: "write one JSON text per line, or start every record with RS (RFC 8142, .geojsons)")
                 }
                 position += 1
@@ -346,7 +346,7 @@ package final class JSONScanner {
     package func checkDepth(_ depth: Int, pointer: @autoclosure () -> String) throws(GeoConvError) {
         guard depth <= maximumDepth else {
             throw GeoConvError(.limitExceeded, "JSON nested deeper than \(maximumDepth) levels", at: location(pointer: pointer()),
-                               hint: "GeoJSON never needs this depth; the input is malformed or hostile")
+                               hint: "no geographic data needs this depth; the input is malformed or hostile")
         }
     }
 

@@ -13,10 +13,14 @@ public struct CircleToPolygon: FeatureTransform {
     /// as properties beside its polygon.
     public var keepsCircleAsData: Bool
 
-    /// Creates the transform.
-    public init(tolerance: Double? = nil, keepsCircleAsData: Bool = false) {
+    /// The formats that hold circles exactly, named in the warning's hint.
+    public var keptBy: [String]
+
+    /// Creates the transform; `keptBy` names the formats that could keep circles exactly.
+    public init(tolerance: Double? = nil, keepsCircleAsData: Bool = false, keptBy: [String] = []) {
         self.tolerance = tolerance
         self.keepsCircleAsData = keepsCircleAsData
+        self.keptBy = keptBy
     }
 
     public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {
@@ -40,7 +44,7 @@ public struct CircleToPolygon: FeatureTransform {
         copy.properties.removeValue(forKey: CircleProperties.radius)  // it described the circle
         try diagnostics.warn("circle.approximated",
                              "circles are written as geodesic polygons within \(tolerance.map { "\($0) m" } ?? "0.1 % of the radius (at most 1 m)") of the true circle",
-                             hint: "keep circles exactly in GeoJSON or KML (geoconv:radius)")
+                             hint: keptBy.isEmpty ? nil : "to keep circles exactly, write one of: \(keptBy.joined(separator: ", "))")
         return [copy]
     }
 

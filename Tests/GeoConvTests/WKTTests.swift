@@ -239,7 +239,17 @@ struct WKTEmptyMemberTests {
     func droppedElsewhere() throws {
         let report = try convert("MULTILINESTRING ((0 0,1 1),EMPTY)\n", to: .geoJSONSequence)
         #expect(String(decoding: report.output, as: UTF8.self).contains(#""type":"MultiLineString","coordinates":[[[0,0],[1,1]]]"#))
-        #expect(report.diagnostics.entries["geometry.empty-member-dropped"]?.first.isNote == true)
+        let note = report.diagnostics.entries["geometry.empty-member-dropped"]?.first
+        #expect(note?.isNote == true)
+        // The formats named are the registry's, asked for their capability.
+        #expect(note?.message.hasSuffix("(formats that hold them: wkt, wkbhex, wkb)") == true, "\(String(describing: note))")
+        let circle = #"{"type":"Feature","properties":{"geoconv:radius":100},"geometry":{"type":"Point","coordinates":[1,2]}}"#
+        let refused = #expect(throws: GeoConvError.self) {
+            _ = try Converter().convert(.memory(Array(circle.utf8), name: "c.geojson"), to: .memory,
+                                        options: ConversionOptions(outputFormat: .wkt, strict: true))
+        }
+        #expect(refused?.code == .dataLoss && refused?.message.hasSuffix("[circle.approximated]") == true)
+        #expect(refused?.hint == "to keep circles exactly, write one of: geojson, geojsonseq, kml, kmz")
         // In WKB, an empty point is a point of NaNs; inside a MultiPoint it is dropped likewise.
         let hex = try convert("MULTIPOINT ((10 0),EMPTY)\n", to: .wkbHex)
         #expect(hex.diagnostics.entries["wkt.empty-point-dropped"] != nil)
