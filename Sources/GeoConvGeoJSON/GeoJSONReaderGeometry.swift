@@ -86,7 +86,7 @@ extension GeoJSONReader {
             throw error(requireFeature ? "a feature needs \"type\": \"Feature\"" : "a GeoJSON object needs a \"type\" member",
                         at: objectLocation(), hint: "add \"type\": \"Feature\" (or a geometry type)")
         }
-        if type != "Feature" {
+        if parts.kind != .feature || !parts.kindIsExact {
             if type.lowercased() == "feature" {
                 try lenient("geojson.type-case", "type \"\(type)\" should be \"Feature\" (type names are case-sensitive)",
                             at: typeLocation(of: parts, pointer()))

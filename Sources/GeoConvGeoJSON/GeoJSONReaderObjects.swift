@@ -71,32 +71,38 @@ extension GeoJSONReader {
             seenMembers |= bit
             // A member that belongs to another kind of object than the one "type" already
             // named is a foreign member here (RFC 7946 §7.1): keep it as plain JSON.
-            if bit != 0, parts.type != nil, !Self.member(key, belongsTo: parts.kind) {
+            if let index, parts.type != nil, !Self.member(index, belongsTo: parts.kind) {
                 if let type = parts.type { try checkForeignMember(key, of: type, at: location(of: keyPlace, memberPointer())) }
                 parts.foreign[key] = try scanner.parseValue(depth: depth, pointer: memberPointer())
                 continue
             }
-            switch key {
-            case "type":
+            switch index {
+            case Self.typeMember:
                 let typePlace = scanner.place
+                parts.typePlace = typePlace
+                // The RFC 7946 type names are matched as bytes; other values are parsed.
+                if try scanner.peekToken() == UInt8(ascii: "\""), let known = try scanner.knownKey(Self.typeNames) {
+                    parts.type = Self.typeNames.names[known]
+                    (parts.kind, parts.kindIsExact) = (Self.typeKinds[known], true)
+                    continue
+                }
                 let value = try scanner.parseValue(depth: depth, pointer: memberPointer())
                 guard let text = value.stringValue else {
                     throw error("the \"type\" member must be a string, found \(value.typeName)", at: location(of: typePlace, memberPointer()))
                 }
                 parts.type = text
                 (parts.kind, parts.kindIsExact) = Self.objectKind(text)
-                parts.typePlace = typePlace
-            case "features" where isRoot:
+            case Self.featuresMember where isRoot:
                 guard try scanner.peekToken() == UInt8(ascii: "[") else {
                     throw error("the \"features\" member must be an array, found \(try scanner.describeNext())",
                                 at: scanner.location(pointer: memberPointer()))
                 }
                 scanner.advance()
                 return true
-            case "geometry":
+            case Self.geometryMember:
                 parts.hasGeometryMember = true
                 parts.geometry = try parseGeometryValue(depth: depth + 1, pointer: memberPointer())
-            case "coordinates":
+            case Self.coordinatesMember:
                 parts.coordinatesMark = scanner.mark
                 if let kind = parts.geometryKind {
                     parts.shaped = try parseShape(kind, depth: depth + 1, pointer: memberPointer)
@@ -107,7 +113,7 @@ extension GeoJSONReader {
                     parts.shaped = nil
                     parts.shapedKind = nil
                 }
-            case "geometries":
+            case Self.geometriesMember:
                 guard try scanner.peekToken() == UInt8(ascii: "[") else {
                     throw error("the \"geometries\" member must be an array, found \(try scanner.describeNext())",
                                 at: scanner.location(pointer: memberPointer()))
@@ -128,13 +134,13 @@ extension GeoJSONReader {
                     } while try scanner.nextElement(close: UInt8(ascii: "]"), pointer: memberPointer())
                 }
                 parts.geometries = members
-            case "properties":
+            case Self.propertiesMember:
                 parts.properties = try scanner.parseValue(depth: depth, pointer: memberPointer())
-            case "id":
+            case Self.idMember:
                 parts.id = try scanner.parseValue(depth: depth, pointer: memberPointer())
-            case "bbox":
+            case Self.bboxMember:
                 parts.bbox = try scanner.parseValue(depth: depth, pointer: memberPointer())
-            case "crs":
+            case Self.crsMember:
                 parts.crsPlace = scanner.place
                 parts.crs = try scanner.parseValue(depth: depth, pointer: memberPointer())
             default:
@@ -210,19 +216,27 @@ extension GeoJSONReader {
     static let memberNames = JSONKeyTable(["type", "features", "geometry", "properties", "id", "coordinates", "geometries",
                                            "bbox", "crs"])
     /// Indices in `memberNames`.
-    static let typeMember = 0, geometryMember = 2, propertiesMember = 3, idMember = 4, coordinatesMember = 5
+    static let typeMember = 0, featuresMember = 1, geometryMember = 2, propertiesMember = 3, idMember = 4, coordinatesMember = 5,
+               geometriesMember = 6, bboxMember = 7, crsMember = 8
 
-    /// Whether `key` is one of the members RFC 7946 defines for objects of `kind`.
-    static func member(_ key: String, belongsTo kind: ObjectKind) -> Bool {
-        switch key {
-        case "type", "bbox", "crs": return true
-        case "features": return kind == .featureCollection || kind == .other
-        case "geometry", "properties", "id": return kind == .feature || kind == .other
-        case "coordinates":
+    /// Whether the member at `index` in `memberNames` is one RFC 7946 defines for objects of `kind`.
+    static func member(_ index: Int, belongsTo kind: ObjectKind) -> Bool {
+        switch index {
+        case featuresMember: return kind == .featureCollection || kind == .other
+        case geometryMember, propertiesMember, idMember: return kind == .feature || kind == .other
+        case coordinatesMember:
             if case .geometry(let geometryKind) = kind { return geometryKind != .geometryCollection }
             return kind == .other
-        case "geometries": return kind == .geometry(.geometryCollection) || kind == .other
-        default: return true
+        case geometriesMember: return kind == .geometry(.geometryCollection) || kind == .other
+        default: return true  // type, bbox, crs
         }
     }
+
+    /// The type names RFC 7946 defines, spelled exactly, matched as bytes; `typeKinds` says
+    /// what each names.
+    static let typeNames = JSONKeyTable(["Feature", "Point", "LineString", "Polygon", "MultiPoint", "MultiLineString", "MultiPolygon",
+                                         "GeometryCollection", "FeatureCollection"])
+    static let typeKinds: [ObjectKind] = [.feature, .geometry(.point), .geometry(.lineString), .geometry(.polygon), .geometry(.multiPoint),
+                                          .geometry(.multiLineString), .geometry(.multiPolygon), .geometry(.geometryCollection),
+                                          .featureCollection]
 }
