@@ -178,7 +178,7 @@ public enum MarkerClusters {
             for piece in pieces {
                 log.absorb(piece.batch.log)
                 if let error = piece.error { throw error }
-                try piece.batch.write(into: &writer)
+                try piece.batch.write(into: &writer, diagnostics: log)
             }
         }
         return count

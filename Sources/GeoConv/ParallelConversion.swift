@@ -77,7 +77,7 @@ struct ParallelLineConversion {
                 diagnostics.absorb(outcome.batch.log, relocating: chunk.relocate)
                 if let error = outcome.error { throw error.relocated(chunk.relocate) }
                 statistics.featuresRead += outcome.read
-                try outcome.batch.write(into: &featureWriter)
+                try outcome.batch.write(into: &featureWriter, diagnostics: diagnostics, relocating: chunk.relocate)
                 statistics.featuresWritten += outcome.batch.count
             }
             // An input error after these chunks comes after their own errors, as on one thread.
@@ -118,7 +118,7 @@ struct ParallelLineConversion {
                 outcome.read += 1
                 log.currentLocation = reader.lastLocation
                 try transforms.apply(to: feature, diagnostics: log) { (item: inout Feature) throws(GeoConvError) in
-                    try outcome.batch.add(item)
+                    try outcome.batch.add(item, at: reader.lastLocation)
                 }
             }
             log.currentLocation = nil

@@ -81,7 +81,8 @@ package struct FeatureBatch {
     package let log: DiagnosticLog
     private var records: (writer: any FeatureWriter, output: ByteWriter)?
     private var written: [UInt8]?
-    private var kept: [Feature] = []
+    /// Features kept for the writer, with where each was read (its warnings' place).
+    private var kept: [(feature: Feature, location: SourceLocation?)] = []
     /// The features added.
     package private(set) var count = 0
 
@@ -100,10 +101,11 @@ package struct FeatureBatch {
         }
     }
 
-    /// Writes `feature` as a record, or keeps it.
-    package mutating func add(_ feature: Feature) throws(GeoConvError) {
+    /// Writes `feature` as a record, or keeps it with where it was read (`location`, in the
+    /// batch's own terms: `write(into:diagnostics:relocating:)` maps it).
+    package mutating func add(_ feature: Feature, at location: SourceLocation? = nil) throws(GeoConvError) {
         // In place: a copy out of the optional would copy the writer's buffer.
-        if records != nil { try records?.writer.write(feature) } else { kept.append(feature) }
+        if records != nil { try records?.writer.write(feature) } else { kept.append((feature, location)) }
         count += 1
     }
 
@@ -115,13 +117,21 @@ package struct FeatureBatch {
         written = output.memoryContents
     }
 
-    /// Puts the batch into `writer` (on its thread), after what it wrote before.
-    package func write(into writer: inout any FeatureWriter) throws(GeoConvError) {
+    /// Puts the batch into `writer` (on its thread), after what it wrote before; what the
+    /// writer reports about a kept feature is placed where that feature was read
+    /// (`relocate` maps a batch location to the input's).
+    package func write(into writer: inout any FeatureWriter, diagnostics: DiagnosticLog,
+                       relocating relocate: (SourceLocation) -> SourceLocation = { $0 }) throws(GeoConvError)
+    {
         if let written, var recordsWriter = writer as? any RecordsWriter {
             try recordsWriter.appendRecords(written, count: count)
             writer = recordsWriter
         } else {
-            for feature in kept { try writer.write(feature) }
+            defer { diagnostics.currentLocation = nil }
+            for (feature, location) in kept {
+                diagnostics.currentLocation = location.map(relocate)
+                try writer.write(feature)
+            }
         }
     }
 }
