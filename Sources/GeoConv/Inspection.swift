@@ -97,6 +97,16 @@ extension Converter {
             }
             targets.append(entry)
         }
+        // A format that writes its features as another does (KMZ as KML) loses per feature
+        // what that one loses: the features are written once, for both.
+        for entry in targets {
+            guard let twinName = registry.format(named: entry.name)?.capabilities.writesFeaturesAs,
+                  let twin = targets.first(where: { $0.name == twinName && $0 !== entry && $0.featureTwin == nil }),
+                  let format = registry.format(named: entry.name), let twinFormat = registry.format(named: twinName),
+                  Self.sameFeatureTransforms(format.capabilities, twinFormat.capabilities)
+            else { continue }
+            entry.featureTwin = (twin, twin.log.checkpoint)
+        }
 
         var report = InspectionReport(input: input.displayName, format: format.name, header: header, featureCount: 0,
                                       geometryKinds: [:], emptyGeometries: 0, coordinateCount: 0, hasAltitude: false,
@@ -144,9 +154,17 @@ extension Converter {
         writing = nil
         report.readWarnings = readLog.summary
         for target in targets {
+            if let (twin, checkpoint) = target.featureTwin, !target.failed { target.log.absorb(twin.log, since: checkpoint) }
             report.losses[target.name] = target.log.summary
         }
         return report
+    }
+
+    /// Whether a conversion to formats with these capabilities runs the same transforms on
+    /// each feature (so one's per-feature losses are the other's).
+    static func sameFeatureTransforms(_ a: FormatCapabilities, _ b: FormatCapabilities) -> Bool {
+        a.isWGS84Only == b.isWGS84Only && a.holdsCircles == b.holdsCircles && a.drawsCirclesAsPolygons == b.drawsCirclesAsPolygons
+            && a.holdsEmptyMembers == b.holdsEmptyMembers
     }
 }
 
@@ -159,6 +177,10 @@ private final class InspectionTarget: @unchecked Sendable {
     let log: DiagnosticLog
     /// Whether the format refused the input (reported once; nothing more is written).
     private(set) var failed = false
+    /// The target whose writer writes this one's features (`writesFeaturesAs`), and its
+    /// log's counts after its header: this one writes only its header, and takes the rest
+    /// of the twin's log as its own.
+    var featureTwin: (target: InspectionTarget, checkpoint: DiagnosticLog.Checkpoint)?
 
     init(name: String, writer: any FeatureWriter, log: DiagnosticLog) {
         self.name = name
@@ -173,6 +195,7 @@ private final class InspectionTarget: @unchecked Sendable {
 
     /// Writes the features as a conversion to this format would, noting what is lost.
     func write(_ features: [(feature: Feature, location: SourceLocation?)]) {
+        guard featureTwin == nil else { return }
         for (feature, location) in features where !failed {
             log.currentLocation = location
             do throws(GeoConvError) {

@@ -158,6 +158,30 @@ public final class DiagnosticLog {
         unlistedWarnings += other.unlistedWarnings
     }
 
+    /// How many times each code has been reported so far (`absorb(_:since:)`).
+    public struct Checkpoint: Sendable {
+        let counts: [String: Int]
+    }
+
+    /// The counts so far, to absorb only what is reported after this point.
+    public var checkpoint: Checkpoint {
+        Checkpoint(counts: Dictionary(uniqueKeysWithValues: entries.map { ($0.key, $0.value.count) }))
+    }
+
+    /// Adds the entries `other` recorded after `checkpoint` (a code first seen before it is
+    /// added with its later count only, at its first place).
+    public func absorb(_ other: DiagnosticLog, since checkpoint: Checkpoint) {
+        for (code, entry) in other.entries {
+            let count = entry.count - (checkpoint.counts[code] ?? 0)
+            guard count > 0 else { continue }
+            if let existing = entries[code] {
+                entries[code] = (existing.first, existing.count + count)
+            } else {
+                entries[code] = (entry.first, count)
+            }
+        }
+    }
+
     /// Whether nothing was reported.
     public var isEmpty: Bool { entries.isEmpty }
 

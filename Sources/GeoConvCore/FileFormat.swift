@@ -108,13 +108,19 @@ public struct FormatCapabilities: Sendable {
     /// Makes a reader that also lists the format's own rule breaks, for `validate`; `nil`
     /// when the format's reader is its only check.
     public var makeValidator: (@Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any ValidatingReader)?
+    /// The format whose writer writes each feature here (KMZ: KML's placemarks, zipped), so
+    /// that what a feature loses is what it loses there: `info` writes the features once
+    /// for both and reports them under each. Only the document level (`begin`) is this
+    /// format's own. `nil` for a writer of its own.
+    public var writesFeaturesAs: String?
 
     /// Describes what a format can hold (by default: any CRS, no circles, not line-delimited).
     public init(
         isWGS84Only: Bool = false, holdsCircles: Bool = false, drawsCirclesAsPolygons: Bool = false,
         holdsEmptyMembers: Bool = false, lineRecords: LineRecords? = nil,
         impliedOptions: (@Sendable (_ path: String?, _ role: FileRole, _ options: inout ConversionOptions) -> Void)? = nil,
-        makeValidator: (@Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any ValidatingReader)? = nil
+        makeValidator: (@Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any ValidatingReader)? = nil,
+        writesFeaturesAs: String? = nil
     ) {
         self.isWGS84Only = isWGS84Only
         self.holdsCircles = holdsCircles
@@ -123,6 +129,7 @@ public struct FormatCapabilities: Sendable {
         self.lineRecords = lineRecords
         self.impliedOptions = impliedOptions
         self.makeValidator = makeValidator
+        self.writesFeaturesAs = writesFeaturesAs
     }
 }
 

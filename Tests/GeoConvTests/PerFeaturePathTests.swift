@@ -102,17 +102,22 @@ struct PerFeaturePathTests {
 
     @Test("info lists each target's losses with the counts a conversion to it reports, across batches of features")
     func inspectionCounts() throws {
+        // Every 7th feature has what KML (and so KMZ) loses: a null and a list.
         let features = (0..<5000).map { i in
-            #"{"type":"Feature","properties":{"n":\#(i)},"geometry":{"type":"Point","coordinates":[\#(Double(i % 90)),1]}}"#
+            let extra = i % 7 == 0 ? #","gone":null,"list":[1,2]"# : ""
+            return #"{"type":"Feature","properties":{"n":\#(i)\#(extra)},"geometry":{"type":"Point","coordinates":[\#(Double(i % 90)),1]}}"#
         }
         let text = #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}"
         let input = InputSource.memory(Array(text.utf8), name: "in.geojson")
         let report = try Converter().inspect(input, options: ConversionOptions(inputFormat: .geoJSON))
         #expect(report.featureCount == 5000)
-        for target in ["wkt", "polyline", "kml"] {
+        // KMZ writes its features as KML does: info writes them once for both, and each
+        // still lists what its own conversion reports.
+        for target in ["wkt", "polyline", "kml", "kmz"] {
             let converted = try Converter().convert(input, to: .memory, options: ConversionOptions(inputFormat: .geoJSON, outputFormat: FormatRegistry.standard.format(named: target)))
             #expect(report.losses[target] == converted.diagnostics.summary, "\(target)")
         }
         #expect(report.losses["wkt"]?.contains { $0.contains("(5000 times)") } == true)
+        #expect(report.losses["kmz"]?.contains { $0.contains("[kml.null-dropped] (715 times)") } == true, "\(report.losses["kmz"] ?? [])")
     }
 }
