@@ -56,12 +56,15 @@ final class KMLWriterState {
     let body: Spool
     @exclusivity(unchecked) var styles: OrderedDictionary<String, String> = [:]  // style XML → id
     @exclusivity(unchecked) var usedIDs: Set<String> = []
-    @exclusivity(unchecked) var schema: OrderedDictionary<String, String> = [:]  // field → type
+    @exclusivity(unchecked) var schema: OrderedDictionary<String, SchemaType> = [:]  // field → type
     @exclusivity(unchecked) var displayNames: [String: String] = [:]  // field → displayName
     @exclusivity(unchecked) var styleMaps: OrderedDictionary<String, String> = [:]  // "normal id|highlight id" → StyleMap id
     @exclusivity(unchecked) var folders: [String] = []
     @exclusivity(unchecked) var usesGX = false
     @exclusivity(unchecked) var buffer: [UInt8] = []
+    /// `writeExtendedData`'s lists, kept between features for their storage.
+    @exclusivity(unchecked) var scratchSimple: [(String, String)] = []
+    @exclusivity(unchecked) var scratchData: [(String, String)] = []
 
     static let schemaID = "geoconv-schema"
 
@@ -336,8 +339,15 @@ final class KMLWriterState {
         if let names = feature.properties[KMLNames.displayNames]?.objectValue {
             for (key, value) in names { if let label = value.stringValue, displayNames[key] == nil { displayNames[key] = label } }
         }
-        var simple: [(String, String)] = []
-        var data: [(String, String)] = []
+        var simple = scratchSimple, data = scratchData  // reused: no arrays per feature
+        simple.removeAll(keepingCapacity: true)
+        data.removeAll(keepingCapacity: true)
+        scratchSimple = []
+        scratchData = []
+        defer {
+            scratchSimple = simple
+            scratchData = data
+        }
         if let id { data.append(("geoconv:id", JSONText.string(id))) }
         let merged = StyleProperties.merged(feature)
         for (place, (key, value)) in merged.enumerated() {
@@ -365,14 +375,14 @@ final class KMLWriterState {
             case .null:
                 try diagnostics.warn("kml.null-dropped", "null property values have no KML form; they are dropped")
             case .string(let s):
-                try noteType("string", for: key, at: place)
+                try noteType(.string, for: key, at: place)
                 simple.append((key, s))
             case .bool(let b):
-                try noteType("bool", for: key, at: place)
+                try noteType(.bool, for: key, at: place)
                 simple.append((key, b ? "true" : "false"))
             case .number(let n):
                 let type = KMLWriterState.schemaType(of: n)
-                if type == "string" {
+                if type == .string {
                     diagnostics.note("kml.number-as-text",
                                      "a number that neither a KML int nor a double holds exactly (beyond ±2^53, or over 15 significant digits) is written as a string field, digits kept")
                 }
@@ -380,7 +390,7 @@ final class KMLWriterState {
                 simple.append((key, n.literal))
             case .array, .object:
                 try diagnostics.warn("kml.json-as-text", "array and object property values are written as JSON text and read back as strings")
-                try noteType("string", for: key, at: place)
+                try noteType(.string, for: key, at: place)
                 simple.append((key, JSONText.string(value)))
             }
         }
@@ -421,10 +431,10 @@ final class KMLWriterState {
     /// within ±2^53 and decimals of at most 15 significant digits, which a 64-bit float
     /// keeps), else `string`, so the digits survive (GDAL writes such numbers as floats,
     /// rounded to 15 digits).
-    static func schemaType(of number: JSONNumber) -> String {
+    static func schemaType(of number: JSONNumber) -> SchemaType {
         if number.isInteger, let value = Int64(number.literal) {
-            if value >= Int64(Int32.min) && value <= Int64(Int32.max) { return "int" }
-            return value.magnitude <= 1 << 53 ? "double" : "string"
+            if value >= Int64(Int32.min) && value <= Int64(Int32.max) { return .int }
+            return value.magnitude <= 1 << 53 ? .double : .string
         }
         // Significant digits of the mantissa: no leading zeros, no trailing zeros.
         var significant = 0, trailingZeros = 0, leading = true
@@ -438,37 +448,54 @@ final class KMLWriterState {
         }
         let value = Double(number.literal) ?? .nan
         guard value.isFinite, significant - trailingZeros <= 15, value == 0 || value.magnitude >= Double.leastNormalMagnitude else {
-            return "string"
+            return .string
         }
-        return "double"
+        return .double
     }
 
-    /// The schema type last noted for the property at each place of a feature: most features
-    /// repeat their predecessor's names and types, which then need no schema lookup.
-    @exclusivity(unchecked) var notedTypes: [(key: String, type: String)] = []
-
-    /// `noteType(_:for:)` for the property at `place` in its feature.
-    func noteType(_ type: String, for key: String, at place: Int) throws(GeoConvError) {
-        if place < notedTypes.count, notedTypes[place].type == type, notedTypes[place].key == key { return }
-        try noteType(type, for: key)
-        if place < notedTypes.count {
-            notedTypes[place] = (key, type)
-        } else if place == notedTypes.count {
-            notedTypes.append((key, type))
-        }
+    /// The schema's field types (KML's `SimpleField` types geoconv writes).
+    enum SchemaType: String {
+        case int, double, bool, string
     }
 
-    func noteType(_ type: String, for key: String) throws(GeoConvError) {
-        guard let existing = schema[key] else {
-            schema[key] = type
+    /// For the property at each place of a feature: its name, the type last noted and its
+    /// field's index in `schema`. Most features repeat their predecessor's names, so a
+    /// repeated type needs nothing and a changed one no lookup by name.
+    @exclusivity(unchecked) var notedTypes: [(key: String, type: SchemaType, field: Int)] = []
+
+    /// Notes that the property `key`, at `place` in its feature, has a value of `type`.
+    func noteType(_ type: SchemaType, for key: String, at place: Int) throws(GeoConvError) {
+        if place < notedTypes.count, notedTypes[place].key == key {
+            if notedTypes[place].type == type { return }
+            try widen(field: notedTypes[place].field, to: type)
+            notedTypes[place].type = type
             return
         }
-        if existing == type { return }
-        if (existing == "int" && type == "double") || (existing == "double" && type == "int") {
-            schema[key] = "double"
-        } else if existing != "string" {
-            schema[key] = "string"
-            try diagnostics.warn("kml.mixed-types", "property \"\(key)\" has values of different types; KML types it as text")
+        let field: Int
+        if let index = schema.index(forKey: key) {
+            field = index
+            try widen(field: index, to: type)
+        } else {
+            field = schema.count
+            schema[key] = type
+        }
+        if place < notedTypes.count {
+            notedTypes[place] = (key, type, field)
+        } else if place == notedTypes.count {
+            notedTypes.append((key, type, field))
+        }
+    }
+
+    /// Widens a field's type to hold `type` too: int and double make double; any other mix
+    /// makes string, with a warning.
+    func widen(field: Int, to type: SchemaType) throws(GeoConvError) {
+        let existing = schema.values[field]
+        if existing == type || existing == .string { return }
+        if (existing == .int && type == .double) || (existing == .double && type == .int) {
+            schema.values[field] = .double
+        } else {
+            schema.values[field] = .string
+            try diagnostics.warn("kml.mixed-types", "property \"\(schema.keys[field])\" has values of different types; KML types it as text")
         }
     }
 
@@ -509,9 +536,9 @@ final class KMLWriterState {
             append("<Schema name=\"\(KMLWriterState.schemaID)\" id=\"\(KMLWriterState.schemaID)\">\n")
             for (field, type) in schema {
                 if let label = displayNames[field] {
-                    append("<SimpleField name=\"\(XMLEscaping.attribute(field))\" type=\"\(type)\"><displayName>\(XMLEscaping.text(label))</displayName></SimpleField>\n")
+                    append("<SimpleField name=\"\(XMLEscaping.attribute(field))\" type=\"\(type.rawValue)\"><displayName>\(XMLEscaping.text(label))</displayName></SimpleField>\n")
                 } else {
-                    append("<SimpleField name=\"\(XMLEscaping.attribute(field))\" type=\"\(type)\"/>\n")
+                    append("<SimpleField name=\"\(XMLEscaping.attribute(field))\" type=\"\(type.rawValue)\"/>\n")
                 }
             }
             append("</Schema>\n")
