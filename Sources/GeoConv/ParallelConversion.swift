@@ -116,9 +116,10 @@ struct ParallelLineConversion {
             _ = try transforms.apply(to: reader.readHeader(), diagnostics: log)
             while let feature = try reader.next() {
                 outcome.read += 1
-                log.currentLocation = reader.lastLocation
+                let location = reader.lastLocation
+                log.currentLocation = location
                 try transforms.apply(to: feature, diagnostics: log) { (item: inout Feature) throws(GeoConvError) in
-                    try outcome.batch.add(item, at: reader.lastLocation)
+                    try outcome.batch.add(item, at: location)
                 }
             }
             log.currentLocation = nil

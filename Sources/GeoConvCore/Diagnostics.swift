@@ -34,7 +34,23 @@ public final class DiagnosticLog {
     /// When true, the first warning is thrown as a `GeoConvError` with code `dataLoss`.
     public let isStrict: Bool
     /// Where the feature being processed came from.
-    @exclusivity(unchecked) public var currentLocation: SourceLocation?
+    public var currentLocation: SourceLocation? {
+        get { setLocation ?? locator?() }
+        set {
+            setLocation = newValue
+            locator = nil
+        }
+    }
+    @exclusivity(unchecked) private var setLocation: SourceLocation?
+    @exclusivity(unchecked) private var locator: (() -> SourceLocation?)?
+
+    /// Makes `currentLocation` come from `locator`, asked only when a message needs a place
+    /// (most repeats are only counted): for a writer handed features read elsewhere, whose
+    /// places would otherwise be made for every feature. Setting `currentLocation` ends it.
+    package func locateCurrent(by locator: @escaping () -> SourceLocation?) {
+        setLocation = nil
+        self.locator = locator
+    }
     /// Each distinct warning code with its first occurrence and how often it happened.
     @exclusivity(unchecked) public private(set) var entries: OrderedDictionary<String, (first: Diagnostic, count: Int)> = [:]
 

@@ -121,17 +121,25 @@ package struct FeatureBatch {
     /// writer reports about a kept feature is placed where that feature was read
     /// (`relocate` maps a batch location to the input's).
     package func write(into writer: inout any FeatureWriter, diagnostics: DiagnosticLog,
-                       relocating relocate: (SourceLocation) -> SourceLocation = { $0 }) throws(GeoConvError)
+                       relocating relocate: @escaping (SourceLocation) -> SourceLocation = { $0 }) throws(GeoConvError)
     {
         if let written, var recordsWriter = writer as? any RecordsWriter {
             try recordsWriter.appendRecords(written, count: count)
             writer = recordsWriter
         } else {
+            // The place of the feature being written, made only if a message needs it.
+            let cursor = Cursor(), kept = kept
+            diagnostics.locateCurrent { kept[cursor.index].location.map(relocate) }
             defer { diagnostics.currentLocation = nil }
-            for (feature, location) in kept {
-                diagnostics.currentLocation = location.map(relocate)
-                try writer.write(feature)
+            for index in kept.indices {
+                cursor.index = index
+                try writer.write(kept[index].feature)
             }
         }
+    }
+
+    /// Which kept feature is being written.
+    private final class Cursor {
+        var index = 0
     }
 }
