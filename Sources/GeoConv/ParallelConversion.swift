@@ -77,7 +77,9 @@ struct ParallelLineConversion {
                 diagnostics.absorb(outcome.batch.log, relocating: chunk.relocate)
                 if let error = outcome.error { throw error.relocated(chunk.relocate) }
                 statistics.featuresRead += outcome.read
-                try outcome.batch.write(into: &featureWriter, diagnostics: diagnostics, relocating: chunk.relocate)
+                try outcome.batch.write(into: &featureWriter, diagnostics: diagnostics) { ordinal in
+                    locate(ordinal, in: chunk)
+                }
                 statistics.featuresWritten += outcome.batch.count
             }
             // An input error after these chunks comes after their own errors, as on one thread.
@@ -101,6 +103,19 @@ struct ParallelLineConversion {
         var batch: FeatureBatch
     }
 
+    /// Where feature `ordinal` of `chunk` is in the input: the chunk read again up to it
+    /// (only for the first message of a kind about a feature this thread writes).
+    private func locate(_ ordinal: Int, in chunk: FeatureRun) -> SourceLocation? {
+        do throws(GeoConvError) {
+            var reader = try makeChunkReader(try ByteReader(.memory(chunk.bytes, name: inputName)), chunk, DiagnosticLog())
+            _ = try reader.readHeader()
+            for _ in 0...ordinal where try reader.next() == nil { return nil }
+            return reader.lastLocation.map(chunk.relocate)
+        } catch {
+            return nil
+        }
+    }
+
     /// Starts converting `chunks` in the background, on up to `jobs` threads at once.
     private func start(_ chunks: [Prepared]) -> BackgroundTask<[Outcome]> {
         BackgroundTask { chunks.concurrentMap { process($0) } }
@@ -116,10 +131,10 @@ struct ParallelLineConversion {
             _ = try transforms.apply(to: reader.readHeader(), diagnostics: log)
             while let feature = try reader.next() {
                 outcome.read += 1
-                let location = reader.lastLocation
-                log.currentLocation = location
+                log.currentLocation = reader.lastLocation
+                let ordinal = outcome.read - 1
                 try transforms.apply(to: feature, diagnostics: log) { (item: inout Feature) throws(GeoConvError) in
-                    try outcome.batch.add(item, at: location)
+                    try outcome.batch.add(item, ordinal: ordinal)
                 }
             }
             log.currentLocation = nil

@@ -81,8 +81,9 @@ package struct FeatureBatch {
     package let log: DiagnosticLog
     private var records: (writer: any FeatureWriter, output: ByteWriter)?
     private var written: [UInt8]?
-    /// Features kept for the writer, with where each was read (its warnings' place).
-    private var kept: [(feature: Feature, location: SourceLocation?)] = []
+    /// Features kept for the writer, each with the ordinal of the feature it was made from
+    /// in the batch's input (for its warnings' place, found only when one needs it).
+    private var kept: [(feature: Feature, ordinal: Int)] = []
     /// The features added.
     package private(set) var count = 0
 
@@ -101,11 +102,11 @@ package struct FeatureBatch {
         }
     }
 
-    /// Writes `feature` as a record, or keeps it with where it was read (`location`, in the
-    /// batch's own terms: `write(into:diagnostics:relocating:)` maps it).
-    package mutating func add(_ feature: Feature, at location: SourceLocation? = nil) throws(GeoConvError) {
+    /// Writes `feature` as a record, or keeps it with `ordinal`: which feature of the batch's
+    /// input it was made from (`-1` when unknown), for `write(into:diagnostics:locating:)`.
+    package mutating func add(_ feature: Feature, ordinal: Int = -1) throws(GeoConvError) {
         // In place: a copy out of the optional would copy the writer's buffer.
-        if records != nil { try records?.writer.write(feature) } else { kept.append((feature, location)) }
+        if records != nil { try records?.writer.write(feature) } else { kept.append((feature, ordinal)) }
         count += 1
     }
 
@@ -117,19 +118,22 @@ package struct FeatureBatch {
         written = output.memoryContents
     }
 
-    /// Puts the batch into `writer` (on its thread), after what it wrote before; what the
-    /// writer reports about a kept feature is placed where that feature was read
-    /// (`relocate` maps a batch location to the input's).
+    /// Puts the batch into `writer` (on its thread), after what it wrote before. What the
+    /// writer reports about a kept feature is placed by `locate`, given the feature's
+    /// ordinal, and asked only when a message needs a place (the first of each kind): no
+    /// place is made or kept per feature.
     package func write(into writer: inout any FeatureWriter, diagnostics: DiagnosticLog,
-                       relocating relocate: @escaping (SourceLocation) -> SourceLocation = { $0 }) throws(GeoConvError)
+                       locating locate: @escaping (Int) -> SourceLocation? = { _ in nil }) throws(GeoConvError)
     {
         if let written, var recordsWriter = writer as? any RecordsWriter {
             try recordsWriter.appendRecords(written, count: count)
             writer = recordsWriter
         } else {
-            // The place of the feature being written, made only if a message needs it.
             let cursor = Cursor(), kept = kept
-            diagnostics.locateCurrent { kept[cursor.index].location.map(relocate) }
+            diagnostics.locateCurrent {
+                let ordinal = kept[cursor.index].ordinal
+                return ordinal < 0 ? nil : locate(ordinal)
+            }
             defer { diagnostics.currentLocation = nil }
             for index in kept.indices {
                 cursor.index = index

@@ -240,6 +240,7 @@ public struct GeoJSONReader: FeatureReader {
                 state = .inFeatures(index: index + 1)
                 let featureIndex = index + (options.featureRunStart ?? 0)
                 func pointer() -> String { "/features/" + String(featureIndex) }
+                _ = try scanner.peekToken()  // the feature's place is its first byte, not the comma before it
                 lastLocation = scanner.location(of: scanner.place, pointerPrefix: "/features", index: featureIndex)
                 problemBox.startFeature()
                 guard try scanner.peekToken() == UInt8(ascii: "{") else {

@@ -45,6 +45,30 @@ struct ParallelCollectionTests {
         }
     }
 
+    @Test("What the writer drops from a feature written here is placed at that feature, as on one thread",
+          arguments: ["kml", "gpx", "polyline"])
+    func writerWarningsPlaced(output: String) throws {
+        var lines = Self.collection.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // Line 252 is /features/250: a null KML and GPX cannot hold, and nothing before it.
+        lines[251] = lines[251].replacingOccurrences(of: "\"properties\":{", with: #""properties":{"gone":null,"#)
+        let text = lines.joined(separator: "\n")
+        let one = try convert(text, to: output, jobs: 1)
+        for (jobs, chunk) in [(2, 600), (3, 1)] {
+            let parallel = try convert(text, to: output, jobs: jobs, chunk: chunk)
+            #expect(parallel.output == one.output)
+            for (code, entry) in one.diagnostics.entries {
+                #expect(parallel.diagnostics.entries[code]?.first.location == entry.first.location, "\(code), --jobs \(jobs)")
+                if entry.first.location?.pointer != nil {
+                    #expect(parallel.diagnostics.entries[code]?.first.location != nil, "\(code) has a place")
+                }
+            }
+        }
+        if output == "kml" {
+            let dropped = try #require(one.diagnostics.entries["kml.null-dropped"]?.first.location)
+            #expect(dropped.line == 252 && dropped.pointer == "/features/250", "\(dropped)")
+        }
+    }
+
     @Test("A bad feature is reported at its line, column and /features/N, and skipped alike")
     func positions() throws {
         var lines = Self.collection.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
