@@ -127,13 +127,13 @@ public final class DiagnosticLog {
 
     /// Records a note: a change that loses nothing (a geometry cut at the antimeridian, a
     /// ring reoriented). Notes are counted and printed like warnings but never fail `--strict`.
-    public func note(_ code: String, _ message: String, at location: SourceLocation? = nil) {
-        let diagnostic = Diagnostic(code: code, message: message, location: location ?? currentLocation, isNote: true)
-        if let existing = entries[code] {
-            entries[code] = (existing.first, existing.count + 1)
-        } else {
-            entries[code] = (diagnostic, 1)
+    public func note(_ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation? = nil) {
+        // A code seen before is only counted: no message or place is made for it.
+        if let index = entries.index(forKey: code) {
+            entries.values[index].count += 1
+            return
         }
+        entries[code] = (Diagnostic(code: code, message: message(), location: location() ?? currentLocation, isNote: true), 1)
     }
 
     /// Replaces this log's entries with another's.
