@@ -346,9 +346,8 @@ private struct MarkerSource {
         bytes.reserveCapacity(indices.reduce(0) { $0 + Int(lengths[$1]) + 2 })
         for index in indices {
             let range = starts[index]..<(starts[index] + Int(lengths[index]))
-            guard let marker = try? input.bytes(in: range) else { return nil }
             bytes.append(0x1E)
-            bytes += marker
+            guard (try? input.append(range, to: &bytes)) == true else { return nil }
             bytes.append(0x0A)
         }
         let log = DiagnosticLog()

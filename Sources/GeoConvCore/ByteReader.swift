@@ -162,6 +162,42 @@ public final class ByteReader {
 
     /// The input's bytes in `range`, read again (`pread`, which leaves the reading position
     /// alone); `nil` when the input cannot be read again (`readsRanges`).
+    /// Appends the bytes at `range` of the input to `buffer`, read again (for inputs that
+    /// can be, as `bytes(in:)`); false when they cannot be.
+    package func append(_ range: Range<Int>, to buffer: inout [UInt8]) throws(GeoConvError) -> Bool {
+        switch backing {
+        case .memory(let bytes, _):
+            guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return false }
+            buffer.append(contentsOf: bytes[range])
+            return true
+        case .descriptor(let fd, _):
+            guard totalBytes != nil else { return false }
+            let start = buffer.count
+            buffer.reserveCapacity(start + range.count)
+            var filled = 0
+            var failure: Int32 = 0
+            // Read straight into the buffer's new tail (no array per range).
+            buffer.append(contentsOf: repeatElement(0, count: range.count))
+            buffer.withUnsafeMutableBytes { raw in
+                while filled < range.count {
+                    let n = pread(fd, raw.baseAddress! + start + filled, range.count - filled, off_t(range.lowerBound + filled))
+                    if n < 0 && errno == EINTR { continue }
+                    guard n > 0 else {
+                        failure = n == 0 ? -1 : errno
+                        return
+                    }
+                    filled += n
+                }
+            }
+            guard failure == 0 else {
+                buffer.removeSubrange(start...)
+                throw GeoConvError(.io, "cannot read '\(name)' again at byte \(range.lowerBound + filled): \(failure == -1 ? "it is shorter than before" : String(cString: strerror(failure)))",
+                                   hint: "do not change the input while geoconv reads it")
+            }
+            return true
+        }
+    }
+
     package func bytes(in range: Range<Int>) throws(GeoConvError) -> [UInt8]? {
         switch backing {
         case .memory(let bytes, _):
