@@ -98,6 +98,7 @@ extension GeoJSONReader {
                                 at: scanner.location(pointer: memberPointer()))
                 }
                 scanner.advance()
+                try parseDeferredCoordinates(of: &parts, depth: depth, pointer: pointer())
                 return true
             case Self.geometryMember:
                 parts.hasGeometryMember = true
@@ -153,9 +154,10 @@ extension GeoJSONReader {
 
     /// Parses coordinates that came before the type said what they are (or before a second
     /// "type"): back to where they start — the window holds the whole value — and forward
-    /// again to the end of the object.
-    /// Coordinates that are not a geometry's (a Feature's, an unknown type's) are checked
-    /// as plain JSON.
+    /// again to where the reader was. The member order changes nothing: a geometry's are
+    /// parsed into its shape; a Feature's, a collection's, are kept as a foreign member, as
+    /// when "type" comes first; with no type or an unknown one (an error follows) they are
+    /// only checked as JSON.
     func parseDeferredCoordinates(of parts: inout ObjectParts, depth: Int, pointer: @autoclosure () -> String) throws(GeoConvError) {
         guard let start = parts.coordinatesMark, parts.shapedKind == nil || parts.shapedKind != parts.geometryKind else { return }
         let end = scanner.mark
@@ -163,6 +165,12 @@ extension GeoJSONReader {
         if let kind = parts.geometryKind {
             parts.shaped = try parseShape(kind, depth: depth + 1, pointer: { pointer() + "/coordinates" })
             parts.shapedKind = kind
+        } else if let type = parts.type, parts.kind != .other {
+            try checkForeignMember("coordinates", of: type, at: location(of: scanner.place, pointer() + "/coordinates"))
+            parts.foreign["coordinates"] = try scanner.parseValue(depth: depth, pointer: pointer() + "/coordinates")
+            parts.coordinatesMark = nil
+            parts.shaped = nil
+            parts.shapedKind = nil
         } else {
             try scanner.skipValue(depth: depth + 1, pointer: pointer() + "/coordinates")
         }

@@ -161,6 +161,24 @@ struct GeoJSONReaderTests {
         #expect(typeFirst.contains(expected), "\(typeFirst)")
     }
 
+    @Test("Coordinates on a Feature or a GeometryCollection are kept as a foreign member, whichever member comes first")
+    func coordinatesOnNonGeometries() throws {
+        for text in [#"{"type":"Feature","coordinates":[1,2],"properties":{},"geometry":null}"#,
+                     #"{"coordinates":[1,2],"type":"Feature","properties":{},"geometry":null}"#] {
+            let (_, features, log) = try readGeoJSON(text)
+            let kept = features.first?.foreignMembers["coordinates"]?.arrayValue
+            #expect(kept?.map(\.doubleValue) == [1, 2], "\(text)")
+            #expect(log.entries["geojson.feature-geometry-members"] == nil, "\(text)")
+        }
+        for text in [#"{"type":"GeometryCollection","coordinates":[3,4],"geometries":[]}"#,
+                     #"{"coordinates":[3,4],"type":"GeometryCollection","geometries":[]}"#] {
+            let feature = try #require(try readGeoJSON(text).features.first)
+            #expect(feature.geometry == .empty(.geometryCollection))
+            let kept = feature.foreignMembers["geometry"]?.objectValue?["coordinates"]?.arrayValue
+            #expect(kept?.map(\.doubleValue) == [3, 4], "\(text)")
+        }
+    }
+
     @Test("Coordinates before type in a large root geometry stay readable while later members are parsed")
     func largeCoordinatesBeforeType() throws {
         let positions = (0..<40_000).map { "[\($0 % 180),\(Double($0 % 80) / 2)]" }.joined(separator: ",")
