@@ -208,6 +208,7 @@ public struct Converter: Sendable {
         let circlesDrawn = options.circles == nil && outFormat.capabilities.drawsCirclesAsPolygons
         let circleHolders = registry.formats.filter { $0.capabilities.holdsCircles }.map(\.name)
         let emptyMemberHolders = registry.formats.filter { $0.capabilities.holdsEmptyMembers }.map(\.name)
+        let fileHolders = registry.formats.filter { $0.capabilities.holdsEmbeddedFiles }.map(\.name)
         return {
             var all: [any FeatureTransform] = [Reproject(sourceCRS: options.sourceCRS, targetCRS: options.targetCRS,
                                                          keepsSourceCRS: !wgs84Only)]
@@ -221,6 +222,7 @@ public struct Converter: Sendable {
             if circlesAsPolygons { all.append(CircleToPolygon(keptBy: circleHolders)) }
             if circlesDrawn { all.append(CircleToPolygon(keepsCircleAsData: true, keptBy: circleHolders)) }
             if !outFormat.capabilities.holdsEmptyMembers { all.append(DropEmptyMembers(keptBy: emptyMemberHolders)) }
+            if !outFormat.capabilities.holdsEmbeddedFiles { all.append(DropEmbeddedFiles(format: outFormat.name, keptBy: fileHolders)) }
             return all
         }
     }

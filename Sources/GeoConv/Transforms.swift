@@ -256,3 +256,29 @@ public struct DropEmptyMembers: FeatureTransform {
     }
 }
 
+/// Drops the files a document carries (a KMZ's images) before a writer whose format cannot
+/// hold them, with the one warning that says so and names the formats that could.
+public struct DropEmbeddedFiles: FeatureTransform {
+    /// The format being written.
+    public var format: String
+    /// The formats that hold embedded files, named in the hint.
+    public var keptBy: [String]
+
+    /// Creates the transform for writing `format`.
+    public init(format: String, keptBy: [String] = []) {
+        self.format = format
+        self.keptBy = keptBy
+    }
+
+    public mutating func transform(_ header: DocumentHeader, diagnostics: DiagnosticLog) throws(GeoConvError) -> DocumentHeader {
+        guard header.embeddedFiles != nil else { return header }
+        try header.reportEmbeddedFilesDropped(by: format, keptBy: keptBy, diagnostics: diagnostics)
+        var result = header
+        result.embeddedFiles = nil
+        return result
+    }
+
+    public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? { nil }
+
+    public mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] { [feature] }
+}

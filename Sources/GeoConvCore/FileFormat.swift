@@ -108,6 +108,10 @@ public struct FormatCapabilities: Sendable {
     /// Makes a reader that also lists the format's own rule breaks, for `validate`; `nil`
     /// when the format's reader is its only check.
     public var makeValidator: (@Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any ValidatingReader)?
+    /// The format carries files with the document (KMZ: images beside `doc.kml`); for the
+    /// others, a document's embedded files are dropped before writing, with a warning
+    /// naming the formats that hold them.
+    public var holdsEmbeddedFiles: Bool
     /// The format whose writer writes each feature here (KMZ: KML's placemarks, zipped), so
     /// that what a feature loses is what it loses there: `info` writes the features once
     /// for both and reports them under each. Only the document level (`begin`) is this
@@ -120,7 +124,7 @@ public struct FormatCapabilities: Sendable {
         holdsEmptyMembers: Bool = false, lineRecords: LineRecords? = nil,
         impliedOptions: (@Sendable (_ path: String?, _ role: FileRole, _ options: inout ConversionOptions) -> Void)? = nil,
         makeValidator: (@Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any ValidatingReader)? = nil,
-        writesFeaturesAs: String? = nil
+        holdsEmbeddedFiles: Bool = false, writesFeaturesAs: String? = nil
     ) {
         self.isWGS84Only = isWGS84Only
         self.holdsCircles = holdsCircles
@@ -129,6 +133,7 @@ public struct FormatCapabilities: Sendable {
         self.lineRecords = lineRecords
         self.impliedOptions = impliedOptions
         self.makeValidator = makeValidator
+        self.holdsEmbeddedFiles = holdsEmbeddedFiles
         self.writesFeaturesAs = writesFeaturesAs
     }
 }

@@ -27,7 +27,8 @@ extension FileFormat {
         name: "kmz",
         extensions: ["kmz"],
         summary: "KMZ: zipped KML (doc.kml first), with zip-bomb limits",
-        capabilities: FormatCapabilities(isWGS84Only: true, holdsCircles: true, drawsCirclesAsPolygons: true, writesFeaturesAs: "kml"),
+        capabilities: FormatCapabilities(isWGS84Only: true, holdsCircles: true, drawsCirclesAsPolygons: true, holdsEmbeddedFiles: true,
+                                         writesFeaturesAs: "kml"),
         sniff: { prefix in prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) },
         makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
             try KMZReader(input, options: KMLReadOptions(skipsInvalidFeatures: options.skipInvalid,

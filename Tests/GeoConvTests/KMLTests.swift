@@ -229,6 +229,29 @@ struct KMLWriterTests {
         #expect(throws: GeoConvError.self) { _ = try readKML(path: noKML) }
     }
 
+    @Test("A KMZ's images go into a KMZ; any other output drops them with one warning naming the formats that keep them")
+    func embeddedFiles() throws {
+        let input = InputSource.file(Fixtures.testdata("kml/icon.kmz"))
+        let kmz = try Converter().convert(input, to: .memory, options: ConversionOptions(outputFormat: .kmz))
+        #expect(kmz.diagnostics.entries["embedded-files-dropped"] == nil)
+        let archive = String(decoding: kmz.output, as: UTF8.self)
+        #expect(archive.contains("files/pin.png"), "the image is an entry of the new archive")
+        for output in [FileFormat.kml, .geoJSON, .gpx] {
+            let report = try Converter().convert(input, to: .memory, options: ConversionOptions(outputFormat: output))
+            let dropped = try #require(report.diagnostics.entries["embedded-files-dropped"], "\(output.name)")
+            #expect(dropped.count == 1)
+            #expect(dropped.first.message.hasPrefix("1 file(s) carried inside the input (files/pin.png) are not written: \(output.name) cannot hold them"))
+            let refused = #expect(throws: GeoConvError.self) {
+                _ = try Converter().convert(input, to: .memory, options: ConversionOptions(outputFormat: output, strict: true))
+            }
+            #expect(refused?.code == .dataLoss)
+            #expect(refused?.hint == "write kmz to keep them, or unzip the input next to the output", "\(output.name)")
+        }
+        let info = try Converter().inspect(input)
+        #expect(info.losses["kml"]?.contains { $0.contains("[embedded-files-dropped]") } == true)
+        #expect(info.losses["geojson"]?.contains { $0.contains("[embedded-files-dropped]") } == true)
+    }
+
     @Test("A zip bomb is refused", .enabled(if: GeoJSONCLITests.python != nil))
     func zipBomb() throws {
         let directory = try Fixtures.temporaryDirectory()
