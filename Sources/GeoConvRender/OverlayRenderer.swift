@@ -251,7 +251,7 @@ public struct OverlayRenderer {
                 file.cleanUp()  // an icon taken out of the KMZ is removed, drawn or not
                 if drawn { return }
             }
-            try diagnostics.warn("render.icon-missing", "a marker icon that is not a PNG file beside the input or in the KMZ is drawn as the default pin",
+            try diagnostics.warn("render.icon-missing", "a marker icon that is not a PNG file beside the input or among the files it carries is drawn as the default pin",
                                  hint: "icons on the web are never fetched")
         }
         var color = style.markerColor ?? Self.pinRed
