@@ -278,8 +278,9 @@ extension KMLReaderState {
             case "SimpleData":
                 let key = parser.attribute("name") ?? ""
                 let text = isEmpty ? "" : try parser.readElementText()
-                feature.properties[key] = Self.typed(text, as: schema[key]?.type ?? "string", key: key)
-                if let label = schema[key]?.displayName { Self.setDisplayName(label, for: key, in: &feature) }
+                let field = schema[key]  // one lookup for the type and the label
+                feature.properties[key] = Self.typed(text, as: field?.type ?? "string", key: key)
+                if let label = field?.displayName { Self.setDisplayName(label, for: key, in: &feature) }
             default:
                 if !isEmpty { try parser.skipElement() }
             }
