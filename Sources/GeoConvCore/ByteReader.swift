@@ -44,8 +44,14 @@ public final class ByteReader {
     public let totalBytes: Int?
 
     /// Opens a source for reading.
-    public init(_ source: InputSource) throws(GeoConvError) {
-        name = source.displayName
+    public convenience init(_ source: InputSource) throws(GeoConvError) {
+        try self.init(source, displayName: source.displayName)
+    }
+
+    /// Opens a source for reading under another name in messages (a KML extracted from a
+    /// KMZ to a temporary file is `trails.kmz/doc.kml`, not the temporary path).
+    package init(_ source: InputSource, displayName: String) throws(GeoConvError) {
+        name = displayName
         switch source {
         case .file(let path):
             let fd = open(path, O_RDONLY | O_CLOEXEC)

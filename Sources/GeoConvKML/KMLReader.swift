@@ -86,6 +86,9 @@ final class KMLReaderState {
     /// schemas), so that a run read ahead with older tables is read again.
     @exclusivity(unchecked) var version = 0
     @exclusivity(unchecked) var containers: [(isFolder: Bool, name: String?, features: Int)] = []
+    /// `geoconv:folder` for the placemarks in the current folders, made once per folder
+    /// change (`folderValue()`); every change of a container's place or name clears it.
+    @exclusivity(unchecked) var folderCache: (value: JSONValue?, isValid: Bool) = (nil, false)
     @exclusivity(unchecked) var styles: [String: KMLStyle] = [:]
     @exclusivity(unchecked) var styleMaps: [String: KMLStyleMap] = [:]
     @exclusivity(unchecked) var schemas: [String: [String: (type: String, displayName: String?)]] = [:]
@@ -195,6 +198,7 @@ final class KMLReaderState {
             case .text: return nil
             case .end(let element):
                 if element == "Document" || element == "Folder", let container = containers.popLast() {
+                    folderCache.isValid = false
                     version &+= 1
                     if container.isFolder && container.features == 0 {
                         warn("kml.empty-folder-dropped",
@@ -226,6 +230,7 @@ final class KMLReaderState {
             if element == "Document" { sawDocument = true }
             if !isEmpty {
                 containers.append((isFolder, nil, 0))
+                folderCache.isValid = false
             } else if isFolder {
                 warn("kml.empty-folder-dropped", "an empty Folder is not carried over: folders are rebuilt from the features in them",
                      at: location())
@@ -234,6 +239,7 @@ final class KMLReaderState {
         case "name" where !containers.isEmpty && !isEmpty:
             let text = try parser.readElementText()
             containers[containers.count - 1].name = text
+            folderCache.isValid = false
             if !containers[containers.count - 1].isFolder && !headerDone { header.name = text }
             return nil
         case "description" where !containers.isEmpty && !isEmpty:
@@ -302,7 +308,7 @@ final class KMLReaderState {
                 }
                 return nil
             }
-        case let alias where placemarkAliases[alias] != nil:
+        case let alias where !placemarkAliases.isEmpty && placemarkAliases[alias] != nil:
             lastLocation = location()
             return try parseFeature(alias, id: parser.attribute("id"), isEmpty: isEmpty)
         case "ScreenOverlay", "PhotoOverlay", "Tour", "Model":

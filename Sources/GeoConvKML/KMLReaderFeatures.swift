@@ -32,13 +32,18 @@ extension KMLReaderState {
 
     // MARK: Features
 
-    func folderPath() -> [String] { containers.filter(\.isFolder).map { $0.name ?? "" } }
+    /// The folders the next placemark is in, as its `geoconv:folder` value (`nil` for none).
+    func folderValue() -> JSONValue? {
+        if folderCache.isValid { return folderCache.value }
+        let path = containers.filter(\.isFolder).map { JSONValue.string($0.name ?? "") }
+        folderCache = (path.isEmpty ? nil : .array(path), true)
+        return folderCache.value
+    }
 
     func parseFeature(_ element: String, id: String?, isEmpty: Bool) throws(XMLParseError) -> Feature {
         var feature = Feature(geometry: nil)
         if let id { feature.id = .string(id) }
-        let path = folderPath()
-        if !path.isEmpty { feature.properties[KMLNames.folder] = .array(path.map(JSONValue.string)) }
+        if let folder = folderValue() { feature.properties[KMLNames.folder] = folder }
         if element == "GroundOverlay" { feature.properties[KMLNames.geometryType] = "groundoverlay" }
         if element == "NetworkLink" { feature.properties[KMLNames.geometryType] = "networklink" }
         guard !isEmpty else { return feature }
@@ -109,7 +114,7 @@ extension KMLReaderState {
                     warn("kml.element-dropped", "a Placemark's <\(child)> is not carried over (it belongs to overlays)", at: location())
                 }
             default:
-                if let fields = placemarkAliases[element], let field = fields[child] {
+                if !placemarkAliases.isEmpty, let fields = placemarkAliases[element], let field = fields[child] {
                     feature.properties[child] = Self.typed(try parser.readElementText(), as: field.type, key: child)
                 } else if let geometry = try parseGeometryOrWarn(child, into: &feature, times: &times) {
                     geometries.append(geometry)

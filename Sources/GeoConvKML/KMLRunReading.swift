@@ -123,6 +123,7 @@ extension KMLReaderState {
             runOptions.jobs = 1
             let state = KMLReaderState(parser: parser, name: name, options: runOptions, diagnostics: log)
             state.containers = snapshot.containers
+            state.folderCache.isValid = false
             state.styles = snapshot.styles
             state.styleMaps = snapshot.styleMaps
             state.schemas = snapshot.schemas

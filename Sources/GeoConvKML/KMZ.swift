@@ -77,7 +77,7 @@ public enum KMZ {
             throw GeoConvError(.invalidInput, "\(main.path) in '\(input.name)' holds \(written) bytes but declares \(main.uncompressedSize)",
                                hint: "the archive is damaged")
         }
-        let reader = try ByteReader(.file(kmlFile.url.path))
+        let reader = try ByteReader(.file(kmlFile.url.path), displayName: input.name + "/" + main.path)
         kmlFile.remove()  // the reader keeps it open; nothing is left on disk
         let others = entries.filter { $0.path != main.path && $0.type == .file }.map(\.path)
         // The other entries are read from the archive copy when a KMZ writer asks for them;

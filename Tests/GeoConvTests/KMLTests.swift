@@ -252,6 +252,15 @@ struct KMLWriterTests {
         #expect(info.losses["geojson"]?.contains { $0.contains("[embedded-files-dropped]") } == true)
     }
 
+    @Test("What is said about a KMZ's KML is placed in the archive's entry, not in the temporary file it is read from")
+    func kmzPlaces() throws {
+        let path = Fixtures.conformance.appendingPathComponent("kml/libkml/style/remote-styleurl.kmz").path
+        let report = try Converter().convert(.file(path), to: .memory, options: ConversionOptions(outputFormat: .geoJSON))
+        let external = try #require(report.diagnostics.entries["kml.external-style"]?.first.location)
+        #expect(external.file == path + "/doc.kml", "\(external)")
+        #expect(external.line == 6 && external.column == 5)
+    }
+
     @Test("A zip bomb is refused", .enabled(if: GeoJSONCLITests.python != nil))
     func zipBomb() throws {
         let directory = try Fixtures.temporaryDirectory()
