@@ -226,4 +226,13 @@ public struct Converter: Sendable {
             return all
         }
     }
+
+    /// Whether conversions to formats with these capabilities run the same transforms on
+    /// each feature (so one's per-feature losses are the other's: `info`). Kept beside
+    /// `transforms(writing:options:)`: a capability that changes a feature there is compared
+    /// here. (`holdsEmbeddedFiles` changes only the header.)
+    static func sameFeatureTransforms(_ a: FormatCapabilities, _ b: FormatCapabilities) -> Bool {
+        a.isWGS84Only == b.isWGS84Only && a.holdsCircles == b.holdsCircles && a.drawsCirclesAsPolygons == b.drawsCirclesAsPolygons
+            && a.holdsEmptyMembers == b.holdsEmptyMembers
+    }
 }

@@ -100,9 +100,9 @@ extension Converter {
         // A format that writes its features as another does (KMZ as KML) loses per feature
         // what that one loses: the features are written once, for both.
         for entry in targets {
-            guard let twinName = registry.format(named: entry.name)?.capabilities.writesFeaturesAs,
+            guard let format = registry.format(named: entry.name), let twinName = format.capabilities.writesFeaturesAs,
                   let twin = targets.first(where: { $0.name == twinName && $0 !== entry && $0.featureTwin == nil }),
-                  let format = registry.format(named: entry.name), let twinFormat = registry.format(named: twinName),
+                  let twinFormat = registry.format(named: twinName),
                   Self.sameFeatureTransforms(format.capabilities, twinFormat.capabilities)
             else { continue }
             entry.featureTwin = (twin, twin.log.checkpoint)
@@ -160,12 +160,6 @@ extension Converter {
         return report
     }
 
-    /// Whether a conversion to formats with these capabilities runs the same transforms on
-    /// each feature (so one's per-feature losses are the other's).
-    static func sameFeatureTransforms(_ a: FormatCapabilities, _ b: FormatCapabilities) -> Bool {
-        a.isWGS84Only == b.isWGS84Only && a.holdsCircles == b.holdsCircles && a.drawsCirclesAsPolygons == b.drawsCirclesAsPolygons
-            && a.holdsEmptyMembers == b.holdsEmptyMembers
-    }
 }
 
 /// One format `inspect` writes into nowhere to learn what it would lose. A class: each is

@@ -168,8 +168,13 @@ public final class ByteReader {
 
     /// The input's bytes in `range`, read again (`pread`, which leaves the reading position
     /// alone); `nil` when the input cannot be read again (`readsRanges`).
-    /// Appends the bytes at `range` of the input to `buffer`, read again (for inputs that
-    /// can be, as `bytes(in:)`); false when they cannot be.
+    package func bytes(in range: Range<Int>) throws(GeoConvError) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        return try append(range, to: &bytes) ? bytes : nil
+    }
+
+    /// Appends the bytes at `range` of the input to `buffer`, read again (`pread`, which
+    /// leaves the reading position alone); false when the input cannot be read again.
     package func append(_ range: Range<Int>, to buffer: inout [UInt8]) throws(GeoConvError) -> Bool {
         switch backing {
         case .memory(let bytes, _):
@@ -201,30 +206,6 @@ public final class ByteReader {
                                    hint: "do not change the input while geoconv reads it")
             }
             return true
-        }
-    }
-
-    package func bytes(in range: Range<Int>) throws(GeoConvError) -> [UInt8]? {
-        switch backing {
-        case .memory(let bytes, _):
-            guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return nil }
-            return Array(bytes[range])
-        case .descriptor(let fd, _):
-            guard totalBytes != nil else { return nil }
-            var result = [UInt8](repeating: 0, count: range.count)
-            var filled = 0
-            while filled < range.count {
-                let n = result.withUnsafeMutableBytes { raw in
-                    pread(fd, raw.baseAddress! + filled, range.count - filled, off_t(range.lowerBound + filled))
-                }
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else {
-                    throw GeoConvError(.io, "cannot read '\(name)' again at byte \(range.lowerBound + filled): \(n == 0 ? "it is shorter than before" : systemErrorMessage())",
-                                       hint: "do not change the input while geoconv reads it")
-                }
-                filled += n
-            }
-            return result
         }
     }
 }

@@ -201,10 +201,12 @@ extension GeoJSONReader {
     /// Throws unless the next value is an array (`what` says what was expected there).
     @inline(__always)
     func expectArray(_ kind: GeometryKind, _ what: @autoclosure () -> String, path: CoordinatePath, pointer: () -> String) throws(GeoConvError) {
-        guard try scanner.peekToken() != UInt8(ascii: "[") else { return }
-        let found = try scanner.describeNext()
-        let problem = found == "a number" ? "are not nested deeply enough" : "must be arrays"
-        throw scanner.error("\(kind.rawValue) coordinates \(problem): expected \(what()), found \(found)", pointer: pointer() + path.pointer)
+        let byte = try scanner.peekToken()
+        guard byte != UInt8(ascii: "[") else { return }
+        let isNumber = byte.map { $0 == UInt8(ascii: "-") || $0 &- UInt8(ascii: "0") < 10 } ?? false
+        let problem = isNumber ? "are not nested deeply enough" : "must be arrays"
+        throw scanner.error("\(kind.rawValue) coordinates \(problem): expected \(what()), found \(try scanner.describeNext())",
+                            pointer: pointer() + path.pointer)
     }
 
     // MARK: Checks
