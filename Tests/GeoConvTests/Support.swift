@@ -19,9 +19,20 @@ enum Fixtures {
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
+    /// The test process's own directory under the system's: every test's directory lives in it,
+    /// and it is removed with its contents when the process exits (tests used to leave theirs
+    /// behind, a few megabytes per run).
+    private static let processDirectory: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("geoconv-tests-" + UUID().uuidString)
+        atexit {
+            try? FileManager.default.removeItem(at: Fixtures.processDirectory)
+        }
+        return url
+    }()
+
     /// A fresh empty directory for one test.
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("geoconv-tests-" + UUID().uuidString)
+        let url = processDirectory.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
