@@ -344,11 +344,28 @@ private struct MarkerSource {
         guard let input, let markerSequenceReader else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(indices.reduce(0) { $0 + Int(lengths[$1]) + 2 })
-        for index in indices {
-            let range = starts[index]..<(starts[index] + Int(lengths[index]))
-            bytes.append(0x1E)
-            guard (try? input.append(range, to: &bytes)) == true else { return nil }
-            bytes.append(0x0A)
+        // Markers close together in the input (most lone markers of a zoom lie in input order)
+        // are read with one `pread` of the stretch they lie in, not one each.
+        var span: [UInt8] = []
+        var rest = indices[...]
+        while let first = rest.first {
+            var stretch = starts[first]..<(starts[first] + Int(lengths[first]))
+            var count = 1
+            for index in rest.dropFirst() {
+                let start = starts[index]
+                guard start >= stretch.upperBound, start - stretch.upperBound <= 4096 else { break }
+                stretch = stretch.lowerBound..<(start + Int(lengths[index]))
+                count += 1
+            }
+            span.removeAll(keepingCapacity: true)
+            guard (try? input.append(stretch, to: &span)) == true else { return nil }
+            for index in rest.prefix(count) {
+                let offset = starts[index] - stretch.lowerBound
+                bytes.append(0x1E)
+                bytes.append(contentsOf: span[offset..<(offset + Int(lengths[index]))])
+                bytes.append(0x0A)
+            }
+            rest = rest.dropFirst(count)
         }
         let log = DiagnosticLog()
         var features: [Feature] = []
