@@ -112,44 +112,52 @@ extension Converter {
                                       geometryKinds: [:], emptyGeometries: 0, coordinateCount: 0, hasAltitude: false,
                                       bounds: nil, properties: [:], titled: 0, described: 0, styled: 0, readWarnings: [],
                                       losses: [:])
-        // Features in batches: counted here, then written by every target at once, one
-        // target per core at a time (each target's writer and log are used by one thread),
-        // while the next batch is read here.
-        var batch: [(feature: Feature, location: SourceLocation?)] = []
+        // Features in rounds: counted, then written by every target at once, one target per
+        // core at a time (each target's writer and log are used by one thread), while the
+        // next round is read.
         var writing: BackgroundTask<[Void]>?
         defer { _ = writing?.value() }  // never leave the targets writing behind an error
-        func flush() {
-            guard !batch.isEmpty else { return }
-            let features = batch
+        func hand(_ pieces: [InspectionPiece]) {
+            for piece in pieces { piece.counts.add(to: &report) }
             _ = writing?.value()
-            writing = BackgroundTask { targets.concurrentMap { target in target.write(features) } }
-            batch.removeAll(keepingCapacity: true)
+            writing = BackgroundTask { targets.concurrentMap { target in target.write(pieces) } }
         }
-        while let original = try featureReader.next() {
-            readLog.currentLocation = featureReader.lastLocation
-            batch.append((original, featureReader.lastLocation))
-            if batch.count == 4096 { flush() }
-            guard let feature = try checks.apply(to: original, diagnostics: readLog).first else { continue }
-            report.featureCount += 1
-            let kind = feature.geometry.map { $0.kind.rawValue } ?? "null"
-            report.geometryKinds[kind, default: 0] += 1
-            if let geometry = feature.geometry {
-                if geometry.isEmpty { report.emptyGeometries += 1 }
-                report.coordinateCount += geometry.coordinateCount
-                if geometry.hasAltitude { report.hasAltitude = true }
-                if let box = geometry.bounds { report.bounds = report.bounds.map { $0.union(box) } ?? box }
+        let jobs = max(1, options.jobs ?? ConversionOptions.defaultJobs)
+        let readerOptions = format.readerOptions(options, for: input)
+        if jobs >= 2, options.sourceCRS == nil, header.crs == nil, var cutting = featureReader as? any FeatureRunReader,
+           cutting.cutsFeatureRuns
+        {
+            // Runs of whole features parsed and counted on every core, as a conversion's.
+            let runReader = cutting.runReader
+            let runs = InspectionRuns(jobs: jobs, inputName: input.displayName, size: max(16, readerOptions.chunkBytes / 4)) {
+                input, run, log throws(GeoConvError) in runReader(run, input, log)
             }
-            for (key, value) in feature.properties {
-                var stats = report.properties[key] ?? InspectionReport.PropertyStatistics(count: 0, types: [])
-                stats.count += 1
-                if !stats.types.contains(value.typeName) { stats.types.append(value.typeName) }
-                report.properties[key] = stats
+            try runs.read(into: readLog, sourceCRS: options.sourceCRS, hand: hand) { (size) throws(GeoConvError) in
+                try cutting.nextFeatureRun(size: size)
             }
-            if feature.title != nil { report.titled += 1 }
-            if feature.snippet != nil { report.described += 1 }
-            if !feature.style.isEmpty { report.styled += 1 }
+            if try cutting.next() != nil {
+                throw GeoConvError(.invalidInput, "a feature after the runs of features", at: cutting.lastLocation)
+            }
+        } else {
+            var features: [Feature] = [], locations: [SourceLocation?] = []
+            var counts = InspectionCounts()
+            func flush() {
+                guard !features.isEmpty else { return }
+                let locationsHere = locations
+                hand([InspectionPiece(features: features, counts: counts) { locationsHere[$0] }])
+                features.removeAll(keepingCapacity: true)
+                locations.removeAll(keepingCapacity: true)
+                counts = InspectionCounts()
+            }
+            while let original = try featureReader.next() {
+                readLog.currentLocation = featureReader.lastLocation
+                features.append(original)
+                locations.append(featureReader.lastLocation)
+                if let feature = try checks.apply(to: original, diagnostics: readLog).first { counts.add(feature) }
+                if features.count == 4096 { flush() }
+            }
+            flush()
         }
-        flush()
         _ = writing?.value()
         writing = nil
         report.readWarnings = readLog.summary
@@ -160,46 +168,4 @@ extension Converter {
         return report
     }
 
-}
-
-/// One format `inspect` writes into nowhere to learn what it would lose. A class: each is
-/// handed to one worker thread at a time.
-private final class InspectionTarget: @unchecked Sendable {
-    let name: String
-    var writer: any FeatureWriter
-    var transforms: [any FeatureTransform] = []
-    let log: DiagnosticLog
-    /// Whether the format refused the input (reported once; nothing more is written).
-    private(set) var failed = false
-    /// The target whose writer writes this one's features (`writesFeaturesAs`), and its
-    /// log's counts after its header: this one writes only its header, and takes the rest
-    /// of the twin's log as its own.
-    var featureTwin: (target: InspectionTarget, checkpoint: DiagnosticLog.Checkpoint)?
-
-    init(name: String, writer: any FeatureWriter, log: DiagnosticLog) {
-        self.name = name
-        self.writer = writer
-        self.log = log
-    }
-
-    func refuse(_ error: GeoConvError) {
-        try? log.warn("\(name).refused", error.message)
-        failed = true
-    }
-
-    /// Writes the features as a conversion to this format would, noting what is lost.
-    func write(_ features: [(feature: Feature, location: SourceLocation?)]) {
-        guard featureTwin == nil else { return }
-        for (feature, location) in features where !failed {
-            log.currentLocation = location
-            do throws(GeoConvError) {
-                try transforms.apply(to: feature, diagnostics: log) { (item: inout Feature) throws(GeoConvError) in
-                    try writer.write(item)
-                }
-            } catch {
-                // As before: a refused feature is reported and the next ones still written.
-                try? log.warn("\(name).refused", error.message)
-            }
-        }
-    }
 }

@@ -120,4 +120,46 @@ struct PerFeaturePathTests {
         #expect(report.losses["wkt"]?.contains { $0.contains("(5000 times)") } == true)
         #expect(report.losses["kmz"]?.contains { $0.contains("[kml.null-dropped] (715 times)") } == true, "\(report.losses["kmz"] ?? [])")
     }
+
+    @Test("info reads runs of features on several threads with the report of one thread: counts, bounds, types, warnings and their places")
+    func inspectionRuns() throws {
+        // Mixed kinds and property types, positions on both sides of the antimeridian, a title
+        // every 3rd; late in the input (in a later run), a position out of range every 250
+        // features (a read warning) and a null every 100 (which KML drops): placed in the input.
+        let features = (0..<3000).map { i -> String in
+            let lon = i % 2 == 0 ? 179.5 - Double(i % 40) / 100 : -179.5 + Double(i % 30) / 100
+            let lat = i >= 2000 && i % 250 == 17 ? 100.0 : Double(i % 80) - 40
+            let geometry = i % 5 == 0
+                ? #"{"type":"LineString","coordinates":[[\#(lon),\#(lat)],[\#(lon),\#(lat + 1)]]}"#
+                : #"{"type":"Point","coordinates":[\#(lon),\#(lat)]}"#
+            let value = i % 3 == 0 ? #""s\#(i)""# : (i % 3 == 1 ? "\(i)" : "true")
+            let title = (i % 3 == 0 ? #","name":"f\#(i)""# : "") + (i >= 2500 && i % 100 == 0 ? #","gone":null"# : "")
+            return #"{"type":"Feature","properties":{"v":\#(value)\#(title)},"geometry":\#(geometry)}"#
+        }
+        let text = #"{"type":"FeatureCollection","features":[\#n"# + features.joined(separator: ",\n") + "]}"
+        let input = InputSource.memory(Array(text.utf8), name: "runs.geojson")
+        var serial = ConversionOptions(inputFormat: .geoJSON)
+        serial.jobs = 1
+        var parallel = serial
+        parallel.jobs = 3
+        parallel.chunkBytes = 16 << 10  // runs of ~4 KB: dozens of them, several per round
+        let one = try Converter().inspect(input, options: serial)
+        let many = try Converter().inspect(input, options: parallel)
+        #expect(one.featureCount == 3000)
+        #expect(one.geometryKinds == ["LineString": 600, "Point": 2400])
+        #expect(one.properties["v"]?.types == ["string", "number", "boolean"])
+        #expect(one.titled == 1000)
+        #expect(one.bounds.map { $0.west > 0 && $0.east < 0 } == true, "crosses the antimeridian: \(String(describing: one.bounds))")
+        #expect(one.readWarnings.contains { $0.contains("runs.geojson:2019:1") && $0.contains("(4 times)") }, "\(one.readWarnings)")
+        #expect(one.losses["kml"]?.contains { $0.contains("runs.geojson:2502:1") && $0.contains("(5 times)") } == true,
+                "\(one.losses["kml"] ?? [])")
+        #expect(many.featureCount == one.featureCount)
+        #expect(many.geometryKinds == one.geometryKinds)
+        #expect(many.coordinateCount == one.coordinateCount)
+        #expect(many.bounds == one.bounds)
+        #expect(many.properties == one.properties)
+        #expect(many.titled == one.titled)
+        #expect(many.readWarnings == one.readWarnings)
+        #expect(many.losses == one.losses)
+    }
 }

@@ -1,0 +1,211 @@
+import GeoConvCore
+import OrderedCollections
+
+/// Features read for `inspect`, in input order, with what was counted of them and how to
+/// place a message about one: by its index among `features`, asked only for the first
+/// message of a kind.
+struct InspectionPiece: @unchecked Sendable {
+    var features: [Feature]
+    var counts: InspectionCounts
+    var locate: (Int) -> SourceLocation?
+}
+
+/// What `inspect` counts of the features, counted apart for each piece (on any thread) and
+/// added to the report in input order: the result is the same as one count of them all.
+struct InspectionCounts {
+    var features = 0
+    var geometryKinds: OrderedDictionary<String, Int> = [:]
+    var emptyGeometries = 0
+    var coordinates = 0
+    var hasAltitude = false
+    /// Each geometry's bounds in order: the report folds them in input order, as the union
+    /// across the antimeridian depends on it.
+    var boxes: [CoordinateBounds] = []
+    var properties: OrderedDictionary<String, InspectionReport.PropertyStatistics> = [:]
+    var titled = 0
+    var described = 0
+    var styled = 0
+
+    mutating func add(_ feature: Feature) {
+        features += 1
+        let kind = feature.geometry.map { $0.kind.rawValue } ?? "null"
+        geometryKinds[kind, default: 0] += 1
+        if let geometry = feature.geometry {
+            if geometry.isEmpty { emptyGeometries += 1 }
+            coordinates += geometry.coordinateCount
+            if geometry.hasAltitude { hasAltitude = true }
+            if let box = geometry.bounds { boxes.append(box) }
+        }
+        for (key, value) in feature.properties {
+            let type = value.typeName
+            if let index = properties.index(forKey: key) {
+                properties.values[index].count += 1
+                if !properties.values[index].types.contains(type) { properties.values[index].types.append(type) }
+            } else {
+                properties[key] = InspectionReport.PropertyStatistics(count: 1, types: [type])
+            }
+        }
+        if feature.title != nil { titled += 1 }
+        if feature.snippet != nil { described += 1 }
+        if !feature.style.isEmpty { styled += 1 }
+    }
+
+    /// Adds these counts to `report`, after those already in it.
+    func add(to report: inout InspectionReport) {
+        report.featureCount += features
+        for (kind, count) in geometryKinds { report.geometryKinds[kind, default: 0] += count }
+        report.emptyGeometries += emptyGeometries
+        report.coordinateCount += coordinates
+        if hasAltitude { report.hasAltitude = true }
+        for box in boxes { report.bounds = report.bounds.map { $0.union(box) } ?? box }
+        for (key, seen) in properties {
+            var stats = report.properties[key] ?? InspectionReport.PropertyStatistics(count: 0, types: [])
+            stats.count += seen.count
+            for type in seen.types where !stats.types.contains(type) { stats.types.append(type) }
+            report.properties[key] = stats
+        }
+        report.titled += titled
+        report.described += described
+        report.styled += styled
+    }
+}
+
+/// One format `inspect` writes into nowhere to learn what it would lose. A class: each is
+/// handed to one worker thread at a time.
+final class InspectionTarget: @unchecked Sendable {
+    let name: String
+    // Used by one thread at a time (see the type): no exclusivity checks per feature.
+    @exclusivity(unchecked) var writer: any FeatureWriter
+    @exclusivity(unchecked) var transforms: [any FeatureTransform] = []
+    let log: DiagnosticLog
+    /// Whether the format refused the input (reported once; nothing more is written).
+    private(set) var failed = false
+    /// The target whose writer writes this one's features (`writesFeaturesAs`), and its
+    /// log's counts after its header: this one writes only its header, and takes the rest
+    /// of the twin's log as its own.
+    var featureTwin: (target: InspectionTarget, checkpoint: DiagnosticLog.Checkpoint)?
+
+    init(name: String, writer: any FeatureWriter, log: DiagnosticLog) {
+        self.name = name
+        self.writer = writer
+        self.log = log
+    }
+
+    func refuse(_ error: GeoConvError) {
+        try? log.warn("\(name).refused", error.message)
+        failed = true
+    }
+
+    /// Writes the pieces' features as a conversion to this format would, noting what is lost.
+    func write(_ pieces: [InspectionPiece]) {
+        guard featureTwin == nil else { return }
+        let cursor = Cursor()
+        defer { log.currentLocation = nil }
+        for piece in pieces {
+            log.locateCurrent { piece.locate(cursor.index) }
+            for index in piece.features.indices where !failed {
+                cursor.index = index
+                do throws(GeoConvError) {
+                    try transforms.apply(to: piece.features[index], diagnostics: log) { (item: inout Feature) throws(GeoConvError) in
+                        try writer.write(item)
+                    }
+                } catch {
+                    // As before: a refused feature is reported and the next ones still written.
+                    try? log.warn("\(name).refused", error.message)
+                }
+            }
+        }
+    }
+
+    /// Which feature of a piece is being written.
+    private final class Cursor {
+        var index = 0
+    }
+}
+
+/// `inspect`'s reading on `jobs` threads: runs of whole features cut here, parsed, checked
+/// and counted on the workers, handed on in input order (the next round is parsed while the
+/// targets write this one). Messages keep their places in the input.
+struct InspectionRuns {
+    let jobs: Int
+    let inputName: String
+    /// The size of the runs to cut.
+    let size: Int
+    /// The reader of one run's features.
+    let makeRunReader: (ByteReader, FeatureRun, DiagnosticLog) throws(GeoConvError) -> any FeatureReader
+
+    /// What a worker made of a run.
+    private struct Outcome: @unchecked Sendable {
+        var features: [Feature] = []
+        var counts = InspectionCounts()
+        var log = DiagnosticLog()
+        var error: GeoConvError?
+    }
+
+    /// Reads the runs `nextRun` cuts, absorbing what is said while reading into `log` and
+    /// handing each round's pieces to `hand`, in order.
+    func read(into log: DiagnosticLog, sourceCRS: String?, hand: ([InspectionPiece]) -> Void,
+              nextRun: (Int) throws(GeoConvError) -> FeatureRun?) throws(GeoConvError)
+    {
+        func cutRound() throws(GeoConvError) -> [FeatureRun] {
+            var runs: [FeatureRun] = []
+            while runs.count < jobs * 2, let run = try nextRun(size) { runs.append(run) }
+            return runs
+        }
+        func start(_ runs: [FeatureRun]) -> BackgroundTask<[Outcome]>? {
+            runs.isEmpty ? nil : BackgroundTask { runs.concurrentMap { run in process(run, sourceCRS: sourceCRS) } }
+        }
+        var current = try cutRound()
+        var inFlight = start(current)
+        defer { _ = inFlight?.value() }  // never leave workers running behind an error
+        while let round = inFlight {
+            var next: [FeatureRun] = []
+            var cutFailure: GeoConvError?
+            do throws(GeoConvError) { next = try cutRound() } catch { cutFailure = error }
+            let outcomes = round.value()
+            inFlight = start(next)
+            var pieces: [InspectionPiece] = []
+            for (run, outcome) in zip(current, outcomes) {
+                log.absorb(outcome.log, relocating: run.relocate)
+                if let error = outcome.error { throw error.relocated(run.relocate) }
+                pieces.append(InspectionPiece(features: outcome.features, counts: outcome.counts) { index in locate(index, in: run) })
+            }
+            hand(pieces)
+            // An input error after these runs comes after their own errors, as on one thread.
+            if let cutFailure { throw cutFailure }
+            current = next
+        }
+    }
+
+    private func process(_ run: FeatureRun, sourceCRS: String?) -> Outcome {
+        var outcome = Outcome()
+        let log = outcome.log
+        do throws(GeoConvError) {
+            var reader = try makeRunReader(try ByteReader(.memory(run.bytes, name: inputName)), run, log)
+            var checks: [any FeatureTransform] = [GeographicRangeCheck(sourceCRS: sourceCRS), Reproject(sourceCRS: sourceCRS)]
+            _ = try checks.apply(to: reader.readHeader(), diagnostics: log)
+            while let feature = try reader.next() {
+                log.currentLocation = reader.lastLocation
+                outcome.features.append(feature)
+                if let checked = try checks.apply(to: feature, diagnostics: log).first { outcome.counts.add(checked) }
+            }
+            log.currentLocation = nil
+        } catch {
+            outcome.error = error
+        }
+        return outcome
+    }
+
+    /// Where feature `index` of `run` is in the input: the run read again up to it (only for
+    /// the first message of a kind).
+    private func locate(_ index: Int, in run: FeatureRun) -> SourceLocation? {
+        do throws(GeoConvError) {
+            var reader = try makeRunReader(try ByteReader(.memory(run.bytes, name: inputName)), run, DiagnosticLog())
+            _ = try reader.readHeader()
+            for _ in 0...index where try reader.next() == nil { return nil }
+            return reader.lastLocation.map(run.relocate)
+        } catch {
+            return nil
+        }
+    }
+}
