@@ -82,7 +82,7 @@ public final class ByteWriter {
             // Preferably an anonymous file (O_TMPFILE) in the target's directory: it has no
             // name until commit() links it, so even SIGKILL or a power cut leaves nothing.
             if let anonymousFlags = ByteWriter.anonymousFileFlags {
-                let fd = open(directory.isEmpty ? "." : directory, anonymousFlags | O_WRONLY | O_CLOEXEC, 0o600)
+                let fd = open(directory.isEmpty ? "." : directory, anonymousFlags | O_RDWR | O_CLOEXEC, 0o600)
                 if fd >= 0 {
                     descriptor = fd
                     isAnonymous = true
@@ -170,6 +170,37 @@ public final class ByteWriter {
         }
         guard descriptor >= 0 else { return }
         try writeFully(descriptor, buffer, what: "'\(name)'", diskFullHint: "free some disk space and run again")
+    }
+
+    /// Whether what was written can be read back and rewritten (`replacePrefix(_:with:)`): a
+    /// regular file's temporary file, not standard output, a pipe, memory or nowhere.
+    package var rewritesPrefix: Bool { descriptor >= 0 && targetPath != nil && !ownsSpecialFile }
+
+    /// Replaces the first `length` bytes written with `bytes`, keeping all that follows (for
+    /// a writer that wrote its start early and learnt later that it says more). The rest is
+    /// copied aside and back: as costly as writing it again, so only for the exception.
+    package func replacePrefix(_ length: Int, with bytes: [UInt8]) throws(GeoConvError) {
+        guard rewritesPrefix else { throw GeoConvError(.io, "'\(name)' cannot be rewritten") }
+        try flush()
+        let total = bytesWritten
+        let aside = Spool()
+        var block = [UInt8](repeating: 0, count: 1 << 20)
+        var offset = length
+        while offset < total {
+            let n = block.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, min($0.count, total - offset), off_t(offset)) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else {
+                throw GeoConvError(.io, "cannot read back '\(name)': \(n < 0 ? systemErrorMessage() : "it is shorter than was written")")
+            }
+            try aside.append(Array(block[..<n]))
+            offset += n
+        }
+        guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else {
+            throw GeoConvError(.io, "cannot rewrite '\(name)': \(systemErrorMessage())")
+        }
+        bytesWritten = 0
+        try write(bytes)
+        try aside.drain(into: self)
     }
 
     /// Flushes, and for a file target syncs and renames the temporary file over the target.

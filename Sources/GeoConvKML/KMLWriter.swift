@@ -54,14 +54,26 @@ final class KMLWriterState {
     let diagnostics: DiagnosticLog
     @exclusivity(unchecked) var header = DocumentHeader()
     let body: Spool
-    @exclusivity(unchecked) var styles: OrderedDictionary<String, String> = [:]  // style XML → id
+    // What the document's start says (`documentStart()`): each change is counted.
+    @exclusivity(unchecked) var styles: OrderedDictionary<String, String> = [:] { didSet { startChanges &+= 1 } }  // style XML → id
+    @exclusivity(unchecked) var schema: OrderedDictionary<String, SchemaType> = [:] { didSet { startChanges &+= 1 } }  // field → type
+    @exclusivity(unchecked) var displayNames: [String: String] = [:] { didSet { startChanges &+= 1 } }  // field → displayName
+    @exclusivity(unchecked) var styleMaps: OrderedDictionary<String, String> = [:] { didSet { startChanges &+= 1 } }  // "normal id|highlight id" → StyleMap id
+    @exclusivity(unchecked) var usesGX = false { didSet { if usesGX != oldValue { startChanges &+= 1 } } }
+    @exclusivity(unchecked) var startChanges = 0
     @exclusivity(unchecked) var usedIDs: Set<String> = []
-    @exclusivity(unchecked) var schema: OrderedDictionary<String, SchemaType> = [:]  // field → type
-    @exclusivity(unchecked) var displayNames: [String: String] = [:]  // field → displayName
-    @exclusivity(unchecked) var styleMaps: OrderedDictionary<String, String> = [:]  // "normal id|highlight id" → StyleMap id
     @exclusivity(unchecked) var folders: [String] = []
-    @exclusivity(unchecked) var usesGX = false
     @exclusivity(unchecked) var buffer: [UInt8] = []
+    /// The document's start (everything before the placemarks), written early into a file
+    /// output once the first features have shown what it holds, and `startChanges` then: the
+    /// placemarks go straight to the file, not through `body`, until a feature adds to the
+    /// start (a style, a field, a wider type); from there they are held in `body` again, and
+    /// `finish()` rewrites the start and the placemarks written straight after it.
+    @exclusivity(unchecked) var writtenStart: (bytes: [UInt8], changes: Int)?
+    /// Whether placemarks go straight to the output.
+    @exclusivity(unchecked) var writesStraight = false
+    /// How much of the body is held before the start is written early.
+    static let earlyStartThreshold = 1 << 20
     /// `writeExtendedData`'s lists, kept between features for their storage.
     @exclusivity(unchecked) var scratchSimple: [(String, String)] = []
     @exclusivity(unchecked) var scratchData: [(String, String)] = []
@@ -197,7 +209,19 @@ final class KMLWriterState {
             try writeGeometry(geometry, feature: feature)
         }
         append("</\(element)>\n")
+        if writesStraight, startChanges == writtenStart?.changes {
+            try output.write(buffer)
+            return
+        }
+        writesStraight = false
         try body.append(buffer)
+        if writtenStart == nil, body.count >= KMLWriterState.earlyStartThreshold, output.rewritesPrefix {
+            let start = documentStart()
+            try output.write(start)
+            try body.drain(into: output)
+            writtenStart = (start, startChanges)
+            writesStraight = true
+        }
     }
 
     func moveToFolder(_ path: [String]) throws(GeoConvError) {
@@ -342,7 +366,23 @@ final class KMLWriterState {
     func finish() throws(GeoConvError) {
         buffer.removeAll(keepingCapacity: true)
         try moveToFolder([])
-        try body.append(buffer)
+        if let writtenStart {
+            try body.append(buffer)
+            let start = documentStart()
+            if start != writtenStart.bytes { try output.replacePrefix(writtenStart.bytes.count, with: start) }
+            try body.drain(into: output)
+        } else {
+            try body.append(buffer)
+            try output.write(documentStart())
+            try body.drain(into: output)
+        }
+        try output.write("</Document>\n</kml>\n")
+        try output.flush()
+    }
+
+    /// Everything before the placemarks: the root, the document's own elements, the shared
+    /// styles and the schema, as the features written so far need them.
+    func documentStart() -> [UInt8] {
         buffer.removeAll(keepingCapacity: true)
         append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         append("<kml xmlns=\"http://www.opengis.net/kml/2.2\"")
@@ -381,10 +421,7 @@ final class KMLWriterState {
             }
             append("</Schema>\n")
         }
-        try output.write(buffer)
-        try body.drain(into: output)
-        try output.write("</Document>\n</kml>\n")
-        try output.flush()
+        return buffer
     }
 
     /// Whether `text` is an XML NCName (what KML's `id` attributes must be).
