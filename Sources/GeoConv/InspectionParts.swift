@@ -196,16 +196,8 @@ struct InspectionRuns {
         return outcome
     }
 
-    /// Where feature `index` of `run` is in the input: the run read again up to it (only for
-    /// the first message of a kind).
+    /// Where feature `index` of `run` is in the input (only for the first message of a kind).
     private func locate(_ index: Int, in run: FeatureRun) -> SourceLocation? {
-        do throws(GeoConvError) {
-            var reader = try makeRunReader(try ByteReader(.memory(run.bytes, name: inputName)), run, DiagnosticLog())
-            _ = try reader.readHeader()
-            for _ in 0...index where try reader.next() == nil { return nil }
-            return reader.lastLocation.map(run.relocate)
-        } catch {
-            return nil
-        }
+        run.location(ofFeature: index, inputName: inputName, readBy: makeRunReader)
     }
 }

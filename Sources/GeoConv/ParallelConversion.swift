@@ -103,17 +103,10 @@ struct ParallelLineConversion {
         var batch: FeatureBatch
     }
 
-    /// Where feature `ordinal` of `chunk` is in the input: the chunk read again up to it
-    /// (only for the first message of a kind about a feature this thread writes).
+    /// Where feature `ordinal` of `chunk` is in the input (only for the first message of a
+    /// kind about a feature this thread writes).
     private func locate(_ ordinal: Int, in chunk: FeatureRun) -> SourceLocation? {
-        do throws(GeoConvError) {
-            var reader = try makeChunkReader(try ByteReader(.memory(chunk.bytes, name: inputName)), chunk, DiagnosticLog())
-            _ = try reader.readHeader()
-            for _ in 0...ordinal where try reader.next() == nil { return nil }
-            return reader.lastLocation.map(chunk.relocate)
-        } catch {
-            return nil
-        }
+        chunk.location(ofFeature: ordinal, inputName: inputName, readBy: makeChunkReader)
     }
 
     /// Starts converting `chunks` in the background, on up to `jobs` threads at once.
@@ -222,6 +215,25 @@ struct ParallelLineConversion {
             if !recordSeparated && !blank { records += 1 }  // the input's last line, without a newline
             offset += buffer.count
             return chunk
+        }
+    }
+}
+
+extension FeatureRun {
+    /// Where feature `index` of this run (counted from 0) is in the whole input: the run read
+    /// again up to it by a reader `makeReader` makes. For placing a message about a feature
+    /// parsed elsewhere, asked only for the first message of a kind; `nil` when it cannot be read.
+    func location(ofFeature index: Int, inputName: String,
+                  readBy makeReader: (ByteReader, FeatureRun, DiagnosticLog) throws(GeoConvError) -> any FeatureReader)
+        -> SourceLocation?
+    {
+        do throws(GeoConvError) {
+            var reader = try makeReader(try ByteReader(.memory(bytes, name: inputName)), self, DiagnosticLog())
+            _ = try reader.readHeader()
+            for _ in 0...index where try reader.next() == nil { return nil }
+            return reader.lastLocation.map(relocate)
+        } catch {
+            return nil
         }
     }
 }

@@ -366,16 +366,14 @@ final class KMLWriterState {
     func finish() throws(GeoConvError) {
         buffer.removeAll(keepingCapacity: true)
         try moveToFolder([])
+        try body.append(buffer)
+        let start = documentStart()
         if let writtenStart {
-            try body.append(buffer)
-            let start = documentStart()
             if start != writtenStart.bytes { try output.replacePrefix(writtenStart.bytes.count, with: start) }
-            try body.drain(into: output)
         } else {
-            try body.append(buffer)
-            try output.write(documentStart())
-            try body.drain(into: output)
+            try output.write(start)
         }
+        try body.drain(into: output)
         try output.write("</Document>\n</kml>\n")
         try output.flush()
     }
