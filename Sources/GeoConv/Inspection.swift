@@ -77,7 +77,10 @@ extension Converter {
         var featureReader = try makeReader(reader, format.readerOptions(options, for: input), readLog)
         let sourceHeader = try featureReader.readHeader()
         // Counts and bounds in WGS84 (range-checked as a conversion would be; warnings are reported).
-        var checks: [any FeatureTransform] = [GeographicRangeCheck(sourceCRS: options.sourceCRS), Reproject(sourceCRS: options.sourceCRS)]
+        let makeChecks: () -> [any FeatureTransform] = {
+            [GeographicRangeCheck(sourceCRS: options.sourceCRS), Reproject(sourceCRS: options.sourceCRS)]
+        }
+        var checks = makeChecks()
         _ = try checks.apply(to: sourceHeader, diagnostics: readLog)
         let header = sourceHeader
 
@@ -129,10 +132,9 @@ extension Converter {
         {
             // Runs of whole features parsed and counted on every core, as a conversion's.
             let runReader = cutting.runReader
-            let runs = InspectionRuns(jobs: jobs, inputName: input.displayName, size: max(16, readerOptions.chunkBytes / 4)) {
-                input, run, log throws(GeoConvError) in runReader(run, input, log)
-            }
-            try runs.read(into: readLog, sourceCRS: options.sourceCRS, hand: hand) { (size) throws(GeoConvError) in
+            let runs = InspectionRuns(jobs: jobs, inputName: input.displayName, size: max(16, readerOptions.chunkBytes / 4),
+                                      makeChecks: makeChecks) { input, run, log throws(GeoConvError) in runReader(run, input, log) }
+            try runs.read(into: readLog, hand: hand) { (size) throws(GeoConvError) in
                 try cutting.nextFeatureRun(size: size)
             }
             if try cutting.next() != nil {

@@ -124,13 +124,15 @@ final class InspectionTarget: @unchecked Sendable {
 }
 
 /// `inspect`'s reading on `jobs` threads: runs of whole features cut here, parsed, checked
-/// and counted on the workers, handed on in input order (the next round is parsed while the
-/// targets write this one). Messages keep their places in the input.
+/// and counted on the workers, handed on in input order (`inPipelinedRounds`: the next
+/// round is parsed while the targets write this one). Messages keep their places in the input.
 struct InspectionRuns {
     let jobs: Int
     let inputName: String
     /// The size of the runs to cut.
     let size: Int
+    /// What a feature is checked with before it is counted (a fresh set for each run).
+    let makeChecks: () -> [any FeatureTransform]
     /// The reader of one run's features.
     let makeRunReader: (ByteReader, FeatureRun, DiagnosticLog) throws(GeoConvError) -> any FeatureReader
 
@@ -144,7 +146,7 @@ struct InspectionRuns {
 
     /// Reads the runs `nextRun` cuts, absorbing what is said while reading into `log` and
     /// handing each round's pieces to `hand`, in order.
-    func read(into log: DiagnosticLog, sourceCRS: String?, hand: ([InspectionPiece]) -> Void,
+    func read(into log: DiagnosticLog, hand: ([InspectionPiece]) -> Void,
               nextRun: (Int) throws(GeoConvError) -> FeatureRun?) throws(GeoConvError)
     {
         func cutRound() throws(GeoConvError) -> [FeatureRun] {
@@ -152,37 +154,24 @@ struct InspectionRuns {
             while runs.count < jobs * 2, let run = try nextRun(size) { runs.append(run) }
             return runs
         }
-        func start(_ runs: [FeatureRun]) -> BackgroundTask<[Outcome]>? {
-            runs.isEmpty ? nil : BackgroundTask { runs.concurrentMap { run in process(run, sourceCRS: sourceCRS) } }
-        }
-        var current = try cutRound()
-        var inFlight = start(current)
-        defer { _ = inFlight?.value() }  // never leave workers running behind an error
-        while let round = inFlight {
-            var next: [FeatureRun] = []
-            var cutFailure: GeoConvError?
-            do throws(GeoConvError) { next = try cutRound() } catch { cutFailure = error }
-            let outcomes = round.value()
-            inFlight = start(next)
+        try inPipelinedRounds(cut: cutRound, process: { runs in runs.concurrentMap { process($0) } }) {
+            (runs, outcomes) throws(GeoConvError) in
             var pieces: [InspectionPiece] = []
-            for (run, outcome) in zip(current, outcomes) {
+            for (run, outcome) in zip(runs, outcomes) {
                 log.absorb(outcome.log, relocating: run.relocate)
                 if let error = outcome.error { throw error.relocated(run.relocate) }
                 pieces.append(InspectionPiece(features: outcome.features, counts: outcome.counts) { index in locate(index, in: run) })
             }
             hand(pieces)
-            // An input error after these runs comes after their own errors, as on one thread.
-            if let cutFailure { throw cutFailure }
-            current = next
         }
     }
 
-    private func process(_ run: FeatureRun, sourceCRS: String?) -> Outcome {
+    private func process(_ run: FeatureRun) -> Outcome {
         var outcome = Outcome()
         let log = outcome.log
         do throws(GeoConvError) {
             var reader = try makeRunReader(try ByteReader(.memory(run.bytes, name: inputName)), run, log)
-            var checks: [any FeatureTransform] = [GeographicRangeCheck(sourceCRS: sourceCRS), Reproject(sourceCRS: sourceCRS)]
+            var checks = makeChecks()
             _ = try checks.apply(to: reader.readHeader(), diagnostics: log)
             while let feature = try reader.next() {
                 log.currentLocation = reader.lastLocation

@@ -64,16 +64,11 @@ struct ParallelLineConversion {
             }
             return prepared
         }
-        var current = try cutRound()
-        var inFlight = current.isEmpty ? nil : start(try prepare(current))
-        defer { _ = inFlight?.value() }  // never leave workers running behind an error
-        while let round = inFlight {
-            var next: [FeatureRun] = []
-            var cutFailure: GeoConvError?
-            do throws(GeoConvError) { next = try cutRound() } catch { cutFailure = error }
-            let outcomes = round.value()
-            inFlight = next.isEmpty ? nil : start(try prepare(next))
-            for (chunk, outcome) in zip(current, outcomes) {
+        try inPipelinedRounds(cut: { () throws(GeoConvError) in try prepare(cutRound()) },
+                              process: { round in round.concurrentMap { process($0) } })
+        { (round, outcomes) throws(GeoConvError) in
+            for (prepared, outcome) in zip(round, outcomes) {
+                let chunk = prepared.chunk
                 diagnostics.absorb(outcome.batch.log, relocating: chunk.relocate)
                 if let error = outcome.error { throw error.relocated(chunk.relocate) }
                 statistics.featuresRead += outcome.read
@@ -82,9 +77,6 @@ struct ParallelLineConversion {
                 }
                 statistics.featuresWritten += outcome.batch.count
             }
-            // An input error after these chunks comes after their own errors, as on one thread.
-            if let cutFailure { throw cutFailure }
-            current = next
         }
         try featureWriter.finish()
         return statistics
@@ -107,11 +99,6 @@ struct ParallelLineConversion {
     /// kind about a feature this thread writes).
     private func locate(_ ordinal: Int, in chunk: FeatureRun) -> SourceLocation? {
         chunk.location(ofFeature: ordinal, inputName: inputName, readBy: makeChunkReader)
-    }
-
-    /// Starts converting `chunks` in the background, on up to `jobs` threads at once.
-    private func start(_ chunks: [Prepared]) -> BackgroundTask<[Outcome]> {
-        BackgroundTask { chunks.concurrentMap { process($0) } }
     }
 
     private func process(_ prepared: Prepared) -> Outcome {
@@ -235,5 +222,33 @@ extension FeatureRun {
         } catch {
             return nil
         }
+    }
+}
+
+/// Work in pipelined rounds, the shape of every `--jobs` path: `cut` makes a round of items
+/// on this thread; `process` works on it in the background (on every core) while the next
+/// round is cut; `consume` takes each round's items with their outcomes, in order, on this
+/// thread. A failure to cut a round is thrown after the round before it is consumed, so
+/// that the errors inside that round come first, as on one thread; no round is left
+/// running behind an error.
+func inPipelinedRounds<Item, Outcome>(
+    cut: () throws(GeoConvError) -> [Item], process: @escaping ([Item]) -> [Outcome],
+    consume: ([Item], [Outcome]) throws(GeoConvError) -> Void
+) throws(GeoConvError) {
+    func start(_ round: [Item]) -> BackgroundTask<[Outcome]>? {
+        round.isEmpty ? nil : BackgroundTask { process(round) }
+    }
+    var current = try cut()
+    var inFlight = start(current)
+    defer { _ = inFlight?.value() }
+    while let task = inFlight {
+        var next: [Item] = []
+        var cutFailure: GeoConvError?
+        do throws(GeoConvError) { next = try cut() } catch { cutFailure = error }
+        let outcomes = task.value()
+        inFlight = start(next)
+        try consume(current, outcomes)
+        if let cutFailure { throw cutFailure }
+        current = next
     }
 }
