@@ -108,37 +108,126 @@ public struct Anchor: Hashable, Sendable {
 /// How a feature is drawn. Every field is optional: `nil` means "not specified", so that a
 /// conversion writes only what the source said. The facades (`Marker`, `Polyline`, …)
 /// supply the Maps SDK's defaults.
+///
+/// The fields live in a shared, copy-on-write box, absent while nothing is specified: most
+/// features of a large file have no style, and a `Feature` is copied and moved on every
+/// step of the per-feature path, so its style costs one pointer there, not fifteen fields.
 public struct Style: Hashable, Sendable {
+    /// The fields, as one value.
+    struct Fields: Hashable, Sendable {
+        var strokeColor: Color?
+        var strokeWidth: Double?
+        var fillColor: Color?
+        var geodesic: Bool?
+        var spans: [StyleSpan] = []
+        var icon: String?
+        var iconScale: Double?
+        var markerColor: Color?
+        var markerSymbol: String?
+        var markerSize: String?
+        var groundAnchor: Anchor?
+        var infoWindowAnchor: Anchor?
+        var rotation: Double?
+        var opacity: Double?
+        var zIndex: Int?
+    }
+
+    /// The box the fields live in; shared between copies until one of them changes a field.
+    final class Box: @unchecked Sendable {  // never changed while shared (copy on write)
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    /// `nil` while nothing was ever specified.
+    private var box: Box?
+
+    /// The fields, read.
+    var fields: Fields { box?.fields ?? Fields() }
+
+    /// Changes the fields in place, copying the box first when another style shares it.
+    private mutating func update(_ change: (inout Fields) -> Void) {
+        if !isKnownUniquelyReferenced(&box) { box = Box(fields) }
+        if let box { change(&box.fields) }
+    }
+
     /// Outline or line colour.
-    public var strokeColor: Color?
+    public var strokeColor: Color? {
+        get { box?.fields.strokeColor ?? nil }
+        set { update { $0.strokeColor = newValue } }
+    }
     /// Outline or line width, in screen points.
-    public var strokeWidth: Double?
+    public var strokeWidth: Double? {
+        get { box?.fields.strokeWidth ?? nil }
+        set { update { $0.strokeWidth = newValue } }
+    }
     /// Interior colour of polygons and circles.
-    public var fillColor: Color?
+    public var fillColor: Color? {
+        get { box?.fields.fillColor ?? nil }
+        set { update { $0.fillColor = newValue } }
+    }
     /// Whether lines follow great circles rather than straight map lines.
-    public var geodesic: Bool?
+    public var geodesic: Bool? {
+        get { box?.fields.geodesic ?? nil }
+        set { update { $0.geodesic = newValue } }
+    }
     /// Per-segment stroke styles along a line; empty means the stroke colour throughout.
-    public var spans: [StyleSpan]
+    public var spans: [StyleSpan] {
+        get { box?.fields.spans ?? [] }
+        set { update { $0.spans = newValue } }
+    }
     /// The marker icon: a URL, a path relative to the document, or a KMZ entry.
-    public var icon: String?
+    public var icon: String? {
+        get { box?.fields.icon ?? nil }
+        set { update { $0.icon = newValue } }
+    }
     /// The icon's scale factor (KML `IconStyle/scale`).
-    public var iconScale: Double?
+    public var iconScale: Double? {
+        get { box?.fields.iconScale ?? nil }
+        set { update { $0.iconScale = newValue } }
+    }
     /// The marker's tint (simplestyle `marker-color`, KML `IconStyle/color`).
-    public var markerColor: Color?
+    public var markerColor: Color? {
+        get { box?.fields.markerColor ?? nil }
+        set { update { $0.markerColor = newValue } }
+    }
     /// A symbol name drawn on the marker (simplestyle `marker-symbol`, e.g. a Maki icon name).
-    public var markerSymbol: String?
+    public var markerSymbol: String? {
+        get { box?.fields.markerSymbol ?? nil }
+        set { update { $0.markerSymbol = newValue } }
+    }
     /// `small`, `medium` or `large` (simplestyle `marker-size`).
-    public var markerSize: String?
+    public var markerSize: String? {
+        get { box?.fields.markerSize ?? nil }
+        set { update { $0.markerSize = newValue } }
+    }
     /// The point of the icon placed on the marker's position.
-    public var groundAnchor: Anchor?
+    public var groundAnchor: Anchor? {
+        get { box?.fields.groundAnchor ?? nil }
+        set { update { $0.groundAnchor = newValue } }
+    }
     /// The point of the icon where the info window attaches.
-    public var infoWindowAnchor: Anchor?
+    public var infoWindowAnchor: Anchor? {
+        get { box?.fields.infoWindowAnchor ?? nil }
+        set { update { $0.infoWindowAnchor = newValue } }
+    }
     /// The marker's rotation, degrees clockwise (KML `IconStyle/heading`).
-    public var rotation: Double?
+    public var rotation: Double? {
+        get { box?.fields.rotation ?? nil }
+        set { update { $0.rotation = newValue } }
+    }
     /// The marker's opacity, 0…1.
-    public var opacity: Double?
+    public var opacity: Double? {
+        get { box?.fields.opacity ?? nil }
+        set { update { $0.opacity = newValue } }
+    }
     /// Drawing order among overlays; higher draws on top.
-    public var zIndex: Int?
+    public var zIndex: Int? {
+        get { box?.fields.zIndex ?? nil }
+        set { update { $0.zIndex = newValue } }
+    }
+
+    /// Creates a style that specifies nothing.
+    public init() { box = nil }
 
     /// Creates a style; every field defaults to "not specified".
     public init(
@@ -147,27 +236,22 @@ public struct Style: Hashable, Sendable {
         markerSymbol: String? = nil, markerSize: String? = nil, groundAnchor: Anchor? = nil,
         infoWindowAnchor: Anchor? = nil, rotation: Double? = nil, opacity: Double? = nil, zIndex: Int? = nil
     ) {
-        self.strokeColor = strokeColor
-        self.strokeWidth = strokeWidth
-        self.fillColor = fillColor
-        self.geodesic = geodesic
-        self.spans = spans
-        self.icon = icon
-        self.iconScale = iconScale
-        self.markerColor = markerColor
-        self.markerSymbol = markerSymbol
-        self.markerSize = markerSize
-        self.groundAnchor = groundAnchor
-        self.infoWindowAnchor = infoWindowAnchor
-        self.rotation = rotation
-        self.opacity = opacity
-        self.zIndex = zIndex
+        let fields = Fields(strokeColor: strokeColor, strokeWidth: strokeWidth, fillColor: fillColor, geodesic: geodesic,
+                            spans: spans, icon: icon, iconScale: iconScale, markerColor: markerColor,
+                            markerSymbol: markerSymbol, markerSize: markerSize, groundAnchor: groundAnchor,
+                            infoWindowAnchor: infoWindowAnchor, rotation: rotation, opacity: opacity, zIndex: zIndex)
+        box = fields == Fields() ? nil : Box(fields)
     }
+
+    public static func == (lhs: Style, rhs: Style) -> Bool {
+        lhs.box === rhs.box || lhs.fields == rhs.fields
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(fields) }
 
     /// Whether nothing is specified.
     public var isEmpty: Bool {
-        strokeColor == nil && strokeWidth == nil && fillColor == nil && geodesic == nil && spans.isEmpty && icon == nil
-            && iconScale == nil && markerColor == nil && markerSymbol == nil && markerSize == nil && groundAnchor == nil
-            && infoWindowAnchor == nil && rotation == nil && opacity == nil && zIndex == nil
+        guard let box else { return true }
+        return box.fields == Fields()
     }
 }

@@ -38,8 +38,11 @@ public struct GeoJSONReadOptions: Hashable, Sendable {
 /// members of features are kept in `Feature.foreignMembers`, those of its geometry object
 /// under the key `"geometry"` there.
 public struct GeoJSONReader: FeatureReader {
+    /// Where the reader is. (The one feature of a single-object input is boxed: the state is
+    /// switched on and assigned per feature, and a `Feature` inline would be copied each time.)
     enum State {
-        case start, inFeatures(index: Int), afterFeatures, single(Feature?), sequence(index: Int), done
+        case start, inFeatures(index: Int), afterFeatures, sequence(index: Int), done
+        indirect case single(Feature?)
     }
 
     let scanner: JSONScanner

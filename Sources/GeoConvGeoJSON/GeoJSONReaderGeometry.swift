@@ -100,39 +100,44 @@ extension GeoJSONReader {
                 return feature
             }
         }
-        var feature = Feature(geometry: nil)
+        // Built once from its parts (a feature assigned member by member is copied).
+        var geometry: Geometry?
+        var id: FeatureID?
+        var properties = JSONObject()
+        var foreign = JSONObject()
         if !parts.hasGeometryMember {
             try lenient("geojson.missing-geometry", "a Feature has no \"geometry\" member; read as null", at: objectLocation())
         }
         if let parsed = parts.geometry {
-            feature.geometry = parsed.geometry
-            if !parsed.foreign.isEmpty { feature.foreignMembers["geometry"] = .object(parsed.foreign) }
+            geometry = parsed.geometry
+            if !parsed.foreign.isEmpty { foreign["geometry"] = .object(parsed.foreign) }
         }
         switch parts.id {
-        case .string(let s)?: feature.id = .string(s)
-        case .number(let n)?: feature.id = .number(n)
+        case .string(let s)?: id = .string(s)
+        case .number(let n)?: id = .number(n)
         case nil: break
         case let other?:
             try lenient("geojson.invalid-id", "a Feature \"id\" must be a string or a number, found \(other.typeName); kept as a foreign member",
                         at: objectLocation())
-            feature.foreignMembers["id"] = other
+            foreign["id"] = other
         }
         switch parts.properties {
-        case .object(let object)?: feature.properties = object
-        case .null?: feature.foreignMembers[GeoJSONNames.nullProperties] = .null  // written as null again
+        case .object(let object)?: properties = object
+        case .null?: foreign[GeoJSONNames.nullProperties] = .null  // written as null again
         case nil:
             try lenient("geojson.missing-properties", "a Feature has no \"properties\" member", at: objectLocation())
         case let other?:
             try lenient("geojson.properties-not-object", "a Feature's \"properties\" must be an object or null, found \(other.typeName); it is dropped",
                         at: objectLocation())
         }
-        for (key, value) in parts.foreign { feature.foreignMembers[key] = value }
+        for (key, value) in parts.foreign { foreign[key] = value }
         if parts.bbox != nil { try checkBBox(parts.bbox, at: objectLocation()) }
-        if let bbox = parts.bbox { feature.foreignMembers["bbox"] = bbox }
+        if let bbox = parts.bbox { foreign["bbox"] = bbox }
         if parts.coordinatesMark != nil || parts.geometries != nil {
             try lenient("geojson.feature-geometry-members", "a Feature has \"coordinates\" or \"geometries\" members; they are ignored",
                         at: objectLocation())
         }
+        var feature = Feature(id: id, geometry: geometry, properties: properties, foreignMembers: foreign)
         StyleProperties.derive(into: &feature)
         if case .point(let center)? = feature.geometry, let radius = feature.properties[GeoJSONNames.radius]?.doubleValue,
            radius.isFinite, radius >= 0
