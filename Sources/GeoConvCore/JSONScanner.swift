@@ -20,6 +20,12 @@ package final class JSONScanner {
     @exclusivity(unchecked) package var base = 0
     @exclusivity(unchecked) package var line = 1
     @exclusivity(unchecked) package var lineStart = 0
+    /// The member count of the last object too big to be searched without a hash table:
+    /// the next such object's table is made that size at once (the properties of a file's
+    /// features have much the same size), not rebuilt at each doubling as it fills.
+    @exclusivity(unchecked) var largeObjectCount = 0
+    /// The most members an object holds without a hash table (`OrderedDictionary`'s).
+    static let unhashedObjectCount = 15
     /// The deepest nesting of arrays and objects accepted.
     package let maximumDepth: Int
     /// The largest single value (feature) accepted, in bytes.
@@ -326,8 +332,13 @@ package final class JSONScanner {
         }
         repeat {
             let key = try parseKey(pointer: pointer())
-            object[key] = try parseValue(depth: depth, pointer: pointer() + "/" + JSONScanner.escapePointer(key))
+            let value = try parseValue(depth: depth, pointer: pointer() + "/" + JSONScanner.escapePointer(key))
+            if object.count == JSONScanner.unhashedObjectCount, largeObjectCount > object.count {
+                object.reserveCapacity(largeObjectCount)
+            }
+            object[key] = value
         } while try nextElement(close: UInt8(ascii: "}"), pointer: pointer())
+        if object.count > JSONScanner.unhashedObjectCount { largeObjectCount = object.count }
         return object
     }
 
