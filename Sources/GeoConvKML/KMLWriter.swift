@@ -75,12 +75,14 @@ final class KMLWriterState {
     /// How much of the body is held before the start is written early.
     static let earlyStartThreshold = 1 << 20
     /// `writeExtendedData`'s lists, kept between features for their storage.
-    @exclusivity(unchecked) var scratchSimple: [(String, String)] = []
+    @exclusivity(unchecked) var scratchSimple: [UInt8] = []
     @exclusivity(unchecked) var scratchData: [(String, String)] = []
     /// For the property at each place of a feature: its name, the type last noted and its
     /// field's index in `schema`. Most features repeat their predecessor's names, so a
     /// repeated type needs nothing and a changed one no lookup by name.
     @exclusivity(unchecked) var notedTypes: [(key: String, type: SchemaType, field: Int)] = []
+    /// Whether the feature being written has a property in `askedNames`.
+    @exclusivity(unchecked) var hasAskedProperties = true
 
     static let schemaID = "geoconv-schema"
 
@@ -102,6 +104,11 @@ final class KMLWriterState {
     static let groundOverlayOwn = NameSet(overlayElements + groundOverlayElements + ["icon"])
     static let networkLinkOwn = NameSet(networkLinkElements + linkElements)
     static let noOwnElements = NameSet([String]())
+    /// Every property the writer looks up by name. Most features of a large file have none of
+    /// them, which one pass over their keys shows: then no lookup is made
+    /// (`hasAskedProperties`, `property(_:of:)`).
+    static let askedNames = NameSet(structural.all.union(groundOverlayOwn.all).union(networkLinkOwn.all)
+        .union(["coordinateProperties"]))
     static let altitudeModes: Set<String> = ["clampToGround", "relativeToGround", "absolute", "relativeToSeaFloor", "clampToSeaFloor"]
     static let regionBox = ["north", "south", "east", "west", "minAltitude", "maxAltitude", "altitudeMode"]
     static let regionLod = ["minLodPixels", "maxLodPixels", "minFadeExtent", "maxFadeExtent"]
@@ -116,34 +123,55 @@ final class KMLWriterState {
 
     func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
 
+    /// The property `name` (one of `askedNames`) of the feature being written.
+    @inline(__always)
+    func property(_ name: String, of feature: Feature) -> JSONValue? {
+        hasAskedProperties ? feature.properties[name] : nil
+    }
+
+    /// `<name>` or `</name>` (`closing`), without building a string.
+    func tag(_ name: String, closing: Bool = false) {
+        buffer.append(UInt8(ascii: "<"))
+        if closing { buffer.append(UInt8(ascii: "/")) }
+        buffer.append(contentsOf: name.utf8)
+        buffer.append(UInt8(ascii: ">"))
+    }
+
     /// Reports text that XML 1.0 cannot hold (control characters other than tab and line
     /// breaks), which the escaping drops.
     func checkText(_ text: String) throws(GeoConvError) {
-        if XMLEscaping.hasForbiddenCharacters(text) {
-            try diagnostics.warn("kml.control-characters-dropped",
-                                 "control characters (such as U+0000) cannot appear in XML 1.0 and are dropped from KML text")
-        }
+        if XMLEscaping.hasForbiddenCharacters(text) { try warnTextDropped() }
+    }
+
+    /// Reports one text whose characters XML 1.0 cannot hold were dropped.
+    func warnTextDropped() throws(GeoConvError) {
+        try diagnostics.warn("kml.control-characters-dropped",
+                             "control characters (such as U+0000) cannot appear in XML 1.0 and are dropped from KML text")
     }
 
     func write(_ feature: Feature) throws(GeoConvError) {
         try feature.requireFinite(writing: "KML", at: diagnostics.currentLocation)
         buffer.removeAll(keepingCapacity: true)
-        try moveToFolder(feature.properties[KMLNames.folder]?.arrayValue?.compactMap(\.stringValue) ?? [])
-        let kind = feature.properties[KMLNames.geometryType]?.stringValue
-        let box = feature.properties[KMLNames.latLonBox]?.objectValue
-        let quad = feature.properties[KMLNames.latLonQuad]?.arrayValue?.compactMap { corner -> (Double, Double)? in
+        hasAskedProperties = feature.properties.keys.contains { KMLWriterState.askedNames.contains($0) }
+        try moveToFolder(property(KMLNames.folder, of: feature)?.arrayValue?.compactMap(\.stringValue) ?? [])
+        let kind = property(KMLNames.geometryType, of: feature)?.stringValue
+        let box = property(KMLNames.latLonBox, of: feature)?.objectValue
+        let quad = property(KMLNames.latLonQuad, of: feature)?.arrayValue?.compactMap { corner -> (Double, Double)? in
             guard let pair = corner.arrayValue, pair.count == 2, let lon = pair[0].doubleValue, let lat = pair[1].doubleValue,
                   lon.isFinite, lat.isFinite else { return nil }
             return (lon, lat)
         }
         let hasQuad = quad?.count == 4
         let element = kind == "groundoverlay" && (box != nil || hasQuad) ? "GroundOverlay" : (kind == "networklink" ? "NetworkLink" : "Placemark")
-        append("<\(element)")
+        buffer.append(UInt8(ascii: "<"))
+        append(element)
         var extendedID: JSONValue?
         switch feature.id {
         case .string(let s)? where KMLWriterState.isNCName(s) && !usedIDs.contains(s):
             usedIDs.insert(s)
-            append(" id=\"\(XMLEscaping.attribute(s))\"")
+            append(" id=\"")
+            XMLEscaping.appendAttribute(s, to: &buffer)
+            buffer.append(UInt8(ascii: "\""))
         case .string(let s)?:
             if KMLWriterState.isNCName(s) {
                 try diagnostics.warn("kml.duplicate-id", "the id \"\(s)\" is used more than once; KML ids are unique, so the repeat is kept in ExtendedData (geoconv:id)")
@@ -152,36 +180,38 @@ final class KMLWriterState {
         case .number(let n)?: extendedID = .number(n)
         case nil: break
         }
-        append(">")
+        buffer.append(UInt8(ascii: ">"))
         if let title = feature.title {
             try checkText(title)
-            append("<name>\(XMLEscaping.text(title))</name>")
+            append("<name>")
+            XMLEscaping.appendText(title, to: &buffer)
+            append("</name>")
         }
         if let description = feature.snippet { try checkText(description) }
-        if let visibility = feature.properties["visibility"]?.boolValue { append("<visibility>\(visibility ? 1 : 0)</visibility>") }
+        if let visibility = property("visibility", of: feature)?.boolValue { append("<visibility>\(visibility ? 1 : 0)</visibility>") }
         for key in ["address", "phoneNumber"] {
-            if let text = feature.properties[key]?.stringValue { append("<\(key)>\(XMLEscaping.text(text))</\(key)>") }
+            if let text = property(key, of: feature)?.stringValue { append("<\(key)>\(XMLEscaping.text(text))</\(key)>") }
         }
-        if let snippet = feature.properties["Snippet"]?.stringValue { append("<Snippet>\(XMLEscaping.text(snippet))</Snippet>") }
+        if let snippet = property("Snippet", of: feature)?.stringValue { append("<Snippet>\(XMLEscaping.text(snippet))</Snippet>") }
         if let description = feature.snippet { append("<description>\(XMLEscaping.cdataOrText(description))</description>") }
-        if let view = feature.properties[KMLNames.view]?.objectValue { try writeView(view) }
-        if let when = feature.properties["timestamp"]?.stringValue { append("<TimeStamp><when>\(XMLEscaping.text(when))</when></TimeStamp>") }
-        if let span = feature.properties["timespan"]?.objectValue {
+        if let view = property(KMLNames.view, of: feature)?.objectValue { try writeView(view) }
+        if let when = property("timestamp", of: feature)?.stringValue { append("<TimeStamp><when>\(XMLEscaping.text(when))</when></TimeStamp>") }
+        if let span = property("timespan", of: feature)?.objectValue {
             append("<TimeSpan>")
             if let begin = span["begin"]?.stringValue { append("<begin>\(XMLEscaping.text(begin))</begin>") }
             if let end = span["end"]?.stringValue { append("<end>\(XMLEscaping.text(end))</end>") }
             append("</TimeSpan>")
         }
         try writeStyle(feature, isOverlay: element == "GroundOverlay")
-        if let region = feature.properties[KMLNames.region]?.objectValue { writeRegion(region) }
+        if let region = property(KMLNames.region, of: feature)?.objectValue { writeRegion(region) }
         try writeExtendedData(feature, id: extendedID, element: element)
         if element == "GroundOverlay" {
             elements(KMLWriterState.overlayElements, of: feature)
-            if let icon = feature.properties["icon"]?.stringValue ?? feature.style.icon {
+            if let icon = property("icon", of: feature)?.stringValue ?? feature.style.icon {
                 append("<Icon><href>\(XMLEscaping.text(icon))</href></Icon>")
             }
-            if let altitude = feature.properties["altitude"]?.doubleValue { append("<altitude>\(DecimalFormatter.shortest(altitude))</altitude>") }
-            if let mode = feature.properties["altitudeMode"]?.stringValue { try writeAltitudeMode(mode) }
+            if let altitude = property("altitude", of: feature)?.doubleValue { append("<altitude>\(DecimalFormatter.shortest(altitude))</altitude>") }
+            if let mode = property("altitudeMode", of: feature)?.stringValue { try writeAltitudeMode(mode) }
             if let box {
                 append("<LatLonBox>")
                 for key in ["north", "south", "east", "west", "rotation"] {
@@ -208,7 +238,8 @@ final class KMLWriterState {
         } else if let geometry = feature.geometry {
             try writeGeometry(geometry, feature: feature)
         }
-        append("</\(element)>\n")
+        tag(element, closing: true)
+        buffer.append(0x0A)
         if writesStraight, startChanges == writtenStart?.changes {
             try output.write(buffer)
             return
@@ -240,7 +271,7 @@ final class KMLWriterState {
     /// Each of `names` the feature has as a property, as an element of that name.
     func elements(_ names: [String], of feature: Feature) {
         for name in names {
-            guard let value = feature.properties[name] else { continue }
+            guard let value = property(name, of: feature) else { continue }
             let text: String
             switch value {
             case .string(let s): text = s
@@ -306,6 +337,8 @@ final class KMLWriterState {
     }
 
     func writeStyle(_ feature: Feature, isOverlay: Bool) throws(GeoConvError) {
+        // Nothing to draw and nothing KML keeps as style: most features.
+        if feature.style.isEmpty && !hasAskedProperties { return }
         var style = KMLStyle(feature: feature)
         if isOverlay { style.iconHref = nil }  // the overlay's image, written as its <Icon>
         if feature.style.spans.count > 0 {
@@ -318,10 +351,10 @@ final class KMLWriterState {
             try diagnostics.warn("kml.marker-options-as-data",
                                  "marker opacity, z-index and info-window anchor have no KML element; they are kept in ExtendedData")
         }
-        var preferred = feature.properties["styleUrl"]?.stringValue.map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }
+        var preferred = property("styleUrl", of: feature)?.stringValue.map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }
         if let candidate = preferred, !KMLWriterState.isNCName(candidate) { preferred = nil }
         var highlightID: String?
-        if let highlight = feature.properties[KMLNames.highlightStyle]?.objectValue {
+        if let highlight = property(KMLNames.highlightStyle, of: feature)?.objectValue {
             var styled = Feature(geometry: nil, properties: highlight)
             StyleProperties.derive(into: &styled)
             let highlightStyle = KMLStyle(feature: styled)

@@ -7,10 +7,12 @@ extension KMLWriterState {
     func writeExtendedData(_ feature: Feature, id: JSONValue?, element: String) throws(GeoConvError) {
         let ownElements = element == "GroundOverlay"
             ? KMLWriterState.groundOverlayOwn : (element == "NetworkLink" ? KMLWriterState.networkLinkOwn : KMLWriterState.noOwnElements)
-        if let names = feature.properties[KMLNames.displayNames]?.objectValue {
+        if let names = property(KMLNames.displayNames, of: feature)?.objectValue {
             for (key, value) in names { if let label = value.stringValue, displayNames[key] == nil { displayNames[key] = label } }
         }
-        var simple = scratchSimple, data = scratchData  // reused: no arrays per feature
+        // Reused between features: no storage made per feature. The SimpleData elements are
+        // written as they come, into `simple`; the few Data elements are listed first.
+        var simple = scratchSimple, data = scratchData
         simple.removeAll(keepingCapacity: true)
         data.removeAll(keepingCapacity: true)
         scratchSimple = []
@@ -19,10 +21,20 @@ extension KMLWriterState {
             scratchSimple = simple
             scratchData = data
         }
+        /// Values with text XML cannot hold (reported after the properties, one count each).
+        var textsDropped = 0
+        func addSimple(_ key: String, _ value: String) {
+            simple.append(contentsOf: "<SimpleData name=\"".utf8)
+            XMLEscaping.appendAttribute(key, to: &simple)
+            simple.append(contentsOf: "\">".utf8)
+            if XMLEscaping.appendText(value, to: &simple) { textsDropped += 1 }
+            simple.append(contentsOf: "</SimpleData>".utf8)
+        }
         if let id { data.append(("geoconv:id", JSONText.string(id))) }
         let merged = StyleProperties.merged(feature)
         for (place, (key, value)) in merged.enumerated() {
-            if KMLWriterState.structural.contains(key) || ownElements.contains(key) { continue }
+            // (The names KML writes in its own elements are asked for: a feature without any skips the test.)
+            if hasAskedProperties, KMLWriterState.structural.contains(key) || ownElements.contains(key) { continue }
             if StyleProperties.names.contains(key) {
                 // Title, description and what the KML style says are written as such; the style
                 // facts KML has no element for go to ExtendedData (JSON text for geoconv's own).
@@ -47,10 +59,10 @@ extension KMLWriterState {
                 try diagnostics.warn("kml.null-dropped", "null property values have no KML form; they are dropped")
             case .string(let s):
                 try noteType(.string, for: key, at: place)
-                simple.append((key, s))
+                addSimple(key, s)
             case .bool(let b):
                 try noteType(.bool, for: key, at: place)
-                simple.append((key, b ? "true" : "false"))
+                addSimple(key, b ? "true" : "false")
             case .number(let n):
                 let type = KMLWriterState.schemaType(of: n)
                 if type == .string {
@@ -58,23 +70,23 @@ extension KMLWriterState {
                                      "a number that neither a KML int nor a double holds exactly (beyond ±2^53, or over 15 significant digits) is written as a string field, digits kept")
                 }
                 try noteType(type, for: key, at: place)
-                simple.append((key, n.literal))
+                addSimple(key, n.literal)
             case .array, .object:
                 try diagnostics.warn("kml.json-as-text", "array and object property values are written as JSON text and read back as strings")
                 try noteType(.string, for: key, at: place)
-                simple.append((key, JSONText.string(value)))
+                addSimple(key, JSONText.string(value))
             }
         }
         if case .circle(_, let radius)? = feature.geometry {
             data.append((KMLNames.radius, DecimalFormatter.shortest(radius)))
-        } else if case .polygon? = feature.geometry, let radius = feature.properties[KMLNames.radius],
-                  let center = feature.properties[KMLNames.circleCenter]
+        } else if case .polygon? = feature.geometry, let radius = property(KMLNames.radius, of: feature),
+                  let center = property(KMLNames.circleCenter, of: feature)
         {
             // A circle drawn as its polygon: the exact circle, for readers that know it.
             data.append((KMLNames.radius, JSONText.string(radius)))
             data.append((KMLNames.circleCenter, JSONText.string(center)))
         }
-        for (_, value) in simple { try checkText(value) }
+        for _ in 0..<textsDropped { try warnTextDropped() }
         guard !simple.isEmpty || !data.isEmpty else { return }
         append("<ExtendedData>")
         for (key, value) in data {
@@ -85,42 +97,56 @@ extension KMLWriterState {
             append("</value></Data>")
         }
         if !simple.isEmpty {
-            append("<SchemaData schemaUrl=\"#\(KMLWriterState.schemaID)\">")
-            for (key, value) in simple {
-                append("<SimpleData name=\"")
-                XMLEscaping.appendAttribute(key, to: &buffer)
-                append("\">")
-                XMLEscaping.appendText(value, to: &buffer)
-                append("</SimpleData>")
-            }
+            append(KMLWriterState.schemaDataStart)
+            buffer.append(contentsOf: simple)
             append("</SchemaData>")
         }
         append("</ExtendedData>")
     }
+
+    static let schemaDataStart = "<SchemaData schemaUrl=\"#\(schemaID)\">"
 
     /// The SimpleField type that holds a number exactly: `int` (32-bit), `double` (integers
     /// within ±2^53 and decimals of at most 15 significant digits, which a 64-bit float
     /// keeps), else `string`, so the digits survive (GDAL writes such numbers as floats,
     /// rounded to 15 digits).
     static func schemaType(of number: JSONNumber) -> SchemaType {
-        if number.isInteger, let value = Int64(number.literal) {
-            if value >= Int64(Int32.min) && value <= Int64(Int32.max) { return .int }
-            return value.magnitude <= 1 << 53 ? .double : .string
+        var literal = number.literal
+        return literal.withUTF8 { schemaType(ofLiteral: $0) }
+    }
+
+    /// `schemaType(of:)` on the literal's bytes: integers are read as bytes, and a decimal
+    /// without an exponent is known finite and normal without being parsed.
+    static func schemaType(ofLiteral bytes: UnsafeBufferPointer<UInt8>) -> SchemaType {
+        let negative = bytes.first == UInt8(ascii: "-")
+        var magnitude: UInt64 = 0, fitsInt64 = true, isInteger = true
+        for byte in bytes[(negative ? 1 : 0)...] {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { isInteger = false; break }
+            let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(UInt64(byte &- UInt8(ascii: "0")))
+            if o1 || o2 { fitsInt64 = false }
+            magnitude = sum
+        }
+        if isInteger, fitsInt64, magnitude <= (negative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)) {
+            if magnitude <= (negative ? UInt64(Int32.max) + 1 : UInt64(Int32.max)) { return .int }
+            return magnitude <= 1 << 53 ? .double : .string
         }
         // Significant digits of the mantissa: no leading zeros, no trailing zeros.
-        var significant = 0, trailingZeros = 0, leading = true
-        for byte in number.literal.utf8 {
-            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
+        var significant = 0, trailingZeros = 0, leading = true, hasExponent = false
+        for byte in bytes {
+            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { hasExponent = true; break }
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { continue }
             if byte == UInt8(ascii: "0") && leading { continue }
             leading = false
             significant += 1
             trailingZeros = byte == UInt8(ascii: "0") ? trailingZeros + 1 : 0
         }
-        let value = Double(number.literal) ?? .nan
-        guard value.isFinite, significant - trailingZeros <= 15, value == 0 || value.magnitude >= Double.leastNormalMagnitude else {
-            return .string
-        }
+        guard significant - trailingZeros <= 15 else { return .string }
+        // Without an exponent, fewer than 300 digits make a finite number that is zero or at
+        // least 10^-300, far above the smallest normal double.
+        if !hasExponent && bytes.count < 300 { return .double }
+        let value = Double(String(decoding: bytes, as: UTF8.self)) ?? .nan
+        guard value.isFinite, value == 0 || value.magnitude >= Double.leastNormalMagnitude else { return .string }
         return .double
     }
 

@@ -5,7 +5,7 @@ import GeoConvCore
 extension KMLWriterState {
     func usesTrack(_ feature: Feature) -> Bool {
         guard case .lineString(let path)? = feature.geometry,
-              let times = feature.properties["coordinateProperties"]?.objectValue?["times"]?.arrayValue
+              let times = property("coordinateProperties", of: feature)?.objectValue?["times"]?.arrayValue
         else { return false }
         return times.count == path.count && times.allSatisfy { $0.stringValue != nil }
     }
@@ -13,7 +13,7 @@ extension KMLWriterState {
     /// The times of a `gx:MultiTrack`: one array of time strings per line, each as long as its line.
     func multiTrackTimes(_ feature: Feature) -> [[JSONValue]]? {
         guard case .multiLineString(let lines)? = feature.geometry,
-              let times = feature.properties["coordinateProperties"]?.objectValue?["times"]?.arrayValue,
+              let times = property("coordinateProperties", of: feature)?.objectValue?["times"]?.arrayValue,
               times.count == lines.count
         else { return nil }
         var result: [[JSONValue]] = []
@@ -68,9 +68,9 @@ extension KMLWriterState {
     }
 
     func attributes(_ feature: Feature, line: Bool) throws(GeoConvError) {
-        if feature.properties[KMLNames.extrude]?.boolValue == true { append("<extrude>1</extrude>") }
+        if property(KMLNames.extrude, of: feature)?.boolValue == true { append("<extrude>1</extrude>") }
         if line, feature.style.geodesic == true { append("<tessellate>1</tessellate>") }
-        if let mode = feature.properties[KMLNames.altitudeMode]?.stringValue { try writeAltitudeMode(mode) }
+        if let mode = property(KMLNames.altitudeMode, of: feature)?.stringValue { try writeAltitudeMode(mode) }
     }
 
     func ring(_ path: Path) {
@@ -101,7 +101,7 @@ extension KMLWriterState {
             coordinates(CollectionOfOne(c))
             append("</Point>")
         case .lineString(let path):
-            if usesTrack(feature), let times = feature.properties["coordinateProperties"]?.objectValue?["times"]?.arrayValue {
+            if usesTrack(feature), let times = property("coordinateProperties", of: feature)?.objectValue?["times"]?.arrayValue {
                 try writeTrack(path, times: times, feature: feature)
             } else {
                 append("<LineString>")

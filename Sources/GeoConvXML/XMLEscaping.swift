@@ -2,19 +2,23 @@
 /// and what XML 1.0 cannot hold (C0 controls other than tab and line breaks, U+FFFE,
 /// U+FFFF) is dropped. Text without any of these is copied as it is.
 public enum XMLEscaping {
-    /// Appends `value` escaped as element text.
-    public static func appendText(_ value: String, to out: inout [UInt8]) { append(value, quotes: false, to: &out) }
+    /// Appends `value` escaped as element text; true when characters XML cannot hold were dropped.
+    @discardableResult
+    public static func appendText(_ value: String, to out: inout [UInt8]) -> Bool { append(value, quotes: false, to: &out) }
 
-    /// Appends `value` escaped as an attribute value (in double quotes).
-    public static func appendAttribute(_ value: String, to out: inout [UInt8]) { append(value, quotes: true, to: &out) }
+    /// Appends `value` escaped as an attribute value (in double quotes); true when characters
+    /// XML cannot hold were dropped.
+    @discardableResult
+    public static func appendAttribute(_ value: String, to out: inout [UInt8]) -> Bool { append(value, quotes: true, to: &out) }
 
-    private static func append(_ value: String, quotes: Bool, to out: inout [UInt8]) {
+    private static func append(_ value: String, quotes: Bool, to out: inout [UInt8]) -> Bool {
         var value = value
-        value.withUTF8 { bytes in
+        return value.withUTF8 { bytes in
             guard bytes.contains(where: { needsEscape($0, quotes: quotes) }) else {
                 out.append(contentsOf: bytes)
-                return
+                return false
             }
+            var dropped = false
             var index = 0
             while index < bytes.count {
                 let byte = bytes[index]
@@ -24,13 +28,15 @@ public enum XMLEscaping {
                 case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
                 case UInt8(ascii: "\"") where quotes: out.append(contentsOf: "&quot;".utf8)
                 case 0x09, 0x0A, 0x0D: out.append(byte)
-                case 0..<0x20: break  // not allowed in XML 1.0
+                case 0..<0x20: dropped = true  // not allowed in XML 1.0
                 case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBF && (bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF):
                     index += 2  // U+FFFE, U+FFFF
+                    dropped = true
                 default: out.append(byte)
                 }
                 index += 1
             }
+            return dropped
         }
     }
 
