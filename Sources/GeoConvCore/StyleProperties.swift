@@ -49,14 +49,16 @@ public enum StyleProperties {
         // Every mapping writes nothing when the model says nothing: the properties stand.
         if feature.title == nil, feature.snippet == nil, feature.style.isEmpty { return result }
         let present = presentMappings(in: result)
-        for index in mappings.indices {
-            let mapping = mappings[index]
-            let wanted = mapping.write(feature)
-            if present & (1 << index) != 0, let key = mapping.keys.first(where: { result[$0] != nil }) {
-                // Keep the source's literal when it already says the same thing.
-                if let wanted, !mapping.agrees(result[key] ?? .null, wanted, feature.properties) { result[key] = wanted }
-            } else if let wanted {
-                result[mapping.keys[0]] = wanted
+        // (Each mapping used in place: a copy would retain its names and closures.)
+        mappings.withUnsafeBufferPointer { mappings in
+            for index in mappings.indices {
+                let wanted = mappings[index].write(feature)
+                if present & (1 << index) != 0, let key = mappings[index].keys.first(where: { result[$0] != nil }) {
+                    // Keep the source's literal when it already says the same thing.
+                    if let wanted, !mappings[index].agrees(result[key] ?? .null, wanted, feature.properties) { result[key] = wanted }
+                } else if let wanted {
+                    result[mappings[index].keys[0]] = wanted
+                }
             }
         }
         return result
