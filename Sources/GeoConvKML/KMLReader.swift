@@ -85,6 +85,8 @@ final class KMLReaderState {
     /// Bumped by every event that can change what a Placemark reads as (containers, styles,
     /// schemas), so that a run read ahead with older tables is read again.
     @exclusivity(unchecked) var version = 0
+    /// How many properties the last placemark with more than a few had (`parseExtendedData`).
+    @exclusivity(unchecked) var largeExtendedData = 0
     @exclusivity(unchecked) var containers: [(isFolder: Bool, name: String?, features: Int)] = []
     /// `geoconv:folder` for the placemarks in the current folders, made once per folder
     /// change (`folderValue()`); every change of a container's place or name clears it.

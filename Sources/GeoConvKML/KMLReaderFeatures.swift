@@ -290,7 +290,11 @@ extension KMLReaderState {
                 if !isEmpty { try parser.skipElement() }
             }
         }
+        // The properties' hash table made once at the size the last big ExtendedData had
+        // (a placemark's data is much the size of the one before), not rebuilt at each doubling.
+        if largeExtendedData > feature.properties.count { feature.properties.reserveCapacity(largeExtendedData) }
         try parser.forEachChild(data)
+        if feature.properties.count > 15 { largeExtendedData = feature.properties.count }
     }
 
     /// A Data value: text, except geoconv's own JSON-valued keys.
