@@ -173,8 +173,9 @@ struct InspectionRuns {
             var reader = try makeRunReader(try ByteReader(.memory(run.bytes, name: inputName)), run, log)
             var checks = makeChecks()
             _ = try checks.apply(to: reader.readHeader(), diagnostics: log)
+            let current = run.locatesCurrentFeature(in: log, inputName: inputName, readBy: makeRunReader)
             while let feature = try reader.next() {
-                log.currentLocation = reader.lastLocation
+                current.ordinal += 1
                 outcome.features.append(feature)
                 if let checked = try checks.apply(to: feature, diagnostics: log).first { outcome.counts.add(checked) }
             }

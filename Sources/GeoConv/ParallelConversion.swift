@@ -109,9 +109,10 @@ struct ParallelLineConversion {
             var reader = try makeChunkReader(input, chunk, log)
             var transforms = makeTransforms()
             _ = try transforms.apply(to: reader.readHeader(), diagnostics: log)
+            let current = chunk.locatesCurrentFeature(in: log, inputName: inputName, readBy: makeChunkReader)
             while let feature = try reader.next() {
                 outcome.read += 1
-                log.currentLocation = reader.lastLocation
+                current.ordinal = outcome.read - 1
                 let ordinal = outcome.read - 1
                 try transforms.apply(to: feature, diagnostics: log) { (item: inout Feature) throws(GeoConvError) in
                     try outcome.batch.add(item, ordinal: ordinal)
@@ -207,22 +208,43 @@ struct ParallelLineConversion {
 }
 
 extension FeatureRun {
+    /// A reader of a run's features: made by a format for a run of its input.
+    typealias RunReaderMaker = (ByteReader, FeatureRun, DiagnosticLog) throws(GeoConvError) -> any FeatureReader
+
     /// Where feature `index` of this run (counted from 0) is in the whole input: the run read
     /// again up to it by a reader `makeReader` makes. For placing a message about a feature
     /// parsed elsewhere, asked only for the first message of a kind; `nil` when it cannot be read.
-    func location(ofFeature index: Int, inputName: String,
-                  readBy makeReader: (ByteReader, FeatureRun, DiagnosticLog) throws(GeoConvError) -> any FeatureReader)
-        -> SourceLocation?
-    {
+    func location(ofFeature index: Int, inputName: String, readBy makeReader: RunReaderMaker) -> SourceLocation? {
+        placeInRun(ofFeature: index, inputName: inputName, readBy: makeReader).map(relocate)
+    }
+
+    /// Where feature `index` is in this run (the run's own place, before `relocate`).
+    private func placeInRun(ofFeature index: Int, inputName: String, readBy makeReader: RunReaderMaker) -> SourceLocation? {
+        guard index >= 0 else { return nil }
         do throws(GeoConvError) {
             var reader = try makeReader(try ByteReader(.memory(bytes, name: inputName)), self, DiagnosticLog())
             _ = try reader.readHeader()
             for _ in 0...index where try reader.next() == nil { return nil }
-            return reader.lastLocation.map(relocate)
+            return reader.lastLocation
         } catch {
             return nil
         }
     }
+
+    /// Makes `log` place its messages at the run's feature `ordinal` of the returned cursor
+    /// (set it as each feature is read), the run read again up to it only when a message needs
+    /// a place — the first of each kind — so that no place is made per feature. The places are
+    /// the run's own, as the log's absorption with `relocate` expects.
+    func locatesCurrentFeature(in log: DiagnosticLog, inputName: String, readBy makeReader: @escaping RunReaderMaker) -> FeatureCursor {
+        let cursor = FeatureCursor()
+        log.locateCurrent { [self] in placeInRun(ofFeature: cursor.ordinal, inputName: inputName, readBy: makeReader) }
+        return cursor
+    }
+}
+
+/// Which feature of a run is being worked on (`FeatureRun.locatesCurrentFeature`); -1 before the first.
+final class FeatureCursor {
+    var ordinal = -1
 }
 
 /// Work in pipelined rounds, the shape of every `--jobs` path: `cut` makes a round of items

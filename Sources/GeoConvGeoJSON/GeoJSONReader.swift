@@ -57,8 +57,25 @@ public struct GeoJSONReader: FeatureReader {
     /// Collect every problem instead of warning or failing (for `geoconv validate`): a bad
     /// feature is listed and skipped, and reading goes on after it wherever the JSON allows.
     public var collectsProblems = false
-    /// Where the last feature started.
-    public internal(set) var lastLocation: SourceLocation?
+    /// Where the last feature started: made into a `SourceLocation` only when asked (most
+    /// features are never asked about).
+    public internal(set) var lastLocation: SourceLocation? {
+        get {
+            switch lastPlace {
+            case .none: nil
+            case .location(let location): location
+            case .element(let place, let prefix, let index): scanner.location(of: place, pointerPrefix: prefix.description, index: index)
+            }
+        }
+        set { lastPlace = newValue.map(LastPlace.location) ?? .none }
+    }
+    /// `lastLocation`'s parts.
+    enum LastPlace {
+        case none, location(SourceLocation)
+        /// Element `index` of the array at `prefix` (a JSON Pointer), starting at `place`.
+        case element(JSONScanner.Place, prefix: StaticString, index: Int)
+    }
+    var lastPlace = LastPlace.none
 
     /// Creates a reader over an input.
     public init(_ input: ByteReader, options: GeoJSONReadOptions = GeoJSONReadOptions(), diagnostics: DiagnosticLog) {
@@ -244,7 +261,7 @@ public struct GeoJSONReader: FeatureReader {
                 let featureIndex = index + (options.featureRunStart ?? 0)
                 func pointer() -> String { "/features/" + String(featureIndex) }
                 _ = try scanner.peekToken()  // the feature's place is its first byte, not the comma before it
-                lastLocation = scanner.location(of: scanner.place, pointerPrefix: "/features", index: featureIndex)
+                lastPlace = .element(scanner.place, prefix: "/features", index: featureIndex)
                 problemBox.startFeature()
                 guard try scanner.peekToken() == UInt8(ascii: "{") else {
                     let found = try scanner.describeNext()
@@ -285,7 +302,7 @@ public struct GeoJSONReader: FeatureReader {
                 }
                 scanner.startValue()
                 func pointer() -> String { "/" + String(index) }
-                lastLocation = scanner.location(of: scanner.place, pointerPrefix: "", index: index)
+                lastPlace = .element(scanner.place, prefix: "", index: index)
                 problemBox.startFeature()
                 state = .sequence(index: index + 1)
                 var parts = ObjectParts()
