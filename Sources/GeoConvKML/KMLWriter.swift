@@ -20,8 +20,11 @@ public struct KMLWriteOptions: Hashable, Sendable {
 ///   bool, string), so numbers and booleans come back as numbers and booleans.
 /// - Folders are rebuilt from `geoconv:folder`; names and text are escaped, HTML
 ///   descriptions written as CDATA.
-/// - Shared styles and the schema belong before the placemarks, so placemarks are held in
-///   a spool (memory, then an unlinked temporary file) until the end: memory stays bounded.
+/// - Shared styles and the schema belong before the placemarks: into a file, the document's
+///   start is written once the first megabyte of placemarks has shown it, and placemarks
+///   then go straight to the file (a later feature that adds to the start has it rewritten at
+///   the end); elsewhere placemarks are held in a spool (memory, then an unlinked temporary
+///   file) until the end. Memory stays bounded either way.
 public struct KMLWriter: FeatureWriter {
     private let state: KMLWriterState
 
@@ -129,14 +132,6 @@ final class KMLWriterState {
         hasAskedProperties ? feature.properties[name] : nil
     }
 
-    /// `<name>` or `</name>` (`closing`), without building a string.
-    func tag(_ name: String, closing: Bool = false) {
-        buffer.append(UInt8(ascii: "<"))
-        if closing { buffer.append(UInt8(ascii: "/")) }
-        buffer.append(contentsOf: name.utf8)
-        buffer.append(UInt8(ascii: ">"))
-    }
-
     /// Reports text that XML 1.0 cannot hold (control characters other than tab and line
     /// breaks), which the escaping drops.
     func checkText(_ text: String) throws(GeoConvError) {
@@ -238,8 +233,9 @@ final class KMLWriterState {
         } else if let geometry = feature.geometry {
             try writeGeometry(geometry, feature: feature)
         }
-        tag(element, closing: true)
-        buffer.append(0x0A)
+        append("</")
+        append(element)
+        append(">\n")
         if writesStraight, startChanges == writtenStart?.changes {
             try output.write(buffer)
             return
