@@ -57,6 +57,15 @@ public enum Geometry: Hashable, Sendable {
     /// Readers produce this, not empty paths or arrays, so that emptiness has one spelling.
     case empty(GeometryKind)
 
+    /// Whether this is a circle or a collection with one inside (at any depth).
+    public var containsCircle: Bool {
+        switch self {
+        case .circle: true
+        case .geometryCollection(let members): members.contains(where: \.containsCircle)
+        default: false
+        }
+    }
+
     /// The kind of this geometry.
     public var kind: GeometryKind {
         switch self {

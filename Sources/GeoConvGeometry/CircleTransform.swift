@@ -24,12 +24,12 @@ public struct CircleToPolygon: FeatureTransform {
     }
 
     public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {
-        guard let geometry = feature.geometry, containsCircle(geometry) else { return nil }
+        guard let geometry = feature.geometry, geometry.containsCircle else { return nil }
         return try transform(feature, diagnostics: diagnostics)
     }
 
     public mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
-        guard let geometry = feature.geometry, containsCircle(geometry) else { return [feature] }
+        guard let geometry = feature.geometry, geometry.containsCircle else { return [feature] }
         var copy = feature
         copy.geometry = convert(geometry)
         if keepsCircleAsData, case .circle(let center, let radius) = geometry,
@@ -48,13 +48,6 @@ public struct CircleToPolygon: FeatureTransform {
         return [copy]
     }
 
-    private func containsCircle(_ geometry: Geometry) -> Bool {
-        switch geometry {
-        case .circle: true
-        case .geometryCollection(let members): members.contains(where: containsCircle)
-        default: false
-        }
-    }
 
     private func convert(_ geometry: Geometry) -> Geometry {
         switch geometry {

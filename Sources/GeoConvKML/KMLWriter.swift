@@ -55,6 +55,9 @@ final class KMLWriterState {
     let output: ByteWriter
     let options: KMLWriteOptions
     let diagnostics: DiagnosticLog
+    /// Whether the bytes go nowhere (`geoconv info` learning what would be lost): coordinates
+    /// and data values, which report nothing, are then not formatted.
+    let discards: Bool
     @exclusivity(unchecked) var header = DocumentHeader()
     let body: Spool
     // What the document's start says (`documentStart()`): each change is counted.
@@ -120,6 +123,7 @@ final class KMLWriterState {
     init(output: ByteWriter, options: KMLWriteOptions, diagnostics: DiagnosticLog) {
         self.output = output
         body = Spool(discards: output.discards)
+        discards = output.discards
         self.options = options
         self.diagnostics = diagnostics
     }

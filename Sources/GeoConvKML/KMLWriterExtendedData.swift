@@ -24,6 +24,10 @@ extension KMLWriterState {
         /// Values with text XML cannot hold (reported after the properties, one count each).
         var textsDropped = 0
         func addSimple(_ key: String, _ value: String) {
+            if discards {
+                if XMLEscaping.hasForbiddenCharacters(value) { textsDropped += 1 }
+                return
+            }
             simple.append(contentsOf: "<SimpleData name=\"".utf8)
             XMLEscaping.appendAttribute(key, to: &simple)
             simple.append(contentsOf: "\">".utf8)

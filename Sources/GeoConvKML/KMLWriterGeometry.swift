@@ -47,10 +47,12 @@ extension KMLWriterState {
     // MARK: Geometry
 
     func number(_ value: Double) {
+        if discards { return }
         DecimalFormatter.append(value, digits: options.precision, to: &buffer)
     }
 
     func coordinates<C: Collection<Coordinate>>(_ points: C) {
+        if discards { return }
         append("<coordinates>")
         var first = true
         for c in points {

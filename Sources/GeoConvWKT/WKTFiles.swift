@@ -268,6 +268,12 @@ public struct GeometryWriter: FeatureWriter, RecordsWriter {
         if anyZ && mixedZ {
             try diagnostics.warn("wkt.missing-z-as-zero", "positions without an altitude in a geometry that has some are written with Z 0")
         }
+        if output.discards, form != .wkbBinary, !geometry.containsCircle {
+            // Bytes that go nowhere (`geoconv info` learning what would be lost): past this
+            // point only a circle (which neither WKT nor WKB holds) is refused.
+            written += 1
+            return
+        }
         buffer.removeAll(keepingCapacity: true)
         switch form {
         case .wkt:

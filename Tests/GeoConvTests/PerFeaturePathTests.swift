@@ -102,9 +102,10 @@ struct PerFeaturePathTests {
 
     @Test("info lists each target's losses with the counts a conversion to it reports, across batches of features")
     func inspectionCounts() throws {
-        // Every 7th feature has what KML (and so KMZ) loses: a null and a list.
+        // Every 7th feature has what KML (and so KMZ) loses: a null and a list; every 11th a
+        // control character, which KML drops (info finds it without writing the data out).
         let features = (0..<5000).map { i in
-            let extra = i % 7 == 0 ? #","gone":null,"list":[1,2]"# : ""
+            let extra = (i % 7 == 0 ? #","gone":null,"list":[1,2]"# : "") + (i % 11 == 0 ? #","t":"a\u0001b""# : "")
             return #"{"type":"Feature","properties":{"n":\#(i)\#(extra)},"geometry":{"type":"Point","coordinates":[\#(Double(i % 90)),1]}}"#
         }
         let text = #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}"
@@ -119,6 +120,8 @@ struct PerFeaturePathTests {
         }
         #expect(report.losses["wkt"]?.contains { $0.contains("(5000 times)") } == true)
         #expect(report.losses["kmz"]?.contains { $0.contains("[kml.null-dropped] (715 times)") } == true, "\(report.losses["kmz"] ?? [])")
+        #expect(report.losses["kml"]?.contains { $0.contains("[kml.control-characters-dropped] (455 times)") } == true,
+                "\(report.losses["kml"] ?? [])")
     }
 
     @Test("info reads runs of features on several threads with the report of one thread: counts, bounds, types, warnings and their places")
