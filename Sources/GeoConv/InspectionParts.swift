@@ -99,12 +99,12 @@ final class InspectionTarget: @unchecked Sendable {
     /// Writes the pieces' features as a conversion to this format would, noting what is lost.
     func write(_ pieces: [InspectionPiece]) {
         guard featureTwin == nil else { return }
-        let cursor = Cursor()
+        let cursor = FeatureCursor()
         defer { log.currentLocation = nil }
         for piece in pieces {
-            log.locateCurrent { piece.locate(cursor.index) }
+            log.locateCurrent { cursor.ordinal < 0 ? nil : piece.locate(cursor.ordinal) }
             for index in piece.features.indices where !failed {
-                cursor.index = index
+                cursor.ordinal = index
                 do throws(GeoConvError) {
                     try transforms.apply(to: piece.features[index], diagnostics: log) { (item: inout Feature) throws(GeoConvError) in
                         try writer.write(item)
@@ -115,11 +115,6 @@ final class InspectionTarget: @unchecked Sendable {
                 }
             }
         }
-    }
-
-    /// Which feature of a piece is being written.
-    private final class Cursor {
-        var index = 0
     }
 }
 
@@ -134,7 +129,7 @@ struct InspectionRuns {
     /// What a feature is checked with before it is counted (a fresh set for each run).
     let makeChecks: () -> [any FeatureTransform]
     /// The reader of one run's features.
-    let makeRunReader: (ByteReader, FeatureRun, DiagnosticLog) throws(GeoConvError) -> any FeatureReader
+    let makeRunReader: FeatureRun.RunReaderMaker
 
     /// What a worker made of a run.
     private struct Outcome: @unchecked Sendable {

@@ -111,9 +111,9 @@ struct ParallelLineConversion {
             _ = try transforms.apply(to: reader.readHeader(), diagnostics: log)
             let current = chunk.locatesCurrentFeature(in: log, inputName: inputName, readBy: makeChunkReader)
             while let feature = try reader.next() {
+                let ordinal = outcome.read
                 outcome.read += 1
-                current.ordinal = outcome.read - 1
-                let ordinal = outcome.read - 1
+                current.ordinal = ordinal
                 try transforms.apply(to: feature, diagnostics: log) { (item: inout Feature) throws(GeoConvError) in
                     try outcome.batch.add(item, ordinal: ordinal)
                 }
@@ -240,11 +240,6 @@ extension FeatureRun {
         log.locateCurrent { [self] in placeInRun(ofFeature: cursor.ordinal, inputName: inputName, readBy: makeReader) }
         return cursor
     }
-}
-
-/// Which feature of a run is being worked on (`FeatureRun.locatesCurrentFeature`); -1 before the first.
-final class FeatureCursor {
-    var ordinal = -1
 }
 
 /// Work in pipelined rounds, the shape of every `--jobs` path: `cut` makes a round of items

@@ -129,21 +129,25 @@ package struct FeatureBatch {
             try recordsWriter.appendRecords(written, count: count)
             writer = recordsWriter
         } else {
-            let cursor = Cursor(), kept = kept
+            let cursor = FeatureCursor(), kept = kept
             diagnostics.locateCurrent {
-                let ordinal = kept[cursor.index].ordinal
+                guard cursor.ordinal >= 0 else { return nil }
+                let ordinal = kept[cursor.ordinal].ordinal
                 return ordinal < 0 ? nil : locate(ordinal)
             }
             defer { diagnostics.currentLocation = nil }
             for index in kept.indices {
-                cursor.index = index
+                cursor.ordinal = index
                 try writer.write(kept[index].feature)
             }
         }
     }
+}
 
-    /// Which kept feature is being written.
-    private final class Cursor {
-        var index = 0
-    }
+/// Which feature of a run, a batch or a piece is being worked on, for a log that places its
+/// messages only when one needs a place (`DiagnosticLog.locateCurrent`); -1 before the first.
+package final class FeatureCursor {
+    package var ordinal = -1
+
+    package init() {}
 }

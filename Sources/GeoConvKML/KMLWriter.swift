@@ -80,7 +80,7 @@ final class KMLWriterState {
     @exclusivity(unchecked) var writesStraight = false
     /// How much of the body is held before the start is written early.
     static let earlyStartThreshold = 1 << 20
-    /// `writeExtendedData`'s lists, kept between features for their storage.
+    /// `writeExtendedData`'s SimpleData bytes and Data list, kept between features for their storage.
     @exclusivity(unchecked) var scratchSimple: [UInt8] = []
     @exclusivity(unchecked) var scratchData: [(String, String)] = []
     /// For the property at each place of a feature: its name, the type last noted and its
