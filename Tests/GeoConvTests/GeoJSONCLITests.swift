@@ -126,7 +126,7 @@ struct GeoJSONCLITests {
         let bad = try CLI.run(["validate", badFile])
         #expect(bad.status == 1)
         let lines = bad.stdout.split(separator: "\n")
-        #expect(lines.count >= 3)
+        try #require(lines.count >= 3)  // (lines[0] below: a failure here stops the test, not the run)
         #expect(lines[0].hasPrefix("\(badFile):12:11 (at /features/0/geometry/coordinates/1): error: each element of a position must be a number"))
         #expect(lines.contains { $0.contains("(at /features/2/type): error:") })
         let winding = Fixtures.conformance.appendingPathComponent("geojson/geojsonhint/bad/polygon_winding_order.geojson").path
