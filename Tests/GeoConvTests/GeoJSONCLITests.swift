@@ -74,7 +74,7 @@ struct GeoJSONCLITests {
     @Test("Generated benchmark-style data round-trips through GeoJSONSeq", .enabled(if: Self.python != nil))
     func generatedRoundTrip() throws {
         let directory = try Fixtures.temporaryDirectory()
-        let generator = Fixtures.root.deletingLastPathComponent().appendingPathComponent("shared/bench/gen_data.py").path
+        let generator = Fixtures.shared.appendingPathComponent("bench/gen_data.py").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(Self.python))
         process.arguments = [generator, "--out", directory.path, "--only", "features", "--scale", "0.02"]

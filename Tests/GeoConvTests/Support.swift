@@ -9,8 +9,13 @@ enum Fixtures {
         .deletingLastPathComponent()
     /// `testdata/` in the repository.
     static let testdata = root.appendingPathComponent("testdata")
-    /// `../shared/conformance/` beside the repository.
-    static let conformance = root.deletingLastPathComponent().appendingPathComponent("shared/conformance")
+    /// The shared corpus: `$GEOCONV_SHARED` when set (`scripts/test` sets it for a clone
+    /// whose `../shared` is beside the repository it was cloned from), else `../shared`
+    /// beside the repository.
+    static let shared = ProcessInfo.processInfo.environment["GEOCONV_SHARED"].map { URL(fileURLWithPath: $0) }
+        ?? root.deletingLastPathComponent().appendingPathComponent("shared")
+    /// `conformance/` of the shared corpus.
+    static let conformance = shared.appendingPathComponent("conformance")
 
     static func testdata(_ relative: String) -> String { testdata.appendingPathComponent(relative).path }
 
