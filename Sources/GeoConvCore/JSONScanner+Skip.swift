@@ -18,41 +18,72 @@ extension JSONScanner {
                 rewind(to: start)
                 throw error("the input ends inside this value")
             }
-            let byte = storage[position]
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
+            // The window's bytes, scanned with locals (this is the cutting of `--jobs` runs,
+            // on the thread that feeds the others); `position` is stored where it stops.
+            let bytes = storage, limit = end
+            var index = position
+            while index < limit {
+                if inString {
+                    if escaped {
+                        escaped = false
+                        index += 1
+                        continue
+                    }
+                    while index < limit, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") { index += 1 }
+                    guard index < limit else { break }
+                    if bytes[index] == UInt8(ascii: "\\") {
+                        escaped = true
+                        index += 1
+                        continue
+                    }
                     inString = false
+                    index += 1
                     if depth == 0 {
-                        position += 1
+                        position = index
                         return
                     }
+                    continue
                 }
-                position += 1
-                continue
+                // Bytes that mean nothing here (digits, letters) go by in a tight loop.
+                while index < limit, !JSONScanner.isStructural(bytes[index]) { index += 1 }
+                guard index < limit else { break }
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    if depth == 0 {  // the end of the enclosing value: a scalar ended here
+                        position = index
+                        return
+                    }
+                    depth -= 1
+                    if depth == 0 {
+                        position = index + 1
+                        return
+                    }
+                default:  // a comma or white space
+                    if depth == 0 {  // a number or keyword ended
+                        position = index
+                        return
+                    }
+                    if byte == 0x0A {
+                        line += 1
+                        lineStart = base + index + 1
+                    }
+                }
+                index += 1
             }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                if depth == 0 { return }  // the end of the enclosing value: a scalar ended here
-                depth -= 1
-                if depth == 0 {
-                    position += 1
-                    return
-                }
-            case UInt8(ascii: ","), 0x20, 0x09, 0x0D, 0x0A:
-                if depth == 0 { return }  // a number or keyword ended
-                if byte == 0x0A {
-                    line += 1
-                    lineStart = base + position + 1
-                }
-            default: break
-            }
-            position += 1
+            position = index
         }
+    }
+
+    /// Whether `byte` is one `skipValueBytes` acts on outside strings: a quote, a bracket or
+    /// brace, a comma or JSON white space (two 64-bit masks, no table).
+    @inline(__always)
+    static func isStructural(_ byte: UInt8) -> Bool {
+        let low: UInt64 = 1 << 0x22 | 1 << 0x2C | 1 << 0x20 | 1 << 0x09 | 1 << 0x0D | 1 << 0x0A
+        let high: UInt64 = 1 << (0x7B - 64) | 1 << (0x7D - 64) | 1 << (0x5B - 64) | 1 << (0x5D - 64)
+        let mask = byte < 64 ? low : (byte < 128 ? high : 0)
+        return (mask >> UInt64(byte & 63)) & 1 != 0
     }
 }

@@ -14,8 +14,59 @@ extension GeoJSONReader {
         guard try scanner.peekToken() == UInt8(ascii: "{") else {
             throw error("a geometry must be an object or null, found \(try scanner.describeNext())", at: location(of: place, pointer()))
         }
+        if let common = try parseCommonGeometry(depth: depth, pointer: pointer()) { return common }
         var parts = ObjectParts()
         _ = try parseObject(into: &parts, depth: depth, pointer: pointer(), isRoot: false)
+        return try geometry(from: parts, pointer: pointer())
+    }
+
+    /// `{"type": "<geometry type>", "coordinates": …}`, as nearly every file writes a
+    /// geometry, read without gathering its members first: the exact type name and the two
+    /// member names matched as bytes, the coordinates parsed into their shape. Any other start
+    /// (another member or order, an escaped name, a wrong-case type, a GeometryCollection)
+    /// leaves the scanner at the '{' and returns nil; members after the coordinates are read
+    /// by the general loop from there, so the outcome is always `parseObject`'s.
+    mutating func parseCommonGeometry(depth: Int, pointer: @autoclosure () -> String) throws(GeoConvError) -> ParsedGeometry? {
+        try scanner.checkDepth(depth, pointer: pointer())
+        let start = scanner.mark, place = scanner.place
+        let quote = UInt8(ascii: "\""), colon = UInt8(ascii: ":")
+        scanner.advance()  // '{', peeked by the caller
+        guard try scanner.peekToken() == quote, try scanner.knownKey(Self.memberNames) == Self.typeMember,
+              try scanner.peekToken() == colon
+        else {
+            scanner.rewind(to: start)
+            return nil
+        }
+        scanner.advance()
+        let typePlace = scanner.place
+        guard try scanner.peekToken() == quote, let known = try scanner.knownKey(Self.typeNames),
+              case .geometry(let kind) = Self.typeKinds[known], kind != .geometryCollection,
+              try scanner.peekToken() == UInt8(ascii: ",")
+        else {
+            scanner.rewind(to: start)
+            return nil
+        }
+        scanner.advance()
+        guard try scanner.peekToken() == quote, try scanner.knownKey(Self.memberNames) == Self.coordinatesMember,
+              try scanner.peekToken() == colon
+        else {
+            scanner.rewind(to: start)
+            return nil
+        }
+        scanner.advance()
+        let coordinatesMark = scanner.mark
+        let shaped = try parseShape(kind, depth: depth + 1, pointer: { pointer() + "/coordinates" })
+        if try scanner.peekToken() == UInt8(ascii: "}") {
+            scanner.advance()
+            return ParsedGeometry(geometry: shaped, foreign: [:])
+        }
+        var parts = ObjectParts()
+        parts.place = place
+        parts.type = Self.typeNames.names[known]
+        (parts.kind, parts.kindIsExact, parts.typePlace) = (.geometry(kind), true, typePlace)
+        (parts.coordinatesMark, parts.shaped, parts.shapedKind) = (coordinatesMark, shaped, kind)
+        _ = try parseObject(into: &parts, depth: depth, pointer: pointer(), isRoot: false,
+                            resuming: 1 << UInt16(Self.typeMember) | 1 << UInt16(Self.coordinatesMember))
         return try geometry(from: parts, pointer: pointer())
     }
 

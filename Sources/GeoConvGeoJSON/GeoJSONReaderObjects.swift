@@ -45,19 +45,27 @@ extension GeoJSONReader {
     }
 
     /// Parses an object's members into `parts`. At the root, stops right after `"features": [`
-    /// and returns true, leaving the features to be streamed.
-    mutating func parseObject(into parts: inout ObjectParts, depth: Int, pointer: @autoclosure () -> String, isRoot: Bool)
-        throws(GeoConvError) -> Bool
+    /// and returns true, leaving the features to be streamed. `resuming` goes on with an
+    /// object whose first members were read into `parts` (their bits), the scanner after them.
+    mutating func parseObject(into parts: inout ObjectParts, depth: Int, pointer: @autoclosure () -> String, isRoot: Bool,
+                              resuming: UInt16? = nil) throws(GeoConvError) -> Bool
     {
-        try scanner.checkDepth(depth, pointer: pointer())
-        parts.place = scanner.place
-        try scanner.expect(UInt8(ascii: "{"), "'{'", pointer: pointer())
-        if try scanner.peekToken() == UInt8(ascii: "}") {
-            scanner.advance()
-            return false
+        var seenMembers: UInt16 = resuming ?? 0
+        var resumes = resuming != nil
+        if !resumes {
+            try scanner.checkDepth(depth, pointer: pointer())
+            parts.place = scanner.place
+            try scanner.expect(UInt8(ascii: "{"), "'{'", pointer: pointer())
+            if try scanner.peekToken() == UInt8(ascii: "}") {
+                scanner.advance()
+                return false
+            }
         }
-        var seenMembers: UInt16 = 0
         repeat {
+            if resumes {
+                resumes = false
+                guard try scanner.nextElement(close: UInt8(ascii: "}"), pointer: pointer()) else { break }
+            }
             // (Not while coordinates wait for the type: they must stay in the window.)
             if isRoot, parts.coordinatesMark == nil { scanner.startValue() }
             let keyPlace = scanner.place

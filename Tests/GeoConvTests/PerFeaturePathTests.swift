@@ -66,6 +66,70 @@ struct PerFeaturePathTests {
         #expect(accented.features.first?.properties["n"] == "Zürich")
     }
 
+    @Test("A geometry written {\"type\", \"coordinates\"} reads as through the general member loop, whatever follows or fails")
+    func commonGeometryForm() throws {
+        /// The feature with `geometry`, and the same with the geometry's "type" value escaped,
+        /// which the byte match refuses (the general loop reads it): what each says, by code,
+        /// count, JSON Pointer and line (columns differ by the escape's five bytes).
+        func read(_ geometry: String) -> (feature: Feature?, messages: [String], error: String?) {
+            let text = #"{"type":"FeatureCollection","features":["# + "\n" + #"{"type":"Feature","properties":{},"geometry":"# + geometry + "}]}"
+            do {
+                let read = try readGeoJSON(text)
+                let messages = read.diagnostics.entries.map { code, entry in
+                    "\(code) ×\(entry.count) at \(entry.first.location?.pointer ?? "-") line \(entry.first.location?.line ?? 0)"
+                }
+                return (read.features.first, messages, nil)
+            } catch {
+                return (nil, [], "\(error.code) \(error.message) at \(error.location?.pointer ?? "-") line \(error.location?.line ?? 0)")
+            }
+        }
+        let geometries = [
+            #"{"type":"Point","coordinates":[1.5,-2.25]}"#,
+            #"{ "type" : "Point" , "coordinates" : [ 1 , 2 , 3 ] }"#,
+            #"{"type":"Point","coordinates":[1,2,3,4]}"#,
+            #"{"type":"Point","coordinates":[]}"#,
+            #"{"type":"LineString","coordinates":[[1,2]]}"#,
+            #"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]],[[0,0],[0,1]]]}"#,
+            #"{"type":"MultiPolygon","coordinates":[[[[0,0],[1,0],[1,1],[0,0]]]]}"#,
+            // Members after the coordinates: read on by the general loop.
+            #"{"type":"Point","coordinates":[1,2],"bbox":[1,2,1,2]}"#,
+            #"{"type":"Point","coordinates":[1,2],"name":"kept"}"#,
+            #"{"type":"Point","coordinates":[1,2],"type":"LineString"}"#,
+            #"{"type":"Point","coordinates":[1,2],"coordinates":[3,4]}"#,
+            #"{"type":"Point","coordinates":[1,2],"properties":{}}"#,
+            // Not the common form: the general loop from the start.
+            #"{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[1,2]}]}"#,
+            #"{"type":"point","coordinates":[1,2]}"#,
+            #"{"type":"Point","bbox":[1,2,1,2],"coordinates":[1,2]}"#,
+            #"{"type":"Point"}"#,
+            // Failures, at the same element.
+            #"{"type":"Point","coordinates":[1,"x"]}"#,
+            #"{"type":"Point","coordinates":[1,2] "bbox":1}"#,
+            #"{"type":"Point","coordinates":[[1,2]]}"#,
+        ]
+        for geometry in geometries {
+            let escaped = geometry.replacingOccurrences(of: #":"Point""#, with: #":"\u0050oint""#, options: [], range: nil)
+                .replacingOccurrences(of: #""type":"LineString","coordinates""#, with: #""type":"\u004CineString","coordinates""#)
+                .replacingOccurrences(of: #""type":"Polygon""#, with: #""type":"\u0050olygon""#)
+                .replacingOccurrences(of: #""type":"MultiPolygon""#, with: #""type":"\u004DultiPolygon""#)
+                .replacingOccurrences(of: #""type" : "Point""#, with: #""type" : "\u0050oint""#)
+            let common = read(geometry), general = read(escaped)
+            #expect(common.feature == general.feature, "\(geometry)")
+            #expect(common.messages == general.messages, "\(geometry)")
+            #expect(common.error == general.error, "\(geometry)")
+        }
+        // What some of them read as, to the coordinate and the place.
+        #expect(read(geometries[0]).feature?.geometry == .point(Coordinate(latitude: -2.25, longitude: 1.5)))
+        #expect(read(geometries[7]).feature?.foreignMembers["geometry"] == ["bbox": [1, 2, 1, 2]])
+        #expect(read(geometries[8]).feature?.foreignMembers["geometry"] == ["name": "kept"])
+        // A second "type" re-reads the coordinates for it.
+        #expect(read(geometries[9]).error?.hasPrefix("invalid-input LineString coordinates are not nested deeply enough") == true)
+        #expect(read(geometries[16]).error == "invalid-input each element of a position must be a number, found a string at /features/0/geometry/coordinates/1 line 2")
+        let failure = try #require(throws: GeoConvError.self) { _ = try readGeoJSON(#"{"type":"Point","coordinates":[1,2] "bbox":1}"#) }
+        #expect(failure.code == .invalidInput)
+        #expect(failure.location?.column == 37)
+    }
+
     @Test("KML text escaping: markup as entities, XML-forbidden characters dropped, the rest byte for byte")
     func kmlEscaping() throws {
         let feature = Feature(geometry: .point(Coordinate(latitude: 1, longitude: 2)),
