@@ -81,6 +81,7 @@ let package = Package(
                 "GeoConvCore", "GeoConvEncodedPolyline", "GeoConvGeoJSON", "GeoConvWKT",
                 "GeoConvXML", "GeoConvKML", "GeoConvGPX", "GeoConvProjection", "GeoConvGeometry", "GeoConvRender",
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strictSwift
         ),

@@ -140,25 +140,23 @@ struct InspectionRuns {
     }
 
     /// Reads the runs `nextRun` cuts, absorbing what is said while reading into `log` and
-    /// handing each round's pieces to `hand`, in order.
+    /// handing their pieces to `hand` in order, a few runs at a time (the targets write them
+    /// while the next are read).
     func read(into log: DiagnosticLog, hand: ([InspectionPiece]) -> Void,
               nextRun: (Int) throws(GeoConvError) -> FeatureRun?) throws(GeoConvError)
     {
-        func cutRound() throws(GeoConvError) -> [FeatureRun] {
-            var runs: [FeatureRun] = []
-            while runs.count < jobs * 2, let run = try nextRun(size) { runs.append(run) }
-            return runs
-        }
-        try inPipelinedRounds(cut: cutRound, process: { runs in runs.concurrentMap { process($0) } }) {
-            (runs, outcomes) throws(GeoConvError) in
-            var pieces: [InspectionPiece] = []
-            for (run, outcome) in zip(runs, outcomes) {
-                log.absorb(outcome.log, relocating: run.relocate)
-                if let error = outcome.error { throw error.relocated(run.relocate) }
-                pieces.append(InspectionPiece(features: outcome.features, counts: outcome.counts) { index in locate(index, in: run) })
+        var pieces: [InspectionPiece] = []
+        try inPipeline(jobs: jobs, window: jobs * 2, cut: { () throws(GeoConvError) in try nextRun(size) }, process: { process($0) }) {
+            (run, outcome) throws(GeoConvError) in
+            log.absorb(outcome.log, relocating: run.relocate)
+            if let error = outcome.error { throw error.relocated(run.relocate) }
+            pieces.append(InspectionPiece(features: outcome.features, counts: outcome.counts) { index in locate(index, in: run) })
+            if pieces.count == jobs * 2 {
+                hand(pieces)
+                pieces = []
             }
-            hand(pieces)
         }
+        if !pieces.isEmpty { hand(pieces) }
     }
 
     private func process(_ run: FeatureRun) -> Outcome {

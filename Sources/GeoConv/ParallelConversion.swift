@@ -1,4 +1,5 @@
 import Dispatch
+import DequeModule
 import GeoConvCore
 
 /// `--jobs N` for line-delimited inputs (GeoJSONSeq, WKT, hex WKB, polyline files): the
@@ -46,37 +47,23 @@ struct ParallelLineConversion {
         try featureWriter.begin(header(from: sourceHeader))
         let recordsInWorkers = try FeatureBatch.writesRecords(for: featureWriter)
         let size = chunkSize(recordsInWorkers: recordsInWorkers)
-        // Pipelined: while the workers convert one round of chunks, this thread cuts the
-        // next round and writes the previous one's results (in order).
-        func cutRound() throws(GeoConvError) -> [FeatureRun] {
-            var chunks: [FeatureRun] = []
-            // Features handed back for writing here weigh ~10× their bytes: rounds of one
-            // chunk per worker then, two when the workers write them too.
-            while chunks.count < (recordsInWorkers ? jobs * 2 : jobs), let chunk = try nextChunk(size) { chunks.append(chunk) }
-            return chunks
-        }
-        /// Each chunk with its batch, made here from the begun writer.
-        func prepare(_ chunks: [FeatureRun]) throws(GeoConvError) -> [Prepared] {
-            var prepared: [Prepared] = []
-            for chunk in chunks {
-                prepared.append(Prepared(chunk: chunk, batch: try FeatureBatch(for: featureWriter,
-                                                                                log: DiagnosticLog(strict: readerOptions.strict))))
+        // Pipelined: while the workers convert chunks, this thread cuts the next ones and
+        // writes the results of the oldest (in order), two chunks per worker in flight
+        // (features handed back for writing here weigh ~10× their bytes: their chunks are
+        // smaller, `chunkSize(recordsInWorkers:)`).
+        try inPipeline(jobs: jobs, window: jobs * 2, cut: { () throws(GeoConvError) -> Prepared? in
+            guard let chunk = try nextChunk(size) else { return nil }
+            // Made here, in order, from the begun writer.
+            return Prepared(chunk: chunk, batch: try FeatureBatch(for: featureWriter, log: DiagnosticLog(strict: readerOptions.strict)))
+        }, process: { process($0) }) { (prepared, outcome) throws(GeoConvError) in
+            let chunk = prepared.chunk
+            diagnostics.absorb(outcome.batch.log, relocating: chunk.relocate)
+            if let error = outcome.error { throw error.relocated(chunk.relocate) }
+            statistics.featuresRead += outcome.read
+            try outcome.batch.write(into: &featureWriter, diagnostics: diagnostics) { ordinal in
+                locate(ordinal, in: chunk)
             }
-            return prepared
-        }
-        try inPipelinedRounds(cut: { () throws(GeoConvError) in try prepare(cutRound()) },
-                              process: { round in round.concurrentMap { process($0) } })
-        { (round, outcomes) throws(GeoConvError) in
-            for (prepared, outcome) in zip(round, outcomes) {
-                let chunk = prepared.chunk
-                diagnostics.absorb(outcome.batch.log, relocating: chunk.relocate)
-                if let error = outcome.error { throw error.relocated(chunk.relocate) }
-                statistics.featuresRead += outcome.read
-                try outcome.batch.write(into: &featureWriter, diagnostics: diagnostics) { ordinal in
-                    locate(ordinal, in: chunk)
-                }
-                statistics.featuresWritten += outcome.batch.count
-            }
+            statistics.featuresWritten += outcome.batch.count
         }
         try featureWriter.finish()
         return statistics
@@ -242,30 +229,42 @@ extension FeatureRun {
     }
 }
 
-/// Work in pipelined rounds, the shape of every `--jobs` path: `cut` makes a round of items
-/// on this thread; `process` works on it in the background (on every core) while the next
-/// round is cut; `consume` takes each round's items with their outcomes, in order, on this
-/// thread. A failure to cut a round is thrown after the round before it is consumed, so
-/// that the errors inside that round come first, as on one thread; no round is left
-/// running behind an error.
-func inPipelinedRounds<Item, Outcome>(
-    cut: () throws(GeoConvError) -> [Item], process: @escaping ([Item]) -> [Outcome],
-    consume: ([Item], [Outcome]) throws(GeoConvError) -> Void
+/// Work in a pipeline, the shape of every `--jobs` path: `cut` makes the next item on this
+/// thread (`nil` at the end); `process` works on it in the background, at most `jobs` items
+/// at once, while more are cut; `consume` takes each item with its outcome, in order, on
+/// this thread. Items flow without rounds: a worker that finishes takes the next item at
+/// once, and at most `window` items are cut and not yet consumed (bounded memory). A failure
+/// to cut is thrown after the items before it are consumed, so that the errors inside them
+/// come first, as on one thread; no item is left running behind an error.
+func inPipeline<Item, Outcome>(
+    jobs: Int, window: Int, cut: () throws(GeoConvError) -> Item?, process: @escaping (Item) -> Outcome,
+    consume: (Item, Outcome) throws(GeoConvError) -> Void
 ) throws(GeoConvError) {
-    func start(_ round: [Item]) -> BackgroundTask<[Outcome]>? {
-        round.isEmpty ? nil : BackgroundTask { process(round) }
+    let workers = DispatchSemaphore(value: max(1, jobs))
+    var pending = Deque<(item: Item, task: BackgroundTask<Outcome>)>()
+    defer { for entry in pending { _ = entry.task.value() } }
+    var cutFailure: GeoConvError?
+    var ended = false
+    while true {
+        while !ended, pending.count < max(1, window) {
+            do throws(GeoConvError) {
+                guard let item = try cut() else {
+                    ended = true
+                    break
+                }
+                let box = UncheckedBox(item)
+                pending.append((item, BackgroundTask {
+                    workers.wait()
+                    defer { workers.signal() }
+                    return process(box.value)
+                }))
+            } catch {
+                cutFailure = error
+                ended = true
+            }
+        }
+        guard let oldest = pending.popFirst() else { break }
+        try consume(oldest.item, oldest.task.value())
     }
-    var current = try cut()
-    var inFlight = start(current)
-    defer { _ = inFlight?.value() }
-    while let task = inFlight {
-        var next: [Item] = []
-        var cutFailure: GeoConvError?
-        do throws(GeoConvError) { next = try cut() } catch { cutFailure = error }
-        let outcomes = task.value()
-        inFlight = start(next)
-        try consume(current, outcomes)
-        if let cutFailure { throw cutFailure }
-        current = next
-    }
+    if let cutFailure { throw cutFailure }
 }
