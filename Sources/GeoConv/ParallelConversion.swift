@@ -29,11 +29,10 @@ struct ParallelLineConversion {
         return try run(header: nil, writer: writer, diagnostics: diagnostics) { (size) throws(GeoConvError) in try chunker.next(size: size) }
     }
 
-    /// The size of the chunks to cut: smaller when their features come back here to be
-    /// written (a feature weighs ~10× its bytes).
-    func chunkSize(recordsInWorkers: Bool) -> Int {
-        max(16, recordsInWorkers ? readerOptions.chunkBytes : readerOptions.chunkBytes / 4)
-    }
+    /// The size of the chunks to cut: small, so that a chunk's features (a feature weighs
+    /// ~10× its bytes) or its output stay small in memory; flowing through `inPipeline`,
+    /// small chunks cost no waiting.
+    var chunkSize: Int { max(16, readerOptions.chunkBytes / 4) }
 
     /// Converts the chunks `nextChunk` cuts (at least the size it is given), `jobs` at a
     /// time, in order. `header` is the document's (for inputs whose records come with one),
@@ -45,12 +44,9 @@ struct ParallelLineConversion {
         var statistics = PumpStatistics()
         var featureWriter = try makeWriter(writer, writerOptions, diagnostics)
         try featureWriter.begin(header(from: sourceHeader))
-        let recordsInWorkers = try FeatureBatch.writesRecords(for: featureWriter)
-        let size = chunkSize(recordsInWorkers: recordsInWorkers)
+        let size = chunkSize
         // Pipelined: while the workers convert chunks, this thread cuts the next ones and
-        // writes the results of the oldest (in order), two chunks per worker in flight
-        // (features handed back for writing here weigh ~10× their bytes: their chunks are
-        // smaller, `chunkSize(recordsInWorkers:)`).
+        // writes the results of the oldest (in order), two chunks per worker in flight.
         try inPipeline(jobs: jobs, window: jobs * 2, cut: { () throws(GeoConvError) -> Prepared? in
             guard let chunk = try nextChunk(size) else { return nil }
             // Made here, in order, from the begun writer.

@@ -71,25 +71,78 @@ package protocol RecordsWriter: FeatureWriter {
     func recordsWriter(into output: ByteWriter, diagnostics: DiagnosticLog) -> (any FeatureWriter)?
     /// Adds `count` records that a records writer wrote, in order after those written so far.
     mutating func appendRecords(_ bytes: [UInt8], count: Int) throws(GeoConvError)
+    /// When `recordsWriter` is `nil`: a writer, made on this writer's thread from its state,
+    /// of the features whose records stand alone (most features of a large file), which
+    /// leaves the others to this writer; `nil` when there is none.
+    func selectiveRecordsWriter() -> (any SelectiveRecordsWriter)?
+    /// Adds the records a selective records writer wrote, in order after what this writer
+    /// wrote so far, learning what they tell it; `locate(i)` places what it reports about
+    /// the run's record `i` (counted from 0).
+    mutating func appendRecords(_ records: WrittenRecords, locating locate: (Int) -> Void) throws(GeoConvError)
+}
+
+extension RecordsWriter {
+    package func selectiveRecordsWriter() -> (any SelectiveRecordsWriter)? { nil }
+    package mutating func appendRecords(_ records: WrittenRecords, locating locate: (Int) -> Void) throws(GeoConvError) {
+        try appendRecords(records.bytes, count: records.count)
+    }
+}
+
+/// Writes, on another thread, the features whose records neither depend on what the
+/// document's writer has seen nor change it, but for facts it learns when the records are
+/// added (a KML schema's field types); the others are left to that writer, in order.
+/// Nothing is reported about a record written here: a feature that would be reported about
+/// is left to the document's writer, which reports it in its place.
+package protocol SelectiveRecordsWriter {
+    /// Writes `feature` as a record and returns `true`, or writes nothing and returns
+    /// `false` when only the document's writer can write it.
+    mutating func writeRecord(_ feature: Feature) -> Bool
+    /// The records written since the last call, with what they teach the document's writer.
+    mutating func takeRecords() -> WrittenRecords
+}
+
+/// Records a selective records writer wrote, with what the document's writer learns from
+/// them (its format's own facts, each about one of the records).
+package struct WrittenRecords {
+    /// The records' bytes, in order.
+    package var bytes: [UInt8]
+    /// How many records.
+    package var count: Int
+    /// What the document's writer learns from them, in its format's terms.
+    package var facts: Any?
+
+    /// Records written.
+    package init(bytes: [UInt8], count: Int, facts: Any? = nil) {
+        self.bytes = bytes
+        self.count = count
+        self.facts = facts
+    }
 }
 
 /// Features made on another thread for a writer, put into it later in order: written there
 /// as records by a writer made from it, when its records can be written apart
-/// (`RecordsWriter`), else kept for it to write.
+/// (`RecordsWriter`), else kept for it to write — or both, when a selective records writer
+/// writes the features whose records stand alone and leaves the others.
 package struct FeatureBatch {
     /// The batch's diagnostics (its records writer's among them).
     package let log: DiagnosticLog
     private var records: (writer: any FeatureWriter, output: ByteWriter)?
     private var written: [UInt8]?
+    private var selective: (any SelectiveRecordsWriter)?
+    /// With a selective records writer: what the batch holds, in order — runs of records
+    /// (with the ordinal of the feature each was made from) and features kept for the writer.
+    private var pieces: [Piece] = []
+    /// The ordinals of the records in the run being written (selective records writer).
+    private var runOrdinals: [Int] = []
     /// Features kept for the writer, each with the ordinal of the feature it was made from
     /// in the batch's input (for its warnings' place, found only when one needs it).
     private var kept: [(feature: Feature, ordinal: Int)] = []
     /// The features added.
     package private(set) var count = 0
 
-    /// Whether batches for `writer` write their features themselves.
-    package static func writesRecords(for writer: any FeatureWriter) throws(GeoConvError) -> Bool {
-        (writer as? any RecordsWriter)?.recordsWriter(into: try ByteWriter(.discard), diagnostics: DiagnosticLog()) != nil
+    private enum Piece {
+        case records(WrittenRecords, ordinals: [Int])
+        case kept(Feature, ordinal: Int)
     }
 
     /// A batch for `writer`, begun, made on the writer's thread (a records writer starts
@@ -98,7 +151,11 @@ package struct FeatureBatch {
         self.log = log
         if let recordsWriter = writer as? any RecordsWriter {
             let output = try ByteWriter(.memory)
-            if let made = recordsWriter.recordsWriter(into: output, diagnostics: log) { records = (made, output) }
+            if let made = recordsWriter.recordsWriter(into: output, diagnostics: log) {
+                records = (made, output)
+            } else {
+                selective = recordsWriter.selectiveRecordsWriter()
+            }
         }
     }
 
@@ -106,12 +163,31 @@ package struct FeatureBatch {
     /// input it was made from (`-1` when unknown), for `write(into:diagnostics:locating:)`.
     package mutating func add(_ feature: Feature, ordinal: Int = -1) throws(GeoConvError) {
         // In place: a copy out of the optional would copy the writer's buffer.
-        if records != nil { try records?.writer.write(feature) } else { kept.append((feature, ordinal)) }
+        if records != nil {
+            try records?.writer.write(feature)
+        } else if selective != nil {
+            if selective?.writeRecord(feature) == true {
+                runOrdinals.append(ordinal)
+            } else {
+                endRun()
+                pieces.append(.kept(feature, ordinal: ordinal))
+            }
+        } else {
+            kept.append((feature, ordinal))
+        }
         count += 1
+    }
+
+    /// Closes the run of records being written (selective records writer).
+    private mutating func endRun() {
+        guard !runOrdinals.isEmpty, let records = selective?.takeRecords() else { return }
+        pieces.append(.records(records, ordinals: runOrdinals))
+        runOrdinals = []
     }
 
     /// Ends the records, after the last `add`, on the thread that added them.
     package mutating func finish() throws(GeoConvError) {
+        endRun()
         guard let output = records?.output else { return }
         try records?.writer.finish()
         try output.commit()
@@ -119,27 +195,40 @@ package struct FeatureBatch {
     }
 
     /// Puts the batch into `writer` (on its thread), after what it wrote before. What the
-    /// writer reports about a kept feature is placed by `locate`, given the feature's
-    /// ordinal, and asked only when a message needs a place (the first of each kind): no
-    /// place is made or kept per feature.
+    /// writer reports about a kept feature (or a record) is placed by `locate`, given the
+    /// feature's ordinal, and asked only when a message needs a place (the first of each
+    /// kind): no place is made or kept per feature.
     package func write(into writer: inout any FeatureWriter, diagnostics: DiagnosticLog,
                        locating locate: @escaping (Int) -> SourceLocation? = { _ in nil }) throws(GeoConvError)
     {
         if let written, var recordsWriter = writer as? any RecordsWriter {
             try recordsWriter.appendRecords(written, count: count)
             writer = recordsWriter
-        } else {
-            let cursor = FeatureCursor(), kept = kept
-            diagnostics.locateCurrent {
-                guard cursor.ordinal >= 0 else { return nil }
-                let ordinal = kept[cursor.ordinal].ordinal
-                return ordinal < 0 ? nil : locate(ordinal)
+            return
+        }
+        // The ordinal of the feature being written, when known.
+        let current = FeatureCursor()
+        diagnostics.locateCurrent { current.ordinal < 0 ? nil : locate(current.ordinal) }
+        defer { diagnostics.currentLocation = nil }
+        if selective != nil, var recordsWriter = writer as? any RecordsWriter {
+            defer { writer = recordsWriter }
+            for piece in pieces {
+                switch piece {
+                case .records(let records, let ordinals):
+                    try recordsWriter.appendRecords(records) { index in
+                        current.ordinal = ordinals.indices.contains(index) ? ordinals[index] : -1
+                    }
+                case .kept(let feature, let ordinal):
+                    current.ordinal = ordinal
+                    try recordsWriter.write(feature)
+                }
+                current.ordinal = -1
             }
-            defer { diagnostics.currentLocation = nil }
-            for index in kept.indices {
-                cursor.ordinal = index
-                try writer.write(kept[index].feature)
-            }
+            return
+        }
+        for (feature, ordinal) in kept {
+            current.ordinal = ordinal
+            try writer.write(feature)
         }
     }
 }

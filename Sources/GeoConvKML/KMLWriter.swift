@@ -25,7 +25,7 @@ public struct KMLWriteOptions: Hashable, Sendable {
 ///   then go straight to the file (a later feature that adds to the start has it rewritten at
 ///   the end); elsewhere placemarks are held in a spool (memory, then an unlinked temporary
 ///   file) until the end. Memory stays bounded either way.
-public struct KMLWriter: FeatureWriter {
+public struct KMLWriter: FeatureWriter, RecordsWriter {
     private let state: KMLWriterState
 
     /// Creates a writer.
@@ -49,6 +49,24 @@ public struct KMLWriter: FeatureWriter {
     public mutating func write(_ feature: Feature) throws(GeoConvError) { try state.write(feature) }
 
     public mutating func finish() throws(GeoConvError) { try state.finish() }
+
+    /// A placemark may depend on what came before it (ids, styles, folders): no records
+    /// alone, but placemarks written elsewhere by a selective records writer.
+    package func recordsWriter(into output: ByteWriter, diagnostics: DiagnosticLog) -> (any FeatureWriter)? { nil }
+
+    package mutating func appendRecords(_ bytes: [UInt8], count: Int) throws(GeoConvError) {
+        try state.appendRecords(WrittenRecords(bytes: bytes, count: count)) { _ in }
+    }
+
+    /// Placemarks that take nothing from the writer's state but the schema's field types
+    /// (`KMLRecordsWriter`); none when the bytes go nowhere (`geoconv info`).
+    package func selectiveRecordsWriter() -> (any SelectiveRecordsWriter)? {
+        state.discards ? nil : KMLRecordsWriter(from: state)
+    }
+
+    package mutating func appendRecords(_ records: WrittenRecords, locating locate: (Int) -> Void) throws(GeoConvError) {
+        try state.appendRecords(records, locating: locate)
+    }
 }
 
 final class KMLWriterState {
@@ -89,6 +107,11 @@ final class KMLWriterState {
     @exclusivity(unchecked) var notedTypes: [(key: String, type: SchemaType, field: Int)] = []
     /// Whether the feature being written has a property in `askedNames`.
     @exclusivity(unchecked) var hasAskedProperties = true
+    /// In a records writer's state (`KMLRecordsWriter`): the schema changes its placemarks
+    /// made, for the document's writer to learn in order; `nil` in the document's writer.
+    @exclusivity(unchecked) var learned: [LearnedType]?
+    /// In a records writer's state: the placemark being written, counted in its run.
+    @exclusivity(unchecked) var recordIndex = 0
 
     static let schemaID = "geoconv-schema"
 
@@ -149,9 +172,21 @@ final class KMLWriterState {
     }
 
     func write(_ feature: Feature) throws(GeoConvError) {
+        try buildPlacemark(feature, hasAskedProperties: KMLWriterState.asksForProperties(feature))
+        try emit(buffer)
+    }
+
+    /// Whether `feature` has a property the writer asks for by name (most have none).
+    static func asksForProperties(_ feature: Feature) -> Bool {
+        feature.properties.keys.contains { askedNames.contains($0) }
+    }
+
+    /// Writes `feature`'s element (and the folder changes before it) into `buffer`, noting
+    /// what the document's start must hold for it.
+    func buildPlacemark(_ feature: Feature, hasAskedProperties: Bool) throws(GeoConvError) {
         try feature.requireFinite(writing: "KML", at: diagnostics.currentLocation)
         buffer.removeAll(keepingCapacity: true)
-        hasAskedProperties = feature.properties.keys.contains { KMLWriterState.askedNames.contains($0) }
+        self.hasAskedProperties = hasAskedProperties
         try moveToFolder(property(KMLNames.folder, of: feature)?.arrayValue?.compactMap(\.stringValue) ?? [])
         let kind = property(KMLNames.geometryType, of: feature)?.stringValue
         let box = property(KMLNames.latLonBox, of: feature)?.objectValue
@@ -240,12 +275,17 @@ final class KMLWriterState {
         append("</")
         append(element)
         append(">\n")
+    }
+
+    /// Puts placemark bytes after those before them: straight into the file once its start
+    /// is written and while nothing has been added to it since, else into `body`.
+    func emit(_ bytes: [UInt8]) throws(GeoConvError) {
         if writesStraight, startChanges == writtenStart?.changes {
-            try output.write(buffer)
+            try output.write(bytes)
             return
         }
         writesStraight = false
-        try body.append(buffer)
+        try body.append(bytes)
         if writtenStart == nil, body.count >= KMLWriterState.earlyStartThreshold, output.rewritesPrefix {
             let start = documentStart()
             try output.write(start)

@@ -175,6 +175,7 @@ extension KMLWriterState {
         } else {
             field = schema.count
             schema[key] = type
+            learned?.append(LearnedType(record: recordIndex, key: key, type: type))
         }
         if place < notedTypes.count {
             notedTypes[place] = (key, type, field)
@@ -193,6 +194,25 @@ extension KMLWriterState {
         } else {
             schema.values[field] = .string
             try diagnostics.warn("kml.mixed-types", "property \"\(schema.keys[field])\" has values of different types; KML types it as text")
+        }
+        learned?.append(LearnedType(record: recordIndex, key: schema.keys[field], type: schema.values[field]))
+    }
+
+    /// A field's type as a records writer's placemark made it (`learned`).
+    struct LearnedType {
+        var record: Int
+        var key: String
+        var type: SchemaType
+    }
+
+    /// Learns a field's type from a records writer's placemark: the field added, or widened
+    /// as if this writer had written the placemark (widening is an order-free join, so the
+    /// schema and its warnings are those of a sequential run).
+    func learn(_ fact: LearnedType) throws(GeoConvError) {
+        if let field = schema.index(forKey: fact.key) {
+            try widen(field: field, to: fact.type)
+        } else {
+            schema[fact.key] = fact.type
         }
     }
 }

@@ -45,6 +45,69 @@ struct ParallelCollectionTests {
         }
     }
 
+    /// 400 features for KML's placemarks written on the workers: most plain, and among them
+    /// every kind the document's writer must see itself — string ids (one repeated), styles,
+    /// titles, folders, gx, values it reports — and fields whose type widens late.
+    static var kmlMix: String {
+        let features = (0..<400).map { i -> String in
+            var properties = [#""n":\#(i)"#, #""label":"stop \#(i)""#]
+            var id = i % 50 == 3 ? #""id":"p\#(i / 100)","# : (i % 7 == 0 ? #""id":\#(i),"# : "")  // p0 twice, p1…
+            switch i {
+            case 120: properties[0] = #""n":1.5"#                     // int widens to double
+            case 310: properties[0] = #""n":true"#                    // and then to text, with a warning
+            case 200...: properties.append(#""late":\#(i % 3 == 0 ? "\"x\"" : "\(i)")"#)  // a field first seen late, int then string
+            default: break
+            }
+            switch i % 40 {
+            case 5: properties.append(##""marker-color":"#ff0000""##)
+            case 9: properties.append(#""name":"Stop \#(i)""#)
+            case 13: properties.append(#""geoconv:folder":["Routes","Inner"]"#)
+            case 17: properties.append(#""bad":"a\u0001b""#)
+            case 21: properties.append(#""gone":null"#)
+            case 25: properties.append(#""big":12345678901234567890"#)
+            case 29: properties.append(#""obj":{"a":[1]}"#)
+            case 33: properties.append(#""coordinateProperties":{"times":["2020-01-01T00:00:00Z","2020-01-01T00:01:00Z"]}"#)
+            default: break
+            }
+            if i == 390 { id = #""id":"p0","# }  // a repeated id, long after the first
+            let (x, y) = (Double(i) / 10, Double(i % 60) - 30)
+            let geometry = i % 40 == 33  // a track (gx:Track)
+                ? #"{"type":"LineString","coordinates":[[\#(x),\#(y)],[\#(x + 0.1),\#(y)]]}"#
+                : #"{"type":"Point","coordinates":[\#(x),\#(y)]}"#
+            return #"{"type":"Feature",\#(id)"properties":{\#(properties.joined(separator: ","))},"geometry":\#(geometry)}"#
+        }
+        return #"{"type":"FeatureCollection","name":"mix","features":["# + "\n" + features.joined(separator: ",\n") + "\n]}\n"
+    }
+
+    @Test("KML placemarks written on the workers: the same bytes, schema and warnings at the same places as one thread")
+    func kmlPlacemarksOnWorkers() throws {
+        let one = try convert(Self.kmlMix, to: "kml", jobs: 1)
+        #expect(one.statistics.featuresRead == 400)
+        for (jobs, chunk) in [(2, 1), (2, 800), (3, 4000), (8, 100_000)] {
+            let parallel = try convert(Self.kmlMix, to: "kml", jobs: jobs, chunk: chunk)
+            #expect(parallel.output == one.output, "--jobs \(jobs), chunks of \(chunk) bytes")
+            #expect(Array(parallel.diagnostics.entries.keys) == Array(one.diagnostics.entries.keys), "--jobs \(jobs), chunks of \(chunk)")
+            for (code, entry) in one.diagnostics.entries {
+                #expect(parallel.diagnostics.entries[code]?.first.location == entry.first.location, "\(code), --jobs \(jobs), chunks of \(chunk)")
+                #expect(parallel.diagnostics.entries[code]?.count == entry.count, "\(code)")
+            }
+        }
+        // What one thread writes, checked: every kind was met, at its feature.
+        let text = String(decoding: one.output, as: UTF8.self)
+        #expect(text.contains(#"<SimpleField name="n" type="string"/>"#))
+        #expect(text.contains(#"<SimpleField name="late" type="string"/>"#))
+        #expect(text.contains("<gx:Track>"))
+        #expect(text.contains(#"<Placemark id="p0">"#))
+        let mixed = try #require(one.diagnostics.entries["kml.mixed-types"])
+        #expect(mixed.count == 2)  // "late" at its first string, "n" at feature 310
+        #expect(mixed.first.location?.pointer == "/features/201")
+        #expect(one.diagnostics.entries["kml.duplicate-id"]?.first.location?.pointer == "/features/53")
+        for code in ["kml.control-characters-dropped", "kml.null-dropped", "kml.number-as-text", "kml.json-as-text"] {
+            #expect(one.diagnostics.entries[code] != nil, "\(code)")
+        }
+        #expect(XMLSchemaValidation.errors(in: one.output, schema: KMLSchemaTests.schema).isEmpty)
+    }
+
     @Test("What the writer drops from a feature written here is placed at that feature, as on one thread",
           arguments: ["kml", "gpx", "polyline"])
     func writerWarningsPlaced(output: String) throws {
