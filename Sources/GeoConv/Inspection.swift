@@ -115,17 +115,20 @@ extension Converter {
                                       geometryKinds: [:], emptyGeometries: 0, coordinateCount: 0, hasAltitude: false,
                                       bounds: nil, properties: [:], titled: 0, described: 0, styled: 0, readWarnings: [],
                                       losses: [:])
-        // Features in rounds: counted, then written by every target at once, one target per
-        // core at a time (each target's writer and log are used by one thread), while the
+        // Features in rounds: counted, then written by every target at once, the targets in
+        // one group per core (each target's writer and log are used by one thread), while the
         // next round is read.
-        var writing: BackgroundTask<[Void]>?
-        defer { _ = writing?.value() }  // never leave the targets writing behind an error
+        let jobs = max(1, options.jobs ?? ConversionOptions.defaultJobs)
+        let writing = targets.filter { $0.featureTwin == nil }
+        let groupCount = max(1, min(jobs, writing.count))
+        let groups = (0..<groupCount).map { group in stride(from: group, to: writing.count, by: groupCount).map { writing[$0] } }
+        var written: BackgroundTask<[Void]>?
+        defer { _ = written?.value() }  // never leave the targets writing behind an error
         func hand(_ pieces: [InspectionPiece]) {
             for piece in pieces { piece.counts.add(to: &report) }
-            _ = writing?.value()
-            writing = BackgroundTask { targets.concurrentMap { target in target.write(pieces) } }
+            _ = written?.value()
+            written = BackgroundTask { groups.concurrentMap { group in InspectionTarget.write(pieces, by: group) } }
         }
-        let jobs = max(1, options.jobs ?? ConversionOptions.defaultJobs)
         let readerOptions = format.readerOptions(options, for: input)
         if jobs >= 2, options.sourceCRS == nil, header.crs == nil, var cutting = featureReader as? any FeatureRunReader,
            cutting.cutsFeatureRuns
@@ -160,8 +163,8 @@ extension Converter {
             }
             flush()
         }
-        _ = writing?.value()
-        writing = nil
+        _ = written?.value()
+        written = nil
         report.readWarnings = readLog.summary
         for target in targets {
             if let (twin, checkpoint) = target.featureTwin, !target.failed { target.log.absorb(twin.log, since: checkpoint) }

@@ -96,24 +96,43 @@ final class InspectionTarget: @unchecked Sendable {
         failed = true
     }
 
-    /// Writes the pieces' features as a conversion to this format would, noting what is lost.
-    func write(_ pieces: [InspectionPiece]) {
-        guard featureTwin == nil else { return }
+    /// Writes the pieces' features as a conversion to each of `targets` would, noting what
+    /// each loses. A feature is read out of its piece once for all of them (a copy each);
+    /// when a target's transforms leave all of a piece's features alone (most pieces), it
+    /// is handed that one, not a copy of its own.
+    static func write(_ pieces: [InspectionPiece], by targets: [InspectionTarget]) {
+        let targets = targets.filter { $0.featureTwin == nil }
         let cursor = FeatureCursor()
-        defer { log.currentLocation = nil }
+        defer { for target in targets { target.log.currentLocation = nil } }
         for piece in pieces {
-            log.locateCurrent { cursor.ordinal < 0 ? nil : piece.locate(cursor.ordinal) }
-            for index in piece.features.indices where !failed {
+            for target in targets { target.log.locateCurrent { cursor.ordinal < 0 ? nil : piece.locate(cursor.ordinal) } }
+            let unchanged = piece.features.withUnsafeBufferPointer { features in
+                targets.map { target in target.transforms.allSatisfy { $0.leavesUnchanged(features) } }
+            }
+            for index in piece.features.indices {
                 cursor.ordinal = index
-                do throws(GeoConvError) {
-                    try transforms.apply(to: piece.features[index], diagnostics: log) { (item: inout Feature) throws(GeoConvError) in
-                        try writer.write(item)
-                    }
-                } catch {
-                    // As before: a refused feature is reported and the next ones still written.
-                    try? log.warn("\(name).refused", error.message)
+                let feature = piece.features[index]
+                for (target, unchanged) in zip(targets, unchanged) where !target.failed {
+                    target.write(feature, unchanged: unchanged)
                 }
             }
+        }
+    }
+
+    /// Writes one feature as a conversion to this format would: through its transforms,
+    /// unless they are known to leave it alone. A refused feature is reported and the next
+    /// ones still written.
+    private func write(_ feature: Feature, unchanged: Bool) {
+        do throws(GeoConvError) {
+            if unchanged {
+                try writer.write(feature)
+            } else {
+                try transforms.apply(to: feature, diagnostics: log) { (item: inout Feature) throws(GeoConvError) in
+                    try writer.write(item)
+                }
+            }
+        } catch {
+            try? log.warn("\(name).refused", error.message)
         }
     }
 }

@@ -45,6 +45,10 @@ public struct Reproject: FeatureTransform {
         return result
     }
 
+    public func leavesUnchanged(_ features: UnsafeBufferPointer<Feature>) -> Bool {
+        reprojection == nil || features.allSatisfy { $0.geometry == nil }
+    }
+
     public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {
         guard reprojection != nil, feature.geometry != nil else { return nil }  // the identity
         feature = try transform(feature, diagnostics: diagnostics)[0]
@@ -220,6 +224,10 @@ public struct DropEmptyMembers: FeatureTransform {
     /// Creates the transform; `keptBy` names the formats that could keep what it drops.
     public init(keptBy: [String] = []) { self.keptBy = keptBy }
 
+    public func leavesUnchanged(_ features: UnsafeBufferPointer<Feature>) -> Bool {
+        features.indices.allSatisfy { index in features[index].geometry.map { Self.withoutEmptyMembers($0) == nil } ?? true }
+    }
+
     public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {
         guard let geometry = feature.geometry, let kept = Self.withoutEmptyMembers(geometry) else { return nil }
         feature.geometry = kept
@@ -277,6 +285,8 @@ public struct DropEmbeddedFiles: FeatureTransform {
         result.embeddedFiles = nil
         return result
     }
+
+    public func leavesUnchanged(_ features: UnsafeBufferPointer<Feature>) -> Bool { true }
 
     public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? { nil }
 

@@ -31,6 +31,11 @@ public protocol FeatureTransform {
     /// it). The default calls `transform(_:diagnostics:)`; transforms that run on every
     /// conversion implement it.
     mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]?
+    /// Whether `transform(inPlace:diagnostics:)` would leave each of `features` as it is, map
+    /// it to itself alone and report nothing, so that a caller which keeps the features
+    /// (`geoconv info`, writing them for every format) hands them on without copies.
+    /// Default: `false`.
+    func leavesUnchanged(_ features: UnsafeBufferPointer<Feature>) -> Bool
 }
 
 extension FeatureTransform {
@@ -39,6 +44,8 @@ extension FeatureTransform {
     {
         header
     }
+
+    public func leavesUnchanged(_ features: UnsafeBufferPointer<Feature>) -> Bool { false }
 
     public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {
         let result = try transform(feature, diagnostics: diagnostics)

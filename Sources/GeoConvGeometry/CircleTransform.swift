@@ -23,6 +23,10 @@ public struct CircleToPolygon: FeatureTransform {
         self.keptBy = keptBy
     }
 
+    public func leavesUnchanged(_ features: UnsafeBufferPointer<Feature>) -> Bool {
+        features.indices.allSatisfy { features[$0].geometry?.containsCircle != true }
+    }
+
     public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {
         guard let geometry = feature.geometry, geometry.containsCircle else { return nil }
         return try transform(feature, diagnostics: diagnostics)
