@@ -104,14 +104,20 @@ final class KMLWriterState {
     /// For the property at each place of a feature: its name, the type last noted and its
     /// field's index in `schema`. Most features repeat their predecessor's names, so a
     /// repeated type needs nothing and a changed one no lookup by name.
-    @exclusivity(unchecked) var notedTypes: [(key: String, type: SchemaType, field: Int)] = []
+    /// (`nil` at a place no property was noted at yet: a style key's, a null's.)
+    @exclusivity(unchecked) var notedTypes: [(key: String, type: SchemaType, field: Int)?] = []
     /// Whether the feature being written has a property in `askedNames`.
     @exclusivity(unchecked) var hasAskedProperties = true
     /// In a records writer's state (`KMLRecordsWriter`): the schema changes its placemarks
-    /// made, for the document's writer to learn in order; `nil` in the document's writer.
-    @exclusivity(unchecked) var learned: [LearnedType]?
+    /// made and what it would report about them, in order, for the document's writer to
+    /// learn and report in their place; `nil` in the document's writer.
+    @exclusivity(unchecked) var events: [RecordEvent]?
     /// In a records writer's state: the placemark being written, counted in its run.
     @exclusivity(unchecked) var recordIndex = 0
+    /// In a records writer's state: where its placemarks' `styleUrl`s belong (in `buffer`
+    /// while a placemark is written, then in the run's bytes) and the style each names, for
+    /// the document's writer to give the shared style its id, in order.
+    @exclusivity(unchecked) var styleReferences: [StyleReference]?
 
     static let schemaID = "geoconv-schema"
 
@@ -153,6 +159,16 @@ final class KMLWriterState {
 
     func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
 
+    /// Appends a literal's bytes (no String on the way).
+    @inline(__always)
+    func append(bytes text: StaticString) { KMLWriterState.append(text, to: &buffer) }
+
+    /// Appends a literal's bytes to `bytes`.
+    @inline(__always)
+    static func append(_ text: StaticString, to bytes: inout [UInt8]) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
     /// The property `name` (one of `askedNames`) of the feature being written.
     @inline(__always)
     func property(_ name: String, of feature: Feature) -> JSONValue? {
@@ -165,9 +181,28 @@ final class KMLWriterState {
         if XMLEscaping.hasForbiddenCharacters(text) { try warnTextDropped() }
     }
 
+    /// Reports a loss in the placemark being written: to the log, or, in a records writer's
+    /// state, as an event the document's writer reports in its place (`events`).
+    func warn(_ code: String, _ message: String, hint: String? = nil) throws(GeoConvError) {
+        if events != nil {
+            events?.append(.warning(record: recordIndex, code: code, message: message, hint: hint))
+        } else {
+            try diagnostics.warn(code, message, hint: hint)
+        }
+    }
+
+    /// Notes a change that loses nothing in the placemark being written (as `warn`).
+    func note(_ code: String, _ message: String) {
+        if events != nil {
+            events?.append(.note(record: recordIndex, code: code, message: message))
+        } else {
+            diagnostics.note(code, message)
+        }
+    }
+
     /// Reports one text whose characters XML 1.0 cannot hold were dropped.
     func warnTextDropped() throws(GeoConvError) {
-        try diagnostics.warn("kml.control-characters-dropped",
+        try warn("kml.control-characters-dropped",
                              "control characters (such as U+0000) cannot appear in XML 1.0 and are dropped from KML text")
     }
 
@@ -208,7 +243,7 @@ final class KMLWriterState {
             buffer.append(UInt8(ascii: "\""))
         case .string(let s)?:
             if KMLWriterState.isNCName(s) {
-                try diagnostics.warn("kml.duplicate-id", "the id \"\(s)\" is used more than once; KML ids are unique, so the repeat is kept in ExtendedData (geoconv:id)")
+                try warn("kml.duplicate-id", "the id \"\(s)\" is used more than once; KML ids are unique, so the repeat is kept in ExtendedData (geoconv:id)")
             }
             extendedID = .string(s)
         case .number(let n)?: extendedID = .number(n)
@@ -327,7 +362,7 @@ final class KMLWriterState {
     /// not written (KML's default, clampToGround, applies) and is reported.
     func writeAltitudeMode(_ mode: String) throws(GeoConvError) {
         guard KMLWriterState.altitudeModes.contains(mode) else {
-            try diagnostics.warn("kml.invalid-altitude-mode",
+            try warn("kml.invalid-altitude-mode",
                                  "altitudeMode \"\(mode)\" is not a KML altitude mode; it is not written, so KML's default (clampToGround) applies",
                                  hint: "use clampToGround, relativeToGround, absolute, relativeToSeaFloor or clampToSeaFloor")
             return
@@ -383,12 +418,12 @@ final class KMLWriterState {
         if isOverlay { style.iconHref = nil }  // the overlay's image, written as its <Icon>
         if feature.style.spans.count > 0 {
             if style.lineColor == nil, let first = feature.style.spans.first { style.lineColor = first.style.fromColor }
-            try diagnostics.warn("kml.spans-not-drawn",
+            try warn("kml.spans-not-drawn",
                                  "style spans are kept in ExtendedData (geoconv:spans) but KML viewers draw one line colour",
                                  hint: "explode spans into one line per span (--explode-spans) to see them in other viewers")
         }
         if feature.style.opacity != nil || feature.style.zIndex != nil || feature.style.infoWindowAnchor != nil {
-            try diagnostics.warn("kml.marker-options-as-data",
+            try warn("kml.marker-options-as-data",
                                  "marker opacity, z-index and info-window anchor have no KML element; they are kept in ExtendedData")
         }
         var preferred = property("styleUrl", of: feature)?.stringValue.map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }
@@ -402,6 +437,11 @@ final class KMLWriterState {
         }
         guard !style.isEmpty || highlightID != nil else { return }
         guard let highlightID else {
+            if styleReferences != nil, preferred == nil {
+                // A records writer's placemark: the shared style's id is the document writer's to give.
+                styleReferences?.append(StyleReference(offset: buffer.count, xml: style.xml))
+                return
+            }
             append("<styleUrl>#\(XMLEscaping.text(sharedStyle(style.xml, preferred: preferred)))</styleUrl>")
             return
         }

@@ -5,40 +5,84 @@ internal import GeoConvXML
 /// model's facts KML has no element for as `Data`, and the schema's field types.
 extension KMLWriterState {
     func writeExtendedData(_ feature: Feature, id: JSONValue?, element: String) throws(GeoConvError) {
-        let ownElements = element == "GroundOverlay"
-            ? KMLWriterState.groundOverlayOwn : (element == "NetworkLink" ? KMLWriterState.networkLinkOwn : KMLWriterState.noOwnElements)
-        if let names = property(KMLNames.displayNames, of: feature)?.objectValue {
+        if hasAskedProperties, let names = property(KMLNames.displayNames, of: feature)?.objectValue {
             for (key, value) in names { if let label = value.stringValue, displayNames[key] == nil { displayNames[key] = label } }
         }
         // Reused between features: no storage made per feature. The SimpleData elements are
         // written as they come, into `simple`; the few Data elements are listed first.
-        var simple = scratchSimple, data = scratchData
+        // (Taken out of the properties first: cleared while they still hold them, they would
+        // be copied into new storage.)
+        var simple: [UInt8] = [], data: [(String, String)] = []
+        swap(&simple, &scratchSimple)
+        swap(&data, &scratchData)
         simple.removeAll(keepingCapacity: true)
         data.removeAll(keepingCapacity: true)
-        scratchSimple = []
-        scratchData = []
         defer {
             scratchSimple = simple
             scratchData = data
         }
-        /// Values with text XML cannot hold (reported after the properties, one count each).
+        if let id { data.append(("geoconv:id", JSONText.string(id))) }
+        // The properties as the model's fields merge into them: the feature's own, untouched,
+        // when the model adds nothing (most features).
+        let textsDropped = if feature.title == nil, feature.snippet == nil, feature.style.isEmpty {
+            try writeProperties(feature.properties, of: feature, element: element, simple: &simple, data: &data)
+        } else {
+            try writeProperties(StyleProperties.merged(feature), of: feature, element: element, simple: &simple, data: &data)
+        }
+        switch feature.geometry {
+        case .circle(_, let radius)?:
+            data.append((KMLNames.radius, DecimalFormatter.shortest(radius)))
+        case .polygon? where hasAskedProperties:
+            // A circle drawn as its polygon: the exact circle, for readers that know it.
+            if let radius = property(KMLNames.radius, of: feature), let center = property(KMLNames.circleCenter, of: feature) {
+                data.append((KMLNames.radius, JSONText.string(radius)))
+                data.append((KMLNames.circleCenter, JSONText.string(center)))
+            }
+        default: break
+        }
+        for _ in 0..<textsDropped { try warnTextDropped() }
+        guard !simple.isEmpty || !data.isEmpty else { return }
+        append(bytes: "<ExtendedData>")
+        for (key, value) in data {
+            append(bytes: "<Data name=\"")
+            XMLEscaping.appendAttribute(key, to: &buffer)
+            append(bytes: "\"><value>")
+            XMLEscaping.appendText(value, to: &buffer)
+            append(bytes: "</value></Data>")
+        }
+        if !simple.isEmpty {
+            append(bytes: KMLWriterState.schemaDataStart)
+            buffer.append(contentsOf: simple)
+            append(bytes: "</SchemaData>")
+        }
+        append(bytes: "</ExtendedData>")
+    }
+
+    /// Writes `properties` (the feature's, merged with the model's fields) as SimpleData into
+    /// `simple` and the few that are Data into `data`; returns how many values lost
+    /// characters XML cannot hold.
+    private func writeProperties(_ properties: JSONObject, of feature: Feature, element: String,
+                                 simple: inout [UInt8], data: inout [(String, String)]) throws(GeoConvError) -> Int
+    {
+        // (The names KML writes in its own elements are asked for: a feature without any skips the test.)
+        let ownElements: NameSet? = !hasAskedProperties ? nil : element == "GroundOverlay"
+            ? KMLWriterState.groundOverlayOwn : (element == "NetworkLink" ? KMLWriterState.networkLinkOwn : KMLWriterState.noOwnElements)
         var textsDropped = 0
         func addSimple(_ key: String, _ value: String) {
             if discards {
                 if XMLEscaping.hasForbiddenCharacters(value) { textsDropped += 1 }
                 return
             }
-            simple.append(contentsOf: "<SimpleData name=\"".utf8)
+            KMLWriterState.append("<SimpleData name=\"", to: &simple)
             XMLEscaping.appendAttribute(key, to: &simple)
-            simple.append(contentsOf: "\">".utf8)
+            KMLWriterState.append("\">", to: &simple)
             if XMLEscaping.appendText(value, to: &simple) { textsDropped += 1 }
-            simple.append(contentsOf: "</SimpleData>".utf8)
+            KMLWriterState.append("</SimpleData>", to: &simple)
         }
-        if let id { data.append(("geoconv:id", JSONText.string(id))) }
-        let merged = StyleProperties.merged(feature)
-        for (place, (key, value)) in merged.enumerated() {
-            // (The names KML writes in its own elements are asked for: a feature without any skips the test.)
-            if hasAskedProperties, KMLWriterState.structural.contains(key) || ownElements.contains(key) { continue }
+        var place = -1
+        for (key, value) in properties {
+            place += 1
+            if let ownElements, KMLWriterState.structural.contains(key) || ownElements.contains(key) { continue }
             if StyleProperties.names.contains(key) {
                 // Title, description and what the KML style says are written as such; the style
                 // facts KML has no element for go to ExtendedData (JSON text for geoconv's own).
@@ -47,7 +91,7 @@ extension KMLWriterState {
                 }
                 continue
             }
-            if key == "coordinateProperties" && (usesTrack(feature) || multiTrackTimes(feature) != nil) {
+            if hasAskedProperties, key == "coordinateProperties", usesTrack(feature) || multiTrackTimes(feature) != nil {
                 // The times are the track's <when>s; other per-point values stay as data.
                 var rest = value.objectValue ?? [:]
                 rest.removeValue(forKey: "times")
@@ -60,7 +104,7 @@ extension KMLWriterState {
             }
             switch value {
             case .null:
-                try diagnostics.warn("kml.null-dropped", "null property values have no KML form; they are dropped")
+                try warn("kml.null-dropped", "null property values have no KML form; they are dropped")
             case .string(let s):
                 try noteType(.string, for: key, at: place)
                 addSimple(key, s)
@@ -70,45 +114,21 @@ extension KMLWriterState {
             case .number(let n):
                 let type = KMLWriterState.schemaType(of: n)
                 if type == .string {
-                    diagnostics.note("kml.number-as-text",
+                    note("kml.number-as-text",
                                      "a number that neither a KML int nor a double holds exactly (beyond ±2^53, or over 15 significant digits) is written as a string field, digits kept")
                 }
                 try noteType(type, for: key, at: place)
                 addSimple(key, n.literal)
             case .array, .object:
-                try diagnostics.warn("kml.json-as-text", "array and object property values are written as JSON text and read back as strings")
+                try warn("kml.json-as-text", "array and object property values are written as JSON text and read back as strings")
                 try noteType(.string, for: key, at: place)
                 addSimple(key, JSONText.string(value))
             }
         }
-        if case .circle(_, let radius)? = feature.geometry {
-            data.append((KMLNames.radius, DecimalFormatter.shortest(radius)))
-        } else if case .polygon? = feature.geometry, let radius = property(KMLNames.radius, of: feature),
-                  let center = property(KMLNames.circleCenter, of: feature)
-        {
-            // A circle drawn as its polygon: the exact circle, for readers that know it.
-            data.append((KMLNames.radius, JSONText.string(radius)))
-            data.append((KMLNames.circleCenter, JSONText.string(center)))
-        }
-        for _ in 0..<textsDropped { try warnTextDropped() }
-        guard !simple.isEmpty || !data.isEmpty else { return }
-        append("<ExtendedData>")
-        for (key, value) in data {
-            append("<Data name=\"")
-            XMLEscaping.appendAttribute(key, to: &buffer)
-            append("\"><value>")
-            XMLEscaping.appendText(value, to: &buffer)
-            append("</value></Data>")
-        }
-        if !simple.isEmpty {
-            append(KMLWriterState.schemaDataStart)
-            buffer.append(contentsOf: simple)
-            append("</SchemaData>")
-        }
-        append("</ExtendedData>")
+        return textsDropped
     }
 
-    static let schemaDataStart = "<SchemaData schemaUrl=\"#\(schemaID)\">"
+    static let schemaDataStart: StaticString = "<SchemaData schemaUrl=\"#geoconv-schema\">"  // schemaID
 
     /// The SimpleField type that holds a number exactly: `int` (32-bit), `double` (integers
     /// within ±2^53 and decimals of at most 15 significant digits, which a 64-bit float
@@ -162,10 +182,10 @@ extension KMLWriterState {
 
     /// Notes that the property `key`, at `place` in its feature, has a value of `type`.
     func noteType(_ type: SchemaType, for key: String, at place: Int) throws(GeoConvError) {
-        if place < notedTypes.count, notedTypes[place].key == key {
-            if notedTypes[place].type == type { return }
-            try widen(field: notedTypes[place].field, to: type)
-            notedTypes[place].type = type
+        if place < notedTypes.count, let noted = notedTypes[place], noted.key == key {
+            if noted.type == type { return }
+            try widen(field: noted.field, to: type)
+            notedTypes[place]?.type = type
             return
         }
         let field: Int
@@ -175,13 +195,13 @@ extension KMLWriterState {
         } else {
             field = schema.count
             schema[key] = type
-            learned?.append(LearnedType(record: recordIndex, key: key, type: type))
+            events?.append(.type(LearnedType(record: recordIndex, key: key, type: type)))
         }
-        if place < notedTypes.count {
-            notedTypes[place] = (key, type, field)
-        } else if place == notedTypes.count {
-            notedTypes.append((key, type, field))
+        if place >= notedTypes.count {
+            // Places before it that hold no noted property (style keys, nulls) stay empty.
+            notedTypes.append(contentsOf: repeatElement(nil, count: place + 1 - notedTypes.count))
         }
+        notedTypes[place] = (key, type, field)
     }
 
     /// Widens a field's type to hold `type` too: int and double make double; any other mix
@@ -193,12 +213,22 @@ extension KMLWriterState {
             schema.values[field] = .double
         } else {
             schema.values[field] = .string
-            try diagnostics.warn("kml.mixed-types", "property \"\(schema.keys[field])\" has values of different types; KML types it as text")
+            // (A records writer's widening is the document writer's to report: `learn`.)
+            if events == nil {
+                try diagnostics.warn("kml.mixed-types", "property \"\(schema.keys[field])\" has values of different types; KML types it as text")
+            }
         }
-        learned?.append(LearnedType(record: recordIndex, key: schema.keys[field], type: schema.values[field]))
+        events?.append(.type(LearnedType(record: recordIndex, key: schema.keys[field], type: schema.values[field])))
     }
 
-    /// A field's type as a records writer's placemark made it (`learned`).
+    /// What a records writer's placemark made or would report (`events`).
+    enum RecordEvent {
+        case type(LearnedType)
+        case warning(record: Int, code: String, message: String, hint: String?)
+        case note(record: Int, code: String, message: String)
+    }
+
+    /// A field's type as a records writer's placemark made it (`events`).
     struct LearnedType {
         var record: Int
         var key: String

@@ -140,14 +140,14 @@ extension KMLWriterState {
             for member in members { try writeGeometry(member, feature: feature) }
             append("</MultiGeometry>")
         case .circle(let center, _):
-            try diagnostics.warn("kml.circle-as-point",
+            try warn("kml.circle-as-point",
                                  "a circle is written as its centre Point with its radius in ExtendedData (geoconv:radius); other tools show a point",
                                  hint: "convert circles to polygons (--circles polygon) for other viewers")
             append("<Point>")
             coordinates(CollectionOfOne(center))
             append("</Point>")
         case .empty:
-            try diagnostics.warn("kml.empty-geometry-dropped", "an empty geometry is written as a Placemark without geometry")
+            try warn("kml.empty-geometry-dropped", "an empty geometry is written as a Placemark without geometry")
         }
     }
 }

@@ -1,15 +1,19 @@
 import GeoConvCore
+internal import GeoConvXML
 
 /// Placemarks written on other threads (`--jobs`): most placemarks of a large file take
 /// nothing from what the document's writer has seen but the schema's field types, which
-/// only widen, so a copy of its state writes them and the writer learns the types they made
-/// when their bytes are added, in order. A placemark that needs the writer's state — a
-/// string id (ids are unique), a style, a folder, any property the writer asks for by name
-/// (`KMLWriterState.askedNames`), gx — or that would be reported about is left to it, so
-/// the output and the messages are a sequential run's.
+/// only widen, and the ids of their shared styles, which the writer gives in order; so a
+/// copy of its state writes them, noting the types they made, where their `styleUrl`s go
+/// and what it would report about them, and the writer learns and reports those when their
+/// bytes are added, in order, at their features. A placemark that needs the writer's state
+/// — a string id (ids are unique), a style the source named or a StyleMap, a folder, any
+/// property the writer asks for by name (`KMLWriterState.askedNames`), gx — is left to it,
+/// so the output and the messages are a sequential run's.
 struct KMLRecordsWriter: SelectiveRecordsWriter {
     private let state: KMLWriterState
     private var records: [UInt8] = []
+    private var styles: [KMLWriterState.StyleReference] = []
 
     /// A writer from the document writer's state, on its thread.
     init?(from writer: KMLWriterState) {
@@ -17,27 +21,32 @@ struct KMLRecordsWriter: SelectiveRecordsWriter {
         state = KMLWriterState(output: output, options: writer.options, diagnostics: DiagnosticLog())
         state.schema = writer.schema
         state.notedTypes = writer.notedTypes
-        state.learned = []
+        state.events = []
+        state.styleReferences = []
     }
 
     mutating func writeRecord(_ feature: Feature) -> Bool {
-        guard feature.style.isEmpty, !feature.hasStringID, !KMLWriterState.asksForProperties(feature) else { return false }
-        let learnedBefore = state.learned?.count ?? 0
+        guard !feature.hasStringID, !KMLWriterState.asksForProperties(feature) else { return false }
+        let eventsBefore = state.events?.count ?? 0
         state.usesGX = false
+        state.styleReferences?.removeAll(keepingCapacity: true)
         do throws(GeoConvError) {
             try state.buildPlacemark(feature, hasAskedProperties: false)
         } catch {
-            return decline(learnedBefore)
+            return decline(eventsBefore)
         }
-        guard state.diagnostics.isEmpty, !state.usesGX else { return decline(learnedBefore) }
+        guard state.diagnostics.isEmpty, !state.usesGX else { return decline(eventsBefore) }
+        for reference in state.styleReferences ?? [] {
+            styles.append(KMLWriterState.StyleReference(offset: records.count + reference.offset, xml: reference.xml))
+        }
         records.append(contentsOf: state.buffer)
         state.recordIndex += 1
         return true
     }
 
     /// Forgets what a placemark left to the document's writer noted or reported.
-    private func decline(_ learnedBefore: Int) -> Bool {
-        state.learned?.removeLast((state.learned?.count ?? 0) - learnedBefore)
+    private func decline(_ eventsBefore: Int) -> Bool {
+        state.events?.removeLast((state.events?.count ?? 0) - eventsBefore)
         if !state.diagnostics.isEmpty { state.diagnostics.replace(with: DiagnosticLog()) }
         return false
     }
@@ -45,30 +54,67 @@ struct KMLRecordsWriter: SelectiveRecordsWriter {
     mutating func takeRecords() -> WrittenRecords {
         defer {
             records.removeAll(keepingCapacity: true)
-            state.learned?.removeAll(keepingCapacity: true)
+            styles.removeAll(keepingCapacity: true)
+            state.events?.removeAll(keepingCapacity: true)
             state.recordIndex = 0
         }
-        return WrittenRecords(bytes: records, count: state.recordIndex, facts: state.learned)
+        return WrittenRecords(bytes: records, count: state.recordIndex,
+                              facts: KMLWriterState.RecordFacts(events: state.events ?? [], styles: styles))
     }
 }
 
 extension KMLWriterState {
+    /// What a run of a records writer's placemarks tells the document's writer.
+    struct RecordFacts {
+        /// The field types they made and what is to be reported about them, in order.
+        var events: [RecordEvent]
+        /// Where their `styleUrl`s go in the run's bytes, in order.
+        var styles: [StyleReference]
+    }
+
+    /// Where a placemark's `styleUrl` goes, and the style it names (`sharedStyle`'s XML).
+    struct StyleReference {
+        var offset: Int
+        var xml: String
+    }
+
     /// Adds placemarks a records writer wrote, after the folders are closed (they were
-    /// written outside any), having learned the field types they made.
+    /// written outside any), having learned the field types they made, with the ids of the
+    /// shared styles they name put in (given here, in order).
     func appendRecords(_ records: WrittenRecords, locating locate: (Int) -> Void) throws(GeoConvError) {
         buffer.removeAll(keepingCapacity: true)
         try moveToFolder([])
         if !buffer.isEmpty { try emit(buffer) }
-        if let facts = records.facts as? [LearnedType] {
-            for fact in facts {
+        guard let facts = records.facts as? RecordFacts else { return try emit(records.bytes) }
+        for event in facts.events {
+            switch event {
+            case .type(let fact):
                 locate(fact.record)
                 try learn(fact)
+            case .warning(let record, let code, let message, let hint):
+                locate(record)
+                try diagnostics.warn(code, message, hint: hint)
+            case .note(let record, let code, let message):
+                locate(record)
+                diagnostics.note(code, message)
             }
         }
-        try emit(records.bytes)
+        guard !facts.styles.isEmpty else { return try emit(records.bytes) }
+        buffer.removeAll(keepingCapacity: true)
+        var start = 0
+        records.bytes.withUnsafeBufferPointer { bytes in
+            for reference in facts.styles {
+                buffer.append(contentsOf: bytes[start..<reference.offset])
+                append(bytes: "<styleUrl>#")
+                XMLEscaping.appendText(sharedStyle(reference.xml, preferred: nil), to: &buffer)
+                append(bytes: "</styleUrl>")
+                start = reference.offset
+            }
+            buffer.append(contentsOf: bytes[start...])
+        }
+        try emit(buffer)
     }
 }
-
 extension Feature {
     /// Whether the feature's id is a string (KML ids are unique: the writer keeps them).
     var hasStringID: Bool {
