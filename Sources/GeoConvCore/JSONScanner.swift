@@ -151,6 +151,14 @@ package final class JSONScanner {
     /// Consumes one byte.
     @inline(__always) package func advance() { position += 1 }
 
+    /// Consumes `byte` as the next token (after whitespace) when it is one; false, having
+    /// consumed nothing but whitespace, when not.
+    @inline(__always) package func consumeToken(_ byte: UInt8) throws(GeoConvError) -> Bool {
+        guard try peekToken() == byte else { return false }
+        position += 1
+        return true
+    }
+
     /// The scanner's position, to come back to within the current value.
     package struct Mark {
         let position: Int

@@ -29,31 +29,15 @@ extension GeoJSONReader {
     mutating func parseCommonGeometry(depth: Int, pointer: @autoclosure () -> String) throws(GeoConvError) -> ParsedGeometry? {
         try scanner.checkDepth(depth, pointer: pointer())
         let start = scanner.mark, place = scanner.place
-        let quote = UInt8(ascii: "\""), colon = UInt8(ascii: ":")
         scanner.advance()  // '{', peeked by the caller
-        guard try scanner.peekToken() == quote, try scanner.knownKey(Self.memberNames) == Self.typeMember,
-              try scanner.peekToken() == colon
+        guard let typePlace = try valuePlace(ofMember: Self.typeMember), try scanner.peekToken() == UInt8(ascii: "\""),
+              let known = try scanner.knownKey(Self.typeNames), case .geometry(let kind) = Self.typeKinds[known],
+              kind != .geometryCollection, try scanner.consumeToken(UInt8(ascii: ",")),
+              try valuePlace(ofMember: Self.coordinatesMember) != nil
         else {
             scanner.rewind(to: start)
             return nil
         }
-        scanner.advance()
-        let typePlace = scanner.place
-        guard try scanner.peekToken() == quote, let known = try scanner.knownKey(Self.typeNames),
-              case .geometry(let kind) = Self.typeKinds[known], kind != .geometryCollection,
-              try scanner.peekToken() == UInt8(ascii: ",")
-        else {
-            scanner.rewind(to: start)
-            return nil
-        }
-        scanner.advance()
-        guard try scanner.peekToken() == quote, try scanner.knownKey(Self.memberNames) == Self.coordinatesMember,
-              try scanner.peekToken() == colon
-        else {
-            scanner.rewind(to: start)
-            return nil
-        }
-        scanner.advance()
         let coordinatesMark = scanner.mark
         let shaped = try parseShape(kind, depth: depth + 1, pointer: { pointer() + "/coordinates" })
         if try scanner.peekToken() == UInt8(ascii: "}") {
@@ -68,6 +52,15 @@ extension GeoJSONReader {
         _ = try parseObject(into: &parts, depth: depth, pointer: pointer(), isRoot: false,
                             resuming: 1 << UInt16(Self.typeMember) | 1 << UInt16(Self.coordinatesMember))
         return try geometry(from: parts, pointer: pointer())
+    }
+
+    /// Where the next member's value starts (just after its colon) when the member is
+    /// `memberNames[index]`, its name matched as bytes; nil, having read some of it, when not.
+    private func valuePlace(ofMember index: Int) throws(GeoConvError) -> JSONScanner.Place? {
+        guard try scanner.peekToken() == UInt8(ascii: "\""), try scanner.knownKey(Self.memberNames) == index,
+              try scanner.consumeToken(UInt8(ascii: ":"))
+        else { return nil }
+        return scanner.place
     }
 
     // MARK: Interpretation
