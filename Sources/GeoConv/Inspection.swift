@@ -115,9 +115,9 @@ extension Converter {
                                       geometryKinds: [:], emptyGeometries: 0, coordinateCount: 0, hasAltitude: false,
                                       bounds: nil, properties: [:], titled: 0, described: 0, styled: 0, readWarnings: [],
                                       losses: [:])
-        // Features in rounds: counted, then written by every target at once, the targets in
-        // one group per core (each target's writer and log are used by one thread), while the
-        // next round is read.
+        // Features a few runs at a time: counted, then written by every target at once, the
+        // targets in one group per core (each target's writer and log are used by one
+        // thread), while the next runs are read.
         let jobs = max(1, options.jobs ?? ConversionOptions.defaultJobs)
         let writing = targets.filter { $0.featureTwin == nil }
         let groupCount = max(1, min(jobs, writing.count))

@@ -138,8 +138,8 @@ final class InspectionTarget: @unchecked Sendable {
 }
 
 /// `inspect`'s reading on `jobs` threads: runs of whole features cut here, parsed, checked
-/// and counted on the workers, handed on in input order (`inPipelinedRounds`: the next
-/// round is parsed while the targets write this one). Messages keep their places in the input.
+/// and counted on the workers, handed on in input order (`inPipeline`: the next runs are
+/// parsed while the targets write these). Messages keep their places in the input.
 struct InspectionRuns {
     let jobs: Int
     let inputName: String

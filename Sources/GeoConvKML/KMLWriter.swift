@@ -25,6 +25,9 @@ public struct KMLWriteOptions: Hashable, Sendable {
 ///   then go straight to the file (a later feature that adds to the start has it rewritten at
 ///   the end); elsewhere placemarks are held in a spool (memory, then an unlinked temporary
 ///   file) until the end. Memory stays bounded either way.
+/// - With `--jobs`, most placemarks are written on the workers (`KMLRecordsWriter`); this
+///   writer gives their shared styles ids, learns their field types and reports what they
+///   lose, in order, so the bytes and messages are one thread's.
 public struct KMLWriter: FeatureWriter, RecordsWriter {
     private let state: KMLWriterState
 
