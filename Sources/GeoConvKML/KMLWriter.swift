@@ -28,8 +28,8 @@ public struct KMLWriteOptions: Hashable, Sendable {
 /// - With `--jobs`, most placemarks are written on the workers (`KMLRecordsWriter`); this
 ///   writer gives their shared styles ids, learns their field types and reports what they
 ///   lose, in order, so the bytes and messages are one thread's.
-public struct KMLWriter: FeatureWriter, RecordsWriter {
-    private let state: KMLWriterState
+public struct KMLWriter: FeatureWriter {
+    let state: KMLWriterState
 
     /// Creates a writer.
     public init(_ output: ByteWriter, options: KMLWriteOptions = KMLWriteOptions(), diagnostics: DiagnosticLog) {
@@ -53,23 +53,6 @@ public struct KMLWriter: FeatureWriter, RecordsWriter {
 
     public mutating func finish() throws(GeoConvError) { try state.finish() }
 
-    /// A placemark may depend on what came before it (ids, styles, folders): no records
-    /// alone, but placemarks written elsewhere by a selective records writer.
-    package func recordsWriter(into output: ByteWriter, diagnostics: DiagnosticLog) -> (any FeatureWriter)? { nil }
-
-    package mutating func appendRecords(_ bytes: [UInt8], count: Int) throws(GeoConvError) {
-        try state.appendRecords(WrittenRecords(bytes: bytes, count: count)) { _ in }
-    }
-
-    /// Placemarks that take nothing from the writer's state but the schema's field types
-    /// (`KMLRecordsWriter`); none when the bytes go nowhere (`geoconv info`).
-    package func selectiveRecordsWriter() -> (any SelectiveRecordsWriter)? {
-        state.discards ? nil : KMLRecordsWriter(from: state)
-    }
-
-    package mutating func appendRecords(_ records: WrittenRecords, locating locate: (Int) -> Void) throws(GeoConvError) {
-        try state.appendRecords(records, locating: locate)
-    }
 }
 
 final class KMLWriterState {
@@ -475,72 +458,5 @@ final class KMLWriterState {
         while usedIDs.contains(id) { id += "_" }
         usedIDs.insert(id)
         return id
-    }
-
-    // MARK: Document
-
-    func finish() throws(GeoConvError) {
-        buffer.removeAll(keepingCapacity: true)
-        try moveToFolder([])
-        try body.append(buffer)
-        let start = documentStart()
-        if let writtenStart {
-            if start != writtenStart.bytes { try output.replacePrefix(writtenStart.bytes.count, with: start) }
-        } else {
-            try output.write(start)
-        }
-        try body.drain(into: output)
-        try output.write("</Document>\n</kml>\n")
-        try output.flush()
-    }
-
-    /// Everything before the placemarks: the root, the document's own elements, the shared
-    /// styles and the schema, as the features written so far need them.
-    func documentStart() -> [UInt8] {
-        buffer.removeAll(keepingCapacity: true)
-        append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-        append("<kml xmlns=\"http://www.opengis.net/kml/2.2\"")
-        if usesGX { append(" xmlns:gx=\"http://www.google.com/kml/ext/2.2\"") }
-        append(">\n<Document>\n")
-        if let name = header.name { append("<name>\(XMLEscaping.text(name))</name>\n") }
-        if let description = header.description { append("<description>\(XMLEscaping.cdataOrText(description))</description>\n") }
-        if let camera = header.camera {
-            append("<LookAt><longitude>\(DecimalFormatter.shortest(camera.target.longitude))</longitude>")
-            append("<latitude>\(DecimalFormatter.shortest(camera.target.latitude))</latitude>")
-            append("<heading>\(DecimalFormatter.shortest(camera.bearing))</heading>")
-            append("<tilt>\(DecimalFormatter.shortest(camera.viewingAngle))</tilt>")
-            append("<range>\(DecimalFormatter.fixed(camera.kmlRange, digits: 3))</range></LookAt>\n")
-        }
-        for (xml, id) in styles { append("<Style id=\"\(XMLEscaping.attribute(id))\">\(xml)</Style>\n") }
-        for (pair, id) in styleMaps {
-            let ids = pair.split(separator: "|", maxSplits: 1).map(String.init)
-            guard ids.count == 2 else { continue }
-            append("<StyleMap id=\"\(XMLEscaping.attribute(id))\"><Pair><key>normal</key><styleUrl>#\(XMLEscaping.text(ids[0]))</styleUrl></Pair>")
-            append("<Pair><key>highlight</key><styleUrl>#\(XMLEscaping.text(ids[1]))</styleUrl></Pair></StyleMap>\n")
-        }
-        if !header.tileLayers.isEmpty {
-            // Tile layers have no KML element: kept in the document's ExtendedData, read back by geoconv.
-            append("<ExtendedData><Data name=\"\(KMLNames.tileLayers)\"><value>")
-            XMLEscaping.appendText(JSONText.string(TileLayer.json(header.tileLayers)), to: &buffer)
-            append("</value></Data></ExtendedData>\n")
-        }
-        if !schema.isEmpty {
-            append("<Schema name=\"\(KMLWriterState.schemaID)\" id=\"\(KMLWriterState.schemaID)\">\n")
-            for (field, type) in schema {
-                if let label = displayNames[field] {
-                    append("<SimpleField name=\"\(XMLEscaping.attribute(field))\" type=\"\(type.rawValue)\"><displayName>\(XMLEscaping.text(label))</displayName></SimpleField>\n")
-                } else {
-                    append("<SimpleField name=\"\(XMLEscaping.attribute(field))\" type=\"\(type.rawValue)\"/>\n")
-                }
-            }
-            append("</Schema>\n")
-        }
-        return buffer
-    }
-
-    /// Whether `text` is an XML NCName (what KML's `id` attributes must be).
-    static func isNCName(_ text: String) -> Bool {
-        guard let first = text.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
-        return text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0.properties.numericType != nil || "-_.".unicodeScalars.contains($0) }
     }
 }

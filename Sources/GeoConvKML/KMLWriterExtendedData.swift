@@ -51,7 +51,7 @@ extension KMLWriterState {
             append(bytes: "</value></Data>")
         }
         if !simple.isEmpty {
-            append(bytes: KMLWriterState.schemaDataStart)
+            buffer.append(contentsOf: KMLWriterState.schemaDataStart)
             buffer.append(contentsOf: simple)
             append(bytes: "</SchemaData>")
         }
@@ -128,7 +128,7 @@ extension KMLWriterState {
         return textsDropped
     }
 
-    static let schemaDataStart: StaticString = "<SchemaData schemaUrl=\"#geoconv-schema\">"  // schemaID
+    static let schemaDataStart = Array("<SchemaData schemaUrl=\"#\(schemaID)\">".utf8)
 
     /// The SimpleField type that holds a number exactly: `int` (32-bit), `double` (integers
     /// within ±2^53 and decimals of at most 15 significant digits, which a 64-bit float

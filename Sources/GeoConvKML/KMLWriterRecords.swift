@@ -1,4 +1,4 @@
-import GeoConvCore
+package import GeoConvCore
 internal import GeoConvXML
 
 /// Placemarks written on other threads (`--jobs`): most placemarks of a large file take
@@ -60,6 +60,26 @@ struct KMLRecordsWriter: SelectiveRecordsWriter {
         }
         return WrittenRecords(bytes: records, count: state.recordIndex,
                               facts: KMLWriterState.RecordFacts(events: state.events ?? [], styles: styles))
+    }
+}
+
+extension KMLWriter: RecordsWriter {
+    /// A placemark may depend on what came before it (ids, styles, folders): no records
+    /// alone, but placemarks written elsewhere by a selective records writer.
+    package func recordsWriter(into output: ByteWriter, diagnostics: DiagnosticLog) -> (any FeatureWriter)? { nil }
+
+    package mutating func appendRecords(_ bytes: [UInt8], count: Int) throws(GeoConvError) {
+        try state.appendRecords(WrittenRecords(bytes: bytes, count: count)) { _ in }
+    }
+
+    /// The placemarks that take nothing from the writer's state but what it learns when it
+    /// adds them (`KMLRecordsWriter`); none when the bytes go nowhere (`geoconv info`).
+    package func selectiveRecordsWriter() -> (any SelectiveRecordsWriter)? {
+        state.discards ? nil : KMLRecordsWriter(from: state)
+    }
+
+    package mutating func appendRecords(_ records: WrittenRecords, locating locate: (Int) -> Void) throws(GeoConvError) {
+        try state.appendRecords(records, locating: locate)
     }
 }
 
