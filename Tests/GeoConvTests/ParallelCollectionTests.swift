@@ -18,10 +18,11 @@ struct ParallelCollectionTests {
         return #"{"type":"FeatureCollection","name":"stops","features":[ "# + "\n" + features.joined(separator: ",\n") + "\n],\"extra\":1}\n"
     }
 
-    func convert(_ text: String, to output: String, jobs: Int, chunk: Int = 600, skipInvalid: Bool = false) throws(GeoConvError)
-        -> ConversionReport
+    func convert(_ text: String, to output: String, jobs: Int, chunk: Int = 600, skipInvalid: Bool = false, strict: Bool = false)
+        throws(GeoConvError) -> ConversionReport
     {
         var options = ConversionOptions(inputFormat: .geoJSON, outputFormat: FormatRegistry.standard.format(named: output), skipInvalid: skipInvalid)
+        options.strict = strict
         options.jobs = jobs
         options.chunkBytes = chunk
         return try Converter().convert(.memory(Array(text.utf8), name: "in.geojson"), to: .memory, options: options)
@@ -108,6 +109,15 @@ struct ParallelCollectionTests {
             #expect(one.diagnostics.entries[code] != nil, "\(code)")
         }
         #expect(XMLSchemaValidation.errors(in: one.output, schema: KMLSchemaTests.schema).isEmpty)
+        // Under --strict, the first loss fails the conversion at its feature, whoever wrote it.
+        let strictOne = #expect(throws: GeoConvError.self) { try convert(Self.kmlMix, to: "kml", jobs: 1, strict: true) }
+        #expect(strictOne?.code == .dataLoss)
+        #expect(strictOne?.location?.pointer == "/features/17")  // the first control character
+        for (jobs, chunk) in [(2, 1), (3, 4000)] {
+            let strictParallel = #expect(throws: GeoConvError.self) { try convert(Self.kmlMix, to: "kml", jobs: jobs, chunk: chunk, strict: true) }
+            #expect(strictParallel?.message == strictOne?.message)
+            #expect(strictParallel?.location == strictOne?.location)
+        }
     }
 
     @Test("What the writer drops from a feature written here is placed at that feature, as on one thread",
