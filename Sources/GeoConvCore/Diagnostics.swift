@@ -62,7 +62,7 @@ public final class DiagnosticLog {
         throws(GeoConvError)
     {
         // A code seen before is only counted (the common case: one loss on every feature).
-        if !isStrict, !listsEveryWarning, let index = entries.index(forKey: code) {
+        if !isStrict, !listsEveryWarning, let index = entryIndex(code) {
             entries.values[index].count += 1
             return
         }
@@ -129,15 +129,34 @@ public final class DiagnosticLog {
     /// ring reoriented). Notes are counted and printed like warnings but never fail `--strict`.
     public func note(_ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation? = nil) {
         // A code seen before is only counted: no message or place is made for it.
-        if let index = entries.index(forKey: code) {
+        if let index = entryIndex(code) {
             entries.values[index].count += 1
             return
         }
         entries[code] = (Diagnostic(code: code, message: message(), location: location() ?? currentLocation, isNote: true), 1)
     }
 
+    /// The two codes counted last, with their places in `entries` (which only grows, but for
+    /// `replace(with:)`): a writer that loses something on every feature reports one or two
+    /// codes over and over, found here by comparing the strings instead of hashing them.
+    @exclusivity(unchecked) private var recentCodes: (last: (code: String, index: Int)?, before: (code: String, index: Int)?)
+
+    /// Where `code`'s entry is, `nil` when it has none yet.
+    @inline(__always)
+    private func entryIndex(_ code: String) -> Int? {
+        if let last = recentCodes.last, last.code == code { return last.index }
+        if let before = recentCodes.before, before.code == code {
+            recentCodes = (before, recentCodes.last)
+            return before.index
+        }
+        guard let index = entries.index(forKey: code) else { return nil }
+        recentCodes = ((code, index), recentCodes.last)
+        return index
+    }
+
     /// Replaces this log's entries with another's.
     public func replace(with other: DiagnosticLog) {
+        recentCodes = (nil, nil)
         entries = other.entries
         skippedFeatures = other.skippedFeatures
         unlistedSkips = other.unlistedSkips

@@ -130,6 +130,25 @@ struct PerFeaturePathTests {
         #expect(failure.location?.column == 37)
     }
 
+    @Test("Warnings and notes are counted under their own codes, however they alternate, also after the log is replaced")
+    func diagnosticCounts() throws {
+        let log = DiagnosticLog()
+        let sequence = ["a.one", "b.two", "a.one", "c.three", "b.two", "a.one", "c.three", "c.three", "d.four"]
+        for (index, code) in sequence.enumerated() {
+            if code == "c.three" { log.note(code, "note \(index)") } else { try log.warn(code, "warning \(index)") }
+        }
+        #expect(Array(log.entries.keys) == ["a.one", "b.two", "c.three", "d.four"])
+        #expect(log.entries.values.map(\.count) == [3, 2, 3, 1])
+        #expect(log.entries["b.two"]?.first.message == "warning 1")
+        let other = DiagnosticLog()
+        try other.warn("d.four", "other")
+        log.replace(with: other)
+        try log.warn("a.one", "again")
+        try log.warn("d.four", "again")
+        #expect(Array(log.entries.keys) == ["d.four", "a.one"])
+        #expect(log.entries.values.map(\.count) == [2, 1])
+    }
+
     @Test("KML text escaping: markup as entities, XML-forbidden characters dropped, the rest byte for byte")
     func kmlEscaping() throws {
         let feature = Feature(geometry: .point(Coordinate(latitude: 1, longitude: 2)),
