@@ -158,7 +158,7 @@ extension Converter {
                 readLog.currentLocation = featureReader.lastLocation
                 features.append(original)
                 locations.append(featureReader.lastLocation)
-                if let feature = try checks.apply(to: original, diagnostics: readLog).first { counts.add(feature) }
+                try counts.add(original, checkedBy: &checks, diagnostics: readLog)
                 if features.count == 4096 { flush() }
             }
             flush()

@@ -26,6 +26,18 @@ struct InspectionCounts {
     var described = 0
     var styled = 0
 
+    /// Counts what `checks` (range check, reprojection to WGS84) make of `feature`: its
+    /// first feature, as a conversion would write it (no array made per feature).
+    mutating func add(_ feature: Feature, checkedBy checks: inout [any FeatureTransform], diagnostics: DiagnosticLog)
+        throws(GeoConvError)
+    {
+        var counted = false
+        try checks.apply(to: feature, diagnostics: diagnostics) { (checked: inout Feature) in
+            if !counted { add(checked) }
+            counted = true
+        }
+    }
+
     mutating func add(_ feature: Feature) {
         features += 1
         let kind = feature.geometry.map { $0.kind.rawValue } ?? "null"
@@ -189,7 +201,7 @@ struct InspectionRuns {
             while let feature = try reader.next() {
                 current.ordinal += 1
                 outcome.features.append(feature)
-                if let checked = try checks.apply(to: feature, diagnostics: log).first { outcome.counts.add(checked) }
+                try outcome.counts.add(feature, checkedBy: &checks, diagnostics: log)
             }
             log.currentLocation = nil
         } catch {
