@@ -58,7 +58,8 @@ public final class DiagnosticLog {
     public init(strict: Bool = false) { isStrict = strict }
 
     /// Records a warning, or throws it when strict.
-    public func warn(_ code: String, _ message: String, at location: SourceLocation? = nil, hint: String? = nil)
+    /// The message (often interpolated) is made only when the warning is not merely counted.
+    public func warn(_ code: String, _ message: @autoclosure () -> String, at location: SourceLocation? = nil, hint: String? = nil)
         throws(GeoConvError)
     {
         // A code seen before is only counted (the common case: one loss on every feature).
@@ -66,7 +67,7 @@ public final class DiagnosticLog {
             entries.values[index].count += 1
             return
         }
-        let diagnostic = try record(code, message, at: location, hint: hint)
+        let diagnostic = try record(code, message(), at: location, hint: hint)
         if listsEveryWarning {
             if everyWarning.count < DiagnosticLog.maximumListedSkips {
                 everyWarning.append(diagnostic)

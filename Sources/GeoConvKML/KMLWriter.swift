@@ -169,20 +169,20 @@ final class KMLWriterState {
 
     /// Reports a loss in the placemark being written: to the log, or, in a records writer's
     /// state, as an event the document's writer reports in its place (`events`).
-    func warn(_ code: String, _ message: String, hint: String? = nil) throws(GeoConvError) {
+    func warn(_ code: String, _ message: @autoclosure () -> String, hint: String? = nil) throws(GeoConvError) {
         if events != nil {
-            events?.append(.warning(record: recordIndex, code: code, message: message, hint: hint))
+            events?.append(.warning(record: recordIndex, code: code, message: message(), hint: hint))
         } else {
-            try diagnostics.warn(code, message, hint: hint)
+            try diagnostics.warn(code, message(), hint: hint)
         }
     }
 
     /// Notes a change that loses nothing in the placemark being written (as `warn`).
-    func note(_ code: String, _ message: String) {
+    func note(_ code: String, _ message: @autoclosure () -> String) {
         if events != nil {
-            events?.append(.note(record: recordIndex, code: code, message: message))
+            events?.append(.note(record: recordIndex, code: code, message: message()))
         } else {
-            diagnostics.note(code, message)
+            diagnostics.note(code, message())
         }
     }
 
