@@ -143,11 +143,13 @@ final class KMLWriterState {
         self.diagnostics = diagnostics
     }
 
-    func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
+    /// Appends text to the placemark being written (nothing when the bytes go nowhere:
+    /// `geoconv info` only wants what would be reported).
+    func append(_ text: String) { if !discards { buffer.append(contentsOf: text.utf8) } }
 
-    /// Appends a literal's bytes (no String on the way).
+    /// Appends a literal's bytes (no String on the way), as `append(_:)`.
     @inline(__always)
-    func append(bytes text: StaticString) { KMLWriterState.append(text, to: &buffer) }
+    func append(bytes text: StaticString) { if !discards { KMLWriterState.append(text, to: &buffer) } }
 
     /// Appends a literal's bytes to `bytes`.
     @inline(__always)
