@@ -108,12 +108,11 @@ final class InspectionTarget: @unchecked Sendable {
         failed = true
     }
 
-    /// Writes the pieces' features as a conversion to each of `targets` would, noting what
-    /// each loses. A feature is read out of its piece once for all of them (a copy each);
-    /// when a target's transforms leave all of a piece's features alone (most pieces), it
-    /// is handed that one, not a copy of its own.
+    /// Writes the pieces' features as a conversion to each of `targets` (none a twin: see
+    /// `featureTwin`) would, noting what each loses. A feature is read out of its piece once
+    /// for all of them (a copy each); when a target's transforms leave all of a piece's
+    /// features alone (most pieces), it is handed that one, not a copy of its own.
     static func write(_ pieces: [InspectionPiece], by targets: [InspectionTarget]) {
-        let targets = targets.filter { $0.featureTwin == nil }
         let cursor = FeatureCursor()
         defer { for target in targets { target.log.currentLocation = nil } }
         for piece in pieces {

@@ -46,7 +46,7 @@ public struct Reproject: FeatureTransform {
     }
 
     public func leavesUnchanged(_ features: UnsafeBufferPointer<Feature>) -> Bool {
-        reprojection == nil || features.allSatisfy { $0.geometry == nil }
+        reprojection == nil || features.indices.allSatisfy { features[$0].geometry == nil }
     }
 
     public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {

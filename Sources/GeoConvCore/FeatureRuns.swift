@@ -89,10 +89,10 @@ extension RecordsWriter {
 }
 
 /// Writes, on another thread, the features whose records neither depend on what the
-/// document's writer has seen nor change it, but for facts it learns when the records are
-/// added (a KML schema's field types); the others are left to that writer, in order.
-/// Nothing is reported about a record written here: a feature that would be reported about
-/// is left to the document's writer, which reports it in its place.
+/// document's writer has seen nor change it, but for facts it takes in order when the
+/// records are added (a KML schema's field types, shared-style ids); the others are left to
+/// that writer, in order. What is to be reported about a record goes with those facts: the
+/// document's writer reports it, at the record's feature.
 package protocol SelectiveRecordsWriter {
     /// Writes `feature` as a record and returns `true`, or writes nothing and returns
     /// `false` when only the document's writer can write it.

@@ -52,7 +52,6 @@ public struct KMLWriter: FeatureWriter {
     public mutating func write(_ feature: Feature) throws(GeoConvError) { try state.write(feature) }
 
     public mutating func finish() throws(GeoConvError) { try state.finish() }
-
 }
 
 final class KMLWriterState {
@@ -191,7 +190,7 @@ final class KMLWriterState {
     /// Reports one text whose characters XML 1.0 cannot hold were dropped.
     func warnTextDropped() throws(GeoConvError) {
         try warn("kml.control-characters-dropped",
-                             "control characters (such as U+0000) cannot appear in XML 1.0 and are dropped from KML text")
+                 "control characters (such as U+0000) cannot appear in XML 1.0 and are dropped from KML text")
     }
 
     func write(_ feature: Feature) throws(GeoConvError) {
@@ -351,8 +350,8 @@ final class KMLWriterState {
     func writeAltitudeMode(_ mode: String) throws(GeoConvError) {
         guard KMLWriterState.altitudeModes.contains(mode) else {
             try warn("kml.invalid-altitude-mode",
-                                 "altitudeMode \"\(mode)\" is not a KML altitude mode; it is not written, so KML's default (clampToGround) applies",
-                                 hint: "use clampToGround, relativeToGround, absolute, relativeToSeaFloor or clampToSeaFloor")
+                     "altitudeMode \"\(mode)\" is not a KML altitude mode; it is not written, so KML's default (clampToGround) applies",
+                     hint: "use clampToGround, relativeToGround, absolute, relativeToSeaFloor or clampToSeaFloor")
             return
         }
         let gx = mode == "relativeToSeaFloor" || mode == "clampToSeaFloor"
@@ -407,12 +406,12 @@ final class KMLWriterState {
         if feature.style.spans.count > 0 {
             if style.lineColor == nil, let first = feature.style.spans.first { style.lineColor = first.style.fromColor }
             try warn("kml.spans-not-drawn",
-                                 "style spans are kept in ExtendedData (geoconv:spans) but KML viewers draw one line colour",
-                                 hint: "explode spans into one line per span (--explode-spans) to see them in other viewers")
+                     "style spans are kept in ExtendedData (geoconv:spans) but KML viewers draw one line colour",
+                     hint: "explode spans into one line per span (--explode-spans) to see them in other viewers")
         }
         if feature.style.opacity != nil || feature.style.zIndex != nil || feature.style.infoWindowAnchor != nil {
             try warn("kml.marker-options-as-data",
-                                 "marker opacity, z-index and info-window anchor have no KML element; they are kept in ExtendedData")
+                     "marker opacity, z-index and info-window anchor have no KML element; they are kept in ExtendedData")
         }
         var preferred = property("styleUrl", of: feature)?.stringValue.map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }
         if let candidate = preferred, !KMLWriterState.isNCName(candidate) { preferred = nil }

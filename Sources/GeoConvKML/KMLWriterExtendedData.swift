@@ -115,7 +115,7 @@ extension KMLWriterState {
                 let type = KMLWriterState.schemaType(of: n)
                 if type == .string {
                     note("kml.number-as-text",
-                                     "a number that neither a KML int nor a double holds exactly (beyond ±2^53, or over 15 significant digits) is written as a string field, digits kept")
+                         "a number that neither a KML int nor a double holds exactly (beyond ±2^53, or over 15 significant digits) is written as a string field, digits kept")
                 }
                 try noteType(type, for: key, at: place)
                 addSimple(key, n.literal)

@@ -141,8 +141,8 @@ extension KMLWriterState {
             append("</MultiGeometry>")
         case .circle(let center, _):
             try warn("kml.circle-as-point",
-                                 "a circle is written as its centre Point with its radius in ExtendedData (geoconv:radius); other tools show a point",
-                                 hint: "convert circles to polygons (--circles polygon) for other viewers")
+                     "a circle is written as its centre Point with its radius in ExtendedData (geoconv:radius); other tools show a point",
+                     hint: "convert circles to polygons (--circles polygon) for other viewers")
             append("<Point>")
             coordinates(CollectionOfOne(center))
             append("</Point>")
