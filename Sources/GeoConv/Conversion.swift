@@ -120,8 +120,9 @@ public struct Converter: Sendable {
                 // objects are not assumed thread-safe, and an EWKT/EWKB SRID would set up
                 // PROJ again in every chunk, so those runs stay on the pump).
                 let options = readerOptions
+                let makeChunkReader = lineRecords.makeChunkReader ?? makeReader
                 statistics = try parallel { input, _, log throws(GeoConvError) in
-                    try makeReader(input, options, log)
+                    try makeChunkReader(input, options, log)
                 }.run(reader: reader, writer: writer, diagnostics: readLog)
             } else {
                 featureReader = try makeReader(reader, readerOptions, readLog)

@@ -193,7 +193,7 @@ struct InspectionRuns {
         var outcome = Outcome()
         let log = outcome.log
         do throws(GeoConvError) {
-            var reader = try makeRunReader(try ByteReader(.memory(run.bytes, name: inputName)), run, log)
+            var reader = try makeRunReader(try run.input(named: inputName), run, log)
             var checks = makeChecks()
             _ = try checks.apply(to: reader.readHeader(), diagnostics: log)
             let current = run.locatesCurrentFeature(in: log, inputName: inputName, readBy: makeRunReader)

@@ -288,7 +288,7 @@ private struct MarkerSource {
         let log = DiagnosticLog()
         var entries: [MarkerEntry] = []
         do throws(GeoConvError) {
-            guard var reader = runReader(run, try ByteReader(.memory(run.bytes, name: name)), log) as? any MarkerIndexReader else {
+            guard var reader = runReader(run, try run.input(named: name), log) as? any MarkerIndexReader else {
                 return ([], log, GeoConvError(.unsupported, "this reader's runs of features cannot be indexed"))
             }
             _ = try reader.readHeader()

@@ -88,7 +88,7 @@ struct ParallelLineConversion {
         let chunk = prepared.chunk, log = prepared.batch.log
         var outcome = Outcome(batch: prepared.batch)
         do throws(GeoConvError) {
-            let input = try ByteReader(.memory(chunk.bytes, name: inputName))
+            let input = try chunk.input(named: inputName)
             var reader = try makeChunkReader(input, chunk, log)
             var transforms = makeTransforms()
             _ = try transforms.apply(to: reader.readHeader(), diagnostics: log)
@@ -125,6 +125,20 @@ struct ParallelLineConversion {
             let prefix = try reader.peek(4)
             let start = prefix.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             recordSeparated = prefix.count > start && prefix[start] == 0x1E
+            if start > 0 {
+                // The byte order mark belongs to the input, not to its first record: chunk
+                // readers (which read from the middle of a file) never see one. Columns count
+                // from after it (as editors show them), byte offsets from the file's start.
+                let mark = UnsafeMutableRawBufferPointer.allocate(byteCount: start, alignment: 1)
+                defer { mark.deallocate() }
+                var consumed = 0
+                while consumed < start {
+                    let n = try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: mark[consumed...]))
+                    if n == 0 { break }
+                    consumed += n
+                }
+                offset = start
+            }
         }
 
         mutating func next(size: Int) throws(GeoConvError) -> FeatureRun? {
@@ -205,7 +219,7 @@ extension FeatureRun {
     private func placeInRun(ofFeature index: Int, inputName: String, readBy makeReader: RunReaderMaker) -> SourceLocation? {
         guard index >= 0 else { return nil }
         do throws(GeoConvError) {
-            var reader = try makeReader(try ByteReader(.memory(bytes, name: inputName)), self, DiagnosticLog())
+            var reader = try makeReader(try input(named: inputName), self, DiagnosticLog())
             _ = try reader.readHeader()
             for _ in 0...index where try reader.next() == nil { return nil }
             return reader.lastLocation

@@ -42,6 +42,9 @@ public final class ByteReader {
     public var progress: ProgressCounter?
     /// The input's size when it is a regular file or memory; `nil` for pipes.
     public let totalBytes: Int?
+    /// Whether these bytes start the input, where a UTF-8 byte order mark may stand; `false`
+    /// for a run cut from further on (`FeatureRun.input(named:)`), where one is not skipped.
+    package var startsInput = true
 
     /// Opens a source for reading.
     public convenience init(_ source: InputSource) throws(GeoConvError) {

@@ -20,6 +20,14 @@ package struct FeatureRun: Sendable {
         self.recordsBefore = recordsBefore
     }
 
+    /// A reader of this run's bytes, named `name` in messages; it starts the input only when
+    /// the run does (a byte order mark is cut off before the first run: `byteOffset` 3).
+    package func input(named name: String) throws(GeoConvError) -> ByteReader {
+        let reader = try ByteReader(.memory(bytes, name: name))
+        reader.startsInput = byteOffset == 0
+        return reader
+    }
+
     /// A location inside this run as a location in the whole input. A JSON Pointer that
     /// starts with a record index (`/3/geometry`, from a text sequence read alone) is
     /// counted from the start of the input.

@@ -143,10 +143,18 @@ public struct LineRecords: Sendable {
     /// Whether input starting with these bytes declares its CRS (an EWKT `SRID=`, an EWKB
     /// SRID flag): such input is reprojected, and stays on the two-thread pipeline.
     public var declaresCRS: @Sendable ([UInt8]) -> Bool
+    /// Makes the reader of one chunk of whole lines cut from input whose start declares no
+    /// CRS, so that it refuses what the whole input's reader refuses (a line declaring a
+    /// CRS); `nil`: the format's reader.
+    public var makeChunkReader: (@Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any FeatureReader)?
 
-    /// Describes a line-delimited format (by default none of its inputs declares a CRS).
-    public init(declaresCRS: @escaping @Sendable ([UInt8]) -> Bool = { _ in false }) {
+    /// Describes a line-delimited format (by default none of its inputs declares a CRS, and
+    /// its chunks are read by the format's reader).
+    public init(declaresCRS: @escaping @Sendable ([UInt8]) -> Bool = { _ in false },
+                makeChunkReader: (@Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any FeatureReader)? = nil)
+    {
         self.declaresCRS = declaresCRS
+        self.makeChunkReader = makeChunkReader
     }
 }
 

@@ -80,7 +80,7 @@ package final class JSONScanner {
             atEnd = true
             return false
         }
-        if base == 0 && end == 0 && n >= 3 && storage[0] == 0xEF && storage[1] == 0xBB && storage[2] == 0xBF {
+        if base == 0 && end == 0 && reader.startsInput && n >= 3 && storage[0] == 0xEF && storage[1] == 0xBB && storage[2] == 0xBF {
             position = 3
             lineStart = 3
         }

@@ -354,7 +354,7 @@ public struct GeoJSONReader: FeatureReader {
         recordFeatures.removeAll(keepingCapacity: true)
         recordFeatureIndex = 0
         do throws(GeoConvError) {
-            var inner = GeoJSONReader(try ByteReader(.memory(run.bytes, name: scanner.name)),
+            var inner = GeoJSONReader(try run.input(named: scanner.name),
                                       options: GeoJSONReadOptions(skipsInvalidFeatures: options.skipsInvalidFeatures,
                                                                   maximumDepth: options.maximumDepth),
                                       diagnostics: log)

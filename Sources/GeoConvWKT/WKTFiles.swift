@@ -6,11 +6,43 @@ public enum GeometryLineEncoding: String, Hashable, Sendable {
     case wkt
     /// Hexadecimal WKB or EWKB.
     case wkbHex
+
+    /// Whether a line, from its first non-blank byte, declares an SRID: EWKT's `SRID=`
+    /// prefix, or EWKB's SRID flag (bit 0x20 of the geometry type's high byte).
+    public func declaresSRID(_ text: some Collection<UInt8>) -> Bool {
+        switch self {
+        case .wkt:
+            return text.prefix(5).map { $0 | 0x20 } == Array("srid=".utf8)
+        case .wkbHex:
+            let hex = Array(text.prefix(10))
+            guard hex.count == 10, let order = hexByte(hex[0], hex[1]) else { return false }
+            let high = order == 1 ? hexByte(hex[8], hex[9]) : hexByte(hex[2], hex[3])
+            return (high ?? 0) & 0x20 != 0
+        }
+    }
+
+    /// How a file of these lines is cut for parallel reading: input whose first line
+    /// declares an SRID stays on the two-thread pipeline (it is reprojected); the chunks of
+    /// any other input are read as lines of a file without an SRID.
+    var lineRecords: LineRecords {
+        LineRecords(
+            declaresCRS: { prefix in
+                guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
+                return self.declaresSRID(prefix[index...])
+            },
+            makeChunkReader: { input, options, diagnostics in
+                GeometryLineReader(input, encoding: self, skipsInvalid: options.skipInvalid,
+                                   arcStep: options.arcStep ?? WKTParser.defaultArcStep, inFileWithoutSRID: true, diagnostics: diagnostics)
+            })
+    }
 }
 
 /// Reads a file of one geometry per line (`.wkt`, `.wkbhex`); blank lines are skipped.
 /// An EWKT/EWKB SRID other than 4326 becomes the document's CRS (`EPSG:n`); all lines must
-/// agree. M ordinates are dropped and reported.
+/// agree with the file's first non-blank line: a line whose SRID differs is refused
+/// (skipped with `skipsInvalid`). When that first line is itself skipped, the file has no
+/// SRID unless the line declares one (then the next line read decides). M ordinates are
+/// dropped and reported.
 public struct GeometryLineReader: FeatureReader {
     private let lines: LineReader
     private let encoding: GeometryLineEncoding
@@ -19,15 +51,22 @@ public struct GeometryLineReader: FeatureReader {
     /// The largest angle one segment of a linearised arc spans, in degrees.
     private let arcStep: Double
     private var pending: Feature?
+    /// The file's SRID (`.some(nil)`: none, WGS84), `nil` until its first line decides.
     private var srid: Int??
+    /// Whether a UTF-8 byte order mark before the first line is skipped (the file's start).
+    private var skipsByteOrderMark: Bool
     /// Where the last feature's line starts.
     public private(set) var lastLocation: SourceLocation?
 
     /// Creates a reader; curves are linearised with arcs cut into segments of at most
-    /// `arcStep` degrees.
+    /// `arcStep` degrees. `inFileWithoutSRID` reads lines cut from a file whose first line
+    /// declares no SRID (a parallel chunk): every line with an SRID other than 4326 is
+    /// refused, as the whole file's reader refuses it.
     public init(_ input: ByteReader, encoding: GeometryLineEncoding, skipsInvalid: Bool = false,
-                arcStep: Double = WKTParser.defaultArcStep, diagnostics: DiagnosticLog)
+                arcStep: Double = WKTParser.defaultArcStep, inFileWithoutSRID: Bool = false, diagnostics: DiagnosticLog)
     {
+        if inFileWithoutSRID { srid = .some(nil) }
+        skipsByteOrderMark = input.startsInput
         lines = LineReader(input)
         self.encoding = encoding
         self.diagnostics = diagnostics
@@ -77,12 +116,22 @@ public struct GeometryLineReader: FeatureReader {
     }
 
     private mutating func readLine() throws(GeoConvError) -> Feature? {
-        while let line = try lines.nextLine() {
+        while var line = try lines.nextLine() {
+            // A byte order mark is not part of the line: columns count from after it (as
+            // editors show them), byte offsets from the file's start.
+            var lineOffset = lines.lineOffset
+            if skipsByteOrderMark {
+                skipsByteOrderMark = false
+                if line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF {
+                    line = UnsafeBufferPointer(rebasing: line[3...])
+                    lineOffset += 3
+                }
+            }
             var start = 0, end = line.count
             while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
             while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
             if start == end { continue }
-            let location = SourceLocation(file: lines.name, line: lines.lineNumber, column: start + 1, byteOffset: lines.lineOffset + start)
+            let location = SourceLocation(file: lines.name, line: lines.lineNumber, column: start + 1, byteOffset: lineOffset + start)
             let text = UnsafeBufferPointer(rebasing: line[start..<end])
             do throws(GeoConvError) {
                 let parsed: WKTGeometry
@@ -119,9 +168,12 @@ public struct GeometryLineReader: FeatureReader {
                 if error.code == .invalidInput || error.code == .unsupported || error.code == .limitExceeded {
                     let column = start + (error.location?.byteOffset ?? 0) + 1
                     located.location = SourceLocation(file: lines.name, line: lines.lineNumber, column: column,
-                                                      byteOffset: lines.lineOffset + column - 1)
+                                                      byteOffset: lineOffset + column - 1)
                 }
                 guard skipsInvalid, located.code != .usage else { throw located }
+                // A skipped first line decides the file's SRID when it declares none, as the
+                // parallel reader's cut does (`lineRecords`).
+                if srid == nil, !encoding.declaresSRID(text) { srid = .some(nil) }
                 try diagnostics.skip("wkt.invalid-line-skipped", "skipped a line: \(located.message)", at: located.location)
             }
         }

@@ -3,7 +3,7 @@ public import GeoConvCore
 private let hexDigits = Set("0123456789abcdefABCDEF".utf8)
 
 /// The value of two hex digits, or `nil`.
-private func hexByte(_ high: UInt8, _ low: UInt8) -> UInt8? {
+func hexByte(_ high: UInt8, _ low: UInt8) -> UInt8? {
     func nibble(_ c: UInt8) -> UInt8? {
         switch c {
         case 0x30...0x39: c - 0x30
@@ -22,10 +22,7 @@ extension FileFormat {
         name: "wkt",
         extensions: ["wkt", "ewkt"],
         summary: "Well-Known Text (OGC, ISO Z/M, EWKT SRID), one geometry per line",
-        capabilities: FormatCapabilities(holdsEmptyMembers: true, lineRecords: LineRecords(declaresCRS: { prefix in
-            guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
-            return prefix[index...].prefix(5).map { $0 | 0x20 } == Array("srid=".utf8)
-        })),
+        capabilities: FormatCapabilities(holdsEmptyMembers: true, lineRecords: GeometryLineEncoding.wkt.lineRecords),
         sniff: { prefix in
             guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
             let head = String(decoding: prefix[index...].prefix(32), as: UTF8.self).uppercased()
@@ -47,14 +44,7 @@ extension FileFormat {
         aliases: ["hexwkb", "wkb-hex"],
         extensions: ["wkbhex", "hexwkb"],
         summary: "hexadecimal WKB/EWKB (PostGIS's text form), one geometry per line",
-        capabilities: FormatCapabilities(holdsEmptyMembers: true, lineRecords: LineRecords(declaresCRS: { prefix in
-            // EWKB's SRID flag: bit 0x20 of the type's high byte.
-            guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
-            let hex = Array(prefix[index...].prefix(10))
-            guard hex.count == 10, let order = hexByte(hex[0], hex[1]) else { return false }
-            let high = order == 1 ? hexByte(hex[8], hex[9]) : hexByte(hex[2], hex[3])
-            return (high ?? 0) & 0x20 != 0
-        })),
+        capabilities: FormatCapabilities(holdsEmptyMembers: true, lineRecords: GeometryLineEncoding.wkbHex.lineRecords),
         sniff: { prefix in
             guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
             let head = prefix[index...].prefix(18)

@@ -163,4 +163,54 @@ struct ParallelConversionTests {
         #expect(FileFormat.wkbHex.capabilities.lineRecords?.declaresCRS(Array("0101000020E6100000".utf8)) == true)
         #expect(FileFormat.wkbHex.capabilities.lineRecords?.declaresCRS(Array("0101000000000000".utf8)) == false)
     }
+
+    @Test("A line whose SRID differs from the file's first line is skipped by every chunk, as by one thread",
+          arguments: [("wkt", "SRID=3857;POINT(1 2)", "POINT(1 2)"), ("wkbhex", "0101000020110F0000000000000000F03F0000000000000040", "0101000000000000000000F03F0000000000000040")])
+    func sridAgainstFirstLine(format: String, withSRID: String, plain: String) throws {
+        // Many chunks, an invalid first line, then 60 lines without an SRID and 60 with one:
+        // chunks of the second half start with a line that declares an SRID.
+        let lines = ["GARBAGE"] + Array(repeating: plain, count: 60) + Array(repeating: withSRID, count: 60)
+        let text = lines.joined(separator: "\n") + "\n"
+        for jobs in [1, 2, 4] {
+            let report = try convert(text, from: format, to: "geojsonseq", jobs: jobs, skipInvalid: true)
+            #expect(report.statistics.featuresRead == 60, "--jobs \(jobs)")
+            let skipped = report.diagnostics.skippedFeatures
+            #expect(skipped.map { $0.location?.line } == [1] + Array(62...121), "--jobs \(jobs)")
+            #expect(skipped.dropFirst().allSatisfy { $0.message.contains("this line's SRID (3857) differs from the file's (none)") })
+        }
+        // Without --skip-invalid the first such line stops the conversion, at that line.
+        let error = #expect(throws: GeoConvError.self) { try self.convert(text.split(separator: "\n").dropFirst().joined(separator: "\n"), from: format, to: "geojsonseq", jobs: 2) }
+        #expect(error?.code == .unsupported)
+        #expect(error?.location?.line == 61)
+        // A skipped first line that declares an SRID leaves the next line to decide (one thread: input starting with an SRID is not cut).
+        let declared = try convert(withSRID.dropLast() + "\n" + withSRID + "\n" + withSRID + "\n", from: format, to: "geojsonseq", jobs: 2, skipInvalid: true)
+        #expect(declared.statistics.featuresRead == 2)
+        #expect(FileFormat.wkt.capabilities.lineRecords?.declaresCRS(Array("\n\n  srid=3857;POINT(1 2)".utf8)) == true)
+    }
+
+    @Test("A byte order mark starts the file, not its first record: skipped there, refused elsewhere, with any --jobs",
+          arguments: ["wkt", "wkbhex", "geojsonseq"])
+    func byteOrderMark(format: String) throws {
+        let source = try convert((0..<80).map { "POINT(\($0) 1)" }.joined(separator: "\n"), from: "wkt", to: format, jobs: 1)
+        var lines = String(decoding: source.output, as: UTF8.self).split(separator: "\n").map(String.init)
+        lines[50] = "\u{FEFF}" + lines[50]  // a mark inside the file is not skipped
+        let text = "\u{FEFF}" + lines.joined(separator: "\n") + "\n"
+        for jobs in [1, 2, 4] {
+            let report = try convert(text, from: format, to: "wkt", jobs: jobs, skipInvalid: true)
+            let output = String(decoding: report.output, as: UTF8.self).split(separator: "\n")
+            #expect(output.count == 79, "--jobs \(jobs)")
+            #expect(output.first == "POINT (0 1)")
+            #expect(report.diagnostics.skippedFeatures.map { $0.location?.line } == [51], "--jobs \(jobs)")
+        }
+        // An error on the first line: columns count from after the mark (as editors show
+        // them), byte offsets from the file's start; the same with any --jobs.
+        let broken = "\u{FEFF}" + "X" + lines[1] + "\n" + lines[2...].joined(separator: "\n")
+        let plain = try #require(#expect(throws: GeoConvError.self) { try self.convert(String(broken.dropFirst()), from: format, to: "wkt", jobs: 1) })
+        for jobs in [1, 2] {
+            let error = #expect(throws: GeoConvError.self) { try self.convert(broken, from: format, to: "wkt", jobs: jobs) }
+            #expect(error?.location?.line == 1)
+            #expect(error?.location?.column == plain.location?.column, "--jobs \(jobs): \(String(describing: error))")
+            #expect(error?.location?.byteOffset == (plain.location?.byteOffset).map { $0 + 3 })
+        }
+    }
 }
