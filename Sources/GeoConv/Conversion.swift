@@ -115,14 +115,13 @@ public struct Converter: Sendable {
                     readerOptions: readerOptions, writerOptions: writerOptions, makeTransforms: makeTransforms)
             }
             var featureReader: (any FeatureReader)?
-            if runsInParallel, let lineRecords = inFormat.capabilities.lineRecords, !lineRecords.declaresCRS(try reader.peek(64)) {
+            if runsInParallel, let lineRecords = inFormat.capabilities.lineRecords, !lineRecords.declaresCRS(try reader.inputStart()) {
                 // Chunks of whole records on `jobs` threads (custom transforms and PROJ
                 // objects are not assumed thread-safe, and an EWKT/EWKB SRID would set up
                 // PROJ again in every chunk, so those runs stay on the pump).
                 let options = readerOptions
-                let makeChunkReader = lineRecords.makeChunkReader ?? makeReader
                 statistics = try parallel { input, _, log throws(GeoConvError) in
-                    try makeChunkReader(input, options, log)
+                    try makeReader(input, options, log)
                 }.run(reader: reader, writer: writer, diagnostics: readLog)
             } else {
                 featureReader = try makeReader(reader, readerOptions, readLog)

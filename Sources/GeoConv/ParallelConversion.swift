@@ -120,11 +120,14 @@ struct ParallelLineConversion {
         var records = 0
         var finished = false
 
+        /// The input's first bytes, handed to every chunk's reader.
+        let inputStart: [UInt8]
+
         init(reader: ByteReader) throws(GeoConvError) {
             self.reader = reader
-            let prefix = try reader.peek(4)
-            let start = prefix.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-            recordSeparated = prefix.count > start && prefix[start] == 0x1E
+            inputStart = try reader.inputStart()
+            let start = inputStart.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            recordSeparated = FormatSniffing.firstSignificantByte(inputStart)?.byte == 0x1E
             if start > 0 {
                 // The byte order mark belongs to the input, not to its first record: chunk
                 // readers (which read from the middle of a file) never see one. Columns count
@@ -183,7 +186,8 @@ struct ParallelLineConversion {
                 }
             }
             if buffer.isEmpty { return nil }
-            let chunk = FeatureRun(bytes: buffer, line: line, byteOffset: offset, recordsBefore: records)
+            var chunk = FeatureRun(bytes: buffer, line: line, byteOffset: offset, recordsBefore: records)
+            chunk.inputStart = inputStart
             var blank = true
             for byte in buffer {
                 switch byte {

@@ -42,9 +42,22 @@ public final class ByteReader {
     public var progress: ProgressCounter?
     /// The input's size when it is a regular file or memory; `nil` for pipes.
     public let totalBytes: Int?
-    /// Whether these bytes start the input, where a UTF-8 byte order mark may stand; `false`
-    /// for a run cut from further on (`FeatureRun.input(named:)`), where one is not skipped.
-    package var startsInput = true
+    /// For a run cut from an input (`FeatureRun.input(named:)`): the whole input's first
+    /// bytes, from which a reader decides what an input's start decides (RS-delimited text
+    /// sequence or not, a WKT file's SRID); `nil` when these bytes start the input.
+    package var enclosingInputStart: [UInt8]?
+    /// Whether these bytes start the input, where a UTF-8 byte order mark may stand (one is
+    /// not skipped in a run cut from further on).
+    package var startsInput: Bool { enclosingInputStart == nil }
+    /// How many of the input's first bytes `inputStart()` gives.
+    package static let inputStartLength = 64
+
+    /// The whole input's first bytes (up to `inputStartLength`): peeked when these bytes
+    /// start it, else those of the input this run was cut from.
+    package func inputStart() throws(GeoConvError) -> [UInt8] {
+        if let enclosingInputStart { return enclosingInputStart }
+        return try peek(ByteReader.inputStartLength)
+    }
 
     /// Opens a source for reading.
     public convenience init(_ source: InputSource) throws(GeoConvError) {

@@ -10,6 +10,9 @@ package struct FeatureRun: Sendable {
     /// Records of the input before this run (GeoJSON text sequence records, or features of
     /// the array).
     package var recordsBefore: Int
+    /// The whole input's first bytes (`ByteReader.inputStart()`), for what a reader decides
+    /// from them; empty for runs whose readers decide nothing from it.
+    package var inputStart: [UInt8] = []
 
     /// Creates a run.
     package init(bytes: [UInt8], line: Int, column: Int = 1, byteOffset: Int, recordsBefore: Int) {
@@ -24,7 +27,7 @@ package struct FeatureRun: Sendable {
     /// the run does (a byte order mark is cut off before the first run: `byteOffset` 3).
     package func input(named name: String) throws(GeoConvError) -> ByteReader {
         let reader = try ByteReader(.memory(bytes, name: name))
-        reader.startsInput = byteOffset == 0
+        if byteOffset != 0 { reader.enclosingInputStart = inputStart }
         return reader
     }
 

@@ -142,19 +142,13 @@ public struct FormatCapabilities: Sendable {
 public struct LineRecords: Sendable {
     /// Whether input starting with these bytes declares its CRS (an EWKT `SRID=`, an EWKB
     /// SRID flag): such input is reprojected, and stays on the two-thread pipeline.
+    /// The chunks are read by the format's reader, whose input knows the whole input's
+    /// first bytes (`ByteReader.enclosingInputStart`) for what they decide.
     public var declaresCRS: @Sendable ([UInt8]) -> Bool
-    /// Makes the reader of one chunk of whole lines cut from input whose start declares no
-    /// CRS, so that it refuses what the whole input's reader refuses (a line declaring a
-    /// CRS); `nil`: the format's reader.
-    public var makeChunkReader: (@Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any FeatureReader)?
 
-    /// Describes a line-delimited format (by default none of its inputs declares a CRS, and
-    /// its chunks are read by the format's reader).
-    public init(declaresCRS: @escaping @Sendable ([UInt8]) -> Bool = { _ in false },
-                makeChunkReader: (@Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any FeatureReader)? = nil)
-    {
+    /// Describes a line-delimited format (by default none of its inputs declares a CRS).
+    public init(declaresCRS: @escaping @Sendable ([UInt8]) -> Bool = { _ in false }) {
         self.declaresCRS = declaresCRS
-        self.makeChunkReader = makeChunkReader
     }
 }
 

@@ -124,13 +124,15 @@ package final class JSONScanner {
         while true {
             guard let byte = try peekToken() else { return nil }
             if byte != 0x1E { return byte }
-            sawRecordSeparator = true
             position += 1
         }
     }
 
-    /// Whether an RS (0x1E) has been seen: the sequence is RFC 8142, not newline-delimited.
-    @exclusivity(unchecked) package private(set) var sawRecordSeparator = false
+    /// Whether the text sequence is RFC 8142's (records start with RS and may span lines)
+    /// rather than newline-delimited: decided once, by whether the input's first significant
+    /// byte is an RS, so that one thread and `--jobs` (which cuts by the same rule) agree.
+    /// An RS in a newline-delimited sequence is skipped between records.
+    @exclusivity(unchecked) package var separatesRecordsWithRS = false
 
     /// Skips the rest of a bad record of a text sequence: up to the next RS when the
     /// sequence uses them (a record may span lines), else past the end of the line.
@@ -138,12 +140,12 @@ package final class JSONScanner {
         while true {
             if position == end { guard try refill() else { return } }
             let byte = storage[position]
-            if byte == 0x1E && sawRecordSeparator { return }
+            if byte == 0x1E && separatesRecordsWithRS { return }
             position += 1
             if byte == 0x0A {
                 line += 1
                 lineStart = base + position
-                if !sawRecordSeparator { return }
+                if !separatesRecordsWithRS { return }
             }
         }
     }

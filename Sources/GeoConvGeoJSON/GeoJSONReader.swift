@@ -93,6 +93,7 @@ public struct GeoJSONReader: FeatureReader {
         guard case .start = state else { return pendingHeader }
         if options.isSequence {
             state = .sequence(index: 0)
+            scanner.separatesRecordsWithRS = FormatSniffing.firstSignificantByte(try scanner.reader.inputStart())?.byte == 0x1E
             return DocumentHeader()
         }
         if options.featureRunStart != nil {
@@ -312,7 +313,7 @@ public struct GeoJSONReader: FeatureReader {
                         throw scanner.error("every record of a GeoJSON text sequence must be an object, found \(try scanner.describeNext())",
                                             pointer: pointer())
                     }
-                    scanner.recordEndsAtNewline = !scanner.sawRecordSeparator
+                    scanner.recordEndsAtNewline = !scanner.separatesRecordsWithRS
                     defer { scanner.recordEndsAtNewline = false }
                     _ = try parseObject(into: &parts, depth: 1, pointer: pointer(), isRoot: false)
                 } catch {

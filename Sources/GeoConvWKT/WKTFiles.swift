@@ -23,17 +23,15 @@ public enum GeometryLineEncoding: String, Hashable, Sendable {
 
     /// How a file of these lines is cut for parallel reading: input whose first line
     /// declares an SRID stays on the two-thread pipeline (it is reprojected); the chunks of
-    /// any other input are read as lines of a file without an SRID.
+    /// any other input are read as lines of a file without an SRID (`GeometryLineReader`).
     var lineRecords: LineRecords {
-        LineRecords(
-            declaresCRS: { prefix in
-                guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
-                return self.declaresSRID(prefix[index...])
-            },
-            makeChunkReader: { input, options, diagnostics in
-                GeometryLineReader(input, encoding: self, skipsInvalid: options.skipInvalid,
-                                   arcStep: options.arcStep ?? WKTParser.defaultArcStep, inFileWithoutSRID: true, diagnostics: diagnostics)
-            })
+        LineRecords(declaresCRS: { self.startDeclaresSRID($0) })
+    }
+
+    /// Whether input starting with these bytes declares an SRID on its first non-blank line.
+    func startDeclaresSRID(_ prefix: [UInt8]) -> Bool {
+        guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
+        return declaresSRID(prefix[index...])
     }
 }
 
@@ -59,13 +57,12 @@ public struct GeometryLineReader: FeatureReader {
     public private(set) var lastLocation: SourceLocation?
 
     /// Creates a reader; curves are linearised with arcs cut into segments of at most
-    /// `arcStep` degrees. `inFileWithoutSRID` reads lines cut from a file whose first line
-    /// declares no SRID (a parallel chunk): every line with an SRID other than 4326 is
-    /// refused, as the whole file's reader refuses it.
+    /// `arcStep` degrees. Lines cut from a file whose first line declares no SRID (a
+    /// parallel chunk) refuse every SRID other than 4326, as the whole file's reader does.
     public init(_ input: ByteReader, encoding: GeometryLineEncoding, skipsInvalid: Bool = false,
-                arcStep: Double = WKTParser.defaultArcStep, inFileWithoutSRID: Bool = false, diagnostics: DiagnosticLog)
+                arcStep: Double = WKTParser.defaultArcStep, diagnostics: DiagnosticLog)
     {
-        if inFileWithoutSRID { srid = .some(nil) }
+        if let start = input.enclosingInputStart, !encoding.startDeclaresSRID(start) { srid = .some(nil) }
         skipsByteOrderMark = input.startsInput
         lines = LineReader(input)
         self.encoding = encoding

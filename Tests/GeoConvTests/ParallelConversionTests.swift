@@ -213,4 +213,30 @@ struct ParallelConversionTests {
             #expect(error?.location?.byteOffset == (plain.location?.byteOffset).map { $0 + 3 })
         }
     }
+
+    @Test("The input's first byte decides a text sequence's delimiter: an RS inside a newline-delimited one is skipped, with any --jobs")
+    func recordSeparatorInsideNewlineSequence() throws {
+        let record = { (n: Int) in "{\"type\":\"Feature\",\"properties\":{\"n\":\(n)},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(n),1]}}" }
+        // Newline-delimited; line 41 starts with an RS, line 60 is a bad record whose skip
+        // must stop at its line's end (not run on to a next RS: there is none).
+        var lines = (0..<100).map(record)
+        lines[40] = "\u{1E}" + lines[40]
+        lines[59] = "{\"type\":\"Feature\",\"geometry\":nul}"
+        let text = lines.joined(separator: "\n") + "\n"
+        var outputs: [[UInt8]] = []
+        for jobs in [1, 2, 4] {
+            let report = try convert(text, from: "geojsonseq", to: "wkt", jobs: jobs, skipInvalid: true)
+            #expect(report.statistics.featuresRead == 99, "--jobs \(jobs)")
+            #expect(report.diagnostics.skippedFeatures.map { $0.location?.line } == [60], "--jobs \(jobs)")
+            outputs.append(report.output)
+        }
+        #expect(outputs.allSatisfy { $0 == outputs[0] })
+        #expect(String(decoding: outputs[0], as: UTF8.self).split(separator: "\n")[40] == "POINT (40 1)")
+        // Starting with an RS (after blank lines), it is RFC 8142's: a record may span lines.
+        let sequence = "\n\u{1E}" + record(1) + "\n\u{1E}" + record(2).replacingOccurrences(of: ",\"geometry\"", with: ",\n\"geometry\"") + "\n"
+        for jobs in [1, 2] {
+            let report = try convert(sequence, from: "geojsonseq", to: "wkt", jobs: jobs)
+            #expect(String(decoding: report.output, as: UTF8.self) == "POINT (1 1)\nPOINT (2 1)\n", "--jobs \(jobs)")
+        }
+    }
 }
