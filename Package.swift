@@ -14,6 +14,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "GeoConv", targets: ["GeoConv"]),
+        // The XML layer alone, for the fuzzer that checks the fast XML path against libxml2.
+        .library(name: "GeoConvXML", targets: ["GeoConvXML"]),
         .executable(name: "geoconv", targets: ["GeoConvCLI"]),
     ],
     dependencies: [

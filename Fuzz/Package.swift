@@ -2,7 +2,7 @@
 import PackageDescription
 
 // libFuzzer targets outside the main build, one per reader plus a round trip through every
-// writable format (FuzzRoundTrip):
+// writable format (FuzzRoundTrip) and the fast XML path against libxml2 (FuzzXMLFastPath):
 //   swift build -c release --sanitize=fuzzer --package-path Fuzz
 // scripts/fuzz runs each on its seed corpus in testdata/fuzz/ for a bounded time.
 let readers = ["Polyline", "GeoJSON", "KML", "KMZ", "WKT", "WKB", "GPX"]
@@ -19,5 +19,13 @@ let package = Package(
             path: "Sources/Fuzz\(target)",
             swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]
         )
-    }
+    } + [
+        // The fast XML path (KML runs under --jobs) against libxml2, event by event.
+        .executableTarget(
+            name: "FuzzXMLFastPath",
+            dependencies: [.product(name: "GeoConvXML", package: "geoconv")],
+            path: "Sources/FuzzXMLFastPath",
+            swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]
+        ),
+    ]
 )

@@ -1,5 +1,6 @@
 import GeoConvCore
 internal import GeoConvXML
+internal import Synchronization
 
 /// What a run's reader starts from: the main reader's tables as they are at the run's marker.
 struct KMLReaderSnapshot {
@@ -21,11 +22,29 @@ struct KMLRunOutcome {
     var run: KMLSplitter.Run
 }
 
+/// How often the fast XML path (`XMLPullParser(document:)`) read a document's runs, and
+/// how often it gave up (a run then read again with libxml2): it is tried while it gives up
+/// on at most about one run in four, so a document full of what it does not handle
+/// (comments, entities, warnings) is not read twice.
+final class KMLFastPathGauge: Sendable {
+    private let tries = Atomic<Int>(0)
+    private let failures = Atomic<Int>(0)
+
+    /// Whether the next run is worth trying on the fast path.
+    var isWorthTrying: Bool { failures.load(ordering: .relaxed) * 4 <= tries.load(ordering: .relaxed) + 4 }
+
+    func record(succeeded: Bool) {
+        tries.add(1, ordering: .relaxed)
+        if !succeeded { failures.add(1, ordering: .relaxed) }
+    }
+}
+
 /// The main reader's side of `--jobs`: the splitter, and runs read ahead on other threads.
 final class KMLRunReading {
     let splitter: KMLSplitter
     let jobs: Int
     private var started: [Int: BackgroundTask<KMLRunOutcome>] = [:]
+    private let gauge = KMLFastPathGauge()
 
     init(splitter: KMLSplitter, jobs: Int) {
         self.splitter = splitter
@@ -40,9 +59,10 @@ final class KMLRunReading {
         let splitter = self.splitter
         let strict = log.isStrict, listsEveryWarning = log.listsEveryWarning
         let prefix = splitter.prefix, suffix = splitter.suffix, marker = splitter.markerName
+        let gauge = self.gauge
         func read(_ run: KMLSplitter.Run) -> KMLRunOutcome {
             KMLReaderState.read(run, prefix: prefix, suffix: suffix, marker: marker, snapshot: snapshot, version: version,
-                                name: name, options: options, strict: strict, listsEveryWarning: listsEveryWarning)
+                                name: name, options: options, strict: strict, listsEveryWarning: listsEveryWarning, gauge: gauge)
         }
         func start(_ run: KMLSplitter.Run) -> BackgroundTask<KMLRunOutcome> { BackgroundTask { read(run) } }
         let task: BackgroundTask<KMLRunOutcome>
@@ -79,8 +99,27 @@ extension KMLReaderState {
 
     /// Reads one run's Placemarks (on any thread), inside a document made of the input's
     /// declaration and root element, with the main reader's tables; places in the input.
+    /// The fast XML path reads it first when `gauge` finds it worth trying; what it reads is
+    /// kept only when it read the whole run with nothing to report (places in messages are
+    /// libxml2's), else the run is read again with libxml2.
     static func read(_ run: KMLSplitter.Run, prefix: [UInt8], suffix: [UInt8], marker: String, snapshot: KMLReaderSnapshot,
-                     version: Int, name: String, options: KMLReadOptions, strict: Bool, listsEveryWarning: Bool) -> KMLRunOutcome
+                     version: Int, name: String, options: KMLReadOptions, strict: Bool, listsEveryWarning: Bool,
+                     gauge: KMLFastPathGauge) -> KMLRunOutcome
+    {
+        if gauge.isWorthTrying {
+            let outcome = read(run, prefix: prefix, suffix: suffix, marker: marker, snapshot: snapshot, version: version, name: name,
+                               options: options, strict: strict, listsEveryWarning: listsEveryWarning, fast: true)
+            let succeeded = outcome.error == nil && outcome.log.isEmpty
+            gauge.record(succeeded: succeeded)
+            if succeeded { return outcome }
+        }
+        return read(run, prefix: prefix, suffix: suffix, marker: marker, snapshot: snapshot, version: version, name: name,
+                    options: options, strict: strict, listsEveryWarning: listsEveryWarning, fast: false)
+    }
+
+    private static func read(_ run: KMLSplitter.Run, prefix: [UInt8], suffix: [UInt8], marker: String, snapshot: KMLReaderSnapshot,
+                             version: Int, name: String, options: KMLReadOptions, strict: Bool, listsEveryWarning: Bool,
+                             fast: Bool) -> KMLRunOutcome
     {
         let log = DiagnosticLog(strict: strict)
         log.listsEveryWarning = listsEveryWarning
@@ -101,12 +140,13 @@ extension KMLReaderState {
             }
             return moved
         }
-        let document = prefix + run.bytes + suffix
+        let document = fast ? [] : prefix + run.bytes + suffix
         var offset = 0
         do throws(GeoConvError) {
             let parser: XMLPullParser
             do {
-                parser = try XMLPullParser(maximumDepth: options.maximumDepth) { buffer in
+                parser = fast ? try XMLPullParser(documentParts: [prefix, run.bytes, suffix], maximumDepth: options.maximumDepth)
+                    : try XMLPullParser(maximumDepth: options.maximumDepth) { buffer in
                     let n = min(buffer.count, document.count - offset)
                     if n > 0, let target = buffer.baseAddress {
                         document.withUnsafeBytes { source in
@@ -134,6 +174,8 @@ extension KMLReaderState {
             while let feature = try state.next() {
                 outcome.features.append((feature, state.lastLocation.map(relocate)))
             }
+            // (An error the reader caught and got past must not hide that the fast path gave up.)
+            if parser.gaveUp { throw GeoConvError(.unsupported, "the fast XML path gave up") }
         } catch {
             outcome.error = error.relocated(relocate)
         }

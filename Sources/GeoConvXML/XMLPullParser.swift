@@ -67,6 +67,8 @@ public final class XMLPullParser {
     @exclusivity(unchecked) private var current: XMLEvent?
     /// The deepest element nesting accepted.
     public let maximumDepth: Int
+    /// The fast path (`init(document:)`), when it reads this document instead of libxml2.
+    @exclusivity(unchecked) private var fast: XMLByteTokenizer?
 
     final class Source {
         let read: (UnsafeMutableRawBufferPointer) throws -> Int
@@ -179,13 +181,37 @@ public final class XMLPullParser {
         }, context)
     }
 
+    /// Creates a parser of a document held in memory that reads it without libxml2, several
+    /// times faster, for as long as the document stays within what `XMLByteTokenizer`
+    /// handles exactly as libxml2 does; past that, `gaveUp` is set and every call throws, and
+    /// the caller reads the document again with a libxml2 parser. For well-formed documents
+    /// that are many small elements (runs of KML Placemarks).
+    public convenience init(document: [UInt8], maximumDepth: Int = 256) throws(XMLParseError) {
+        try self.init(documentParts: [document], maximumDepth: maximumDepth)
+    }
+
+    /// The fast parser of the document made of `parts`, one after the other (one copy of
+    /// them is made, not two).
+    public convenience init(documentParts parts: [[UInt8]], maximumDepth: Int = 256) throws(XMLParseError) {
+        try self.init(maximumDepth: maximumDepth) { _ in 0 }
+        fast = XMLByteTokenizer(document: parts, maximumDepth: maximumDepth)
+    }
+
+    /// Whether the fast path met something it does not handle: nothing it gave is to be
+    /// used, and the document is to be read again with libxml2.
+    public var gaveUp: Bool { fast?.gaveUp ?? false }
+
     deinit { xmlFreeTextReader(reader) }
 
     /// The 1-based line of the node being read.
-    public var line: Int { Int(xmlTextReaderGetParserLineNumber(reader)) }
+    public var line: Int {
+        if let fast { return fast.nodeLine }
+        return Int(xmlTextReaderGetParserLineNumber(reader))
+    }
     /// The 1-based line the current node starts on, as the document says it (the parser's
     /// `line` is where its read-ahead has got to, often further on); `nil` when unknown.
     public var nodeLine: Int? {
+        if let fast { return fast.nodeLine }
         if let position = elementPosition, position.line == libxmlNodeLine { return position.line }
         return libxmlNodeLine
     }
@@ -194,6 +220,7 @@ public final class XMLPullParser {
     /// end tag or text, the enclosing element's — when the scan of start tags agrees with
     /// libxml2 about its line; `nil` otherwise.
     public var nodeColumn: Int? {
+        if let fast { return fast.nodeColumn }
         guard let position = elementPosition, position.line == libxmlNodeLine else { return nil }
         return position.column
     }
@@ -209,9 +236,15 @@ public final class XMLPullParser {
     @exclusivity(unchecked) private var elementPosition: (line: Int, column: Int)?
 
     /// The 1-based column of the node being read.
-    public var column: Int { Int(xmlTextReaderGetParserColumnNumber(reader)) }
+    public var column: Int {
+        if let fast { return fast.nodeColumn }
+        return Int(xmlTextReaderGetParserColumnNumber(reader))
+    }
     /// The current element nesting depth.
-    public var depth: Int { Int(xmlTextReaderDepth(reader)) }
+    public var depth: Int {
+        if let fast { return fast.depth }
+        return Int(xmlTextReaderDepth(reader))
+    }
 
     /// Elements opened and not yet closed, as of the last start or end tag.
     @exclusivity(unchecked) private var openElements = 0
@@ -259,6 +292,10 @@ public final class XMLPullParser {
 
     /// Advances to the next start tag, end tag or non-blank text; `nil` at the end of the document.
     public func next() throws(XMLParseError) -> XMLEvent? {
+        if let fast {
+            current = try fast.next(reportsWhitespace: reportsWhitespace)
+            return current
+        }
         while true {
             let status = xmlTextReaderRead(reader)
             if status == 0 {
@@ -346,18 +383,21 @@ public final class XMLPullParser {
 
     /// The current text node's bytes (valid only inside `body`).
     public func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        if let fast { return try body(fast.currentText) }
         guard let value = xmlTextReaderConstValue(reader) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
         return try body(UnsafeBufferPointer(start: value, count: strlen(value)))
     }
 
     /// The current text node as a string.
     public var text: String {
+        if let fast { return String(decoding: fast.currentText, as: UTF8.self) }
         guard let value = xmlTextReaderConstValue(reader) else { return "" }
         return String(cString: value)
     }
 
     /// The value of the current element's attribute with this local name.
     public func attribute(_ name: String) -> String? {
+        if let fast { return fast.attribute(name) }
         var result: String?
         guard xmlTextReaderMoveToFirstAttribute(reader) == 1 else { return nil }
         repeat {
@@ -374,6 +414,7 @@ public final class XMLPullParser {
 
     /// The namespace URI of the current element (after `.start` or `.end`), `nil` when it has none.
     public var namespaceURI: String? {
+        if let fast { return fast.namespaceURI }
         guard let uri = xmlTextReaderConstNamespaceUri(reader) else { return nil }
         return String(cString: uri)
     }
@@ -381,6 +422,7 @@ public final class XMLPullParser {
     /// The current element's attributes as written (qualified names), namespace
     /// declarations left out, in document order.
     public var attributes: [(name: String, value: String)] {
+        if let fast { return fast.attributes }
         var result: [(name: String, value: String)] = []
         guard xmlTextReaderMoveToFirstAttribute(reader) == 1 else { return result }
         repeat {

@@ -1,0 +1,614 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// A pull tokenizer for plain, well-formed UTF-8 XML held in memory, several times faster
+/// than libxml2's reader: the fast path of `XMLPullParser(document:)`, for the runs of KML
+/// Placemarks that `--jobs` reads on other threads.
+///
+/// It gives the events, names, text, attributes and start-tag positions libxml2's reader
+/// gives — and gives up (`gaveUp`, and every call throws) at anything it does not handle
+/// exactly as libxml2 does, leaving the caller to read the document with libxml2 again:
+/// malformed XML of any kind (libxml2 words the error), comments, processing instructions
+/// other than the XML declaration, document type declarations, an encoding other than
+/// UTF-8, entity references other than the five predefined ones, names that are not ASCII,
+/// namespace declarations below the root, undeclared or `xml:` prefixes, two attributes
+/// with one local name, a start tag spanning lines, a lone carriage return, and nesting
+/// deeper than the limit.
+final class XMLByteTokenizer {
+    /// What the current node is.
+    enum Kind { case none, start, end, text }
+
+    private let base: UnsafeMutablePointer<UInt8>
+    private let count: Int
+    private let maximumDepth: Int
+    @exclusivity(unchecked) private var position = 0
+    @exclusivity(unchecked) private var line = 1
+    @exclusivity(unchecked) private var lineStart = 0
+    /// Set when the document is beyond this tokenizer; every later call throws.
+    @exclusivity(unchecked) private(set) var gaveUp = false
+    @exclusivity(unchecked) private var sawRoot = false
+
+    /// Open elements: the qualified name's offset and length, where the local name starts,
+    /// and the start tag's line and column.
+    @exclusivity(unchecked) private var open: [(name: Int, length: Int, local: Int, line: Int, column: Int)] = []
+    /// Namespace prefixes the root declares (prefix bytes, URI), and its default namespace.
+    @exclusivity(unchecked) private var prefixes: [(prefix: [UInt8], uri: String)] = []
+    @exclusivity(unchecked) private var defaultNamespace: String?
+
+    // The current node.
+    @exclusivity(unchecked) private(set) var kind = Kind.none
+    @exclusivity(unchecked) private(set) var nodeLine = 1
+    @exclusivity(unchecked) private(set) var nodeColumn = 1
+    /// Element nesting depth of the current node (libxml2's `xmlTextReaderDepth`).
+    @exclusivity(unchecked) private(set) var depth = 0
+    @exclusivity(unchecked) private var name = ""
+    @exclusivity(unchecked) private var namePrefix: Range<Int>?
+    /// The current start tag's attributes: qualified name, local name and value (offsets),
+    /// whether the value holds references or line breaks to rewrite, whether it declares a namespace.
+    @exclusivity(unchecked) private var attributeList: [(qualified: Range<Int>, local: Range<Int>, value: Range<Int>, rewrite: Bool, isDeclaration: Bool)] = []
+    /// The current text: a range of the document when it needs no rewriting, else `decoded`.
+    @exclusivity(unchecked) private var textRange = 0..<0
+    @exclusivity(unchecked) private var textIsDecoded = false
+    /// Text with references replaced (or line breaks normalised): `decodedCount` bytes.
+    @exclusivity(unchecked) private var decoded: UnsafeMutablePointer<UInt8> = .allocate(capacity: 256)
+    @exclusivity(unchecked) private var decodedCount = 0, decodedCapacity = 256
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
+
+    /// Element names made into strings once.
+    @exclusivity(unchecked) private var names = [(bytes: [UInt8], name: String)](repeating: ([], ""), count: 64)
+
+    /// The reason the tokenizer gave up (thrown by every call from then on).
+    private static let unsupported = XMLParseError(message: "beyond the fast XML path", line: 0, column: 0)
+
+    /// A tokenizer of the document made of `parts`, one after the other.
+    init(document parts: [[UInt8]], maximumDepth: Int) {
+        count = parts.reduce(0) { $0 + $1.count }
+        let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, count))
+        var filled = 0
+        for part in parts {
+            part.withUnsafeBufferPointer { source in
+                if let start = source.baseAddress { (copy + filled).update(from: start, count: part.count) }
+            }
+            filled += part.count
+        }
+        base = copy
+        self.maximumDepth = maximumDepth
+        readDeclaration()
+    }
+
+    deinit {
+        base.deallocate()
+        decoded.deallocate()
+    }
+
+    /// Makes `bytes` the current (decoded) text.
+    private func setDecoded(_ bytes: [UInt8]) {
+        if bytes.count > decodedCapacity {
+            decoded.deallocate()
+            decodedCapacity = max(bytes.count, decodedCapacity * 2)
+            decoded = .allocate(capacity: decodedCapacity)
+        }
+        bytes.withUnsafeBufferPointer { source in
+            if let start = source.baseAddress { decoded.update(from: start, count: bytes.count) }
+        }
+        decodedCount = bytes.count
+        textIsDecoded = true
+    }
+
+    private func giveUp() -> XMLParseError {
+        gaveUp = true
+        return Self.unsupported
+    }
+
+    // MARK: Events
+
+    /// The next start tag, end tag or text (whitespace-only text only when `reportsWhitespace`);
+    /// `nil` at the end of the document.
+    func next(reportsWhitespace: Bool) throws(XMLParseError) -> XMLEvent? {
+        if gaveUp { throw Self.unsupported }
+        while true {
+            guard position < count else {
+                if !open.isEmpty || !sawRoot { throw giveUp() }
+                kind = .none
+                return nil
+            }
+            if base[position] != UInt8(ascii: "<") {
+                let start = position
+                let reported = try readText()
+                if open.isEmpty {
+                    // Outside the root only blanks are allowed, as written (no references).
+                    if !isBlank(UnsafeBufferPointer(start: base + start, count: position - start)) { throw giveUp() }
+                    continue
+                }
+                if !reported && !reportsWhitespace { continue }
+                return .text
+            }
+            guard position + 1 < count else { throw giveUp() }
+            switch base[position + 1] {
+            case UInt8(ascii: "/"):
+                return try readEndTag()
+            case UInt8(ascii: "!"):
+                guard !open.isEmpty, matches("<![CDATA[", at: position) else { throw giveUp() }
+                try readCDATA()
+                return .text
+            case UInt8(ascii: "?"):
+                throw giveUp()
+            default:
+                return try readStartTag()
+            }
+        }
+    }
+
+    /// The current text's bytes, decoded.
+    /// (Valid until the next event.)
+    var currentText: UnsafeBufferPointer<UInt8> {
+        if textIsDecoded { return UnsafeBufferPointer(start: decoded, count: decodedCount) }
+        return UnsafeBufferPointer(start: base + textRange.lowerBound, count: textRange.count)
+    }
+
+    /// The current element's name (local name).
+    var elementName: String { name }
+
+    // MARK: Attributes
+
+    /// The value of the current start tag's attribute with this local name (for a namespace
+    /// declaration, libxml2's local name: the prefix, or `xmlns`).
+    func attribute(_ wanted: String) -> String? {
+        guard kind == .start else { return nil }
+        var wanted = wanted
+        return wanted.withUTF8 { key -> String? in
+            for attribute in attributeList where attribute.local.count == key.count {
+                if let start = key.baseAddress, memcmp(base + attribute.local.lowerBound, start, key.count) != 0 { continue }
+                return value(of: attribute)
+            }
+            return nil
+        }
+    }
+
+    /// The current start tag's attributes as written (qualified names), namespace
+    /// declarations left out, in document order.
+    var attributes: [(name: String, value: String)] {
+        guard kind == .start else { return [] }
+        return attributeList.filter { !$0.isDeclaration }.map { attribute in
+            (String(decoding: UnsafeBufferPointer(start: base + attribute.qualified.lowerBound, count: attribute.qualified.count), as: UTF8.self),
+             value(of: attribute))
+        }
+    }
+
+    /// The current element's namespace URI (start or end tag), `nil` when it has none.
+    var namespaceURI: String? {
+        guard kind == .start || kind == .end else { return nil }
+        guard let prefix = namePrefix else { return defaultNamespace }
+        return namespace(of: prefix)
+    }
+
+    private func value(of attribute: (qualified: Range<Int>, local: Range<Int>, value: Range<Int>, rewrite: Bool, isDeclaration: Bool)) -> String {
+        let raw = UnsafeBufferPointer(start: base + attribute.value.lowerBound, count: attribute.value.count)
+        guard attribute.rewrite else { return String(decoding: raw, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.count)
+        _ = decode(raw, into: &out, normalizesBlanks: true)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private func namespace(of prefix: Range<Int>) -> String? {
+        let bytes = UnsafeBufferPointer(start: base + prefix.lowerBound, count: prefix.count)
+        return prefixes.first { $0.prefix.elementsEqual(bytes) }?.uri
+    }
+
+    // MARK: Reading constructs
+
+    /// `<?xml version="1.0" [encoding="UTF-8"]?>` at the very start, on one line, read
+    /// strictly: any other version, encoding or pseudo-attribute (`standalone`) gives up.
+    private func readDeclaration() {
+        guard matches("<?xml", at: 0), count > 5, (base[5] == 0x20 || base[5] == 0x09) else { return }
+        var i = 5
+        var names: [[UInt8]] = []
+        while true {
+            let blanks = i
+            while i < count, (base[i] == 0x20 || base[i] == 0x09) { i += 1 }
+            guard i + 1 < count else { gaveUp = true; return }
+            if base[i] == UInt8(ascii: "?") && base[i + 1] == UInt8(ascii: ">") {
+                guard names.first == Array("version".utf8) else { gaveUp = true; return }
+                position = i + 2
+                return
+            }
+            // ` name="value"`: a blank before each.
+            guard i > blanks else { gaveUp = true; return }
+            let nameStart = i
+            while i < count, (base[i] | 0x20) >= UInt8(ascii: "a") && (base[i] | 0x20) <= UInt8(ascii: "z") { i += 1 }
+            let name = Array(UnsafeBufferPointer(start: base + nameStart, count: i - nameStart))
+            while i < count, (base[i] == 0x20 || base[i] == 0x09) { i += 1 }
+            guard i < count, base[i] == UInt8(ascii: "=") else { gaveUp = true; return }
+            i += 1
+            while i < count, (base[i] == 0x20 || base[i] == 0x09) { i += 1 }
+            guard i < count, base[i] == UInt8(ascii: "\"") || base[i] == UInt8(ascii: "'") else { gaveUp = true; return }
+            let quote = base[i]
+            let valueStart = i + 1
+            i = valueStart
+            while i < count, base[i] != quote, base[i] >= 0x20, base[i] < 0x80 { i += 1 }
+            guard i < count, base[i] == quote else { gaveUp = true; return }
+            let value = UnsafeBufferPointer(start: base + valueStart, count: i - valueStart)
+            i += 1
+            let expected: [[UInt8]]
+            switch names.count {
+            case 0: expected = [Array("version".utf8)]
+            case 1: expected = [Array("encoding".utf8)]
+            default: expected = []
+            }
+            guard expected.contains(name) else { gaveUp = true; return }
+            if names.isEmpty {
+                guard value.elementsEqual("1.0".utf8) else { gaveUp = true; return }
+            } else {
+                let lower = value.map { $0 | 0x20 }
+                guard lower.elementsEqual("utf-8".utf8) || lower.elementsEqual("utf8".utf8) else { gaveUp = true; return }
+            }
+            names.append(name)
+        }
+    }
+
+    /// Text up to the next `<`; returns whether it is more than blanks.
+    private func readText() throws(XMLParseError) -> Bool {
+        let start = position
+        var rewrite = false, nonASCII = false
+        var i = position
+        while i < count {
+            let byte = base[i]
+            if byte == UInt8(ascii: "<") { break }
+            if byte < 0x20 {
+                if byte == 0x0A {
+                    line += 1
+                    lineStart = i + 1
+                } else if byte == 0x0D {
+                    guard i + 1 < count, base[i + 1] == 0x0A else { throw giveUp() }
+                    rewrite = true
+                } else if byte != 0x09 {
+                    throw giveUp()
+                }
+            } else if byte == UInt8(ascii: "&") {
+                rewrite = true
+            } else if byte == UInt8(ascii: ">") {
+                if i >= start + 2 && base[i - 1] == UInt8(ascii: "]") && base[i - 2] == UInt8(ascii: "]") { throw giveUp() }
+            } else if byte >= 0x80 {
+                nonASCII = true
+            }
+            i += 1
+        }
+        position = i
+        nodeLine = line  // (only errors, which make the caller give up, ask a text's place)
+        let raw = UnsafeBufferPointer(start: base + start, count: i - start)
+        if nonASCII { try validateUTF8(raw) }
+        if let element = open.last { nodeColumn = element.column }
+        depth = open.count
+        kind = .text
+        if rewrite {
+            scratch.removeAll(keepingCapacity: true)
+            guard decode(raw, into: &scratch, normalizesBlanks: false) else { throw giveUp() }
+            setDecoded(scratch)
+        } else {
+            textIsDecoded = false
+            textRange = start..<i
+        }
+        return !isBlank(currentText)
+    }
+
+    /// `<![CDATA[…]]>`: its bytes as they are.
+    private func readCDATA() throws(XMLParseError) {
+        let start = position + 9
+        var i = start
+        var nonASCII = false
+        while true {
+            guard i + 2 < count else { throw giveUp() }
+            let byte = base[i]
+            if byte == UInt8(ascii: "]") && base[i + 1] == UInt8(ascii: "]") && base[i + 2] == UInt8(ascii: ">") { break }
+            if byte < 0x20 {
+                if byte == 0x0A {
+                    line += 1
+                    lineStart = i + 1
+                } else {
+                    // (libxml2 keeps a CDATA section's carriage returns: not followed here.)
+                    guard byte == 0x09 else { throw giveUp() }
+                }
+            } else if byte >= 0x80 {
+                nonASCII = true
+            }
+            i += 1
+        }
+        let raw = UnsafeBufferPointer(start: base + start, count: i - start)
+        if nonASCII { try validateUTF8(raw) }
+        position = i + 3
+        depth = open.count
+        kind = .text
+        textIsDecoded = false
+        textRange = start..<i
+    }
+
+    private func readEndTag() throws(XMLParseError) -> XMLEvent {
+        guard let element = open.popLast() else { throw giveUp() }
+        let nameStart = position + 2
+        guard nameStart + element.length <= count, memcmp(base + nameStart, base + element.name, element.length) == 0 else { throw giveUp() }
+        var i = nameStart + element.length
+        while i < count, isBlankByte(base[i]) {
+            if base[i] == 0x0A { line += 1; lineStart = i + 1 } else if base[i] == 0x0D { throw giveUp() }
+            i += 1
+        }
+        guard i < count, base[i] == UInt8(ascii: ">") else { throw giveUp() }
+        position = i + 1
+        (nodeLine, nodeColumn) = (element.line, element.column)
+        depth = open.count
+        kind = .end
+        namePrefix = element.local > element.name ? element.name..<(element.local - 1) : nil
+        setName(start: element.local, length: element.name + element.length - element.local)
+        return .end(name: name)
+    }
+
+    private func readStartTag() throws(XMLParseError) -> XMLEvent {
+        let tagStart = position
+        let (nameEnd, colon) = try scanName(from: position + 1)
+        let elementLine = line, elementColumn = tagStart - lineStart + 1
+        attributeList.removeAll(keepingCapacity: true)
+        var i = nameEnd
+        var isEmpty = false
+        while true {
+            guard i < count else { throw giveUp() }
+            let byte = base[i]
+            if byte == UInt8(ascii: ">") { i += 1; break }
+            if byte == UInt8(ascii: "/") {
+                guard i + 1 < count, base[i + 1] == UInt8(ascii: ">") else { throw giveUp() }
+                isEmpty = true
+                i += 2
+                break
+            }
+            // Blanks, then an attribute (a tag on one line: a line break gives up).
+            guard byte == 0x20 || byte == 0x09 else { throw giveUp() }
+            while i < count, base[i] == 0x20 || base[i] == 0x09 { i += 1 }
+            guard i < count else { throw giveUp() }
+            if base[i] == UInt8(ascii: ">") || base[i] == UInt8(ascii: "/") { continue }
+            i = try readAttribute(from: i)
+        }
+        if !sawRoot {
+            sawRoot = true
+            try declareNamespaces()
+        } else if open.isEmpty {
+            throw giveUp()  // a second root
+        }
+        if attributeList.contains(where: { $0.isDeclaration }) && open.count > 0 { throw giveUp() }
+        if let colon {
+            let prefix = (tagStart + 1)..<colon
+            guard namespace(of: prefix) != nil else { throw giveUp() }
+            namePrefix = prefix
+        } else {
+            namePrefix = nil
+        }
+        for attribute in attributeList where !attribute.isDeclaration && attribute.local.lowerBound != attribute.qualified.lowerBound {
+            guard namespace(of: attribute.qualified.lowerBound..<(attribute.local.lowerBound - 1)) != nil else { throw giveUp() }
+        }
+        guard open.count < maximumDepth else { throw giveUp() }
+        position = i
+        (nodeLine, nodeColumn) = (elementLine, elementColumn)
+        depth = open.count
+        kind = .start
+        let localStart = colon.map { $0 + 1 } ?? (tagStart + 1)
+        setName(start: localStart, length: nameEnd - localStart)
+        if !isEmpty { open.append((tagStart + 1, nameEnd - tagStart - 1, localStart, elementLine, elementColumn)) }
+        return .start(name: name, isEmpty: isEmpty)
+    }
+
+    /// `name="value"` from `start`; returns the index after the closing quote.
+    private func readAttribute(from start: Int) throws(XMLParseError) -> Int {
+        let (nameEnd, colon) = try scanName(from: start)
+        var i = nameEnd
+        while i < count, base[i] == 0x20 || base[i] == 0x09 { i += 1 }
+        guard i < count, base[i] == UInt8(ascii: "=") else { throw giveUp() }
+        i += 1
+        while i < count, base[i] == 0x20 || base[i] == 0x09 { i += 1 }
+        guard i < count, base[i] == UInt8(ascii: "\"") || base[i] == UInt8(ascii: "'") else { throw giveUp() }
+        let quote = base[i]
+        let valueStart = i + 1
+        i = valueStart
+        var rewrite = false, nonASCII = false
+        while true {
+            guard i < count else { throw giveUp() }
+            let byte = base[i]
+            if byte == quote { break }
+            if byte == UInt8(ascii: "<") { throw giveUp() }
+            if byte == UInt8(ascii: "&") || byte == 0x09 {
+                rewrite = true
+            } else if byte < 0x20 {
+                throw giveUp()  // a line break (or a control character) inside a tag
+            } else if byte >= 0x80 {
+                nonASCII = true
+            }
+            i += 1
+        }
+        let value = valueStart..<i
+        if nonASCII { try validateUTF8(UnsafeBufferPointer(start: base + valueStart, count: i - valueStart)) }
+        if rewrite {
+            scratch.removeAll(keepingCapacity: true)
+            guard decode(UnsafeBufferPointer(start: base + valueStart, count: i - valueStart), into: &scratch, normalizesBlanks: true) else { throw giveUp() }
+        }
+        let qualified = start..<nameEnd
+        var isDeclaration = false
+        var local = (colon.map { $0 + 1 } ?? start)..<nameEnd
+        if let colon {
+            let prefix = UnsafeBufferPointer(start: base + start, count: colon - start)
+            if prefix.elementsEqual("xml".utf8) { throw giveUp() }
+            isDeclaration = prefix.elementsEqual("xmlns".utf8)
+        } else if qualified.count == 5 && memcmp(base + start, "xmlns", 5) == 0 {
+            isDeclaration = true
+            local = qualified
+        }
+        // (libxml2 keeps references in a namespace name as written: not followed here.)
+        if isDeclaration && rewrite { throw giveUp() }
+        for other in attributeList {
+            if other.local.count == local.count && memcmp(base + other.local.lowerBound, base + local.lowerBound, local.count) == 0 { throw giveUp() }
+        }
+        attributeList.append((qualified, local, value, rewrite, isDeclaration))
+        return i + 1
+    }
+
+    /// The root's namespace declarations.
+    private func declareNamespaces() throws(XMLParseError) {
+        for attribute in attributeList where attribute.isDeclaration {
+            let uri = value(of: attribute)
+            if attribute.local == attribute.qualified {
+                defaultNamespace = uri.isEmpty ? nil : uri
+            } else {
+                guard !uri.isEmpty else { throw giveUp() }
+                prefixes.append((Array(UnsafeBufferPointer(start: base + attribute.local.lowerBound, count: attribute.local.count)), uri))
+            }
+        }
+    }
+
+    /// An ASCII XML name from `start`: its end, and the offset of its one colon, if any.
+    private func scanName(from start: Int) throws(XMLParseError) -> (end: Int, colon: Int?) {
+        guard start < count, isNameStart(base[start]) else { throw giveUp() }
+        var i = start + 1
+        var colon: Int?
+        while i < count {
+            let byte = base[i]
+            if byte == UInt8(ascii: ":") {
+                guard colon == nil, i + 1 < count, isNameStart(base[i + 1]) else { throw giveUp() }
+                colon = i
+            } else if !isNameByte(byte) {
+                break
+            }
+            i += 1
+        }
+        return (i, colon)
+    }
+
+    // MARK: Bytes
+
+    private func setName(start: Int, length: Int) {
+        let first = base[start], last = base[start + length - 1]
+        let slot = (length &* 31 &+ Int(first) &* 7 &+ Int(last)) & 63
+        let bytes = UnsafeBufferPointer(start: base + start, count: length)
+        if names[slot].bytes.count == length,
+           names[slot].bytes.withUnsafeBufferPointer({ $0.baseAddress.map { memcmp($0, base + start, length) == 0 } ?? false })
+        {
+            name = names[slot].name
+            return
+        }
+        let string = String(decoding: bytes, as: UTF8.self)
+        names[slot] = (Array(bytes), string)
+        name = string
+    }
+
+    private func matches(_ text: StaticString, at offset: Int) -> Bool {
+        let length = text.utf8CodeUnitCount
+        return offset + length <= count && memcmp(base + offset, text.utf8Start, length) == 0
+    }
+
+    private func isBlankByte(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+
+    private func isBlank(_ text: UnsafeBufferPointer<UInt8>) -> Bool { text.allSatisfy(isBlankByte) }
+
+    private func isNameStart(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "_")
+    }
+
+    private func isNameByte(_ byte: UInt8) -> Bool {
+        isNameStart(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+    }
+
+    /// Refuses bytes that are not UTF-8 (overlong forms, surrogates and values past U+10FFFF
+    /// included), or are U+FFFE / U+FFFF (not XML characters).
+    private func validateUTF8(_ bytes: UnsafeBufferPointer<UInt8>) throws(XMLParseError) {
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let lead = bytes[i]
+            if lead < 0x80 { i += 1; continue }
+            let length: Int, low: UInt8, high: UInt8
+            switch lead {
+            case 0xC2...0xDF: (length, low, high) = (2, 0x80, 0xBF)
+            case 0xE0: (length, low, high) = (3, 0xA0, 0xBF)
+            case 0xE1...0xEC, 0xEE...0xEF: (length, low, high) = (3, 0x80, 0xBF)
+            case 0xED: (length, low, high) = (3, 0x80, 0x9F)
+            case 0xF0: (length, low, high) = (4, 0x90, 0xBF)
+            case 0xF1...0xF3: (length, low, high) = (4, 0x80, 0xBF)
+            case 0xF4: (length, low, high) = (4, 0x80, 0x8F)
+            default: throw giveUp()
+            }
+            guard i + length <= n, bytes[i + 1] >= low, bytes[i + 1] <= high else { throw giveUp() }
+            for k in 2..<length where bytes[i + k] & 0xC0 != 0x80 { throw giveUp() }
+            if lead == 0xEF && bytes[i + 1] == 0xBF && bytes[i + 2] >= 0xBE { throw giveUp() }
+            i += length
+        }
+    }
+
+    /// Appends `raw` with its references replaced and CR LF made LF (and, for attribute
+    /// values, tabs and line breaks made spaces); false at a reference it does not handle.
+    private func decode(_ raw: UnsafeBufferPointer<UInt8>, into out: inout [UInt8], normalizesBlanks: Bool) -> Bool {
+        var i = 0
+        while i < raw.count {
+            let byte = raw[i]
+            if byte == 0x0D {
+                i += 1  // (followed by LF, checked while scanning)
+                continue
+            }
+            if normalizesBlanks && (byte == 0x09 || byte == 0x0A) {
+                out.append(0x20)
+                i += 1
+                continue
+            }
+            guard byte == UInt8(ascii: "&") else {
+                out.append(byte)
+                i += 1
+                continue
+            }
+            var end = i + 1
+            while end < raw.count, raw[end] != UInt8(ascii: ";"), end - i < 12 { end += 1 }
+            guard end < raw.count, raw[end] == UInt8(ascii: ";") else { return false }
+            let reference = UnsafeBufferPointer(rebasing: raw[(i + 1)..<end])
+            if reference.first == UInt8(ascii: "#") {
+                guard let scalar = Self.characterReference(UnsafeBufferPointer(rebasing: reference.dropFirst())) else { return false }
+                out.append(contentsOf: String(Character(scalar)).utf8)
+            } else if reference.elementsEqual("lt".utf8) {
+                out.append(UInt8(ascii: "<"))
+            } else if reference.elementsEqual("gt".utf8) {
+                out.append(UInt8(ascii: ">"))
+            } else if reference.elementsEqual("amp".utf8) {
+                out.append(UInt8(ascii: "&"))
+            } else if reference.elementsEqual("quot".utf8) {
+                out.append(UInt8(ascii: "\""))
+            } else if reference.elementsEqual("apos".utf8) {
+                out.append(UInt8(ascii: "'"))
+            } else {
+                return false
+            }
+            i = end + 1
+        }
+        return true
+    }
+
+    /// `#N;` / `#xH;` (without `#` and `;`): an XML character, or `nil`.
+    private static func characterReference(_ digits: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar? {
+        var value: UInt32 = 0
+        var body = digits
+        var radix: UInt32 = 10
+        if body.first == UInt8(ascii: "x") {
+            radix = 16
+            body = UnsafeBufferPointer(rebasing: body.dropFirst())
+        }
+        guard !body.isEmpty, body.count <= 8 else { return nil }
+        for byte in body {
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: return nil
+            }
+            value = value * radix + digit
+        }
+        switch value {
+        case 0x09, 0x0A, 0x0D, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return Unicode.Scalar(value)
+        default: return nil
+        }
+    }
+}
