@@ -55,6 +55,10 @@ extension KMLReaderState {
         try parser.forEachChild { (child, childEmpty) throws(XMLParseError) in
             guard !childEmpty else { return }
             switch child {
+            // (Cases are tried in order, a string comparison each: the common ones first.)
+            case let name where placemarkAliases.isEmpty && (name == "Point" || name == "LineString" || name == "Polygon" || name == "MultiGeometry"):
+                if let geometry = try parseGeometryOrWarn(child, into: &feature, times: &times) { geometries.append(geometry) }
+            case "ExtendedData": try parseExtendedData(into: &feature)
             case "name": feature.title = try parser.readElementText()
             case "description":
                 let text = try parser.readElementMarkup()
@@ -78,7 +82,6 @@ extension KMLReaderState {
                 feature.properties[KMLNames.view] = .object(try parseView(child).elements)
             case "Region":
                 feature.properties[KMLNames.region] = .object(try parseRegion())
-            case "ExtendedData": try parseExtendedData(into: &feature)
             case "TimeStamp":
                 if let when = try parseChildren()["when"] { feature.properties["timestamp"] = .string(when) }
             case "TimeSpan":

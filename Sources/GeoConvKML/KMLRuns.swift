@@ -65,42 +65,42 @@ final class KMLSplitter {
     /// The marker's element name (unlikely in any document: a random suffix).
     let markerName: String
     /// What a run's bytes are put between to make a document of them.
-    private(set) var prefix: [UInt8] = []
-    private(set) var suffix: [UInt8] = []
+    @exclusivity(unchecked) private(set) var prefix: [UInt8] = []
+    @exclusivity(unchecked) private(set) var suffix: [UInt8] = []
 
     /// Input bytes from absolute offset `base`.
-    private var window: [UInt8] = []
-    private var base = 0
-    private var atEnd = false
+    @exclusivity(unchecked) private var window: [UInt8] = []
+    @exclusivity(unchecked) private var base = 0
+    @exclusivity(unchecked) private var atEnd = false
     /// Bytes before this absolute offset have been handed to the parser (or replaced by a marker).
-    private var emitted = 0
+    @exclusivity(unchecked) private var emitted = 0
     /// Scanning: the next byte to look at, and the line and line start there.
-    private var position = 0
-    private var line = 1
-    private var lineStart = 0
+    @exclusivity(unchecked) private var position = 0
+    @exclusivity(unchecked) private var line = 1
+    @exclusivity(unchecked) private var lineStart = 0
     /// Whether cutting stopped (everything from here on passes through).
-    private var disabled = false
-    private var sawRoot = false
-    private var declaration: [UInt8] = []
+    @exclusivity(unchecked) private var disabled = false
+    @exclusivity(unchecked) private var sawRoot = false
+    @exclusivity(unchecked) private var declaration: [UInt8] = []
     /// Open elements outside the runs' Placemarks: whether each is a container runs may live in.
-    private var open: [Bool] = []
+    @exclusivity(unchecked) private var open: [Bool] = []
     /// How deep the scan is inside a run's Placemark (0: not inside one).
-    private var placemarkDepth = 0
+    @exclusivity(unchecked) private var placemarkDepth = 0
     /// The run being gathered: where it starts (offset, line, column), where its last
     /// Placemark ends, how many it holds, and the depth of its Placemarks.
-    private var runStart: (offset: Int, line: Int, column: Int)?
-    private var runEnd = 0
-    private var runCount = 0
+    @exclusivity(unchecked) private var runStart: (offset: Int, line: Int, column: Int)?
+    @exclusivity(unchecked) private var runEnd = 0
+    @exclusivity(unchecked) private var runCount = 0
     /// Elements inside the run's Placemarks.
-    private var runElements = 0
-    private var runDepth = 0
+    @exclusivity(unchecked) private var runElements = 0
+    @exclusivity(unchecked) private var runDepth = 0
     /// Runs cut and not yet replaced in the stream, and runs replaced and not yet taken.
-    private var cut: [(start: Int, end: Int, run: Run, marker: [UInt8])] = []
-    private var runs: [Int: Run] = [:]
-    private var nextIndex = 0
+    @exclusivity(unchecked) private var cut: [(start: Int, end: Int, run: Run, marker: [UInt8])] = []
+    @exclusivity(unchecked) private var runs: [Int: Run] = [:]
+    @exclusivity(unchecked) private var nextIndex = 0
     /// Marker bytes still to hand to the parser.
-    private var marker: [UInt8] = []
-    private var markerStart = 0
+    @exclusivity(unchecked) private var marker: [UInt8] = []
+    @exclusivity(unchecked) private var markerStart = 0
 
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
 
@@ -227,6 +227,14 @@ final class KMLSplitter {
         while !disabled && i < count {
             // Text up to the next '<': line breaks counted; text among a run's Placemarks ends the run.
             let atRunLevel = runStart != nil && placemarkDepth == 0 && open.count == runDepth - 1
+            if !atRunLevel {
+                // Eight bytes at a time while none is '<' or a line break.
+                while i + 8 <= count {
+                    let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                    if KMLSplitter.hasByte(word, 0x3C) || KMLSplitter.hasByte(word, 0x0A) { break }
+                    i += 8
+                }
+            }
             while i < count {
                 let byte = p[i]
                 if byte == UInt8(ascii: "<") { break }
@@ -238,11 +246,11 @@ final class KMLSplitter {
                 }
                 i += 1
             }
-            guard i < count, let end = constructEnd(p, count, i) else { return i }  // wait for more bytes
+            guard i < count, let (end, lastBreak) = constructEnd(p, count, i) else { return i }  // wait for more bytes
             handleConstruct(p, from: i, to: end)
-            for offset in i..<end where p[offset] == 0x0A {
-                line += 1
-                lineStart = base + offset + 1
+            if let lastBreak {
+                for offset in i...lastBreak where p[offset] == 0x0A { line += 1 }
+                lineStart = base + lastBreak + 1
             }
             i = end
         }
@@ -267,32 +275,57 @@ final class KMLSplitter {
         return nil
     }
 
+    /// Whether any byte of `word` is `byte` (the classic has-zero-byte test on word ^ byte×8).
+    @inline(__always) static func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
+        let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0
+    }
+
     /// Where the construct starting with `<` at window index `offset` ends, when the window
-    /// holds all of it.
-    private func constructEnd(_ p: UnsafePointer<UInt8>, _ count: Int, _ offset: Int) -> Int? {
+    /// holds all of it, and the window index of its last line break, if any.
+    private func constructEnd(_ p: UnsafePointer<UInt8>, _ count: Int, _ offset: Int) -> (end: Int, lastBreak: Int?)? {
         guard offset + 1 < count else { return nil }
+        func withBreaks(_ end: Int?) -> (end: Int, lastBreak: Int?)? {
+            guard let end else { return nil }
+            var last: Int?
+            for i in offset..<end where p[i] == 0x0A { last = i }
+            return (end, last)
+        }
         switch p[offset + 1] {
         case UInt8(ascii: "!"):
             guard let comment = matches("<!--", p, count, at: offset) else { return nil }
-            if comment { return find("-->", p, count, from: offset + 4) }
+            if comment { return withBreaks(find("-->", p, count, from: offset + 4)) }
             guard let cdata = matches("<![CDATA[", p, count, at: offset) else { return nil }
-            if cdata { return find("]]>", p, count, from: offset + 9) }
+            if cdata { return withBreaks(find("]]>", p, count, from: offset + 9)) }
             disable()  // a document type declaration (or not markup): read on one thread
             return nil
         case UInt8(ascii: "?"):
-            return find("?>", p, count, from: offset + 2)
+            return withBreaks(find("?>", p, count, from: offset + 2))
         default:
             // A tag: up to the first '>' outside quotes.
             var i = offset + 1
             var quote: UInt8 = 0
+            var lastBreak: Int?
             while i < count {
+                if quote == 0 {
+                    // Eight bytes at a time while none is '>', a quote or a line break.
+                    while i + 8 <= count {
+                        let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                        if KMLSplitter.hasByte(word, 0x3E) || KMLSplitter.hasByte(word, 0x22) || KMLSplitter.hasByte(word, 0x27)
+                            || KMLSplitter.hasByte(word, 0x0A) { break }
+                        i += 8
+                    }
+                    guard i < count else { break }
+                }
                 let byte = p[i]
-                if quote != 0 {
+                if byte == 0x0A {
+                    lastBreak = i
+                } else if quote != 0 {
                     if byte == quote { quote = 0 }
                 } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
                     quote = byte
                 } else if byte == UInt8(ascii: ">") {
-                    return i + 1
+                    return (i + 1, lastBreak)
                 }
                 i += 1
             }

@@ -317,6 +317,9 @@ final class XMLByteTokenizer {
             }
             i += 1
         }
+        // (libxml2 gives an empty section as a node or not depending on what is around it,
+        // and merges a section with the next one right after it.)
+        guard i > start, !matches("<![CDATA[", at: i + 3) else { throw giveUp() }
         let raw = UnsafeBufferPointer(start: base + start, count: i - start)
         if nonASCII { try validateUTF8(raw) }
         position = i + 3
