@@ -43,16 +43,16 @@ final class KMLSplitter {
     /// How many line breaks `bytes` hold, and how many bytes follow the last one (all of
     /// them when there is none).
     static func lineBreaks(in bytes: [UInt8]) -> (count: Int, lastLine: Int) {
-        var count = 0, lastLine = 0
-        for byte in bytes {
-            if byte == 0x0A {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let start = buffer.baseAddress else { return (0, 0) }
+            var count = 0, lineStart = 0
+            // memchr from break to break: a run of Placemarks has one every few dozen bytes.
+            while lineStart < buffer.count, let hit = memchr(start + lineStart, 0x0A, buffer.count - lineStart) {
                 count += 1
-                lastLine = 0
-            } else {
-                lastLine += 1
+                lineStart = start.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
             }
+            return (count, buffer.count - lineStart)
         }
-        return (count, lastLine)
     }
 
     static let minimumPlacemarks = 16
@@ -172,11 +172,11 @@ final class KMLSplitter {
     /// than the marker.
     private func markerBytes(for bytes: [UInt8], index: Int) -> [UInt8]? {
         let marker = Array("<\(markerName) n=\"\(index)\"/>".utf8)
-        guard bytes.contains(0x0A) else {
+        let (newlines, lastLine) = KMLSplitter.lineBreaks(in: bytes)
+        guard newlines > 0 else {
             guard marker.count <= bytes.count else { return nil }
             return marker + repeatElement(0x20, count: bytes.count - marker.count)
         }
-        let (newlines, lastLine) = KMLSplitter.lineBreaks(in: bytes)
         let length = marker.count + newlines + lastLine
         let padding = KMLSplitter.chunkPadding(from: length, to: bytes.count)
         return marker + repeatElement(0x20, count: padding) + repeatElement(0x0A, count: newlines) + repeatElement(0x20, count: lastLine)
