@@ -140,22 +140,11 @@ extension KMLReaderState {
             }
             return moved
         }
-        let document = fast ? [] : prefix + run.bytes + suffix
-        var offset = 0
         do throws(GeoConvError) {
             let parser: XMLPullParser
             do {
                 parser = fast ? try XMLPullParser(documentParts: [prefix, run.bytes, suffix], maximumDepth: options.maximumDepth)
-                    : try XMLPullParser(maximumDepth: options.maximumDepth) { buffer in
-                    let n = min(buffer.count, document.count - offset)
-                    if n > 0, let target = buffer.baseAddress {
-                        document.withUnsafeBytes { source in
-                            if let start = source.baseAddress { target.copyMemory(from: start + offset, byteCount: n) }
-                        }
-                    }
-                    offset += n
-                    return n
-                }
+                    : try XMLPullParser(libxml2Reading: prefix + run.bytes + suffix, maximumDepth: options.maximumDepth)
             } catch {
                 throw GeoConvError(.io, error.message)
             }

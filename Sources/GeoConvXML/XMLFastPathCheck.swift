@@ -12,17 +12,7 @@ public enum XMLFastPathCheck {
     }
 
     private static func parsers(_ document: [UInt8]) -> (slow: XMLPullParser, fast: XMLPullParser)? {
-        var offset = 0
-        guard let slow = try? XMLPullParser(read: { buffer in
-            let n = min(buffer.count, document.count - offset)
-            if n > 0, let target = buffer.baseAddress {
-                document.withUnsafeBytes { source in
-                    if let start = source.baseAddress { target.copyMemory(from: start + offset, byteCount: n) }
-                }
-            }
-            offset += n
-            return n
-        }), let fast = try? XMLPullParser(document: document) else { return nil }
+        guard let slow = try? XMLPullParser(libxml2Reading: document), let fast = try? XMLPullParser(document: document) else { return nil }
         return (slow, fast)
     }
 

@@ -181,6 +181,21 @@ public final class XMLPullParser {
         }, context)
     }
 
+    /// Creates a libxml2 parser of a document held in memory.
+    public convenience init(libxml2Reading document: [UInt8], maximumDepth: Int = 256) throws(XMLParseError) {
+        var offset = 0
+        try self.init(maximumDepth: maximumDepth) { buffer in
+            let n = min(buffer.count, document.count - offset)
+            if n > 0, let target = buffer.baseAddress {
+                document.withUnsafeBytes { source in
+                    if let start = source.baseAddress { target.copyMemory(from: start + offset, byteCount: n) }
+                }
+            }
+            offset += n
+            return n
+        }
+    }
+
     /// Creates a parser of a document held in memory that reads it without libxml2, several
     /// times faster, for as long as the document stays within what `XMLByteTokenizer`
     /// handles exactly as libxml2 does; past that, `gaveUp` is set and every call throws, and
