@@ -29,8 +29,19 @@ extension JSONScanner {
                         index += 1
                         continue
                     }
-                    while index < limit, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") { index += 1 }
+                    while index < limit, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] != 0x0A {
+                        index += 1
+                    }
                     guard index < limit else { break }
+                    if bytes[index] == 0x0A {
+                        // (A raw line break in a string is an error the parse reports; a
+                        // newline-delimited record must not be skipped past its line.)
+                        if recordEndsAtNewline { throw continuesOnNextLine(at: index) }
+                        line += 1
+                        lineStart = base + index + 1
+                        index += 1
+                        continue
+                    }
                     if bytes[index] == UInt8(ascii: "\\") {
                         escaped = true
                         index += 1
@@ -67,6 +78,7 @@ extension JSONScanner {
                         return
                     }
                     if byte == 0x0A {
+                        if recordEndsAtNewline { throw continuesOnNextLine(at: index) }
                         line += 1
                         lineStart = base + index + 1
                     }
@@ -75,6 +87,14 @@ extension JSONScanner {
             }
             position = index
         }
+    }
+
+    /// A newline-delimited record's value that goes on past its line (one thread and
+    /// `--jobs`, which cuts at newlines, then refuse it alike), at the line break.
+    func continuesOnNextLine(at index: Int) -> GeoConvError {
+        position = index
+        return error("a record of a newline-delimited text sequence continues on the next line",
+                     hint: "write one JSON text per line, or start every record with RS (RFC 8142, .geojsons)")
     }
 
     /// Whether `byte` is one `skipValueBytes` acts on outside strings: a quote, a bracket or

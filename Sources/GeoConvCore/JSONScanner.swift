@@ -103,10 +103,7 @@ package final class JSONScanner {
             switch byte {
             case 0x20, 0x09, 0x0D: position += 1
             case 0x0A:
-                if recordEndsAtNewline {
-                    throw error("a record of a newline-delimited text sequence continues on the next line",
-                                hint: "write one JSON text per line, or start every record with RS (RFC 8142, .geojsons)")
-                }
+                if recordEndsAtNewline { throw continuesOnNextLine(at: position) }
                 position += 1
                 line += 1
                 lineStart = base + position

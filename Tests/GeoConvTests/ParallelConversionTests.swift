@@ -239,4 +239,25 @@ struct ParallelConversionTests {
             #expect(String(decoding: report.output, as: UTF8.self) == "POINT (1 1)\nPOINT (2 1)\n", "--jobs \(jobs)")
         }
     }
+
+    @Test("A newline-delimited record whose value runs on past its line is skipped at its line, with any --jobs")
+    func valueRunningPastItsLine() throws {
+        let record = { (n: Int) in "{\"type\":\"Feature\",\"properties\":{\"n\":\(n)},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(n),1]}}" }
+        var lines = (0..<60).map(record)
+        // "coordinates" before "type": its value is stepped over first, and here it never
+        // closes on its line; the brackets the next line closes must not make it one record.
+        lines[20] = "{\"type\":\"Feature\",\"geometry\":{\"coordinates\":[[1,2],[3,\"x\":{"
+        lines[21] = "}]],\"type\":\"LineString\"},\"properties\":{}}"
+        let text = lines.joined(separator: "\n") + "\n"
+        var outputs: [[UInt8]] = []
+        for jobs in [1, 2, 4] {
+            let report = try convert(text, from: "geojsonseq", to: "wkt", jobs: jobs, skipInvalid: true)
+            #expect(report.statistics.featuresRead == 58, "--jobs \(jobs)")
+            let skipped = report.diagnostics.skippedFeatures
+            #expect(skipped.map { $0.location?.line } == [21, 22], "--jobs \(jobs)")
+            #expect(skipped.first?.message.contains("continues on the next line") == true, "\(skipped.first?.message ?? "")")
+            outputs.append(report.output)
+        }
+        #expect(outputs.allSatisfy { $0 == outputs[0] })
+    }
 }
