@@ -190,7 +190,7 @@ final class XMLByteTokenizer {
         guard attribute.rewrite else { return String(decoding: raw, as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(raw.count)
-        _ = decode(raw, into: &out, normalizesBlanks: true)
+        _ = XMLCharacterData.decode(raw, into: &out, normalizesBlanks: true)
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -280,13 +280,13 @@ final class XMLByteTokenizer {
         position = i
         nodeLine = line  // (only errors, which make the caller give up, ask a text's place)
         let raw = UnsafeBufferPointer(start: base + start, count: i - start)
-        if nonASCII { try validateUTF8(raw) }
+        if nonASCII, !XMLCharacterData.isXMLUTF8(raw) { throw giveUp() }
         if let element = open.last { nodeColumn = element.column }
         depth = open.count
         kind = .text
         if rewrite {
             scratch.removeAll(keepingCapacity: true)
-            guard decode(raw, into: &scratch, normalizesBlanks: false) else { throw giveUp() }
+            guard XMLCharacterData.decode(raw, into: &scratch, normalizesBlanks: false) else { throw giveUp() }
             setDecoded(scratch)
         } else {
             textIsDecoded = false
@@ -321,7 +321,7 @@ final class XMLByteTokenizer {
         // and merges a section with the next one right after it.)
         guard i > start, !matches("<![CDATA[", at: i + 3) else { throw giveUp() }
         let raw = UnsafeBufferPointer(start: base + start, count: i - start)
-        if nonASCII { try validateUTF8(raw) }
+        if nonASCII, !XMLCharacterData.isXMLUTF8(raw) { throw giveUp() }
         position = i + 3
         depth = open.count
         kind = .text
@@ -428,10 +428,10 @@ final class XMLByteTokenizer {
             i += 1
         }
         let value = valueStart..<i
-        if nonASCII { try validateUTF8(UnsafeBufferPointer(start: base + valueStart, count: i - valueStart)) }
+        if nonASCII, !XMLCharacterData.isXMLUTF8(UnsafeBufferPointer(start: base + valueStart, count: i - valueStart)) { throw giveUp() }
         if rewrite {
             scratch.removeAll(keepingCapacity: true)
-            guard decode(UnsafeBufferPointer(start: base + valueStart, count: i - valueStart), into: &scratch, normalizesBlanks: true) else { throw giveUp() }
+            guard XMLCharacterData.decode(UnsafeBufferPointer(start: base + valueStart, count: i - valueStart), into: &scratch, normalizesBlanks: true) else { throw giveUp() }
         }
         let qualified = start..<nameEnd
         var isDeclaration = false
@@ -516,102 +516,5 @@ final class XMLByteTokenizer {
 
     private func isNameByte(_ byte: UInt8) -> Bool {
         isNameStart(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-    }
-
-    /// Refuses bytes that are not UTF-8 (overlong forms, surrogates and values past U+10FFFF
-    /// included), or are U+FFFE / U+FFFF (not XML characters).
-    private func validateUTF8(_ bytes: UnsafeBufferPointer<UInt8>) throws(XMLParseError) {
-        var i = 0
-        let n = bytes.count
-        while i < n {
-            let lead = bytes[i]
-            if lead < 0x80 { i += 1; continue }
-            let length: Int, low: UInt8, high: UInt8
-            switch lead {
-            case 0xC2...0xDF: (length, low, high) = (2, 0x80, 0xBF)
-            case 0xE0: (length, low, high) = (3, 0xA0, 0xBF)
-            case 0xE1...0xEC, 0xEE...0xEF: (length, low, high) = (3, 0x80, 0xBF)
-            case 0xED: (length, low, high) = (3, 0x80, 0x9F)
-            case 0xF0: (length, low, high) = (4, 0x90, 0xBF)
-            case 0xF1...0xF3: (length, low, high) = (4, 0x80, 0xBF)
-            case 0xF4: (length, low, high) = (4, 0x80, 0x8F)
-            default: throw giveUp()
-            }
-            guard i + length <= n, bytes[i + 1] >= low, bytes[i + 1] <= high else { throw giveUp() }
-            for k in 2..<length where bytes[i + k] & 0xC0 != 0x80 { throw giveUp() }
-            if lead == 0xEF && bytes[i + 1] == 0xBF && bytes[i + 2] >= 0xBE { throw giveUp() }
-            i += length
-        }
-    }
-
-    /// Appends `raw` with its references replaced and CR LF made LF (and, for attribute
-    /// values, tabs and line breaks made spaces); false at a reference it does not handle.
-    private func decode(_ raw: UnsafeBufferPointer<UInt8>, into out: inout [UInt8], normalizesBlanks: Bool) -> Bool {
-        var i = 0
-        while i < raw.count {
-            let byte = raw[i]
-            if byte == 0x0D {
-                i += 1  // (followed by LF, checked while scanning)
-                continue
-            }
-            if normalizesBlanks && (byte == 0x09 || byte == 0x0A) {
-                out.append(0x20)
-                i += 1
-                continue
-            }
-            guard byte == UInt8(ascii: "&") else {
-                out.append(byte)
-                i += 1
-                continue
-            }
-            var end = i + 1
-            while end < raw.count, raw[end] != UInt8(ascii: ";"), end - i < 12 { end += 1 }
-            guard end < raw.count, raw[end] == UInt8(ascii: ";") else { return false }
-            let reference = UnsafeBufferPointer(rebasing: raw[(i + 1)..<end])
-            if reference.first == UInt8(ascii: "#") {
-                guard let scalar = Self.characterReference(UnsafeBufferPointer(rebasing: reference.dropFirst())) else { return false }
-                out.append(contentsOf: String(Character(scalar)).utf8)
-            } else if reference.elementsEqual("lt".utf8) {
-                out.append(UInt8(ascii: "<"))
-            } else if reference.elementsEqual("gt".utf8) {
-                out.append(UInt8(ascii: ">"))
-            } else if reference.elementsEqual("amp".utf8) {
-                out.append(UInt8(ascii: "&"))
-            } else if reference.elementsEqual("quot".utf8) {
-                out.append(UInt8(ascii: "\""))
-            } else if reference.elementsEqual("apos".utf8) {
-                out.append(UInt8(ascii: "'"))
-            } else {
-                return false
-            }
-            i = end + 1
-        }
-        return true
-    }
-
-    /// `#N;` / `#xH;` (without `#` and `;`): an XML character, or `nil`.
-    private static func characterReference(_ digits: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar? {
-        var value: UInt32 = 0
-        var body = digits
-        var radix: UInt32 = 10
-        if body.first == UInt8(ascii: "x") {
-            radix = 16
-            body = UnsafeBufferPointer(rebasing: body.dropFirst())
-        }
-        guard !body.isEmpty, body.count <= 8 else { return nil }
-        for byte in body {
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: return nil
-            }
-            value = value * radix + digit
-        }
-        switch value {
-        case 0x09, 0x0A, 0x0D, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return Unicode.Scalar(value)
-        default: return nil
-        }
     }
 }
