@@ -48,6 +48,12 @@ struct XMLFastPathTests {
     @Test("Hand-made documents at the edges: the fast path gives up, libxml2 reads or refuses them", arguments: [
         "<a  x = \"1\" ><b/ ></a>",
         "<a>0<![CDATA[]]>1</a>",
+        // What FuzzXMLFastPath found libxml2 reads otherwise.
+        "<a><![CDATA[x\r\ny]]></a>",
+        "<?xml version=\"2.0\"?><a/>",
+        "<?xml\n version=\"1.0\"?>\n<a/>",
+        "<a xmlns=\"u&#38;v\"/>",
+        "<a/>&#32;",
         "<a><![CDATA[x]]><![CDATA[y]]></a>",
         "<a><!-- c --><b/></a>",
         "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a>caf\u{E9}</a>",
