@@ -138,12 +138,12 @@ public struct FormatCapabilities: Sendable {
     }
 }
 
-/// How a line-delimited format's input may be cut for parallel reading.
+/// How a line-delimited format's input may be cut for parallel reading. The chunks are read
+/// by the format's reader, whose input knows the whole input's first bytes
+/// (`ByteReader.enclosingInputStart`) for what they decide.
 public struct LineRecords: Sendable {
     /// Whether input starting with these bytes declares its CRS (an EWKT `SRID=`, an EWKB
     /// SRID flag): such input is reprojected, and stays on the two-thread pipeline.
-    /// The chunks are read by the format's reader, whose input knows the whole input's
-    /// first bytes (`ByteReader.enclosingInputStart`) for what they decide.
     public var declaresCRS: @Sendable ([UInt8]) -> Bool
 
     /// Describes a line-delimited format (by default none of its inputs declares a CRS).

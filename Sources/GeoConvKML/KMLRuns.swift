@@ -231,7 +231,7 @@ final class KMLSplitter {
                 // Eight bytes at a time while none is '<' or a line break.
                 while i + 8 <= count {
                     let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-                    if KMLSplitter.hasByte(word, 0x3C) || KMLSplitter.hasByte(word, 0x0A) { break }
+                    if ByteWords.contains(word, 0x3C) || ByteWords.contains(word, 0x0A) { break }
                     i += 8
                 }
             }
@@ -275,12 +275,6 @@ final class KMLSplitter {
         return nil
     }
 
-    /// Whether any byte of `word` is `byte` (the classic has-zero-byte test on word ^ byte×8).
-    @inline(__always) static func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
-        let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
-        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0
-    }
-
     /// Where the construct starting with `<` at window index `offset` ends, when the window
     /// holds all of it, and the window index of its last line break, if any.
     private func constructEnd(_ p: UnsafePointer<UInt8>, _ count: Int, _ offset: Int) -> (end: Int, lastBreak: Int?)? {
@@ -311,8 +305,8 @@ final class KMLSplitter {
                     // Eight bytes at a time while none is '>', a quote or a line break.
                     while i + 8 <= count {
                         let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-                        if KMLSplitter.hasByte(word, 0x3E) || KMLSplitter.hasByte(word, 0x22) || KMLSplitter.hasByte(word, 0x27)
-                            || KMLSplitter.hasByte(word, 0x0A) { break }
+                        if ByteWords.contains(word, 0x3E) || ByteWords.contains(word, 0x22) || ByteWords.contains(word, 0x27)
+                            || ByteWords.contains(word, 0x0A) { break }
                         i += 8
                     }
                     guard i < count else { break }

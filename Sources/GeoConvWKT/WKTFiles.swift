@@ -9,7 +9,7 @@ public enum GeometryLineEncoding: String, Hashable, Sendable {
 
     /// Whether a line, from its first non-blank byte, declares an SRID: EWKT's `SRID=`
     /// prefix, or EWKB's SRID flag (bit 0x20 of the geometry type's high byte).
-    public func declaresSRID(_ text: some Collection<UInt8>) -> Bool {
+    func declaresSRID(_ text: some Collection<UInt8>) -> Bool {
         switch self {
         case .wkt:
             return text.prefix(5).map { $0 | 0x20 } == Array("srid=".utf8)

@@ -23,12 +23,6 @@ struct StartTagPositions {
 
     private static let cdataPrefix = Array("[CDATA[".utf8)
 
-    /// Whether any byte of `word` is `byte` (the classic has-zero-byte test on word ^ byte×8).
-    @inline(__always) private static func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
-        let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
-        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0
-    }
-
     /// Scans bytes about to be parsed.
     mutating func scan(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
@@ -40,7 +34,7 @@ struct StartTagPositions {
                 // Eight bytes at a time while none is '<' or a newline.
                 while i + 8 <= count {
                     let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                    if Self.hasByte(word, 0x3C) || Self.hasByte(word, 0x0A) { break }
+                    if ByteWords.contains(word, 0x3C) || ByteWords.contains(word, 0x0A) { break }
                     i += 8
                 }
                 while i < count {
@@ -56,7 +50,7 @@ struct StartTagPositions {
             } else if state == Self.inTag {
                 while i + 8 <= count {
                     let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                    if Self.hasByte(word, 0x3E) || Self.hasByte(word, 0x22) || Self.hasByte(word, 0x27) || Self.hasByte(word, 0x0A) { break }
+                    if ByteWords.contains(word, 0x3E) || ByteWords.contains(word, 0x22) || ByteWords.contains(word, 0x27) || ByteWords.contains(word, 0x0A) { break }
                     i += 8
                 }
                 while i < count {
