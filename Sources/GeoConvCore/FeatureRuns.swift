@@ -104,12 +104,14 @@ extension RecordsWriter {
 /// records are added (a KML schema's field types, shared-style ids); the others are left to
 /// that writer, in order. What is to be reported about a record goes with those facts: the
 /// document's writer reports it, at the record's feature.
-package protocol SelectiveRecordsWriter {
+/// (A class: a batch asks it about every feature, and a value in an existential would be
+/// copied out and back each time.)
+package protocol SelectiveRecordsWriter: AnyObject {
     /// Writes `feature` as a record and returns `true`, or writes nothing and returns
     /// `false` when only the document's writer can write it.
-    mutating func writeRecord(_ feature: Feature) -> Bool
+    func writeRecord(_ feature: Feature) -> Bool
     /// The records written since the last call, with what they teach the document's writer.
-    mutating func takeRecords() -> WrittenRecords
+    func takeRecords() -> WrittenRecords
 }
 
 /// Records a selective records writer wrote, with what the document's writer learns from

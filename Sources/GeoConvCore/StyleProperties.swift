@@ -75,6 +75,12 @@ public enum StyleProperties {
     /// Whether `key` is one of the names this mapping reads or writes (no hashing).
     public static func isStyleName(_ key: String) -> Bool { mappingIndex(of: key) != nil }
 
+    /// Whether any key of `properties` is one of `names`, so that `derive(into:)` would read
+    /// something (most features carry none: their reader can then build the feature in one go).
+    public static func mentionsStyle(_ properties: JSONObject) -> Bool {
+        presentMappings(in: properties) != 0
+    }
+
     /// Bit `i` is set when a name of `mappings[i]` is among the keys of `properties`: one
     /// pass over the keys, each rejected on its length and first byte in the common case.
     static func presentMappings(in properties: JSONObject) -> UInt64 {

@@ -181,13 +181,17 @@ extension GeoJSONReader {
             try lenient("geojson.feature-geometry-members", "a Feature has \"coordinates\" or \"geometries\" members; they are ignored",
                         at: objectLocation())
         }
-        var feature = Feature(id: id, geometry: geometry, properties: properties, foreignMembers: foreign)
-        StyleProperties.derive(into: &feature)
-        if case .point(let center)? = feature.geometry, let radius = feature.properties[GeoJSONNames.radius]?.doubleValue,
+        if case .point(let center)? = geometry, let radius = properties[GeoJSONNames.radius]?.doubleValue,
            radius.isFinite, radius >= 0
         {
-            feature.geometry = .circle(center: center, radius: radius)
+            geometry = .circle(center: center, radius: radius)
         }
+        guard StyleProperties.mentionsStyle(properties) else {
+            // Most features: built in place (a feature changed after it is made is copied).
+            return Feature(id: id, geometry: geometry, properties: properties, foreignMembers: foreign)
+        }
+        var feature = Feature(id: id, geometry: geometry, properties: properties, foreignMembers: foreign)
+        StyleProperties.derive(into: &feature)
         return feature
     }
 }

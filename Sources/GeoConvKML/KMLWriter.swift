@@ -194,6 +194,7 @@ final class KMLWriterState {
     }
 
     func write(_ feature: Feature) throws(GeoConvError) {
+        buffer.removeAll(keepingCapacity: true)
         try buildPlacemark(feature, hasAskedProperties: KMLWriterState.asksForProperties(feature))
         try emit(buffer)
     }
@@ -203,11 +204,10 @@ final class KMLWriterState {
         feature.properties.keys.contains { askedNames.contains($0) }
     }
 
-    /// Writes `feature`'s element (and the folder changes before it) into `buffer`, noting
+    /// Appends `feature`'s element (and the folder changes before it) to `buffer`, noting
     /// what the document's start must hold for it.
     func buildPlacemark(_ feature: Feature, hasAskedProperties: Bool) throws(GeoConvError) {
         try feature.requireFinite(writing: "KML", at: diagnostics.currentLocation)
-        buffer.removeAll(keepingCapacity: true)
         self.hasAskedProperties = hasAskedProperties
         try moveToFolder(property(KMLNames.folder, of: feature)?.arrayValue?.compactMap(\.stringValue) ?? [])
         let kind = property(KMLNames.geometryType, of: feature)?.stringValue

@@ -51,7 +51,9 @@ extension KMLWriterState {
             append(bytes: "</value></Data>")
         }
         if !simple.isEmpty {
-            buffer.append(contentsOf: KMLWriterState.schemaDataStart)
+            append(bytes: "<SchemaData schemaUrl=\"#")
+            append(KMLWriterState.schemaID)
+            append(bytes: "\">")
             buffer.append(contentsOf: simple)
             append(bytes: "</SchemaData>")
         }
@@ -127,8 +129,6 @@ extension KMLWriterState {
         }
         return textsDropped
     }
-
-    static let schemaDataStart = Array("<SchemaData schemaUrl=\"#\(schemaID)\">".utf8)
 
     /// The SimpleField type that holds a number exactly: `int` (32-bit), `double` (integers
     /// within ±2^53 and decimals of at most 15 significant digits, which a 64-bit float

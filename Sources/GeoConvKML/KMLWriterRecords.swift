@@ -10,9 +10,14 @@ internal import GeoConvXML
 /// — a string id (ids are unique), a style the source named or a StyleMap, a folder, any
 /// property the writer asks for by name (`KMLWriterState.askedNames`), gx — is left to it,
 /// so the output and the messages are a sequential run's.
-struct KMLRecordsWriter: SelectiveRecordsWriter {
+final class KMLRecordsWriter: SelectiveRecordsWriter {
     private let state: KMLWriterState
-    private var records: [UInt8] = []
+    /// The placemarks written since the last `takeRecords`: the state's `buffer`, into which
+    /// each is built in place.
+    private var records: [UInt8] {
+        get { state.buffer }
+        set { state.buffer = newValue }
+    }
     private var styles: [KMLWriterState.StyleReference] = []
 
     /// A writer from the document writer's state, on its thread.
@@ -25,33 +30,33 @@ struct KMLRecordsWriter: SelectiveRecordsWriter {
         state.styleReferences = []
     }
 
-    mutating func writeRecord(_ feature: Feature) -> Bool {
+    func writeRecord(_ feature: Feature) -> Bool {
         guard !feature.hasStringID, !KMLWriterState.asksForProperties(feature) else { return false }
-        let eventsBefore = state.events?.count ?? 0
+        let eventsBefore = state.events?.count ?? 0, start = state.buffer.count
         state.usesGX = false
         state.styleReferences?.removeAll(keepingCapacity: true)
         do throws(GeoConvError) {
+            // Straight after the records before it: no copy per placemark.
             try state.buildPlacemark(feature, hasAskedProperties: false)
         } catch {
-            return decline(eventsBefore)
+            return decline(eventsBefore, start: start)
         }
-        guard state.diagnostics.isEmpty, !state.usesGX else { return decline(eventsBefore) }
-        for reference in state.styleReferences ?? [] {
-            styles.append(KMLWriterState.StyleReference(offset: records.count + reference.offset, xml: reference.xml))
-        }
-        records.append(contentsOf: state.buffer)
+        guard state.diagnostics.isEmpty, !state.usesGX else { return decline(eventsBefore, start: start) }
+        // (The references' offsets are in the run's bytes already.)
+        styles.append(contentsOf: state.styleReferences ?? [])
         state.recordIndex += 1
         return true
     }
 
-    /// Forgets what a placemark left to the document's writer noted or reported.
-    private func decline(_ eventsBefore: Int) -> Bool {
+    /// Forgets what a placemark left to the document's writer wrote, noted or reported.
+    private func decline(_ eventsBefore: Int, start: Int) -> Bool {
+        state.buffer.removeSubrange(start...)
         state.events?.removeLast((state.events?.count ?? 0) - eventsBefore)
         if !state.diagnostics.isEmpty { state.diagnostics.replace(with: DiagnosticLog()) }
         return false
     }
 
-    mutating func takeRecords() -> WrittenRecords {
+    func takeRecords() -> WrittenRecords {
         defer {
             records.removeAll(keepingCapacity: true)
             styles.removeAll(keepingCapacity: true)
