@@ -83,8 +83,7 @@ final class KMLWriterState {
     @exclusivity(unchecked) var writesStraight = false
     /// How much of the body is held before the start is written early.
     static let earlyStartThreshold = 1 << 20
-    /// `writeExtendedData`'s SimpleData bytes and Data list, kept between features for their storage.
-    @exclusivity(unchecked) var scratchSimple: [UInt8] = []
+    /// `writeExtendedData`'s Data list, kept between features for its storage.
     @exclusivity(unchecked) var scratchData: [(String, String)] = []
     /// For the property at each place of a feature: its name, the type last noted and its
     /// field's index in `schema`. Most features repeat their predecessor's names, so a
@@ -142,13 +141,14 @@ final class KMLWriterState {
         self.diagnostics = diagnostics
     }
 
-    /// Appends text to the placemark being written (nothing when the bytes go nowhere:
-    /// `geoconv info` only wants what would be reported).
-    func append(_ text: String) { if !discards { buffer.append(contentsOf: text.utf8) } }
-
-    /// Appends a literal's bytes (no String on the way), as `append(_:)`.
+    /// Appends a literal's bytes to the placemark being written (nothing when the bytes go
+    /// nowhere: `geoconv info` only wants what would be reported). Unlabelled, so that a
+    /// plain literal takes this path, with no String on the way.
     @inline(__always)
-    func append(bytes text: StaticString) { if !discards { KMLWriterState.append(text, to: &buffer) } }
+    func append(_ literal: StaticString) { if !discards { KMLWriterState.append(literal, to: &buffer) } }
+
+    /// Appends made text (an interpolation, a name) as `append(_:)`.
+    func append(text: String) { if !discards { buffer.append(contentsOf: text.utf8) } }
 
     /// Appends a literal's bytes to `bytes`.
     @inline(__always)
@@ -218,9 +218,9 @@ final class KMLWriterState {
             return (lon, lat)
         }
         let hasQuad = quad?.count == 4
-        let element = kind == "groundoverlay" && (box != nil || hasQuad) ? "GroundOverlay" : (kind == "networklink" ? "NetworkLink" : "Placemark")
-        buffer.append(UInt8(ascii: "<"))
-        append(element)
+        let element: FeatureElement = kind == "groundoverlay" && (box != nil || hasQuad)
+            ? .groundOverlay : (kind == "networklink" ? .networkLink : .placemark)
+        append(element.openTag)
         var extendedID: JSONValue?
         switch feature.id {
         case .string(let s)? where KMLWriterState.isNCName(s) && !usedIDs.contains(s):
@@ -244,34 +244,34 @@ final class KMLWriterState {
             append("</name>")
         }
         if let description = feature.snippet { try checkText(description) }
-        if let visibility = property("visibility", of: feature)?.boolValue { append("<visibility>\(visibility ? 1 : 0)</visibility>") }
+        if let visibility = property("visibility", of: feature)?.boolValue { append(text: "<visibility>\(visibility ? 1 : 0)</visibility>") }
         for key in ["address", "phoneNumber"] {
-            if let text = property(key, of: feature)?.stringValue { append("<\(key)>\(XMLEscaping.text(text))</\(key)>") }
+            if let text = property(key, of: feature)?.stringValue { append(text: "<\(key)>\(XMLEscaping.text(text))</\(key)>") }
         }
-        if let snippet = property("Snippet", of: feature)?.stringValue { append("<Snippet>\(XMLEscaping.text(snippet))</Snippet>") }
-        if let description = feature.snippet { append("<description>\(XMLEscaping.cdataOrText(description))</description>") }
+        if let snippet = property("Snippet", of: feature)?.stringValue { append(text: "<Snippet>\(XMLEscaping.text(snippet))</Snippet>") }
+        if let description = feature.snippet { append(text: "<description>\(XMLEscaping.cdataOrText(description))</description>") }
         if let view = property(KMLNames.view, of: feature)?.objectValue { try writeView(view) }
-        if let when = property("timestamp", of: feature)?.stringValue { append("<TimeStamp><when>\(XMLEscaping.text(when))</when></TimeStamp>") }
+        if let when = property("timestamp", of: feature)?.stringValue { append(text: "<TimeStamp><when>\(XMLEscaping.text(when))</when></TimeStamp>") }
         if let span = property("timespan", of: feature)?.objectValue {
             append("<TimeSpan>")
-            if let begin = span["begin"]?.stringValue { append("<begin>\(XMLEscaping.text(begin))</begin>") }
-            if let end = span["end"]?.stringValue { append("<end>\(XMLEscaping.text(end))</end>") }
+            if let begin = span["begin"]?.stringValue { append(text: "<begin>\(XMLEscaping.text(begin))</begin>") }
+            if let end = span["end"]?.stringValue { append(text: "<end>\(XMLEscaping.text(end))</end>") }
             append("</TimeSpan>")
         }
-        try writeStyle(feature, isOverlay: element == "GroundOverlay")
+        try writeStyle(feature, isOverlay: element == .groundOverlay)
         if let region = property(KMLNames.region, of: feature)?.objectValue { writeRegion(region) }
         try writeExtendedData(feature, id: extendedID, element: element)
-        if element == "GroundOverlay" {
+        if element == .groundOverlay {
             elements(KMLWriterState.overlayElements, of: feature)
             if let icon = property("icon", of: feature)?.stringValue ?? feature.style.icon {
-                append("<Icon><href>\(XMLEscaping.text(icon))</href></Icon>")
+                append(text: "<Icon><href>\(XMLEscaping.text(icon))</href></Icon>")
             }
-            if let altitude = property("altitude", of: feature)?.doubleValue { append("<altitude>\(DecimalFormatter.shortest(altitude))</altitude>") }
+            if let altitude = property("altitude", of: feature)?.doubleValue { append(text: "<altitude>\(DecimalFormatter.shortest(altitude))</altitude>") }
             if let mode = property("altitudeMode", of: feature)?.stringValue { try writeAltitudeMode(mode) }
             if let box {
                 append("<LatLonBox>")
                 for key in ["north", "south", "east", "west", "rotation"] {
-                    if let value = box[key]?.doubleValue { append("<\(key)>\(DecimalFormatter.shortest(value))</\(key)>") }
+                    if let value = box[key]?.doubleValue { append(text: "<\(key)>\(DecimalFormatter.shortest(value))</\(key)>") }
                 }
                 append("</LatLonBox>")
             }
@@ -286,7 +286,7 @@ final class KMLWriterState {
                 }
                 append("</coordinates></gx:LatLonQuad>")
             }
-        } else if element == "NetworkLink" {
+        } else if element == .networkLink {
             elements(KMLWriterState.networkLinkElements, of: feature)
             append("<Link>")
             elements(KMLWriterState.linkElements, of: feature)
@@ -294,9 +294,30 @@ final class KMLWriterState {
         } else if let geometry = feature.geometry {
             try writeGeometry(geometry, feature: feature)
         }
-        append("</")
-        append(element)
-        append(">\n")
+        append(element.closeTag)
+    }
+
+    /// The element a feature is written as, with its tags as literals.
+    enum FeatureElement {
+        case placemark, groundOverlay, networkLink
+
+        /// The start tag, to its attributes.
+        var openTag: StaticString {
+            switch self {
+            case .placemark: "<Placemark"
+            case .groundOverlay: "<GroundOverlay"
+            case .networkLink: "<NetworkLink"
+            }
+        }
+
+        /// The end tag and the line break after it.
+        var closeTag: StaticString {
+            switch self {
+            case .placemark: "</Placemark>\n"
+            case .groundOverlay: "</GroundOverlay>\n"
+            case .networkLink: "</NetworkLink>\n"
+            }
+        }
     }
 
     /// Puts placemark bytes after those before them: straight into the file once its start
@@ -325,7 +346,7 @@ final class KMLWriterState {
             folders.removeLast()
         }
         for name in path[common...] {
-            append("<Folder><name>\(XMLEscaping.text(name))</name>\n")
+            append(text: "<Folder><name>\(XMLEscaping.text(name))</name>\n")
             folders.append(name)
         }
     }
@@ -341,7 +362,7 @@ final class KMLWriterState {
             case .bool(let b): text = b ? "1" : "0"
             default: continue
             }
-            append("<\(name)>\(XMLEscaping.text(text))</\(name)>")
+            append(text: "<\(name)>\(XMLEscaping.text(text))</\(name)>")
         }
     }
 
@@ -356,22 +377,22 @@ final class KMLWriterState {
         }
         let gx = mode == "relativeToSeaFloor" || mode == "clampToSeaFloor"
         if gx { usesGX = true }
-        append(gx ? "<gx:altitudeMode>\(mode)</gx:altitudeMode>" : "<altitudeMode>\(mode)</altitudeMode>")
+        append(text: gx ? "<gx:altitudeMode>\(mode)</gx:altitudeMode>" : "<altitudeMode>\(mode)</altitudeMode>")
     }
 
     /// A feature's own `LookAt` or `Camera`, as read.
     func writeView(_ view: JSONObject) throws(GeoConvError) {
         let kind = view["kind"]?.stringValue == "Camera" ? "Camera" : "LookAt"
-        append("<\(kind)>")
+        append(text: "<\(kind)>")
         for name in KMLWriterState.viewElements where !(kind == "LookAt" && name == "roll") && !(kind == "Camera" && name == "range") {
             guard let value = view[name] else { continue }
             if name == "altitudeMode" {
                 if let mode = value.stringValue { try writeAltitudeMode(mode) }
             } else if let number = value.doubleValue, number.isFinite {
-                append("<\(name)>\(DecimalFormatter.shortest(number))</\(name)>")
+                append(text: "<\(name)>\(DecimalFormatter.shortest(number))</\(name)>")
             }
         }
-        append("</\(kind)>")
+        append(text: "</\(kind)>")
     }
 
     /// A feature's `Region`: its `LatLonAltBox` and `Lod`.
@@ -381,17 +402,17 @@ final class KMLWriterState {
         for name in KMLWriterState.regionBox {
             if name == "altitudeMode" {
                 if let mode = region[name]?.stringValue, KMLWriterState.altitudeModes.contains(mode), !mode.hasSuffix("SeaFloor") {
-                    append("<altitudeMode>\(mode)</altitudeMode>")
+                    append(text: "<altitudeMode>\(mode)</altitudeMode>")
                 }
             } else if let number = region[name]?.doubleValue, number.isFinite {
-                append("<\(name)>\(DecimalFormatter.shortest(number))</\(name)>")
+                append(text: "<\(name)>\(DecimalFormatter.shortest(number))</\(name)>")
             }
         }
         append("</LatLonAltBox>")
         if KMLWriterState.regionLod.contains(where: { region[$0] != nil }) {
             append("<Lod>")
             for name in KMLWriterState.regionLod {
-                if let number = region[name]?.doubleValue, number.isFinite { append("<\(name)>\(DecimalFormatter.shortest(number))</\(name)>") }
+                if let number = region[name]?.doubleValue, number.isFinite { append(text: "<\(name)>\(DecimalFormatter.shortest(number))</\(name)>") }
             }
             append("</Lod>")
         }
@@ -429,7 +450,7 @@ final class KMLWriterState {
                 styleReferences?.append(StyleReference(offset: buffer.count, xml: style.xml))
                 return
             }
-            append("<styleUrl>#\(XMLEscaping.text(sharedStyle(style.xml, preferred: preferred)))</styleUrl>")
+            append(text: "<styleUrl>#\(XMLEscaping.text(sharedStyle(style.xml, preferred: preferred)))</styleUrl>")
             return
         }
         // A StyleMap: the source's styleUrl named the map, so the map gets that id.
@@ -442,7 +463,7 @@ final class KMLWriterState {
             mapID = freshID(preferred: preferred, generated: "m\(styleMaps.count + 1)")
             styleMaps[key] = mapID
         }
-        append("<styleUrl>#\(XMLEscaping.text(mapID))</styleUrl>")
+        append(text: "<styleUrl>#\(XMLEscaping.text(mapID))</styleUrl>")
     }
 
     /// The id of the shared `<Style>` with this XML, made on first use.

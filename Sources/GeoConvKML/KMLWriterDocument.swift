@@ -29,35 +29,35 @@ extension KMLWriterState {
         append("<kml xmlns=\"http://www.opengis.net/kml/2.2\"")
         if usesGX { append(" xmlns:gx=\"http://www.google.com/kml/ext/2.2\"") }
         append(">\n<Document>\n")
-        if let name = header.name { append("<name>\(XMLEscaping.text(name))</name>\n") }
-        if let description = header.description { append("<description>\(XMLEscaping.cdataOrText(description))</description>\n") }
+        if let name = header.name { append(text: "<name>\(XMLEscaping.text(name))</name>\n") }
+        if let description = header.description { append(text: "<description>\(XMLEscaping.cdataOrText(description))</description>\n") }
         if let camera = header.camera {
-            append("<LookAt><longitude>\(DecimalFormatter.shortest(camera.target.longitude))</longitude>")
-            append("<latitude>\(DecimalFormatter.shortest(camera.target.latitude))</latitude>")
-            append("<heading>\(DecimalFormatter.shortest(camera.bearing))</heading>")
-            append("<tilt>\(DecimalFormatter.shortest(camera.viewingAngle))</tilt>")
-            append("<range>\(DecimalFormatter.fixed(camera.kmlRange, digits: 3))</range></LookAt>\n")
+            append(text: "<LookAt><longitude>\(DecimalFormatter.shortest(camera.target.longitude))</longitude>")
+            append(text: "<latitude>\(DecimalFormatter.shortest(camera.target.latitude))</latitude>")
+            append(text: "<heading>\(DecimalFormatter.shortest(camera.bearing))</heading>")
+            append(text: "<tilt>\(DecimalFormatter.shortest(camera.viewingAngle))</tilt>")
+            append(text: "<range>\(DecimalFormatter.fixed(camera.kmlRange, digits: 3))</range></LookAt>\n")
         }
-        for (xml, id) in styles { append("<Style id=\"\(XMLEscaping.attribute(id))\">\(xml)</Style>\n") }
+        for (xml, id) in styles { append(text: "<Style id=\"\(XMLEscaping.attribute(id))\">\(xml)</Style>\n") }
         for (pair, id) in styleMaps {
             let ids = pair.split(separator: "|", maxSplits: 1).map(String.init)
             guard ids.count == 2 else { continue }
-            append("<StyleMap id=\"\(XMLEscaping.attribute(id))\"><Pair><key>normal</key><styleUrl>#\(XMLEscaping.text(ids[0]))</styleUrl></Pair>")
-            append("<Pair><key>highlight</key><styleUrl>#\(XMLEscaping.text(ids[1]))</styleUrl></Pair></StyleMap>\n")
+            append(text: "<StyleMap id=\"\(XMLEscaping.attribute(id))\"><Pair><key>normal</key><styleUrl>#\(XMLEscaping.text(ids[0]))</styleUrl></Pair>")
+            append(text: "<Pair><key>highlight</key><styleUrl>#\(XMLEscaping.text(ids[1]))</styleUrl></Pair></StyleMap>\n")
         }
         if !header.tileLayers.isEmpty {
             // Tile layers have no KML element: kept in the document's ExtendedData, read back by geoconv.
-            append("<ExtendedData><Data name=\"\(KMLNames.tileLayers)\"><value>")
+            append(text: "<ExtendedData><Data name=\"\(KMLNames.tileLayers)\"><value>")
             XMLEscaping.appendText(JSONText.string(TileLayer.json(header.tileLayers)), to: &buffer)
             append("</value></Data></ExtendedData>\n")
         }
         if !schema.isEmpty {
-            append("<Schema name=\"\(KMLWriterState.schemaID)\" id=\"\(KMLWriterState.schemaID)\">\n")
+            append(text: "<Schema name=\"\(KMLWriterState.schemaID)\" id=\"\(KMLWriterState.schemaID)\">\n")
             for (field, type) in schema {
                 if let label = displayNames[field] {
-                    append("<SimpleField name=\"\(XMLEscaping.attribute(field))\" type=\"\(type.rawValue)\"><displayName>\(XMLEscaping.text(label))</displayName></SimpleField>\n")
+                    append(text: "<SimpleField name=\"\(XMLEscaping.attribute(field))\" type=\"\(type.rawValue)\"><displayName>\(XMLEscaping.text(label))</displayName></SimpleField>\n")
                 } else {
-                    append("<SimpleField name=\"\(XMLEscaping.attribute(field))\" type=\"\(type.rawValue)\"/>\n")
+                    append(text: "<SimpleField name=\"\(XMLEscaping.attribute(field))\" type=\"\(type.rawValue)\"/>\n")
                 }
             }
             append("</Schema>\n")

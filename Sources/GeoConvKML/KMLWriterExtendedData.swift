@@ -4,30 +4,30 @@ internal import GeoConvXML
 /// ExtendedData: properties as `SchemaData` typed by the document's one `<Schema>`, the
 /// model's facts KML has no element for as `Data`, and the schema's field types.
 extension KMLWriterState {
-    func writeExtendedData(_ feature: Feature, id: JSONValue?, element: String) throws(GeoConvError) {
+    func writeExtendedData(_ feature: Feature, id: JSONValue?, element: FeatureElement) throws(GeoConvError) {
         if hasAskedProperties, let names = property(KMLNames.displayNames, of: feature)?.objectValue {
             for (key, value) in names { if let label = value.stringValue, displayNames[key] == nil { displayNames[key] = label } }
         }
-        // Reused between features: no storage made per feature. The SimpleData elements are
-        // written as they come, into `simple`; the few Data elements are listed first.
-        // (Taken out of the properties first: cleared while they still hold them, they would
-        // be copied into new storage.)
-        var simple: [UInt8] = [], data: [(String, String)] = []
-        swap(&simple, &scratchSimple)
+        // The SimpleData elements are written as they come, after the start of a SchemaData
+        // (taken back when none comes). The few Data elements, which come first, are listed
+        // apart, in a list reused between features (taken out of the properties first:
+        // cleared while they still hold it, it would be copied into new storage).
+        var data: [(String, String)] = []
         swap(&data, &scratchData)
-        simple.removeAll(keepingCapacity: true)
         data.removeAll(keepingCapacity: true)
-        defer {
-            scratchSimple = simple
-            scratchData = data
-        }
+        defer { scratchData = data }
         if let id { data.append(("geoconv:id", JSONText.string(id))) }
+        let start = buffer.count
+        append("<ExtendedData><SchemaData schemaUrl=\"#")
+        append(text: KMLWriterState.schemaID)
+        append("\">")
+        let simpleStart = buffer.count
         // The properties as the model's fields merge into them: the feature's own, untouched,
         // when the model adds nothing (most features).
         let textsDropped = if feature.title == nil, feature.snippet == nil, feature.style.isEmpty {
-            try writeProperties(feature.properties, of: feature, element: element, simple: &simple, data: &data)
+            try writeProperties(feature.properties, of: feature, element: element, data: &data)
         } else {
-            try writeProperties(StyleProperties.merged(feature), of: feature, element: element, simple: &simple, data: &data)
+            try writeProperties(StyleProperties.merged(feature), of: feature, element: element, data: &data)
         }
         switch feature.geometry {
         case .circle(_, let radius)?:
@@ -41,45 +41,55 @@ extension KMLWriterState {
         default: break
         }
         for _ in 0..<textsDropped { try warnTextDropped() }
-        guard !simple.isEmpty || !data.isEmpty else { return }
-        append(bytes: "<ExtendedData>")
-        for (key, value) in data {
-            append(bytes: "<Data name=\"")
-            XMLEscaping.appendAttribute(key, to: &buffer)
-            append(bytes: "\"><value>")
-            XMLEscaping.appendText(value, to: &buffer)
-            append(bytes: "</value></Data>")
+        if buffer.count == simpleStart {
+            buffer.removeSubrange(start...)
+            guard !data.isEmpty else { return }
+            append("<ExtendedData>")
+            appendData(data)
+            append("</ExtendedData>")
+            return
         }
-        if !simple.isEmpty {
-            append(bytes: "<SchemaData schemaUrl=\"#")
-            append(KMLWriterState.schemaID)
-            append(bytes: "\">")
-            buffer.append(contentsOf: simple)
-            append(bytes: "</SchemaData>")
-        }
-        append(bytes: "</ExtendedData>")
+        append("</SchemaData></ExtendedData>")
+        guard !data.isEmpty else { return }
+        // The Data elements go before the SchemaData: written last, then moved there.
+        let end = buffer.count
+        appendData(data)
+        let written = Array(buffer[end...])
+        buffer.removeSubrange(end...)
+        buffer.insert(contentsOf: written, at: start + "<ExtendedData>".utf8.count)
     }
 
-    /// Writes `properties` (the feature's, merged with the model's fields) as SimpleData into
-    /// `simple` and the few that are Data into `data`; returns how many values lost
+    /// Appends `data` as `<Data>` elements.
+    private func appendData(_ data: [(String, String)]) {
+        for (key, value) in data {
+            append("<Data name=\"")
+            XMLEscaping.appendAttribute(key, to: &buffer)
+            append("\"><value>")
+            XMLEscaping.appendText(value, to: &buffer)
+            append("</value></Data>")
+        }
+    }
+
+    /// Appends `properties` (the feature's, merged with the model's fields) as SimpleData to
+    /// `buffer` and lists the few that are Data in `data`; returns how many values lost
     /// characters XML cannot hold.
-    private func writeProperties(_ properties: JSONObject, of feature: Feature, element: String,
-                                 simple: inout [UInt8], data: inout [(String, String)]) throws(GeoConvError) -> Int
+    private func writeProperties(_ properties: JSONObject, of feature: Feature, element: FeatureElement,
+                                 data: inout [(String, String)]) throws(GeoConvError) -> Int
     {
         // (The names KML writes in its own elements are asked for: a feature without any skips the test.)
-        let ownElements: NameSet? = !hasAskedProperties ? nil : element == "GroundOverlay"
-            ? KMLWriterState.groundOverlayOwn : (element == "NetworkLink" ? KMLWriterState.networkLinkOwn : KMLWriterState.noOwnElements)
+        let ownElements: NameSet? = !hasAskedProperties ? nil : element == .groundOverlay
+            ? KMLWriterState.groundOverlayOwn : (element == .networkLink ? KMLWriterState.networkLinkOwn : KMLWriterState.noOwnElements)
         var textsDropped = 0
         func addSimple(_ key: String, _ value: String) {
             if discards {
                 if XMLEscaping.hasForbiddenCharacters(value) { textsDropped += 1 }
                 return
             }
-            KMLWriterState.append("<SimpleData name=\"", to: &simple)
-            XMLEscaping.appendAttribute(key, to: &simple)
-            KMLWriterState.append("\">", to: &simple)
-            if XMLEscaping.appendText(value, to: &simple) { textsDropped += 1 }
-            KMLWriterState.append("</SimpleData>", to: &simple)
+            append("<SimpleData name=\"")
+            XMLEscaping.appendAttribute(key, to: &buffer)
+            append("\">")
+            if XMLEscaping.appendText(value, to: &buffer) { textsDropped += 1 }
+            append("</SimpleData>")
         }
         var place = -1
         for (key, value) in properties {

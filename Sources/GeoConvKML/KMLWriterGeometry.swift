@@ -29,7 +29,7 @@ extension KMLWriterState {
         usesGX = true
         append("<gx:Track>")
         try attributes(feature, line: false)
-        for time in times { append("<when>\(XMLEscaping.text(time.stringValue ?? ""))</when>") }
+        for time in times { append(text: "<when>\(XMLEscaping.text(time.stringValue ?? ""))</when>") }
         for c in path {
             append("<gx:coord>")
             number(c.longitude)
@@ -58,15 +58,22 @@ extension KMLWriterState {
         for c in points {
             if !first { buffer.append(0x20) }
             first = false
-            number(c.longitude)
-            buffer.append(UInt8(ascii: ","))
-            number(c.latitude)
-            if let altitude = c.altitude {
-                buffer.append(UInt8(ascii: ","))
-                number(altitude)
-            }
+            position(c)
         }
         append("</coordinates>")
+    }
+
+    /// One tuple of a `<coordinates>`: longitude, latitude and the altitude when known.
+    @inline(__always)
+    func position(_ c: Coordinate) {
+        if discards { return }
+        number(c.longitude)
+        buffer.append(UInt8(ascii: ","))
+        number(c.latitude)
+        if let altitude = c.altitude {
+            buffer.append(UInt8(ascii: ","))
+            number(altitude)
+        }
     }
 
     func attributes(_ feature: Feature, line: Bool) throws(GeoConvError) {
@@ -97,6 +104,12 @@ extension KMLWriterState {
 
     func writeGeometry(_ geometry: Geometry, feature: Feature) throws(GeoConvError) {
         switch geometry {
+        case .point(let c) where !hasAskedProperties:
+            // Most markers: no attributes (each is a property asked for by name), so the tags
+            // around the position are two literals.
+            append("<Point><coordinates>")
+            position(c)
+            append("</coordinates></Point>")
         case .point(let c):
             append("<Point>")
             try attributes(feature, line: false)

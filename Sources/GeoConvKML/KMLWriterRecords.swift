@@ -130,9 +130,9 @@ extension KMLWriterState {
         records.bytes.withUnsafeBufferPointer { bytes in
             for reference in facts.styles {
                 buffer.append(contentsOf: bytes[start..<reference.offset])
-                append(bytes: "<styleUrl>#")
+                append("<styleUrl>#")
                 XMLEscaping.appendText(sharedStyle(reference.xml, preferred: nil), to: &buffer)
-                append(bytes: "</styleUrl>")
+                append("</styleUrl>")
                 start = reference.offset
             }
             buffer.append(contentsOf: bytes[start...])
