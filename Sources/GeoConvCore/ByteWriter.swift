@@ -203,7 +203,8 @@ public final class ByteWriter {
         try aside.drain(into: self)
     }
 
-    /// Flushes, and for a file target syncs and renames the temporary file over the target.
+    /// Flushes, and for a file target renames the temporary file over the target (synced to
+    /// disk first when it replaces an existing file).
     public func commit() throws(GeoConvError) {
         try flush()
         if ownsSpecialFile {
@@ -218,9 +219,14 @@ public final class ByteWriter {
         umask(mask)
         var mode = 0o666 & ~mask
         var existing = stat()
-        if stat(targetPath, &existing) == 0 { mode = existing.st_mode & 0o7777 }
+        let replaces = stat(targetPath, &existing) == 0
+        if replaces { mode = existing.st_mode & 0o7777 }
         fchmod(descriptor, mode)
-        if fsync(descriptor) != 0 {
+        // An existing file is replaced only once the new one is on disk, so that not even a
+        // power cut can leave less than one of the two. A new file is not synced (nothing is
+        // at stake but itself; cp, GDAL and ogr2ogr never sync): that wait is the disk's
+        // whole write of the output.
+        if replaces, fsync(descriptor) != 0 {
             let message = systemErrorMessage()
             throw GeoConvError(.io, "cannot write '\(targetPath)': \(message)")
         }
