@@ -90,6 +90,9 @@ final class KMLWriterState {
     /// repeated type needs nothing and a changed one no lookup by name.
     /// (`nil` at a place no property was noted at yet: a style key's, a null's.)
     @exclusivity(unchecked) var notedTypes: [(key: String, type: SchemaType, field: Int)?] = []
+    /// Each schema field's `<SimpleData name="…">` start tag (the field's range of `bytes`),
+    /// made the first time the field is written.
+    @exclusivity(unchecked) var simpleDataStarts: (bytes: [UInt8], ranges: [Range<Int>]) = ([], [])
     /// Whether the feature being written has a property in `askedNames`.
     @exclusivity(unchecked) var hasAskedProperties = true
     /// In a records writer's state (`KMLRecordsWriter`): the schema changes its placemarks

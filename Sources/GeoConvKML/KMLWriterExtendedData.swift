@@ -80,14 +80,12 @@ extension KMLWriterState {
         let ownElements: NameSet? = !hasAskedProperties ? nil : element == .groundOverlay
             ? KMLWriterState.groundOverlayOwn : (element == .networkLink ? KMLWriterState.networkLinkOwn : KMLWriterState.noOwnElements)
         var textsDropped = 0
-        func addSimple(_ key: String, _ value: String) {
+        func addSimple(field: Int, _ value: String) {
             if discards {
                 if XMLEscaping.hasForbiddenCharacters(value) { textsDropped += 1 }
                 return
             }
-            append("<SimpleData name=\"")
-            XMLEscaping.appendAttribute(key, to: &buffer)
-            append("\">")
+            appendSimpleDataStart(field: field)
             if XMLEscaping.appendText(value, to: &buffer) { textsDropped += 1 }
             append("</SimpleData>")
         }
@@ -118,23 +116,19 @@ extension KMLWriterState {
             case .null:
                 try warn("kml.null-dropped", "null property values have no KML form; they are dropped")
             case .string(let s):
-                try noteType(.string, for: key, at: place)
-                addSimple(key, s)
+                addSimple(field: try noteType(.string, for: key, at: place), s)
             case .bool(let b):
-                try noteType(.bool, for: key, at: place)
-                addSimple(key, b ? "true" : "false")
+                addSimple(field: try noteType(.bool, for: key, at: place), b ? "true" : "false")
             case .number(let n):
                 let type = KMLWriterState.schemaType(of: n)
                 if type == .string {
                     note("kml.number-as-text",
                          "a number that neither a KML int nor a double holds exactly (beyond ±2^53, or over 15 significant digits) is written as a string field, digits kept")
                 }
-                try noteType(type, for: key, at: place)
-                addSimple(key, n.literal)
+                addSimple(field: try noteType(type, for: key, at: place), n.literal)
             case .array, .object:
                 try warn("kml.json-as-text", "array and object property values are written as JSON text and read back as strings")
-                try noteType(.string, for: key, at: place)
-                addSimple(key, JSONText.string(value))
+                addSimple(field: try noteType(.string, for: key, at: place), JSONText.string(value))
             }
         }
         return textsDropped
@@ -190,13 +184,29 @@ extension KMLWriterState {
     }
 
 
-    /// Notes that the property `key`, at `place` in its feature, has a value of `type`.
-    func noteType(_ type: SchemaType, for key: String, at place: Int) throws(GeoConvError) {
+    /// Appends the `<SimpleData name="…">` start tag of the schema's `field`, escaped once
+    /// per field and kept (`simpleDataStarts`).
+    func appendSimpleDataStart(field: Int) {
+        while simpleDataStarts.ranges.count <= field {
+            let start = simpleDataStarts.bytes.count
+            KMLWriterState.append("<SimpleData name=\"", to: &simpleDataStarts.bytes)
+            XMLEscaping.appendAttribute(schema.keys[simpleDataStarts.ranges.count], to: &simpleDataStarts.bytes)
+            KMLWriterState.append("\">", to: &simpleDataStarts.bytes)
+            simpleDataStarts.ranges.append(start..<simpleDataStarts.bytes.count)
+        }
+        let range = simpleDataStarts.ranges[field]
+        simpleDataStarts.bytes.withUnsafeBufferPointer { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// Notes that the property `key`, at `place` in its feature, has a value of `type`;
+    /// returns its field in `schema`.
+    @discardableResult
+    func noteType(_ type: SchemaType, for key: String, at place: Int) throws(GeoConvError) -> Int {
         if place < notedTypes.count, let noted = notedTypes[place], noted.key == key {
-            if noted.type == type { return }
+            if noted.type == type { return noted.field }
             try widen(field: noted.field, to: type)
             notedTypes[place]?.type = type
-            return
+            return noted.field
         }
         let field: Int
         if let index = schema.index(forKey: key) {
@@ -212,6 +222,7 @@ extension KMLWriterState {
             notedTypes.append(contentsOf: repeatElement(nil, count: place + 1 - notedTypes.count))
         }
         notedTypes[place] = (key, type, field)
+        return field
     }
 
     /// Widens a field's type to hold `type` too: int and double make double; any other mix
