@@ -142,6 +142,14 @@ public final class ByteWriter {
 
     /// Appends bytes.
     public func write(_ bytes: [UInt8]) throws(GeoConvError) {
+        if bytes.count >= flushThreshold, !keepsInMemory, descriptor >= 0 {
+            // A large block (a run of records made on another thread) goes to the system as
+            // it is, after what is buffered: not copied into the buffer first.
+            try flush()
+            bytesWritten += bytes.count
+            try writeFully(descriptor, bytes, what: "'\(name)'", diskFullHint: "free some disk space and run again")
+            return
+        }
         buffer.append(contentsOf: bytes)
         if buffer.count >= flushThreshold { try flush() }
     }
