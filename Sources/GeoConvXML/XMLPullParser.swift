@@ -68,7 +68,9 @@ public final class XMLPullParser {
     /// The deepest element nesting accepted.
     public let maximumDepth: Int
     /// The fast path (`init(document:)`), when it reads this document instead of libxml2.
-    @exclusivity(unchecked) private var fast: XMLByteTokenizer?
+    private let fast: XMLByteTokenizer?
+    /// `fast`, used on every call without being retained (it lives as long as the parser).
+    private let fastPath: Unmanaged<XMLByteTokenizer>?
 
     final class Source {
         let read: (UnsafeMutableRawBufferPointer) throws -> Int
@@ -143,8 +145,16 @@ public final class XMLPullParser {
 
     /// Creates a parser reading bytes from `read`, which fills the buffer and returns the
     /// count (0 at the end) or throws.
-    public init(maximumDepth: Int = 256, read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) throws(XMLParseError) {
+    public convenience init(maximumDepth: Int = 256, read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) throws(XMLParseError) {
+        try self.init(maximumDepth: maximumDepth, read: read, fast: nil)
+    }
+
+    /// A parser reading bytes from `read`, or, with `fast`, the fast path's document.
+    private init(maximumDepth: Int, read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int,
+                 fast: XMLByteTokenizer?) throws(XMLParseError) {
         self.maximumDepth = maximumDepth
+        self.fast = fast
+        fastPath = fast.map { Unmanaged.passUnretained($0) }
         source = Source(read: read)
         let context = Unmanaged.passUnretained(source).toOpaque()
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
@@ -208,8 +218,8 @@ public final class XMLPullParser {
     /// The fast parser of the document made of `parts`, one after the other (one copy of
     /// them is made, not two).
     public convenience init(documentParts parts: [[UInt8]], maximumDepth: Int = 256) throws(XMLParseError) {
-        try self.init(maximumDepth: maximumDepth) { _ in 0 }
-        fast = XMLByteTokenizer(document: parts, maximumDepth: maximumDepth)
+        try self.init(maximumDepth: maximumDepth, read: { _ in 0 },
+                      fast: XMLByteTokenizer(document: parts, maximumDepth: maximumDepth))
     }
 
     /// Whether the fast path met something it does not handle: nothing it gave is to be
@@ -220,13 +230,13 @@ public final class XMLPullParser {
 
     /// The 1-based line of the node being read.
     public var line: Int {
-        if let fast { return fast.nodeLine }
+        if let fastPath { return fastPath._withUnsafeGuaranteedRef { $0.nodeLine } }
         return Int(xmlTextReaderGetParserLineNumber(reader))
     }
     /// The 1-based line the current node starts on, as the document says it (the parser's
     /// `line` is where its read-ahead has got to, often further on); `nil` when unknown.
     public var nodeLine: Int? {
-        if let fast { return fast.nodeLine }
+        if let fastPath { return fastPath._withUnsafeGuaranteedRef { $0.nodeLine } }
         if let position = elementPosition, position.line == libxmlNodeLine { return position.line }
         return libxmlNodeLine
     }
@@ -235,7 +245,7 @@ public final class XMLPullParser {
     /// end tag or text, the enclosing element's — when the scan of start tags agrees with
     /// libxml2 about its line; `nil` otherwise.
     public var nodeColumn: Int? {
-        if let fast { return fast.nodeColumn }
+        if let fastPath { return fastPath._withUnsafeGuaranteedRef { $0.nodeColumn } }
         guard let position = elementPosition, position.line == libxmlNodeLine else { return nil }
         return position.column
     }
@@ -252,12 +262,12 @@ public final class XMLPullParser {
 
     /// The 1-based column of the node being read.
     public var column: Int {
-        if let fast { return fast.nodeColumn }
+        if let fastPath { return fastPath._withUnsafeGuaranteedRef { $0.nodeColumn } }
         return Int(xmlTextReaderGetParserColumnNumber(reader))
     }
     /// The current element nesting depth.
     public var depth: Int {
-        if let fast { return fast.depth }
+        if let fastPath { return fastPath._withUnsafeGuaranteedRef { $0.depth } }
         return Int(xmlTextReaderDepth(reader))
     }
 
@@ -307,8 +317,12 @@ public final class XMLPullParser {
 
     /// Advances to the next start tag, end tag or non-blank text; `nil` at the end of the document.
     public func next() throws(XMLParseError) -> XMLEvent? {
-        if let fast {
-            current = try fast.next(reportsWhitespace: reportsWhitespace)
+        if let fastPath {
+            let reportsWhitespace = reportsWhitespace
+            let event = fastPath._withUnsafeGuaranteedRef { fast -> Result<XMLEvent?, XMLParseError> in
+                do throws(XMLParseError) { return .success(try fast.next(reportsWhitespace: reportsWhitespace)) } catch { return .failure(error) }
+            }
+            current = try event.get()
             return current
         }
         while true {
@@ -398,21 +412,21 @@ public final class XMLPullParser {
 
     /// The current text node's bytes (valid only inside `body`).
     public func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        if let fast { return try body(fast.currentText) }
+        if let fastPath { return try body(fastPath._withUnsafeGuaranteedRef { $0.currentText }) }
         guard let value = xmlTextReaderConstValue(reader) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
         return try body(UnsafeBufferPointer(start: value, count: strlen(value)))
     }
 
     /// The current text node as a string.
     public var text: String {
-        if let fast { return String(decoding: fast.currentText, as: UTF8.self) }
+        if let fastPath { return fastPath._withUnsafeGuaranteedRef { String(decoding: $0.currentText, as: UTF8.self) } }
         guard let value = xmlTextReaderConstValue(reader) else { return "" }
         return String(cString: value)
     }
 
     /// The value of the current element's attribute with this local name.
     public func attribute(_ name: String) -> String? {
-        if let fast { return fast.attribute(name) }
+        if let fastPath { return fastPath._withUnsafeGuaranteedRef { $0.attribute(name) } }
         var result: String?
         guard xmlTextReaderMoveToFirstAttribute(reader) == 1 else { return nil }
         repeat {
@@ -429,7 +443,7 @@ public final class XMLPullParser {
 
     /// The namespace URI of the current element (after `.start` or `.end`), `nil` when it has none.
     public var namespaceURI: String? {
-        if let fast { return fast.namespaceURI }
+        if let fastPath { return fastPath._withUnsafeGuaranteedRef { $0.namespaceURI } }
         guard let uri = xmlTextReaderConstNamespaceUri(reader) else { return nil }
         return String(cString: uri)
     }
@@ -437,7 +451,7 @@ public final class XMLPullParser {
     /// The current element's attributes as written (qualified names), namespace
     /// declarations left out, in document order.
     public var attributes: [(name: String, value: String)] {
-        if let fast { return fast.attributes }
+        if let fastPath { return fastPath._withUnsafeGuaranteedRef { $0.attributes } }
         var result: [(name: String, value: String)] = []
         guard xmlTextReaderMoveToFirstAttribute(reader) == 1 else { return result }
         repeat {
