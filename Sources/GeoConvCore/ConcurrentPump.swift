@@ -24,7 +24,7 @@ public func pumpConcurrently<Reader: FeatureReader, Writer: FeatureWriter>(
     let job = ReaderJob {
         defer { finished.signal() }
         guard var reader = owned.take() else { return }
-        var batch: [(Feature, SourceLocation?)] = []
+        var batch = Deque<(Feature, SourceLocation?)>()
         var weight = 0
         do throws(GeoConvError) {
             while let feature = try reader.next() {
@@ -32,7 +32,7 @@ public func pumpConcurrently<Reader: FeatureReader, Writer: FeatureWriter>(
                 weight += 1 + (feature.geometry?.coordinateCount ?? 0)
                 if batch.count >= 256 || weight >= maximumQueuedPositions / 8 {
                     guard queue.put(.batch(batch), weight: weight) else { return }
-                    batch = []
+                    batch = Deque()
                     weight = 0
                 }
             }
@@ -52,8 +52,9 @@ public func pumpConcurrently<Reader: FeatureReader, Writer: FeatureWriter>(
             switch queue.take() {
             case .end: break loop
             case .failure(let error): throw error
-            case .batch(let items):
-                for (feature, location) in items {
+            case .batch(var items):
+                // Popped, so each feature moves on to the writer rather than being copied.
+                while let (feature, location) = items.popFirst() {
                     statistics.featuresRead += 1
                     writeDiagnostics.currentLocation = location
                     try transforms.apply(to: feature, diagnostics: writeDiagnostics) { (item: inout Feature) throws(GeoConvError) in
@@ -85,7 +86,7 @@ private final class ReaderJob: @unchecked Sendable {
 /// guarded by `condition`, which is what makes the unchecked `Sendable` sound.
 private final class FeatureQueue: @unchecked Sendable {
     enum Item {
-        case batch([(Feature, SourceLocation?)])
+        case batch(Deque<(Feature, SourceLocation?)>)
         case failure(GeoConvError)
         case end
     }

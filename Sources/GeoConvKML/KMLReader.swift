@@ -162,10 +162,15 @@ final class KMLReaderState {
             pendingError = error
             return
         }
-        guard let outcome = found else { return }
+        guard var outcome = found else { return }
         if !containers.isEmpty { containers[containers.count - 1].features += outcome.run.placemarks }
         diagnostics.absorb(outcome.log)
-        pending.append(contentsOf: outcome.features)
+        if pending.isEmpty {
+            // (Taken over, not copied: its features are moved out one by one.)
+            swap(&pending, &outcome.features)
+        } else {
+            pending.append(contentsOf: outcome.features)
+        }
         if let error = outcome.error { pendingError = error }
     }
 

@@ -1,6 +1,7 @@
 import GeoConvCore
 internal import GeoConvXML
 internal import Synchronization
+internal import DequeModule
 
 /// What a run's reader starts from: the main reader's tables as they are at the run's marker.
 struct KMLReaderSnapshot {
@@ -14,7 +15,8 @@ struct KMLReaderSnapshot {
 
 /// A run's features, read on another thread, with their places in the whole input.
 struct KMLRunOutcome {
-    var features: [(feature: Feature, location: SourceLocation?)] = []
+    /// (A deque: the main reader takes it over whole and pops its features, moving them.)
+    var features = Deque<(feature: Feature, location: SourceLocation?)>()
     var log: DiagnosticLog
     var error: GeoConvError?
     /// The main reader's state version the run was read with.
