@@ -93,7 +93,14 @@ final class KMLReaderState {
     @exclusivity(unchecked) var folderCache: (value: JSONValue?, isValid: Bool) = (nil, false)
     @exclusivity(unchecked) var styles: [String: KMLStyle] = [:]
     @exclusivity(unchecked) var styleMaps: [String: KMLStyleMap] = [:]
-    @exclusivity(unchecked) var schemas: [String: [String: (type: String, displayName: String?)]] = [:]
+    @exclusivity(unchecked) var schemas: [String: [String: (type: String, displayName: String?)]] = [:] {
+        didSet { lastSchemaData = nil }
+    }
+    /// The last `<SchemaData>`'s `schemaUrl` as written, the schema it names, and the field of
+    /// each of its SimpleData in order (most placemarks repeat the one before): no lookup by
+    /// name while they do (`parseExtendedData`).
+    @exclusivity(unchecked) var lastSchemaData: (url: String, schema: [String: (type: String, displayName: String?)],
+                                                 fields: [(key: String, field: (type: String, displayName: String?)?)])?
     /// KML 2.0-style placemark types: `<Schema parent="Placemark" name="X">` makes `<X>` a Placemark.
     @exclusivity(unchecked) var placemarkAliases: [String: [String: (type: String, displayName: String?)]] = [:]
     @exclusivity(unchecked) var lastLocation: SourceLocation?

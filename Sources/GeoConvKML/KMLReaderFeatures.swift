@@ -267,6 +267,7 @@ extension KMLReaderState {
 
     func parseExtendedData(into feature: inout Feature) throws(XMLParseError) {
         var schema: [String: (type: String, displayName: String?)] = [:]
+        var simpleData = 0  // the SimpleData's place in its SchemaData
         func data(_ element: String, isEmpty: Bool) throws(XMLParseError) {
             switch element {
             case "Data":
@@ -279,14 +280,22 @@ extension KMLReaderState {
                 }
                 feature.properties[key] = Self.dataValue(key, value)
             case "SchemaData":
-                let url = (parser.attribute("schemaUrl") ?? "").trimmed
-                let id = url.hasPrefix("#") ? String(url.dropFirst()) : url
-                schema = schemas[id] ?? [:]
+                let written = parser.attribute("schemaUrl") ?? ""
+                if let last = lastSchemaData, last.url == written {
+                    schema = last.schema
+                } else {
+                    let url = written.trimmed
+                    let id = url.hasPrefix("#") ? String(url.dropFirst()) : url
+                    schema = schemas[id] ?? [:]
+                    lastSchemaData = (written, schema, [])
+                }
+                simpleData = 0
                 if !isEmpty { try parser.forEachChild(data) }
             case "SimpleData":
                 let key = parser.attribute("name") ?? ""
                 let text = isEmpty ? "" : try parser.readElementText()
-                let field = schema[key]  // one lookup for the type and the label
+                let field = simpleDataField(key, at: simpleData, in: schema)  // one lookup for the type and the label
+                simpleData += 1
                 feature.properties[key] = Self.typed(text, as: field?.type ?? "string", key: key)
                 if let label = field?.displayName { Self.setDisplayName(label, for: key, in: &feature) }
             default:
@@ -298,6 +307,20 @@ extension KMLReaderState {
         if largeExtendedData > feature.properties.count { feature.properties.reserveCapacity(largeExtendedData) }
         try parser.forEachChild(data)
         if feature.properties.count > 15 { largeExtendedData = feature.properties.count }
+    }
+
+    /// The field of the SimpleData `key` at `place` in a SchemaData of `schema` (the last
+    /// one's, `lastSchemaData`): known without a lookup when the SchemaData before had the
+    /// same name there.
+    private func simpleDataField(_ key: String, at place: Int, in schema: [String: (type: String, displayName: String?)])
+        -> (type: String, displayName: String?)?
+    {
+        guard lastSchemaData != nil else { return schema[key] }
+        if let fields = lastSchemaData?.fields, place < fields.count, fields[place].key == key { return fields[place].field }
+        let field = schema[key]
+        if place == lastSchemaData?.fields.count { lastSchemaData?.fields.append((key, field)) }
+        else if let count = lastSchemaData?.fields.count, place < count { lastSchemaData?.fields[place] = (key, field) }
+        return field
     }
 
     /// A Data value: text, except geoconv's own JSON-valued keys.

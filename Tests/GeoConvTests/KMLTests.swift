@@ -429,3 +429,33 @@ struct KMLWriterTests {
         #expect(warning.first.location?.line == 1 && warning.first.location?.column == column + 18, "at <coordinates>: \(String(describing: warning.first.location))")
     }
 }
+
+extension KMLReaderTests {
+    @Test("SimpleData is typed by the schema its SchemaData names, as schemas and field orders alternate")
+    func schemaDataTypes() throws {
+        func placemark(_ url: String, _ data: [(String, String)]) -> String {
+            "<Placemark><ExtendedData><SchemaData schemaUrl=\"\(url)\">"
+                + data.map { "<SimpleData name=\"\($0.0)\">\($0.1)</SimpleData>" }.joined()
+                + "</SchemaData></ExtendedData><Point><coordinates>1,2</coordinates></Point></Placemark>"
+        }
+        let text = """
+            <kml xmlns="http://www.opengis.net/kml/2.2"><Document>
+            <Schema id="a"><SimpleField name="n" type="int"/><SimpleField name="ok" type="bool"/></Schema>
+            <Schema id="b"><SimpleField name="n" type="string"/><SimpleField name="ok" type="int"/></Schema>
+            \(placemark("#a", [("n", "7"), ("ok", "1")]))
+            \(placemark("#a", [("n", "8"), ("ok", "0")]))
+            \(placemark("#b", [("n", "9"), ("ok", "1")]))
+            \(placemark("#a", [("ok", "true"), ("n", "10")]))
+            \(placemark(" #b ", [("ok", "2"), ("n", "11")]))
+            \(placemark("#a", [("n", "12"), ("extra", "x"), ("ok", "false")]))
+            <Schema id="c"><SimpleField name="n" type="double"/></Schema>
+            \(placemark("#c", [("n", "1.5")]))
+            </Document></kml>
+            """
+        let features = try readKML(text: text)
+        let values = features.map { feature in feature.properties.map { "\($0.key)=\(JSONText.string($0.value))" }.joined(separator: " ") }
+        #expect(values == [
+            "n=7 ok=true", "n=8 ok=false", #"n="9" ok=1"#, "ok=true n=10", #"ok=2 n="11""#, #"n=12 extra="x" ok=false"#, "n=1.5",
+        ])
+    }
+}
