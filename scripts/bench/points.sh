@@ -7,6 +7,10 @@
 #   scripts/bench/points.sh [DATA_DIR]          (default bench-out/data)
 #   ONLY=a,d scripts/bench/points.sh            only those rows (default: a,b,c,d,e,f,g,h)
 #   NO_BUILD=1 scripts/bench/points.sh          use the existing .build/release/geoconv
+#   REPEAT=1 scripts/bench/points.sh            one measurement per command (default 3: each
+#                                               row runs geoconv and its anchor alternately
+#                                               REPEAT times and reports the median wall time
+#                                               of each and the largest peak RSS)
 #
 # Rows: a-c points_1m GeoJSON -> GeoJSONSeq, GeoJSON -> KML, KML (ogr2ogr's) -> GeoJSON;
 # d `geoconv info` (no anchor; ratio = info / row a's convert); e cluster at zoom 10 against
@@ -21,6 +25,7 @@ cd "$(dirname "$0")/../.."
 DATA=${1:-bench-out/data}
 VENV=${GEOCONV_BENCH_VENV:-bench-out/venv}
 ONLY=${ONLY:-a,b,c,d,e,f,g,h}
+REPEAT=${REPEAT:-3}
 OUT=${GEOCONV_BENCH_OUT:-bench-out/points}
 mkdir -p "$DATA" "$OUT"
 want() { [[ ",$ONLY," == *",$1,"* ]]; }
@@ -58,7 +63,7 @@ if want e || want f; then
 fi
 [ -n "${NO_BUILD:-}" ] || swift build -c release >/dev/null
 GEOCONV=.build/release/geoconv
-echo "# $(date -u '+%F %T UTC'); $(nproc) cores; $("$GEOCONV" --version); $(ogr2ogr --version)"
+echo "# $(date -u '+%F %T UTC'); $(nproc) cores; $("$GEOCONV" --version); $(ogr2ogr --version); median of $REPEAT alternated runs"
 
 measure() { # COMMAND...: sets WALL (s) and RSS (MB) of the whole process
     sync  # earlier outputs' writeback must not land in this run's time
@@ -72,17 +77,30 @@ measure() { # COMMAND...: sets WALL (s) and RSS (MB) of the whole process
 label() { # FILE: name (size)
     awk -v n="$(basename "$1")" -v b="$(stat -c %s "$1")" 'BEGIN { printf "%s (%.0f MB)", n, b / 1e6 }'
 }
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+largest() { printf '%s\n' "$@" | sort -g | tail -n 1; }
+repeated() { # COMMAND...: measure REPEAT times; WALL = median, RSS = largest
+    local walls=() rsss=() k
+    for ((k = 0; k < REPEAT; k++)); do measure "$@"; walls+=("$WALL"); rsss+=("$RSS"); done
+    WALL=$(median "${walls[@]}"); RSS=$(largest "${rsss[@]}")
+}
 run() { # TASK INPUT GEOCONV_COMMAND... :: ANCHOR_COMMAND...   (outputs go to $OUT/g.* and $OUT/o.*)
     local task=$1 input=$2; shift 2
     local geoconv=()
     while [ "$1" != :: ]; do geoconv+=("$1"); shift; done
     shift
-    rm -f "$OUT"/g.* "$OUT"/o.*
-    measure "${geoconv[@]}"; local gw=$WALL gr=$RSS
+    # Alternately, so that a slow spell of the machine falls on both.
+    local gws=() grs=() aws=() ars=() k
+    for ((k = 0; k < REPEAT; k++)); do
+        rm -f "$OUT"/g.* "$OUT"/o.*
+        measure "${geoconv[@]}"; gws+=("$WALL"); grs+=("$RSS")
+        rm -f "$OUT"/g.*
+        measure "$@"; aws+=("$WALL"); ars+=("$RSS")
+    done
+    local gw gr aw ar
+    gw=$(median "${gws[@]}"); gr=$(largest "${grs[@]}"); aw=$(median "${aws[@]}"); ar=$(largest "${ars[@]}")
     GEOCONV_WALL=$gw
-    rm -f "$OUT"/g.*
-    measure "$@"
-    awk -v k="$task" -v i="$(label "$input")" -v gw="$gw" -v gr="$gr" -v aw="$WALL" -v ar="$RSS" 'BEGIN {
+    awk -v k="$task" -v i="$(label "$input")" -v gw="$gw" -v gr="$gr" -v aw="$aw" -v ar="$ar" 'BEGIN {
         printf "| %s | %s | %.2f | %.1f | %.2f | %.1f | %.2f |\n", k, i, gw, gr, aw, ar, (gw > 0 ? aw / gw : 0) }'
 }
 convert() { # TASK INPUT EXT OGR_DRIVER: geoconv IN $OUT/g.EXT against ogr2ogr -f DRIVER $OUT/o.EXT IN
@@ -101,9 +119,9 @@ want b && convert "b. GeoJSON → KML (ogr2ogr)" "$P1M" kml KML
 want c && convert "c. KML (ogr2ogr's) → GeoJSON (ogr2ogr)" "$DATA/points_1m.kml" geojson GeoJSON
 if want d; then
     if [ -z "$A_WALL" ]; then   # row a not run: time its geoconv convert now, same run
-        measure "$GEOCONV" "$P1M" "$OUT/g.geojsonl" --quiet; A_WALL=$WALL
+        repeated "$GEOCONV" "$P1M" "$OUT/g.geojsonl" --quiet; A_WALL=$WALL
     fi
-    measure "$GEOCONV" info "$P1M"
+    repeated "$GEOCONV" info "$P1M"
     awk -v i="$(label "$P1M")" -v w="$WALL" -v r="$RSS" -v c="$A_WALL" 'BEGIN {
         printf "| d. geoconv info | %s | %.2f | %.1f | — | — | %.2f info / convert (%.2f s) |\n", i, w, r, (c > 0 ? w / c : 0), c }'
 fi
