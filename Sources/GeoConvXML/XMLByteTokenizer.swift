@@ -57,21 +57,8 @@ final class XMLByteTokenizer {
     @exclusivity(unchecked) private var decodedCount = 0, decodedCapacity = 256
     @exclusivity(unchecked) private var scratch: [UInt8] = []
 
-    /// Element names made into strings once, in 64 slots: a slot's bytes (names of at most
-    /// `nameSlotBytes`), their count (0 while empty) and its string. Plain memory, read with
-    /// no reference counting on every tag.
-    private static let nameSlotBytes = 32
-    private let nameBytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 64 * nameSlotBytes)
-    private let nameCounts: UnsafeMutablePointer<Int> = {
-        let counts = UnsafeMutablePointer<Int>.allocate(capacity: 64)
-        counts.initialize(repeating: 0, count: 64)
-        return counts
-    }()
-    private let nameStrings: UnsafeMutablePointer<String> = {
-        let strings = UnsafeMutablePointer<String>.allocate(capacity: 64)
-        strings.initialize(repeating: "", count: 64)
-        return strings
-    }()
+    /// Element names made into strings once.
+    private let names = XMLNameCache()
 
     /// The reason the tokenizer gave up (thrown by every call from then on).
     private static let unsupported = XMLParseError(message: "beyond the fast XML path", line: 0, column: 0)
@@ -95,10 +82,7 @@ final class XMLByteTokenizer {
     deinit {
         base.deallocate()
         decoded.deallocate()
-        nameBytes.deallocate()
-        nameCounts.deallocate()
-        nameStrings.deinitialize(count: 64)
-        nameStrings.deallocate()
+        names.deallocate()
     }
 
     /// Makes `bytes` the current (decoded) text.
@@ -504,20 +488,7 @@ final class XMLByteTokenizer {
     // MARK: Bytes
 
     private func setName(start: Int, length: Int) {
-        let first = base[start], last = base[start + length - 1]
-        let slot = (length &* 31 &+ Int(first) &* 7 &+ Int(last)) & 63
-        let slotBytes = nameBytes + slot &* Self.nameSlotBytes
-        if nameCounts[slot] == length, memcmp(slotBytes, base + start, length) == 0 {
-            name = nameStrings[slot]
-            return
-        }
-        let string = String(decoding: UnsafeBufferPointer(start: base + start, count: length), as: UTF8.self)
-        if length <= Self.nameSlotBytes {
-            slotBytes.update(from: base + start, count: length)
-            nameCounts[slot] = length
-            nameStrings[slot] = string
-        }
-        name = string
+        name = names.name(of: UnsafeBufferPointer(start: base + start, count: length))
     }
 
     private func matches(_ text: StaticString, at offset: Int) -> Bool {
