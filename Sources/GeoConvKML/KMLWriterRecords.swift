@@ -34,7 +34,7 @@ final class KMLRecordsWriter: SelectiveRecordsWriter {
         guard !feature.hasStringID, !KMLWriterState.asksForProperties(feature) else { return false }
         let eventsBefore = state.events?.count ?? 0, start = state.buffer.count
         state.usesGX = false
-        state.styleReferences?.removeAll(keepingCapacity: true)
+        if state.styleReferences?.isEmpty == false { state.styleReferences?.removeAll(keepingCapacity: true) }
         do throws(GeoConvError) {
             // Straight after the records before it: no copy per placemark.
             try state.buildPlacemark(feature, hasAskedProperties: false)
@@ -43,7 +43,7 @@ final class KMLRecordsWriter: SelectiveRecordsWriter {
         }
         guard state.diagnostics.isEmpty, !state.usesGX else { return decline(eventsBefore, start: start) }
         // (The references' offsets are in the run's bytes already.)
-        styles.append(contentsOf: state.styleReferences ?? [])
+        if let references = state.styleReferences, !references.isEmpty { styles.append(contentsOf: references) }
         state.recordIndex += 1
         return true
     }
