@@ -94,6 +94,19 @@ public enum DecimalFormatter {
         out.append(contentsOf: shortest(value).utf8)
     }
 
+    /// Appends `position` as `longitude,latitude` and `,altitude` when it has one, each as
+    /// `append(_:digits:to:)` writes it: a GeoJSON position's inside, a KML coordinate tuple.
+    @inlinable
+    public static func appendPosition(_ position: Coordinate, digits: Int?, to out: inout [UInt8]) {
+        append(position.longitude, digits: digits, to: &out)
+        out.append(UInt8(ascii: ","))
+        append(position.latitude, digits: digits, to: &out)
+        if let altitude = position.altitude {
+            out.append(UInt8(ascii: ","))
+            append(altitude, digits: digits, to: &out)
+        }
+    }
+
     /// Appends `value` with `digits` decimals (`appendFixed`), or in its shortest exact form
     /// when `digits` is `nil` (`appendShortest`): the writers' `--precision`.
     @inlinable

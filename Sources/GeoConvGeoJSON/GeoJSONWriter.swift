@@ -245,13 +245,7 @@ public struct GeoJSONWriter: FeatureWriter, RecordsWriter {
 
     @inline(__always) private mutating func position(_ c: Coordinate) {
         buffer.append(UInt8(ascii: "["))
-        number(c.longitude)
-        buffer.append(UInt8(ascii: ","))
-        number(c.latitude)
-        if let altitude = c.altitude {
-            buffer.append(UInt8(ascii: ","))
-            number(altitude)
-        }
+        DecimalFormatter.appendPosition(c, digits: options.precision, to: &buffer)
         buffer.append(UInt8(ascii: "]"))
     }
 

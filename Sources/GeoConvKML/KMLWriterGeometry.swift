@@ -67,13 +67,7 @@ extension KMLWriterState {
     @inline(__always)
     func position(_ c: Coordinate) {
         if discards { return }
-        number(c.longitude)
-        buffer.append(UInt8(ascii: ","))
-        number(c.latitude)
-        if let altitude = c.altitude {
-            buffer.append(UInt8(ascii: ","))
-            number(altitude)
-        }
+        DecimalFormatter.appendPosition(c, digits: options.precision, to: &buffer)
     }
 
     func attributes(_ feature: Feature, line: Bool) throws(GeoConvError) {
