@@ -315,11 +315,14 @@ extension KMLReaderState {
     private func simpleDataField(_ key: String, at place: Int, in schema: [String: (type: String, displayName: String?)])
         -> (type: String, displayName: String?)?
     {
-        guard lastSchemaData != nil else { return schema[key] }
-        if let fields = lastSchemaData?.fields, place < fields.count, fields[place].key == key { return fields[place].field }
+        guard let count = lastSchemaData?.fields.count else { return schema[key] }
+        if place < count, let known = lastSchemaData?.fields[place], known.key == key { return known.field }
         let field = schema[key]
-        if place == lastSchemaData?.fields.count { lastSchemaData?.fields.append((key, field)) }
-        else if let count = lastSchemaData?.fields.count, place < count { lastSchemaData?.fields[place] = (key, field) }
+        if place < count {
+            lastSchemaData?.fields[place] = (key, field)
+        } else if place == count {
+            lastSchemaData?.fields.append((key, field))
+        }
         return field
     }
 
