@@ -216,24 +216,20 @@ struct ParallelConversionTests {
 
     @Test("The input's first byte decides a text sequence's delimiter: an RS inside a newline-delimited one is skipped, with any --jobs")
     func recordSeparatorInsideNewlineSequence() throws {
-        let record = { (n: Int) in "{\"type\":\"Feature\",\"properties\":{\"n\":\(n)},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(n),1]}}" }
         // Newline-delimited; line 41 starts with an RS, line 60 is a bad record whose skip
         // must stop at its line's end (not run on to a next RS: there is none).
-        var lines = (0..<100).map(record)
+        var lines = (0..<100).map(Self.pointRecord)
         lines[40] = "\u{1E}" + lines[40]
         lines[59] = "{\"type\":\"Feature\",\"geometry\":nul}"
         let text = lines.joined(separator: "\n") + "\n"
-        var outputs: [[UInt8]] = []
-        for jobs in [1, 2, 4] {
-            let report = try convert(text, from: "geojsonseq", to: "wkt", jobs: jobs, skipInvalid: true)
+        let reports = try skippingAtEveryJobs(text)
+        for (jobs, report) in reports {
             #expect(report.statistics.featuresRead == 99, "--jobs \(jobs)")
             #expect(report.diagnostics.skippedFeatures.map { $0.location?.line } == [60], "--jobs \(jobs)")
-            outputs.append(report.output)
         }
-        #expect(outputs.allSatisfy { $0 == outputs[0] })
-        #expect(String(decoding: outputs[0], as: UTF8.self).split(separator: "\n")[40] == "POINT (40 1)")
+        #expect(String(decoding: reports[0].report.output, as: UTF8.self).split(separator: "\n")[40] == "POINT (40 1)")
         // Starting with an RS (after blank lines), it is RFC 8142's: a record may span lines.
-        let sequence = "\n\u{1E}" + record(1) + "\n\u{1E}" + record(2).replacingOccurrences(of: ",\"geometry\"", with: ",\n\"geometry\"") + "\n"
+        let sequence = "\n\u{1E}" + Self.pointRecord(1) + "\n\u{1E}" + Self.pointRecord(2).replacingOccurrences(of: ",\"geometry\"", with: ",\n\"geometry\"") + "\n"
         for jobs in [1, 2] {
             let report = try convert(sequence, from: "geojsonseq", to: "wkt", jobs: jobs)
             #expect(String(decoding: report.output, as: UTF8.self) == "POINT (1 1)\nPOINT (2 1)\n", "--jobs \(jobs)")
@@ -242,22 +238,30 @@ struct ParallelConversionTests {
 
     @Test("A newline-delimited record whose value runs on past its line is skipped at its line, with any --jobs")
     func valueRunningPastItsLine() throws {
-        let record = { (n: Int) in "{\"type\":\"Feature\",\"properties\":{\"n\":\(n)},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(n),1]}}" }
-        var lines = (0..<60).map(record)
+        var lines = (0..<60).map(Self.pointRecord)
         // "coordinates" before "type": its value is stepped over first, and here it never
         // closes on its line; the brackets the next line closes must not make it one record.
         lines[20] = "{\"type\":\"Feature\",\"geometry\":{\"coordinates\":[[1,2],[3,\"x\":{"
         lines[21] = "}]],\"type\":\"LineString\"},\"properties\":{}}"
         let text = lines.joined(separator: "\n") + "\n"
-        var outputs: [[UInt8]] = []
-        for jobs in [1, 2, 4] {
-            let report = try convert(text, from: "geojsonseq", to: "wkt", jobs: jobs, skipInvalid: true)
+        for (jobs, report) in try skippingAtEveryJobs(text) {
             #expect(report.statistics.featuresRead == 58, "--jobs \(jobs)")
             let skipped = report.diagnostics.skippedFeatures
             #expect(skipped.map { $0.location?.line } == [21, 22], "--jobs \(jobs)")
             #expect(skipped.first?.message.contains("continues on the next line") == true, "\(skipped.first?.message ?? "")")
-            outputs.append(report.output)
         }
-        #expect(outputs.allSatisfy { $0 == outputs[0] })
+    }
+
+    /// A one-line GeoJSONSeq record: a Point at (n, 1) with the property n.
+    static func pointRecord(_ n: Int) -> String {
+        "{\"type\":\"Feature\",\"properties\":{\"n\":\(n)},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(n),1]}}"
+    }
+
+    /// `text` (GeoJSONSeq) converted to WKT with bad records skipped, with `--jobs` 1, 2 and
+    /// 4; expects the three outputs to be the same.
+    func skippingAtEveryJobs(_ text: String) throws -> [(jobs: Int, report: ConversionReport)] {
+        let reports = try [1, 2, 4].map { jobs in (jobs, try convert(text, from: "geojsonseq", to: "wkt", jobs: jobs, skipInvalid: true)) }
+        #expect(reports.allSatisfy { $0.1.output == reports[0].1.output })
+        return reports
     }
 }
