@@ -13,6 +13,10 @@ package struct FeatureRun: Sendable {
     /// The whole input's first bytes (`ByteReader.inputStart()`), for what a reader decides
     /// from them; empty for runs whose readers decide nothing from it.
     package var inputStart: [UInt8] = []
+    /// What the format's run reader starts from besides the bytes, in its own terms (a KML
+    /// run's style and schema tables as the document's reader had them there); `nil` for runs
+    /// that are bytes alone. Made by the cutting thread and only read after.
+    package var context: (any Sendable)?
 
     /// Creates a run.
     package init(bytes: [UInt8], line: Int, column: Int = 1, byteOffset: Int, recordsBefore: Int) {

@@ -36,7 +36,7 @@ public struct KMLReadOptions: Hashable, Sendable {
 ///   the placemark that uses it is not known yet when streaming; that is reported.
 /// - NetworkLinks are kept as data and never fetched; nothing is ever read from outside.
 public struct KMLReader: FeatureReader {
-    private let state: KMLReaderState
+    let state: KMLReaderState
     /// Where the last feature started.
     public var lastLocation: SourceLocation? { state.lastLocation }
 
@@ -69,7 +69,8 @@ final class KMLReaderState {
     let parser: XMLPullParser
     let name: String
     let options: KMLReadOptions
-    let diagnostics: DiagnosticLog
+    /// Where warnings go: the caller's log, or while cutting (`nextCut`) the piece's.
+    @exclusivity(unchecked) var diagnostics: DiagnosticLog
     /// KML edges go the shorter way round, as Google Earth draws them.
     @exclusivity(unchecked) var header = DocumentHeader(edgesTakeShorterWay: true)
     @exclusivity(unchecked) var headerDone = false
@@ -82,6 +83,11 @@ final class KMLReaderState {
     /// the element that stands for a run (main reader) or wraps one (a run's reader).
     var runs: KMLRunReading?
     var runElement: String?
+    /// Handing the runs out (`nextCut`): the pieces of the cut being made, the features read
+    /// here since the last piece, and the bytes the cut holds; `nil` before the first cut.
+    @exclusivity(unchecked) var cut: [KMLCutPiece]?
+    @exclusivity(unchecked) var cutFeatures = Deque<(feature: Feature, location: SourceLocation?)>()
+    @exclusivity(unchecked) var cutBytes = 0
     /// Bumped by every event that can change what a Placemark reads as (containers, styles,
     /// schemas), so that a run read ahead with older tables is read again.
     @exclusivity(unchecked) var version = 0
@@ -162,6 +168,7 @@ final class KMLReaderState {
     /// is nothing.
     func readRun() {
         guard let runs, let index = parser.attribute("n").flatMap({ Int($0) }) else { return }
+        if cut != nil { return cutRun(index, from: runs) }
         let found: KMLRunOutcome?
         do throws(GeoConvError) {
             found = try runs.outcome(index, snapshot: snapshot, version: version, name: name, options: options, like: diagnostics)

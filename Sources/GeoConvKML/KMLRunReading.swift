@@ -46,7 +46,7 @@ final class KMLRunReading {
     let splitter: KMLSplitter
     let jobs: Int
     private var started: [Int: BackgroundTask<KMLRunOutcome>] = [:]
-    private let gauge = KMLFastPathGauge()
+    let gauge = KMLFastPathGauge()
 
     init(splitter: KMLSplitter, jobs: Int) {
         self.splitter = splitter
@@ -126,6 +126,7 @@ extension KMLReaderState {
         let log = DiagnosticLog(strict: strict)
         log.listsEveryWarning = listsEveryWarning
         var outcome = KMLRunOutcome(log: log, version: version, run: run)
+        outcome.features.reserveCapacity(run.placemarks)
         // The run starts where it did in the input modulo libxml2's 512-byte chunks, so the
         // parser reads it in the same pieces and reports the same (look-ahead) positions.
         let prefix = prefix + repeatElement(UInt8(0x20), count: KMLSplitter.chunkPadding(from: prefix.count, to: run.offset))

@@ -45,9 +45,19 @@ struct KMLParallelTests {
         lines.append("</Folder><Folder><name>second</name>")
         for i in 1_600..<1_700 { lines.append(placemark(i, style: "#s2")) }  // s2 is not known yet
         lines.append(#"<Style id="s2"><PolyStyle><color>7f00ff00</color></PolyStyle></Style>"#)
+        // Too few to make a run, between two runs: read by the document's own reader.
+        lines.append("<Folder><name>pair</name>")
+        for i in 5_000..<5_003 { lines.append(placemark(i)) }
+        lines.append("</Folder>")
         for i in 1_700..<2_400 { lines.append(placemark(i, style: "#s2")) }
         lines.append("<Folder><name>inner</name>")
         for i in 2_400..<3_200 { lines.append("  " + placemark(i)) }
+        // Read by the document's own reader, between runs: a dropped element, a few
+        // Placemarks (too few to make a run) whose style is unknown.
+        lines.append("<ScreenOverlay><name>logo</name></ScreenOverlay>")
+        lines.append("<Folder><name>few</name>")
+        for i in 3_200..<3_205 { lines.append(placemark(i, style: "#s3")) }
+        lines.append("</Folder>")
         lines.append("<Placemark/>")
         lines.append("</Folder></Folder></Document></kml>")
         return lines.joined(separator: "\n") + "\n"
@@ -65,7 +75,7 @@ struct KMLParallelTests {
         let text = Self.document()
         #expect(text.utf8.count > 3 * (256 << 10))  // several runs
         let one = try convert(text, jobs: 1)
-        #expect(one.statistics.featuresWritten == 3_201)
+        #expect(one.statistics.featuresWritten == 3_209)
         for jobs in [2, 4] {
             let many = try convert(text, jobs: jobs)
             #expect(many.output == one.output, "--jobs \(jobs)")
@@ -80,7 +90,73 @@ struct KMLParallelTests {
         #expect(features[2_500].properties["geoconv:folder"] == ["second", "inner"])
         #expect(features[1_800].style.fillColor != nil)  // s2 known from here on
         #expect(features[194].snippet == "<b>bold</b> </Placemark> <Placemark> ")
-        #expect(one.diagnostics.entries["kml.style-unresolved"]?.count == 100)  // the Placemarks before s2's Style
+        #expect(one.diagnostics.entries["kml.style-unresolved"]?.count == 105)  // the Placemarks before s2's Style, and s3's
+        #expect(one.diagnostics.entries["kml.screenoverlay-dropped"]?.count == 1)
+        #expect(features[1_701].properties["geoconv:folder"] == ["second", "pair"])
+        #expect(features[3_205].properties["geoconv:folder"] == ["second", "inner", "few"])
+    }
+
+    @Test("Handed out in cuts (the conversion's workers parse and write them): every run with the tables at its marker, the rest in order")
+    func cuts() throws {
+        let text = Self.document()
+        func reader() throws -> KMLReader {
+            try KMLReader(try ByteReader(.memory(Array(text.utf8), name: "in.kml")), options: KMLReadOptions(jobs: 2),
+                          diagnostics: DiagnosticLog())
+        }
+        var sequential = try KMLReader(try ByteReader(.memory(Array(text.utf8), name: "in.kml")), diagnostics: DiagnosticLog())
+        _ = try sequential.readHeader()
+        var expected: [Feature] = []
+        while let feature = try sequential.next() { expected.append(feature) }
+
+        var cutting = try reader()
+        #expect(!cutting.cutsFeatureRuns)
+        #expect(try cutting.readHeader().name == "runs")
+        #expect(cutting.cutsFeatureRuns)
+        let sample = try #require(try cutting.sampleFeatureRun(size: 1 << 18))
+        #expect(sample.features >= KMLSplitter.minimumPlacemarks)
+        #expect(sample.bytes < FeatureRun.largestParallelFeature * sample.features)
+        var features: [Feature] = []
+        var runs = 0, readHere = 0
+        let log = DiagnosticLog()
+        while let run = try cutting.nextFeatureRun(size: 1 << 18) {
+            let cut = try #require(run.context as? KMLCut)
+            for piece in cut.pieces {
+                if case .run = piece { runs += 1 }
+                if case .features(let read) = piece { readHere += read.count }
+            }
+            var pieces = cutting.runReader(run, try run.input(named: "in.kml"), log)
+            _ = try pieces.readHeader()
+            while let feature = try pieces.next() { features.append(feature) }
+        }
+        #expect(try cutting.next() == nil)
+        #expect(runs >= 3)
+        #expect(readHere >= 11)  // the header's first Placemark's run, "pair", "few" and the empty Placemark
+        #expect(features == expected)
+        #expect(log.entries["kml.style-unresolved"]?.count == 105)
+        #expect(log.entries["kml.empty-folder-dropped"] == nil)
+    }
+
+    @Test("An XML error after runs, and a --strict warning of the document's own reader, are one thread's")
+    func errorsAfterRuns() throws {
+        let broken = Self.document().replacingOccurrences(of: "</Folder></Folder></Document>", with: "</Folder></Foldr></Document>")
+        let one = #expect(throws: GeoConvError.self) { _ = try convert(broken, jobs: 1) }
+        let two = #expect(throws: GeoConvError.self) { _ = try convert(broken, jobs: 2) }
+        #expect(one?.code == .invalidInput)
+        #expect(two?.code == one?.code)
+        #expect(two?.message == one?.message)
+        #expect(one?.location?.line == broken.split(separator: "\n", omittingEmptySubsequences: false).count - 1)
+        #expect(two?.location == one?.location)
+
+        // Under --strict the first loss ends the conversion: the first Placemark with s2 unknown,
+        // inside a run; with s2 defined before it, the ScreenOverlay the document's reader drops.
+        let defined = Self.document().replacingOccurrences(of: "<Folder><name>first</name>",
+                                                           with: #"<Style id="s2"/><Style id="s3"/><Folder><name>first</name>"#)
+        let strictOne = #expect(throws: GeoConvError.self) { _ = try convert(defined, jobs: 1, strict: true) }
+        let strictTwo = #expect(throws: GeoConvError.self) { _ = try convert(defined, jobs: 2, strict: true) }
+        #expect(strictOne?.code == .dataLoss)
+        #expect(strictOne?.message.contains("kml.screenoverlay-dropped") == true)
+        #expect(strictTwo?.message == strictOne?.message)
+        #expect(strictTwo?.location == strictOne?.location)
     }
 
     @Test("A warning in a run is one thread's, at its line and column; under --strict the same error, after the features before it")

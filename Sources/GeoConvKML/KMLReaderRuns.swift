@@ -1,0 +1,209 @@
+package import GeoConvCore
+internal import DequeModule
+
+/// `--jobs` where the conversion's workers write too: the document is read on this thread
+/// only as far as the next run of Placemarks (its containers, styles and schemas, and the
+/// few features outside runs), and each run goes out with the tables it is to be read with,
+/// to be parsed, transformed and written on a worker (`FeatureRunReader`). Without it a
+/// run's features are read on a worker and come back here to be written on one thread.
+extension KMLReader: FeatureRunReader {
+    /// Whether the rest of the document can be handed out in runs: `--jobs` split it, and the
+    /// header has been read.
+    package var cutsFeatureRuns: Bool { state.runs != nil && state.headerDone }
+
+    /// The size and Placemark count of the next run the splitter found, without taking it;
+    /// `nil` when it found none (a short document, or one it does not cut).
+    package mutating func sampleFeatureRun(size: Int) throws(GeoConvError) -> (bytes: Int, features: Int)? {
+        guard let splitter = state.runs?.splitter, let run = try splitter.upcomingRuns(after: -1, count: 1).first else { return nil }
+        return (run.bytes.count, run.placemarks)
+    }
+
+    /// What the document holds up to and with its next run of Placemarks (or about `size`
+    /// bytes of features read here); `nil` at the document's end. Its features, warnings and
+    /// errors come out of `runReader`'s reader in the order one thread would meet them.
+    package mutating func nextFeatureRun(size: Int) throws(GeoConvError) -> FeatureRun? {
+        guard let cut = state.nextCut(size: size) else { return nil }
+        var run = FeatureRun(bytes: [], line: 1, byteOffset: 0, recordsBefore: 0)
+        run.context = cut
+        return run
+    }
+
+    /// Readers of the cuts `nextFeatureRun` made (their places are the input's already).
+    package var runReader: @Sendable (FeatureRun, ByteReader, DiagnosticLog) -> any FeatureReader {
+        { run, _, diagnostics in KMLCutReader(cut: run.context as? KMLCut, diagnostics: diagnostics) }
+    }
+}
+
+/// A piece of the document as one thread would read it, in order.
+enum KMLCutPiece {
+    /// Features the document's reader read itself (outside runs), with their places.
+    case features(Deque<(feature: Feature, location: SourceLocation?)>)
+    /// A run of Placemarks, with the tables the document's reader had at its marker.
+    case run(KMLSplitter.Run, KMLReaderSnapshot)
+    /// Warnings the document's reader reported between the pieces around it.
+    case log(DiagnosticLog)
+    /// The error reading stopped at.
+    case error(GeoConvError)
+}
+
+/// One cut of a document: its pieces and what reading a run needs. Made on the document
+/// reader's thread and only read after, by one worker at a time (a class so that the
+/// tables are handed over, not copied).
+final class KMLCut: @unchecked Sendable {
+    let pieces: [KMLCutPiece]
+    let header: DocumentHeader
+    let prefix: [UInt8]
+    let suffix: [UInt8]
+    let marker: String
+    let name: String
+    let options: KMLReadOptions
+    let strict: Bool
+    let listsEveryWarning: Bool
+    let gauge: KMLFastPathGauge
+
+    init(pieces: [KMLCutPiece], state: KMLReaderState, reading: KMLRunReading) {
+        self.pieces = pieces
+        header = state.header
+        prefix = reading.splitter.prefix
+        suffix = reading.splitter.suffix
+        marker = reading.splitter.markerName
+        name = state.name
+        options = state.options
+        strict = state.diagnostics.isStrict
+        listsEveryWarning = state.diagnostics.listsEveryWarning
+        gauge = reading.gauge
+    }
+}
+
+/// Reads a cut's pieces in order on a worker: runs parsed there, features and warnings of
+/// the document's reader handed on, the error last.
+struct KMLCutReader: FeatureReader {
+    let cut: KMLCut?
+    let diagnostics: DiagnosticLog
+    private var nextPiece = 0
+    private var features = Deque<(feature: Feature, location: SourceLocation?)>()
+    private var pendingError: GeoConvError?
+    private(set) var lastLocation: SourceLocation?
+
+    init(cut: KMLCut?, diagnostics: DiagnosticLog) {
+        self.cut = cut
+        self.diagnostics = diagnostics
+    }
+
+    func readHeader() throws(GeoConvError) -> DocumentHeader {
+        guard let cut else { throw GeoConvError(.unsupported, "a run of KML features was cut without its tables") }
+        return cut.header
+    }
+
+    mutating func next() throws(GeoConvError) -> Feature? {
+        guard let cut else { return nil }
+        while true {
+            if let (feature, location) = features.popFirst() {
+                lastLocation = location
+                return feature
+            }
+            if let error = pendingError {
+                pendingError = nil
+                throw error
+            }
+            guard nextPiece < cut.pieces.count else { return nil }
+            let piece = cut.pieces[nextPiece]
+            nextPiece += 1
+            switch piece {
+            case .features(let read):
+                features = read
+            case .log(let log):
+                diagnostics.absorb(log)
+            case .error(let error):
+                pendingError = error
+            case .run(let run, let snapshot):
+                var outcome = KMLReaderState.read(
+                    run, prefix: cut.prefix, suffix: cut.suffix, marker: cut.marker, snapshot: snapshot, version: 0,
+                    name: cut.name, options: cut.options, strict: cut.strict, listsEveryWarning: cut.listsEveryWarning, gauge: cut.gauge)
+                diagnostics.absorb(outcome.log)
+                swap(&features, &outcome.features)
+                pendingError = outcome.error
+            }
+        }
+    }
+}
+
+extension KMLReaderState {
+    /// Bytes counted for a feature the document's reader reads itself, towards a cut's size.
+    static let bytesPerFeatureReadHere = 512
+
+    /// The document from here up to and with its next run (or about `size` bytes of features
+    /// read here); `nil` at its end. Warnings reported meanwhile go into the cut, in order; an
+    /// error ends it (and reading: `next()` returns `nil` after).
+    func nextCut(size: Int) -> KMLCut? {
+        guard let reading = runs else { return nil }
+        if cut == nil {
+            // Runs the header's first run started reading ahead, with its tables: read again in cuts.
+            reading.finish()
+            cut = []
+        }
+        let outer = diagnostics
+        diagnostics = freshCutLog()
+        defer { diagnostics = outer }
+        cutBytes = 0
+        if !pending.isEmpty {
+            swap(&cutFeatures, &pending)
+            cutBytes += cutFeatures.count * Self.bytesPerFeatureReadHere
+        }
+        while cutBytes < size {
+            if let error = pendingError ?? strictFailure {
+                pendingError = nil
+                strictFailure = nil
+                closeCutPieces()
+                cut?.append(.error(error))
+                finished = true
+                break
+            }
+            if finished { break }
+            do throws(GeoConvError) {
+                // At a marker, `cutRun` adds the run to the cut (after what was read before it).
+                guard let feature = try step(), strictFailure == nil else { continue }
+                // A warning reported while it was read comes after the features before it.
+                if !diagnostics.isEmpty { closeCutPieces() }
+                cutFeatures.append((feature, lastLocation))
+                cutBytes += Self.bytesPerFeatureReadHere
+            } catch {
+                pendingError = error
+            }
+        }
+        closeCutPieces()
+        guard let pieces = cut, !pieces.isEmpty else { return nil }
+        cut = []
+        return KMLCut(pieces: pieces, state: self, reading: reading)
+    }
+
+    /// A log for the warnings of the piece being read, like the reader's own.
+    private func freshCutLog() -> DiagnosticLog {
+        let log = DiagnosticLog(strict: diagnostics.isStrict)
+        log.listsEveryWarning = diagnostics.listsEveryWarning
+        return log
+    }
+
+    /// Ends the pieces being read: the features read here so far, then the warnings reported
+    /// since the piece before.
+    private func closeCutPieces() {
+        if !cutFeatures.isEmpty {
+            cut?.append(.features(cutFeatures))
+            cutFeatures = []
+        }
+        if !diagnostics.isEmpty {
+            cut?.append(.log(diagnostics))
+            diagnostics = freshCutLog()
+        }
+    }
+
+    /// At a run's marker while cutting: the run goes into the cut with the tables it is to be
+    /// read with, after the features and warnings read before it.
+    func cutRun(_ index: Int, from reading: KMLRunReading) {
+        guard let run = reading.splitter.takeRun(index) else { return }
+        if !containers.isEmpty { containers[containers.count - 1].features += run.placemarks }
+        closeCutPieces()
+        cut?.append(.run(run, snapshot))
+        cutBytes += run.bytes.count
+    }
+}
