@@ -127,11 +127,12 @@ public struct Converter: Sendable {
                 featureReader = try makeReader(reader, readerOptions, readLog)
                 if runsInParallel, var cutting = featureReader as? any FeatureRunReader {
                     let header = try cutting.readHeader()
-                    // Big features (long lines, many rings) parse fast per byte, and the byte
-                    // scan that cuts them would cost as much as it saves: they stay on two threads.
+                    // Big features (long lines, many rings) parse fast per byte, and a byte scan
+                    // made only to cut them would cost as much as it saves: they stay on two
+                    // threads, unless the reader finds its runs anyway.
                     let sampleSize = max(16, readerOptions.chunkBytes / 4)
                     let sample = cutting.cutsFeatureRuns && header.crs == nil ? try cutting.sampleFeatureRun(size: sampleSize) : nil
-                    if let sample, sample.bytes <= FeatureRun.largestParallelFeature * max(1, sample.features) {
+                    if let sample, cutting.findsRunsWhileReading || sample.bytes <= FeatureRun.largestParallelFeature * max(1, sample.features) {
                         // Runs of whole features parsed (and, for outputs of records, written) on
                         // `jobs` threads; the header was read here, what follows them is too.
                         let runReader = cutting.runReader

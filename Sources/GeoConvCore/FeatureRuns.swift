@@ -74,6 +74,15 @@ package protocol FeatureRunReader: FeatureReader {
     /// reader's options, whose locations are relative to the run (`FeatureRun.relocate`
     /// makes them the input's).
     var runReader: @Sendable (FeatureRun, ByteReader, DiagnosticLog) -> any FeatureReader { get }
+    /// Whether finding the runs costs nothing beyond reading on one thread (a KML reader's
+    /// splitter scans the document whether or not the runs are handed out), so that runs of
+    /// big features are worth taking too; `false` by default: a scan made only to cut them
+    /// costs as much as big features' parsing saves.
+    var findsRunsWhileReading: Bool { get }
+}
+
+extension FeatureRunReader {
+    package var findsRunsWhileReading: Bool { false }
 }
 
 /// A writer whose features are independent records between what it writes first and last

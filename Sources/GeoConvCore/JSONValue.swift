@@ -174,6 +174,20 @@ public enum JSONText {
         }
     }
 
+    /// Appends merged properties (`MergedProperties`) as a JSON object, members in order.
+    public static func appendObject(_ properties: MergedProperties, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        var first = true
+        properties.forEach { key, value in
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            appendString(key, to: &out)
+            out.append(UInt8(ascii: ":"))
+            append(value, to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
     /// Appends an object, members in order.
     public static func appendObject(_ object: JSONObject, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))

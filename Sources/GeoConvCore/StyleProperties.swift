@@ -44,25 +44,7 @@ public enum StyleProperties {
 
     /// The properties to write for `feature`: its own, in order, with model-mirroring keys
     /// brought up to date, followed by model values no property carries yet.
-    public static func merged(_ feature: Feature) -> JSONObject {
-        var result = feature.properties
-        // Every mapping writes nothing when the model says nothing: the properties stand.
-        if feature.title == nil, feature.snippet == nil, feature.style.isEmpty { return result }
-        let present = presentMappings(in: result)
-        // (Each mapping used in place: a copy would retain its names and closures.)
-        mappings.withUnsafeBufferPointer { mappings in
-            for index in mappings.indices {
-                let wanted = mappings[index].write(feature)
-                if present & (1 << index) != 0, let key = mappings[index].keys.first(where: { result[$0] != nil }) {
-                    // Keep the source's literal when it already says the same thing.
-                    if let wanted, !mappings[index].agrees(result[key] ?? .null, wanted, feature.properties) { result[key] = wanted }
-                } else if let wanted {
-                    result[mappings[index].keys[0]] = wanted
-                }
-            }
-        }
-        return result
-    }
+    public static func merged(_ feature: Feature) -> JSONObject { MergedProperties(feature).object }
 
     /// Whether `key`'s value in `feature.properties` is what the model's fields say (so a
     /// format with separate slots for style and data need not repeat it as data).
@@ -316,5 +298,91 @@ public enum StyleProperties {
         }
         let segments = object["segments"]?.doubleValue ?? 1
         return StyleSpan(style: StrokeStyle(fromColor: from, toColor: to, stamp: stamp), segments: segments)
+    }
+}
+
+/// The properties `StyleProperties.merged(_:)` makes of a feature, without making a new
+/// dictionary: the feature's own in order, a few values replaced, then the model values no
+/// property carries. A writer that only goes through them uses this: a copy of ~100
+/// properties to add a title rebuilt their hash table, which cost more than writing them.
+public struct MergedProperties {
+    /// The feature's own properties.
+    public let base: JSONObject
+    /// Values that replace the base's at these places, in order of place.
+    private var replaced: [(index: Int, value: JSONValue)] = []
+    /// Properties after the base's.
+    private var added: [(key: String, value: JSONValue)] = []
+
+    /// The properties to write for `feature` (as `StyleProperties.merged(_:)`).
+    public init(_ feature: Feature) {
+        let base = feature.properties
+        self.base = base
+        // Every mapping writes nothing when the model says nothing: the properties stand.
+        if feature.title == nil, feature.snippet == nil, feature.style.isEmpty { return }
+        let present = StyleProperties.presentMappings(in: base)
+        var replaced: [(index: Int, value: JSONValue)] = [], added: [(key: String, value: JSONValue)] = []
+        // (Each mapping used in place: a copy would retain its names and closures.)
+        StyleProperties.mappings.withUnsafeBufferPointer { mappings in
+            for index in mappings.indices {
+                guard let wanted = mappings[index].write(feature) else { continue }
+                if present & (1 << index) != 0, let place = mappings[index].keys.lazy.compactMap({ base.index(forKey: $0) }).first {
+                    // Keep the source's literal when it already says the same thing.
+                    if !mappings[index].agrees(base.values[place], wanted, base) { replaced.append((place, wanted)) }
+                } else {
+                    added.append((mappings[index].keys[0], wanted))
+                }
+            }
+        }
+        if replaced.count > 1 { replaced.sort { $0.index < $1.index } }
+        self.replaced = replaced
+        self.added = added
+    }
+
+    /// Whether there is no property.
+    public var isEmpty: Bool { base.isEmpty && added.isEmpty }
+
+    /// Sets `key` to `value`: in its place when there is one, else after the others.
+    public mutating func set(_ key: String, _ value: JSONValue) {
+        if let place = base.index(forKey: key) {
+            if let at = replaced.firstIndex(where: { $0.index == place }) {
+                replaced[at].value = value
+            } else {
+                replaced.append((place, value))
+                replaced.sort { $0.index < $1.index }
+            }
+        } else if let at = added.firstIndex(where: { $0.key == key }) {
+            added[at].value = value
+        } else {
+            added.append((key, value))
+        }
+    }
+
+    /// Calls `body` with each property in order.
+    @inline(__always)
+    public func forEach(_ body: (String, JSONValue) -> Void) {
+        if replaced.isEmpty {
+            for (key, value) in base { body(key, value) }
+        } else {
+            var next = 0
+            for (index, (key, value)) in base.enumerated() {
+                if next < replaced.count, replaced[next].index == index {
+                    body(key, replaced[next].value)
+                    next += 1
+                } else {
+                    body(key, value)
+                }
+            }
+        }
+        for (key, value) in added { body(key, value) }
+    }
+
+    /// The properties as a dictionary (the feature's own, unchanged, when nothing is merged).
+    public var object: JSONObject {
+        if replaced.isEmpty && added.isEmpty { return base }
+        var result = base
+        for (index, value) in replaced { result.values[index] = value }
+        result.reserveCapacity(result.count + added.count)
+        for (key, value) in added { result[key] = value }
+        return result
     }
 }

@@ -56,6 +56,7 @@ enum JSONOutput {
     static func appendString(_ text: String, to out: inout [UInt8]) { JSONText.appendString(text, to: &out) }
     static func append(_ value: JSONValue, to out: inout [UInt8]) { JSONText.append(value, to: &out) }
     static func appendObject(_ object: JSONObject, to out: inout [UInt8]) { JSONText.appendObject(object, to: &out) }
+    static func appendObject(_ properties: MergedProperties, to out: inout [UInt8]) { JSONText.appendObject(properties, to: &out) }
 
     /// Re-indents compact JSON with two spaces per level (for `--pretty`).
     static func prettyPrinted(_ compact: [UInt8], indent level: Int) -> [UInt8] {

@@ -114,11 +114,11 @@ public struct GeoJSONWriter: FeatureWriter, RecordsWriter {
     public mutating func write(_ feature: Feature) throws(GeoConvError) {
         try feature.requireFinite(writing: options.sequence == nil ? "GeoJSON" : "a GeoJSON text sequence", at: diagnostics.currentLocation)
         buffer.removeAll(keepingCapacity: true)
-        var properties = StyleProperties.merged(feature)
+        var properties = MergedProperties(feature)
         var geometry = feature.geometry
         if case .circle(let center, let radius)? = geometry {
             geometry = .point(center)
-            properties[GeoJSONNames.radius] = GeoJSONNames.number(radius)
+            properties.set(GeoJSONNames.radius, GeoJSONNames.number(radius))
             try diagnostics.warn("geojson.circle-as-point",
                                  "a circle is written as its centre Point with a \"geoconv:radius\" property; other tools show a point",
                                  hint: "convert circles to polygons (--circles polygon) for other viewers")

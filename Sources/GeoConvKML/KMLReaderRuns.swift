@@ -28,6 +28,9 @@ extension KMLReader: FeatureRunReader {
         return run
     }
 
+    /// The splitter scans the document whether or not its runs are handed out.
+    package var findsRunsWhileReading: Bool { true }
+
     /// Readers of the cuts `nextFeatureRun` made (their places are the input's already).
     package var runReader: @Sendable (FeatureRun, ByteReader, DiagnosticLog) -> any FeatureReader {
         { run, _, diagnostics in KMLCutReader(cut: run.context as? KMLCut, diagnostics: diagnostics) }

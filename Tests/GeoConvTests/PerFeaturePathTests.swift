@@ -42,6 +42,48 @@ struct PerFeaturePathTests {
         #expect(Array(StyleProperties.merged(plain).keys) == ["id", "nane"])
     }
 
+    @Test("Merged properties without a new dictionary: the feature's own in order, disagreeing ones replaced in place, the rest after")
+    func mergedProperties() throws {
+        var properties: JSONObject = ["id": 1]
+        for i in 0..<40 { properties["p\(i)"] = .number(JSONNumber(Double(i))!) }  // enough for a hash table
+        properties["stroke"] = "#ff0000"  // what the model says: kept as written
+        properties["name"] = "old"  // the model's title differs: replaced in place
+        properties["geoconv:radius"] = 1
+        var feature = Feature(geometry: nil, title: "new", properties: properties)
+        feature.style.strokeColor = Color(red: 255, green: 0, blue: 0)
+        feature.snippet = "about"
+        var merged = MergedProperties(feature)
+        func members(_ merged: MergedProperties) -> [(String, JSONValue)] {
+            var all: [(String, JSONValue)] = []
+            merged.forEach { all.append(($0, $1)) }
+            return all
+        }
+        let keys = members(merged).map(\.0)
+        #expect(keys == Array(properties.keys) + ["description"])
+        #expect(members(merged).first { $0.0 == "name" }?.1 == "new")
+        #expect(members(merged).first { $0.0 == "stroke" }?.1 == "#ff0000")
+        #expect(members(merged).last?.1 == "about")
+        #expect(Array(merged.object.keys) == keys)
+        #expect(merged.object.values.elementsEqual(members(merged).map(\.1)))
+        #expect(StyleProperties.merged(feature) == merged.object)
+        // A value set replaces the one in place, or comes after the others.
+        merged.set("geoconv:radius", 2)
+        merged.set("p3", "three")
+        merged.set("extra", true)
+        merged.set("extra", false)
+        let after = members(merged)
+        #expect(after.map(\.0) == keys + ["extra"])
+        #expect(after.first { $0.0 == "geoconv:radius" }?.1 == 2)
+        #expect(after.first { $0.0 == "p3" }?.1 == "three")
+        #expect(after.first { $0.0 == "name" }?.1 == "new")
+        #expect(after.last?.1 == false)
+        // Nothing in the model: the feature's own dictionary, as it is.
+        let plain = MergedProperties(Feature(geometry: nil, properties: properties))
+        #expect(plain.object == properties)
+        #expect(members(plain).map(\.0) == Array(properties.keys))
+        #expect(!plain.isEmpty && MergedProperties(Feature(geometry: nil)).isEmpty)
+    }
+
     @Test("Member names split across escapes, repeated, or in the wrong case are read as before")
     func memberNames() throws {
         let escaped = try readGeoJSON(#"{"type":"Feature","\u0070roperties":{"a":1},"geometry":{"type":"Point","coordinates":[1,2]}}"#)
