@@ -102,51 +102,103 @@ extension JSONScanner {
         // The longest name and its closing quote in the window (refill keeps positions).
         while end < start + names.longest + 1, try refill() {}
         var i = start
-        let limit = min(end, start + names.longest + 1)
-        while i < limit, storage[i] != UInt8(ascii: "\""), storage[i] != UInt8(ascii: "\\") { i += 1 }
-        guard i < limit, storage[i] == UInt8(ascii: "\"") else { return nil }
-        let length = i - start
-        guard length < names.byLength.count else { return nil }
-        for index in names.byLength[length] where names.matches(index, storage + start, count: length) {
-            position = i + 1
-            return index
+        let limit = min(end, start + names.longest + 1), bytes = storage
+        // Eight bytes at a time while they are in the window: the first quote or backslash.
+        while i < limit {
+            guard i + 8 <= end else {
+                while i < limit, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\") { i += 1 }
+                break
+            }
+            let word = UInt64(littleEndian: UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self))
+            let found = WordScan.matches(word, UInt8(ascii: "\"")) | WordScan.matches(word, UInt8(ascii: "\\"))
+            if found != 0 {
+                i += found.trailingZeroBitCount / 8
+                break
+            }
+            i += 8
         }
-        return nil
+        guard i < limit, bytes[i] == UInt8(ascii: "\"") else { return nil }
+        guard let index = names.index(of: storage + start, count: i - start) else { return nil }
+        position = i + 1
+        return index
+    }
+}
+
+/// Scanning eight bytes at a time (the bytes loaded little-endian, the first in the low bits).
+package enum WordScan {
+    /// The high bit of each byte of `word` that is `byte`: exact for the first such byte
+    /// (the lowest set bit), which is what the scans use (the classic has-zero-byte test on
+    /// word ^ byte×8 flags no byte below the first match, and may flag some above it).
+    @inline(__always)
+    package static func matches(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
     }
 }
 
 /// Member names a reader looks for, matched as bytes by `JSONScanner.parseKey(in:pointer:)`.
-package struct JSONKeyTable: Sendable {
+///
+/// What a lookup reads is plain memory made once and kept for the life of the process (the
+/// tables are static): every worker matches every member name of every feature against
+/// them, and a retained array there would make the cores fight over its count.
+package struct JSONKeyTable: @unchecked Sendable {  // the storage is never changed after `init`
     /// The names, in the order given.
     package let names: [String]
-    /// Every name's bytes, one after another; name `i` starts at `offsets[i]`.
-    package let bytes: [UInt8]
-    package let offsets: [Int]
-    /// Indices of the names of each length.
-    package let byLength: [[Int]]
+    /// The longest name's length in bytes.
     package let longest: Int
+    /// The names of length `n` are `byLength[starts[n]..<starts[n + 1]]` (indices in `names`).
+    private let starts: UnsafePointer<Int>
+    private let byLength: UnsafePointer<Int>
+    /// Name `i`'s bytes, zero-padded to `wordsPerName` words, at `words + i * wordsPerName`.
+    private let words: UnsafePointer<UInt64>
+    private let wordsPerName: Int
 
     /// Creates a table of `names` (ASCII, without `"` or backslash).
     package init(_ names: [String]) {
         self.names = names
-        var bytes: [UInt8] = [], offsets: [Int] = []
-        for name in names {
-            offsets.append(bytes.count)
-            bytes += name.utf8
+        let longest = names.map(\.utf8.count).max() ?? 0
+        self.longest = longest
+        let wordsPerName = max(1, (longest + 7) / 8)
+        self.wordsPerName = wordsPerName
+        let words = UnsafeMutablePointer<UInt64>.allocate(capacity: max(1, names.count * wordsPerName))
+        words.initialize(repeating: 0, count: max(1, names.count * wordsPerName))
+        for (index, name) in names.enumerated() {
+            UnsafeMutableRawPointer(words + index * wordsPerName).copyMemory(from: Array(name.utf8), byteCount: name.utf8.count)
         }
-        self.bytes = bytes
-        self.offsets = offsets
-        longest = names.map(\.utf8.count).max() ?? 0
-        var byLength = [[Int]](repeating: [], count: longest + 1)
-        for (index, name) in names.enumerated() { byLength[name.utf8.count].append(index) }
-        self.byLength = byLength
+        let starts = UnsafeMutablePointer<Int>.allocate(capacity: longest + 2)
+        let byLength = UnsafeMutablePointer<Int>.allocate(capacity: max(1, names.count))
+        var filled = 0
+        for length in 0...longest {
+            starts[length] = filled
+            for (index, name) in names.enumerated() where name.utf8.count == length {
+                byLength[filled] = index
+                filled += 1
+            }
+        }
+        starts[longest + 1] = filled
+        self.words = UnsafePointer(words)
+        self.starts = UnsafePointer(starts)
+        self.byLength = UnsafePointer(byLength)
     }
 
-    /// Whether name `index` is the `count` bytes at `pointer`.
+    /// The index of the name that is exactly the `count` bytes at `key`, if one is.
     @inline(__always)
-    package func matches(_ index: Int, _ pointer: UnsafePointer<UInt8>, count: Int) -> Bool {
-        let offset = offsets[index]
-        for k in 0..<count where bytes[offset + k] != pointer[k] { return false }
-        return true
+    package func index(of key: UnsafePointer<UInt8>, count: Int) -> Int? {
+        guard count <= longest else { return nil }
+        let whole = count / 8, tail = count % 8
+        // The key's last partial word, zero-padded as the names are (its bytes one by one:
+        // those after the key may lie beyond the window).
+        var last: UInt64 = 0
+        withUnsafeMutableBytes(of: &last) { bytes in
+            for k in 0..<tail { bytes[k] = key[whole * 8 + k] }
+        }
+        next: for slot in starts[count]..<starts[count + 1] {
+            let index = byLength[slot]
+            let name = words + index * wordsPerName
+            for w in 0..<whole where UnsafeRawPointer(key + w * 8).loadUnaligned(as: UInt64.self) != name[w] { continue next }
+            if tail > 0, name[whole] != last { continue }
+            return index
+        }
+        return nil
     }
 }

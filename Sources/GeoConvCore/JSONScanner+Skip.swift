@@ -29,6 +29,17 @@ extension JSONScanner {
                         index += 1
                         continue
                     }
+                    // Eight bytes at a time to the first quote, backslash or line break.
+                    while index + 8 <= limit {
+                        let word = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
+                        let found = WordScan.matches(word, UInt8(ascii: "\"")) | WordScan.matches(word, UInt8(ascii: "\\"))
+                            | WordScan.matches(word, 0x0A)
+                        if found != 0 {
+                            index += found.trailingZeroBitCount / 8
+                            break
+                        }
+                        index += 8
+                    }
                     while index < limit, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] != 0x0A {
                         index += 1
                     }

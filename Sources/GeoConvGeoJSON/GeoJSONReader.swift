@@ -275,9 +275,14 @@ public struct GeoJSONReader: FeatureReader {
                     throw failure
                 }
                 let start = scanner.mark
+                // Most features in the common form, read straight into a feature; the others
+                // gathered into their parts first.
                 var parts = ObjectParts()
                 do throws(GeoConvError) {
-                    _ = try parseObject(into: &parts, depth: 2, pointer: pointer(), isRoot: false)
+                    if let feature = try parseCommonFeature(depth: 2, pointer: pointer(), otherwise: &parts) {
+                        if problemBox.featureFailed { continue }  // its errors are listed
+                        return feature
+                    }
                 } catch {
                     guard readsPastBadFeatures, error.code == .invalidInput else { throw error }
                     try skipFeature(from: start, pointer: pointer(), failure: error)

@@ -54,6 +54,15 @@ extension GeoJSONReader {
         return try geometry(from: parts, pointer: pointer())
     }
 
+    /// Which of `names` the next member is, its name matched as bytes, the scanner then just
+    /// after its colon; nil, having read some of it, when it is none of them.
+    private func valuePlace(ofMember names: JSONKeyTable) throws(GeoConvError) -> Int? {
+        guard try scanner.peekToken() == UInt8(ascii: "\""), let index = try scanner.knownKey(names),
+              try scanner.consumeToken(UInt8(ascii: ":"))
+        else { return nil }
+        return index
+    }
+
     /// Where the next member's value starts (just after its colon) when the member is
     /// `memberNames[index]`, its name matched as bytes; nil, having read some of it, when not.
     private func valuePlace(ofMember index: Int) throws(GeoConvError) -> JSONScanner.Place? {
@@ -181,6 +190,13 @@ extension GeoJSONReader {
             try lenient("geojson.feature-geometry-members", "a Feature has \"coordinates\" or \"geometries\" members; they are ignored",
                         at: objectLocation())
         }
+        return Self.makeFeature(id: id, geometry: geometry, properties: properties, foreign: foreign)
+    }
+
+    /// A feature from its members as read: a Point with a `geoconv:radius` is the circle it
+    /// stands for, and the style is derived from the properties.
+    static func makeFeature(id: FeatureID?, geometry: Geometry?, properties: JSONObject, foreign: JSONObject) -> Feature {
+        var geometry = geometry
         if case .point(let center)? = geometry, let radius = properties[GeoJSONNames.radius]?.doubleValue,
            radius.isFinite, radius >= 0
         {
@@ -193,5 +209,70 @@ extension GeoJSONReader {
         var feature = Feature(id: id, geometry: geometry, properties: properties, foreignMembers: foreign)
         StyleProperties.derive(into: &feature)
         return feature
+    }
+
+    /// A member of `features` written `{"type": "Feature", …}` with nothing but `properties`
+    /// (an object), `geometry` and `id` (a string or a number), each once, as nearly every
+    /// file writes them: read without gathering its members into `ObjectParts` first, names
+    /// matched as bytes. Any other object is read into `parts` by the general loop (`nil`
+    /// returned): from its start, or from the first member the common form does not have,
+    /// with what was read before it (nothing is read twice). So the outcome is always
+    /// `parseObject`'s.
+    mutating func parseCommonFeature(depth: Int, pointer: @autoclosure () -> String, otherwise parts: inout ObjectParts)
+        throws(GeoConvError) -> Feature?
+    {
+        try scanner.checkDepth(depth, pointer: pointer())
+        let start = scanner.mark, place = scanner.place
+        scanner.advance()  // '{', peeked by the caller
+        guard let typePlace = try valuePlace(ofMember: Self.typeMember), try scanner.peekToken() == UInt8(ascii: "\""),
+              let known = try scanner.knownKey(Self.typeNames), Self.typeKinds[known] == .feature
+        else {
+            scanner.rewind(to: start)
+            _ = try parseObject(into: &parts, depth: depth, pointer: pointer(), isRoot: false)
+            return nil
+        }
+        var seen: UInt16 = 1 << UInt16(Self.typeMember)
+        var properties: JSONValue?, geometry: ParsedGeometry?, id: JSONValue?
+        var ended = false
+        while true {
+            let afterValue = scanner.mark
+            if try scanner.consumeToken(UInt8(ascii: "}")) {
+                ended = true
+                break
+            }
+            guard try scanner.consumeToken(UInt8(ascii: ",")), let index = try valuePlace(ofMember: Self.memberNames),
+                  index == Self.propertiesMember || index == Self.geometryMember || index == Self.idMember,
+                  seen & (1 << UInt16(index)) == 0
+            else {
+                // Another member, a repeated one, or what is wrong there: the general loop's, from the comma.
+                scanner.rewind(to: afterValue)
+                break
+            }
+            seen |= 1 << UInt16(index)
+            switch index {
+            case Self.propertiesMember:
+                properties = try scanner.parseValue(depth: depth, pointer: pointer() + "/properties")
+            case Self.geometryMember:
+                geometry = try parseGeometryValue(depth: depth + 1, pointer: pointer() + "/geometry")
+            default:
+                id = try scanner.parseValue(depth: depth, pointer: pointer() + "/id")
+            }
+        }
+        let plainID: FeatureID?? = switch id {
+        case nil: .some(nil)
+        case .string(let s)?: .some(.string(s))
+        case .number(let n)?: .some(.number(n))
+        default: nil
+        }
+        if ended, case .object(let object)? = properties, let geometry, geometry.foreign.isEmpty, let plainID {
+            return Self.makeFeature(id: plainID, geometry: geometry.geometry, properties: object, foreign: [:])
+        }
+        parts.place = place
+        parts.type = Self.typeNames.names[known]
+        (parts.kind, parts.kindIsExact, parts.typePlace) = (.feature, true, typePlace)
+        (parts.properties, parts.geometry, parts.id) = (properties, geometry, id)
+        parts.hasGeometryMember = seen & (1 << UInt16(Self.geometryMember)) != 0
+        if !ended { _ = try parseObject(into: &parts, depth: depth, pointer: pointer(), isRoot: false, resuming: seen) }
+        return nil
     }
 }

@@ -172,6 +172,77 @@ struct PerFeaturePathTests {
         #expect(failure.location?.column == 37)
     }
 
+    @Test("A feature written {\"type\": \"Feature\", …} reads as through the general member loop, whatever it holds or fails on")
+    func commonFeatureForm() throws {
+        /// The collection's features, and the same with each "Feature" type value escaped,
+        /// which the byte match refuses (the general loop reads them): what each says, by
+        /// code, count, JSON Pointer and line.
+        func read(_ features: [String]) -> (features: [Feature], messages: [String], error: String?) {
+            let text = #"{"type":"FeatureCollection","features":["# + "\n" + features.joined(separator: ",\n") + "]}"
+            do {
+                let read = try readGeoJSON(text)
+                let messages = read.diagnostics.entries.map { code, entry in
+                    "\(code) ×\(entry.count) at \(entry.first.location?.pointer ?? "-") line \(entry.first.location?.line ?? 0)"
+                }
+                return (read.features, messages, nil)
+            } catch {
+                return (features: [], messages: [], error: "\(error.code) \(error.message) at \(error.location?.pointer ?? "-") line \(error.location?.line ?? 0)")
+            }
+        }
+        let features = [
+            #"{"type":"Feature","properties":{"a":1},"geometry":{"type":"Point","coordinates":[1,2]}}"#,
+            #"{ "type" : "Feature" , "geometry" : null , "id" : "x" , "properties" : { } }"#,
+            ##"{"type":"Feature","id":7,"properties":{"geoconv:radius":100,"stroke":"#ff0000"},"geometry":{"type":"Point","coordinates":[1,2]}}"##,
+            // What the common form does not have, from the first such member on: the general loop's.
+            #"{"type":"Feature","properties":{},"geometry":null,"bbox":[1,2,1,2]}"#,
+            #"{"type":"Feature","properties":{},"geometry":null,"name":"foreign"}"#,
+            #"{"type":"Feature","properties":{"a":1},"properties":{"b":2},"geometry":null}"#,
+            #"{"type":"Feature","properties":null,"geometry":null}"#,
+            #"{"type":"Feature","properties":[1],"geometry":null}"#,
+            #"{"type":"Feature","properties":{}}"#,
+            #"{"type":"Feature","geometry":null}"#,
+            #"{"type":"Feature","id":{"no":1},"properties":{},"geometry":null}"#,
+            #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1,2],"extra":true}}"#,
+            #"{"type":"Feature","properties":{},"geometry":null,"coordinates":[1,2]}"#,
+            #"{"type":"Feature","properties":{},"geometry":null,"type":"Feature"}"#,
+            #"{"type":"Feature","properties":{},"geometry":null,"features":[]}"#,
+            // Not the common form: the general loop from the start.
+            #"{"properties":{},"type":"Feature","geometry":null}"#,
+            #"{"type":"feature","properties":{},"geometry":null}"#,
+        ]
+        func escaped(_ feature: String) -> String {
+            feature.replacingOccurrences(of: #""Feature""#, with: #""\u0046eature""#)
+        }
+        let common = read(features), general = read(features.map(escaped))
+        #expect(common.features == general.features)
+        #expect(common.features.count == features.count)
+        #expect(common.messages == general.messages)
+        #expect(common.error == nil, "\(common.error ?? "")")
+        #expect(general.error == nil)
+        for feature in features {
+            let one = read([feature]), other = read([escaped(feature)])
+            #expect(one.features == other.features, "\(feature)")
+            #expect(one.messages == other.messages, "\(feature)")
+        }
+        // What some of them read as.
+        #expect(common.features[0].properties == ["a": 1])
+        #expect(common.features[1].id == FeatureID.string("x"))
+        #expect(common.features[2].geometry == Geometry.circle(center: Coordinate(latitude: 2, longitude: 1), radius: 100))
+        #expect(common.features[2].style.strokeColor?.cssHex == "#ff0000")
+        #expect(common.features[4].foreignMembers["name"] == "foreign")
+        #expect(common.features[5].properties == ["b": 2])
+        #expect(common.messages.contains { $0.hasPrefix("geojson.duplicate-member ×2 at /features/5 line 7") })  // and the second "type"
+        // Failures, at the same element, from the fast path and the general loop alike.
+        for bad in [#"{"type":"Feature","properties":{"a":},"geometry":null}"#,
+                    #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1,"x"]}}"#,
+                    #"{"type":"Feature","properties":{} "geometry":null}"#,
+                    #"{"type":"Feature","properties":{},"geometry":null"#] {
+            let one = read([features[0], bad]), other = read([features[0], escaped(bad)])
+            #expect(one.error != nil, "\(bad)")
+            #expect(one.error == other.error, "\(bad)")
+        }
+    }
+
     @Test("Warnings and notes are counted under their own codes, however they alternate, also after the log is replaced")
     func diagnosticCounts() throws {
         let log = DiagnosticLog()
