@@ -203,6 +203,14 @@ public enum StyleProperties {
                 write: { feature in path.get(feature.style).map { .array([number($0.x), number($0.y)]) } })
     }
 
+    /// `mappings` in plain memory made once and kept for the life of the process, read in
+    /// place by every worker for every styled feature written.
+    nonisolated(unsafe) static let mappingTable: UnsafeBufferPointer<Mapping> = {
+        let table = UnsafeMutableBufferPointer<Mapping>.allocate(capacity: mappings.count)
+        _ = table.initialize(from: mappings)
+        return UnsafeBufferPointer(table)
+    }()
+
     static let mappings: [Mapping] = [
         Mapping(keys: ["name", "title"],
                 read: { value, _, feature in
@@ -314,23 +322,23 @@ public struct MergedProperties {
     private var added: [(key: String, value: JSONValue)] = []
 
     /// The properties to write for `feature` (as `StyleProperties.merged(_:)`).
-    public init(_ feature: Feature) {
+    public init(_ feature: borrowing Feature) {
         let base = feature.properties
         self.base = base
         // Every mapping writes nothing when the model says nothing: the properties stand.
         if feature.title == nil, feature.snippet == nil, feature.style.isEmpty { return }
         let present = StyleProperties.presentMappings(in: base)
         var replaced: [(index: Int, value: JSONValue)] = [], added: [(key: String, value: JSONValue)] = []
-        // (Each mapping used in place: a copy would retain its names and closures.)
-        StyleProperties.mappings.withUnsafeBufferPointer { mappings in
-            for index in mappings.indices {
-                guard let wanted = mappings[index].write(feature) else { continue }
-                if present & (1 << index) != 0, let place = mappings[index].keys.lazy.compactMap({ base.index(forKey: $0) }).first {
-                    // Keep the source's literal when it already says the same thing.
-                    if !mappings[index].agrees(base.values[place], wanted, base) { replaced.append((place, wanted)) }
-                } else {
-                    added.append((mappings[index].keys[0], wanted))
-                }
+        // (Each mapping used in place, no closure capturing the feature: a copy of either
+        // would retain what it holds.)
+        let mappings = StyleProperties.mappingTable
+        for index in mappings.indices {
+            guard let wanted = mappings[index].write(feature) else { continue }
+            if present & (1 << index) != 0, let place = mappings[index].keys.lazy.compactMap({ base.index(forKey: $0) }).first {
+                // Keep the source's literal when it already says the same thing.
+                if !mappings[index].agrees(base.values[place], wanted, base) { replaced.append((place, wanted)) }
+            } else {
+                added.append((mappings[index].keys[0], wanted))
             }
         }
         if replaced.count > 1 { replaced.sort { $0.index < $1.index } }

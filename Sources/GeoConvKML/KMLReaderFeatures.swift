@@ -124,12 +124,15 @@ extension KMLReaderState {
                 }
             }
         }
-        return finish(&feature, styleUrl: styleUrl, inlineStyle: inlineStyle, geometries: geometries, times: times,
-                      latLonBox: latLonBox)
+        finish(&feature, styleUrl: styleUrl, inlineStyle: inlineStyle, geometries: geometries, times: times, latLonBox: latLonBox)
+        // Moved out (the children's closure holds `feature`: returning it would copy it).
+        var made = Feature(geometry: nil)
+        swap(&made, &feature)
+        return made
     }
 
     func finish(_ feature: inout Feature, styleUrl: String?, inlineStyle: KMLStyle?, geometries: [Geometry], times: [JSONValue],
-                latLonBox: JSONObject) -> Feature
+                latLonBox: JSONObject)
     {
         var style = KMLStyle()
         if let styleUrl {
@@ -180,7 +183,6 @@ extension KMLReaderState {
             feature.geometry = .circle(center: Coordinate(latitude: center[1], longitude: center[0]), radius: radius)
             feature.properties.removeValue(forKey: KMLNames.circleCenter)
         }
-        return feature
     }
 
     /// The LatLonBox as a closed ring, rotated counter-clockwise by `rotation` degrees about its centre.

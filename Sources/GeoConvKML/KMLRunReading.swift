@@ -164,7 +164,7 @@ extension KMLReaderState {
             state.headerDone = true
             state.runElement = marker
             while let feature = try state.next() {
-                outcome.features.append((feature, state.lastLocation.map(relocate)))
+                outcome.features.append((consume feature, state.lastLocation.map(relocate)))
             }
             // (An error the reader caught and got past must not hide that the fast path gave up.)
             if parser.gaveUp { throw GeoConvError(.unsupported, "the fast XML path gave up") }
