@@ -165,6 +165,9 @@ package struct FeatureBatch {
     private var kept: [(feature: Feature, ordinal: Int)] = []
     /// The features added.
     package private(set) var count = 0
+    /// Which of the three ways the batch goes (asked per feature: comparing an optional
+    /// existential with nil copies it).
+    private let writesRecords: Bool, writesSelectively: Bool
 
     private enum Piece {
         case records(WrittenRecords, ordinals: [Int])
@@ -183,16 +186,18 @@ package struct FeatureBatch {
                 selective = recordsWriter.selectiveRecordsWriter()
             }
         }
+        writesRecords = records != nil
+        writesSelectively = !writesRecords && selective != nil
     }
 
     /// Writes `feature` as a record, or keeps it with `ordinal`: which feature of the batch's
     /// input it was made from (`-1` when unknown), for `write(into:diagnostics:locating:)`.
     package mutating func add(_ feature: Feature, ordinal: Int = -1) throws(GeoConvError) {
         // In place: a copy out of the optional would copy the writer's buffer.
-        if records != nil {
+        if writesRecords {
             try records?.writer.write(feature)
-        } else if selective != nil {
-            if selective?.writeRecord(feature) == true {
+        } else if writesSelectively, let selective {
+            if selective.writeRecord(feature) {
                 runOrdinals.append(ordinal)
             } else {
                 endRun()
