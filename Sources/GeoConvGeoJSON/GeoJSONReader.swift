@@ -320,7 +320,11 @@ public struct GeoJSONReader: FeatureReader {
                     }
                     scanner.recordEndsAtNewline = !scanner.separatesRecordsWithRS
                     defer { scanner.recordEndsAtNewline = false }
-                    _ = try parseObject(into: &parts, depth: 1, pointer: pointer(), isRoot: false)
+                    // Most records in the common form, read straight into a feature.
+                    if let feature = try parseCommonFeature(depth: 1, pointer: pointer(), otherwise: &parts) {
+                        if problemBox.featureFailed { continue }  // its errors are listed
+                        return feature
+                    }
                 } catch {
                     // A record that does not parse: resynchronise at the next record.
                     guard readsPastBadFeatures, error.code == .invalidInput else { throw error }

@@ -232,6 +232,24 @@ struct PerFeaturePathTests {
         #expect(common.features[4].foreignMembers["name"] == "foreign")
         #expect(common.features[5].properties == ["b": 2])
         #expect(common.messages.contains { $0.hasPrefix("geojson.duplicate-member ×2 at /features/5 line 7") })  // and the second "type"
+        // The same as the records of a newline-delimited text sequence.
+        func readSequence(_ records: [String]) throws -> (features: [Feature], messages: [String]) {
+            let log = DiagnosticLog()
+            var reader = GeoJSONReader(try ByteReader(.memory(Array(records.joined(separator: "\n").utf8), name: "in.geojsonl")),
+                                       options: GeoJSONReadOptions(isSequence: true), diagnostics: log)
+            _ = try reader.readHeader()
+            var read: [Feature] = []
+            while let feature = try reader.next() { read.append(feature) }
+            let messages = log.entries.map { code, entry in
+                "\(code) ×\(entry.count) at \(entry.first.location?.pointer ?? "-") line \(entry.first.location?.line ?? 0)"
+            }
+            return (read, messages)
+        }
+        let sequence = try readSequence(features), escapedSequence = try readSequence(features.map(escaped))
+        #expect(sequence.features == common.features)
+        #expect(sequence.features == escapedSequence.features)
+        #expect(sequence.messages == escapedSequence.messages)
+        #expect(sequence.messages.contains { $0.hasPrefix("geojson.duplicate-member ×2 at /5 line 6") })
         // Failures, at the same element, from the fast path and the general loop alike.
         for bad in [#"{"type":"Feature","properties":{"a":},"geometry":null}"#,
                     #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1,"x"]}}"#,
