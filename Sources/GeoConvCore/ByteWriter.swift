@@ -39,7 +39,7 @@ public final class ByteWriter {
 
     /// Whether the bytes go nowhere (`OutputTarget.discard`): what a writer would hold back
     /// for later need not be kept either.
-    package private(set) var discards = false
+    @exclusivity(unchecked) package private(set) var discards = false
 
     /// Opens a target. For a file, creates the temporary file now, so that an unwritable
     /// directory fails before any input is read.

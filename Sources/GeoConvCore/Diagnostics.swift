@@ -106,7 +106,7 @@ public final class DiagnosticLog {
 
     /// Whether every warning is also listed one by one in `everyWarning`, as `geoconv
     /// validate` needs (off by default: `entries` keeps the first of each code and a count).
-    public var listsEveryWarning = false
+    @exclusivity(unchecked) public var listsEveryWarning = false
     /// With `listsEveryWarning`: every warning (not the skipped features, which are in
     /// `skippedFeatures`, nor notes) in the order reported, up to `maximumListedSkips`.
     public private(set) var everyWarning: [Diagnostic] = []
