@@ -261,18 +261,16 @@ private struct MarkerSource {
             }
         }
         // Runs of whole features indexed on every core, where the reader can cut them.
+        // (Pipelined: this thread cuts the next runs and adds the oldest's entries, in order,
+        // while the workers index the runs between.)
         if var cutting = indexing as? any FeatureRunReader, cutting.cutsFeatureRuns {
-            let runReader = cutting.runReader
-            while true {
-                var runs: [FeatureRun] = []
-                while runs.count < 8, let run = try cutting.nextFeatureRun(size: 1 << 20) { runs.append(run) }
-                if runs.isEmpty { break }
-                let outcomes = runs.concurrentMap { run in Self.index(run, name: reader.name, with: runReader) }
-                for (run, outcome) in zip(runs, outcomes) {
-                    log.absorb(outcome.log, relocating: run.relocate)
-                    if let error = outcome.error { throw error.relocated(run.relocate) }
-                    for entry in outcome.entries { try add(entry) }
-                }
+            let runReader = cutting.runReader, name = reader.name, jobs = ConversionOptions.defaultJobs
+            try inPipeline(jobs: jobs, window: jobs * 2, cut: { () throws(GeoConvError) -> FeatureRun? in
+                try cutting.nextFeatureRun(size: 1 << 20)
+            }, process: { run in Self.index(run, name: name, with: runReader) }) { (run, outcome) throws(GeoConvError) in
+                log.absorb(outcome.log, relocating: run.relocate)
+                if let error = outcome.error { throw error.relocated(run.relocate) }
+                for entry in outcome.entries { try add(entry) }
             }
             if let rest = cutting as? any MarkerIndexReader { indexing = rest }
         }
