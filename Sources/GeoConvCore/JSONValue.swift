@@ -178,13 +178,7 @@ public enum JSONText {
     public static func appendObject(_ properties: MergedProperties, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         var first = true
-        properties.forEach { key, value in
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            appendString(key, to: &out)
-            out.append(UInt8(ascii: ":"))
-            append(value, to: &out)
-        }
+        properties.forEach { key, value in appendMember(key, value, first: &first, to: &out) }
         out.append(UInt8(ascii: "}"))
     }
 
@@ -192,14 +186,18 @@ public enum JSONText {
     public static func appendObject(_ object: JSONObject, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         var first = true
-        for (key, value) in object {
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            appendString(key, to: &out)
-            out.append(UInt8(ascii: ":"))
-            append(value, to: &out)
-        }
+        for (key, value) in object { appendMember(key, value, first: &first, to: &out) }
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends `"key":value`, after a comma unless it is the object's first member.
+    @inline(__always)
+    private static func appendMember(_ key: String, _ value: JSONValue, first: inout Bool, to out: inout [UInt8]) {
+        if !first { out.append(UInt8(ascii: ",")) }
+        first = false
+        appendString(key, to: &out)
+        out.append(UInt8(ascii: ":"))
+        append(value, to: &out)
     }
 
     /// Parses a short JSON text (at most 64 levels deep) with the package's one JSON
