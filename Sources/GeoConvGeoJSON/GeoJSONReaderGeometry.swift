@@ -56,7 +56,7 @@ extension GeoJSONReader {
 
     /// Which of `names` the next member is, its name matched as bytes, the scanner then just
     /// after its colon; nil, having read some of it, when it is none of them.
-    private func valuePlace(ofMember names: JSONKeyTable) throws(GeoConvError) -> Int? {
+    private func memberIndex(in names: JSONKeyTable) throws(GeoConvError) -> Int? {
         guard try scanner.peekToken() == UInt8(ascii: "\""), let index = try scanner.knownKey(names),
               try scanner.consumeToken(UInt8(ascii: ":"))
         else { return nil }
@@ -66,10 +66,7 @@ extension GeoJSONReader {
     /// Where the next member's value starts (just after its colon) when the member is
     /// `memberNames[index]`, its name matched as bytes; nil, having read some of it, when not.
     private func valuePlace(ofMember index: Int) throws(GeoConvError) -> JSONScanner.Place? {
-        guard try scanner.peekToken() == UInt8(ascii: "\""), try scanner.knownKey(Self.memberNames) == index,
-              try scanner.consumeToken(UInt8(ascii: ":"))
-        else { return nil }
-        return scanner.place
+        try memberIndex(in: Self.memberNames) == index ? scanner.place : nil
     }
 
     // MARK: Interpretation
@@ -240,7 +237,7 @@ extension GeoJSONReader {
                 ended = true
                 break
             }
-            guard try scanner.consumeToken(UInt8(ascii: ",")), let index = try valuePlace(ofMember: Self.memberNames),
+            guard try scanner.consumeToken(UInt8(ascii: ",")), let index = try memberIndex(in: Self.memberNames),
                   index == Self.propertiesMember || index == Self.geometryMember || index == Self.idMember,
                   seen & (1 << UInt16(index)) == 0
             else {

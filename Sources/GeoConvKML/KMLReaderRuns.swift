@@ -55,26 +55,12 @@ enum KMLCutPiece {
 final class KMLCut: @unchecked Sendable {
     let pieces: [KMLCutPiece]
     let header: DocumentHeader
-    let prefix: [UInt8]
-    let suffix: [UInt8]
-    let marker: String
-    let name: String
-    let options: KMLReadOptions
-    let strict: Bool
-    let listsEveryWarning: Bool
-    let gauge: KMLFastPathGauge
+    let context: KMLRunContext
 
     init(pieces: [KMLCutPiece], state: KMLReaderState, reading: KMLRunReading) {
         self.pieces = pieces
         header = state.header
-        prefix = reading.splitter.prefix
-        suffix = reading.splitter.suffix
-        marker = reading.splitter.markerName
-        name = state.name
-        options = state.options
-        strict = state.diagnostics.isStrict
-        listsEveryWarning = state.diagnostics.listsEveryWarning
-        gauge = reading.gauge
+        context = reading.context(name: state.name, options: state.options, like: state.diagnostics)
     }
 }
 
@@ -120,9 +106,7 @@ struct KMLCutReader: FeatureReader {
             case .error(let error):
                 pendingError = error
             case .run(let run, let snapshot):
-                var outcome = KMLReaderState.read(
-                    run, prefix: cut.prefix, suffix: cut.suffix, marker: cut.marker, snapshot: snapshot, version: 0,
-                    name: cut.name, options: cut.options, strict: cut.strict, listsEveryWarning: cut.listsEveryWarning, gauge: cut.gauge)
+                var outcome = cut.context.read(run, snapshot: snapshot, version: 0)
                 diagnostics.absorb(outcome.log)
                 swap(&features, &outcome.features)
                 pendingError = outcome.error

@@ -53,19 +53,21 @@ final class KMLRunReading {
         self.jobs = jobs
     }
 
+    /// What reading a run of this document needs besides its tables, for a reader named
+    /// `name` with `options` whose log is like `log`.
+    func context(name: String, options: KMLReadOptions, like log: DiagnosticLog) -> KMLRunContext {
+        KMLRunContext(prefix: splitter.prefix, suffix: splitter.suffix, marker: splitter.markerName, name: name, options: options,
+                      strict: log.isStrict, listsEveryWarning: log.listsEveryWarning, gauge: gauge)
+    }
+
     /// Run `index`'s features, read with `snapshot` (runs after it are started now too, with
     /// the same snapshot; one whose snapshot turns out stale at its marker is read again).
     func outcome(_ index: Int, snapshot: KMLReaderSnapshot, version: Int, name: String, options: KMLReadOptions,
                  like log: DiagnosticLog) throws(GeoConvError) -> KMLRunOutcome?
     {
         let splitter = self.splitter
-        let strict = log.isStrict, listsEveryWarning = log.listsEveryWarning
-        let prefix = splitter.prefix, suffix = splitter.suffix, marker = splitter.markerName
-        let gauge = self.gauge
-        func read(_ run: KMLSplitter.Run) -> KMLRunOutcome {
-            KMLReaderState.read(run, prefix: prefix, suffix: suffix, marker: marker, snapshot: snapshot, version: version,
-                                name: name, options: options, strict: strict, listsEveryWarning: listsEveryWarning, gauge: gauge)
-        }
+        let context = context(name: name, options: options, like: log)
+        func read(_ run: KMLSplitter.Run) -> KMLRunOutcome { context.read(run, snapshot: snapshot, version: version) }
         func start(_ run: KMLSplitter.Run) -> BackgroundTask<KMLRunOutcome> { BackgroundTask { read(run) } }
         let task: BackgroundTask<KMLRunOutcome>
         if let running = started.removeValue(forKey: index) {
@@ -99,30 +101,37 @@ extension KMLReaderState {
                           placemarkAliases: placemarkAliases, sawDocument: sawDocument)
     }
 
+}
+
+/// What reading one run of a document takes besides the main reader's tables: the input's
+/// declaration and root element to put it between, the marker's name, the reader's name,
+/// options and log settings, and the fast XML path's gauge. Shared by the runs of a document.
+struct KMLRunContext: Sendable {
+    let prefix: [UInt8]
+    let suffix: [UInt8]
+    let marker: String
+    let name: String
+    let options: KMLReadOptions
+    let strict: Bool
+    let listsEveryWarning: Bool
+    let gauge: KMLFastPathGauge
+
     /// Reads one run's Placemarks (on any thread), inside a document made of the input's
     /// declaration and root element, with the main reader's tables; places in the input.
     /// The fast XML path reads it first when `gauge` finds it worth trying; what it reads is
     /// kept only when it read the whole run with nothing to report (places in messages are
     /// libxml2's), else the run is read again with libxml2.
-    static func read(_ run: KMLSplitter.Run, prefix: [UInt8], suffix: [UInt8], marker: String, snapshot: KMLReaderSnapshot,
-                     version: Int, name: String, options: KMLReadOptions, strict: Bool, listsEveryWarning: Bool,
-                     gauge: KMLFastPathGauge) -> KMLRunOutcome
-    {
+    func read(_ run: KMLSplitter.Run, snapshot: KMLReaderSnapshot, version: Int) -> KMLRunOutcome {
         if gauge.isWorthTrying {
-            let outcome = read(run, prefix: prefix, suffix: suffix, marker: marker, snapshot: snapshot, version: version, name: name,
-                               options: options, strict: strict, listsEveryWarning: listsEveryWarning, fast: true)
+            let outcome = read(run, snapshot: snapshot, version: version, fast: true)
             let succeeded = outcome.error == nil && outcome.log.isEmpty
             gauge.record(succeeded: succeeded)
             if succeeded { return outcome }
         }
-        return read(run, prefix: prefix, suffix: suffix, marker: marker, snapshot: snapshot, version: version, name: name,
-                    options: options, strict: strict, listsEveryWarning: listsEveryWarning, fast: false)
+        return read(run, snapshot: snapshot, version: version, fast: false)
     }
 
-    private static func read(_ run: KMLSplitter.Run, prefix: [UInt8], suffix: [UInt8], marker: String, snapshot: KMLReaderSnapshot,
-                             version: Int, name: String, options: KMLReadOptions, strict: Bool, listsEveryWarning: Bool,
-                             fast: Bool) -> KMLRunOutcome
-    {
+    private func read(_ run: KMLSplitter.Run, snapshot: KMLReaderSnapshot, version: Int, fast: Bool) -> KMLRunOutcome {
         let log = DiagnosticLog(strict: strict)
         log.listsEveryWarning = listsEveryWarning
         var outcome = KMLRunOutcome(log: log, version: version, run: run)
