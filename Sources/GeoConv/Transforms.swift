@@ -225,7 +225,15 @@ public struct DropEmptyMembers: FeatureTransform {
     public init(keptBy: [String] = []) { self.keptBy = keptBy }
 
     public func leavesUnchanged(_ features: UnsafeBufferPointer<Feature>) -> Bool {
-        features.indices.allSatisfy { index in features[index].geometry.map { Self.withoutEmptyMembers($0) == nil } ?? true }
+        // (Only multi-geometries have members: the others are passed without taking them out of the feature.)
+        for index in features.indices {
+            switch features[index].geometry {
+            case .multiLineString?, .multiPolygon?, .geometryCollection?:
+                if let geometry = features[index].geometry, Self.withoutEmptyMembers(geometry) != nil { return false }
+            default: continue
+            }
+        }
+        return true
     }
 
     public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {

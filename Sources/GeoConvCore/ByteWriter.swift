@@ -39,12 +39,13 @@ public final class ByteWriter {
 
     /// Whether the bytes go nowhere (`OutputTarget.discard`): what a writer would hold back
     /// for later need not be kept either.
-    @exclusivity(unchecked) package private(set) var discards = false
+    package let discards: Bool
 
     /// Opens a target. For a file, creates the temporary file now, so that an unwritable
     /// directory fails before any input is read.
     public init(_ target: OutputTarget) throws(GeoConvError) {
         buffer.reserveCapacity(flushThreshold + 4096)
+        discards = target == .discard
         switch target {
         case .standardOutput:
             descriptor = STDOUT_FILENO
@@ -55,7 +56,6 @@ public final class ByteWriter {
             name = "<memory>"
         case .discard:
             keepsInMemory = false
-            discards = true
             name = "<discard>"
         case .file(let path):
             keepsInMemory = false
@@ -142,6 +142,10 @@ public final class ByteWriter {
 
     /// Appends bytes.
     public func write(_ bytes: [UInt8]) throws(GeoConvError) {
+        if discards {
+            bytesWritten += bytes.count  // (counted as a flush would, not copied)
+            return
+        }
         if bytes.count >= flushThreshold, !keepsInMemory, descriptor >= 0 {
             // A large block (a run of records made on another thread) goes to the system as
             // it is, after what is buffered: not copied into the buffer first.

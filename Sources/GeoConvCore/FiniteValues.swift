@@ -33,11 +33,7 @@ extension Feature {
         case nil:
             break
         }
-        let style = self.style
-        func finite(_ value: Double?) -> Bool { value?.isFinite ?? true }
-        return finite(style.strokeWidth) && finite(style.rotation) && finite(style.opacity) && finite(style.iconScale)
-            && finite(style.groundAnchor.map { $0.x + $0.y }) && finite(style.infoWindowAnchor.map { $0.x + $0.y })
-            && style.spans.allSatisfy { $0.segments.isFinite }
+        return style.numbersAreFinite  // (asked of the style in place: no copy of it per feature)
     }
 
     /// The first NaN or infinite number among the feature's positions, circle radius and
@@ -70,5 +66,15 @@ extension Coordinate {
     /// Whether longitude, latitude and any altitude are finite.
     @inline(__always) var isFinite: Bool {
         longitude.isFinite && latitude.isFinite && (altitude?.isFinite ?? true)
+    }
+}
+
+extension Style {
+    /// Whether every number of the style is finite.
+    var numbersAreFinite: Bool {
+        func finite(_ value: Double?) -> Bool { value?.isFinite ?? true }
+        return finite(strokeWidth) && finite(rotation) && finite(opacity) && finite(iconScale)
+            && finite(groundAnchor.map { $0.x + $0.y }) && finite(infoWindowAnchor.map { $0.x + $0.y })
+            && spans.allSatisfy { $0.segments.isFinite }
     }
 }

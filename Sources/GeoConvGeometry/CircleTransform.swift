@@ -24,7 +24,15 @@ public struct CircleToPolygon: FeatureTransform {
     }
 
     public func leavesUnchanged(_ features: UnsafeBufferPointer<Feature>) -> Bool {
-        features.indices.allSatisfy { features[$0].geometry?.containsCircle != true }
+        // (Cases matched without taking the geometry out of the feature: no copy per feature.)
+        for index in features.indices {
+            switch features[index].geometry {
+            case .circle?: return false
+            case .geometryCollection(let members)?: if members.contains(where: \.containsCircle) { return false }
+            default: continue
+            }
+        }
+        return true
     }
 
     public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {

@@ -100,13 +100,21 @@ final class KMLReaderState {
     @exclusivity(unchecked) var styles: [String: KMLStyle] = [:]
     @exclusivity(unchecked) var styleMaps: [String: KMLStyleMap] = [:]
     @exclusivity(unchecked) var schemas: [String: [String: (type: String, displayName: String?)]] = [:] {
-        didSet { lastSchemaData = nil }
+        didSet {
+            lastSchemaData = nil
+            lastSchemaFields = []
+        }
     }
-    /// The last `<SchemaData>`'s `schemaUrl` as written, the schema it names, and the field of
-    /// each of its SimpleData in order (most placemarks repeat the one before): no lookup by
-    /// name while they do (`parseExtendedData`).
-    @exclusivity(unchecked) var lastSchemaData: (url: String, schema: [String: (type: String, displayName: String?)],
-                                                 fields: [(key: String, field: (type: String, displayName: String?)?)])?
+    /// The last `<SchemaData>`'s `schemaUrl` as written and the schema it names, and the field
+    /// of each of its SimpleData in order (most placemarks repeat the one before): no lookup
+    /// by name while they do (`parseExtendedData`).
+    @exclusivity(unchecked) var lastSchemaData: (url: String, schema: [String: (type: String, displayName: String?)])?
+    @exclusivity(unchecked) var lastSchemaFields: [(key: String, field: (type: String, displayName: String?)?)] = []
+    /// While an ExtendedData is read: the schema of its SchemaData, and the place of the next
+    /// SimpleData in it (state here, not captured by the reading closure: no boxed variables
+    /// checked for exclusive access on every SimpleData).
+    @exclusivity(unchecked) var extendedSchema: [String: (type: String, displayName: String?)] = [:]
+    @exclusivity(unchecked) var simpleDataPlace = 0
     /// KML 2.0-style placemark types: `<Schema parent="Placemark" name="X">` makes `<X>` a Placemark.
     @exclusivity(unchecked) var placemarkAliases: [String: [String: (type: String, displayName: String?)]] = [:]
     @exclusivity(unchecked) var lastLocation: SourceLocation?
@@ -368,10 +376,12 @@ extension String {
     var trimmed: String {
         // The common case, answered from the first and last bytes: ASCII that is not a space
         // or control character cannot be whitespace, so the text is returned as it is.
-        let utf8 = self.utf8
-        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
-            return self
+        // (Read from the contiguous bytes: the UTF-8 view's `last` walks back generically.)
+        let plain = utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard let first = bytes.first, let last = bytes.last else { return false }
+            return first > 0x20 && first < 0x7F && last > 0x20 && last < 0x7F
         }
+        if plain == true { return self }
         let scalars = unicodeScalars
         guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
               let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })

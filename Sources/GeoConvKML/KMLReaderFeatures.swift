@@ -268,8 +268,8 @@ extension KMLReaderState {
     }
 
     func parseExtendedData(into feature: inout Feature) throws(XMLParseError) {
-        var schema: [String: (type: String, displayName: String?)] = [:]
-        var simpleData = 0  // the SimpleData's place in its SchemaData
+        extendedSchema = [:]
+        simpleDataPlace = 0
         func data(_ element: String, isEmpty: Bool) throws(XMLParseError) {
             switch element {
             case "Data":
@@ -284,20 +284,21 @@ extension KMLReaderState {
             case "SchemaData":
                 let written = parser.attribute("schemaUrl") ?? ""
                 if let last = lastSchemaData, last.url == written {
-                    schema = last.schema
+                    extendedSchema = last.schema
                 } else {
                     let url = written.trimmed
                     let id = url.hasPrefix("#") ? String(url.dropFirst()) : url
-                    schema = schemas[id] ?? [:]
-                    lastSchemaData = (written, schema, [])
+                    extendedSchema = schemas[id] ?? [:]
+                    lastSchemaData = (written, extendedSchema)
+                    lastSchemaFields = []
                 }
-                simpleData = 0
+                simpleDataPlace = 0
                 if !isEmpty { try parser.forEachChild(data) }
             case "SimpleData":
                 let key = parser.attribute("name") ?? ""
                 let text = isEmpty ? "" : try parser.readElementText()
-                let field = simpleDataField(key, at: simpleData, in: schema)  // one lookup for the type and the label
-                simpleData += 1
+                let field = simpleDataField(key, at: simpleDataPlace)  // one lookup for the type and the label
+                simpleDataPlace += 1
                 feature.properties[key] = Self.typed(text, as: field?.type ?? "string", key: key)
                 if let label = field?.displayName { Self.setDisplayName(label, for: key, in: &feature) }
             default:
@@ -311,19 +312,18 @@ extension KMLReaderState {
         if feature.properties.count > 15 { largeExtendedData = feature.properties.count }
     }
 
-    /// The field of the SimpleData `key` at `place` in a SchemaData of `schema` (the last
-    /// one's, `lastSchemaData`): known without a lookup when the SchemaData before had the
-    /// same name there.
-    private func simpleDataField(_ key: String, at place: Int, in schema: [String: (type: String, displayName: String?)])
-        -> (type: String, displayName: String?)?
-    {
-        guard let count = lastSchemaData?.fields.count else { return schema[key] }
-        if place < count, let known = lastSchemaData?.fields[place], known.key == key { return known.field }
-        let field = schema[key]
+    /// The field of the SimpleData `key` at `place` in a SchemaData of `extendedSchema` (the
+    /// last one's, `lastSchemaData`): known without a lookup when the SchemaData before had
+    /// the same name there.
+    private func simpleDataField(_ key: String, at place: Int) -> (type: String, displayName: String?)? {
+        // (Cleared whenever `lastSchemaData` is set or dropped.)
+        let count = lastSchemaFields.count
+        if place < count, lastSchemaFields[place].key == key { return lastSchemaFields[place].field }
+        let field = extendedSchema[key]
         if place < count {
-            lastSchemaData?.fields[place] = (key, field)
+            lastSchemaFields[place] = (key, field)
         } else if place == count {
-            lastSchemaData?.fields.append((key, field))
+            lastSchemaFields.append((key, field))
         }
         return field
     }

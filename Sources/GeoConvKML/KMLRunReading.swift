@@ -178,7 +178,11 @@ struct KMLRunContext: Sendable {
             // (An error the reader caught and got past must not hide that the fast path gave up.)
             if parser.gaveUp { throw GeoConvError(.unsupported, "the fast XML path gave up") }
         } catch {
-            outcome.error = error.relocated(relocate)
+            var relocated = error.relocated(relocate)
+            relocated.message = KMLRunContext.relocatingLines(in: relocated.message) { line in
+                relocate(SourceLocation(line: line, column: nil)).line ?? line
+            }
+            outcome.error = relocated
         }
         // The log's places are the input's (it is absorbed into the main reader's).
         let placed = DiagnosticLog(strict: strict)
@@ -186,5 +190,18 @@ struct KMLRunContext: Sendable {
         placed.absorb(log, relocating: relocate)
         outcome.log = placed
         return outcome
+    }
+
+    /// `message` with each "line N" in it (libxml2 names the line of an unclosed start tag:
+    /// "Opening and ending tag mismatch: Point line 12 and Placemark") moved by `move` from
+    /// the run's document to the input.
+    static func relocatingLines(in message: String, by move: (Int) -> Int) -> String {
+        let words = message.split(separator: " ", omittingEmptySubsequences: false)
+        guard words.count > 1 else { return message }
+        var moved = words.map(String.init)
+        for index in 1..<words.count where words[index - 1] == "line" {
+            if let line = Int(words[index]) { moved[index] = String(move(line)) }
+        }
+        return moved.joined(separator: " ")
     }
 }

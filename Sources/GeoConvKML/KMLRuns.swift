@@ -74,8 +74,10 @@ final class KMLSplitter {
     @exclusivity(unchecked) private var atEnd = false
     /// Bytes before this absolute offset have been handed to the parser (or replaced by a marker).
     @exclusivity(unchecked) private var emitted = 0
-    /// Scanning: the next byte to look at, and the line and line start there.
+    /// Scanning: the next byte to look at; the line and line start at `counted` (lines are
+    /// counted when a run starts and after each scan, not byte by byte).
     @exclusivity(unchecked) private var position = 0
+    @exclusivity(unchecked) private var counted = 0
     @exclusivity(unchecked) private var line = 1
     @exclusivity(unchecked) private var lineStart = 0
     /// Whether cutting stopped (everything from here on passes through).
@@ -225,36 +227,140 @@ final class KMLSplitter {
         }
         var i = position - base
         while !disabled && i < count {
-            // Text up to the next '<': line breaks counted; text among a run's Placemarks ends the run.
-            let atRunLevel = runStart != nil && placemarkDepth == 0 && open.count == runDepth - 1
-            if !atRunLevel {
-                // Eight bytes at a time while none is '<' or a line break.
-                while i + 8 <= count {
-                    let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-                    if ByteWords.contains(word, 0x3C) || ByteWords.contains(word, 0x0A) { break }
-                    i += 8
-                }
+            if placemarkDepth > 0 {
+                i = followPlacemark(p, count, from: i)
+                guard i < count else { break }
+                if placemarkDepth == 0 { continue }
+                // A comment, CDATA section or processing instruction, or a tag the window cuts.
             }
-            while i < count {
-                let byte = p[i]
-                if byte == UInt8(ascii: "<") { break }
-                if byte == 0x0A {
-                    line += 1
-                    lineStart = base + i + 1
-                } else if atRunLevel && byte != 0x20 && byte != 0x09 && byte != 0x0D {
-                    closeRun()
+            // Text up to the next '<'; text among a run's Placemarks ends the run.
+            if runStart != nil && placemarkDepth == 0 && open.count == runDepth - 1 {
+                while i < count {
+                    let byte = p[i]
+                    if byte == UInt8(ascii: "<") { break }
+                    if byte != 0x20 && byte != 0x09 && byte != 0x0D && byte != 0x0A { closeRun() }
+                    i += 1
                 }
-                i += 1
+            } else {
+                i = next(0x3C, p, count, from: i) ?? count
             }
-            guard i < count, let (end, lastBreak) = constructEnd(p, count, i) else { return i }  // wait for more bytes
+            guard i < count, let end = constructEnd(p, count, i) else { break }  // wait for more bytes
             handleConstruct(p, from: i, to: end)
-            if let lastBreak {
-                for offset in i...lastBreak where p[offset] == 0x0A { line += 1 }
-                lineStart = base + lastBreak + 1
-            }
             i = end
         }
+        if !disabled { countLines(p, upTo: i) }
         return i
+    }
+
+    /// Brings `line` and `lineStart` from `counted` up to window index `end`.
+    private func countLines(_ p: UnsafePointer<UInt8>, upTo end: Int) {
+        var i = counted - base
+        guard i < end else { return }
+        var lastBreak = -1
+        while i + 8 <= end {
+            let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+            let breaks = ByteWords.count(word, 0x0A)
+            if breaks > 0 {
+                line += breaks
+                if let last = ByteWords.lastIndex(word, 0x0A) { lastBreak = i + last }
+            }
+            i += 8
+        }
+        while i < end {
+            if p[i] == 0x0A {
+                line += 1
+                lastBreak = i
+            }
+            i += 1
+        }
+        if lastBreak >= 0 { lineStart = base + lastBreak + 1 }
+        counted = base + end
+    }
+
+    /// The window index of the first `byte` at or after `offset`, if the window holds one.
+    @inline(__always)
+    private func next(_ byte: UInt8, _ p: UnsafePointer<UInt8>, _ count: Int, from offset: Int) -> Int? {
+        var i = offset
+        while i + 8 <= count {
+            let found = ByteWords.hits(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self), byte)
+            if found != 0 { return i + found.trailingZeroBitCount / 8 }
+            i += 8
+        }
+        while i < count {
+            if p[i] == byte { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The window index just after the '>' that ends the tag whose name starts at `offset`
+    /// (skipping quoted attribute values), if the window holds it.
+    @inline(__always)
+    private func tagEnd(_ p: UnsafePointer<UInt8>, _ count: Int, from offset: Int) -> Int? {
+        var i = offset
+        while true {
+            // Eight bytes at a time to the first '>' or quote.
+            var found = -1
+            while i + 8 <= count {
+                let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                let hits = ByteWords.hits(word, 0x3E) | ByteWords.hits(word, 0x22) | ByteWords.hits(word, 0x27)
+                if hits != 0 {
+                    found = i + hits.trailingZeroBitCount / 8
+                    break
+                }
+                i += 8
+            }
+            if found < 0 {
+                while i < count {
+                    let byte = p[i]
+                    if byte == 0x3E || byte == 0x22 || byte == 0x27 { break }
+                    i += 1
+                }
+                guard i < count else { return nil }
+                found = i
+            }
+            let byte = p[found]
+            if byte == 0x3E { return found + 1 }
+            guard let close = next(byte, p, count, from: found + 1) else { return nil }
+            i = close + 1
+        }
+    }
+
+    /// Follows the nesting inside a run's Placemark from window index `start`, tag by tag,
+    /// up to where the Placemark ends; stops before a comment, CDATA section or processing
+    /// instruction (for `constructEnd`), and where the window ends. Returns where it stopped.
+    private func followPlacemark(_ p: UnsafePointer<UInt8>, _ count: Int, from start: Int) -> Int {
+        var i = start
+        var depth = placemarkDepth
+        var elements = 0
+        defer {
+            placemarkDepth = depth
+            runElements += elements
+        }
+        while true {
+            guard let tag = next(0x3C, p, count, from: i) else { return count }
+            guard tag + 1 < count else { return tag }
+            let second = p[tag + 1]
+            if second == UInt8(ascii: "!") || second == UInt8(ascii: "?") { return tag }
+            if second == UInt8(ascii: "/") {
+                guard let close = next(0x3E, p, count, from: tag + 2) else { return tag }
+                i = close + 1
+                elements += 1
+                depth -= 1
+                if depth == 0 {
+                    runElements += elements
+                    elements = 0
+                    placemarkDepth = 0
+                    placemarkEnded(at: base + i)
+                    return i
+                }
+            } else {
+                guard let end = tagEnd(p, count, from: tag + 1) else { return tag }
+                i = end
+                elements += 1
+                if p[end - 2] != UInt8(ascii: "/") { depth += 1 }
+            }
+        }
     }
 
     /// Whether `text` is at window index `offset` (`nil`: the window ends first).
@@ -276,54 +382,21 @@ final class KMLSplitter {
     }
 
     /// Where the construct starting with `<` at window index `offset` ends, when the window
-    /// holds all of it, and the window index of its last line break, if any.
-    private func constructEnd(_ p: UnsafePointer<UInt8>, _ count: Int, _ offset: Int) -> (end: Int, lastBreak: Int?)? {
+    /// holds all of it.
+    private func constructEnd(_ p: UnsafePointer<UInt8>, _ count: Int, _ offset: Int) -> Int? {
         guard offset + 1 < count else { return nil }
-        func withBreaks(_ end: Int?) -> (end: Int, lastBreak: Int?)? {
-            guard let end else { return nil }
-            var last: Int?
-            for i in offset..<end where p[i] == 0x0A { last = i }
-            return (end, last)
-        }
         switch p[offset + 1] {
         case UInt8(ascii: "!"):
             guard let comment = matches("<!--", p, count, at: offset) else { return nil }
-            if comment { return withBreaks(find("-->", p, count, from: offset + 4)) }
+            if comment { return find("-->", p, count, from: offset + 4) }
             guard let cdata = matches("<![CDATA[", p, count, at: offset) else { return nil }
-            if cdata { return withBreaks(find("]]>", p, count, from: offset + 9)) }
+            if cdata { return find("]]>", p, count, from: offset + 9) }
             disable()  // a document type declaration (or not markup): read on one thread
             return nil
         case UInt8(ascii: "?"):
-            return withBreaks(find("?>", p, count, from: offset + 2))
+            return find("?>", p, count, from: offset + 2)
         default:
-            // A tag: up to the first '>' outside quotes.
-            var i = offset + 1
-            var quote: UInt8 = 0
-            var lastBreak: Int?
-            while i < count {
-                if quote == 0 {
-                    // Eight bytes at a time while none is '>', a quote or a line break.
-                    while i + 8 <= count {
-                        let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-                        if ByteWords.contains(word, 0x3E) || ByteWords.contains(word, 0x22) || ByteWords.contains(word, 0x27)
-                            || ByteWords.contains(word, 0x0A) { break }
-                        i += 8
-                    }
-                    guard i < count else { break }
-                }
-                let byte = p[i]
-                if byte == 0x0A {
-                    lastBreak = i
-                } else if quote != 0 {
-                    if byte == quote { quote = 0 }
-                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                    quote = byte
-                } else if byte == UInt8(ascii: ">") {
-                    return (i + 1, lastBreak)
-                }
-                i += 1
-            }
-            return nil
+            return tagEnd(p, count, from: offset + 1)  // up to the first '>' outside quotes
         }
     }
 
@@ -389,6 +462,7 @@ final class KMLSplitter {
         let parentIsContainer = open.last ?? false
         if parentIsContainer && equals(p, localStart, nameEnd, "Placemark") && (runStart == nil || open.count == runDepth - 1) {
             if runStart == nil {
+                countLines(p, upTo: start)
                 runStart = (base + start, line, base + start - lineStart + 1)
                 runCount = 0
                 runElements = 0

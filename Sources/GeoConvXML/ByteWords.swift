@@ -4,7 +4,33 @@ public enum ByteWords {
     /// Whether any byte of `word` is `byte` (the classic has-zero-byte test on word ^ byte×8).
     @inlinable @inline(__always)
     public static func contains(_ word: UInt64, _ byte: UInt8) -> Bool {
+        hits(word, byte) != 0
+    }
+
+    /// A mask whose lowest set bit is the top bit of the first byte (in memory order) of
+    /// `word` that is `byte`, 0 when none is; bits above it may be set for other bytes.
+    /// Several masks or-ed together find the first byte that is any of theirs.
+    @inlinable @inline(__always)
+    public static func hits(_ word: UInt64, _ byte: UInt8) -> UInt64 {
         let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
-        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0
+        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+    }
+
+    /// How many bytes of `word` are `byte`.
+    @inlinable @inline(__always)
+    public static func count(_ word: UInt64, _ byte: UInt8) -> Int {
+        let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+        let low = 0x7F7F_7F7F_7F7F_7F7F as UInt64
+        // The top bit of each byte that is zero in x, and of no other.
+        return (~(((x & low) &+ low) | x | low)).nonzeroBitCount
+    }
+
+    /// The index (0–7, in memory order) of the last byte of `word` that is `byte`, if any.
+    @inlinable @inline(__always)
+    public static func lastIndex(_ word: UInt64, _ byte: UInt8) -> Int? {
+        let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+        let low = 0x7F7F_7F7F_7F7F_7F7F as UInt64
+        let exact = ~(((x & low) &+ low) | x | low)
+        return exact == 0 ? nil : (63 - exact.leadingZeroBitCount) / 8
     }
 }

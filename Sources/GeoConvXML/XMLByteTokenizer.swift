@@ -143,6 +143,22 @@ final class XMLByteTokenizer {
         }
     }
 
+    /// The text of the current element (after a start tag that is not empty) up to its end
+    /// tag, which is read too: `XMLPullParser.readElementText()` without an event handed
+    /// out for each node.
+    func readElementText() throws(XMLParseError) -> String {
+        var text = ""
+        var level = 1
+        while level > 0, let event = try next(reportsWhitespace: true) {
+            switch event {
+            case .start(_, let isEmpty): if !isEmpty { level += 1 }
+            case .end: level -= 1
+            case .text: text += String(decoding: currentText, as: UTF8.self)
+            }
+        }
+        return text
+    }
+
     /// The current text's bytes, decoded.
     /// (Valid until the next event.)
     var currentText: UnsafeBufferPointer<UInt8> {
@@ -256,7 +272,11 @@ final class XMLByteTokenizer {
         let start = position
         var rewrite = false, nonASCII = false
         var i = position
+        let special = XMLByteTokenizer.textSpecials
         while i < count {
+            // Plain bytes, by table, up to the next one that needs a look.
+            while i < count && special[Int(base[i])] == 0 { i += 1 }
+            guard i < count else { break }
             let byte = base[i]
             if byte == UInt8(ascii: "<") { break }
             if byte < 0x20 {
@@ -353,7 +373,7 @@ final class XMLByteTokenizer {
         let tagStart = position
         let (nameEnd, colon) = try scanName(from: position + 1)
         let elementLine = line, elementColumn = tagStart - lineStart + 1
-        attributeList.removeAll(keepingCapacity: true)
+        if !attributeList.isEmpty { attributeList.removeAll(keepingCapacity: true) }
         var i = nameEnd
         var isEmpty = false
         while true {
@@ -469,21 +489,45 @@ final class XMLByteTokenizer {
 
     /// An ASCII XML name from `start`: its end, and the offset of its one colon, if any.
     private func scanName(from start: Int) throws(XMLParseError) -> (end: Int, colon: Int?) {
-        guard start < count, isNameStart(base[start]) else { throw giveUp() }
+        let table = XMLByteTokenizer.nameBytes
+        guard start < count, table[Int(base[start])] == 1 else { throw giveUp() }
         var i = start + 1
         var colon: Int?
         while i < count {
-            let byte = base[i]
-            if byte == UInt8(ascii: ":") {
-                guard colon == nil, i + 1 < count, isNameStart(base[i + 1]) else { throw giveUp() }
+            let kind = table[Int(base[i])]
+            if kind == 0 { break }
+            if kind == 3 {
+                guard colon == nil, i + 1 < count, table[Int(base[i + 1])] == 1 else { throw giveUp() }
                 colon = i
-            } else if !isNameByte(byte) {
-                break
             }
             i += 1
         }
         return (i, colon)
     }
+
+    /// The bytes text is scanned for (1): '<', '&', '>', controls but tab, and bytes from 0x80.
+    nonisolated(unsafe) private static let textSpecials: UnsafePointer<UInt8> = {  // (never written after it is made)
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        table.initialize(repeating: 0, count: 256)
+        for byte in 0..<0x20 where byte != 0x09 { table[byte] = 1 }  // (a tab needs no look)
+        for byte in 0x80..<0x100 { table[byte] = 1 }
+        for byte in [UInt8(ascii: "<"), UInt8(ascii: "&"), UInt8(ascii: ">")] { table[Int(byte)] = 1 }
+        return UnsafePointer(table)
+    }()
+
+    /// What each byte is in an ASCII name: 1 a name start (letter, '_'), 2 a name byte
+    /// (digit, '-', '.'), 3 a colon, 0 none of them. Plain memory, never freed.
+    nonisolated(unsafe) private static let nameBytes: UnsafePointer<UInt8> = {  // (never written after it is made)
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        table.initialize(repeating: 0, count: 256)
+        for byte in UInt8(ascii: "a")...UInt8(ascii: "z") { table[Int(byte)] = 1; table[Int(byte) - 32] = 1 }
+        table[Int(UInt8(ascii: "_"))] = 1
+        for byte in UInt8(ascii: "0")...UInt8(ascii: "9") { table[Int(byte)] = 2 }
+        table[Int(UInt8(ascii: "-"))] = 2
+        table[Int(UInt8(ascii: "."))] = 2
+        table[Int(UInt8(ascii: ":"))] = 3
+        return UnsafePointer(table)
+    }()
 
     // MARK: Bytes
 
@@ -499,12 +543,4 @@ final class XMLByteTokenizer {
     private func isBlankByte(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
     private func isBlank(_ text: UnsafeBufferPointer<UInt8>) -> Bool { text.allSatisfy(isBlankByte) }
-
-    private func isNameStart(_ byte: UInt8) -> Bool {
-        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "_")
-    }
-
-    private func isNameByte(_ byte: UInt8) -> Bool {
-        isNameStart(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-    }
 }

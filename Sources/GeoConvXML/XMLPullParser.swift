@@ -64,7 +64,6 @@ public enum XMLEvent: Equatable, Sendable {
 public final class XMLPullParser {
     private let reader: OpaquePointer
     private let source: Source
-    @exclusivity(unchecked) private var current: XMLEvent?
     /// The deepest element nesting accepted.
     public let maximumDepth: Int
     /// The fast path (`init(document:)`), when it reads this document instead of libxml2.
@@ -251,15 +250,11 @@ public final class XMLPullParser {
             let event = fastPath._withUnsafeGuaranteedRef { fast -> Result<XMLEvent?, XMLParseError> in
                 do throws(XMLParseError) { return .success(try fast.next(reportsWhitespace: reportsWhitespace)) } catch { return .failure(error) }
             }
-            current = try event.get()
-            return current
+            return try event.get()
         }
         while true {
             let status = xmlTextReaderRead(reader)
-            if status == 0 {
-                current = nil
-                return nil
-            }
+            if status == 0 { return nil }
             if status < 0 {
                 if let failure = source.failure as? XMLParseError { throw failure }
                 if let failure = source.failure {
@@ -276,23 +271,17 @@ public final class XMLPullParser {
                 elementPosition = source.startTags.claim()
                 if xmlTextReaderIsEmptyElement(reader) != 1 { openPositions.append(elementPosition) }
                 let name = localName
-                let event = XMLEvent.start(name: name, isEmpty: xmlTextReaderIsEmptyElement(reader) == 1)
-                current = event
-                return event
+                return XMLEvent.start(name: name, isEmpty: xmlTextReaderIsEmptyElement(reader) == 1)
             case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
                 openElements = depth
                 elementPosition = openPositions.popLast() ?? nil
-                let event = XMLEvent.end(name: localName)
-                current = event
-                return event
+                return XMLEvent.end(name: localName)
             case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue):
                 elementPosition = openPositions.last ?? nil
-                current = .text
                 return .text
             case Int32(XML_READER_TYPE_WHITESPACE.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue):
                 guard reportsWhitespace else { continue }
                 elementPosition = openPositions.last ?? nil
-                current = .text
                 return .text
             case Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue):
                 try refuseEntityDeclarations()
@@ -397,6 +386,12 @@ public final class XMLPullParser {
     /// Consumes the rest of the current element (after a non-empty `.start`), returning its
     /// text content concatenated (child elements' text included).
     public func readElementText() throws(XMLParseError) -> String {
+        if let fastPath {
+            let read = fastPath._withUnsafeGuaranteedRef { fast -> Result<String, XMLParseError> in
+                do throws(XMLParseError) { return .success(try fast.readElementText()) } catch { return .failure(error) }
+            }
+            return try read.get()
+        }
         reportsWhitespace = true
         defer { reportsWhitespace = false }
         var text = ""

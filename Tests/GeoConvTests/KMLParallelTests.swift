@@ -23,6 +23,7 @@ struct KMLParallelTests {
         func placemark(_ i: Int, style: String = "#s1") -> String {
             var text = #"<Placemark id="p\#(i)"><name>place \#(i)</name><styleUrl>\#(style)</styleUrl>"#
             if i % 97 == 0 { text += "<description><![CDATA[<b>bold</b> </Placemark> <Placemark> ]]></description>" }
+            if i % 89 == 5 { text += "<!-- inside: </Placemark> <Placemark> \"' -->" }
             text += ##"<ExtendedData><SchemaData schemaUrl="#t"><SimpleData name="n">\##(i)</SimpleData>"##
             text += #"<SimpleData name="label">a &amp; b \#(i)</SimpleData></SchemaData></ExtendedData>"#
             let coordinates = i == bad ? "1,x" : "\(Double(i) / 100),\(Double(i % 50) / 10)"
@@ -30,6 +31,9 @@ struct KMLParallelTests {
                 text += "<gx:Track><when>2020-01-01T00:00:0\(i % 10)Z</when><gx:coord>\(Double(i) / 100) 1 0</gx:coord></gx:Track>"
             } else if i % 301 == 0 {
                 text += "<Point><altitudeMode>floating</altitudeMode><coordinates>\(coordinates)</coordinates></Point>"
+            } else if i % 83 == 7 {
+                // Quoted '>' and "/>" in a start tag over two lines.
+                text += #"<Point id="q>\#(i)/>"\#n  ><coordinates>\#(coordinates)</coordinates></Point>"#
             } else {
                 text += "<Point><coordinates>\(coordinates)</coordinates></Point>"
             }
@@ -146,6 +150,16 @@ struct KMLParallelTests {
         #expect(two?.message == one?.message)
         #expect(one?.location?.line == broken.split(separator: "\n", omittingEmptySubsequences: false).count - 1)
         #expect(two?.location == one?.location)
+
+        // Inside a run: libxml2 names the line of the unclosed start tag, the input's.
+        let inRun = Self.document().replacingOccurrences(of: "<name>place 1500</name>", with: "<name>place 1500</nam>")
+        let lineOfTag = inRun.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("</nam>") }.map { $0 + 1 }
+        let oneInRun = #expect(throws: GeoConvError.self) { _ = try convert(inRun, jobs: 1) }
+        let twoInRun = #expect(throws: GeoConvError.self) { _ = try convert(inRun, jobs: 2) }
+        #expect(oneInRun?.message == "Opening and ending tag mismatch: name line \(lineOfTag ?? 0) and nam")
+        #expect(twoInRun?.message == oneInRun?.message)
+        #expect(oneInRun?.location?.line == lineOfTag)
+        #expect(twoInRun?.location == oneInRun?.location)
 
         // Under --strict the first loss ends the conversion: the first Placemark with s2 unknown,
         // inside a run; with s2 defined before it, the ScreenOverlay the document's reader drops.
