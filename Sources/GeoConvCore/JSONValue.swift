@@ -36,7 +36,13 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
     public var intValue: Int? { Int(literal) }
 
     /// Whether the literal has no fraction or exponent.
-    public var isInteger: Bool { !literal.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") } }
+    public var isInteger: Bool {
+        func integral(_ bytes: some Sequence<UInt8>) -> Bool {
+            !bytes.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+        }
+        // (From the contiguous bytes when the string has them: the UTF-8 view's iterator is slow.)
+        return literal.utf8.withContiguousStorageIfAvailable { integral($0) } ?? integral(literal.utf8)
+    }
 
     public var description: String { literal }
 

@@ -66,9 +66,10 @@ public enum StyleProperties {
     /// Bit `i` is set when a name of `mappings[i]` is among the keys of `properties`: one
     /// pass over the keys, each rejected on its length and first byte in the common case.
     static func presentMappings(in properties: JSONObject) -> UInt64 {
+        let table = keyTable  // (once, not for every key)
         var mask: UInt64 = 0
         for key in properties.keys {
-            if let index = mappingIndex(of: key) { mask |= 1 << index }
+            if let index = mappingIndex(of: key, in: table) { mask |= 1 << index }
         }
         return mask
     }
@@ -76,11 +77,14 @@ public enum StyleProperties {
     /// The index in `mappings` of the mapping with `key` among its names. Keys are told
     /// apart by length and first byte before any comparison, so a property that is not a
     /// style name costs two loads.
-    static func mappingIndex(of key: String) -> Int? {
+    static func mappingIndex(of key: String) -> Int? { mappingIndex(of: key, in: keyTable) }
+
+    @inline(__always)
+    private static func mappingIndex(of key: String, in table: [UInt64]) -> Int? {
         let utf8 = key.utf8
         let count = utf8.count
         guard count >= 4, count <= 26, let first = utf8.first else { return nil }
-        var candidates = keyTable[Int(first) &* 32 &+ count]
+        var candidates = table[Int(first) &* 32 &+ count]
         while candidates != 0 {
             let index = Int(candidates & 0xFF) - 1
             if mappings[index].keys.contains(key) { return index }

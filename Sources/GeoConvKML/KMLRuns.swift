@@ -257,15 +257,17 @@ final class KMLSplitter {
         var i = counted - base
         guard i < end else { return }
         var lastBreak = -1
+        // Eight bytes at a time: the line breaks counted, the last word holding one kept.
+        var lastWord = 0, lastHits: UInt64 = 0
         while i + 8 <= end {
-            let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-            let breaks = ByteWords.count(word, 0x0A)
-            if breaks > 0 {
-                line += breaks
-                if let last = ByteWords.lastIndex(word, 0x0A) { lastBreak = i + last }
+            let hits = ByteWords.exactHits(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self), 0x0A)
+            if hits != 0 {
+                line += hits.nonzeroBitCount
+                (lastWord, lastHits) = (i, hits)
             }
             i += 8
         }
+        if lastHits != 0 { lastBreak = lastWord + (63 - lastHits.leadingZeroBitCount) / 8 }
         while i < end {
             if p[i] == 0x0A {
                 line += 1

@@ -16,21 +16,11 @@ public enum ByteWords {
         return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
     }
 
-    /// How many bytes of `word` are `byte`.
+    /// A mask with the top bit of every byte of `word` that is `byte`, and no other bit.
     @inlinable @inline(__always)
-    public static func count(_ word: UInt64, _ byte: UInt8) -> Int {
+    public static func exactHits(_ word: UInt64, _ byte: UInt8) -> UInt64 {
         let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
         let low = 0x7F7F_7F7F_7F7F_7F7F as UInt64
-        // The top bit of each byte that is zero in x, and of no other.
-        return (~(((x & low) &+ low) | x | low)).nonzeroBitCount
-    }
-
-    /// The index (0–7, in memory order) of the last byte of `word` that is `byte`, if any.
-    @inlinable @inline(__always)
-    public static func lastIndex(_ word: UInt64, _ byte: UInt8) -> Int? {
-        let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
-        let low = 0x7F7F_7F7F_7F7F_7F7F as UInt64
-        let exact = ~(((x & low) &+ low) | x | low)
-        return exact == 0 ? nil : (63 - exact.leadingZeroBitCount) / 8
+        return ~(((x & low) &+ low) | x | low)
     }
 }

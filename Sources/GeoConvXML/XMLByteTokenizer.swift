@@ -434,7 +434,10 @@ final class XMLByteTokenizer {
         let valueStart = i + 1
         i = valueStart
         var rewrite = false, nonASCII = false
+        let special = XMLByteTokenizer.valueSpecials
         while true {
+            // Plain bytes, by table, up to the next one that needs a look.
+            while i < count && special[Int(base[i])] == 0 { i += 1 }
             guard i < count else { throw giveUp() }
             let byte = base[i]
             if byte == quote { break }
@@ -512,6 +515,17 @@ final class XMLByteTokenizer {
         for byte in 0..<0x20 where byte != 0x09 { table[byte] = 1 }  // (a tab needs no look)
         for byte in 0x80..<0x100 { table[byte] = 1 }
         for byte in [UInt8(ascii: "<"), UInt8(ascii: "&"), UInt8(ascii: ">")] { table[Int(byte)] = 1 }
+        return UnsafePointer(table)
+    }()
+
+    /// The bytes an attribute value is scanned for (1): quotes, '<', '&', controls (tab
+    /// included: it is rewritten) and bytes from 0x80.
+    nonisolated(unsafe) private static let valueSpecials: UnsafePointer<UInt8> = {  // (never written after it is made)
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        table.initialize(repeating: 0, count: 256)
+        for byte in 0..<0x20 { table[byte] = 1 }
+        for byte in 0x80..<0x100 { table[byte] = 1 }
+        for byte in [UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: "&")] { table[Int(byte)] = 1 }
         return UnsafePointer(table)
     }()
 

@@ -55,16 +55,8 @@ enum XMLCharacterData {
             if reference.first == UInt8(ascii: "#") {
                 guard let scalar = Self.characterReference(UnsafeBufferPointer(rebasing: reference.dropFirst())) else { return false }
                 out.append(contentsOf: String(Character(scalar)).utf8)
-            } else if reference.elementsEqual("lt".utf8) {
-                out.append(UInt8(ascii: "<"))
-            } else if reference.elementsEqual("gt".utf8) {
-                out.append(UInt8(ascii: ">"))
-            } else if reference.elementsEqual("amp".utf8) {
-                out.append(UInt8(ascii: "&"))
-            } else if reference.elementsEqual("quot".utf8) {
-                out.append(UInt8(ascii: "\""))
-            } else if reference.elementsEqual("apos".utf8) {
-                out.append(UInt8(ascii: "'"))
+            } else if let byte = Self.predefinedEntity(reference) {
+                out.append(byte)
             } else {
                 return false
             }
@@ -95,6 +87,25 @@ enum XMLCharacterData {
         }
         switch value {
         case 0x09, 0x0A, 0x0D, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return Unicode.Scalar(value)
+        default: return nil
+        }
+    }
+}
+
+extension XMLCharacterData {
+    /// The byte one of XML's five predefined entities stands for (`lt`, `gt`, `amp`, `quot`,
+    /// `apos`: the name between '&' and ';'), compared byte by byte.
+    static func predefinedEntity(_ name: UnsafeBufferPointer<UInt8>) -> UInt8? {
+        func spells(_ word: StaticString) -> Bool {
+            guard name.count == word.utf8CodeUnitCount else { return false }
+            for index in 0..<name.count where name[index] != word.utf8Start[index] { return false }
+            return true
+        }
+        switch name.first {
+        case UInt8(ascii: "l"): return spells("lt") ? UInt8(ascii: "<") : nil
+        case UInt8(ascii: "g"): return spells("gt") ? UInt8(ascii: ">") : nil
+        case UInt8(ascii: "a"): return spells("amp") ? UInt8(ascii: "&") : (spells("apos") ? UInt8(ascii: "'") : nil)
+        case UInt8(ascii: "q"): return spells("quot") ? UInt8(ascii: "\"") : nil
         default: return nil
         }
     }

@@ -36,6 +36,7 @@ struct XMLFastPathTests {
         "<a>\r\n  <b c=\"1\tx\" d='&#10;'>caf\u{E9} \u{65E7}</b>\r\n<![CDATA[ <raw> &amp; ]]>  <e/>\n</a>\n",
         "<a><b>  </b><c>&#32;</c>tail<![CDATA[x]]></a>",
         "<a x = \"1\" ><b/></a>",
+        "<a q='&quot;&apos;&gt;&lt;&amp;' r=\"it's\"><b>&apos;&gt;&quot;&lt;&amp;</b></a>",
     ])
     func readByBoth(document: String) throws {
         let bytes = Array(document.utf8)
@@ -59,6 +60,9 @@ struct XMLFastPathTests {
         "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a>caf\u{E9}</a>",
         "<!DOCTYPE a><a/>",
         "<a>&nbsp;</a>",
+        "<a>&ap;</a>",
+        "<a b=\"&quo;\"/>",
+        "<a>&gtx;</a>",
         "<a><p:b/></a>",
         "<a xmlns:p=\"u\"><b xmlns:q=\"v\"/></a>",
         "<a b=\"1\" b=\"2\"/>",
@@ -107,5 +111,24 @@ struct XMLFastPathTests {
         #expect(try parser.next() == .end(name: "kml"))
         #expect(try parser.next() == nil)
         #expect(!parser.gaveUp)
+    }
+
+    @Test("An element's text (readElementText) is libxml2's: entities, CDATA, text around child elements")
+    func elementText() throws {
+        let document = Array(#"<a><b>1 &lt; 2 &amp;&amp; &apos;x&apos; &gt; &quot;y&quot;</b><c>t<d>u</d><e/>v<![CDATA[ <w> ]]></c><f></f><g/></a>"#.utf8)
+        let fast = try XMLPullParser(document: document)
+        let libxml2 = try XMLPullParser(libxml2Reading: document)
+        var texts: [String] = []
+        while let event = try fast.next() {
+            #expect(try libxml2.next() == event)
+            if case .start(let name, false) = event, name != "a" {
+                let text = try fast.readElementText()
+                #expect(try libxml2.readElementText() == text, "<\(name)>")
+                texts.append(text)
+            }
+        }
+        #expect(try libxml2.next() == nil)
+        #expect(!fast.gaveUp)
+        #expect(texts == [#"1 < 2 && 'x' > "y""#, "tuv <w> ", ""])
     }
 }
