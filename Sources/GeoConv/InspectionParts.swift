@@ -97,14 +97,18 @@ final class InspectionTarget: @unchecked Sendable {
     /// of the twin's log as its own.
     var featureTwin: (target: InspectionTarget, checkpoint: DiagnosticLog.Checkpoint)?
 
+    /// The code of this target's refusals (made once: a target may refuse every feature).
+    private let refusedCode: String
+
     init(name: String, writer: any FeatureWriter, log: DiagnosticLog) {
         self.name = name
+        refusedCode = name + ".refused"
         self.writer = writer
         self.log = log
     }
 
     func refuse(_ error: GeoConvError) {
-        try? log.warn("\(name).refused", error.message)
+        try? log.warn(refusedCode, error.message)
         failed = true
     }
 
@@ -143,7 +147,7 @@ final class InspectionTarget: @unchecked Sendable {
                 }
             }
         } catch {
-            try? log.warn("\(name).refused", error.message)
+            try? log.warn(refusedCode, error.message)
         }
     }
 }
