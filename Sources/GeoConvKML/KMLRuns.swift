@@ -260,7 +260,7 @@ final class KMLSplitter {
         // Eight bytes at a time: the line breaks counted, the last word holding one kept.
         var lastWord = 0, lastHits: UInt64 = 0
         while i + 8 <= end {
-            let hits = ByteWords.exactHits(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self), 0x0A)
+            let hits = ByteWords.exactHits(ByteWords.load(p + i), 0x0A)
             if hits != 0 {
                 line += hits.nonzeroBitCount
                 (lastWord, lastHits) = (i, hits)
@@ -284,7 +284,7 @@ final class KMLSplitter {
     private func next(_ byte: UInt8, _ p: UnsafePointer<UInt8>, _ count: Int, from offset: Int) -> Int? {
         var i = offset
         while i + 8 <= count {
-            let found = ByteWords.hits(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self), byte)
+            let found = ByteWords.hits(ByteWords.load(p + i), byte)
             if found != 0 { return i + found.trailingZeroBitCount / 8 }
             i += 8
         }
@@ -304,7 +304,7 @@ final class KMLSplitter {
             // Eight bytes at a time to the first '>' or quote.
             var found = -1
             while i + 8 <= count {
-                let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                let word = ByteWords.load(p + i)
                 let hits = ByteWords.hits(word, 0x3E) | ByteWords.hits(word, 0x22) | ByteWords.hits(word, 0x27)
                 if hits != 0 {
                     found = i + hits.trailingZeroBitCount / 8

@@ -7,8 +7,14 @@ public enum ByteWords {
         hits(word, byte) != 0
     }
 
-    /// A mask whose lowest set bit is the top bit of the first byte (in memory order) of
-    /// `word` that is `byte`, 0 when none is; bits above it may be set for other bytes.
+    /// Eight bytes from `address`, the first in the lowest bits (on any host).
+    @inlinable @inline(__always)
+    public static func load(_ address: UnsafeRawPointer) -> UInt64 {
+        UInt64(littleEndian: address.loadUnaligned(as: UInt64.self))
+    }
+
+    /// A mask whose lowest set bit is the top bit of the first byte of `word` (loaded with
+    /// `load`) that is `byte`, 0 when none is; bits above it may be set for other bytes.
     /// Several masks or-ed together find the first byte that is any of theirs.
     @inlinable @inline(__always)
     public static func hits(_ word: UInt64, _ byte: UInt8) -> UInt64 {
