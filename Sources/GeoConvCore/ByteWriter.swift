@@ -287,13 +287,14 @@ public final class ByteWriter {
     }
 
     /// Installs SIGINT, SIGTERM, SIGHUP and SIGPIPE handlers that delete the temporary file of
-    /// the output being written and exit, so an interrupted conversion leaves nothing behind
+    /// the output being written (and `TemporaryDirectories`) and exit, so an interrupted conversion leaves nothing behind
     /// (where O_TMPFILE works the file has no name until commit, so even SIGKILL leaves
     /// nothing), and ignores SIGXFSZ so that a file-size limit is an ordinary write error.
     package static func removeTemporaryFileOnSignal() {
         // Past a file-size limit (ulimit -f), fail the write (EFBIG) and clean up normally
         // rather than being killed.
         signal(SIGXFSZ, SIG_IGN)
+        TemporaryDirectories.prepare()
         // A parent may have left these blocked (the mask is inherited across exec); a
         // conversion that cannot be interrupted would be worse than one that cleans up.
         var handled = sigset_t()
@@ -303,6 +304,7 @@ public final class ByteWriter {
         for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
             signal(signalNumber) { received in
                 if let path = ByteWriter.pendingTemporary { unlink(path) }
+                TemporaryDirectories.removeAllOnSignal()
                 signal(received, SIG_DFL)
                 raise(received)
             }

@@ -15,7 +15,9 @@ struct InterruptionTests {
 
     /// Starts `geoconv - OUT --from geojsonseq` on a pipe, feeds it part of its input,
     /// then sends `signal` while it waits for the rest.
-    func interrupt(with signal: Int32, output name: String) throws -> (directory: URL, status: Int32, reason: Process.TerminationReason) {
+    func interrupt(with signal: Int32, output name: String, temporaryDirectory: URL? = nil) throws
+        -> (directory: URL, status: Int32, reason: Process.TerminationReason)
+    {
         let directory = try Fixtures.temporaryDirectory()
         let output = directory.appendingPathComponent(name)
         try Self.previous.write(to: output, atomically: false, encoding: .utf8)
@@ -26,6 +28,11 @@ struct InterruptionTests {
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        if let temporaryDirectory {
+            var environment = ProcessInfo.processInfo.environment
+            environment["TMPDIR"] = temporaryDirectory.path
+            process.environment = environment
+        }
         try process.run()
         var text = ""
         for i in 0..<5000 { text += Self.feature(i) + "\n" }
@@ -48,6 +55,21 @@ struct InterruptionTests {
             #expect(try String(contentsOf: output, encoding: .utf8) == Self.previous)
             #expect(try FileManager.default.contentsOfDirectory(atPath: run.directory.path) == [name])
         }
+    }
+
+    @Test("A KMZ conversion stopped by SIGTERM or SIGINT leaves the previous output and no temporary directory", arguments: [SIGTERM, SIGINT])
+    func kmzKilledMidway(signal: Int32) throws {
+        let temporary = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let run = try interrupt(with: signal, output: "out.kmz", temporaryDirectory: temporary)
+        defer { try? FileManager.default.removeItem(at: run.directory) }
+        #expect(run.reason == .uncaughtSignal)
+        #expect(run.status == signal)
+        let output = run.directory.appendingPathComponent("out.kmz")
+        #expect(try String(contentsOf: output, encoding: .utf8) == Self.previous)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: run.directory.path) == ["out.kmz"])
+        // The KMZ is made in a directory of its own (doc.kml, then the archive): gone too.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
     }
 
     @Test("A write that fails (file-size limit, as on a full disk) exits 1, keeps the previous output, leaves no file")
