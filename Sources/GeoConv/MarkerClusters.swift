@@ -93,21 +93,24 @@ public enum MarkerClusters {
             try writer.begin(header)
             var written = 0
             // Zooms two at a time (each zoom's clustering is independent), the next two clustered
-            // in the background while these are written: four clusterings bound the memory.
+            // — and their clusters' sizes and bounds counted — in the background while these
+            // are written: four clusterings bound the memory.
             var next = 0
-            func clusterNext() -> BackgroundTask<[MarkerClusterer.Clustering]>? {
+            let positions = markers.positions, listsMembers = options.listsMembers
+            func clusterNext() -> BackgroundTask<[ZoomClusters]>? {
                 guard next < options.zooms.count else { return nil }
                 let zooms = Array(options.zooms[next..<min(options.zooms.count, next + 2)])
                 next += zooms.count
-                return BackgroundTask { clusterer.clusterings(zooms: zooms) }
+                return BackgroundTask {
+                    clusterer.clusterings(zooms: zooms).concurrentMap { ZoomClusters($0, positions: positions, listsMembers: listsMembers) }
+                }
             }
             var pending = clusterNext()
             while let task = pending {
-                let clusterings = task.value()
+                let zoomClusters = task.value()
                 pending = clusterNext()
-                for clustering in clusterings {
-                    let zoomClusters = ZoomClusters(clustering, positions: markers.positions, listsMembers: options.listsMembers)
-                    written += try write(zoomClusters, of: markers, options: options, to: &writer, log: log)
+                for clusters in zoomClusters {
+                    written += try write(clusters, of: markers, options: options, to: &writer, log: log)
                 }
             }
             try writer.finish()
@@ -199,7 +202,7 @@ public enum MarkerClusters {
 }
 
 /// One zoom's clustering with each cluster's size, bounds and (when listed) members.
-private struct ZoomClusters {
+private struct ZoomClusters: Sendable {
     let clustering: MarkerClusterer.Clustering
     let sizes: [Int32]
     let boxes: [CoordinateBounds?]

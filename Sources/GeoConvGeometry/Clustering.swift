@@ -74,25 +74,75 @@ public struct MarkerClusterer: Sendable {
         self.positions = positions
         self.distance = distance
         self.variant = variant
-        var x = [Double](), y = [Double]()
-        x.reserveCapacity(positions.count)
-        y.reserveCapacity(positions.count)
-        for p in positions {
-            let w = WorldPoints.point(p)
-            x.append(w.x)
-            y.append(w.y)
+        // World points and Morton codes, in slices on every core.
+        let n = positions.count
+        let slices = stride(from: 0, to: n, by: 1 << 16).map { $0..<min(n, $0 + (1 << 16)) }
+        let projected = slices.concurrentMap { slice -> (x: [Double], y: [Double], codes: [UInt64]) in
+            var x = [Double](), y = [Double](), codes = [UInt64]()
+            x.reserveCapacity(slice.count)
+            y.reserveCapacity(slice.count)
+            codes.reserveCapacity(slice.count)
+            for i in slice {
+                let w = WorldPoints.point(positions[i])
+                x.append(w.x)
+                y.append(w.y)
+                codes.append(MarkerClusterer.morton(w.x, w.y))
+            }
+            return (x, y, codes)
         }
-        var keyed = [(UInt64, Int32)]()
-        keyed.reserveCapacity(positions.count)
-        for i in 0..<positions.count { keyed.append((MarkerClusterer.morton(x[i], y[i]), Int32(i))) }
-        keyed.sort { $0.0 < $1.0 }  // stable: equal codes stay in item order
-        order = keyed.map(\.1)
-        codes = keyed.map(\.0)
+        let x = projected.flatMap(\.x), y = projected.flatMap(\.y)
+        // In Morton order; equal codes stay in item order (a stable radix sort).
+        let (codes, order) = MarkerClusterer.sortedByCode(projected.flatMap(\.codes))
+        self.order = order
+        self.codes = codes
         self.x = order.map { x[Int($0)] }
         self.y = order.map { y[Int($0)] }
         var rank = [Int32](repeating: 0, count: positions.count)
         for (index, item) in order.enumerated() { rank[Int(item)] = Int32(index) }
         self.rank = rank
+    }
+
+    /// `codes` sorted, and the index each came from: a least-significant-digit radix sort,
+    /// 16 bits a pass (a Morton code holds 62), which keeps equal codes in index order.
+    static func sortedByCode(_ codes: [UInt64]) -> (codes: [UInt64], order: [Int32]) {
+        let n = codes.count
+        var keys = codes, items = (0..<Int32(n)).map { $0 }
+        var otherKeys = [UInt64](repeating: 0, count: n), otherItems = [Int32](repeating: 0, count: n)
+        let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: 1 << 16)
+        defer { counts.deallocate() }
+        for shift in stride(from: UInt64(0), to: 64, by: 16) {
+            let moved = keys.withUnsafeBufferPointer { keys in
+                items.withUnsafeBufferPointer { items in
+                    otherKeys.withUnsafeMutableBufferPointer { otherKeys in
+                        otherItems.withUnsafeMutableBufferPointer { otherItems in
+                            counts.initialize(repeating: 0)
+                            for key in keys { counts[Int((key >> shift) & 0xFFFF)] += 1 }
+                            // One digit for all: nothing moves in this pass.
+                            if let first = keys.first, counts[Int((first >> shift) & 0xFFFF)] == n { return false }
+                            var total = 0
+                            for index in counts.indices {
+                                let count = counts[index]
+                                counts[index] = total
+                                total += count
+                            }
+                            for index in 0..<n {
+                                let digit = Int((keys[index] >> shift) & 0xFFFF)
+                                let place = counts[digit]
+                                counts[digit] = place + 1
+                                otherKeys[place] = keys[index]
+                                otherItems[place] = items[index]
+                            }
+                            return true
+                        }
+                    }
+                }
+            }
+            if moved {
+                swap(&keys, &otherKeys)
+                swap(&items, &otherItems)
+            }
+        }
+        return (keys, items)
     }
 
     static func cell(_ v: Double) -> UInt64 {

@@ -1,5 +1,6 @@
 import Foundation
 import GeoConv
+@testable import GeoConvGeometry
 import Testing
 
 @Suite("Camera, tiles and clustering")
@@ -111,6 +112,28 @@ struct MapTests {
         var members = [[Int]](repeating: [], count: clusters.count)
         for item in 0..<positions.count { members[owner[item] ?? 0].append(item) }
         return members
+    }
+
+    @Test("The markers' Morton order: sorted by code, equal codes in input order, digits in every 16-bit place")
+    func mortonOrder() {
+        var generator = SplitMix64(seed: 7)
+        var codes: [UInt64] = []
+        for i in 0..<5000 {
+            switch i % 4 {
+            case 0: codes.append(UInt64.random(in: 0...UInt64(0x3FFF_FFFF_FFFF_FFFF), using: &generator))
+            case 1: codes.append(codes[Int.random(in: 0..<codes.count, using: &generator)])  // a duplicate
+            case 2: codes.append(UInt64.random(in: 0...0xFFFF, using: &generator))  // only the lowest digit
+            default: codes.append(UInt64.random(in: 0...7, using: &generator) << 48)  // only the highest
+            }
+        }
+        let (sorted, order) = MarkerClusterer.sortedByCode(codes)
+        let reference = codes.indices.sorted { (codes[$0], $0) < (codes[$1], $1) }
+        #expect(order.count == codes.count)
+        let misplaced = zip(order, reference).filter { Int($0) != $1 }.count
+        #expect(misplaced == 0, "\(misplaced) of \(codes.count) items out of place")
+        #expect(zip(sorted, reference).allSatisfy { $0 == codes[$1] })
+        #expect(MarkerClusterer.sortedByCode([]).order.isEmpty)
+        #expect(MarkerClusterer.sortedByCode([5, 5, 5]).order == [0, 1, 2])
     }
 
     @Test("Clustering equals a brute-force reference on random data", arguments: [MarkerClusterer.Variant.ios, .android])
