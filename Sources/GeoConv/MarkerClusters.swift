@@ -129,7 +129,7 @@ public enum MarkerClusters {
         throws(GeoConvError) -> Int
     {
         let clustering = zoomClusters.clustering
-        let (sizes, boxes, members) = (zoomClusters.sizes, zoomClusters.boxes, zoomClusters.members)
+        let (sizes, members) = (zoomClusters.sizes, zoomClusters.members)
         let count = clustering.count
         // A batch of clusters at a time, made on other cores (markers alone read again from the
         // input) while the previous batch is written.
@@ -157,7 +157,7 @@ public enum MarkerClusters {
                                 feature = marker  // the marker alone keeps all it had
                             } else {
                                 let start = Int(clustering.starts[cluster])
-                                feature = clusterFeature(at: markers.positions[start], count: Int(sizes[cluster]), box: boxes[cluster])
+                                feature = clusterFeature(at: markers.positions[start], count: Int(sizes[cluster]), box: zoomClusters.box(of: cluster))
                                 if options.listsMembers {
                                     feature.properties["members"] = .array(members[cluster].map { markers.memberID(Int($0)) })
                                 }
@@ -201,29 +201,49 @@ public enum MarkerClusters {
     }
 }
 
-/// One zoom's clustering with each cluster's size, bounds and (when listed) members.
+/// One zoom's clustering with each cluster's size, bounds and (when listed) members. Only
+/// clusters of more than one marker have bounds (a marker alone is written as itself), kept
+/// apart: at high zooms nearly every cluster is a marker alone.
 private struct ZoomClusters: Sendable {
     let clustering: MarkerClusterer.Clustering
     let sizes: [Int32]
-    let boxes: [CoordinateBounds?]
+    /// Each cluster's place in `boxes`, -1 for a marker alone.
+    private let boxIndex: [Int32]
+    private let boxes: [CoordinateBounds?]
     let members: [[Int32]]
 
     init(_ clustering: MarkerClusterer.Clustering, positions: [Coordinate], listsMembers: Bool) {
         let count = clustering.count
         var sizes = [Int32](repeating: 0, count: count)
-        var boxes = [CoordinateBounds?](repeating: nil, count: count)
+        for owner in clustering.owners { sizes[Int(owner)] += 1 }
+        var boxIndex = [Int32](repeating: -1, count: count)
+        var boxCount: Int32 = 0
+        for cluster in 0..<count where sizes[cluster] > 1 {
+            boxIndex[cluster] = boxCount
+            boxCount += 1
+        }
+        var boxes = [CoordinateBounds?](repeating: nil, count: Int(boxCount))
         var members: [[Int32]] = listsMembers ? Array(repeating: [], count: count) : []
         for (item, owner) in clustering.owners.enumerated() {
             let cluster = Int(owner)
-            sizes[cluster] += 1
-            let c = positions[item]
-            boxes[cluster] = boxes[cluster].map { $0.including(c) } ?? CoordinateBounds(c, c)
+            let slot = Int(boxIndex[cluster])
+            if slot >= 0 {
+                let c = positions[item]
+                boxes[slot] = boxes[slot].map { $0.including(c) } ?? CoordinateBounds(c, c)
+            }
             if listsMembers { members[cluster].append(Int32(item)) }
         }
         self.clustering = clustering
         self.sizes = sizes
+        self.boxIndex = boxIndex
         self.boxes = boxes
         self.members = members
+    }
+
+    /// The bounds of a cluster of more than one marker.
+    func box(of cluster: Int) -> CoordinateBounds? {
+        let slot = Int(boxIndex[cluster])
+        return slot >= 0 ? boxes[slot] : nil
     }
 }
 
