@@ -51,9 +51,12 @@ let package = Package(
             providers: [.apt(["libproj-dev"]), .brew(["proj"])]
         ),
 
+        // Scanning bytes eight at a time: shared by the JSON scanner and the XML readers.
+        .target(name: "GeoConvBytes", swiftSettings: strictSwift),
         .target(
             name: "GeoConvCore",
             dependencies: [
+                "GeoConvBytes",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
@@ -63,11 +66,11 @@ let package = Package(
         .target(name: "GeoConvGeoJSON", dependencies: ["GeoConvCore"], swiftSettings: strictSwift),
         .target(name: "GeoConvWKT", dependencies: ["GeoConvCore"], swiftSettings: strictSwift),
         // No Foundation here: see DESIGN §1 (ICU clash between libxml2 and Foundation).
-        .target(name: "GeoConvXML", dependencies: ["CLibXML2"], swiftSettings: strictSwift),
+        .target(name: "GeoConvXML", dependencies: ["CLibXML2", "GeoConvBytes"], swiftSettings: strictSwift),
         .target(
             name: "GeoConvKML",
             dependencies: [
-                "GeoConvCore", "GeoConvXML", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "GeoConvCore", "GeoConvXML", "GeoConvBytes", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],

@@ -1,3 +1,4 @@
+internal import GeoConvBytes
 
 /// Cutting a top-level array into runs of whole elements for other threads (`--jobs` on a
 /// FeatureCollection), and member names matched as bytes.
@@ -109,8 +110,8 @@ extension JSONScanner {
                 while i < limit, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\") { i += 1 }
                 break
             }
-            let word = UInt64(littleEndian: UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self))
-            let found = WordScan.matches(word, UInt8(ascii: "\"")) | WordScan.matches(word, UInt8(ascii: "\\"))
+            let word = ByteWords.load(bytes + i)
+            let found = ByteWords.hits(word, UInt8(ascii: "\"")) | ByteWords.hits(word, UInt8(ascii: "\\"))
             if found != 0 {
                 i += found.trailingZeroBitCount / 8
                 break
@@ -121,18 +122,6 @@ extension JSONScanner {
         guard let index = names.index(of: storage + start, count: i - start) else { return nil }
         position = i + 1
         return index
-    }
-}
-
-/// Scanning eight bytes at a time (the bytes loaded little-endian, the first in the low bits).
-package enum WordScan {
-    /// The high bit of each byte of `word` that is `byte`: exact for the first such byte
-    /// (the lowest set bit), which is what the scans use (the classic has-zero-byte test on
-    /// word ^ byte×8 flags no byte below the first match, and may flag some above it).
-    @inline(__always)
-    package static func matches(_ word: UInt64, _ byte: UInt8) -> UInt64 {
-        let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
-        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
     }
 }
 

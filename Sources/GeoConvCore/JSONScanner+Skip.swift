@@ -1,3 +1,4 @@
+internal import GeoConvBytes
 
 /// Stepping over values as bytes, without building them (for readers that need only some
 /// members of each object: the marker index of `geoconv cluster`).
@@ -31,9 +32,9 @@ extension JSONScanner {
                     }
                     // Eight bytes at a time to the first quote, backslash or line break.
                     while index + 8 <= limit {
-                        let word = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
-                        let found = WordScan.matches(word, UInt8(ascii: "\"")) | WordScan.matches(word, UInt8(ascii: "\\"))
-                            | WordScan.matches(word, 0x0A)
+                        let word = ByteWords.load(bytes + index)
+                        let found = ByteWords.hits(word, UInt8(ascii: "\"")) | ByteWords.hits(word, UInt8(ascii: "\\"))
+                            | ByteWords.hits(word, 0x0A)
                         if found != 0 {
                             index += found.trailingZeroBitCount / 8
                             break

@@ -1,5 +1,5 @@
+internal import GeoConvBytes
 import GeoConvCore
-internal import GeoConvXML
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -44,15 +44,23 @@ final class KMLSplitter {
     /// them when there is none).
     static func lineBreaks(in bytes: [UInt8]) -> (count: Int, lastLine: Int) {
         bytes.withUnsafeBufferPointer { buffer in
-            guard let start = buffer.baseAddress else { return (0, 0) }
-            var count = 0, lineStart = 0
-            // memchr from break to break: a run of Placemarks has one every few dozen bytes.
-            while lineStart < buffer.count, let hit = memchr(start + lineStart, 0x0A, buffer.count - lineStart) {
-                count += 1
-                lineStart = start.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
-            }
-            return (count, buffer.count - lineStart)
+            let (count, last) = lineBreaks(in: buffer)
+            return (count, buffer.count - (last.map { $0 + 1 } ?? 0))
         }
+    }
+
+    /// How many line breaks `bytes` hold, and the index of the last one (`memchr` from break
+    /// to break: a run of Placemarks has one every few dozen bytes).
+    static func lineBreaks(in bytes: UnsafeBufferPointer<UInt8>) -> (count: Int, last: Int?) {
+        guard let start = bytes.baseAddress else { return (0, nil) }
+        var count = 0, last: Int?, from = 0
+        while from < bytes.count, let hit = memchr(start + from, 0x0A, bytes.count - from) {
+            count += 1
+            let index = start.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            last = index
+            from = index + 1
+        }
+        return (count, last)
     }
 
     static let minimumPlacemarks = 16
@@ -254,28 +262,11 @@ final class KMLSplitter {
 
     /// Brings `line` and `lineStart` from `counted` up to window index `end`.
     private func countLines(_ p: UnsafePointer<UInt8>, upTo end: Int) {
-        var i = counted - base
-        guard i < end else { return }
-        var lastBreak = -1
-        // Eight bytes at a time: the line breaks counted, the last word holding one kept.
-        var lastWord = 0, lastHits: UInt64 = 0
-        while i + 8 <= end {
-            let hits = ByteWords.exactHits(ByteWords.load(p + i), 0x0A)
-            if hits != 0 {
-                line += hits.nonzeroBitCount
-                (lastWord, lastHits) = (i, hits)
-            }
-            i += 8
-        }
-        if lastHits != 0 { lastBreak = lastWord + (63 - lastHits.leadingZeroBitCount) / 8 }
-        while i < end {
-            if p[i] == 0x0A {
-                line += 1
-                lastBreak = i
-            }
-            i += 1
-        }
-        if lastBreak >= 0 { lineStart = base + lastBreak + 1 }
+        let start = counted - base
+        guard start < end else { return }
+        let (count, last) = KMLSplitter.lineBreaks(in: UnsafeBufferPointer(start: p + start, count: end - start))
+        line += count
+        if let last { lineStart = base + start + last + 1 }
         counted = base + end
     }
 

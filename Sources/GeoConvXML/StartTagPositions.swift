@@ -1,3 +1,5 @@
+internal import GeoConvBytes
+
 /// Where each start tag begins (line, and column in bytes), found by scanning the bytes as
 /// they are handed to libxml2. libxml2 keeps a node's line but no column, and its parser's
 /// own position is where its read-ahead has got to; start tags come out of the reader in

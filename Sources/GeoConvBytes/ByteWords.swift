@@ -1,5 +1,6 @@
 /// Scanning bytes eight at a time, for the loops that skip text up to the next byte that
-/// matters (the start-tag scan under libxml2, the KML splitter).
+/// matters (the JSON scanner's strings and keys, the start-tag scan under libxml2, the KML
+/// splitter). `@inlinable` and public: a `package` function is not inlined across modules.
 public enum ByteWords {
     /// Whether any byte of `word` is `byte` (the classic has-zero-byte test on word ^ byte×8).
     @inlinable @inline(__always)
@@ -20,13 +21,5 @@ public enum ByteWords {
     public static func hits(_ word: UInt64, _ byte: UInt8) -> UInt64 {
         let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
         return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
-    }
-
-    /// A mask with the top bit of every byte of `word` that is `byte`, and no other bit.
-    @inlinable @inline(__always)
-    public static func exactHits(_ word: UInt64, _ byte: UInt8) -> UInt64 {
-        let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
-        let low = 0x7F7F_7F7F_7F7F_7F7F as UInt64
-        return ~(((x & low) &+ low) | x | low)
     }
 }
