@@ -77,6 +77,7 @@ public struct Converter: Sendable {
                                hint: "write to another file; geoconv never overwrites its input")
         }
         let diagnostics = DiagnosticLog(strict: options.strict)
+        diagnostics.listsEveryWarning = options.listsEveryWarning
         // A file's format comes from its name: a usage error there comes before any reading.
         var outFormat: FileFormat? = nil
         if case .file = output { outFormat = try outputFormat(for: output, options: options) }
@@ -105,6 +106,7 @@ public struct Converter: Sendable {
             }
             let jobs = max(1, options.jobs ?? ConversionOptions.defaultJobs)
             let readLog = DiagnosticLog(strict: options.strict)
+            readLog.listsEveryWarning = options.listsEveryWarning
             var statistics = PumpStatistics()
             let runsInParallel = jobs >= 2 && transforms.isEmpty && options.sourceCRS == nil && options.targetCRS == nil
             func parallel(_ makeChunkReader: @escaping @Sendable (ByteReader, FeatureRun, DiagnosticLog)

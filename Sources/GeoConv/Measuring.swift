@@ -71,7 +71,7 @@ extension Converter {
                     throw error.location == nil ? GeoConvError(error.code, error.message, at: location, hint: error.hint) : error
                 }
                 if let geometry = geographic.geometry {
-                    try Self.requireMeasurable(geometry, index: index, at: location)
+                    try GeographicRangeCheck.requireLongitudeLatitude(geometry, what: "measure", index: index, at: location)
                 }
                 let (length, area) = geographic.geometry.map(measurer.measure) ?? (0, 0)
                 guard length.isFinite, area.isFinite else {
@@ -90,18 +90,4 @@ extension Converter {
         return report
     }
 
-    /// Throws unless every position is a longitude/latitude the measurements can use.
-    private static func requireMeasurable(_ geometry: Geometry, index: Int, at location: SourceLocation?) throws(GeoConvError) {
-        func measurable(_ c: Coordinate) -> Bool {
-            c.latitude.isFinite && c.longitude.isFinite && abs(c.latitude) <= 90 && abs(c.longitude) <= 360
-        }
-        var allMeasurable = true
-        geometry.forEachCoordinate { if !measurable($0) { allMeasurable = false } }
-        guard !allMeasurable else { return }
-        let outside = GeographicRangeCheck.positionsOutOfRange(in: geometry).first { !measurable($0.coordinate) }
-        throw GeoConvError(.invalidInput, "cannot measure feature \(index): " + (outside?.message ?? "a position is not a longitude/latitude"),
-                           at: location,
-                           hint: "measure needs WGS84 longitude/latitude: give the data's CRS with --s-srs (e.g. --s-srs EPSG:32633) or in the file (EWKT SRID=n;, a GeoJSON \"crs\" member); "
-                               + GeographicRangeCheck.hint)
-    }
 }

@@ -21,7 +21,7 @@ struct GeoConvCommand: ParsableCommand {
             """,
         version: "geoconv \(GeoConvVersion.current) (libxml2 \(LibXML2.version), PROJ \(PROJLibrary.version))",
         subcommands: [Convert.self, PolylineCommand.self, Info.self, Validate.self, Measure.self, Camera.self, TileCommand.self, Tiles.self,
-                      ClusterCommand.self, Render.self, Formats.self],
+                      ClusterCommand.self, Render.self, Formats.self, Conservation.self],
         defaultSubcommand: Convert.self
     )
 }

@@ -1,11 +1,13 @@
 import ArgumentParser
 import GeoConv
 
-/// A whole input in WGS84, for the commands that need every feature at once.
-func loadDocument(_ input: String, from: String?) throws(GeoConvError) -> (OverlayDocument, DiagnosticLog) {
+/// A whole input in WGS84, for the commands that need every feature at once (and every
+/// position a longitude/latitude: `what` says what for, "draw").
+func loadDocument(_ input: String, from: String?, toDo what: String) throws(GeoConvError) -> (OverlayDocument, DiagnosticLog) {
     let log = DiagnosticLog()
     let source: InputSource = input == "-" ? .standardInput : .file(input)
     let document = try OverlayDocument.load(source, options: ConversionOptions(inputFormat: try fileFormat(from, input: true)), reprojectingToWGS84: true, diagnostics: log)
+    try document.requireLongitudeLatitude(toDo: what)
     return (document, log)
 }
 
@@ -34,7 +36,7 @@ struct Camera: ParsableCommand {
             throw ValidationError("--viewport must be WIDTHxHEIGHT in points, e.g. 390x844")
         }
         do throws(GeoConvError) {
-            let (document, log) = try loadDocument(input, from: from)
+            let (document, log) = try loadDocument(input, from: from, toDo: "frame")
             let camera = try document.camera(viewport: (parts[0], parts[1]), insets: EdgeInsets(padding: padding))
             if json {
                 print(String(decoding: JSONText.compact(GeoJSONNames.json(camera)), as: UTF8.self))
@@ -107,7 +109,7 @@ struct TilesList: ParsableCommand {
 
     func run() throws {
         do throws(GeoConvError) {
-            let (document, log) = try loadDocument(input, from: from)
+            let (document, log) = try loadDocument(input, from: from, toDo: "tile")
             let output = try ByteWriter(.standardOutput)
             for tile in try document.tiles(zoom: zoom) { try output.write((url.map { tile.url($0) } ?? tile.description) + "\n") }
             try output.commit()

@@ -70,7 +70,7 @@ struct Render: ParsableCommand {
 
     func run() throws {
         do throws(GeoConvError) {
-            let (document, log) = try loadDocument(input, from: from)
+            let (document, log) = try loadDocument(input, from: from, toDo: "draw")
             let (width, height) = viewportSize ?? (512, 512)
             var options = RenderOptions(width: width, height: height, scale: scale, camera: cameraPosition, padding: padding)
             if let background { options.background = background == "none" ? nil : Color(css: background) }
@@ -132,7 +132,7 @@ struct TilesRender: ParsableCommand {
 
     func run() throws {
         do throws(GeoConvError) {
-            let (document, log) = try loadDocument(input, from: from)
+            let (document, log) = try loadDocument(input, from: from, toDo: "draw")
             let destination = TileOutput(path: output)
             let directory = folder(of: input)
             let options = TileRenderOptions(zooms: zooms ?? 0...0, tileSize: tileSize, jobs: jobs ?? ConversionOptions.defaultJobs)

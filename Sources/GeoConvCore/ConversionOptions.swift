@@ -62,6 +62,10 @@ public struct ConversionOptions: Hashable, Sendable {
     /// hex WKB, polyline) are cut into chunks parsed on that many threads, output order
     /// kept. `nil` means `defaultJobs`.
     public var jobs: Int? = nil
+    /// Whether the conversion's log lists every warning one by one with its place
+    /// (`DiagnosticLog.everyWarning`), not only the first of each code: for checks that ask
+    /// which values a warning names (the conservation check).
+    public var listsEveryWarning = false
     /// Bytes per chunk when `jobs` cuts a line-delimited input (1 MiB; smaller for tests).
     public var chunkBytes: Int = 1 << 20
 

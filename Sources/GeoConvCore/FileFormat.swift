@@ -117,6 +117,10 @@ public struct FormatCapabilities: Sendable {
     /// for both and reports them under each. Only the document level (`begin`) is this
     /// format's own. `nil` for a writer of its own.
     public var writesFeaturesAs: String?
+    /// Lists every value a file of this format holds (element text and attribute values,
+    /// JSON scalars, ordinates), each with its place, for the conservation check (`geoconv
+    /// conservation`): `nil` when the format takes part in none.
+    public var listsValues: (@Sendable (ByteReader) throws(GeoConvError) -> [ListedValue])?
 
     /// Describes what a format can hold (by default: any CRS, no circles, not line-delimited).
     public init(
@@ -124,8 +128,10 @@ public struct FormatCapabilities: Sendable {
         holdsEmptyMembers: Bool = false, lineRecords: LineRecords? = nil,
         impliedOptions: (@Sendable (_ path: String?, _ role: FileRole, _ options: inout ConversionOptions) -> Void)? = nil,
         makeValidator: (@Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any ValidatingReader)? = nil,
-        holdsEmbeddedFiles: Bool = false, writesFeaturesAs: String? = nil
+        holdsEmbeddedFiles: Bool = false, writesFeaturesAs: String? = nil,
+        listsValues: (@Sendable (ByteReader) throws(GeoConvError) -> [ListedValue])? = nil
     ) {
+        self.listsValues = listsValues
         self.isWGS84Only = isWGS84Only
         self.holdsCircles = holdsCircles
         self.drawsCirclesAsPolygons = drawsCirclesAsPolygons

@@ -163,7 +163,10 @@ extension JSONScanner {
         let range = try scanNumber()
         let bytes = UnsafeBufferPointer(start: storage + range.lowerBound, count: range.count)
         let text = String(decoding: bytes, as: UTF8.self)
-        guard JSONScanner.doubleValue(storage + range.lowerBound, range.count).isFinite else {
+        // An integer of any length is carried digit for digit (JSON sets no limit, and it is
+        // never read as a float here); only a fraction or exponent beyond a double is refused.
+        let isInteger = !bytes.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+        guard isInteger || JSONScanner.doubleValue(storage + range.lowerBound, range.count).isFinite else {
             throw GeoConvError(.invalidInput, "number \(text) is too large for a 64-bit float", at: location(atOffset: offset),
                                hint: "JSON numbers are read as IEEE 754 doubles; a coordinate or value this large is not a real one")
         }

@@ -21,7 +21,8 @@ extension FileFormat {
                 var reader = GeoJSONReader(input, options: GeoJSONReadOptions(), diagnostics: diagnostics)
                 reader.collectsProblems = true
                 return reader
-            }
+            },
+            listsValues: { input throws(GeoConvError) in try JSONValueListing.values(of: input) }
         ),
         sniff: { prefix in
             guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix), byte == UInt8(ascii: "{") else { return false }
@@ -56,7 +57,8 @@ extension FileFormat {
                 var reader = GeoJSONReader(input, options: GeoJSONReadOptions(isSequence: true), diagnostics: diagnostics)
                 reader.collectsProblems = true
                 return reader
-            }
+            },
+            listsValues: { input throws(GeoConvError) in try JSONValueListing.values(of: input) }
         ),
         sniff: { prefix in
             guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }

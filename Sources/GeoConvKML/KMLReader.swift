@@ -340,6 +340,16 @@ final class KMLReaderState {
         case let alias where !placemarkAliases.isEmpty && placemarkAliases[alias] != nil:
             lastLocation = location()
             return try parseFeature(alias, id: parser.attribute("id"), isEmpty: isEmpty)
+        case "Point", "LineString", "LinearRing", "Polygon", "MultiGeometry", "Track", "MultiTrack":
+            // A geometry outside any Placemark (a document whose root is a bare <Polygon>, as
+            // some exporters write): read as a feature of its own. GDAL refuses such a file.
+            guard !isEmpty else { return nil }  // <Point/>: no value to carry
+            lastLocation = location()
+            var feature = Feature(geometry: nil)
+            var times: [JSONValue] = []
+            let geometry = try parseGeometryOrWarn(element, into: &feature, times: &times)
+            finish(&feature, styleUrl: nil, inlineStyle: nil, geometries: geometry.map { [$0] } ?? [], times: times, latLonBox: [:])
+            return feature
         case "ScreenOverlay", "PhotoOverlay", "Tour", "Model":
             warn("kml.\(element.lowercased())-dropped", "\(element) elements are not carried over", at: location())
             if !isEmpty { try parser.skipElement() }

@@ -274,13 +274,14 @@ extension KMLReaderState {
             switch element {
             case "Data":
                 let key = parser.attribute("name") ?? ""
+                let place = (parser.nodeLine, parser.nodeColumn)
                 var value = ""
                 if !isEmpty {
                     let children = try parseChildren()
                     value = children["value"] ?? ""
                     if let label = children["displayName"] { Self.setDisplayName(label, for: key, in: &feature) }
                 }
-                feature.properties[key] = Self.dataValue(key, value)
+                setData(key, Self.dataValue(key, value), at: place, into: &feature)
             case "SchemaData":
                 let written = parser.attribute("schemaUrl") ?? ""
                 if let last = lastSchemaData, last.url == written {
@@ -296,10 +297,11 @@ extension KMLReaderState {
                 if !isEmpty { try parser.forEachChild(data) }
             case "SimpleData":
                 let key = parser.attribute("name") ?? ""
+                let place = (parser.nodeLine, parser.nodeColumn)
                 let text = isEmpty ? "" : try parser.readElementText()
                 let field = simpleDataField(key, at: simpleDataPlace)  // one lookup for the type and the label
                 simpleDataPlace += 1
-                feature.properties[key] = Self.typed(text, as: field?.type ?? "string", key: key)
+                setData(key, Self.typed(text, as: field?.type ?? "string", key: key), at: place, into: &feature)
                 if let label = field?.displayName { Self.setDisplayName(label, for: key, in: &feature) }
             default:
                 if !isEmpty { try parser.skipElement() }
@@ -310,6 +312,23 @@ extension KMLReaderState {
         if largeExtendedData > feature.properties.count { feature.properties.reserveCapacity(largeExtendedData) }
         try parser.forEachChild(data)
         if feature.properties.count > 15 { largeExtendedData = feature.properties.count }
+    }
+
+    /// Sets a Data or SimpleData value. A name the placemark already has (one ExtendedData
+    /// with the same `<Data name="Rank">` nine times, as real exports have) keeps its value,
+    /// and this one is kept as `Rank_2` (`_3`, …), with a warning at its element: Google
+    /// Earth shows every row; GDAL keeps one of them.
+    private func setData(_ key: String, _ value: JSONValue, at place: (line: Int?, column: Int?), into feature: inout Feature) {
+        guard let earlier = feature.properties.updateValue(value, forKey: key) else { return }
+        feature.properties[key] = earlier
+        var number = 2
+        while feature.properties[key + "_" + String(number)] != nil { number += 1 }
+        let renamed = key + "_" + String(number)
+        feature.properties[renamed] = value
+        warn("kml.repeated-data-renamed",
+             "the name \"\(key)\" is given twice in one placemark's ExtendedData; the second value is kept as \"\(renamed)\"",
+             at: SourceLocation(file: name, line: place.line, column: place.column),
+             hint: "give each <Data>/<SimpleData> of a placemark its own name")
     }
 
     /// The field of the SimpleData `key` at `place` in a SchemaData of `extendedSchema` (the

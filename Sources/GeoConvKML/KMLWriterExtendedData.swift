@@ -123,7 +123,7 @@ extension KMLWriterState {
                 let type = KMLWriterState.schemaType(of: n)
                 if type == .string {
                     note("kml.number-as-text",
-                         "a number that neither a KML int nor a double holds exactly (beyond ±2^53, or over 15 significant digits) is written as a string field, digits kept")
+                         "a number that no KML int or double holds exactly (more digits than a 64-bit float keeps, or beyond its range) is written as a string field, digits kept")
                 }
                 addSimple(field: try noteType(type, for: key, at: place), n.literal)
             case .array, .object:
@@ -135,9 +135,9 @@ extension KMLWriterState {
     }
 
     /// The SimpleField type that holds a number exactly: `int` (32-bit), `double` (integers
-    /// within ±2^53 and decimals of at most 15 significant digits, which a 64-bit float
-    /// keeps), else `string`, so the digits survive (GDAL writes such numbers as floats,
-    /// rounded to 15 digits).
+    /// within ±2^53, and any decimal whose nearest 64-bit float is the same decimal in its
+    /// shortest form: every finite double a writer printed), else `string`, so the digits
+    /// survive (GDAL writes such numbers as floats, rounded to 15 digits).
     static func schemaType(of number: JSONNumber) -> SchemaType {
         var literal = number.literal
         return literal.withUTF8 { schemaType(ofLiteral: $0) }
@@ -159,23 +159,47 @@ extension KMLWriterState {
             if magnitude <= (negative ? UInt64(Int32.max) + 1 : UInt64(Int32.max)) { return .int }
             return magnitude <= 1 << 53 ? .double : .string
         }
-        // Significant digits of the mantissa: no leading zeros, no trailing zeros.
-        var significant = 0, trailingZeros = 0, leading = true, hasExponent = false
-        for byte in bytes {
-            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { hasExponent = true; break }
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { continue }
-            if byte == UInt8(ascii: "0") && leading { continue }
-            leading = false
-            significant += 1
-            trailingZeros = byte == UInt8(ascii: "0") ? trailingZeros + 1 : 0
-        }
-        guard significant - trailingZeros <= 15 else { return .string }
-        // Without an exponent, fewer than 300 digits make a finite number that is zero or at
-        // least 10^-300, far above the smallest normal double.
-        if !hasExponent && bytes.count < 300 { return .double }
+        // A decimal is a double when the double nearest it, written in its shortest form,
+        // is the same decimal: then the field holds the value (0.3333333333333333, a
+        // polygon's Shape_area) and the text keeps its digits. Else (more digits than a
+        // double holds, or beyond its range) a string keeps them.
         let value = Double(String(decoding: bytes, as: UTF8.self)) ?? .nan
         guard value.isFinite, value == 0 || value.magnitude >= Double.leastNormalMagnitude else { return .string }
-        return .double
+        var shortest = DecimalFormatter.shortest(value)
+        let same = shortest.withUTF8 { decimalDigits(of: $0) } == decimalDigits(of: bytes)
+        return same ? .double : .string
+    }
+
+    /// A decimal's sign, significant digits (no leading or trailing zeros) and the power of
+    /// ten of its first digit: equal for two spellings of one number (`1.50`, `15e-1`).
+    private static func decimalDigits(of bytes: UnsafeBufferPointer<UInt8>) -> (negative: Bool, digits: [UInt8], exponent: Int) {
+        var digits: [UInt8] = []
+        var negative = false, pointSeen = false, integerDigits = 0, leadingZerosAfterPoint = 0
+        var index = 0
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+            negative = bytes[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        var exponent = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ".") {
+                pointSeen = true
+            } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+                exponent = Int(String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)...]), as: UTF8.self)) ?? 0
+                break
+            } else if digits.isEmpty, byte == UInt8(ascii: "0") {
+                if pointSeen { leadingZerosAfterPoint += 1 }
+            } else {
+                digits.append(byte)
+                if !pointSeen { integerDigits += 1 }
+            }
+            index += 1
+        }
+        while digits.last == UInt8(ascii: "0") { digits.removeLast() }
+        if digits.isEmpty { return (false, [], 0) }
+        let power = integerDigits > 0 ? integerDigits - 1 + exponent : -(leadingZerosAfterPoint + 1) + exponent
+        return (negative, digits, power)
     }
 
     /// The schema's field types (KML's `SimpleField` types geoconv writes).

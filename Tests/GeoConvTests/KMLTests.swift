@@ -213,13 +213,14 @@ struct KMLWriterTests {
         #expect(abs((back[0].style.strokeColor?.opacity ?? 0) - 0.75) < 1.0 / 255)
     }
 
-    @Test("A number's SimpleField type holds it exactly: int (32-bit), double (±2^53, ≤ 15 digits, finite, normal), else string", arguments: [
+    @Test("A number's SimpleField type holds it exactly: int (32-bit), double (±2^53; decimals that are a double's shortest form), else string", arguments: [
         ("0", "int"), ("-0", "int"), ("2147483647", "int"), ("2147483648", "double"), ("-2147483648", "int"),
         ("-2147483649", "double"), ("9007199254740992", "double"), ("-9007199254740992", "double"),
         ("9007199254740993", "string"), ("9223372036854775807", "string"), ("-9223372036854775808", "string"),
         ("9223372036854775808", "string"), ("100000000000000000000", "double"), ("1.5", "double"), ("-0.0", "double"),
-        ("0.1234567890123456", "string"), ("123456789012345.0", "double"), ("0.000000000000000000001", "double"),
-        ("1E+2", "double"), ("1e-400", "double"), ("2.5e-310", "string"), ("-1.5e308", "double"), ("-1.7976931348623157e308", "string"),
+        ("0.1234567890123456", "double"), ("123456789012345.0", "double"), ("0.000000000000000000001", "double"),
+        ("0.3333333333333333", "double"), ("1234.5678901234567", "double"), ("0.33333333333333331", "string"),
+        ("1E+2", "double"), ("1e-400", "string"), ("2.5e-310", "string"), ("-1.5e308", "double"), ("-1.7976931348623157e308", "double"),
     ])
     func numberSchemaTypes(literal: String, type: String) throws {
         let text = #"{"type":"Feature","properties":{"n":\#(literal)},"geometry":{"type":"Point","coordinates":[1,2]}}"#

@@ -1,0 +1,61 @@
+import GeoConvCore
+import GeoConvXML
+
+/// KML's part of the conservation check: every element text and attribute value of a KML
+/// document, with `coordinates` and `gx:coord` split into ordinates, a style's contents
+/// marked as shared (the writer keeps one copy of identical styles) and style ids with the
+/// references to them as renamable (the writer names its shared styles itself).
+enum KMLValueListing {
+    /// The elements whose content is a style: written once however many features use it.
+    private static let styleElements: Set<String> = ["Style", "StyleMap", "IconStyle", "LabelStyle", "LineStyle", "PolyStyle",
+                                                      "BalloonStyle", "ListStyle"]
+
+    static func values(of input: ByteReader) throws(GeoConvError) -> [ListedValue] {
+        let listed: [XMLListedValue]
+        do {
+            listed = try XMLValueListing.values { buffer in try input.read(into: buffer) }
+        } catch {
+            throw GeoConvError(error.isLimit ? .limitExceeded : .invalidInput, error.message,
+                               at: SourceLocation(file: input.name, line: error.line > 0 ? error.line : nil,
+                                                  column: error.column > 0 ? error.column : nil),
+                               hint: "the KML is not well-formed XML")
+        }
+        var values: [ListedValue] = []
+        values.reserveCapacity(listed.count)
+        for value in listed {
+            let enclosing = value.enclosing.map { ListedValue.Position(line: $0.line, column: $0.column) }
+            let own = enclosing.last ?? ListedValue.Position(line: 0, column: 0)
+            let holder = value.attribute.map { value.element + "@" + $0 } ?? value.element
+            let inStyle = value.path.contains { styleElements.contains($0) }
+            var kind = ListedValue.Kind.plain
+            if inStyle { kind = .shared }
+            if value.element == "styleUrl" || (value.attribute == "id" && styleElements.contains(value.element)) { kind = .renamable }
+            // A schema's id and the references to it: the writer names its own schema.
+            if (value.element == "Schema" && value.attribute == "id") || value.attribute == "schemaUrl" { kind = .renamable }
+            if value.attribute == nil, value.element == "coordinates" || value.element == "coord" {
+                for token in ordinates(value.text) {
+                    values.append(ListedValue(text: token, line: own.line, column: own.column, enclosing: enclosing, kind: kind, holder: holder))
+                }
+                continue
+            }
+            values.append(ListedValue(text: value.text, line: own.line, column: own.column, enclosing: enclosing, kind: kind, holder: holder))
+        }
+        return values
+    }
+
+    /// The numbers of a `coordinates` (`lon,lat[,alt]` tuples) or `gx:coord` text.
+    private static func ordinates(_ text: String) -> [String] {
+        var result: [String] = []
+        var current = ""
+        for scalar in text.unicodeScalars {
+            if scalar == "," || scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" {
+                if !current.isEmpty { result.append(current) }
+                current = ""
+            } else {
+                current.unicodeScalars.append(scalar)
+            }
+        }
+        if !current.isEmpty { result.append(current) }
+        return result
+    }
+}
