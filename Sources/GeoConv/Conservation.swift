@@ -91,10 +91,15 @@ public struct ConservationCheck: Sendable {
             if value.kind == .renamable { renamableWritten = true }
         }
         let present = available
+        let places = WarningPlaces(warnings)
         var carried = 0
         var unmatched: [ListedValue] = []
-        // Plain values first: each takes one of the output's occurrences.
-        for value in input where value.kind == .plain {
+        // Plain values first, each taking one of the output's occurrences; values a warning
+        // names go last, so that a dropped and reported value does not take the occurrence
+        // of an equal value that was carried.
+        let plain = input.filter { $0.kind == .plain }
+        let named = plain.filter { places.cover($0) }
+        for value in plain.filter({ !places.cover($0) }) + named {
             let key = value.matchKey
             if let count = available[key], count > 0 {
                 available[key] = count - 1
@@ -113,11 +118,15 @@ public struct ConservationCheck: Sendable {
                 return false
             }
         }
+        // A schema default may be left out.
+        unmatched = unmatched.filter { value in
+            if value.isDefault { carried += 1 }
+            return !value.isDefault
+        }
         for value in input where value.kind != .plain {
-            let isCarried = value.kind == .renamable ? renamableWritten : (present[value.matchKey] ?? 0) > 0
+            let isCarried = value.kind == .renamable ? renamableWritten : (present[value.matchKey] ?? 0) > 0 || value.isDefault
             if isCarried { carried += 1 } else { unmatched.append(value) }
         }
-        let places = WarningPlaces(warnings)
         var reported = 0
         var lost: [ListedValue] = []
         for value in unmatched.sorted(by: { ($0.line, $0.column) < ($1.line, $1.column) }) {

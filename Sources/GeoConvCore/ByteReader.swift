@@ -34,6 +34,8 @@ public final class ByteReader {
     }
 
     private var backing: Backing
+    /// The source again, when it can be read a second time from its start (a file, memory).
+    private let rereadableSource: InputSource?
     /// The input's name for messages.
     public let name: String
     /// Bytes handed out so far.
@@ -69,6 +71,10 @@ public final class ByteReader {
     package init(_ source: InputSource, displayName: String) throws(GeoConvError) {
         name = displayName
         switch source {
+        case .file, .memory: rereadableSource = source
+        case .standardInput: rereadableSource = nil
+        }
+        switch source {
         case .file(let path):
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else {
@@ -94,6 +100,14 @@ public final class ByteReader {
 
     deinit {
         if case .descriptor(let fd, owned: true) = backing { close(fd) }
+    }
+
+    /// How to read the same input again from its start, independently of this reader (a
+    /// second pass: KML styles defined after their use); `nil` for standard input.
+    package var rereading: (@Sendable () throws(GeoConvError) -> ByteReader)? {
+        guard let source = rereadableSource else { return nil }
+        let displayName = name
+        return { () throws(GeoConvError) in try ByteReader(source, displayName: displayName) }
     }
 
     private var pending: [UInt8] = []

@@ -20,6 +20,10 @@ public struct ListedValue: Hashable, Sendable {
     /// What holds it, for messages: `Data/value`, `Placemark@id` (XML); empty for JSON,
     /// whose `pointer` says it.
     public var holder: String = ""
+    /// Whether the value is the one the format's schema gives when the element is absent
+    /// (KML's `<tessellate>0</tessellate>`, `<visibility>1</visibility>`): a writer may
+    /// leave it out, so it is carried when not written.
+    public var isDefault: Bool = false
 
     /// A line and column.
     public struct Position: Hashable, Sendable {
@@ -48,8 +52,9 @@ public struct ListedValue: Hashable, Sendable {
 
     /// Creates a listed value.
     public init(text: String, line: Int, column: Int, enclosing: [Position] = [], pointer: String? = nil, kind: Kind = .plain,
-                holder: String = "") {
+                holder: String = "", isDefault: Bool = false) {
         self.holder = holder
+        self.isDefault = isDefault
         self.text = text
         self.line = line
         self.column = column

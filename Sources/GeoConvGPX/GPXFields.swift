@@ -19,6 +19,16 @@ enum GPXFields {
         case "urlname" where !isEmpty: nameLastLink(try parser.readElementText(), in: &fields)
         case "extensions" where !isEmpty: try readExtensions(parser, into: &fields)
         default:
+            if let namespace = parser.namespaceURI, namespace != GPXNames.namespace, namespace != GPXNames.namespace10 {
+                // Another namespace's element outside <extensions> (GPX 1.0 allows it: Groundspeak's
+                // cache details): kept whole, with its attributes and children, as an extension
+                // (GPX 1.1 holds such elements in <extensions>).
+                var other = fields["extensions"]?.objectValue ?? [:]
+                let value = try GPXExtensions.read(parser, isEmpty: isEmpty, attributes: parser.attributes, namespace: namespace)
+                GPXExtensions.add(GPXExtensions.adding(namespace: namespace, to: value), named: element, to: &other)
+                fields["extensions"] = .object(other)
+                return
+            }
             let text = isEmpty ? "" : try parser.readElementText()
             if numeric.contains(element), let value = number(text.trimmed) {
                 fields[element] = value

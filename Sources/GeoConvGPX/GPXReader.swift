@@ -260,6 +260,8 @@ final class GPXReaderState {
 enum GPXNames {
     /// The GPX 1.1 namespace.
     static let namespace = "http://www.topografix.com/GPX/1/1"
+    /// The GPX 1.0 namespace, whose documents may hold other namespaces' elements anywhere.
+    static let namespace10 = "http://www.topografix.com/GPX/1/0"
     /// GDAL's namespace for fields written as extensions (`<ogr:name>`).
     static let ogrNamespace = "http://osgeo.org/gdal"
     /// The header member holding `metadata` beyond name and description.

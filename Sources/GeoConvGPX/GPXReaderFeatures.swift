@@ -35,7 +35,14 @@ extension GPXReaderState {
                             if lines.isEmpty { lines.append([]) }
                             lines[0].append(try readPoint(isEmpty: childEmpty, at: at, failure: &failure))
                         case "trkseg" where kind == .track:
-                            lines.append(try readSegment(isEmpty: childEmpty, failure: &failure))
+                            let segment = try readSegment(isEmpty: childEmpty, failure: &failure)
+                            if segment.isEmpty {
+                                // (A pause in a recording: no point to keep, and the other
+                                // segments' per-point times stay matched to their points.)
+                                diagnostics.note("gpx.empty-segment-dropped", "an empty <trkseg> is left out", at: at)
+                            } else {
+                                lines.append(segment)
+                            }
                         default:
                             try GPXFields.read(child, isEmpty: childEmpty, parser: parser, into: &fields, diagnostics: diagnostics, at: at)
                         }

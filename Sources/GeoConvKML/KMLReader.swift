@@ -49,6 +49,7 @@ public struct KMLReader: FeatureReader {
                 return try input.read(into: buffer)
             }
             state = KMLReaderState(parser: parser, name: input.name, options: options, diagnostics: diagnostics)
+            state.forwardStyles = KMLForwardStyles(reread: input.rereading, maximumDepth: options.maximumDepth)
         } catch {
             throw GeoConvError(.io, error.message, underlyingError: error)
         }
@@ -119,6 +120,14 @@ final class KMLReaderState {
     @exclusivity(unchecked) var placemarkAliases: [String: [String: (type: String, displayName: String?)]] = [:]
     @exclusivity(unchecked) var lastLocation: SourceLocation?
     @exclusivity(unchecked) var finished = false
+    /// Styles defined after their first use, read on demand (`KMLForwardStyles`).
+    @exclusivity(unchecked) var forwardStyles: KMLForwardStyles?
+    /// The ids of the Styles and StyleMaps a feature's `styleUrl` resolved to (runs' too), and
+    /// the last one added (most placemarks repeat the one before).
+    @exclusivity(unchecked) var usedStyles: Set<String> = []
+    @exclusivity(unchecked) var lastUsedStyle: String?
+    /// The shared styles defined in the document, in order, with where each starts.
+    @exclusivity(unchecked) var styleDefinitions: [(id: String, location: SourceLocation)] = []
 
     init(parser: XMLPullParser, name: String, options: KMLReadOptions, diagnostics: DiagnosticLog) {
         self.parser = parser
@@ -185,6 +194,7 @@ final class KMLReaderState {
             return
         }
         guard var outcome = found else { return }
+        usedStyles.formUnion(outcome.usedStyles)
         if !containers.isEmpty { containers[containers.count - 1].features += outcome.run.placemarks }
         diagnostics.absorb(outcome.log)
         if pending.isEmpty {
@@ -219,6 +229,8 @@ final class KMLReaderState {
     func step() throws(GeoConvError) -> Feature? {
         do throws(XMLParseError) {
             guard let event = try parser.next() else {
+                // (Runs handed to other workers (`nextCut`) are read after this: their uses are not known here.)
+                if !finished, cut == nil { reportUnusedStyles() }
                 finished = true
                 headerDone = true
                 return nil
@@ -284,11 +296,13 @@ final class KMLReaderState {
             return nil
         case "Style":
             let id = parser.attribute("id")
+            if let id { styleDefinitions.append((id, location())) }
             let style = isEmpty ? KMLStyle() : try parseStyle()
             if let id { styles[id] = style }
             return nil
         case "StyleMap":
             let id = parser.attribute("id")
+            if let id { styleDefinitions.append((id, location())) }
             let map = isEmpty ? KMLStyleMap() : try parseStyleMap()
             if let id { styleMaps[id] = map }
             return nil
@@ -296,6 +310,7 @@ final class KMLReaderState {
             // Google Earth's gx:CascadingStyle kml:id="…" wraps a Style.
             let id = parser.attribute("id")
             guard !isEmpty else { return nil }
+            if let id { styleDefinitions.append((id, location())) }
             try parser.forEachChild { (child, childEmpty) throws(XMLParseError) in
                 if child == "Style" {
                     let style = childEmpty ? KMLStyle() : try parseStyle()

@@ -76,17 +76,23 @@ extension KMLReaderState {
         case "MultiTrack":
             var lines: [Path] = []
             var allTimes: [JSONValue] = []
+            var perTrack: [(arrays: [(name: String, values: [JSONValue])], points: Int)] = []
             try parser.forEachChild { (child, isEmpty) throws(XMLParseError) in
                 guard !isEmpty else { return }
                 if child == "Track" {
                     var trackTimes: [JSONValue] = []
-                    if case .lineString(let path)? = try parseTrack(into: &feature, times: &trackTimes) { lines.append(path) }
+                    var arrays: [(name: String, values: [JSONValue])] = []
+                    if case .lineString(let path)? = try parseTrack(into: &feature, times: &trackTimes, arrays: &arrays) {
+                        lines.append(path)
+                        perTrack.append((arrays, path.count))
+                    }
                     allTimes.append(.array(trackTimes))
                 } else {
                     try attribute(child, into: &feature)
                 }
             }
             times += allTimes
+            KMLReaderState.setTrackArrays(perTrack, multi: lines.count > 1, in: &feature)
             return lines.isEmpty ? nil : (lines.count == 1 ? .lineString(lines[0]) : .multiLineString(lines))
         case "Model":
             warn("kml.model-dropped", "3D Model geometries are not carried over", at: location())
@@ -200,13 +206,40 @@ extension KMLReaderState {
     }
 
     func parseTrack(into feature: inout Feature, times: inout [JSONValue]) throws(XMLParseError) -> Geometry? {
+        var arrays: [(name: String, values: [JSONValue])] = []
+        let geometry = try parseTrack(into: &feature, times: &times, arrays: &arrays)
+        let points: Int
+        switch geometry {
+        case .lineString(let path)?: points = path.count
+        case .point?: points = 1
+        default: points = 0
+        }
+        KMLReaderState.setTrackArrays([(arrays, points)], multi: false, in: &feature)
+        return geometry
+    }
+
+    /// A `gx:Track`: its positions, its times appended to `times`, its per-point arrays in `arrays`.
+    func parseTrack(into feature: inout Feature, times: inout [JSONValue],
+                    arrays: inout [(name: String, values: [JSONValue])]) throws(XMLParseError) -> Geometry? {
         var coordinates: [Coordinate] = []
+        var trackTimes: [JSONValue] = []
+        let trackStart = location()
+        /// The places of empty `<gx:coord/>`s, in track order, with where each is.
+        var emptyCoords: [(index: Int, location: SourceLocation)] = []
         try parser.forEachChild { (child, isEmpty) throws(XMLParseError) in
-            guard !isEmpty else { return }
+            if isEmpty {
+                if child == "coord" { emptyCoords.append((coordinates.count + emptyCoords.count, location())) }
+                return
+            }
             switch child {
-            case "when": times.append(.string(try parser.readElementText().trimmed))
+            case "when": trackTimes.append(.string(try parser.readElementText().trimmed))
+            case "ExtendedData": arrays += try parseTrackArrays(into: &feature)
             case "coord":
                 let text = try parser.readElementText()
+                if text.trimmed.isEmpty {
+                    emptyCoords.append((coordinates.count + emptyCoords.count, location()))
+                    return
+                }
                 let parts = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "," })
                 let values = parts.compactMap { Double($0) }
                 guard values.count >= 2, values.count == parts.count else {
@@ -216,6 +249,21 @@ extension KMLReaderState {
             default: try attribute(child, into: &feature)
             }
         }
+        // A position without coordinates leaves the track with its time (the times and any
+        // per-point arrays stay matched to the positions), reported with the time it had.
+        let positions = coordinates.count + emptyCoords.count
+        for empty in emptyCoords.reversed() {
+            let line = empty.location.line.map { " (line \($0))" } ?? ""
+            let time = empty.index < trackTimes.count && trackTimes.count == positions ? trackTimes.remove(at: empty.index).stringValue : nil
+            for index in arrays.indices where arrays[index].values.count == positions {
+                arrays[index].values.remove(at: empty.index)
+            }
+            // (Reported at the track: its time and array values are elsewhere in it.)
+            warn("kml.empty-coord-dropped",
+                 "position \(empty.index + 1) of a gx:Track has an empty <gx:coord>\(line); it is left out\(time.map { " with its time \($0)" } ?? "") and its array values",
+                 at: trackStart)
+        }
+        times += trackTimes
         if coordinates.isEmpty { return nil }
         return coordinates.count == 1 ? .point(coordinates[0]) : .lineString(Path(coordinates))
     }

@@ -36,6 +36,9 @@ extension KMLReaderState {
                 if Self.subStyles.contains(element) {
                     try readStyle(parent: element, into: &style)
                 } else {
+                    warn("kml.style-element-dropped",
+                         "<\(element)> in a \(parent.map { "<\($0)>" } ?? "Style") is not carried over: geoconv keeps line, polygon, icon and label colours, widths and scales, the icon, its heading and hot spot, fill, outline and balloon text",
+                         at: location())
                     try parser.skipElement()
                 }
             }
@@ -87,7 +90,8 @@ extension KMLReaderState {
     func parseSchema() throws(XMLParseError) -> [String: (type: String, displayName: String?)] {
         var fields: [String: (type: String, displayName: String?)] = [:]
         try parser.forEachChild { (element, isEmpty) throws(XMLParseError) in
-            guard element == "SimpleField", let fieldName = parser.attribute("name") else {
+            // (gx:SimpleArrayField: a track's per-point array, `KMLTrackArrays`.)
+            guard element == "SimpleField" || element == "SimpleArrayField", let fieldName = parser.attribute("name") else {
                 if !isEmpty { try parser.skipElement() }
                 return
             }
@@ -117,6 +121,16 @@ extension KMLReaderState {
             return nil
         }
         let id = String(trimmed[trimmed.index(after: hash)...])
+        if styles[id] == nil, styleMaps[id] == nil, let forwardStyles {
+            // Defined further on (or nowhere): Google Earth applies a style wherever it is defined.
+            let found = forwardStyles.definition(of: id)
+            if let style = found.style { styles[id] = style }
+            if let map = found.map { styleMaps[id] = map }
+        }
+        if styles[id] != nil || styleMaps[id] != nil, lastUsedStyle != id {
+            usedStyles.insert(id)
+            lastUsedStyle = id
+        }
         if let style = styles[id] { return style }
         if let map = styleMaps[id] {
             applyHighlight(of: map, to: &feature, visited: visited.union([trimmed]))
@@ -124,10 +138,25 @@ extension KMLReaderState {
             if let normal = map.normal { return resolve(normal, into: &feature, visited: visited.union([trimmed])) }
             return nil
         }
-        warn("kml.style-unresolved",
-                              "styleUrl \"\(trimmed)\" names no Style or StyleMap defined before it; its style is not applied",
-                              at: lastLocation, hint: "define shared styles before the placemarks that use them")
+        if forwardStyles?.canReread == true {
+            warn("kml.style-unresolved", "styleUrl \"\(trimmed)\" names no Style or StyleMap of the document; no style is applied",
+                 at: lastLocation, hint: "define the style, or point the styleUrl at one that is defined")
+        } else {
+            warn("kml.style-unresolved",
+                 "styleUrl \"\(trimmed)\" names no Style or StyleMap defined before it, and standard input cannot be read again to find one further on; its style is not applied",
+                 at: lastLocation, hint: "read the file by its name, or define shared styles before the placemarks that use them")
+        }
         return nil
+    }
+
+    /// At the end of the document: the shared styles no feature used, reported (geoconv keeps
+    /// a style as the style of the features that use it, so they are not written).
+    func reportUnusedStyles() {
+        for (id, location) in styleDefinitions where !usedStyles.contains(id) {
+            warn("kml.unused-style-dropped",
+                 "shared style \"\(id)\" is used by no feature and is not written: geoconv keeps styles as the styles of the features that use them",
+                 at: location)
+        }
     }
 
     /// Keeps a StyleMap's highlight style on the feature as `geoconv:highlight-style`: the

@@ -11,6 +11,7 @@ struct KMLReaderSnapshot {
     var schemas: [String: [String: (type: String, displayName: String?)]]
     var placemarkAliases: [String: [String: (type: String, displayName: String?)]]
     var sawDocument: Bool
+    var forwardStyles: KMLForwardStyles?
 }
 
 /// A run's features, read on another thread, with their places in the whole input.
@@ -22,6 +23,8 @@ struct KMLRunOutcome {
     /// The main reader's state version the run was read with.
     var version: Int
     var run: KMLSplitter.Run
+    /// The styles its features' `styleUrl`s resolved to.
+    var usedStyles: Set<String> = []
 }
 
 /// How often the fast XML path (`XMLPullParser(document:)`) read a document's runs, and
@@ -98,7 +101,7 @@ extension KMLReaderState {
     /// The tables a run's reader starts from.
     var snapshot: KMLReaderSnapshot {
         KMLReaderSnapshot(containers: containers, styles: styles, styleMaps: styleMaps, schemas: schemas,
-                          placemarkAliases: placemarkAliases, sawDocument: sawDocument)
+                          placemarkAliases: placemarkAliases, sawDocument: sawDocument, forwardStyles: forwardStyles)
     }
 
 }
@@ -170,11 +173,13 @@ struct KMLRunContext: Sendable {
             state.schemas = snapshot.schemas
             state.placemarkAliases = snapshot.placemarkAliases
             state.sawDocument = snapshot.sawDocument
+            state.forwardStyles = snapshot.forwardStyles
             state.headerDone = true
             state.runElement = marker
             while let feature = try state.next() {
                 outcome.features.append((consume feature, state.lastLocation.map(relocate)))
             }
+            outcome.usedStyles = state.usedStyles
             // (An error the reader caught and got past must not hide that the fast path gave up.)
             if parser.gaveUp { throw GeoConvError(.unsupported, "the fast XML path gave up") }
         } catch {

@@ -10,6 +10,23 @@ enum KMLValueListing {
     private static let styleElements: Set<String> = ["Style", "StyleMap", "IconStyle", "LabelStyle", "LineStyle", "PolyStyle",
                                                       "BalloonStyle", "ListStyle"]
 
+    /// Element values the KML 2.2 schema gives when the element is absent: a writer may leave
+    /// them out (`ogckml22.xsd`'s defaults; GDAL and Google Earth omit them too).
+    private static let defaults: [String: String] = [
+        "visibility": "1", "open": "0", "tessellate": "0", "extrude": "0", "altitudeMode": "clampToGround",
+        "longitude": "0", "latitude": "0", "altitude": "0", "heading": "0", "tilt": "0", "roll": "0",
+        "color": "ffffffff", "colorMode": "normal", "scale": "1", "width": "1", "fill": "1", "outline": "1",
+        "bgColor": "ffffffff", "textColor": "ff000000", "displayMode": "default", "drawOrder": "0", "rotation": "0",
+        "refreshVisibility": "0", "flyToView": "0", "refreshMode": "onChange", "refreshInterval": "4",
+        "viewRefreshMode": "never", "viewRefreshTime": "4", "viewBoundScale": "1", "listItemType": "check",
+        "minAltitude": "0", "maxAltitude": "0", "minLodPixels": "0", "maxLodPixels": "-1",
+        "minFadeExtent": "0", "maxFadeExtent": "0", "shape": "rectangle",
+    ]
+    /// The same for attributes, by element and attribute.
+    private static let attributeDefaults: [String: String] = [
+        "hotSpot@x": "0.5", "hotSpot@y": "0.5", "hotSpot@xunits": "fraction", "hotSpot@yunits": "fraction",
+    ]
+
     static func values(of input: ByteReader) throws(GeoConvError) -> [ListedValue] {
         let listed: [XMLListedValue]
         do {
@@ -26,10 +43,16 @@ enum KMLValueListing {
             let enclosing = value.enclosing.map { ListedValue.Position(line: $0.line, column: $0.column) }
             let own = enclosing.last ?? ListedValue.Position(line: 0, column: 0)
             let holder = value.attribute.map { value.element + "@" + $0 } ?? value.element
+            let schemaDefault = value.attribute == nil ? defaults[value.element] : attributeDefaults[holder]
+            let isDefault = schemaDefault.map { ListedValue.matchKey($0) == ListedValue.matchKey(value.text) } ?? false
             let inStyle = value.path.contains { styleElements.contains($0) }
             var kind = ListedValue.Kind.plain
             if inStyle { kind = .shared }
             if value.element == "styleUrl" || (value.attribute == "id" && styleElements.contains(value.element)) { kind = .renamable }
+            // A schema field's type: the writer types its fields from their values (`float` is written `double`).
+            if value.attribute == "type", value.element == "SimpleField" || value.element == "SimpleArrayField" { kind = .renamable }
+            // A StyleMap's Pair keys: a map with only a normal style is written as that style.
+            if value.element == "key", value.path.dropLast().last == "Pair" { kind = .renamable }
             // A schema's id and the references to it: the writer names its own schema.
             if (value.element == "Schema" && value.attribute == "id") || value.attribute == "schemaUrl" { kind = .renamable }
             if value.attribute == nil, value.element == "coordinates" || value.element == "coord" {
@@ -38,7 +61,8 @@ enum KMLValueListing {
                 }
                 continue
             }
-            values.append(ListedValue(text: value.text, line: own.line, column: own.column, enclosing: enclosing, kind: kind, holder: holder))
+            values.append(ListedValue(text: value.text, line: own.line, column: own.column, enclosing: enclosing, kind: kind, holder: holder,
+                                      isDefault: isDefault))
         }
         return values
     }

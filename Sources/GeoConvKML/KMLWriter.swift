@@ -67,6 +67,8 @@ final class KMLWriterState {
     @exclusivity(unchecked) var styles: OrderedDictionary<String, String> = [:] { didSet { startChanges &+= 1 } }  // style XML → id
     @exclusivity(unchecked) var schema: OrderedDictionary<String, SchemaType> = [:] { didSet { startChanges &+= 1 } }  // field → type
     @exclusivity(unchecked) var displayNames: [String: String] = [:] { didSet { startChanges &+= 1 } }  // field → displayName
+    /// The track arrays' fields (`gx:SimpleArrayField`), in the order met.
+    @exclusivity(unchecked) var arrayFields: OrderedDictionary<String, SchemaType> = [:] { didSet { startChanges &+= 1 } }
     @exclusivity(unchecked) var styleMaps: OrderedDictionary<String, String> = [:] { didSet { startChanges &+= 1 } }  // "normal id|highlight id" → StyleMap id
     @exclusivity(unchecked) var usesGX = false { didSet { if usesGX != oldValue { startChanges &+= 1 } } }
     @exclusivity(unchecked) var startChanges = 0

@@ -51,18 +51,23 @@ extension KMLWriterState {
             XMLEscaping.appendText(JSONText.string(TileLayer.json(header.tileLayers)), to: &buffer)
             append("</value></Data></ExtendedData>\n")
         }
-        if !schema.isEmpty {
+        if !schema.isEmpty || !arrayFields.isEmpty {
             append(text: "<Schema name=\"\(KMLWriterState.schemaID)\" id=\"\(KMLWriterState.schemaID)\">\n")
-            for (field, type) in schema {
-                if let label = displayNames[field] {
-                    append(text: "<SimpleField name=\"\(XMLEscaping.attribute(field))\" type=\"\(type.rawValue)\"><displayName>\(XMLEscaping.text(label))</displayName></SimpleField>\n")
-                } else {
-                    append(text: "<SimpleField name=\"\(XMLEscaping.attribute(field))\" type=\"\(type.rawValue)\"/>\n")
-                }
-            }
+            for (field, type) in schema { schemaField("SimpleField", field, type) }
+            for (field, type) in arrayFields { schemaField("gx:SimpleArrayField", field, type) }
             append("</Schema>\n")
         }
         return buffer
+    }
+
+    /// A schema's `SimpleField` or `gx:SimpleArrayField`, with its display name when it has one.
+    private func schemaField(_ element: String, _ field: String, _ type: SchemaType) {
+        append(text: "<\(element) name=\"\(XMLEscaping.attribute(field))\" type=\"\(type.rawValue)\"")
+        if let label = displayNames[field] {
+            append(text: "><displayName>\(XMLEscaping.text(label))</displayName></\(element)>\n")
+        } else {
+            append("/>\n")
+        }
     }
 
     /// Whether `text` is an XML NCName (what KML's `id` attributes must be).

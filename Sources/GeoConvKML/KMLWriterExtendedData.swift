@@ -105,6 +105,16 @@ extension KMLWriterState {
                 // The times are the track's <when>s; other per-point values stay as data.
                 var rest = value.objectValue ?? [:]
                 rest.removeValue(forKey: "times")
+                // So are the arrays that fit the track's positions (its gx:SimpleArrayData).
+                let lineCounts: [Int]
+                switch feature.geometry {
+                case .lineString(let path)?: lineCounts = [path.count]
+                case .multiLineString(let lines)?: lineCounts = lines.map(\.count)
+                default: lineCounts = []
+                }
+                let multi: Bool
+                if case .multiLineString? = feature.geometry { multi = true } else { multi = false }
+                for array in trackArrays(feature, lineCounts: lineCounts, multi: multi) { rest.removeValue(forKey: array.name) }
                 if !rest.isEmpty { data.append((key, JSONText.string(.object(rest)))) }
                 continue
             }

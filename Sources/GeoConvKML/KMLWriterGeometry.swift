@@ -25,7 +25,8 @@ extension KMLWriterState {
     }
 
     /// A `gx:Track`: its times, then its positions.
-    func writeTrack(_ path: Path, times: [JSONValue], feature: Feature) throws(GeoConvError) {
+    func writeTrack(_ path: Path, times: [JSONValue], arrays: [(name: String, lines: [[JSONValue]])] = [], line: Int = 0,
+                    feature: Feature) throws(GeoConvError) {
         usesGX = true
         append("<gx:Track>")
         try attributes(feature, line: false)
@@ -41,6 +42,7 @@ extension KMLWriterState {
             }
             append("</gx:coord>")
         }
+        writeTrackArrays(arrays, line: line)
         append("</gx:Track>")
     }
 
@@ -111,7 +113,7 @@ extension KMLWriterState {
             append("</Point>")
         case .lineString(let path):
             if usesTrack(feature), let times = property("coordinateProperties", of: feature)?.objectValue?["times"]?.arrayValue {
-                try writeTrack(path, times: times, feature: feature)
+                try writeTrack(path, times: times, arrays: trackArrays(feature, lineCounts: [path.count], multi: false), feature: feature)
             } else {
                 append("<LineString>")
                 try attributes(feature, line: true)
@@ -127,7 +129,10 @@ extension KMLWriterState {
         case .multiLineString(let lines) where multiTrackTimes(feature) != nil:
             usesGX = true
             append("<gx:MultiTrack>")
-            for (line, times) in zip(lines, multiTrackTimes(feature) ?? []) { try writeTrack(line, times: times, feature: feature) }
+            let arrays = trackArrays(feature, lineCounts: lines.map(\.count), multi: true)
+            for (index, (line, times)) in zip(lines, multiTrackTimes(feature) ?? []).enumerated() {
+                try writeTrack(line, times: times, arrays: arrays, line: index, feature: feature)
+            }
             append("</gx:MultiTrack>")
         case .multiLineString(let lines):
             append("<MultiGeometry>")

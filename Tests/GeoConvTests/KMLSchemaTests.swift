@@ -12,10 +12,13 @@ struct KMLSchemaTests {
     /// Inputs that exercise the KML writer: the repository's KML and GeoJSON samples and
     /// the shared corpus's KML.
     static let inputs: [String] = {
-        var paths = ["kml/rich.kml", "kml/trails.kml", "geojson/faithful.geojson", "geojson/markers.geojson"].map(Fixtures.testdata)
-        let corpus = Fixtures.conformance.appendingPathComponent("kml")
-        if let files = FileManager.default.enumerator(atPath: corpus.path)?.compactMap({ $0 as? String }) {
-            paths += files.filter { $0.hasSuffix(".kml") || $0.hasSuffix(".kmz") }.sorted().map { corpus.appendingPathComponent($0).path }
+        var paths = ["kml/rich.kml", "kml/trails.kml", "kml/track-arrays.kml", "kml/forward-styles.kml", "geojson/faithful.geojson",
+                     "geojson/markers.geojson"].map(Fixtures.testdata)
+        // Peers' fixtures and the real files people have.
+        for corpus in [Fixtures.conformance.appendingPathComponent("kml"), Fixtures.shared.appendingPathComponent("realworld/kml")] {
+            if let files = FileManager.default.enumerator(atPath: corpus.path)?.compactMap({ $0 as? String }) {
+                paths += files.filter { $0.hasSuffix(".kml") || $0.hasSuffix(".kmz") }.sorted().map { corpus.appendingPathComponent($0).path }
+            }
         }
         return paths
     }()

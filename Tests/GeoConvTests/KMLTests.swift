@@ -303,14 +303,16 @@ struct KMLWriterTests {
         }
     }
 
-    @Test("A track's per-point values besides its times are kept as data beside the gx:Track and read back")
+    @Test("A track's per-point values besides its times are written as its gx:SimpleArrayData and read back")
     func trackPerPointValues() throws {
         let line = #"{"type":"Feature","properties":{"coordinateProperties":{"times":["2026-05-02T08:00:00Z","2026-05-02T08:20:00Z"],"hr":[98,131]}},"geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]}}"#
         let kml = try Converter().convert(.memory(Array(line.utf8), name: "in"), to: .memory,
                                           options: ConversionOptions(inputFormat: .geoJSON, outputFormat: .kml))
         let text = String(decoding: kml.output, as: UTF8.self)
         #expect(text.contains("<gx:Track>") && text.contains("<when>2026-05-02T08:20:00Z</when>"), "\(text)")
-        #expect(text.contains(#"{"hr":[98,131]}"#), "\(text)")
+        #expect(text.contains(#"<gx:SimpleArrayField name="hr" type="int"/>"#), "\(text)")
+        #expect(text.contains(#"<gx:SimpleArrayData name="hr"><gx:value>98</gx:value><gx:value>131</gx:value></gx:SimpleArrayData>"#), "\(text)")
+        #expect(!text.contains("coordinateProperties"), "\(text)")
         let back = try Converter().convert(.memory(kml.output, name: "out.kml"), to: .memory,
                                            options: ConversionOptions(inputFormat: .kml, outputFormat: .geoJSONSequence))
         let json = String(decoding: back.output, as: UTF8.self)

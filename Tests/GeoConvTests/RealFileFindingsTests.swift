@@ -76,3 +76,93 @@ import Testing
         #expect(result.stderr.contains("feature 0:") && result.stderr.contains("--s-srs"), "\(result.stderr)")
     }
 }
+
+/// Styles as Google Earth reads them: defined anywhere in the document.
+@Suite struct KMLStyleFindingsTests {
+    @Test("Styles defined after the placemarks that use them are applied, through StyleMaps too")
+    func forwardStyles() throws {
+        let path = Fixtures.testdata("kml/forward-styles.kml")
+        let (_, features, diagnostics) = try readKML(path: path)
+        try #require(features.count == 2)
+        #expect(features[0].style.strokeColor?.cssHex == "#ff0000")
+        #expect(features[0].style.strokeWidth == 4)
+        #expect(features[1].style.icon == "https://maps.google.com/mapfiles/kml/shapes/cabin.png")
+        #expect(features[1].style.iconScale == 1.5)
+        #expect(diagnostics.entries["kml.style-unresolved"] == nil)
+        // What is not carried is reported at its place: the unused style, the ListStyle part.
+        let unused = try #require(diagnostics.entries["kml.unused-style-dropped"])
+        #expect(unused.count == 1)
+        #expect(unused.first.message.contains("\"nobody\""))
+        #expect(unused.first.location?.line == 25 && unused.first.location?.column == 3)
+        let element = try #require(diagnostics.entries["kml.style-element-dropped"])
+        #expect(element.first.message.contains("<listItemType>"))
+        #expect(element.first.location?.line == 17)
+        // The conservation check finds nothing lost silently.
+        let check = try #require(try ConservationCheck().check(path))
+        #expect(check.lostSilently.isEmpty, "\(check.lostSilently.map { "\($0.line):\($0.column) \($0.holder) \($0.text)" })")
+    }
+
+    @Test("From standard input the forward style is reported, since the input cannot be read twice")
+    func forwardStylesFromStandardInput() throws {
+        let text = try String(contentsOfFile: Fixtures.testdata("kml/forward-styles.kml"), encoding: .utf8)
+        let result = try CLI.run(["convert", "--from", "kml", "--to", "geojson", "-", "-"], stdin: text)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("<stdin>:5:3: warning: styleUrl \"#trail\" names no Style or StyleMap defined before it, and standard input cannot be read again"),
+                "\(result.stderr)")
+    }
+}
+
+/// Per-point sensor values and empty track parts (Garmin, Strava and glider exports).
+@Suite struct TrackFindingsTests {
+    @Test("gx:SimpleArrayData is read as per-point values, written back as arrays, and reaches GeoJSON and GPX")
+    func sensorArrays() throws {
+        let path = Fixtures.testdata("kml/track-arrays.kml")
+        let (_, features, diagnostics) = try readKML(path: path)
+        try #require(features.count == 2)
+        let ride = try #require(features[0].properties["coordinateProperties"]?.objectValue)
+        // The empty third <gx:coord> leaves with its time and array values, reported at the track.
+        #expect(ride["heartrate"] == [118, 121, 127])
+        #expect(ride["temperature"]?.arrayValue?.compactMap(\.doubleValue) == [14.5, 14.25, 14.75])
+        #expect(ride["times"] == ["2026-05-01T07:00:00Z", "2026-05-01T07:00:05Z", "2026-05-01T07:00:15Z"])
+        let empty = try #require(diagnostics.entries["kml.empty-coord-dropped"])
+        #expect(empty.first.location?.line == 11 && empty.first.location?.column == 5)
+        #expect(empty.first.message.contains("position 3") && empty.first.message.contains("2026-05-01T07:00:10Z"))
+        let laps = try #require(features[1].properties["coordinateProperties"]?.objectValue)
+        #expect(laps["heartrate"] == [[100, 104], [140, 142, 145]])
+        #expect(features[0].properties["geoconv:display-names"] == ["heartrate": "Heart rate"])
+
+        let directory = try Fixtures.temporaryDirectory()
+        let kml = directory.appendingPathComponent("out.kml").path
+        let gpx = directory.appendingPathComponent("out.gpx").path
+        for output in [kml, gpx] {
+            let result = try CLI.run([path, output])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let text = try String(contentsOfFile: kml, encoding: .utf8)
+        #expect(text.contains(#"<gx:SimpleArrayField name="heartrate" type="int"><displayName>Heart rate</displayName></gx:SimpleArrayField>"#))
+        #expect(text.contains(#"<gx:SimpleArrayField name="temperature" type="double"/>"#))
+        #expect(text.contains(##"<gx:coord>7.4485 46.9491 545</gx:coord><ExtendedData><SchemaData schemaUrl="#geoconv-schema"><gx:SimpleArrayData name="heartrate"><gx:value>118</gx:value><gx:value>121</gx:value><gx:value>127</gx:value></gx:SimpleArrayData>"##))
+        let (_, again, _) = try readKML(path: kml)
+        #expect(again.map { $0.properties["coordinateProperties"] } == features.map { $0.properties["coordinateProperties"] })
+        // GPX: each point's values as GDAL-readable extensions.
+        let written = try String(contentsOfFile: gpx, encoding: .utf8)
+        #expect(written.contains("<time>2026-05-01T07:00:05Z</time><extensions><ogr:heartrate>121</ogr:heartrate><ogr:temperature>14.25</ogr:temperature></extensions>"))
+        let check = try #require(try ConservationCheck().check(path))
+        #expect(check.lostSilently.isEmpty && check.reported == 3)
+    }
+
+    @Test("An empty <trkseg> is left out with a note; every point keeps its time on the point")
+    func emptySegment() throws {
+        let path = Fixtures.testdata("gpx/empty-segment.gpx")
+        let directory = try Fixtures.temporaryDirectory()
+        let output = directory.appendingPathComponent("out.gpx").path
+        let result = try CLI.run([path, output])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("empty-segment.gpx:9:5: note: an empty <trkseg> is left out [gpx.empty-segment-dropped]"), "\(result.stderr)")
+        let text = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(!text.contains("coordinateProperties"))
+        #expect(text.contains(#"<trkseg><trkpt lat="50.778" lon="6.083"><ele>192</ele><time>2013-07-06T17:40:02Z</time></trkpt></trkseg>"#))
+        let strict = try CLI.run([path, output, "--strict"])
+        #expect(strict.status == 0, "a note does not fail --strict: \(strict.stderr)")
+    }
+}
