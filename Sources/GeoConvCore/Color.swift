@@ -22,11 +22,12 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
         self.opacity = opacity.isNaN ? 1 : min(1, max(0, opacity))
     }
 
-    /// Parses a CSS colour: `#rgb`, `#rrggbb`, `#rrggbbaa` (with or without `#`), or a CSS
-    /// named colour (`red`, `white`, `transparent`, …). Returns `nil` for anything else.
+    /// Parses a CSS colour: `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa` (with or without `#`), a
+    /// CSS named colour (`steelblue`, `transparent`, any of CSS Color 4's 148), or
+    /// `rgb()`/`rgba()`/`hsl()`/`hsla()`. Returns `nil` for anything else.
     public init?(css text: String) {
         let trimmed = text.trimmingASCIIWhitespace().lowercased()
-        if let named = Color.named[trimmed] { self = named; return }
+        if let parsed = CSSColor.parse(trimmed) { self = parsed; return }
         var hex = Substring(trimmed)
         if hex.hasPrefix("#") { hex = hex.dropFirst() }
         guard let value = UInt32(hex, radix: 16), hex.allSatisfy(\.isHexDigit) else { return nil }
@@ -34,6 +35,9 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
         case 3:
             let r = UInt8((value >> 8) & 0xF), g = UInt8((value >> 4) & 0xF), b = UInt8(value & 0xF)
             self.init(red: r * 17, green: g * 17, blue: b * 17)
+        case 4:
+            let r = UInt8((value >> 12) & 0xF), g = UInt8((value >> 8) & 0xF), b = UInt8((value >> 4) & 0xF)
+            self.init(red: r * 17, green: g * 17, blue: b * 17, opacity: Double(value & 0xF) / 15)
         case 6:
             self.init(red: UInt8((value >> 16) & 0xFF), green: UInt8((value >> 8) & 0xFF), blue: UInt8(value & 0xFF))
         case 8:
@@ -85,18 +89,6 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
         return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
     }
 
-    /// CSS Color Module level 1 keywords plus the ones map styles use most.
-    static let named: [String: Color] = [
-        "black": .black, "white": .white, "red": .red, "blue": .blue, "transparent": .clear,
-        "silver": Color(red: 192, green: 192, blue: 192), "gray": Color(red: 128, green: 128, blue: 128),
-        "grey": Color(red: 128, green: 128, blue: 128), "maroon": Color(red: 128, green: 0, blue: 0),
-        "purple": Color(red: 128, green: 0, blue: 128), "fuchsia": Color(red: 255, green: 0, blue: 255),
-        "magenta": Color(red: 255, green: 0, blue: 255), "green": Color(red: 0, green: 128, blue: 0),
-        "lime": Color(red: 0, green: 255, blue: 0), "olive": Color(red: 128, green: 128, blue: 0),
-        "yellow": Color(red: 255, green: 255, blue: 0), "navy": Color(red: 0, green: 0, blue: 128),
-        "teal": Color(red: 0, green: 128, blue: 128), "aqua": Color(red: 0, green: 255, blue: 255),
-        "cyan": Color(red: 0, green: 255, blue: 255), "orange": Color(red: 255, green: 165, blue: 0),
-    ]
 }
 
 extension StringProtocol {

@@ -30,15 +30,44 @@ public enum StyleProperties {
     /// Values of the wrong type are left alone and do not set anything. With `only`, just
     /// the mappings with a property name it accepts are read (KML has its own elements for
     /// names and most styles, and keeps only the rest as data).
-    public static func derive(into feature: inout Feature, only include: ((String) -> Bool)? = nil) {
+    ///
+    /// Returns the style properties whose values it could not use (`"stroke": "blurple"`,
+    /// `"stroke-width": "wide"`): they stay properties but style nothing, for the reader to
+    /// report.
+    @discardableResult
+    public static func derive(into feature: inout Feature, only include: ((String) -> Bool)? = nil) -> [String] {
         let present = presentMappings(in: feature.properties)
-        guard present != 0 else { return }  // the common case: no lookups at all
+        guard present != 0 else { return [] }  // the common case: no lookups at all
+        var unusable: [String] = []
         for index in mappings.indices where present & (1 << index) != 0 {
             let mapping = mappings[index]
             if let include, !mapping.keys.contains(where: include) { continue }
+            var used = false, tried: String?
             for key in mapping.keys {
-                if let value = feature.properties[key], mapping.read(value, feature.properties, &feature) { break }
+                guard let value = feature.properties[key] else { continue }
+                if mapping.read(value, feature.properties, &feature) {
+                    used = true
+                    break
+                }
+                if value != .null, tried == nil { tried = key }
             }
+            if !used, mapping.reportsUnusable, let tried { unusable.append(tried) }
+        }
+        return unusable
+    }
+
+    /// A number, or text that is one (`"3"`, `" 0.5 "`: simplestyle values as people write them).
+    public static func number(from value: JSONValue) -> Double? {
+        switch value {
+        case .number(let number): return number.doubleValue.isFinite ? number.doubleValue : nil
+        case .string(let text):
+            let trimmed = text.trimmingASCIIWhitespace()
+            guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+                                                              || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
+                  let number = Double(trimmed), number.isFinite
+            else { return nil }
+            return number
+        default: return nil
         }
     }
 
@@ -119,6 +148,9 @@ public enum StyleProperties {
         var read: @Sendable (JSONValue, JSONObject, inout Feature) -> Bool
         /// The value the model says, or nil when the model has nothing here.
         var write: @Sendable (Feature) -> JSONValue?
+        /// Whether a value `read` cannot use is reported (a style's; not an opacity, read with
+        /// its colour, nor a title or description, which are data whatever their type).
+        var reportsUnusable = true
         /// Whether an existing value says the same as `wanted`.
         var agrees: @Sendable (JSONValue, JSONValue, JSONObject) -> Bool = { existing, wanted, _ in
             StyleProperties.sameValue(existing, wanted)
@@ -151,7 +183,7 @@ public enum StyleProperties {
                         guard let text = value.stringValue, let color = Color(css: text) else { return false }
                         var opacity = color.opacity
                         for opacityKey in [opacityKey] + alsoOpacityKeys {
-                            if let o = properties[opacityKey]?.doubleValue, o.isFinite { opacity = o * color.opacity; break }
+                            if let o = properties[opacityKey].flatMap(number(from:)) { opacity = o * color.opacity; break }
                         }
                         path.set(&feature.style, color.withOpacity(opacity))
                         return true
@@ -168,8 +200,9 @@ public enum StyleProperties {
                         guard let color = path.get(feature.style), color.opacity != 1 else { return nil }
                         return number(color.opacity)
                     },
+                    reportsUnusable: false,
                     agrees: { existing, wanted, _ in
-                        guard let a = existing.doubleValue, let b = wanted.doubleValue else { return false }
+                        guard let a = number(from: existing), let b = number(from: wanted) else { return false }
                         return abs(a - b) < 1e-12
                     }),
         ]
@@ -178,11 +211,16 @@ public enum StyleProperties {
     static func doubleMapping(_ key: String, _ path: Field<Double>) -> Mapping {
         Mapping(keys: [key],
                 read: { value, _, feature in
-                    guard let number = value.doubleValue, number.isFinite else { return false }
+                    guard let number = number(from: value) else { return false }
                     path.set(&feature.style, number)
                     return true
                 },
-                write: { feature in path.get(feature.style).map(number) })
+                write: { feature in path.get(feature.style).map(number) },
+                agrees: { existing, wanted, _ in
+                    // "3" as written says what 3 says: kept as written.
+                    guard let a = number(from: existing), let b = number(from: wanted) else { return false }
+                    return a == b
+                })
     }
 
     static func stringMapping(_ key: String, _ path: Field<String>) -> Mapping {
@@ -222,14 +260,14 @@ public enum StyleProperties {
                     feature.title = text
                     return true
                 },
-                write: { $0.title.map(JSONValue.string) }),
+                write: { $0.title.map(JSONValue.string) }, reportsUnusable: false),
         Mapping(keys: ["description"],
                 read: { value, _, feature in
                     guard let text = value.stringValue else { return false }
                     feature.snippet = text
                     return true
                 },
-                write: { $0.snippet.map(JSONValue.string) }),
+                write: { $0.snippet.map(JSONValue.string) }, reportsUnusable: false),
     ]
         + colorMapping("stroke", "stroke-opacity", Field(get: { $0.strokeColor }, set: { $0.strokeColor = $1 }))
         + [doubleMapping("stroke-width", Field(get: { $0.strokeWidth }, set: { $0.strokeWidth = $1 }))]

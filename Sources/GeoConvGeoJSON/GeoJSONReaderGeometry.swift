@@ -187,12 +187,14 @@ extension GeoJSONReader {
             try lenient("geojson.feature-geometry-members", "a Feature has \"coordinates\" or \"geometries\" members; they are ignored",
                         at: objectLocation())
         }
-        return Self.makeFeature(id: id, geometry: geometry, properties: properties, foreign: foreign)
+        return try makeFeature(id: id, geometry: geometry, properties: properties, foreign: foreign, at: objectLocation())
     }
 
     /// A feature from its members as read: a Point with a `geoconv:radius` is the circle it
     /// stands for, and the style is derived from the properties.
-    static func makeFeature(id: FeatureID?, geometry: Geometry?, properties: JSONObject, foreign: JSONObject) -> Feature {
+    /// A style property whose value styles nothing is reported at it (`at`: the feature's place).
+    func makeFeature(id: FeatureID?, geometry: Geometry?, properties: JSONObject, foreign: JSONObject,
+                     at location: @autoclosure () -> SourceLocation) throws(GeoConvError) -> Feature {
         var geometry = geometry
         if case .point(let center)? = geometry, let radius = properties[GeoJSONNames.radius]?.doubleValue,
            radius.isFinite, radius >= 0
@@ -204,7 +206,14 @@ extension GeoJSONReader {
             return Feature(id: id, geometry: geometry, properties: properties, foreignMembers: foreign)
         }
         var feature = Feature(id: id, geometry: geometry, properties: properties, foreignMembers: foreign)
-        StyleProperties.derive(into: &feature)
+        for key in StyleProperties.derive(into: &feature) {
+            var place = location()
+            place.pointer = (place.pointer ?? "") + "/properties/" + JSONScanner.escapePointer(key)
+            let value = feature.properties[key].map(JSONText.string) ?? ""
+            try diagnostics.warn("geojson.style-value-unusable",
+                             "\"\(key)\": \(value) is not a value this style property takes (colours: CSS names, #rgb, #rrggbb, rgb(), rgba(), hsl(); widths, scales, opacities: numbers); it stays a property and styles nothing",
+                             at: place)
+        }
         return feature
     }
 
@@ -262,7 +271,8 @@ extension GeoJSONReader {
         default: nil
         }
         if ended, case .object(let object)? = properties, let geometry, geometry.foreign.isEmpty, let plainID {
-            return Self.makeFeature(id: plainID, geometry: geometry.geometry, properties: object, foreign: [:])
+            return try makeFeature(id: plainID, geometry: geometry.geometry, properties: object, foreign: [:],
+                               at: location(of: place, pointer()))
         }
         parts.place = place
         parts.type = Self.typeNames.names[known]

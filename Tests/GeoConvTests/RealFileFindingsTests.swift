@@ -166,3 +166,42 @@ import Testing
         #expect(strict.status == 0, "a note does not fail --strict: \(strict.stderr)")
     }
 }
+
+/// GeoJSON simplestyle as people write it.
+@Suite struct SimplestyleFindingsTests {
+    @Test("CSS colour names, #rgb(a), rgb(), rgba(), hsl() and numbers written as text are honoured", arguments: [
+        ("steelblue", "#4682b4", 1.0), ("SteelBlue ", "#4682b4", 1.0), ("rebeccapurple", "#663399", 1.0),
+        ("rgb(255, 99, 71)", "#ff6347", 1.0), ("rgb(255 99 71 / 50%)", "#ff6347", 0.5), ("rgba(255,0,0,0.25)", "#ff0000", 0.25),
+        ("rgb(100%, 0%, 50%)", "#ff0080", 1.0), ("hsl(120, 100%, 25%)", "#008000", 1.0), ("hsla(0deg 100% 50% / 0.5)", "#ff0000", 0.5),
+        ("#0f08", "#00ff00", 8.0 / 15), ("transparent", "#000000", 0.0),
+    ])
+    func cssColours(text: String, hex: String, opacity: Double) throws {
+        let color = try #require(Color(css: text))
+        #expect(color.cssHex == hex)
+        #expect(abs(color.opacity - opacity) < 1e-9)
+    }
+
+    @Test("What is not a colour is refused", arguments: ["blurple", "rgb(1,2)", "rgb(a,b,c)", "hsl(120, 100, 25)", "#12345", "rgb(1,2,3", ""])
+    func notColours(text: String) {
+        #expect(Color(css: text) == nil)
+    }
+
+    @Test("A GeoJSON file's CSS styles reach KML; a value that styles nothing is reported at its pointer")
+    func cssStylesToKML() throws {
+        let path = Fixtures.testdata("geojson/css-styles.geojson")
+        let directory = try Fixtures.temporaryDirectory()
+        let kml = directory.appendingPathComponent("out.kml").path
+        let result = try CLI.run([path, kml])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains(#"css-styles.geojson:5:1 (at /features/3/properties/stroke): warning: "stroke": "blurple" is not a value this style property takes"#),
+                "\(result.stderr)")
+        #expect(result.stderr.contains("[geojson.style-value-unusable] (2 times)"))
+        let text = try String(contentsOfFile: kml, encoding: .utf8)
+        #expect(text.contains("<LineStyle><color>80b48246</color><width>3</width></LineStyle>"))  // steelblue at "0.5", width "3"
+        #expect(text.contains("<LineStyle><color>ff4763ff</color></LineStyle><PolyStyle><color>800000ff</color></PolyStyle>"))
+        #expect(text.contains("<IconStyle><color>8800ff00</color></IconStyle><PolyStyle><color>ff008000</color></PolyStyle>"))
+        // GeoJSON → GeoJSON keeps the values as written.
+        let check = try #require(try ConservationCheck().check(path))
+        #expect(check.lostSilently.isEmpty && check.carried == check.read)
+    }
+}
