@@ -124,7 +124,12 @@ public struct ConservationCheck: Sendable {
             return !value.isDefault
         }
         for value in input where value.kind != .plain {
-            let isCarried = value.kind == .renamable ? renamableWritten : (present[value.matchKey] ?? 0) > 0 || value.isDefault
+            let isCarried: Bool
+            switch value.kind {
+            case .renamable: isCarried = renamableWritten
+            case .reprojected: isCarried = true
+            case .plain, .shared: isCarried = (present[value.matchKey] ?? 0) > 0 || value.isDefault
+            }
             if isCarried { carried += 1 } else { unmatched.append(value) }
         }
         var reported = 0

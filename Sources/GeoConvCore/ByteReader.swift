@@ -102,6 +102,29 @@ public final class ByteReader {
         if case .descriptor(let fd, owned: true) = backing { close(fd) }
     }
 
+    /// The input's last `count` bytes (fewer when it is shorter), read without moving this
+    /// reader; `nil` when the input is not a regular file or memory (a pipe).
+    package func tail(_ count: Int) -> [UInt8]? {
+        guard let totalBytes else { return nil }
+        let length = min(count, totalBytes)
+        guard length > 0 else { return [] }
+        switch backing {
+        case .memory(let bytes, _):
+            return Array(bytes[(bytes.count - length)...])
+        case .descriptor(let fd, _):
+            var result = [UInt8](repeating: 0, count: length)
+            var done = 0
+            while done < length {
+                let got = result.withUnsafeMutableBytes { buffer in
+                    pread(fd, buffer.baseAddress! + done, length - done, off_t(totalBytes - length + done))
+                }
+                if got <= 0 { return nil }
+                done += got
+            }
+            return result
+        }
+    }
+
     /// How to read the same input again from its start, independently of this reader (a
     /// second pass: KML styles defined after their use); `nil` for standard input.
     package var rereading: (@Sendable () throws(GeoConvError) -> ByteReader)? {

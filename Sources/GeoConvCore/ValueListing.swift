@@ -48,6 +48,10 @@ public struct ListedValue: Hashable, Sendable {
         /// A name that the writer may give anew (a style id and the references to it): carried
         /// when the output holds any value of this kind.
         case renamable
+        /// An ordinate (or CRS description) of a document in a CRS the format's output does not
+        /// keep: the writer reprojects it, so its value changes by design (the reprojection is
+        /// tested on its own); carried.
+        case reprojected
     }
 
     /// Creates a listed value.

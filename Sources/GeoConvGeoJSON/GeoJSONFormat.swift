@@ -22,14 +22,16 @@ extension FileFormat {
                 reader.collectsProblems = true
                 return reader
             },
-            listsValues: { input throws(GeoConvError) in try JSONValueListing.values(of: input) }
+            listsValues: { input throws(GeoConvError) in try GeoJSONValueListing.values(of: input) }
         ),
         sniff: { prefix in
             guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix), byte == UInt8(ascii: "{") else { return false }
             return !looksLineDelimited(prefix, from: index)
         },
         makeReader: { input, options, diagnostics in
-            GeoJSONReader(input, options: GeoJSONReadOptions(skipsInvalidFeatures: options.skipInvalid), diagnostics: diagnostics)
+            var readOptions = GeoJSONReadOptions(skipsInvalidFeatures: options.skipInvalid)
+            readOptions.sourceCRSIsGiven = options.sourceCRS != nil
+            return GeoJSONReader(input, options: readOptions, diagnostics: diagnostics)
         },
         makeWriter: { output, options, diagnostics in
             GeoJSONWriter(output, options: GeoJSONWriteOptions(precision: options.coordinatePrecision, pretty: options.pretty,
@@ -58,7 +60,7 @@ extension FileFormat {
                 reader.collectsProblems = true
                 return reader
             },
-            listsValues: { input throws(GeoConvError) in try JSONValueListing.values(of: input) }
+            listsValues: { input throws(GeoConvError) in try GeoJSONValueListing.values(of: input) }
         ),
         sniff: { prefix in
             guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }

@@ -15,6 +15,9 @@ public struct GeoJSONReadOptions: Hashable, Sendable {
     /// the first being the array's element at this index: comma-separated Feature objects
     /// up to the end of the input, no document around them.
     package var featureRunStart: Int?
+    /// Whether the caller gives the input's CRS (`--s-srs`): a `crs` member is then not
+    /// needed, wherever it stands.
+    public var sourceCRSIsGiven = false
 
     /// Creates options.
     public init(isSequence: Bool = false, skipsInvalidFeatures: Bool = false, maximumDepth: Int = 256,
@@ -76,6 +79,8 @@ public struct GeoJSONReader: FeatureReader {
         case element(JSONScanner.Place, prefix: StaticString, index: Int)
     }
     var lastPlace = LastPlace.none
+    /// A `crs` member after `features`, read ahead by a second pass over the file.
+    var crsReadAhead: String?
 
     /// Creates a reader over an input.
     public init(_ input: ByteReader, options: GeoJSONReadOptions = GeoJSONReadOptions(), diagnostics: DiagnosticLog) {
@@ -115,6 +120,10 @@ public struct GeoJSONReader: FeatureReader {
         if sawFeatures {
             try checkCollectionType(parts)
             pendingHeader = try header(from: parts)
+            if pendingHeader.crs == nil, !options.sourceCRSIsGiven, let crs = try crsAfterFeatures() {
+                pendingHeader.crs = crs
+                crsReadAhead = crs
+            }
             state = .inFeatures(index: 0)
         } else {
             if let type = parts.type, type.lowercased() == "featurecollection" {
@@ -402,6 +411,39 @@ public struct GeoJSONReader: FeatureReader {
         try skip(failure)
     }
 
+    /// A `crs` member after `features` (GeoServer writes it last), read before the features
+    /// are: when the input's last 64 KiB hold `"crs"`, a second pass over the file steps over
+    /// the root's members (the features unparsed) to read it. `nil` when there is none there,
+    /// or the input cannot be read twice (standard input: the member is then refused where it
+    /// stands, with the hint to give `--s-srs`).
+    func crsAfterFeatures() throws(GeoConvError) -> String? {
+        let reader = scanner.reader
+        guard let tail = reader.tail(64 << 10), Self.holdsCRSName(tail), let reread = reader.rereading else { return nil }
+        let second = JSONScanner(try reread(), maximumDepth: options.maximumDepth, maximumValueBytes: options.maximumFeatureBytes)
+        guard try second.peekToken() == UInt8(ascii: "{") else { return nil }
+        second.advance()
+        if try second.peekToken() == UInt8(ascii: "}") { return nil }
+        repeat {
+            let location = second.location()
+            let key = try second.parseKey(pointer: "")
+            if key == "crs" {
+                return try Self.legacyCRS(try second.parseValue(depth: 1, pointer: "/crs"), at: location)
+            }
+            try second.skipValue(depth: 1, pointer: "/" + JSONScanner.escapePointer(key))
+        } while try second.nextElement(close: UInt8(ascii: "}"), pointer: "")
+        return nil
+    }
+
+    /// Whether `bytes` hold `"crs"` anywhere.
+    private static func holdsCRSName(_ bytes: [UInt8]) -> Bool {
+        let name: [UInt8] = [0x22, 0x63, 0x72, 0x73, 0x22]  // "crs"
+        guard bytes.count >= name.count else { return false }
+        for start in 0...(bytes.count - name.count) where bytes[start] == name[0] {
+            if bytes[start..<(start + name.count)].elementsEqual(name) { return true }
+        }
+        return false
+    }
+
     /// Parses the root's members after `features` and checks nothing follows the document.
     mutating func finishRoot() throws(GeoConvError) {
         scanner.startValue()
@@ -415,9 +457,11 @@ public struct GeoJSONReader: FeatureReader {
                     throw GeoConvError(.invalidInput, "an object with a \"features\" array has type \(value), not \"FeatureCollection\"", at: location)
                 }
             case "crs":
-                if try Self.legacyCRS(value, at: location) != nil {
+                if options.sourceCRSIsGiven { break }  // --s-srs says what the coordinates are
+                if let crs = try Self.legacyCRS(value, at: location), crs != crsReadAhead {
                     throw GeoConvError(.unsupported, "the \"crs\" member comes after the features, which were already read",
-                                       at: location, hint: "move \"crs\" before \"features\", or give --s-srs")
+                                       at: location,
+                                       hint: "read the file by its name (a second pass then reads it first), move \"crs\" before \"features\", or give --s-srs")
                 }
             case "features":
                 throw GeoConvError(.invalidInput, "a second \"features\" member", at: location)
@@ -425,6 +469,8 @@ public struct GeoJSONReader: FeatureReader {
                 // Derived data (writers put it last once every feature is known): nothing is lost.
                 try checkBBox(value, at: location)
             default:
+                var location = location
+                location.pointer = "/" + JSONScanner.escapePointer(key)  // (the value too: all of it is dropped)
                 try diagnostics.warn("geojson.members-after-features",
                                      "the document member \"\(key)\" comes after the features and is not carried over",
                                      at: location, hint: "put document members before \"features\"")

@@ -205,3 +205,42 @@ import Testing
         #expect(check.lostSilently.isEmpty && check.carried == check.read)
     }
 }
+
+/// GeoServer's GeoJSON: "crs" after "features".
+@Suite struct CRSAfterFeaturesTests {
+    @Test("A \"crs\" after \"features\" is read first by a second pass over the file; --s-srs is always obeyed")
+    func crsAfterFeatures() throws {
+        let path = Fixtures.testdata("geojson/crs-after-features.geojson")
+        let directory = try Fixtures.temporaryDirectory()
+        let output = directory.appendingPathComponent("out.geojson").path
+        let result = try CLI.run([path, output])
+        #expect(result.status == 0, "\(result.stderr)")
+        let (_, features, _) = try readGeoJSON(try String(contentsOfFile: output, encoding: .utf8))
+        guard case .point(let c)? = features.first?.geometry else {
+            Issue.record("no point")
+            return
+        }
+        #expect(abs(c.longitude - 3) < 1e-9 && abs(c.latitude - 42) < 1e-5)  // UTM 31N's central meridian, 42° N
+        let info = try CLI.run(["info", path])
+        #expect(info.stdout.contains("crs: urn:ogc:def:crs:EPSG::32631"), "\(info.stdout)")
+        // --s-srs wins over the document's crs, wherever it stands.
+        let given = try CLI.run([path, output, "--s-srs", "EPSG:32632"])
+        #expect(given.status == 0, "\(given.stderr)")
+        let (_, zone32, _) = try readGeoJSON(try String(contentsOfFile: output, encoding: .utf8))
+        guard case .point(let moved)? = zone32.first?.geometry else {
+            Issue.record("no point")
+            return
+        }
+        #expect(abs(moved.longitude - 9) < 1e-9)  // UTM 32N's central meridian: the document's crs was not used
+        let text = try String(contentsOfFile: Fixtures.testdata("geojson/crs-after-features.geojson"), encoding: .utf8)
+        // Standard input cannot be read twice: refused at the member, with the ways out; --s-srs reads it.
+        let piped = try CLI.run(["--from", "geojson", "-", output], stdin: text)
+        #expect(piped.status == 1)
+        #expect(piped.stderr.contains(#"<stdin>:3:93: error: the "crs" member comes after the features, which were already read"#), "\(piped.stderr)")
+        #expect(piped.stderr.contains("read the file by its name"))
+        let obeyed = try CLI.run(["--from", "geojson", "--s-srs", "EPSG:32631", "-", output], stdin: text)
+        #expect(obeyed.status == 0, "\(obeyed.stderr)")
+        let (_, again, _) = try readGeoJSON(try String(contentsOfFile: output, encoding: .utf8))
+        #expect(again.first?.geometry == features.first?.geometry)
+    }
+}
