@@ -168,6 +168,11 @@ public struct Converter: Sendable {
                     throw error
                 }
             }
+            if statistics.featuresRead > 0, statistics.featuresWritten == 0 {
+                try diagnostics.warn("output.empty",
+                                     "none of the \(statistics.featuresRead) features read was written: the output holds no feature",
+                                     at: SourceLocation(file: input.displayName))
+            }
             let writeLog = DiagnosticLog()
             writeLog.absorb(diagnostics)
             diagnostics.replace(with: readLog)

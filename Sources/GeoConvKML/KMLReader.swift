@@ -126,6 +126,10 @@ final class KMLReaderState {
     /// the last one added (most placemarks repeat the one before).
     @exclusivity(unchecked) var usedStyles: Set<String> = []
     @exclusivity(unchecked) var lastUsedStyle: String?
+    /// Features met (runs' counted by their placemarks), and the NetworkLinks to other
+    /// places among them: a document of nothing but such links is reported at its end.
+    @exclusivity(unchecked) var featuresMet = 0
+    @exclusivity(unchecked) var remoteLinks: [(href: String, location: SourceLocation)] = []
     /// The shared styles defined in the document, in order, with where each starts.
     @exclusivity(unchecked) var styleDefinitions: [(id: String, location: SourceLocation)] = []
 
@@ -195,6 +199,7 @@ final class KMLReaderState {
         }
         guard var outcome = found else { return }
         usedStyles.formUnion(outcome.usedStyles)
+        featuresMet += outcome.run.placemarks
         if !containers.isEmpty { containers[containers.count - 1].features += outcome.run.placemarks }
         diagnostics.absorb(outcome.log)
         if pending.isEmpty {
@@ -231,6 +236,13 @@ final class KMLReaderState {
             guard let event = try parser.next() else {
                 // (Runs handed to other workers (`nextCut`) are read after this: their uses are not known here.)
                 if !finished, cut == nil { reportUnusedStyles() }
+                if !finished, !remoteLinks.isEmpty, remoteLinks.count == featuresMet {
+                    for link in remoteLinks {
+                        warn("kml.network-link-not-fetched",
+                             "the document holds nothing but NetworkLinks: its content is at \(link.href), which geoconv never fetches; only the link is converted",
+                             at: link.location, hint: "download the linked file and convert it")
+                    }
+                }
                 finished = true
                 headerDone = true
                 return nil
@@ -342,8 +354,14 @@ final class KMLReaderState {
             lastLocation = location()
             let id = parser.attribute("id")
             if !containers.isEmpty { containers[containers.count - 1].features += 1 }
+            featuresMet += 1
             do throws(XMLParseError) {
-                return try parseFeature(element, id: id, isEmpty: isEmpty)
+                let feature = try parseFeature(element, id: id, isEmpty: isEmpty)
+                if element == "NetworkLink", let href = feature.properties["href"]?.stringValue, href.contains("://"),
+                   let place = lastLocation {
+                    remoteLinks.append((href, place))
+                }
+                return feature
             } catch {
                 guard options.skipsInvalidFeatures, !error.isLimit, parser.sourceFailure == nil else { throw error }
                 record { () throws(GeoConvError) in
@@ -354,12 +372,14 @@ final class KMLReaderState {
             }
         case let alias where !placemarkAliases.isEmpty && placemarkAliases[alias] != nil:
             lastLocation = location()
+            featuresMet += 1
             return try parseFeature(alias, id: parser.attribute("id"), isEmpty: isEmpty)
         case "Point", "LineString", "LinearRing", "Polygon", "MultiGeometry", "Track", "MultiTrack":
             // A geometry outside any Placemark (a document whose root is a bare <Polygon>, as
             // some exporters write): read as a feature of its own. GDAL refuses such a file.
             guard !isEmpty else { return nil }  // <Point/>: no value to carry
             lastLocation = location()
+            featuresMet += 1
             var feature = Feature(geometry: nil)
             var times: [JSONValue] = []
             let geometry = try parseGeometryOrWarn(element, into: &feature, times: &times)

@@ -189,6 +189,7 @@ extension KMLReaderState {
     func cutRun(_ index: Int, from reading: KMLRunReading) {
         guard let run = reading.splitter.takeRun(index) else { return }
         if !containers.isEmpty { containers[containers.count - 1].features += run.placemarks }
+        featuresMet += run.placemarks
         closeCutPieces()
         cut?.append(.run(run, snapshot))
         cutBytes += run.bytes.count

@@ -312,6 +312,20 @@ final class KMLWriterState {
             try writeGeometry(geometry, feature: feature)
         }
         append(element.closeTag)
+        if element == .networkLink, let geometry = feature.geometry, !geometry.isEmpty {
+            // A NetworkLink holds no geometry (togeojson gives a link its Region's box as one):
+            // the geometry is written beside it, as a Placemark of the same name.
+            try warn("kml.networklink-geometry-as-placemark",
+                     "a NetworkLink holds no geometry: the feature's \(geometry.kind.rawValue) is written as a Placemark of the same name after the link")
+            append("<Placemark>")
+            if let title = feature.title {
+                append("<name>")
+                XMLEscaping.appendText(title, to: &buffer)
+                append("</name>")
+            }
+            try writeGeometry(geometry, feature: feature)
+            append("</Placemark>\n")
+        }
     }
 
     /// The element a feature is written as, with its tags as literals.

@@ -5,7 +5,7 @@ import Testing
 @Suite("Diagnostic codes are documented")
 struct DiagnosticCodesTests {
     /// A code as the sources write it: a format or transform prefix, a dot, a kebab-case name.
-    static let codePattern = #"((?:geojsonseq|geojson|kmz|kml|wkt|polyline|gpx|circle|spans|proj|coordinate|cluster|geometry|render)\.[a-z0-9-]+|embedded-files-dropped)"#
+    static let codePattern = #"((?:geojsonseq|geojson|kmz|kml|wkt|polyline|gpx|circle|spans|proj|coordinate|cluster|geometry|render|output)\.[a-z0-9-]+|embedded-files-dropped)"#
 
     static func codes(in text: String, quoted: Character) throws -> Set<String> {
         let regex = try NSRegularExpression(pattern: "\(quoted)" + codePattern + "\(quoted)")

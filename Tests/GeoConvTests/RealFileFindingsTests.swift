@@ -244,3 +244,56 @@ import Testing
         #expect(again.first?.geometry == features.first?.geometry)
     }
 }
+
+/// Network links: content geoconv never fetches, geometry a link cannot hold.
+@Suite struct NetworkLinkFindingsTests {
+    @Test("A document of nothing but NetworkLinks (My Maps' \"keep up to date\") is reported with the URL")
+    func networkLinkOnly() throws {
+        let path = Fixtures.testdata("kml/network-link-only.kml")
+        let (_, features, diagnostics) = try readKML(path: path)
+        #expect(features.count == 1)
+        let warning = try #require(diagnostics.entries["kml.network-link-not-fetched"])
+        #expect(warning.first.message.contains("https://www.google.com/maps/d/kml?mid=1AbCdEf&forcekml=1"))
+        #expect(warning.first.location?.line == 5 && warning.first.location?.column == 3)
+        // A link beside placemarks is data like any other: no warning.
+        let mixed = try readKML(text: """
+            <kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><Point><coordinates>1,2</coordinates></Point></Placemark>
+            <NetworkLink><Link><href>https://example.com/more.kml</href></Link></NetworkLink></Document></kml>
+            """)
+        #expect(mixed.count == 2)
+    }
+
+    @Test("A geometry next to a network link is written as a Placemark beside the NetworkLink, reported")
+    func networkLinkGeometry() throws {
+        let path = Fixtures.testdata("geojson/network-link-polygon.geojson")
+        let directory = try Fixtures.temporaryDirectory()
+        let kml = directory.appendingPathComponent("out.kml").path
+        let result = try CLI.run([path, kml])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("network-link-polygon.geojson:2:1 (at /features/0): warning: a NetworkLink holds no geometry: the feature's Polygon is written as a Placemark of the same name after the link [kml.networklink-geometry-as-placemark]"),
+                "\(result.stderr)")
+        let (_, features, _) = try readKML(path: kml)
+        try #require(features.count == 2)
+        #expect(features[0].properties["href"] == "https://example.com/tiles.kml")
+        #expect(features[1].title == "Regional tiles")
+        guard case .polygon(let rings)? = features[1].geometry else {
+            Issue.record("no polygon")
+            return
+        }
+        #expect(rings.outer.coordinates.count == 5 && rings.outer.coordinates[2].latitude == 53.35)
+    }
+
+    @Test("An output left with no feature while the input had some says so")
+    func emptyOutput() throws {
+        struct DropAll: FeatureTransform {
+            mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] { [] }
+        }
+        let input = #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1,2]}}"#
+        let report = try Converter().convert(.memory(Array(input.utf8), name: "one.geojson"), to: .memory,
+                                             options: ConversionOptions(inputFormat: .geoJSON, outputFormat: .geoJSON),
+                                             transforms: [DropAll()])
+        let warning = try #require(report.diagnostics.entries["output.empty"])
+        #expect(warning.first.message == "none of the 1 features read was written: the output holds no feature")
+        #expect(warning.first.location?.file == "one.geojson")
+    }
+}
