@@ -34,6 +34,9 @@ public struct InspectionReport: Sendable {
     public var titled: Int, described: Int, styled: Int
     /// Warnings raised while reading.
     public var readWarnings: [String]
+    /// Whether reading itself lost something (a warning, not only notes): what a target
+    /// loses is then said as loss *beyond* reading.
+    public var readingLoses = false
     /// For each other format: what converting this input to it would drop (its warning summary).
     public var losses: OrderedDictionary<String, [String]>
 
@@ -166,6 +169,7 @@ extension Converter {
         _ = written?.value()
         written = nil
         report.readWarnings = readLog.summary
+        report.readingLoses = readLog.entries.values.contains { !$0.first.isNote } || !readLog.skippedFeatures.isEmpty
         for target in targets {
             if let (twin, checkpoint) = target.featureTwin, !target.failed { target.log.absorb(twin.log, since: checkpoint) }
             report.losses[target.name] = target.log.summary

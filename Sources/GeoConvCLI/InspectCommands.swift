@@ -54,8 +54,10 @@ struct Info: ParsableCommand {
                 lines.append("reading:")
                 lines += report.readWarnings.map { "  " + $0 }
             }
+            // What a target loses is said beyond what reading lost, never "nothing lost" while that applies.
+            let beyond = report.readingLoses ? " beyond reading" : ""
             for (format, losses) in report.losses {
-                lines.append("to \(format): " + (losses.isEmpty ? "nothing lost" : "\(losses.count) kind\(losses.count == 1 ? "" : "s") of loss"))
+                lines.append("to \(format): " + (losses.isEmpty ? "nothing lost\(beyond)" : "\(losses.count) kind\(losses.count == 1 ? "" : "s") of loss\(beyond)"))
                 lines += losses.map { "  " + $0 }
             }
             print(lines.joined(separator: "\n"))

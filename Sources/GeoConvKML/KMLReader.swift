@@ -138,7 +138,24 @@ final class KMLReaderState {
         self.name = name
         self.options = options
         self.diagnostics = diagnostics
+        parser.attributeWatch = XMLAttributeWatch(read: Self.attributesRead, ignored: ["xsi:schemaLocation", "xsi:noNamespaceSchemaLocation"]) {
+            [unowned self] element, attribute, value in
+            if element == runElement { return }  // a run's marker, made by the reader
+            warn("kml.attribute-dropped", "the attribute \(attribute)=\"\(value)\" of <\(element)> is not carried over", at: location())
+        }
     }
+
+    /// The attributes the reader reads, by element: every other one is reported.
+    static let attributesRead: [String: Set<String>] = {
+        let position: Set<String> = ["x", "y", "xunits", "yunits"]
+        return [
+            "Placemark": ["id"], "GroundOverlay": ["id"], "NetworkLink": ["id"], "ScreenOverlay": ["id"],
+            "Style": ["id"], "StyleMap": ["id"], "CascadingStyle": ["id"],
+            "Schema": ["id", "name", "parent"], "SimpleField": ["name", "type"], "SimpleArrayField": ["name", "type"],
+            "Data": ["name"], "SimpleData": ["name"], "SchemaData": ["schemaUrl"], "SimpleArrayData": ["name"],
+            "hotSpot": position, "overlayXY": position, "screenXY": position, "rotationXY": position, "size": position,
+        ]
+    }()
 
     /// Where the current element starts: its own line (libxml2 keeps no column for a node;
     /// the parser's line and column are where its read-ahead has got to, often lines later).
@@ -350,7 +367,7 @@ final class KMLReaderState {
                 warn("kml.view-dropped", "a \(element) after the first feature is not carried over", at: location())
             }
             return nil
-        case "Placemark", "GroundOverlay", "NetworkLink":
+        case "Placemark", "GroundOverlay", "NetworkLink", "ScreenOverlay":
             lastLocation = location()
             let id = parser.attribute("id")
             if !containers.isEmpty { containers[containers.count - 1].features += 1 }
@@ -385,7 +402,7 @@ final class KMLReaderState {
             let geometry = try parseGeometryOrWarn(element, into: &feature, times: &times)
             finish(&feature, styleUrl: nil, inlineStyle: nil, geometries: geometry.map { [$0] } ?? [], times: times, latLonBox: [:])
             return feature
-        case "ScreenOverlay", "PhotoOverlay", "Tour", "Model":
+        case "PhotoOverlay", "Tour", "Model":
             warn("kml.\(element.lowercased())-dropped", "\(element) elements are not carried over", at: location())
             if !isEmpty { try parser.skipElement() }
             return nil

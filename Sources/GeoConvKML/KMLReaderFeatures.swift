@@ -46,6 +46,7 @@ extension KMLReaderState {
         if let folder = folderValue() { feature.properties[KMLNames.folder] = folder }
         if element == "GroundOverlay" { feature.properties[KMLNames.geometryType] = "groundoverlay" }
         if element == "NetworkLink" { feature.properties[KMLNames.geometryType] = "networklink" }
+        if element == "ScreenOverlay" { feature.properties[KMLNames.geometryType] = "screenoverlay" }
         guard !isEmpty else { return feature }
         var styleUrl: String?
         var inlineStyle: KMLStyle?
@@ -53,6 +54,17 @@ extension KMLReaderState {
         var times: [JSONValue] = []
         var latLonBox: JSONObject = [:]
         try parser.forEachChild { (child, childEmpty) throws(XMLParseError) in
+            if element == "ScreenOverlay", KMLNames.screenPlaces.contains(child) {
+                // A screen position (attributes): {x, y, xunits, yunits}, numbers as numbers.
+                var place: JSONObject = [:]
+                for name in ["x", "y", "xunits", "yunits"] {
+                    guard let text = parser.attribute(name) else { continue }
+                    place[name] = Double(text).map(KMLStyle.number) ?? .string(text)
+                }
+                feature.properties[child] = .object(place)
+                if !childEmpty { try parser.skipElement() }
+                return
+            }
             guard !childEmpty else { return }
             switch child {
             // (Cases are tried in order, a string comparison each: the common ones first.)
@@ -109,7 +121,7 @@ extension KMLReaderState {
                     .array([JSONNumber(c.longitude).map(JSONValue.number) ?? .null, JSONNumber(c.latitude).map(JSONValue.number) ?? .null])
                 })
                 geometries.append(.polygon(PolygonRings(outer: Path(corners + [corners[0]]))))
-            case "altitude", "altitudeMode", "drawOrder", "color", "refreshVisibility", "flyToView", "open":
+            case "altitude", "altitudeMode", "drawOrder", "color", "refreshVisibility", "flyToView", "open", "rotation":
                 let text = try parser.readElementText().trimmed
                 if element != "Placemark" {
                     feature.properties[child] = Double(text).map(KMLStyle.number) ?? .string(text)

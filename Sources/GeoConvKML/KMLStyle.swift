@@ -173,6 +173,8 @@ public enum KMLNames {
     public static let region = "geoconv:region"
     /// ExtendedData display names by property: `{"pop": "Population"}`.
     public static let displayNames = "geoconv:display-names"
+    /// A ScreenOverlay's positions on the screen, in schema order (each `{x, y, xunits, yunits}`).
+    static let screenPlaces = ["overlayXY", "screenXY", "rotationXY", "size"]
     /// A GroundOverlay's `LatLonBox`: `{"north":…,"south":…,"east":…,"west":…,"rotation":…}`.
     public static let latLonBox = "geoconv:latLonBox"
     /// The document's tile layers (`TileLayer.json`), in its ExtendedData.

@@ -127,11 +127,12 @@ final class KMLWriterState {
     /// The properties a GroundOverlay or NetworkLink writes as its own elements, not as data.
     static let groundOverlayOwn = NameSet(overlayElements + groundOverlayElements + ["icon"])
     static let networkLinkOwn = NameSet(networkLinkElements + linkElements)
+    static let screenOverlayOwn = NameSet(overlayElements + KMLNames.screenPlaces + ["icon", "rotation"])
     static let noOwnElements = NameSet([String]())
     /// Every property the writer looks up by name. Most features of a large file have none of
     /// them, which one pass over their keys shows: then no lookup is made
     /// (`hasAskedProperties`, `property(_:of:)`).
-    static let askedNames = NameSet(structural.all.union(groundOverlayOwn.all).union(networkLinkOwn.all)
+    static let askedNames = NameSet(structural.all.union(groundOverlayOwn.all).union(networkLinkOwn.all).union(screenOverlayOwn.all)
         .union(["coordinateProperties"]))
     static let altitudeModes: Set<String> = ["clampToGround", "relativeToGround", "absolute", "relativeToSeaFloor", "clampToSeaFloor"]
     static let regionBox = ["north", "south", "east", "west", "minAltitude", "maxAltitude", "altitudeMode"]
@@ -236,7 +237,7 @@ final class KMLWriterState {
         }
         let hasQuad = quad?.count == 4
         let element: FeatureElement = kind == "groundoverlay" && (box != nil || hasQuad)
-            ? .groundOverlay : (kind == "networklink" ? .networkLink : .placemark)
+            ? .groundOverlay : (kind == "networklink" ? .networkLink : (kind == "screenoverlay" && feature.geometry == nil ? .screenOverlay : .placemark))
         append(element.openTag)
         var extendedID: JSONValue?
         switch feature.id {
@@ -275,7 +276,7 @@ final class KMLWriterState {
             if let end = span["end"]?.stringValue { append(text: "<end>\(XMLEscaping.text(end))</end>") }
             append("</TimeSpan>")
         }
-        try writeStyle(feature, isOverlay: element == .groundOverlay)
+        try writeStyle(feature, isOverlay: element == .groundOverlay || element == .screenOverlay)
         if let region = property(KMLNames.region, of: feature)?.objectValue { writeRegion(region) }
         try writeExtendedData(feature, id: extendedID, element: element)
         if element == .groundOverlay {
@@ -303,6 +304,22 @@ final class KMLWriterState {
                 }
                 append("</coordinates></gx:LatLonQuad>")
             }
+        } else if element == .screenOverlay {
+            elements(KMLWriterState.overlayElements, of: feature)
+            if let icon = property("icon", of: feature)?.stringValue ?? feature.style.icon {
+                append(text: "<Icon><href>\(XMLEscaping.text(icon))</href></Icon>")
+            }
+            for name in KMLNames.screenPlaces {
+                guard let place = property(name, of: feature)?.objectValue else { continue }
+                append(text: "<\(name)")
+                for attribute in ["x", "y", "xunits", "yunits"] {
+                    guard let value = place[attribute] else { continue }
+                    let text = value.stringValue ?? (value.doubleValue.map(DecimalFormatter.shortest) ?? "")
+                    append(text: " \(attribute)=\"\(XMLEscaping.attribute(text))\"")
+                }
+                append("/>")
+            }
+            if let rotation = property("rotation", of: feature)?.doubleValue { append(text: "<rotation>\(DecimalFormatter.shortest(rotation))</rotation>") }
         } else if element == .networkLink {
             elements(KMLWriterState.networkLinkElements, of: feature)
             append("<Link>")
@@ -330,7 +347,7 @@ final class KMLWriterState {
 
     /// The element a feature is written as, with its tags as literals.
     enum FeatureElement {
-        case placemark, groundOverlay, networkLink
+        case placemark, groundOverlay, networkLink, screenOverlay
 
         /// The start tag, to its attributes.
         var openTag: StaticString {
@@ -338,6 +355,7 @@ final class KMLWriterState {
             case .placemark: "<Placemark"
             case .groundOverlay: "<GroundOverlay"
             case .networkLink: "<NetworkLink"
+            case .screenOverlay: "<ScreenOverlay"
             }
         }
 
@@ -347,6 +365,7 @@ final class KMLWriterState {
             case .placemark: "</Placemark>\n"
             case .groundOverlay: "</GroundOverlay>\n"
             case .networkLink: "</NetworkLink>\n"
+            case .screenOverlay: "</ScreenOverlay>\n"
             }
         }
     }

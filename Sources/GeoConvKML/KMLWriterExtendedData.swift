@@ -78,7 +78,9 @@ extension KMLWriterState {
     {
         // (The names KML writes in its own elements are asked for: a feature without any skips the test.)
         let ownElements: NameSet? = !hasAskedProperties ? nil : element == .groundOverlay
-            ? KMLWriterState.groundOverlayOwn : (element == .networkLink ? KMLWriterState.networkLinkOwn : KMLWriterState.noOwnElements)
+            ? KMLWriterState.groundOverlayOwn
+            : (element == .networkLink ? KMLWriterState.networkLinkOwn
+                : (element == .screenOverlay ? KMLWriterState.screenOverlayOwn : KMLWriterState.noOwnElements))
         var textsDropped = 0
         func addSimple(field: Int, _ value: String) {
             if discards {

@@ -185,6 +185,25 @@ final class XMLByteTokenizer {
         }
     }
 
+    /// Whether the current start tag has attributes (namespace declarations count).
+    var hasAttributes: Bool { kind == .start && !attributeList.isEmpty }
+
+    /// The current start tag's attributes (qualified name, value) whose local name is not in
+    /// `read` and whose qualified name is not in `ignored`, namespace declarations left out.
+    /// Names are compared as bytes: nothing is made for an attribute that is read.
+    func unread(_ read: [[UInt8]], ignored: Set<String>) -> [(name: String, value: String)] {
+        var found: [(name: String, value: String)] = []
+        for attribute in attributeList where !attribute.isDeclaration {
+            let local = UnsafeBufferPointer(start: base + attribute.local.lowerBound, count: attribute.local.count)
+            if read.contains(where: { $0.count == local.count && $0.elementsEqual(local) }) { continue }
+            let name = String(decoding: UnsafeBufferPointer(start: base + attribute.qualified.lowerBound, count: attribute.qualified.count),
+                              as: UTF8.self)
+            if ignored.contains(name) { continue }
+            found.append((name, value(of: attribute)))
+        }
+        return found
+    }
+
     /// The current start tag's attributes as written (qualified names), namespace
     /// declarations left out, in document order.
     var attributes: [(name: String, value: String)] {

@@ -243,6 +243,37 @@ public final class XMLPullParser {
     /// its exact spacing).
     @exclusivity(unchecked) private var reportsWhitespace = false
 
+    /// Reports the attributes of start tags that the reader does not read (`XMLAttributeWatch`);
+    /// `nil`: none is looked at.
+    @exclusivity(unchecked) public var attributeWatch: XMLAttributeWatch?
+
+    /// Hands the current start tag's attributes that `watch` does not read to its report.
+    private func checkAttributes(of element: String, with watch: XMLAttributeWatch) {
+        let read = watch.attributesRead(by: element)
+        if let fastPath {
+            for (name, value) in fastPath._withUnsafeGuaranteedRef({ $0.unread(read, ignored: watch.ignored) }) {
+                watch.report(element, name, value)
+            }
+            return
+        }
+        guard xmlTextReaderMoveToFirstAttribute(reader) == 1 else { return }
+        var found: [(name: String, value: String)] = []
+        repeat {
+            guard xmlTextReaderIsNamespaceDecl(reader) != 1, let local = xmlTextReaderConstLocalName(reader) else { continue }
+            let length = strlen(local)
+            let isRead = read.contains { name in
+                name.count == length && name.withUnsafeBufferPointer { bytes in
+                    bytes.baseAddress.map { memcmp($0, local, length) == 0 } ?? (length == 0)
+                }
+            }
+            guard !isRead, let qualified = xmlTextReaderConstName(reader), let value = xmlTextReaderConstValue(reader) else { continue }
+            let name = String(cString: qualified)
+            if !watch.ignored.contains(name) { found.append((name, String(cString: value))) }
+        } while xmlTextReaderMoveToNextAttribute(reader) == 1
+        xmlTextReaderMoveToElement(reader)
+        for (name, value) in found { watch.report(element, name, value) }
+    }
+
     /// Advances to the next start tag, end tag or non-blank text; `nil` at the end of the document.
     public func next() throws(XMLParseError) -> XMLEvent? {
         if let fastPath {
@@ -250,7 +281,12 @@ public final class XMLPullParser {
             let event = fastPath._withUnsafeGuaranteedRef { fast -> Result<XMLEvent?, XMLParseError> in
                 do throws(XMLParseError) { return .success(try fast.next(reportsWhitespace: reportsWhitespace)) } catch { return .failure(error) }
             }
-            return try event.get()
+            let result = try event.get()
+            if case .start(let name, _)? = result, attributeWatch != nil, fastPath._withUnsafeGuaranteedRef({ $0.hasAttributes }),
+               let watch = attributeWatch {
+                checkAttributes(of: name, with: watch)
+            }
+            return result
         }
         while true {
             let status = xmlTextReaderRead(reader)
@@ -271,6 +307,9 @@ public final class XMLPullParser {
                 elementPosition = source.startTags.claim()
                 if xmlTextReaderIsEmptyElement(reader) != 1 { openPositions.append(elementPosition) }
                 let name = localName
+                if attributeWatch != nil, xmlTextReaderHasAttributes(reader) == 1, let watch = attributeWatch {
+                    checkAttributes(of: name, with: watch)
+                }
                 return XMLEvent.start(name: name, isEmpty: xmlTextReaderIsEmptyElement(reader) == 1)
             case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
                 openElements = depth
@@ -454,5 +493,37 @@ public final class XMLPullParser {
             case .text: break
             }
         }
+    }
+}
+
+/// Which attributes a reader reads, so that the parser reports the others (a format that
+/// promises to lose nothing silently says what it drops): by element local name, the local
+/// names of the attributes read; an element not listed reads none. Namespace declarations
+/// are never reported. (A class: the parser holds one reference, looked at only for start
+/// tags with attributes.)
+public final class XMLAttributeWatch {
+    /// Element → the attributes read on it (local names, as bytes).
+    private let read: [String: [[UInt8]]]
+    /// Qualified names never reported (`xsi:schemaLocation`).
+    let ignored: Set<String>
+    /// Called with the element, the attribute's qualified name and its value.
+    let report: (_ element: String, _ attribute: String, _ value: String) -> Void
+    /// The last element asked about and its attributes (most start tags with attributes are
+    /// the same element as the one before: a placemark's `id`).
+    private var last: (element: String, read: [[UInt8]]) = ("", [])
+
+    /// Creates a watch: `read` gives, by element, the local names of the attributes read.
+    public init(read: [String: Set<String>], ignored: Set<String> = [],
+                report: @escaping (_ element: String, _ attribute: String, _ value: String) -> Void) {
+        self.read = read.mapValues { names in names.map { Array($0.utf8) } }
+        self.ignored = ignored
+        self.report = report
+    }
+
+    func attributesRead(by element: String) -> [[UInt8]] {
+        if element == last.element { return last.read }
+        let names = read[element] ?? []
+        last = (element, names)
+        return names
     }
 }

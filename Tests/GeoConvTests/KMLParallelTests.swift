@@ -33,7 +33,7 @@ struct KMLParallelTests {
                 text += "<Point><altitudeMode>floating</altitudeMode><coordinates>\(coordinates)</coordinates></Point>"
             } else if i % 83 == 7 {
                 // Quoted '>' and "/>" in a start tag over two lines.
-                text += #"<Point id="q>\#(i)/>"\#n  ><coordinates>\#(coordinates)</coordinates></Point>"#
+                text += #"<Style id="q>\#(i)/>"\#n  ><LineStyle><width>2</width></LineStyle></Style><Point><coordinates>\#(coordinates)</coordinates></Point>"#
             } else {
                 text += "<Point><coordinates>\(coordinates)</coordinates></Point>"
             }
@@ -58,7 +58,7 @@ struct KMLParallelTests {
         for i in 2_400..<3_200 { lines.append("  " + placemark(i)) }
         // Read by the document's own reader, between runs: a dropped element, a few
         // Placemarks (too few to make a run) whose style is unknown.
-        lines.append("<ScreenOverlay><name>logo</name></ScreenOverlay>")
+        lines.append("<PhotoOverlay><name>logo</name></PhotoOverlay>")
         lines.append("<Folder><name>few</name>")
         for i in 3_200..<3_205 { lines.append(placemark(i, style: "#s3")) }
         lines.append("</Folder>")
@@ -96,7 +96,7 @@ struct KMLParallelTests {
         #expect(features[194].snippet == "<b>bold</b> </Placemark> <Placemark> ")
         #expect(one.diagnostics.entries["kml.style-unresolved"]?.count == 5)  // s3, defined nowhere (s2, defined further on, is applied)
         #expect(features[1_600].style.fillColor != nil && features[1_600].style.fillColor == features[1_800].style.fillColor)  // s2 applied before its Style
-        #expect(one.diagnostics.entries["kml.screenoverlay-dropped"]?.count == 1)
+        #expect(one.diagnostics.entries["kml.photooverlay-dropped"]?.count == 1)
         #expect(features[1_701].properties["geoconv:folder"] == ["second", "pair"])
         #expect(features[3_205].properties["geoconv:folder"] == ["second", "inner", "few"])
     }
@@ -163,13 +163,13 @@ struct KMLParallelTests {
         #expect(twoInRun?.location == oneInRun?.location)
 
         // Under --strict the first loss ends the conversion: the first Placemark with s2 unknown,
-        // inside a run; with s2 defined before it, the ScreenOverlay the document's reader drops.
+        // inside a run; with s2 defined before it, the PhotoOverlay the document's reader drops.
         let defined = Self.document().replacingOccurrences(of: "<Folder><name>first</name>",
                                                            with: #"<Style id="s2"/><Style id="s3"/><Folder><name>first</name>"#)
         let strictOne = #expect(throws: GeoConvError.self) { _ = try convert(defined, jobs: 1, strict: true) }
         let strictTwo = #expect(throws: GeoConvError.self) { _ = try convert(defined, jobs: 2, strict: true) }
         #expect(strictOne?.code == .dataLoss)
-        #expect(strictOne?.message.contains("kml.screenoverlay-dropped") == true)
+        #expect(strictOne?.message.contains("kml.photooverlay-dropped") == true)
         #expect(strictTwo?.message == strictOne?.message)
         #expect(strictTwo?.location == strictOne?.location)
     }

@@ -297,3 +297,62 @@ import Testing
         #expect(warning.first.location?.file == "one.geojson")
     }
 }
+
+/// Screen overlays (legends) and what `info` says about them.
+@Suite struct ScreenOverlayFindingsTests {
+    @Test("A ScreenOverlay is kept KML → KML and KMZ with its screen positions; GeoJSON keeps it as data")
+    func screenOverlay() throws {
+        let path = Fixtures.testdata("kml/screen-overlay.kml")
+        let (_, features, _) = try readKML(path: path)
+        try #require(features.count == 2)
+        let legend = features[0]
+        #expect(legend.title == "Legend" && legend.geometry == nil)
+        #expect(legend.properties["@geometry-type"] == "screenoverlay")
+        #expect(legend.properties["icon"] == "https://example.com/legend.png")
+        let screen = try #require(legend.properties["screenXY"]?.objectValue)
+        #expect(screen["x"]?.doubleValue == 10 && screen["y"]?.doubleValue == 0.95)
+        #expect(screen["xunits"] == "pixels" && screen["yunits"] == "fraction")
+        let directory = try Fixtures.temporaryDirectory()
+        for name in ["out.kml", "out.kmz"] {
+            let output = directory.appendingPathComponent(name).path
+            let result = try CLI.run([path, output])
+            #expect(result.status == 0)
+            let (_, again, _) = try readKML(path: output)
+            #expect(again.first?.properties == legend.properties, "\(name)")
+        }
+        let text = try String(contentsOfFile: directory.appendingPathComponent("out.kml").path, encoding: .utf8)
+        #expect(text.contains(#"<ScreenOverlay><name>Legend</name><Icon><href>https://example.com/legend.png</href></Icon><overlayXY x="0" y="1" xunits="fraction" yunits="fraction"/><screenXY x="10" y="0.95" xunits="pixels" yunits="fraction"/>"#),
+                "\(text)")
+        let check = try #require(try ConservationCheck().check(path))
+        #expect(check.lostSilently.isEmpty)
+    }
+
+    @Test("info says what a target loses beyond what reading lost, never \"nothing lost\" while a reading loss applies")
+    func infoBeyondReading() throws {
+        let result = try CLI.run(["info", Fixtures.testdata("kml/screen-overlay.kml")])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("warning: PhotoOverlay elements are not carried over [kml.photooverlay-dropped]"), "\(result.stdout)")
+        #expect(result.stdout.contains("to kmz: nothing lost beyond reading"), "\(result.stdout)")
+        #expect(!result.stdout.contains("nothing lost\n"))
+        let clean = try CLI.run(["info", Fixtures.testdata("kml/forward-styles.kml").replacingOccurrences(of: "forward-styles", with: "bare-polygon")])
+        #expect(clean.stdout.contains("to kmz: nothing lost\n"), "\(clean.stdout)")
+    }
+}
+
+/// Attributes KML readers usually ignore without a word.
+@Suite struct KMLAttributeFindingsTests {
+    @Test("Attributes the reader does not read are reported where they stand; a placemark's id is kept")
+    func droppedAttributes() throws {
+        let path = Fixtures.testdata("kml/attributes.kml")
+        let (_, features, diagnostics) = try readKML(path: path)
+        try #require(features.count == 1)
+        #expect(features[0].id == .string("hut-1"))
+        let dropped = try #require(diagnostics.entries["kml.attribute-dropped"])
+        #expect(dropped.count == 4)  // Document@id, Folder@id, Placemark@editor, Point@id; xsi:schemaLocation is not data
+        #expect(dropped.first.message == #"the attribute id="root-document" of <Document> is not carried over"#)
+        #expect(dropped.first.location?.line == 3 && dropped.first.location?.column == 1)
+        let check = try #require(try ConservationCheck().check(path))
+        #expect(check.lostSilently.isEmpty, "\(check.lostSilently.map { "\($0.line):\($0.column) \($0.holder)" })")
+        #expect(check.reported == 4)
+    }
+}
