@@ -61,6 +61,14 @@ public struct Converter: Sendable {
                            hint: "name it with --to (known formats: \(registry.listing))")
     }
 
+    /// The folder a file input is in, against which its relative references resolve
+    /// (`ConversionOptions.sourceDirectory`); `nil` for standard input and memory.
+    public static func sourceDirectory(of input: InputSource) -> String? {
+        guard case .file(let path) = input else { return nil }
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
     /// Converts `input` into `output`, through `transforms`.
     ///
     /// File output is atomic: on any error the target is left as it was and no temporary
@@ -93,7 +101,8 @@ public struct Converter: Sendable {
         guard let outFormat else { throw GeoConvError(.usage, "cannot tell the output format") }
         // Decided here from the real file names: parallel chunks are read and written in memory.
         let readerOptions = inFormat.readerOptions(options, for: input)
-        let writerOptions = outFormat.writerOptions(options, for: output)
+        var writerOptions = outFormat.writerOptions(options, for: output)
+        if writerOptions.sourceDirectory == nil { writerOptions.sourceDirectory = Converter.sourceDirectory(of: input) }
         let writer = try ByteWriter(output)
         do throws(GeoConvError) {
             guard let makeReader = inFormat.makeReader, let makeWriter = outFormat.makeWriter else {

@@ -93,7 +93,9 @@ extension Converter {
         for target in registry.formats where target.name != format.name {
             guard let makeWriter = target.makeWriter else { continue }
             let log = DiagnosticLog()
-            let writer = try makeWriter(try ByteWriter(.discard), options, log)
+            var targetOptions = options
+            if targetOptions.sourceDirectory == nil { targetOptions.sourceDirectory = Converter.sourceDirectory(of: input) }
+            let writer = try makeWriter(try ByteWriter(.discard), targetOptions, log)
             let entry = InspectionTarget(name: target.name, writer: writer, log: log)
             do throws(GeoConvError) {
                 entry.transforms = try self.transforms(writing: target, options: options)()

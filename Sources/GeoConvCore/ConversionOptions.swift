@@ -53,6 +53,10 @@ public struct ConversionOptions: Hashable, Sendable {
     /// Douglas–Peucker tolerance in metres (`--simplify`).
     public var simplifyTolerance: Double? = nil
 
+    /// The folder of the file the input was read from, against which its relative references
+    /// (icon and overlay image paths) resolve: a KMZ writer packs the files found there. Set
+    /// by the conversion for a file input.
+    public var sourceDirectory: String? = nil
     /// The input's CRS, overriding what the document says (`--s-srs`).
     public var sourceCRS: String? = nil
     /// The CRS to write (`--t-srs`); `nil` for WGS84. GeoJSON and KML are always WGS84.

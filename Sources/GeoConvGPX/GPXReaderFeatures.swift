@@ -4,6 +4,9 @@ internal import GeoConvXML
 /// What one `wpt`, `rtept` or `trkpt` holds besides its position.
 struct GPXPoint {
     var coordinate: Coordinate
+    /// Whether its `lat` and `lon` are numbers of degrees (a point without is kept as a
+    /// waypoint without geometry, and left out of a route or track).
+    var hasPosition = true
     var time: String?
     /// `name`, `cmt`, `sym`… and `links`, `extensions`, in document order.
     var fields: JSONObject = [:]
@@ -19,7 +22,7 @@ extension GPXReaderState {
         switch kind {
         case .waypoint:
             let point = try readPoint(isEmpty: isEmpty, at: start, failure: &failure)
-            feature.geometry = .point(point.coordinate)
+            feature.geometry = point.hasPosition ? .point(point.coordinate) : nil
             if let time = point.time { feature.properties["timestamp"] = .string(time) }
             take(point.fields, into: &feature)
         case .route, .track:
@@ -33,7 +36,8 @@ extension GPXReaderState {
                         switch child {
                         case "rtept" where kind == .route:
                             if lines.isEmpty { lines.append([]) }
-                            lines[0].append(try readPoint(isEmpty: childEmpty, at: at, failure: &failure))
+                            let point = try readPoint(isEmpty: childEmpty, at: at, failure: &failure)
+                            if point.hasPosition { lines[0].append(point) }
                         case "trkseg" where kind == .track:
                             let segment = try readSegment(isEmpty: childEmpty, failure: &failure)
                             if segment.isEmpty {
@@ -116,7 +120,8 @@ extension GPXReaderState {
             case .start(let child, let childEmpty):
                 let at = location()
                 if child == "trkpt" {
-                    points.append(try readPoint(isEmpty: childEmpty, at: at, failure: &failure))
+                    let point = try readPoint(isEmpty: childEmpty, at: at, failure: &failure)
+                    if point.hasPosition { points.append(point) }
                 } else if !childEmpty {
                     let what = child
                     try parser.skipElement()
@@ -135,11 +140,21 @@ extension GPXReaderState {
         let latitude = parser.attribute("lat"), longitude = parser.attribute("lon")
         if let lat = latitude.flatMap(GPXFields.degrees), let lon = longitude.flatMap(GPXFields.degrees) {
             point.coordinate = Coordinate(latitude: lat, longitude: lon)
-        } else if failure == nil {
+        } else {
             let which = latitude.flatMap(GPXFields.degrees) == nil ? ("lat", latitude) : ("lon", longitude)
-            failure = GeoConvError(.invalidInput, which.1.map { "\(which.0)=\"\($0)\" is not a number of degrees" }
-                                       ?? "a point without its \(which.0) attribute",
-                                   at: start, hint: "every wpt, rtept and trkpt needs lat and lon in decimal degrees")
+            let problem = which.1.map { "\(which.0)=\"\($0)\" is not a number of degrees" } ?? "a point without its \(which.0) attribute"
+            point.hasPosition = false
+            if options.skipsInvalidFeatures {
+                // --skip-invalid: the whole waypoint, route or track is skipped.
+                if failure == nil {
+                    failure = GeoConvError(.invalidInput, problem, at: start, hint: "every wpt, rtept and trkpt needs lat and lon in decimal degrees")
+                }
+            } else {
+                // As GDAL reads it: the rest of the file, and the point's other values, are read.
+                try diagnostics.warn("gpx.invalid-position",
+                                     "\(problem): the point has no position (a waypoint is kept without geometry; a route or track point is left out)",
+                                     at: start, hint: "every wpt, rtept and trkpt needs lat and lon in decimal degrees")
+            }
         }
         guard !isEmpty else { return point }
         while let event = try parser.next() {
@@ -151,9 +166,16 @@ extension GPXReaderState {
                     let text = try parser.readElementText()
                     if let value = GPXFields.decimal(text) {
                         point.coordinate.altitude = value
-                    } else if failure == nil {
-                        failure = GeoConvError(.invalidInput, "<ele>\(text)</ele> is not a number of metres", at: at,
-                                               hint: "give the elevation as a decimal number")
+                    } else if text.trimmed.isEmpty {
+                        diagnostics.note("gpx.empty-ele", "an empty <ele> is read as no elevation", at: at)
+                    } else if options.skipsInvalidFeatures {
+                        if failure == nil {
+                            failure = GeoConvError(.invalidInput, "<ele>\(text)</ele> is not a number of metres", at: at,
+                                                   hint: "give the elevation as a decimal number")
+                        }
+                    } else {
+                        try diagnostics.warn("gpx.invalid-ele", "<ele>\(text)</ele> is not a number of metres: the point is kept without its elevation",
+                                             at: at, hint: "give the elevation as a decimal number")
                     }
                 case "time" where !childEmpty: point.time = try parser.readElementText().trimmed
                 default: try GPXFields.read(child, isEmpty: childEmpty, parser: parser, into: &point.fields, diagnostics: diagnostics, at: at)

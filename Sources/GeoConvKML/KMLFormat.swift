@@ -40,7 +40,8 @@ extension FileFormat {
                           diagnostics: diagnostics)
         },
         makeWriter: { (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
-            try KMZWriter(output, options: KMLWriteOptions(precision: options.coordinatePrecision), diagnostics: diagnostics)
+            try KMZWriter(output, options: KMLWriteOptions(precision: options.coordinatePrecision), sourceDirectory: options.sourceDirectory,
+                          diagnostics: diagnostics)
         }
     )
 }

@@ -151,14 +151,25 @@ struct GPXTests {
                 "\(points.stdout)")
     }
 
-    @Test("Bad points are refused at their line; --skip-invalid lists each and goes on")
+    @Test("Bad points are read as GDAL reads them, each reported at its line; --skip-invalid skips the feature; --strict refuses")
     func invalidPoints() throws {
         let input = InputSource.file(Fixtures.testdata("gpx/invalid-points.gpx"))
+        let (_, all, warnings) = try Self.read(input)
+        // A waypoint without a position is kept without geometry (its name too); the track point keeps its position.
+        #expect(all.map(\.geometry) == [.point(Coordinate(latitude: 1, longitude: 2)), nil, nil,
+                                         .multiLineString([Path([Coordinate(latitude: 1, longitude: 2)])]),
+                                         .point(Coordinate(latitude: 5, longitude: 6))])
+        #expect(all[1].title == "a")
+        let position = try #require(warnings.entries["gpx.invalid-position"])
+        #expect(position.count == 2 && position.first.location?.line == 4)
+        #expect(position.first.message.hasPrefix("a point without its lat attribute: the point has no position"))
+        let ele = try #require(warnings.entries["gpx.invalid-ele"])
+        #expect(ele.first.location?.line == 6 && ele.first.message.contains("<ele>high</ele>"))
         #expect {
-            _ = try Self.read(input)
+            _ = try Converter().convert(input, to: .memory, options: ConversionOptions(outputFormat: .geoJSON, strict: true))
         } throws: { error in
             guard let error = error as? GeoConvError else { return false }
-            return error.code == .invalidInput && error.location?.line == 4 && error.message.contains("lat attribute")
+            return error.code == .dataLoss && error.location?.line == 4
         }
         let (_, features, log) = try Self.read(input, skipInvalid: true)
         #expect(features.map(\.geometry) == [.point(Coordinate(latitude: 1, longitude: 2)), .point(Coordinate(latitude: 5, longitude: 6))])

@@ -98,7 +98,9 @@ struct NothingSilentTests {
         #expect(again.stdout == kml)
         // info lists the same losses as the conversion, never "nothing lost" when something is.
         let info = try CLI.run(["info", input])
-        #expect(info.stdout.contains("to kmz: 2 kinds of loss") && info.stdout.contains("[kml.duplicate-id]"), "\(info.stdout)")
+        // (files/old-map.png is not beside rich.kml: the KMZ could not pack it.)
+        #expect(info.stdout.contains("to kmz: 3 kinds of loss beyond reading") && info.stdout.contains("[kml.duplicate-id]"), "\(info.stdout)")
+        #expect(info.stdout.contains(#"rich.kml:38:3: warning: "files/old-map.png" is not a file beside the input"#), "\(info.stdout)")
         #expect(info.stdout.contains("[kml.empty-folder-dropped]"), "read warnings are listed too")
     }
 

@@ -356,3 +356,24 @@ import Testing
         #expect(check.reported == 4)
     }
 }
+
+/// KML → KMZ with the icons beside the KML.
+@Suite struct KMZPackingFindingsTests {
+    @Test("KML → KMZ packs the local files the KML refers to (relative to the input); a missing one is reported")
+    func packsLocalFiles() throws {
+        let path = Fixtures.testdata("kml/local-icons/map.kml")
+        let directory = try Fixtures.temporaryDirectory()
+        let kmz = directory.appendingPathComponent("out.kmz").path
+        let result = try CLI.run([path, kmz])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains(#"map.kml:9:3: warning: "images/missing.png" is not a file beside the input"#), "\(result.stderr)")
+        #expect(result.stderr.contains("[kmz.local-file-missing]"))
+        let (header, features, _) = try readKML(path: kmz)
+        #expect(features.count == 4)
+        let files = try #require(header.embeddedFiles)
+        #expect(files.paths == ["images/hut.png", "overlay.png"])
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.testdata("kml/local-icons/images/hut.png"))))
+        #expect(try files.contents(of: "images/hut.png") == original)
+        #expect(features[0].style.icon == "images/hut.png")
+    }
+}
