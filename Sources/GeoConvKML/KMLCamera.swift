@@ -22,6 +22,16 @@ extension CameraPosition {
         self.init(target: Coordinate(latitude: latitude, longitude: longitude), zoom: zoom, bearing: heading, viewingAngle: tilt)
     }
 
+    /// The camera a KML view's elements (`KMLReaderState.parseView`: `kind`, `longitude`,
+    /// `latitude`, `range` or `altitude`, `heading`, `tilt`) describe; `nil` without a position.
+    init?(kmlView elements: JSONObject) {
+        let values = elements.compactMapValues(\.doubleValue)
+        guard let latitude = values["latitude"], let longitude = values["longitude"] else { return nil }
+        let distance = elements["kind"]?.stringValue == "Camera" ? values["altitude"] : values["range"]
+        self.init(kmlLatitude: latitude, longitude: longitude, range: distance ?? 1000, heading: values["heading"] ?? 0,
+                  tilt: values["tilt"] ?? 0)
+    }
+
     /// The KML `LookAt` range that shows what this camera shows (the inverse of `init(kmlLatitude:…)`).
     public var kmlRange: Double {
         let metresPerPointAtZoom0 = 156_543.033_92 * cos(target.latitude * .pi / 180)

@@ -363,6 +363,8 @@ final class KMLReaderState {
             let camera = try parseView(element)
             if !headerDone, header.camera == nil {
                 header.camera = camera.camera
+                // Its elements as read: written back exactly while the camera stays this one.
+                if camera.camera != nil { header.foreignMembers[KMLNames.view] = .object(camera.elements) }
             } else {
                 warn("kml.view-dropped", "a \(element) after the first feature is not carried over", at: location())
             }

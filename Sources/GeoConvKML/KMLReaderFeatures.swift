@@ -15,19 +15,29 @@ extension KMLReaderState {
     /// elements in order (numbers as numbers), to write back as they were.
     func parseView(_ element: String) throws(XMLParseError) -> (camera: CameraPosition?, elements: JSONObject) {
         var elements: JSONObject = ["kind": .string(element)]
-        for (child, text) in try parseChildren() {
-            if let value = Double(text), value.isFinite, let number = JSONNumber(literal: text) ?? JSONNumber(value) {
-                elements[child] = .number(number)
-            } else {
-                elements[child] = .string(text)
+        try parser.forEachChild { (child, isEmpty) throws(XMLParseError) in
+            guard !isEmpty else { return }
+            switch child {
+            case "TimeSpan", "TimeStamp":
+                // gx:TimeSpan / gx:TimeStamp: the time the view shows (historical imagery, a track's span).
+                var time: JSONObject = [:]
+                for (name, text) in try parseChildren() where name == "begin" || name == "end" || name == "when" {
+                    time[name] = .string(text)
+                }
+                elements[child == "TimeSpan" ? "timespan" : "timestamp"] = .object(time)
+            case let name where KMLWriterState.viewElements.contains(name):
+                let text = try parser.readElementText().trimmed
+                if let value = Double(text), value.isFinite, let number = JSONNumber(literal: text) ?? JSONNumber(value) {
+                    elements[child] = .number(number)
+                } else {
+                    elements[child] = .string(text)
+                }
+            default:
+                warn("kml.element-dropped", "<\(child)> in a \(element) is not carried over", at: location())
+                try parser.skipElement()
             }
         }
-        let values = elements.compactMapValues(\.doubleValue)
-        guard let latitude = values["latitude"], let longitude = values["longitude"] else { return (nil, elements) }
-        let distance = element == "LookAt" ? values["range"] : values["altitude"]
-        let camera = CameraPosition(kmlLatitude: latitude, longitude: longitude, range: distance ?? 1000,
-                                    heading: values["heading"] ?? 0, tilt: values["tilt"] ?? 0)
-        return (camera, elements)
+        return (CameraPosition(kmlView: elements), elements)
     }
 
     // MARK: Features

@@ -42,10 +42,16 @@ public struct KMLWriter: FeatureWriter {
                                hint: "reproject the input first")
         }
         state.header = header
+        // A document view with a gx:TimeSpan/TimeStamp (written in the start) needs the gx namespace.
+        if let view = header.foreignMembers[KMLNames.view]?.objectValue, view["timespan"] != nil || view["timestamp"] != nil {
+            state.usesGX = true
+        }
         try header.reportEmbeddedFilesDropped(by: "KML (one file)", diagnostics: state.diagnostics)
-        if !header.foreignMembers.isEmpty {
+        // (The document view's elements as read are its LookAt/Camera: `documentStart`.)
+        let members = header.foreignMembers.keys.filter { $0 != KMLNames.view }
+        if !members.isEmpty {
             try state.diagnostics.warn("kml.document-members-dropped",
-                                       "document members (\(header.foreignMembers.keys.joined(separator: ", "))) have no place in KML")
+                                       "document members (\(members.joined(separator: ", "))) have no place in KML")
         }
     }
 
@@ -434,6 +440,19 @@ final class KMLWriterState {
     func writeView(_ view: JSONObject) throws(GeoConvError) {
         let kind = view["kind"]?.stringValue == "Camera" ? "Camera" : "LookAt"
         append(text: "<\(kind)>")
+        // gx:TimeSpan / gx:TimeStamp first (the view's object extensions precede its elements).
+        if let span = view["timespan"]?.objectValue {
+            usesGX = true
+            append("<gx:TimeSpan>")
+            for name in ["begin", "end"] {
+                if let text = span[name]?.stringValue { append(text: "<\(name)>\(XMLEscaping.text(text))</\(name)>") }
+            }
+            append("</gx:TimeSpan>")
+        }
+        if let stamp = view["timestamp"]?.objectValue, let when = stamp["when"]?.stringValue {
+            usesGX = true
+            append(text: "<gx:TimeStamp><when>\(XMLEscaping.text(when))</when></gx:TimeStamp>")
+        }
         for name in KMLWriterState.viewElements where !(kind == "LookAt" && name == "roll") && !(kind == "Camera" && name == "range") {
             guard let value = view[name] else { continue }
             if name == "altitudeMode" {

@@ -31,12 +31,19 @@ extension KMLWriterState {
         append(">\n<Document>\n")
         if let name = header.name { append(text: "<name>\(XMLEscaping.text(name))</name>\n") }
         if let description = header.description { append(text: "<description>\(XMLEscaping.cdataOrText(description))</description>\n") }
-        if let camera = header.camera {
+        if let camera = header.camera, let view = header.foreignMembers[KMLNames.view]?.objectValue,
+           CameraPosition(kmlView: view) == camera,
+           view["altitudeMode"].map({ KMLWriterState.altitudeModes.contains($0.stringValue ?? "") }) ?? true {
+            // The view as read (its range, heading and altitude exactly), while it is still the
+            // camera. (Its altitude mode is a valid one: writing it reports nothing.)
+            do throws(GeoConvError) { try writeView(view) } catch {}
+            append("\n")
+        } else if let camera = header.camera {
             append(text: "<LookAt><longitude>\(DecimalFormatter.shortest(camera.target.longitude))</longitude>")
             append(text: "<latitude>\(DecimalFormatter.shortest(camera.target.latitude))</latitude>")
             append(text: "<heading>\(DecimalFormatter.shortest(camera.bearing))</heading>")
             append(text: "<tilt>\(DecimalFormatter.shortest(camera.viewingAngle))</tilt>")
-            append(text: "<range>\(DecimalFormatter.fixed(camera.kmlRange, digits: 3))</range></LookAt>\n")
+            append(text: "<range>\(DecimalFormatter.shortest(camera.kmlRange))</range></LookAt>\n")
         }
         for (xml, id) in styles { append(text: "<Style id=\"\(XMLEscaping.attribute(id))\">\(xml)</Style>\n") }
         for (pair, id) in styleMaps {

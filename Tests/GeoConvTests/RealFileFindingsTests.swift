@@ -377,3 +377,34 @@ import Testing
         #expect(features[0].style.icon == "images/hut.png")
     }
 }
+
+/// The document's view as gpsbabel and Google Earth write it.
+@Suite struct DocumentViewFindingsTests {
+    @Test("The document's LookAt is written back as read (range, heading, gx:TimeSpan), through GeoJSON too")
+    func documentView() throws {
+        let path = Fixtures.testdata("kml/document-view.kml")
+        let directory = try Fixtures.temporaryDirectory()
+        let kml = directory.appendingPathComponent("out.kml").path
+        let result = try CLI.run([path, kml])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("document-view.kml:12:5: warning: <horizFov> in a LookAt is not carried over [kml.element-dropped]"), "\(result.stderr)")
+        let expected = "<LookAt><gx:TimeSpan><begin>2001-06-02T00:18:13Z</begin><end>2002-05-25T19:05:57Z</end></gx:TimeSpan>"
+            + "<longitude>-71.120925</longitude><latitude>42.439993</latitude><heading>-148.4122922628044</heading>"
+            + "<tilt>40.5575073395506</tilt><range>87257.203848</range></LookAt>"
+        let text = try String(contentsOfFile: kml, encoding: .utf8)
+        #expect(text.contains(expected), "\(text)")
+        #expect(text.contains(#"xmlns:gx="http://www.google.com/kml/ext/2.2""#))
+        // Through GeoJSON (the view kept as geoconv:view beside geoconv:camera) and back.
+        let geojson = try CLI.run([path, "-", "--to", "geojson"])
+        let again = try CLI.run(["-", "-", "--from", "geojson", "--to", "kml"], stdin: geojson.stdout)
+        #expect(again.stdout.contains(expected), "\(again.stdout)")
+        // A camera changed since (fitted to the features) is written from the camera.
+        var document = try OverlayDocument.load(.file(path))
+        document.header.camera = try document.camera(viewport: (width: 640, height: 480))
+        let saved = directory.appendingPathComponent("fitted.kml").path
+        try document.save(to: .file(saved))
+        #expect(try !String(contentsOfFile: saved, encoding: .utf8).contains("87257.203848"))
+        let check = try #require(try ConservationCheck().check(path))
+        #expect(check.lostSilently.isEmpty && check.reported == 1)
+    }
+}
