@@ -17,7 +17,7 @@ enum GPXFields {
         case "link": append(link: try readLink(parser, isEmpty: isEmpty), to: &fields)
         case "url" where !isEmpty: append(link: ["href": .string(try parser.readElementText())], to: &fields)
         case "urlname" where !isEmpty: nameLastLink(try parser.readElementText(), in: &fields)
-        case "extensions" where !isEmpty: try readExtensions(parser, into: &fields)
+        case "extensions" where !isEmpty: try readExtensions(parser, into: &fields, diagnostics: diagnostics, at: location)
         default:
             if let namespace = parser.namespaceURI, namespace != GPXNames.namespace, namespace != GPXNames.namespace10 {
                 // Another namespace's element outside <extensions> (GPX 1.0 allows it: Groundspeak's
@@ -40,7 +40,8 @@ enum GPXFields {
 
     /// An `extensions` element: children in GDAL's namespace become fields (typed as GDAL
     /// types them), the rest is kept under `extensions`.
-    static func readExtensions(_ parser: XMLPullParser, into fields: inout JSONObject) throws {
+    static func readExtensions(_ parser: XMLPullParser, into fields: inout JSONObject, diagnostics: DiagnosticLog,
+                               at location: SourceLocation) throws {
         var gdal = fields[gdalFields]?.objectValue ?? [:]
         var other = fields["extensions"]?.objectValue ?? [:]
         while let event = try parser.next() {
@@ -61,7 +62,12 @@ enum GPXFields {
                 if !gdal.isEmpty { fields[gdalFields] = .object(gdal) }
                 if !other.isEmpty { fields["extensions"] = .object(other) }
                 return
-            case .text: continue
+            case .text:
+                // Text straight inside <extensions> (beside its elements) has no element to be kept in.
+                if !parser.text.trimmed.isEmpty {
+                    try diagnostics.warn("gpx.extension-text-dropped",
+                                         "text \"\(parser.text.trimmed)\" straight inside <extensions> is not kept: only elements are", at: location)
+                }
             }
         }
     }

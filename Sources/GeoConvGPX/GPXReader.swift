@@ -128,10 +128,11 @@ final class GPXReaderState {
                         lastLocation = location
                         return feature
                     }
-                    if !isEmpty {
+                    if !isEmpty || !parser.attributes.isEmpty {
                         // Document extensions come after the tracks, when the header is written.
+                        // (An empty element with attributes holds values too: <topografix:active_point lat lon/>.)
                         let at = location()
-                        try parser.skipElement()
+                        if !isEmpty { try parser.skipElement() }
                         try diagnostics.warn("gpx.late-document-element", "the document's <\(element)> after its waypoints, routes and tracks is not kept",
                                              at: at)
                     }

@@ -408,3 +408,23 @@ import Testing
         #expect(check.lostSilently.isEmpty && check.reported == 1)
     }
 }
+
+/// GPX parts that used to vanish without a word.
+@Suite struct GPXLooseEndsTests {
+    @Test("An empty element with attributes after the tracks, and text straight inside <extensions>, are reported")
+    func looseEnds() throws {
+        let text = """
+            <gpx version="1.0" creator="x" xmlns="http://www.topografix.com/GPX/1/0" xmlns:topografix="http://www.topografix.com/GPX/Private/TopoGrafix/0/1">
+            <wpt lat="1" lon="2"><extensions><aaa>bbb</aaa>hhh</extensions></wpt>
+            <topografix:active_point lat="42.210180" lon="-71.096281"/>
+            </gpx>
+            """
+        let report = try Converter().convert(.memory(Array(text.utf8), name: "loose.gpx"), to: .memory,
+                                             options: ConversionOptions(inputFormat: .gpx, outputFormat: .gpx))
+        let late = try #require(report.diagnostics.entries["gpx.late-document-element"])
+        #expect(late.first.location?.line == 3 && late.first.message.contains("<active_point>"))
+        let loose = try #require(report.diagnostics.entries["gpx.extension-text-dropped"])
+        #expect(loose.first.location?.line == 2 && loose.first.message.contains(#""hhh""#))
+        #expect(String(decoding: report.output, as: UTF8.self).contains(#"<extensions><aaa xmlns="http://www.topografix.com/GPX/1/0">bbb</aaa></extensions>"#))
+    }
+}
