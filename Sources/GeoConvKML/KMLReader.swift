@@ -325,9 +325,17 @@ final class KMLReaderState {
             return nil
         case "Style":
             let id = parser.attribute("id")
-            if let id { styleDefinitions.append((id, location())) }
+            let place = location()
+            if let id { styleDefinitions.append((id, place)) }
             let style = isEmpty ? KMLStyle() : try parseStyle()
-            if let id { styles[id] = style }
+            if let id {
+                styles[id] = style
+                if !isEmpty, style == KMLStyle() {
+                    // Every part of it was reported; the style itself is not written either.
+                    warn("kml.style-dropped", "Style \"\(id)\" holds nothing geoconv keeps (its parts are reported); it is not written",
+                         at: place)
+                }
+            }
             return nil
         case "StyleMap":
             let id = parser.attribute("id")

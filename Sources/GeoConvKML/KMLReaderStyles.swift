@@ -106,8 +106,11 @@ extension KMLReaderState {
     func resolve(_ url: String, into feature: inout Feature, visited: Set<String> = []) -> KMLStyle? {
         let trimmed = url.trimmed
         guard !visited.contains(trimmed), visited.count < 16 else {
+            // Reported where the StyleMap is defined (it is not written), else at the placemark.
+            let id = trimmed.hasPrefix("#") ? String(trimmed.dropFirst()) : trimmed
+            let definition = styleDefinitions.first { $0.id == id }?.location
             warn("kml.style-loop", "styleUrl \"\(trimmed)\" leads back to itself through StyleMaps; no style is applied",
-                                  at: lastLocation)
+                 at: definition ?? lastLocation)
             return nil
         }
         guard let hash = trimmed.firstIndex(of: "#") else {

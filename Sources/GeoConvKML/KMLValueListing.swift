@@ -48,7 +48,10 @@ enum KMLValueListing {
             let inStyle = value.path.contains { styleElements.contains($0) }
             var kind = ListedValue.Kind.plain
             if inStyle { kind = .shared }
-            if value.element == "styleUrl" || (value.attribute == "id" && styleElements.contains(value.element)) { kind = .renamable }
+            let attribute = value.attribute.map { name in name.split(separator: ":").last.map(String.init) ?? name }  // kml:id is id
+            if value.element == "styleUrl" || (attribute == "id" && (styleElements.contains(value.element) || value.element == "CascadingStyle")) {
+                kind = .renamable
+            }
             // A schema field's type: the writer types its fields from their values (`float` is written `double`).
             if value.attribute == "type", value.element == "SimpleField" || value.element == "SimpleArrayField" { kind = .renamable }
             // A StyleMap's Pair keys: a map with only a normal style is written as that style.

@@ -428,3 +428,24 @@ import Testing
         #expect(String(decoding: report.output, as: UTF8.self).contains(#"<extensions><aaa xmlns="http://www.topografix.com/GPX/1/0">bbb</aaa></extensions>"#))
     }
 }
+
+/// Styles whose every part is dropped, and StyleMap loops: reported where they are defined.
+@Suite struct KMLStyleDefinitionTests {
+    @Test("A Style holding nothing geoconv keeps, and a StyleMap loop, are reported at their definitions")
+    func reportedAtDefinitions() throws {
+        let text = """
+            <kml xmlns="http://www.opengis.net/kml/2.2"><Document>
+            <Style id="folder-icon"><ListStyle><listItemType>check</listItemType></ListStyle></Style>
+            <StyleMap id="loop"><Pair><key>normal</key><styleUrl>#loop</styleUrl></Pair></StyleMap>
+            <Placemark><styleUrl>#folder-icon</styleUrl><Point><coordinates>1,2</coordinates></Point></Placemark>
+            <Placemark><styleUrl>#loop</styleUrl><Point><coordinates>3,4</coordinates></Point></Placemark>
+            </Document></kml>
+            """
+        let report = try Converter().convert(.memory(Array(text.utf8), name: "s.kml"), to: .memory,
+                                             options: ConversionOptions(inputFormat: .kml, outputFormat: .kml))
+        let dropped = try #require(report.diagnostics.entries["kml.style-dropped"])
+        #expect(dropped.first.location?.line == 2 && dropped.first.message.contains(#"Style "folder-icon" holds nothing"#))
+        let loop = try #require(report.diagnostics.entries["kml.style-loop"])
+        #expect(loop.first.location?.line == 3 && loop.first.location?.column == 1)
+    }
+}
