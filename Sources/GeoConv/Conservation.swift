@@ -97,9 +97,11 @@ public struct ConservationCheck: Sendable {
         // Plain values first, each taking one of the output's occurrences; values a warning
         // names go last, so that a dropped and reported value does not take the occurrence
         // of an equal value that was carried.
-        let plain = input.filter { $0.kind == .plain }
-        let named = plain.filter { places.cover($0) }
-        for value in plain.filter({ !places.cover($0) }) + named {
+        var unnamed: [ListedValue] = [], named: [ListedValue] = []
+        for value in input where value.kind == .plain {
+            if places.cover(value) { named.append(value) } else { unnamed.append(value) }
+        }
+        for value in unnamed + named {
             let key = value.matchKey
             if let count = available[key], count > 0 {
                 available[key] = count - 1

@@ -185,3 +185,17 @@ public struct GeoConvError: Error, Hashable, Sendable, CustomStringConvertible {
         return text
     }
 }
+
+extension GeoConvError {
+    /// A refusal of the XML layer (a document that is not well-formed XML, or that goes past
+    /// a limit) as the error of a format read as XML (`format`: "KML", "GPX"), at its line and
+    /// column in `file` (a zero line or column is unknown). One place for the readers and the
+    /// conservation check's listings of every XML format.
+    package static func xmlRefusal(_ message: String, isLimit: Bool, line: Int, column: Int, file: String, format: String,
+                                   underlyingError: (any Error & Sendable)? = nil) -> GeoConvError {
+        GeoConvError(isLimit ? .limitExceeded : .invalidInput, message,
+                     at: SourceLocation(file: file, line: line > 0 ? line : nil, column: column > 0 ? column : nil),
+                     hint: isLimit ? "see docs/security.md for what geoconv refuses" : "the \(format) is not well-formed XML",
+                     underlyingError: underlyingError)
+    }
+}

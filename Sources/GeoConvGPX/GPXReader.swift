@@ -82,10 +82,8 @@ final class GPXReaderState {
 
     func convert(_ error: XMLParseError) -> GeoConvError {
         if let failure = parser.sourceFailure as? GeoConvError { return failure }
-        return GeoConvError(error.isLimit ? .limitExceeded : .invalidInput, error.message,
-                            at: SourceLocation(file: name, line: error.line > 0 ? error.line : nil,
-                                               column: error.column > 0 ? error.column : nil),
-                            hint: error.isLimit ? "see docs/security.md for what geoconv refuses" : "the GPX is not well-formed XML", underlyingError: error)
+        return .xmlRefusal(error.message, isLimit: error.isLimit, line: error.line, column: error.column, file: name, format: "GPX",
+                           underlyingError: error)
     }
 
     func readHeader() throws(GeoConvError) -> DocumentHeader {

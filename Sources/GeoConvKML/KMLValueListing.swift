@@ -32,10 +32,8 @@ enum KMLValueListing {
         do {
             listed = try XMLValueListing.values { buffer in try input.read(into: buffer) }
         } catch {
-            throw GeoConvError(error.isLimit ? .limitExceeded : .invalidInput, error.message,
-                               at: SourceLocation(file: input.name, line: error.line > 0 ? error.line : nil,
-                                                  column: error.column > 0 ? error.column : nil),
-                               hint: "the KML is not well-formed XML")
+            throw .xmlRefusal(error.message, isLimit: error.isLimit, line: error.line, column: error.column, file: input.name,
+                              format: "KML", underlyingError: error)
         }
         var values: [ListedValue] = []
         values.reserveCapacity(listed.count)
