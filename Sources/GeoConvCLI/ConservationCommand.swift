@@ -60,7 +60,7 @@ struct Conservation: ParsableCommand {
             if quiet, result.lostSilently.isEmpty, result.refusal == nil { continue }
             var line = "\(file): \(result.format): read \(result.read), carried \(result.carried), reported \(result.reported), lost silently \(result.lostSilently.count)"
             if let refusal = result.refusal { line += " (refused: \(refusal.message))" }
-            print(line)
+            print(line.escapingControlCharacters)  // file names and messages quote the input
             for value in result.lostSilently.prefix(show) {
                 let text = value.text.count > 60 ? String(value.text.prefix(57)) + "..." : value.text
                 print("  \(file):\(value.line):\(value.column): lost silently: \(value.holder.isEmpty ? "" : value.holder + " ")\(Conservation.quoted(text))"

@@ -60,7 +60,7 @@ struct Info: ParsableCommand {
                 lines.append("to \(format): " + (losses.isEmpty ? "nothing lost\(beyond)" : "\(losses.count) kind\(losses.count == 1 ? "" : "s") of loss\(beyond)"))
                 lines += losses.map { "  " + $0 }
             }
-            print(lines.joined(separator: "\n"))
+            print(lines.joined(separator: "\n").escapingControlCharacters)  // names and values from the input
         } catch {
             throw fail(error)
         }
@@ -164,7 +164,7 @@ struct Measure: ParsableCommand {
                 print(String(decoding: JSONText.pretty(object), as: UTF8.self))
             } else {
                 for row in report.features {
-                    print("\(row.index)\t\(DecimalFormatter.fixed(row.length, digits: 3)) m\t\(DecimalFormatter.fixed(row.area, digits: 3)) m²\t\(row.title ?? "")")
+                    print("\(row.index)\t\(DecimalFormatter.fixed(row.length, digits: 3)) m\t\(DecimalFormatter.fixed(row.area, digits: 3)) m²\t\((row.title ?? "").escapingControlCharacters)")
                 }
                 print("total\t\(DecimalFormatter.fixed(report.totalLength, digits: 3)) m\t\(DecimalFormatter.fixed(report.totalArea, digits: 3)) m²\t(\(model.rawValue), \(kind.rawValue))")
             }

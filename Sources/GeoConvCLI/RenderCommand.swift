@@ -47,8 +47,11 @@ struct Render: ParsableCommand {
     var cluster = false
 
     func validate() throws {
-        guard RenderFormat(path: output) != nil else { throw ValidationError("the output must end in .png, .svg or .pdf") }
+        guard let format = RenderFormat(path: output) else { throw ValidationError("the output must end in .png, .svg or .pdf") }
         guard scale > 0, scale <= 8 else { throw ValidationError("--scale must be within (0, 8]") }
+        guard scale == 1 || format == .png else {
+            throw ValidationError("--scale applies to PNG only: \(format.rawValue.uppercased()) is drawn in points, sharp at every zoom; drop --scale, or write a .png")
+        }
         guard viewportSize != nil else { throw ValidationError("--viewport must be WIDTHxHEIGHT in points, e.g. 390x844") }
         if camera != nil, cameraPosition == nil { throw ValidationError("--camera must be LAT,LNG,ZOOM[,BEARING], e.g. 51.5,-0.12,12") }
         if let background, background != "none", Color(css: background) == nil { throw ValidationError("--background must be a CSS colour or none") }

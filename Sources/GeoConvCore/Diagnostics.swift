@@ -21,7 +21,8 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        (location.map { $0.description + ": " } ?? "") + (isNote ? "note: " : "warning: ") + message + " [" + code + "]"
+        ((location.map { $0.description + ": " } ?? "") + (isNote ? "note: " : "warning: ") + message + " [" + code + "]")
+            .escapingControlCharacters
     }
 }
 
@@ -266,5 +267,5 @@ public struct ValidationProblem: Hashable, Sendable, CustomStringConvertible {
         self.location = location
     }
 
-    public var description: String { "\(location): \(severity.rawValue): \(message)" }
+    public var description: String { "\(location): \(severity.rawValue): \(message)".escapingControlCharacters }
 }

@@ -182,7 +182,7 @@ public struct GeoConvError: Error, Hashable, Sendable, CustomStringConvertible {
         if let location { text += location.description + ": " }
         text += "error: " + message
         if let hint { text += "\n  hint: " + hint }
-        return text
+        return text.escapingControlCharacters
     }
 }
 

@@ -216,18 +216,18 @@ extension GeoJSONReader {
     }
 
     func checkLine(count: Int, at location: @autoclosure () -> SourceLocation) throws(GeoConvError) {
-        if count == 1 { try lenient("geojson.short-line", "a LineString needs two or more positions; this one has one", at: location()) }
+        if count == 1 { try repairable("geojson.short-line", "a LineString needs two or more positions (RFC 7946 §3.1.4); this one has one", at: location()) }
     }
 
     func checkRing(_ ring: [Coordinate], at location: @autoclosure () -> SourceLocation) throws(GeoConvError) {
         if ring.count < 4 {
-            try lenient("geojson.short-ring", "a linear ring needs four or more positions; this one has \(ring.count)", at: location())
+            try repairable("geojson.short-ring", "a linear ring needs four or more positions (RFC 7946 §3.1.6); this one has \(ring.count)", at: location())
         }
         // Closed: two or more positions, the last the first (as `Path.isClosed`).
         if let first = ring.first, let last = ring.last,
            ring.count < 2 || first.latitude != last.latitude || first.longitude != last.longitude
         {
-            try lenient("geojson.unclosed-ring", "a linear ring's first and last positions differ; it is closed on writing", at: location())
+            try repairable("geojson.unclosed-ring", "a linear ring's first and last positions differ (RFC 7946 §3.1.6 says they must be equal); it is closed on writing", at: location())
         }
     }
 }

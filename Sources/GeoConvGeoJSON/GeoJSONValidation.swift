@@ -52,6 +52,19 @@ extension GeoJSONReader {
         try diagnostics.warn(code, message(), at: location())
     }
 
+    /// A break of an RFC 7946 MUST that geoconv repairs when converting (an unclosed ring is
+    /// closed, a one-position line kept as read): an error when validating, since other
+    /// readers may refuse the file, and a warning when converting.
+    func repairable(_ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation)
+        throws(GeoConvError)
+    {
+        if collectsProblems {
+            problemBox.items.append(ValidationProblem(severity: .error, message: message(), location: location()))
+            return
+        }
+        try diagnostics.warn(code, message(), at: location())
+    }
+
     /// Lists an error of the feature being read, which is then not returned (validation).
     func listError(_ error: GeoConvError) {
         problemBox.items.append(ValidationProblem(severity: .error, message: error.message, location: error.location ?? scanner.location()))

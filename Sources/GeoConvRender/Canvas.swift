@@ -106,6 +106,13 @@ final class Canvas {
         cairo_set_font_size(context, radius * 0.8)
         var extents = cairo_text_extents_t()
         cairo_text_extents(context, label, &extents)
+        // A long label ("100+", "1000+") is set smaller so that it stays inside the ring:
+        // at most 1.4 radii wide, a margin of 0.3 radii on either side.
+        let widest = radius * 1.4
+        if extents.width > widest {
+            cairo_set_font_size(context, radius * 0.8 * widest / extents.width)
+            cairo_text_extents(context, label, &extents)
+        }
         cairo_move_to(context, centre.x - extents.width / 2 - extents.x_bearing, centre.y - extents.height / 2 - extents.y_bearing)
         setColor(Color(red: 255, green: 255, blue: 255))
         cairo_show_text(context, label)

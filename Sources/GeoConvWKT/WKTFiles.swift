@@ -241,6 +241,8 @@ public struct GeometryWriter: FeatureWriter, RecordsWriter {
 
     private var output: ByteWriter
     private let form: Form
+    /// The form's name in messages: "WKT" or "WKB".
+    private var formName: String { form == .wkt ? "WKT" : "WKB" }
     private let writer: WKTWriter
     private var diagnostics: DiagnosticLog
     private var srid: Int?
@@ -294,16 +296,16 @@ public struct GeometryWriter: FeatureWriter, RecordsWriter {
     }
 
     private mutating func beginDocument(_ header: DocumentHeader) throws(GeoConvError) {
-        try header.reportEmbeddedFilesDropped(by: form == .wkt ? "WKT" : "WKB", diagnostics: diagnostics)
+        try header.reportEmbeddedFilesDropped(by: formName, diagnostics: diagnostics)
         if header.name != nil || header.description != nil || header.camera != nil || !header.tileLayers.isEmpty {
-            try diagnostics.warn("wkt.document-info-dropped", "the document's name, description, camera and tile layers are dropped: WKT holds geometries only")
+            try diagnostics.warn("wkt.document-info-dropped", "the document's name, description, camera and tile layers are dropped: \(formName) holds geometries only")
         }
     }
 
     public mutating func write(_ feature: Feature) throws(GeoConvError) {
-        try feature.requireFinite(writing: form == .wkt ? "WKT" : "WKB", at: diagnostics.currentLocation)
+        try feature.requireFinite(writing: formName, at: diagnostics.currentLocation)
         if !feature.properties.isEmpty || feature.title != nil || feature.snippet != nil || !feature.style.isEmpty || feature.id != nil {
-            try diagnostics.warn("wkt.attributes-dropped", "feature properties, names, styles and ids are dropped: WKT holds geometries only")
+            try diagnostics.warn("wkt.attributes-dropped", "feature properties, names, styles and ids are dropped: \(formName) holds geometries only")
         }
         guard let geometry = feature.geometry else {
             try diagnostics.warn("wkt.null-geometry-skipped", "a feature without a geometry is skipped")

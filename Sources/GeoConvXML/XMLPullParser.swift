@@ -206,6 +206,21 @@ public final class XMLPullParser {
     /// with elements still open "extra content", and its depth guard is a safety limit.
     private func explain(_ error: XMLParseError) -> XMLParseError {
         let code = error.libxmlCode.map { xmlParserErrors(rawValue: UInt32(bitPattern: $0)) }
+        if source.reachedEnd, source.inProlog, source.onlyWhitespace {
+            var plain = error
+            plain.message = source.prologBytes == 0 ? "empty file: it holds no XML element"
+                : "the file holds only whitespace, no XML element"
+            plain.line = source.prologBytes == 0 ? 1 : error.line
+            return plain
+        }
+        if code == XML_ERR_RESERVED_XML_NAME, source.bytesBeforeDeclaration > 0 {
+            var plain = error
+            plain.message = "\(source.bytesBeforeDeclaration) byte(s) before the XML declaration \"<?xml\": "
+                + "the declaration must open the file (remove what comes before it)"
+            plain.line = 1
+            plain.column = 1
+            return plain
+        }
         if source.reachedEnd, openElements > 0, code == XML_ERR_DOCUMENT_END || code == XML_ERR_TAG_NOT_FINISHED {
             var plain = error  // libxml2's code kept
             plain.message = "the document ends before its elements are closed: the file is truncated"

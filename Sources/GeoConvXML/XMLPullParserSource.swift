@@ -12,6 +12,15 @@ extension XMLPullParser {
         var inProlog = true
         var tail: [UInt8] = []
         var line = 1
+        /// Where the current line starts, as an offset into the prolog's bytes (for columns).
+        var lineStart = 0
+        /// Whether every byte of the prolog seen so far is XML whitespace.
+        var onlyWhitespace = true
+        /// How many bytes come before an XML declaration that does not open the file (0
+        /// when it does, or there is none): whitespace there is a common export defect.
+        var bytesBeforeDeclaration = 0
+        /// Where the first byte that is not whitespace is, and the first five bytes from there.
+        private var firstMarkup: (offset: Int, head: [UInt8])?
         /// Start tags' positions, scanned as the bytes go to libxml2.
         var startTags = StartTagPositions()
         /// Whether the byte source has reported its end.
@@ -47,16 +56,32 @@ extension XMLPullParser {
         /// Refuses entity declarations in the prolog, before libxml2 parses the DTD.
         func screen(_ bytes: UnsafeRawBufferPointer) throws(XMLParseError) {
             guard inProlog else { return }
+            if onlyWhitespace, let end = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {
+                onlyWhitespace = false
+                firstMarkup = (prologBytes + end, [])
+            }
+            if let (offset, head) = firstMarkup, head.count < 5 {
+                // libxml2 asks for 4 bytes first: the markup's first bytes may come in two reads.
+                let from = max(0, offset - prologBytes)
+                let more = Array(bytes[min(from, bytes.count)...].prefix(5 - head.count))
+                firstMarkup = (offset, head + more)
+                if offset > 0, head.count + more.count == 5, (head + more).elementsEqual("<?xml".utf8) { bytesBeforeDeclaration = offset }
+            }
             let window = tail + Array(bytes)
             let marker = Array("<!ENTITY".utf8)
+            // The prolog offset of window[0]: the tail is the previous chunk's last bytes.
+            let windowStart = prologBytes - tail.count
             var index = 0
             while index < window.count {
                 let byte = window[index]
-                if byte == 0x0A && index >= tail.count { line += 1 }
+                if byte == 0x0A && index >= tail.count {
+                    line += 1
+                    lineStart = windowStart + index + 1
+                }
                 if byte == UInt8(ascii: "<") {
                     if window[index...].starts(with: marker) {
                         throw XMLParseError(message: "the document declares XML entities, which geoconv refuses (they enable XXE and entity-expansion attacks)",
-                                            line: line, column: 0, isLimit: true)
+                                            line: line, column: windowStart + index - lineStart + 1, isLimit: true)
                     }
                     // The first element that is not a declaration, comment or processing
                     // instruction ends the prolog.

@@ -1,0 +1,120 @@
+import Foundation
+import GeoConv
+import Testing
+
+/// The smaller things a new user's run over real files found (issue 29, "Smaller things"),
+/// each on a fixture in `testdata/findings/`.
+@Suite struct SmallFindingsTests {
+    @Test("validate calls an unclosed ring and a one-position LineString errors (RFC 7946 MUSTs); convert repairs them with a warning")
+    func rfcMusts() throws {
+        let input = Fixtures.testdata("findings/unclosed-ring.geojson")
+        let report = try Converter().validate(.file(input))
+        let errors = report.problems.filter { $0.severity == .error }
+        #expect(!report.isValid)
+        #expect(errors.map(\.location.line) == [2, 3])
+        #expect(errors.map(\.location.pointer) == ["/features/0/geometry/coordinates/0", "/features/1/geometry/coordinates"])
+        #expect(errors[0].message.hasPrefix("a linear ring's first and last positions differ"))
+        #expect(errors[1].message.hasPrefix("a LineString needs two or more positions"))
+        let converted = try CLI.run([input, "-", "--to", "geojson"])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        #expect(converted.stdout.contains("[[[0,0],[1,0],[1,1],[0,1],[0,0]]]"), "closed on writing: \(converted.stdout)")
+        #expect(converted.stderr.contains("[geojson.unclosed-ring]") && converted.stderr.contains("[geojson.short-line]"))
+    }
+
+    @Test("Whitespace before <?xml is named as such, at 1:1, not as libxml2's 'declaration allowed only at the start'")
+    func whitespaceBeforeDeclaration() throws {
+        let result = try CLI.run(["validate", Fixtures.testdata("findings/space-before-declaration.kml")])  // problems on standard output
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("space-before-declaration.kml:1:1: error: 3 byte(s) before the XML declaration \"<?xml\""), "\(result.stdout)")
+    }
+
+    @Test("Polygons inside a GeometryCollection (and in a MultiPolygon member) are rewound to RFC 7946 like the others")
+    func collectionWinding() throws {
+        let result = try CLI.run([Fixtures.testdata("findings/collection-winding.geojson"), "-", "--to", "geojson"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#"{"type":"MultiPolygon","coordinates":[[[[0,0],[1,0],[1,1],[0,1],[0,0]]]]}"#), "\(result.stdout)")
+        #expect(result.stdout.contains(#"[[[0,0],[2,0],[2,2],[0,2],[0,0]],[[0.5,0.5],[0.5,1.5],[1.5,1.5],[1.5,0.5],[0.5,0.5]]]"#),
+                "outer counter-clockwise, hole clockwise: \(result.stdout)")
+    }
+
+    @Test("Control bytes from the input (ESC, NUL) are escaped in messages")
+    func controlBytes() throws {
+        let result = try CLI.run([Fixtures.testdata("findings/control-bytes.geojson"), "-", "--to", "kml"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(#"unknown geometry type "Pint\u{1B}[31m\u{0}""#), "\(result.stderr)")
+        #expect(!result.stderr.utf8.contains(0x1B) && !result.stderr.utf8.contains(0))
+        let diagnostic = Diagnostic(code: "x.y", message: "name \u{1B}]0;title\u{07} \u{9B}", location: nil)
+        #expect(diagnostic.description == "warning: name \\u{1B}]0;title\\u{7} \\u{9B} [x.y]")
+    }
+
+    @Test("An entity declaration is refused at its line and column")
+    func entityColumn() throws {
+        let error = #expect(throws: GeoConvError.self) {
+            _ = try Converter().convert(.file(Fixtures.testdata("findings/entity-column.kml")), to: .memory,
+                                        options: ConversionOptions(outputFormat: .geoJSON))
+        }
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.location?.line == 2 && error?.location?.column == 18, "\(String(describing: error))")
+    }
+
+    @Test("An empty KML or GPX file is called an empty file")
+    func emptyFiles() throws {
+        for name in ["empty.kml", "empty.gpx"] {
+            let result = try CLI.run([Fixtures.testdata("findings/\(name)"), "-", "--to", "geojson"])
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("\(name):1:1: error: empty file: it holds no XML element"), "\(result.stderr)")
+        }
+    }
+
+    @Test("Warnings about WKB output name WKB")
+    func wkbWarnings() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let output = directory.appendingPathComponent("out.wkb").path
+        let result = try CLI.run(["-", output, "--from", "geojson"],
+                                 stdin: #"{"type":"Feature","properties":{"a":1},"geometry":{"type":"Point","coordinates":[1,2]}}"#)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("dropped: WKB holds geometries only [wkt.attributes-dropped]"), "\(result.stderr)")
+        #expect(!result.stderr.contains("WKT"))
+    }
+
+    @Test("render --scale is refused for SVG and PDF (drawn in points), with how to go on")
+    func scaleForVectors() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        for ext in ["svg", "pdf"] {
+            let result = try CLI.run(["render", Fixtures.testdata("findings/collection-winding.geojson"),
+                                      directory.appendingPathComponent("x.\(ext)").path, "--scale", "2"])
+            #expect(result.status == 64)
+            #expect(result.stderr.contains("--scale applies to PNG only: \(ext.uppercased()) is drawn in points"), "\(result.stderr)")
+        }
+    }
+
+    @Test("The 100+ and 1000+ cluster labels stay inside their bubble's ring")
+    func longClusterLabels() throws {
+        let target = Coordinate(latitude: -33.86, longitude: 151.21)
+        for (count, color) in [(150, (0xFF, 0x88, 0x00)), (1200, (0x99, 0x33, 0xCC))] {
+            let features = (0..<count).map { i in
+                Feature(geometry: .point(Coordinate(latitude: target.latitude + Double(i % 30) * 0.00001,
+                                                    longitude: target.longitude + Double(i / 30) * 0.00001)))
+            }
+            var options = RenderOptions(width: 200, height: 200, camera: CameraPosition(target: target, zoom: 14), background: RenderTests.white)
+            options.clustersMarkers = true
+            let renderer = try OverlayRenderer(features: features, options: options, diagnostics: DiagnosticLog())
+            let image = try renderer.image(features)
+            let centre = renderer.projection.point(target)
+            let radius = 14 + 2 * Double(String(count < 1000 ? "100+" : "1000+").count)
+            var labelPixels = 0
+            for dy in stride(from: -0.3 * radius, through: 0.3 * radius, by: 1) {
+                let y = Int(centre.y + dy)
+                // Between the label's widest extent (0.7 radii) and the ring: bubble colour only.
+                for dx in stride(from: 0.76 * radius, through: 0.86 * radius, by: 1) {
+                    for x in [Int(centre.x - dx), Int(centre.x + dx)] {
+                        let pixel = image.color(x: x, y: y)
+                        #expect(pixel.red == color.0 && pixel.green == color.1 && pixel.blue == color.2, "\(count): (\(x), \(y)) \(pixel)")
+                    }
+                }
+                for x in Int(centre.x - 0.6 * radius)...Int(centre.x + 0.6 * radius) where image.color(x: x, y: y).blue > 200 { labelPixels += 1 }
+            }
+            #expect(labelPixels > 20, "\(count): the label is drawn")
+        }
+    }
+}
