@@ -402,6 +402,11 @@ public final class Spool {
 
     /// Writes everything held to `output`, in order, and empties the spool.
     public func drain(into output: ByteWriter) throws(GeoConvError) {
+        try drain { bytes throws(GeoConvError) in try output.write(bytes) }
+    }
+
+    /// Hands everything held to `write`, in order and in chunks, and empties the spool.
+    public func drain(_ write: ([UInt8]) throws(GeoConvError) -> Void) throws(GeoConvError) {
         try finishWriting()
         if descriptor >= 0 {
             try writeFully(descriptor, memory, what: "the temporary file", diskFullHint: "free some disk space or set TMPDIR elsewhere")
@@ -417,12 +422,12 @@ public final class Spool {
                     throw GeoConvError(.io, "cannot read the temporary file: \(systemErrorMessage())")
                 }
                 if n == 0 { break }
-                try output.write(Array(chunk[..<n]))
+                try write(Array(chunk[..<n]))
             }
             close(descriptor)
             descriptor = -1
         } else {
-            try output.write(memory)
+            try write(memory)
             memory.removeAll()
         }
         count = 0

@@ -6,9 +6,18 @@ import OrderedCollections
 public struct KMLWriteOptions: Hashable, Sendable {
     /// Decimals for coordinates; `nil` for the shortest form that reads back exactly.
     public var precision: Int?
+    /// Whether top-level folders are written as `<Document>`s, each with a copy of the
+    /// schema (the KMZ writer's choice). GDAL's LIBKML driver (QGIS) takes a KMZ's
+    /// top-level containers as layers and finds their fields only in a `<Schema>` of the
+    /// layer itself, which only a Document may hold; in a `.kml` it finds the document's.
+    /// Google Earth shows a Document like a Folder, and geoconv reads either as a folder.
+    public var topFoldersAsDocuments: Bool
 
     /// Creates options.
-    public init(precision: Int? = nil) { self.precision = precision }
+    public init(precision: Int? = nil, topFoldersAsDocuments: Bool = false) {
+        self.precision = precision
+        self.topFoldersAsDocuments = topFoldersAsDocuments
+    }
 }
 
 /// Writes KML 2.2 (`http://www.opengis.net/kml/2.2`; the `gx:` namespace is declared only
@@ -385,7 +394,9 @@ final class KMLWriterState {
         }
         writesStraight = false
         try body.append(bytes)
-        if writtenStart == nil, body.count >= KMLWriterState.earlyStartThreshold, output.rewritesPrefix {
+        if writtenStart == nil, body.count >= KMLWriterState.earlyStartThreshold, output.rewritesPrefix,
+           !options.topFoldersAsDocuments  // their schemas are put in as the spool is drained
+        {
             let start = documentStart()
             try output.write(start)
             try body.drain(into: output)
@@ -398,11 +409,16 @@ final class KMLWriterState {
         var common = 0
         while common < folders.count, common < path.count, folders[common] == path[common] { common += 1 }
         while folders.count > common {
-            append("</Folder>\n")
+            if folders.count == 1, options.topFoldersAsDocuments { append("</Document>\n") } else { append("</Folder>\n") }
             folders.removeLast()
         }
         for name in path[common...] {
-            append(text: "<Folder><name>\(XMLEscaping.text(name))</name>\n")
+            if folders.isEmpty, options.topFoldersAsDocuments {
+                // The schema's copy goes where the NUL is (`finish`): NUL is never written otherwise.
+                append(text: "<Document><name>\(XMLEscaping.text(name))</name>\n\0")
+            } else {
+                append(text: "<Folder><name>\(XMLEscaping.text(name))</name>\n")
+            }
             folders.append(name)
         }
     }

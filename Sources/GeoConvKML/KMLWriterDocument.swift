@@ -16,7 +16,11 @@ extension KMLWriterState {
         } else {
             try output.write(start)
         }
-        try body.drain(into: output)
+        if options.topFoldersAsDocuments {
+            try drainPuttingInSchemas()
+        } else {
+            try body.drain(into: output)
+        }
         try output.write("</Document>\n</kml>\n")
         try output.flush()
     }
@@ -58,13 +62,35 @@ extension KMLWriterState {
             XMLEscaping.appendText(JSONText.string(TileLayer.json(header.tileLayers)), to: &buffer)
             append("</value></Data></ExtendedData>\n")
         }
-        if !schema.isEmpty || !arrayFields.isEmpty {
-            append(text: "<Schema name=\"\(KMLWriterState.schemaID)\" id=\"\(KMLWriterState.schemaID)\">\n")
-            for (field, type) in schema { schemaField("SimpleField", field, type) }
-            for (field, type) in arrayFields { schemaField("gx:SimpleArrayField", field, type) }
-            append("</Schema>\n")
-        }
+        appendSchema(id: KMLWriterState.schemaID)
         return buffer
+    }
+
+    /// The `<Schema>` of every field written, with `id` (nothing when there is no field).
+    private func appendSchema(id: String) {
+        guard !schema.isEmpty || !arrayFields.isEmpty else { return }
+        append(text: "<Schema name=\"\(id)\" id=\"\(id)\">\n")
+        for (field, type) in schema { schemaField("SimpleField", field, type) }
+        for (field, type) in arrayFields { schemaField("gx:SimpleArrayField", field, type) }
+        append("</Schema>\n")
+    }
+
+    /// Writes the placemarks held, with a copy of the schema (ids `geoconv-schema-2`, `-3`, …)
+    /// at the start of each top-level Document, where `moveToFolder` left a NUL byte.
+    private func drainPuttingInSchemas() throws(GeoConvError) {
+        var copies = 1
+        try body.drain { bytes throws(GeoConvError) in
+            var start = 0
+            while let marker = bytes[start...].firstIndex(of: 0) {
+                try output.write(Array(bytes[start..<marker]))
+                copies += 1
+                buffer.removeAll(keepingCapacity: true)
+                appendSchema(id: "\(KMLWriterState.schemaID)-\(copies)")
+                try output.write(buffer)
+                start = marker + 1
+            }
+            try output.write(start == 0 ? bytes : Array(bytes[start...]))
+        }
     }
 
     /// A schema's `SimpleField` or `gx:SimpleArrayField`, with its display name when it has one.

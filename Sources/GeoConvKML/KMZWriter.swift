@@ -34,7 +34,9 @@ public struct KMZWriter: FeatureWriter {
             self.directory = directory
             kmlOutput = try ByteWriter(.file(directory.url.appendingPathComponent("doc.kml").path))
         }
-        kml = KMLWriter(kmlOutput, options: options, diagnostics: diagnostics)
+        var kmlOptions = options
+        kmlOptions.topFoldersAsDocuments = true  // so that GDAL (QGIS) finds each layer's fields
+        kml = KMLWriter(kmlOutput, options: kmlOptions, diagnostics: diagnostics)
         self.diagnostics = diagnostics
     }
 

@@ -45,6 +45,23 @@ struct GDALReadingTests {
         return total
     }
 
+    /// `ogrinfo -al` of `path`: its layer names, field definitions and feature values.
+    static func gdalFields(_ path: String) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(GDAL.ogrinfo))
+        process.arguments = ["-ro", "-al", path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.split(separator: "\n").map(String.init).filter { line in
+            line.hasPrefix("Layer name: ") || (line.hasPrefix("  ") && line.contains(" = "))
+                || (!line.hasPrefix(" ") && line.hasSuffix(")") && line.contains(": ") && !line.hasPrefix("Extent"))
+        }
+    }
+
     /// Files geoconv reads less of than GDAL, not fixed yet, with why (each must stay exactly
     /// this, so the list only shrinks).
     static let knownBehind: [String: String] = [
@@ -75,5 +92,33 @@ struct GDALReadingTests {
         for known in Self.knownBehind.keys {
             #expect(behind.contains { $0.hasPrefix(root + known + ": ") }, "\(known) is read as GDAL reads it now: take it off knownBehind")
         }
+    }
+
+    @Test("A KMZ geoconv writes shows GDAL's LIBKML driver the layers, fields and values it shows for the same doc.kml")
+    func kmzFieldsAsInDocKML() throws {
+        let ours = Fixtures.testdata("kml/layers-with-data.kml")
+        // Every real file of a format geoconv reads: its properties become the KMZ's fields.
+        let real = Self.files
+        let directory = try Fixtures.temporaryDirectory()
+        var compared = 0
+        for input in [ours] + real {
+            // doc.kmz: a layer without a name is named after the file, doc in both.
+            let kmz = directory.appendingPathComponent("doc.kmz").path
+            try? FileManager.default.removeItem(atPath: kmz)
+            let result = try CLI.run([input, kmz])
+            guard result.status == 0 else { continue }  // refused: the conservation check covers it
+            let docKML = "/vsizip/" + kmz + "/doc.kml"  // GDAL opens the archive's doc.kml as a .kml
+            let inKMZ = try Self.gdalFields(kmz), inDocKML = try Self.gdalFields(docKML)
+            #expect(inKMZ == inDocKML, "\(input): GDAL sees in the KMZ \(inKMZ.filter { !inDocKML.contains($0) }.prefix(5)), in its doc.kml \(inDocKML.filter { !inKMZ.contains($0) }.prefix(5))")
+            compared += 1
+        }
+        #expect(compared >= 50, "\(compared) files compared")
+        // The fixture's two My Maps layers, each with its fields, in the KMZ.
+        let kmz = directory.appendingPathComponent("layers.kmz").path
+        #expect(try CLI.run([ours, kmz]).status == 0)
+        let layers = try Self.gdalFields(kmz)
+        #expect(layers.contains("Layer name: Layer 1") && layers.contains("Layer name: Layer 2"))
+        #expect(layers.contains("  Rank (String) = 3") && layers.contains("  Capacity (String) = 450") && layers.contains("  Kind (String) = park"),
+                "\(layers)")
     }
 }
