@@ -93,6 +93,15 @@ extension GPXReaderState {
     /// array as long as the points (`null` where a point has none); for tracks, one such
     /// array per segment.
     static func coordinateProperties(_ lines: [[GPXPoint]], nested: Bool) -> JSONObject? {
+        // Garmin's TrackPointExtension values (heart rate, cadence…) as per-point values.
+        let lines = lines.map { line in
+            line.map { point in
+                guard point.fields["extensions"] != nil else { return point }
+                var point = point
+                GarminTrackPointExtension.take(from: &point.fields)
+                return point
+            }
+        }
         var names: [String] = []
         var hasTimes = false
         for line in lines {

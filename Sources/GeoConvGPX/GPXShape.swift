@@ -92,7 +92,17 @@ struct GPXShape {
             kept = object
             own.removeValue(forKey: "extensions")
         }
-        try writeExtensions(own, kept, diagnostics: diagnostics)
+        var sensors: [UInt8] = []
+        if !properties, kept["TrackPointExtension"] == nil {
+            // Heart rate, cadence, temperature… as Garmin's TrackPointExtension.
+            for name in GarminTrackPointExtension.write(from: &own, to: &sensors) {
+                let index = GarminTrackPointExtension.fieldIndex(for: name) ?? 0
+                let field = GarminTrackPointExtension.fields[index]
+                diagnostics.note("gpx.sensor-renamed",
+                                 "per-point \"\(name)\" is written as Garmin's TrackPointExtension <\(field.element)>, read back as \"\(field.property)\"")
+            }
+        }
+        try writeExtensions(own, kept, sensors: sensors, diagnostics: diagnostics)
         out.append(contentsOf: "</\(tag)>".utf8)
     }
 
@@ -112,7 +122,7 @@ struct GPXShape {
             diagnostics.note("gpx.coordinate-properties-as-data",
                                  "coordinateProperties that do not match the points (\(unfit.keys.joined(separator: ", "))) are kept as a field")
         }
-        try writeExtensions(own, extensions, diagnostics: diagnostics)
+        try writeExtensions(own, extensions, sensors: [], diagnostics: diagnostics)
         let pointTag = tag == "rte" ? "rtept" : "trkpt"
         for (index, line) in lines.enumerated() {
             if tag == "trk" { out.append(contentsOf: "<trkseg>".utf8) }
@@ -144,10 +154,14 @@ struct GPXShape {
         }
     }
 
-    /// `<extensions>`: what GPX has no element for, as GDAL fields, then kept extensions.
-    private mutating func writeExtensions(_ rest: JSONObject, _ kept: JSONObject, diagnostics: DiagnosticLog) throws(GeoConvError) {
-        guard !rest.isEmpty || !kept.isEmpty else { return }
+    /// `<extensions>`: a point's `sensors` (its TrackPointExtension), what GPX has no element
+    /// for as GDAL fields, then kept extensions.
+    private mutating func writeExtensions(_ rest: JSONObject, _ kept: JSONObject, sensors: [UInt8], diagnostics: DiagnosticLog)
+        throws(GeoConvError)
+    {
+        guard !rest.isEmpty || !kept.isEmpty || !sensors.isEmpty else { return }
         out.append(contentsOf: "<extensions>".utf8)
+        out.append(contentsOf: sensors)
         for (key, value) in rest { Self.field(key.hasPrefix("property:") ? String(key.dropFirst(9)) : key, value, to: &out) }
         var dropped: [String] = []
         for (key, value) in kept { dropped += GPXExtensions.write(value, named: key, to: &out) }

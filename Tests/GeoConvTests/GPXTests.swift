@@ -63,8 +63,46 @@ struct GPXTests {
         let perPoint = try #require(track.properties["coordinateProperties"]?.objectValue)
         #expect(perPoint["times"] == [["2026-05-02T08:00:00Z", "2026-05-02T08:20:00Z"],
                                       ["2026-05-02T08:45:10.5Z", "2026-05-02T09:12:00Z", "2026-05-02T09:14:00Z"]])
-        let heart = perPoint["extensions"]?.arrayValue?[0].arrayValue?[1].objectValue?["TrackPointExtension"]?.objectValue?["hr"]
-        #expect(heart == "131")
+        // Garmin's TrackPointExtension: per-point values named as KML's gx:SimpleArrayData.
+        #expect(perPoint["heartrate"] == [[98, 131], [.null, .null, .null]])
+        #expect(perPoint["extensions"] == nil)
+    }
+
+    @Test("Garmin TrackPointExtension v1/v2 read as per-point heartrate, cadence, temperature, speed; written back in the schema's order; other values kept")
+    func trackPointExtension() throws {
+        let input = Fixtures.testdata("gpx/sensors.gpx")
+        let (_, features, _) = try Self.read(.file(input))
+        let perPoint = try #require(features.first?.properties["coordinateProperties"]?.objectValue)
+        #expect(perPoint["heartrate"] == [[118, 121, 127, .null]])
+        #expect(perPoint["cadence"] == [[80, .null, .null, .null]])
+        #expect(perPoint["temperature"]?.arrayValue?[0].arrayValue?[0] == .number(JSONNumber(literal: "14.0")!), "the number as written")
+        #expect(perPoint["speed"] == [[.null, .null, .number(JSONNumber(literal: "5.25")!), .null]])
+        // Not a TrackPointExtension (power), and one holding text that is not a number, stay as read.
+        let extensions = perPoint["extensions"]?.arrayValue?[0].arrayValue
+        #expect(extensions?[1].objectValue?["PowerInWatts"] == ["#text": "250", "@xmlns": "http://www.garmin.com/xmlschemas/PowerExtension/v1"])
+        #expect(extensions?[3].objectValue?["TrackPointExtension"]?.objectValue?["hr"] == "n/a")
+
+        let directory = try Fixtures.temporaryDirectory()
+        let gpx = directory.appendingPathComponent("out.gpx").path, kml = directory.appendingPathComponent("out.kml").path
+        for output in [gpx, kml] { #expect(try CLI.run([input, output]).status == 0) }
+        let text = try String(contentsOfFile: gpx, encoding: .utf8)
+        let v1 = "http://www.garmin.com/xmlschemas/TrackPointExtension/v1", v2 = "http://www.garmin.com/xmlschemas/TrackPointExtension/v2"
+        #expect(text.contains(#"<extensions><TrackPointExtension xmlns="\#(v1)"><atemp>14.0</atemp><hr>118</hr><cad>80</cad></TrackPointExtension></extensions>"#), "\(text)")
+        #expect(text.contains(#"<extensions><TrackPointExtension xmlns="\#(v2)"><hr>127</hr><speed>5.25</speed></TrackPointExtension></extensions>"#))
+        #expect(text.contains(#"<TrackPointExtension xmlns="\#(v1)"><hr>n/a</hr></TrackPointExtension>"#))
+        #expect(XMLSchemaValidation.errors(in: Array(text.utf8), schema: Self.schema).isEmpty)
+        let kmlText = try String(contentsOfFile: kml, encoding: .utf8)
+        #expect(kmlText.contains(#"<gx:SimpleArrayData name="heartrate"><gx:value>118</gx:value><gx:value>121</gx:value><gx:value>127</gx:value><gx:value></gx:value>"#), "\(kmlText)")
+        let check = try #require(try ConservationCheck().check(input))
+        #expect(check.lostSilently.isEmpty, "\(check.lostSilently)")
+
+        // KML's heart_rate (another spelling) goes to <hr>, with a note that it reads back as heartrate.
+        let renamed = try CLI.run(["-", "-", "--from", "geojson", "--to", "gpx"], stdin: #"""
+            {"type":"Feature","properties":{"coordinateProperties":{"times":["2026-05-01T07:00:00Z","2026-05-01T07:00:05Z"],"heart_rate":[100,101],"power":[200,210]}},"geometry":{"type":"LineString","coordinates":[[7,46],[7.1,46.1]]}}
+            """#)
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+        #expect(renamed.stdout.contains(#"<extensions><TrackPointExtension xmlns="\#(v1)"><hr>101</hr></TrackPointExtension><ogr:power>210</ogr:power></extensions>"#), "\(renamed.stdout)")
+        #expect(renamed.stderr.contains(#"per-point "heart_rate" is written as Garmin's TrackPointExtension <hr>, read back as "heartrate" [gpx.sensor-renamed]"#))
     }
 
     @Test("GPX 1.0: header fields, url/urlname links, course and speed")

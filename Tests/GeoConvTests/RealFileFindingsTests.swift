@@ -144,9 +144,10 @@ import Testing
         #expect(text.contains(##"<gx:coord>7.4485 46.9491 545</gx:coord><ExtendedData><SchemaData schemaUrl="#geoconv-schema"><gx:SimpleArrayData name="heartrate"><gx:value>118</gx:value><gx:value>121</gx:value><gx:value>127</gx:value></gx:SimpleArrayData>"##))
         let (_, again, _) = try readKML(path: kml)
         #expect(again.map { $0.properties["coordinateProperties"] } == features.map { $0.properties["coordinateProperties"] })
-        // GPX: each point's values as GDAL-readable extensions.
+        // GPX: heart rate and temperature as Garmin's TrackPointExtension, in its schema's order.
         let written = try String(contentsOfFile: gpx, encoding: .utf8)
-        #expect(written.contains("<time>2026-05-01T07:00:05Z</time><extensions><ogr:heartrate>121</ogr:heartrate><ogr:temperature>14.25</ogr:temperature></extensions>"))
+        #expect(written.contains(#"<time>2026-05-01T07:00:05Z</time><extensions><TrackPointExtension xmlns="http://www.garmin.com/xmlschemas/TrackPointExtension/v1"><atemp>14.25</atemp><hr>121</hr></TrackPointExtension></extensions>"#),
+                "\(written)")
         let check = try #require(try ConservationCheck().check(path))
         #expect(check.lostSilently.isEmpty && check.reported == 3)
     }
