@@ -125,6 +125,11 @@ final class KMLReaderState {
     /// The ids of the Styles and StyleMaps a feature's `styleUrl` resolved to (runs' too), and
     /// the last one added (most placemarks repeat the one before).
     @exclusivity(unchecked) var usedStyles: Set<String> = []
+    /// While cutting (`nextCut`): the styles the runs' placemarks use, read on workers, and
+    /// whether the document's end was met, so that the unused ones are reported once every
+    /// run has been read (the first `next()` after the runs).
+    let cutStyleUses = KMLStyleUses()
+    @exclusivity(unchecked) var unusedStylesDue = false
     @exclusivity(unchecked) var lastUsedStyle: String?
     /// Features met (runs' counted by their placemarks), and the NetworkLinks to other
     /// places among them: a document of nothing but such links is reported at its end.
@@ -192,7 +197,16 @@ final class KMLReaderState {
                 runs?.finish()
                 throw error
             }
-            if finished { return nil }
+            if finished {
+                if unusedStylesDue {
+                    // After the runs cut from the document: every run has been read.
+                    unusedStylesDue = false
+                    usedStyles.formUnion(cutStyleUses.all)
+                    reportUnusedStyles()
+                    if let strictFailure { throw strictFailure }
+                }
+                return nil
+            }
             let feature = try step()
             if let strictFailure { throw strictFailure }
             if let feature { return feature }
@@ -249,8 +263,9 @@ final class KMLReaderState {
     func step() throws(GeoConvError) -> Feature? {
         do throws(XMLParseError) {
             guard let event = try parser.next() else {
-                // (Runs handed to other workers (`nextCut`) are read after this: their uses are not known here.)
-                if !finished, cut == nil { reportUnusedStyles() }
+                // (Runs handed to other workers (`nextCut`) are read after this: their uses
+                // are known, and reported, at the first `next()` after the runs.)
+                if !finished { if cut == nil { reportUnusedStyles() } else { unusedStylesDue = true } }
                 if !finished, !remoteLinks.isEmpty, remoteLinks.count == featuresMet {
                     for link in remoteLinks {
                         warn("kml.network-link-not-fetched",

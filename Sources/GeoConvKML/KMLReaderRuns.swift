@@ -1,5 +1,6 @@
 package import GeoConvCore
 internal import DequeModule
+import Synchronization
 
 /// `--jobs` where the conversion's workers write too: the document is read on this thread
 /// only as far as the next run of Placemarks (its containers, styles and schemas, and the
@@ -56,12 +57,28 @@ final class KMLCut: @unchecked Sendable {
     let pieces: [KMLCutPiece]
     let header: DocumentHeader
     let context: KMLRunContext
+    /// Where the runs' readers put the shared styles their placemarks used.
+    let styleUses: KMLStyleUses
 
-    init(pieces: [KMLCutPiece], state: KMLReaderState, reading: KMLRunReading) {
+    init(pieces: [KMLCutPiece], state: KMLReaderState, reading: KMLRunReading, styleUses: KMLStyleUses) {
         self.pieces = pieces
         header = state.header
         context = reading.context(name: state.name, options: state.options, like: state.diagnostics)
+        self.styleUses = styleUses
     }
+}
+
+/// The shared styles used by the placemarks of runs read on workers, gathered for the
+/// document's reader to report the unused ones at the end, as one thread does.
+final class KMLStyleUses: Sendable {
+    private let ids = Mutex<Set<String>>([])
+
+    func add(_ used: Set<String>) {
+        guard !used.isEmpty else { return }
+        ids.withLock { $0.formUnion(used) }
+    }
+
+    var all: Set<String> { ids.withLock { $0 } }
 }
 
 /// Reads a cut's pieces in order on a worker: runs parsed there, features and warnings of
@@ -107,6 +124,7 @@ struct KMLCutReader: FeatureReader {
                 pendingError = error
             case .run(let run, let snapshot):
                 var outcome = cut.context.read(run, snapshot: snapshot, version: 0)
+                cut.styleUses.add(outcome.usedStyles)
                 diagnostics.absorb(outcome.log)
                 swap(&features, &outcome.features)
                 pendingError = outcome.error
@@ -161,7 +179,7 @@ extension KMLReaderState {
         closeCutPieces()
         guard let pieces = cut, !pieces.isEmpty else { return nil }
         cut = []
-        return KMLCut(pieces: pieces, state: self, reading: reading)
+        return KMLCut(pieces: pieces, state: self, reading: reading, styleUses: cutStyleUses)
     }
 
     /// A log for the warnings of the piece being read, like the reader's own.

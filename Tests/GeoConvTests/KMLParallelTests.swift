@@ -18,6 +18,9 @@ struct KMLParallelTests {
             #"<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2">"#,
             "<Document><name>runs</name>",
             #"<Style id="s1"><LineStyle><color>ff0000ff</color><width>3</width></LineStyle></Style>"#,
+            // Used by no Placemark (reported at the end), and by one inside a run (not reported).
+            #"<Style id="never"><LineStyle><width>9</width></LineStyle></Style>"#,
+            #"<Style id="mid"><LineStyle><width>5</width></LineStyle></Style>"#,
             #"<Schema name="t" id="t"><SimpleField name="n" type="int"/><SimpleField name="label" type="string"/></Schema>"#,
         ]
         func placemark(_ i: Int, style: String = "#s1") -> String {
@@ -43,7 +46,7 @@ struct KMLParallelTests {
         }
         lines.append("<Folder><name>first</name>")
         for i in 0..<1_600 {
-            lines.append(placemark(i))
+            lines.append(placemark(i, style: i == 1_000 ? "#mid" : "#s1"))
             if i % 500 == 250 { lines.append("<!-- a comment among them -->") }
         }
         lines.append("</Folder><Folder><name>second</name>")
@@ -97,6 +100,9 @@ struct KMLParallelTests {
         #expect(one.diagnostics.entries["kml.style-unresolved"]?.count == 5)  // s3, defined nowhere (s2, defined further on, is applied)
         #expect(features[1_600].style.fillColor != nil && features[1_600].style.fillColor == features[1_800].style.fillColor)  // s2 applied before its Style
         #expect(one.diagnostics.entries["kml.photooverlay-dropped"]?.count == 1)
+        // The style no Placemark uses is reported once every run has been read, as one thread does.
+        #expect(one.diagnostics.entries["kml.unused-style-dropped"]?.count == 1)
+        #expect(one.diagnostics.entries["kml.unused-style-dropped"]?.first.message.contains("\"never\"") == true)
         #expect(features[1_701].properties["geoconv:folder"] == ["second", "pair"])
         #expect(features[3_205].properties["geoconv:folder"] == ["second", "inner", "few"])
     }
