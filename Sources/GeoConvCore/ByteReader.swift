@@ -40,6 +40,8 @@ public final class ByteReader {
     public let name: String
     /// Bytes handed out so far.
     public private(set) var bytesRead = 0
+    /// What must live as long as this reader (the temporary copy of standard input it reads).
+    package var keepsAlive: AnyObject?
     /// Also counts the bytes handed out, readable from other threads (a progress bar).
     public var progress: ProgressCounter?
     /// The input's size when it is a regular file or memory; `nil` for pipes.
@@ -130,7 +132,12 @@ public final class ByteReader {
     package var rereading: (@Sendable () throws(GeoConvError) -> ByteReader)? {
         guard let source = rereadableSource else { return nil }
         let displayName = name
-        return { () throws(GeoConvError) in try ByteReader(source, displayName: displayName) }
+        nonisolated(unsafe) let keep = keepsAlive  // (only kept, never used)
+        return { () throws(GeoConvError) in
+            let reader = try ByteReader(source, displayName: displayName)
+            reader.keepsAlive = keep
+            return reader
+        }
     }
 
     private var pending: [UInt8] = []

@@ -17,8 +17,9 @@ extension FileFormat {
         summary: "GeoJSON FeatureCollection, Feature or geometry (RFC 7946)",
         capabilities: FormatCapabilities(
             isWGS84Only: true, holdsCircles: true,
-            makeValidator: { input, _, diagnostics in
-                var reader = GeoJSONReader(input, options: GeoJSONReadOptions(), diagnostics: diagnostics)
+            makeValidator: { input, _, diagnostics throws(GeoConvError) in
+                // (Standard input copied to a file first, so that a "crs" after the features is read before them.)
+                var reader = GeoJSONReader(try input.readableAgain(), options: GeoJSONReadOptions(), diagnostics: diagnostics)
                 reader.collectsProblems = true
                 return reader
             },
@@ -28,10 +29,13 @@ extension FileFormat {
             guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix), byte == UInt8(ascii: "{") else { return false }
             return !looksLineDelimited(prefix, from: index)
         },
-        makeReader: { input, options, diagnostics in
+        makeReader: { input, options, diagnostics throws(GeoConvError) in
             var readOptions = GeoJSONReadOptions(skipsInvalidFeatures: options.skipInvalid)
             readOptions.sourceCRSIsGiven = options.sourceCRS != nil
-            return GeoJSONReader(input, options: readOptions, diagnostics: diagnostics)
+            // Standard input is copied to a file first (unless --s-srs says what the
+            // coordinates are), so that a "crs" after the features is read before them.
+            return GeoJSONReader(readOptions.sourceCRSIsGiven ? input : try input.readableAgain(), options: readOptions,
+                                 diagnostics: diagnostics)
         },
         makeWriter: { output, options, diagnostics in
             GeoJSONWriter(output, options: GeoJSONWriteOptions(precision: options.coordinatePrecision, pretty: options.pretty,

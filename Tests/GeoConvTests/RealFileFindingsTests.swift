@@ -234,11 +234,15 @@ import Testing
         }
         #expect(abs(moved.longitude - 9) < 1e-9)  // UTM 32N's central meridian: the document's crs was not used
         let text = try String(contentsOfFile: Fixtures.testdata("geojson/crs-after-features.geojson"), encoding: .utf8)
-        // Standard input cannot be read twice: refused at the member, with the ways out; --s-srs reads it.
-        let piped = try CLI.run(["--from", "geojson", "-", output], stdin: text)
-        #expect(piped.status == 1)
-        #expect(piped.stderr.contains(#"<stdin>:3:93: error: the "crs" member comes after the features, which were already read"#), "\(piped.stderr)")
-        #expect(piped.stderr.contains("read the file by its name"))
+        // Standard input is copied to a temporary file first and read as the file is (and the copy removed).
+        let piped = try CLI.run(["--from", "geojson", "-", "-", "--to", "geojson"], stdin: text)
+        #expect(piped.status == 0, "\(piped.stderr)")
+        let (_, fromStdin, _) = try readGeoJSON(piped.stdout)
+        #expect(fromStdin.first?.geometry == features.first?.geometry)
+        let validated = try CLI.run(["validate", "--from", "geojson", "-"], stdin: text)
+        #expect(validated.status == 0 && validated.stderr.contains("1 features: valid"), "\(validated.stdout)\(validated.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("geoconv-stdin-") }
+        #expect(left.isEmpty, "\(left)")
         let obeyed = try CLI.run(["--from", "geojson", "--s-srs", "EPSG:32631", "-", output], stdin: text)
         #expect(obeyed.status == 0, "\(obeyed.stderr)")
         let (_, again, _) = try readGeoJSON(try String(contentsOfFile: output, encoding: .utf8))
