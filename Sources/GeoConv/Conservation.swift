@@ -97,11 +97,19 @@ public struct ConservationCheck: Sendable {
         // Plain values first, each taking one of the output's occurrences; values a warning
         // names go last, so that a dropped and reported value does not take the occurrence
         // of an equal value that was carried.
-        var unnamed: [ListedValue] = [], named: [ListedValue] = []
+        // Schema defaults (which may be left out) go after both, so that an `<extrude>0</extrude>`
+        // left out does not take the occurrence of a coordinate 0 that was written.
+        var unnamed: [ListedValue] = [], named: [ListedValue] = [], defaults: [ListedValue] = []
         for value in input where value.kind == .plain {
-            if places.cover(value) { named.append(value) } else { unnamed.append(value) }
+            if value.isDefault {
+                defaults.append(value)
+            } else if places.cover(value) {
+                named.append(value)
+            } else {
+                unnamed.append(value)
+            }
         }
-        for value in unnamed + named {
+        for value in unnamed + named + defaults {
             let key = value.matchKey
             if let count = available[key], count > 0 {
                 available[key] = count - 1

@@ -8,18 +8,19 @@ extension KMLReaderState {
     /// A geometry whose coordinates do not parse is dropped with a warning (the rest of the
     /// placemark is kept, as GDAL and togeojson do); `--strict` makes that an error.
     func parseGeometryOrWarn(_ element: String, into feature: inout Feature, times: inout [JSONValue]) throws(XMLParseError) -> Geometry? {
+        // Reported at the geometry's start: everything in it is dropped (the message names the bad value).
+        let start = location()
         do throws(XMLParseError) {
             return try parseGeometry(element, into: &feature, times: &times)
         } catch {
             guard error.isInvalidValue, parser.sourceFailure == nil else {
                 throw error
             }
-            let location = SourceLocation(file: name, line: error.line > 0 ? error.line : nil, column: error.column > 0 ? error.column : nil)
             do throws(GeoConvError) {
-                try diagnostics.warn("kml.invalid-coordinates", "a \(element) is dropped: \(error.message)", at: location,
+                try diagnostics.warn("kml.invalid-coordinates", "a \(element) is dropped: \(error.message)", at: start,
                                      hint: "fix the <coordinates>; the placemark is kept without this geometry")
             } catch let strict {
-                throw XMLParseError(message: strict.message, line: error.line, column: error.column)
+                throw XMLParseError(message: strict.message, line: start.line ?? error.line, column: start.column ?? error.column)
             }
             // Skip to the end of this geometry element (the error came from inside it).
             while let event = try parser.next() {
@@ -136,35 +137,70 @@ extension KMLReaderState {
     /// `<coordinates>` content: tuples `lon,lat[,alt]` separated by whitespace (spaces around
     /// commas are tolerated, as Google Earth does).
     func parseCoordinates() throws(XMLParseError) -> [Coordinate] {
+        let at = location()
         var result: [Coordinate] = []
         var numbers: [Double] = []
         numbers.reserveCapacity(3)
         var failure: String?
+        var irregular = IrregularTuples()
         try parser.forEachChild({ (_, isEmpty) throws(XMLParseError) in
             if !isEmpty { try parser.skipElement() }
         }, text: { () throws(XMLParseError) in
             parser.withText { bytes in
                 guard failure == nil else { return }
-                failure = KMLReaderState.scanTuples(bytes, numbers: &numbers, into: &result)
+                failure = KMLReaderState.scanTuples(bytes, numbers: &numbers, into: &result, irregular: &irregular)
             }
         })
         if let failure { throw parser.invalidValue(failure) }
         if !numbers.isEmpty {
-            guard let tuple = KMLReaderState.tuple(numbers) else {
+            guard KMLReaderState.appendTuple(numbers, to: &result, irregular: &irregular) else {
                 throw parser.invalidValue("a coordinate tuple needs longitude and latitude, found \(numbers.count) number")
             }
-            result.append(tuple)
+        }
+        if irregular.split > 0 {
+            warn("kml.tuples-without-spaces",
+                 "\(irregular.split) coordinate tuple(s) of 6, 9… numbers joined by commas without spaces are read as tuples of three (as GDAL's LIBKML reads them)",
+                 at: at, hint: "separate the lon,lat,alt tuples of <coordinates> with spaces")
+        }
+        if irregular.extra > 0 {
+            warn("kml.extra-ordinates-dropped",
+                 "\(irregular.extra) coordinate tuple(s) with more than three numbers: the fourth and later are dropped",
+                 at: at, hint: "KML positions are lon,lat[,alt]")
         }
         return result
     }
 
-    static func tuple(_ numbers: [Double]) -> Coordinate? {
-        guard numbers.count >= 2 else { return nil }
-        return Coordinate(latitude: numbers[1], longitude: numbers[0], altitude: numbers.count >= 3 ? numbers[2] : nil)
+    /// Tuples of more than three numbers met while scanning `<coordinates>`: those read as
+    /// several tuples of three, and those whose extra numbers were dropped.
+    struct IrregularTuples {
+        var split = 0
+        var extra = 0
+    }
+
+    /// Appends the position of a tuple's numbers (`lon,lat[,alt]`); false when it has fewer
+    /// than two. Six, nine… numbers (tuples whose spaces are missing: `x,y,z,x,y,z`) are read
+    /// as tuples of three, as libkml does; four, five, seven… keep their first three.
+    static func appendTuple(_ numbers: [Double], to result: inout [Coordinate], irregular: inout IrregularTuples) -> Bool {
+        guard numbers.count >= 2 else { return false }
+        if numbers.count <= 3 {
+            result.append(Coordinate(latitude: numbers[1], longitude: numbers[0], altitude: numbers.count == 3 ? numbers[2] : nil))
+            return true
+        }
+        if numbers.count % 3 == 0 {
+            irregular.split += 1
+            for start in stride(from: 0, to: numbers.count, by: 3) {
+                result.append(Coordinate(latitude: numbers[start + 1], longitude: numbers[start], altitude: numbers[start + 2]))
+            }
+        } else {
+            irregular.extra += 1
+            result.append(Coordinate(latitude: numbers[1], longitude: numbers[0], altitude: numbers[2]))
+        }
+        return true
     }
 
     /// Scans coordinate text; returns an error message, or nil.
-    static func scanTuples(_ bytes: UnsafeBufferPointer<UInt8>, numbers: inout [Double], into result: inout [Coordinate]) -> String? {
+    static func scanTuples(_ bytes: UnsafeBufferPointer<UInt8>, numbers: inout [Double], into result: inout [Coordinate],
+                           irregular: inout IrregularTuples) -> String? {
         var index = 0
         let count = bytes.count
         var afterComma = false
@@ -193,10 +229,9 @@ extension KMLReaderState {
             }
             // A number not joined to the previous by a comma starts a new tuple.
             if !afterComma, !numbers.isEmpty {
-                guard let tuple = tuple(numbers) else {
+                guard appendTuple(numbers, to: &result, irregular: &irregular) else {
                     return "a coordinate tuple needs longitude and latitude, found \(numbers.count) number"
                 }
-                result.append(tuple)
                 numbers.removeAll(keepingCapacity: true)
             }
             numbers.append(value)

@@ -5,9 +5,28 @@ internal import GeoConvXML
 extension KMLReaderState {
 
     func parseStyle() throws(XMLParseError) -> KMLStyle {
+        let start = location()
         var style = KMLStyle()
         try readStyle(parent: nil, into: &style)
+        // The model has no fill or outline switch: "off" is a colour of opacity 0, which
+        // loses the colour's own opacity (written back as that colour at opacity 0).
+        if style.polyFill == false, let color = style.polyColor, color.alphaByte != 0 {
+            warn("kml.fill-off-as-opacity",
+                 "a PolyStyle with <fill>0</fill> is read as a fill of opacity 0: its colour's alpha (\(Self.hex(color.alphaByte))) is not kept",
+                 at: start)
+        }
+        if style.polyOutline == false, let color = style.lineColor, color.alphaByte != 0 {
+            warn("kml.outline-off-as-opacity",
+                 "a PolyStyle with <outline>0</outline> is read as an outline of opacity 0: the LineStyle colour's alpha (\(Self.hex(color.alphaByte))) is not kept",
+                 at: start)
+        }
         return style
+    }
+
+    /// A byte as two hexadecimal digits, as KML colours spell them.
+    static func hex(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16)
+        return digits.count == 1 ? "0" + digits : digits
     }
 
     /// The children of a Style or of one of its sub-styles (`parent`), into `style`.

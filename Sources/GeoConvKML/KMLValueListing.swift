@@ -10,6 +10,15 @@ enum KMLValueListing {
     private static let styleElements: Set<String> = ["Style", "StyleMap", "IconStyle", "LabelStyle", "LineStyle", "PolyStyle",
                                                       "BalloonStyle", "ListStyle"]
 
+    /// `true` as `1` and `false` as `0`; other text as it is.
+    private static func booleanAsDigit(_ text: String) -> String {
+        switch text {
+        case "true": "1"
+        case "false": "0"
+        default: text
+        }
+    }
+
     /// Element values the KML 2.2 schema gives when the element is absent: a writer may leave
     /// them out (`ogckml22.xsd`'s defaults; GDAL and Google Earth omit them too).
     private static let defaults: [String: String] = [
@@ -42,7 +51,9 @@ enum KMLValueListing {
             let own = enclosing.last ?? ListedValue.Position(line: 0, column: 0)
             let holder = value.attribute.map { value.element + "@" + $0 } ?? value.element
             let schemaDefault = value.attribute == nil ? defaults[value.element] : attributeDefaults[holder]
-            let isDefault = schemaDefault.map { ListedValue.matchKey($0) == ListedValue.matchKey(value.text) } ?? false
+            // (xsd:boolean's two spellings: a default of 1 is also written true.)
+            let isDefault = schemaDefault.map { Self.booleanAsDigit(ListedValue.matchKey($0)) == Self.booleanAsDigit(ListedValue.matchKey(value.text)) }
+                ?? false
             let inStyle = value.path.contains { styleElements.contains($0) }
             var kind = ListedValue.Kind.plain
             if inStyle { kind = .shared }
@@ -62,7 +73,14 @@ enum KMLValueListing {
                 }
                 continue
             }
-            values.append(ListedValue(text: value.text, line: own.line, column: own.column, enclosing: enclosing, kind: kind, holder: holder,
+            // A Data value that is a JSON string (an id that is not an XML name, kept in
+            // geoconv:id as JSON text) is listed as the string it holds, on either side.
+            var text = value.text
+            if value.attribute == nil, value.element == "value", text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2,
+               case .string(let inner)? = JSONText.parse(text) {
+                text = inner
+            }
+            values.append(ListedValue(text: text, line: own.line, column: own.column, enclosing: enclosing, kind: kind, holder: holder,
                                       isDefault: isDefault))
         }
         return values

@@ -429,7 +429,8 @@ struct KMLWriterTests {
         let column = kml.utf8.distance(from: kml.utf8.startIndex, to: second.lowerBound.samePosition(in: kml.utf8) ?? kml.utf8.startIndex) + 1
         #expect(places == ["1:96", "1:\(column)"], "\(places)")
         let warning = try #require(log.entries["kml.invalid-coordinates"])
-        #expect(warning.first.location?.line == 1 && warning.first.location?.column == column + 18, "at <coordinates>: \(String(describing: warning.first.location))")
+        // At the dropped geometry's start (everything in it is dropped), after "<Placemark>".
+        #expect(warning.first.location?.line == 1 && warning.first.location?.column == column + 11, "at <Point>: \(String(describing: warning.first.location))")
     }
 }
 

@@ -117,4 +117,31 @@ import Testing
             #expect(labelPixels > 20, "\(count): the label is drawn")
         }
     }
+
+    @Test("KML tuples joined by commas are read as triples (as LIBKML), a fourth ordinate is dropped with a warning, and a geometry with a bad number is reported at its start")
+    func irregularCoordinates() throws {
+        let input = Fixtures.testdata("findings/irregular-coordinates.kml")
+        let result = try CLI.run([input, "-", "--to", "geojson"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#""coordinates":[[-55.8097,-60.7001,0],[-55.0666,-60.7631,0],[-54.309,-60.9776,10]]"#), "\(result.stdout)")
+        #expect(result.stdout.contains(#""coordinates":[-122.08,37.42,0]"#))
+        #expect(result.stderr.contains("irregular-coordinates.kml:4:46: warning: 1 coordinate tuple(s) of 6, 9… numbers joined by commas"), "\(result.stderr)")
+        #expect(result.stderr.contains("irregular-coordinates.kml:5:44: warning: 1 coordinate tuple(s) with more than three numbers"))
+        #expect(result.stderr.contains("irregular-coordinates.kml:6:43: warning: a Polygon is dropped: 'no' in <coordinates> is not a number [kml.invalid-coordinates]"))
+        let check = try #require(try ConservationCheck().check(input))
+        #expect(check.lostSilently.isEmpty, "\(check.lostSilently)")
+    }
+
+    @Test("PolyStyle outline/fill off: read as opacity 0 and reported (the colour's alpha is lost); fill 'true' is the default; a numeric id in geoconv:id is the same id")
+    func outlineOff() throws {
+        let input = Fixtures.testdata("findings/outline-off.kml")
+        let result = try CLI.run([input, "-", "--to", "kml"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("outline-off.kml:4:1: warning: a PolyStyle with <outline>0</outline> is read as an outline of opacity 0: the LineStyle colour's alpha (50) is not kept"),
+                "\(result.stderr)")
+        #expect(result.stdout.contains("<LineStyle><color>00646464</color>"))
+        #expect(result.stdout.contains(#"<Data name="geoconv:id"><value>"1725"</value></Data>"#))
+        let check = try #require(try ConservationCheck().check(input))
+        #expect(check.lostSilently.isEmpty, "\(check.lostSilently)")
+    }
 }
