@@ -125,6 +125,16 @@ final class KMLReaderState {
     /// The ids of the Styles and StyleMaps a feature's `styleUrl` resolved to (runs' too), and
     /// the last one added (most placemarks repeat the one before).
     @exclusivity(unchecked) var usedStyles: Set<String> = []
+    /// The names of the SimpleData and gx:SimpleArrayData read (the schema fields in use),
+    /// and where each field of a schema (other than the old `parent` kind) is defined.
+    @exclusivity(unchecked) var usedFields: Set<String> = []
+    @exclusivity(unchecked) var schemaFieldDefinitions: [(name: String, location: SourceLocation)] = []
+    /// Shared styles that hold nothing geoconv keeps (reported where defined): a styleUrl
+    /// naming one is reported too, since nothing of it is written.
+    @exclusivity(unchecked) var droppedStyles: Set<String> = []
+    /// The last Folder closed that held features: its depth (containers around it), its name
+    /// and `featuresMet` then, to tell a sibling of the same name that comes straight after.
+    @exclusivity(unchecked) var closedFolder: (depth: Int, name: String?, featuresMet: Int)?
     /// While cutting (`nextCut`): the styles the runs' placemarks use, read on workers, and
     /// whether the document's end was met, so that the unused ones are reported once every
     /// run has been read (the first `next()` after the runs).
@@ -202,6 +212,7 @@ final class KMLReaderState {
                     // After the runs cut from the document: every run has been read.
                     unusedStylesDue = false
                     usedStyles.formUnion(cutStyleUses.all)
+                    usedFields.formUnion(cutStyleUses.fields)
                     reportUnusedStyles()
                     if let strictFailure { throw strictFailure }
                 }
@@ -228,6 +239,7 @@ final class KMLReaderState {
         }
         guard var outcome = found else { return }
         usedStyles.formUnion(outcome.usedStyles)
+        usedFields.formUnion(outcome.usedFields)
         featuresMet += outcome.run.placemarks
         if !containers.isEmpty { containers[containers.count - 1].features += outcome.run.placemarks }
         diagnostics.absorb(outcome.log)
@@ -289,6 +301,9 @@ final class KMLReaderState {
                              at: location())
                     }
                     if !containers.isEmpty { containers[containers.count - 1].features += container.features }
+                    if container.isFolder, container.features > 0 {
+                        closedFolder = (containers.count, container.name, featuresMet)
+                    }
                 }
                 return nil
             case .start(let element, let isEmpty):
@@ -320,8 +335,15 @@ final class KMLReaderState {
             }
             return nil
         case "name" where !containers.isEmpty && !isEmpty:
+            let at = location()
             let text = try parser.readElementText()
             containers[containers.count - 1].name = text
+            if let closed = closedFolder, closed.depth == containers.count - 1, closed.name == text, closed.featuresMet == featuresMet,
+               containers[containers.count - 1].isFolder {
+                // Folders are rebuilt from each feature's folder path, which cannot tell the two apart.
+                warn("kml.folders-merged", "this Folder and the one before it are both named \"\(text)\": they are written as one Folder",
+                     at: at, hint: "give sibling folders different names to keep them apart")
+            }
             folderCache.isValid = false
             if !containers[containers.count - 1].isFolder && !headerDone { header.name = text }
             return nil
@@ -347,7 +369,11 @@ final class KMLReaderState {
                     // Every part of it was reported; the style itself is not written either.
                     warn("kml.style-dropped", "Style \"\(id)\" holds nothing geoconv keeps (its parts are reported); it is not written",
                          at: place)
+                    droppedStyles.insert(id)
                 }
+            } else if !isEmpty {
+                // Outside a feature and without an id, no styleUrl can name it.
+                warn("kml.unused-style-dropped", "a shared Style without an id is used by no feature and is not written", at: place)
             }
             return nil
         case "StyleMap":
@@ -374,7 +400,7 @@ final class KMLReaderState {
             let id = parser.attribute("id") ?? parser.attribute("name") ?? ""
             let parent = parser.attribute("parent")
             let aliasName = parser.attribute("name")
-            let fields = isEmpty ? [:] : try parseSchema()
+            let fields = isEmpty ? [:] : try parseSchema(recordsDefinitions: parent == nil)
             if parent == "Placemark", let aliasName { placemarkAliases[aliasName] = fields }
             schemas[id] = fields
             if let schemaName = parser.attribute("name"), schemas[schemaName] == nil { schemas[schemaName] = fields }

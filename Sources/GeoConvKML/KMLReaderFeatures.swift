@@ -360,6 +360,8 @@ extension KMLReaderState {
         // (Cleared whenever `lastSchemaData` is set or dropped.)
         let count = lastSchemaFields.count
         if place < count, lastSchemaFields[place].key == key { return lastSchemaFields[place].field }
+        // (A key is met here once per place and schema, not per feature: the schema fields in use.)
+        usedFields.insert(key)
         let field = extendedSchema[key]
         if place < count {
             lastSchemaFields[place] = (key, field)

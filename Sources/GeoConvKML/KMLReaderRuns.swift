@@ -68,17 +68,22 @@ final class KMLCut: @unchecked Sendable {
     }
 }
 
-/// The shared styles used by the placemarks of runs read on workers, gathered for the
-/// document's reader to report the unused ones at the end, as one thread does.
+/// The shared styles and schema fields used by the placemarks of runs read on workers,
+/// gathered for the document's reader to report the unused ones at the end, as one thread does.
 final class KMLStyleUses: Sendable {
-    private let ids = Mutex<Set<String>>([])
+    private let ids = Mutex<(styles: Set<String>, fields: Set<String>)>(([], []))
 
-    func add(_ used: Set<String>) {
-        guard !used.isEmpty else { return }
-        ids.withLock { $0.formUnion(used) }
+    /// Adds the style ids and the schema field names a run used.
+    func add(_ used: Set<String>, fields: Set<String>) {
+        guard !used.isEmpty || !fields.isEmpty else { return }
+        ids.withLock {
+            $0.styles.formUnion(used)
+            $0.fields.formUnion(fields)
+        }
     }
 
-    var all: Set<String> { ids.withLock { $0 } }
+    var all: Set<String> { ids.withLock { $0.styles } }
+    var fields: Set<String> { ids.withLock { $0.fields } }
 }
 
 /// Reads a cut's pieces in order on a worker: runs parsed there, features and warnings of
@@ -124,7 +129,7 @@ struct KMLCutReader: FeatureReader {
                 pendingError = error
             case .run(let run, let snapshot):
                 var outcome = cut.context.read(run, snapshot: snapshot, version: 0)
-                cut.styleUses.add(outcome.usedStyles)
+                cut.styleUses.add(outcome.usedStyles, fields: outcome.usedFields)
                 diagnostics.absorb(outcome.log)
                 swap(&features, &outcome.features)
                 pendingError = outcome.error

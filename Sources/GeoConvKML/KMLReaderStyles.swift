@@ -23,6 +23,17 @@ extension KMLReaderState {
         return style
     }
 
+    /// The `<color>` being read: `aabbggrr` (a leading `#` tolerated); anything else is
+    /// reported where it stands and no colour is applied.
+    private func color() throws(XMLParseError) -> Color? {
+        let at = location()
+        let text = try parser.readElementText()
+        if let color = Color(kml: text) { return color }
+        warn("kml.invalid-color", "<color>\(text.trimmed)</color> is not a KML colour (aabbggrr: 8 hexadecimal digits); no colour is applied",
+             at: at, hint: "write the colour as 8 hexadecimal digits, alpha first: ff0000ff is opaque red")
+        return nil
+    }
+
     /// A byte as two hexadecimal digits, as KML colours spell them.
     static func hex(_ byte: UInt8) -> String {
         let digits = String(byte, radix: 16)
@@ -39,16 +50,16 @@ extension KMLReaderState {
             }
             guard !isEmpty else { return }
             switch (parent, element) {
-            case ("LineStyle", "color"): style.lineColor = Color(kml: try parser.readElementText())
+            case ("LineStyle", "color"): style.lineColor = try color()
             case ("LineStyle", "width"): style.lineWidth = Double(try parser.readElementText().trimmed)
-            case ("PolyStyle", "color"): style.polyColor = Color(kml: try parser.readElementText())
+            case ("PolyStyle", "color"): style.polyColor = try color()
             case ("PolyStyle", "fill"): style.polyFill = Self.kmlBool(try parser.readElementText())
             case ("PolyStyle", "outline"): style.polyOutline = Self.kmlBool(try parser.readElementText())
-            case ("IconStyle", "color"): style.iconColor = Color(kml: try parser.readElementText())
+            case ("IconStyle", "color"): style.iconColor = try color()
             case ("IconStyle", "scale"): style.iconScale = Double(try parser.readElementText().trimmed)
             case ("IconStyle", "heading"): style.iconHeading = Double(try parser.readElementText().trimmed)
             case ("Icon", "href"): style.iconHref = try parser.readElementText().trimmed
-            case ("LabelStyle", "color"): style.labelColor = Color(kml: try parser.readElementText())
+            case ("LabelStyle", "color"): style.labelColor = try color()
             case ("LabelStyle", "scale"): style.labelScale = Double(try parser.readElementText().trimmed)
             case ("BalloonStyle", "text"): style.balloonText = try parser.readElementText()
             default:
@@ -106,7 +117,7 @@ extension KMLReaderState {
         return map
     }
 
-    func parseSchema() throws(XMLParseError) -> [String: (type: String, displayName: String?)] {
+    func parseSchema(recordsDefinitions: Bool = true) throws(XMLParseError) -> [String: (type: String, displayName: String?)] {
         var fields: [String: (type: String, displayName: String?)] = [:]
         try parser.forEachChild { (element, isEmpty) throws(XMLParseError) in
             // (gx:SimpleArrayField: a track's per-point array, `KMLTrackArrays`.)
@@ -114,6 +125,7 @@ extension KMLReaderState {
                 if !isEmpty { try parser.skipElement() }
                 return
             }
+            if recordsDefinitions { schemaFieldDefinitions.append((fieldName, location())) }
             let type = (parser.attribute("type") ?? "string").lowercased()
             let displayName = isEmpty ? nil : try parseChildren()["displayName"]
             fields[fieldName] = (type, displayName)
@@ -153,6 +165,10 @@ extension KMLReaderState {
             usedStyles.insert(id)
             lastUsedStyle = id
         }
+        if droppedStyles.contains(id) {
+            warn("kml.style-reference-dropped",
+                 "styleUrl \"\(trimmed)\" names a Style that holds nothing geoconv keeps; the reference is not written", at: lastLocation)
+        }
         if let style = styles[id] { return style }
         if let map = styleMaps[id] {
             applyHighlight(of: map, to: &feature, visited: visited.union([trimmed]))
@@ -174,6 +190,12 @@ extension KMLReaderState {
     /// At the end of the document: the shared styles no feature used, reported (geoconv keeps
     /// a style as the style of the features that use it, so they are not written).
     func reportUnusedStyles() {
+        // And the schema fields no SimpleData or gx:SimpleArrayData used: the writer types
+        // its schema from the values it writes, so a field without a value is not written.
+        for (name, location) in schemaFieldDefinitions where !usedFields.contains(name) {
+            warn("kml.unused-schema-field", "the schema field \"\(name)\" holds no feature's value and is not written (nor its type and display name)",
+                 at: location)
+        }
         for (id, location) in styleDefinitions where !usedStyles.contains(id) {
             warn("kml.unused-style-dropped",
                  "shared style \"\(id)\" is used by no feature and is not written: geoconv keeps styles as the styles of the features that use them",

@@ -8,6 +8,7 @@ struct KMLReaderSnapshot {
     var containers: [(isFolder: Bool, name: String?, features: Int)]
     var styles: [String: KMLStyle]
     var styleMaps: [String: KMLStyleMap]
+    var droppedStyles: Set<String>
     var schemas: [String: [String: (type: String, displayName: String?)]]
     var placemarkAliases: [String: [String: (type: String, displayName: String?)]]
     var sawDocument: Bool
@@ -25,6 +26,8 @@ struct KMLRunOutcome {
     var run: KMLSplitter.Run
     /// The styles its features' `styleUrl`s resolved to.
     var usedStyles: Set<String> = []
+    /// The SimpleData and gx:SimpleArrayData names its features used.
+    var usedFields: Set<String> = []
 }
 
 /// How often the fast XML path (`XMLPullParser(document:)`) read a document's runs, and
@@ -100,7 +103,7 @@ final class KMLRunReading {
 extension KMLReaderState {
     /// The tables a run's reader starts from.
     var snapshot: KMLReaderSnapshot {
-        KMLReaderSnapshot(containers: containers, styles: styles, styleMaps: styleMaps, schemas: schemas,
+        KMLReaderSnapshot(containers: containers, styles: styles, styleMaps: styleMaps, droppedStyles: droppedStyles, schemas: schemas,
                           placemarkAliases: placemarkAliases, sawDocument: sawDocument, forwardStyles: forwardStyles)
     }
 
@@ -170,6 +173,7 @@ struct KMLRunContext: Sendable {
             state.folderCache.isValid = false
             state.styles = snapshot.styles
             state.styleMaps = snapshot.styleMaps
+            state.droppedStyles = snapshot.droppedStyles
             state.schemas = snapshot.schemas
             state.placemarkAliases = snapshot.placemarkAliases
             state.sawDocument = snapshot.sawDocument
@@ -180,6 +184,7 @@ struct KMLRunContext: Sendable {
                 outcome.features.append((consume feature, state.lastLocation.map(relocate)))
             }
             outcome.usedStyles = state.usedStyles
+            outcome.usedFields = state.usedFields
             // (An error the reader caught and got past must not hide that the fast path gave up.)
             if parser.gaveUp { throw GeoConvError(.unsupported, "the fast XML path gave up") }
         } catch {

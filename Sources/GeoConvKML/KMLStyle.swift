@@ -93,6 +93,10 @@ struct KMLStyle: Hashable, Sendable {
         lineColor = style.strokeColor
         lineWidth = style.strokeWidth
         polyColor = style.fillColor
+        // An outline or fill of opacity 0 is KML's outline or fill off (as read), which
+        // Google Earth and GDAL honour on polygons whatever the colour.
+        if let stroke = style.strokeColor, stroke.alphaByte == 0 { polyOutline = false }
+        if let fill = style.fillColor, fill.alphaByte == 0 { polyFill = false }
         iconHref = style.icon
         iconScale = style.iconScale
         iconHeading = style.rotation

@@ -29,6 +29,7 @@ extension KMLReaderState {
                     return
                 }
                 let name = parser.attribute("name") ?? ""
+                usedFields.insert(name)
                 let field = schema[name]
                 var values: [JSONValue] = []
                 if !childEmpty {

@@ -10,6 +10,9 @@ enum KMLValueListing {
     private static let styleElements: Set<String> = ["Style", "StyleMap", "IconStyle", "LabelStyle", "LineStyle", "PolyStyle",
                                                       "BalloonStyle", "ListStyle"]
 
+    /// Elements whose text is a KML colour (`aabbggrr`).
+    private static let colorElements: Set<String> = ["color", "bgColor", "textColor"]
+
     /// `true` as `1` and `false` as `0`; other text as it is.
     private static func booleanAsDigit(_ text: String) -> String {
         switch text {
@@ -50,9 +53,12 @@ enum KMLValueListing {
             let enclosing = value.enclosing.map { ListedValue.Position(line: $0.line, column: $0.column) }
             let own = enclosing.last ?? ListedValue.Position(line: 0, column: 0)
             let holder = value.attribute.map { value.element + "@" + $0 } ?? value.element
+            // A colour in another spelling (upper case, a leading #) is the same colour.
+            let spelled = value.attribute == nil && Self.colorElements.contains(value.element)
+                ? String(value.text.trimmed.drop { $0 == "#" }).lowercased() : value.text
             let schemaDefault = value.attribute == nil ? defaults[value.element] : attributeDefaults[holder]
             // (xsd:boolean's two spellings: a default of 1 is also written true.)
-            let isDefault = schemaDefault.map { Self.booleanAsDigit(ListedValue.matchKey($0)) == Self.booleanAsDigit(ListedValue.matchKey(value.text)) }
+            let isDefault = schemaDefault.map { ListedValue.matchKey(Self.booleanAsDigit($0)) == ListedValue.matchKey(Self.booleanAsDigit(spelled.trimmed)) }
                 ?? false
             let inStyle = value.path.contains { styleElements.contains($0) }
             var kind = ListedValue.Kind.plain
@@ -66,7 +72,9 @@ enum KMLValueListing {
             // A StyleMap's Pair keys: a map with only a normal style is written as that style.
             if value.element == "key", value.path.dropLast().last == "Pair" { kind = .renamable }
             // A schema's id and the references to it: the writer names its own schema.
-            if (value.element == "Schema" && value.attribute == "id") || value.attribute == "schemaUrl" { kind = .renamable }
+            if (value.element == "Schema" && (value.attribute == "id" || value.attribute == "name")) || value.attribute == "schemaUrl" {
+                kind = .renamable
+            }
             if value.attribute == nil, value.element == "coordinates" || value.element == "coord" {
                 for token in ordinates(value.text) {
                     values.append(ListedValue(text: token, line: own.line, column: own.column, enclosing: enclosing, kind: kind, holder: holder))
@@ -75,7 +83,7 @@ enum KMLValueListing {
             }
             // A Data value that is a JSON string (an id that is not an XML name, kept in
             // geoconv:id as JSON text) is listed as the string it holds, on either side.
-            var text = value.text
+            var text = spelled
             if value.attribute == nil, value.element == "value", text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2,
                case .string(let inner)? = JSONText.parse(text) {
                 text = inner

@@ -144,4 +144,24 @@ import Testing
         let check = try #require(try ConservationCheck().check(input))
         #expect(check.lostSilently.isEmpty, "\(check.lostSilently)")
     }
+
+    @Test("Styles, folders and schema fields that cannot be written are reported where they stand; outline 0 is written back as outline 0")
+    func styleAndSchemaFindings() throws {
+        let input = Fixtures.testdata("findings/style-and-schema-findings.kml")
+        let result = try CLI.run([input, "-", "--to", "kml"])
+        #expect(result.status == 0)
+        for expected in [
+            "style-and-schema-findings.kml:4:1: warning: a shared Style without an id is used by no feature and is not written [kml.unused-style-dropped]",
+            "style-and-schema-findings.kml:6:30: warning: <color>ff0</color> is not a KML colour (aabbggrr: 8 hexadecimal digits); no colour is applied [kml.invalid-color]",
+            ##"style-and-schema-findings.kml:9:1: warning: styleUrl "#list-only" names a Style that holds nothing geoconv keeps; the reference is not written [kml.style-reference-dropped]"##,
+            #"style-and-schema-findings.kml:11:9: warning: this Folder and the one before it are both named "layer": they are written as one Folder [kml.folders-merged]"#,
+            #"style-and-schema-findings.kml:7:22: warning: the schema field "power" holds no feature's value and is not written (nor its type and display name) [kml.unused-schema-field]"#,
+        ] {
+            #expect(result.stderr.contains(expected), "\(expected)\n\(result.stderr)")
+        }
+        #expect(!result.stderr.contains(#""kind""#), "a field in use is not reported")
+        #expect(result.stdout.contains("<PolyStyle><outline>0</outline></PolyStyle>"), "\(result.stdout)")
+        let check = try #require(try ConservationCheck().check(input))
+        #expect(check.lostSilently.isEmpty && check.reported == 5, "\(check.lostSilently)")
+    }
 }
