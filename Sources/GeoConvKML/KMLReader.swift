@@ -128,7 +128,7 @@ final class KMLReaderState {
     /// The names of the SimpleData and gx:SimpleArrayData read (the schema fields in use),
     /// and where each field of a schema (other than the old `parent` kind) is defined.
     @exclusivity(unchecked) var usedFields: Set<String> = []
-    @exclusivity(unchecked) var schemaFieldDefinitions: [(name: String, location: SourceLocation)] = []
+    @exclusivity(unchecked) var schemaFieldDefinitions: [(name: String, location: SourceLocation, schema: SourceLocation)] = []
     /// Shared styles that hold nothing geoconv keeps (reported where defined): a styleUrl
     /// naming one is reported too, since nothing of it is written.
     @exclusivity(unchecked) var droppedStyles: Set<String> = []
@@ -348,11 +348,12 @@ final class KMLReaderState {
             if !containers[containers.count - 1].isFolder && !headerDone { header.name = text }
             return nil
         case "description" where !containers.isEmpty && !isEmpty:
-            let text = try parser.readElementText()
+            let at = location()
+            let text = try parser.readElementMarkup()  // (XHTML kept as markup, as a placemark's)
             if !containers[containers.count - 1].isFolder && !headerDone {
                 header.description = text
             } else {
-                warn("kml.folder-description-dropped", "folder descriptions are not carried over", at: location())
+                warn("kml.folder-description-dropped", "folder descriptions are not carried over", at: at)
             }
             return nil
         case "name", "description":
@@ -400,7 +401,7 @@ final class KMLReaderState {
             let id = parser.attribute("id") ?? parser.attribute("name") ?? ""
             let parent = parser.attribute("parent")
             let aliasName = parser.attribute("name")
-            let fields = isEmpty ? [:] : try parseSchema(recordsDefinitions: parent == nil)
+            let fields = isEmpty ? [:] : try parseSchema(definedAt: parent == nil ? location() : nil)
             if parent == "Placemark", let aliasName { placemarkAliases[aliasName] = fields }
             schemas[id] = fields
             if let schemaName = parser.attribute("name"), schemas[schemaName] == nil { schemas[schemaName] = fields }

@@ -80,7 +80,7 @@ extension KMLReaderState {
             // (Cases are tried in order, a string comparison each: the common ones first.)
             case let name where placemarkAliases.isEmpty && (name == "Point" || name == "LineString" || name == "Polygon" || name == "MultiGeometry"):
                 if let geometry = try parseGeometryOrWarn(child, into: &feature, times: &times) { geometries.append(geometry) }
-            case "ExtendedData": try parseExtendedData(into: &feature)
+            case "ExtendedData": try parseExtendedData(into: &feature, reserving: element == "NetworkLink" ? Self.linkChildren : [])
             case "name": feature.title = try parser.readElementText()
             case "description":
                 let text = try parser.readElementMarkup()
@@ -105,18 +105,25 @@ extension KMLReaderState {
             case "Region":
                 feature.properties[KMLNames.region] = .object(try parseRegion())
             case "TimeStamp":
-                if let when = try parseChildren()["when"] { feature.properties["timestamp"] = .string(when) }
+                if let when = try parseChildren(keeping: ["when"], in: child)["when"] { feature.properties["timestamp"] = .string(when) }
             case "TimeSpan":
-                let span = try parseChildren()
+                let span = try parseChildren(keeping: ["begin", "end"], in: child)
                 var object: JSONObject = [:]
                 if let begin = span["begin"] { object["begin"] = .string(begin) }
                 if let end = span["end"] { object["end"] = .string(end) }
                 feature.properties["timespan"] = .object(object)
             case "Icon" where element != "Placemark":
+                let at = location()
                 let icon = try parseChildren()
                 if let href = icon["href"] { feature.properties["icon"] = .string(href) }
+                let others = icon.keys.filter { $0 != "href" }.sorted()
+                if !others.isEmpty {
+                    warn("kml.element-dropped",
+                         "an overlay's <Icon> keeps its href only: \(others.map { "<\($0)>" }.joined(separator: ", ")) \(others.count == 1 ? "is" : "are") not carried over",
+                         at: at)
+                }
             case "Link", "Url":
-                for (key, value) in try parseChildren() { feature.properties[key] = .string(value) }
+                for (key, value) in try parseChildren(keeping: Self.linkChildren, in: child) { feature.properties[key] = .string(value) }
             case "LatLonBox":
                 latLonBox = try parseLatLonBox()
             case "LatLonQuad":
@@ -168,7 +175,11 @@ extension KMLReaderState {
         } else if geometries.count > 1 {
             feature.geometry = KMLReaderState.combine(geometries)
         }
-        if !times.isEmpty {
+        if times.count == 1, case .string(let when) = times[0], case .point? = feature.geometry, feature.properties["timestamp"] == nil,
+           feature.properties["coordinateProperties"] == nil {
+            // A track of one position is a point at one time: a TimeStamp, as it is written back.
+            feature.properties["timestamp"] = .string(when)
+        } else if !times.isEmpty {
             // A track's times join the other per-point values kept as data, if any.
             var perPoint = feature.properties["coordinateProperties"]?.objectValue ?? [:]
             perPoint["times"] = times.count == 1 ? times[0] : .array(times)
@@ -249,10 +260,31 @@ extension KMLReaderState {
         return values
     }
 
+    /// The text of each child of the element just started that is one of `known`; any other
+    /// child is reported where it stands (`parent` names the element in the message).
+    func parseChildren(keeping known: Set<String>, in parent: String) throws(XMLParseError) -> OrderedDictionary<String, String> {
+        var values: OrderedDictionary<String, String> = [:]
+        try parser.forEachChild { (child, isEmpty) throws(XMLParseError) in
+            guard known.contains(child) else {
+                // (An empty unknown element holds no value: nothing to report.)
+                if !isEmpty || !parser.attributes.isEmpty {
+                    warn("kml.element-dropped", "<\(child)> in a <\(parent)> is not carried over", at: location())
+                }
+                if !isEmpty { try parser.skipElement() }
+                return
+            }
+            if !isEmpty { values[child] = try parser.readElementText().trimmed }
+        }
+        return values
+    }
+
+
+    /// The elements of a NetworkLink's `Link` (or KML 2.0 `Url`) that are carried.
+    static let linkChildren: Set<String> = Set(KMLWriterState.linkElements)
 
     func parseLatLonBox() throws(XMLParseError) -> JSONObject {
         var box: JSONObject = [:]
-        let values = try parseChildren()
+        let values = try parseChildren(keeping: ["north", "south", "east", "west", "rotation"], in: "LatLonBox")
         for key in ["north", "south", "east", "west", "rotation"] {
             if let text = values[key], let number = Double(text) { box[key] = KMLStyle.number(number) }
         }
@@ -281,15 +313,26 @@ extension KMLReaderState {
     func parseRegion() throws(XMLParseError) -> JSONObject {
         var region: JSONObject = [:]
         try parser.forEachChild { (child, isEmpty) throws(XMLParseError) in
+            let known: Set<String>
+            switch child {
+            case "LatLonAltBox": known = Set(KMLWriterState.regionBox)
+            case "Lod": known = Set(KMLWriterState.regionLod)
+            default:
+                warn("kml.element-dropped", "<\(child)> in a <Region> is not carried over", at: location())
+                if !isEmpty { try parser.skipElement() }
+                return
+            }
             guard !isEmpty else { return }
-            for (key, text) in try parseChildren() {
+            for (key, text) in try parseChildren(keeping: known, in: child) {
                 region[key] = JSONNumber(literal: text).map(JSONValue.number) ?? .string(text)
             }
         }
         return region
     }
 
-    func parseExtendedData(into feature: inout Feature) throws(XMLParseError) {
+    /// A feature's ExtendedData into its properties; a name in `reserved` (a NetworkLink's
+    /// `href`…, which its Link sets) is kept under another name, with a warning.
+    func parseExtendedData(into feature: inout Feature, reserving reserved: Set<String> = []) throws(XMLParseError) {
         extendedSchema = [:]
         simpleDataPlace = 0
         func data(_ element: String, isEmpty: Bool) throws(XMLParseError) {
@@ -299,11 +342,11 @@ extension KMLReaderState {
                 let place = (parser.nodeLine, parser.nodeColumn)
                 var value = ""
                 if !isEmpty {
-                    let children = try parseChildren()
+                    let children = try parseChildren(keeping: ["value", "displayName"], in: "Data")
                     value = children["value"] ?? ""
                     if let label = children["displayName"] { Self.setDisplayName(label, for: key, in: &feature) }
                 }
-                setData(key, Self.dataValue(key, value), at: place, into: &feature)
+                setData(key, Self.dataValue(key, value), at: place, into: &feature, reserved: reserved.contains(key))
             case "SchemaData":
                 let written = parser.attribute("schemaUrl") ?? ""
                 if let last = lastSchemaData, last.url == written {
@@ -316,16 +359,32 @@ extension KMLReaderState {
                     lastSchemaFields = []
                 }
                 simpleDataPlace = 0
+                let at = location()
                 if !isEmpty { try parser.forEachChild(data) }
+                if !isEmpty, simpleDataPlace == 0 {
+                    // (What it held is reported where it stands; the SchemaData itself is not written.)
+                    warn("kml.element-dropped", "a <SchemaData> without <SimpleData> is not carried over", at: at)
+                }
             case "SimpleData":
                 let key = parser.attribute("name") ?? ""
                 let place = (parser.nodeLine, parser.nodeColumn)
                 let text = isEmpty ? "" : try parser.readElementText()
                 let field = simpleDataField(key, at: simpleDataPlace)  // one lookup for the type and the label
                 simpleDataPlace += 1
-                setData(key, Self.typed(text, as: field?.type ?? "string", key: key), at: place, into: &feature)
+                if reserved.contains(key) {
+                    // Its field is not in use under this name (the cache is dropped, so that
+                    // later SimpleData of the name count again).
+                    usedFields.remove(key)
+                    lastSchemaFields = []
+                    setData(key, Self.typed(text, as: field?.type ?? "string", key: key), at: place, into: &feature, reserved: true)
+                } else {
+                    setData(key, Self.typed(text, as: field?.type ?? "string", key: key), at: place, into: &feature)
+                }
                 if let label = field?.displayName { Self.setDisplayName(label, for: key, in: &feature) }
             default:
+                // (gx:SimpleArrayData belongs in a gx:Track's ExtendedData, where it is read.)
+                warn("kml.element-dropped", "<\(element)> in a Placemark's ExtendedData is not carried over: only Data and SimpleData are",
+                     at: location())
                 if !isEmpty { try parser.skipElement() }
             }
         }
@@ -340,7 +399,21 @@ extension KMLReaderState {
     /// with the same `<Data name="Rank">` nine times, as real exports have) keeps its value,
     /// and this one is kept as `Rank_2` (`_3`, …), with a warning at its element: Google
     /// Earth shows every row; GDAL keeps one of them.
-    private func setData(_ key: String, _ value: JSONValue, at place: (line: Int?, column: Int?), into feature: inout Feature) {
+    private func setData(_ key: String, _ value: JSONValue, at place: (line: Int?, column: Int?), into feature: inout Feature,
+                         reserved: Bool = false) {
+        if reserved || (key == "name" || key == "title") && feature.title != nil || key == "description" && feature.snippet != nil {
+            // The placemark's own <name>/<description> is that property in every other
+            // format (and the writer's): a value under that name would be taken for it.
+            var number = 2
+            while feature.properties[key + "_" + String(number)] != nil { number += 1 }
+            let renamed = key + "_" + String(number)
+            feature.properties[renamed] = value
+            warn("kml.repeated-data-renamed",
+                 "a <Data>/<SimpleData> named \"\(key)\" would stand for the feature's own <\(reserved ? key : key == "description" ? "description" : "name")>; it is kept as \"\(renamed)\"",
+                 at: SourceLocation(file: name, line: place.line, column: place.column),
+                 hint: "give the ExtendedData value another name")
+            return
+        }
         guard let earlier = feature.properties.updateValue(value, forKey: key) else { return }
         feature.properties[key] = earlier
         var number = 2

@@ -115,7 +115,12 @@ extension KMLReaderState {
             if let flag = Self.kmlBool(try parser.readElementText()), flag { feature.properties[KMLNames.extrude] = true }
         case "altitudeMode":
             feature.properties[KMLNames.altitudeMode] = .string(try parser.readElementText().trimmed)
+        case "Model":
+            warn("kml.model-dropped", "3D Model geometries are not carried over", at: location())
+            try parser.skipElement()
         default:
+            // gx:angles, gx:interpolate, gx:altitudeOffset, gx:drawOrder…: nothing in the model holds them.
+            warn("kml.element-dropped", "<\(element)> in a geometry is not carried over", at: location())
             try parser.skipElement()
         }
     }

@@ -117,7 +117,9 @@ extension KMLReaderState {
         return map
     }
 
-    func parseSchema(recordsDefinitions: Bool = true) throws(XMLParseError) -> [String: (type: String, displayName: String?)] {
+    /// A Schema's fields; with `definedAt` (where the Schema starts), each field's place is
+    /// kept, to report the fields no feature uses.
+    func parseSchema(definedAt schemaStart: SourceLocation? = nil) throws(XMLParseError) -> [String: (type: String, displayName: String?)] {
         var fields: [String: (type: String, displayName: String?)] = [:]
         try parser.forEachChild { (element, isEmpty) throws(XMLParseError) in
             // (gx:SimpleArrayField: a track's per-point array, `KMLTrackArrays`.)
@@ -125,7 +127,7 @@ extension KMLReaderState {
                 if !isEmpty { try parser.skipElement() }
                 return
             }
-            if recordsDefinitions { schemaFieldDefinitions.append((fieldName, location())) }
+            if let schemaStart { schemaFieldDefinitions.append((fieldName, location(), schemaStart)) }
             let type = (parser.attribute("type") ?? "string").lowercased()
             let displayName = isEmpty ? nil : try parseChildren()["displayName"]
             fields[fieldName] = (type, displayName)
@@ -137,11 +139,16 @@ extension KMLReaderState {
     func resolve(_ url: String, into feature: inout Feature, visited: Set<String> = []) -> KMLStyle? {
         let trimmed = url.trimmed
         guard !visited.contains(trimmed), visited.count < 16 else {
-            // Reported where the StyleMap is defined (it is not written), else at the placemark.
-            let id = trimmed.hasPrefix("#") ? String(trimmed.dropFirst()) : trimmed
-            let definition = styleDefinitions.first { $0.id == id }?.location
-            warn("kml.style-loop", "styleUrl \"\(trimmed)\" leads back to itself through StyleMaps; no style is applied",
-                 at: definition ?? lastLocation)
+            // Reported where each StyleMap of the loop is defined (none is written), and at
+            // the placemark, whose styleUrl is not written either.
+            for url in visited.union([trimmed]).sorted() {
+                let id = url.hasPrefix("#") ? String(url.dropFirst()) : url
+                if let definition = styleDefinitions.first(where: { $0.id == id })?.location {
+                    warn("kml.style-loop", "styleUrl \"\(url)\" leads back to itself through StyleMaps; no style is applied", at: definition)
+                }
+            }
+            warn("kml.style-reference-dropped", "styleUrl \"\(trimmed)\" leads into a loop of StyleMaps; the reference is not written",
+                 at: lastLocation)
             return nil
         }
         guard let hash = trimmed.firstIndex(of: "#") else {
@@ -192,9 +199,18 @@ extension KMLReaderState {
     func reportUnusedStyles() {
         // And the schema fields no SimpleData or gx:SimpleArrayData used: the writer types
         // its schema from the values it writes, so a field without a value is not written.
-        for (name, location) in schemaFieldDefinitions where !usedFields.contains(name) {
-            warn("kml.unused-schema-field", "the schema field \"\(name)\" holds no feature's value and is not written (nor its type and display name)",
-                 at: location)
+        var schemaInUse: Set<SourceLocation> = []
+        for (name, _, schema) in schemaFieldDefinitions where usedFields.contains(name) { schemaInUse.insert(schema) }
+        var schemasReported: Set<SourceLocation> = []
+        for (name, location, schema) in schemaFieldDefinitions where !usedFields.contains(name) {
+            if schemaInUse.contains(schema) {
+                warn("kml.unused-schema-field", "the schema field \"\(name)\" holds no feature's value and is not written (nor its type and display name)",
+                     at: location)
+            } else if schemasReported.insert(schema).inserted {
+                // No field of it is used: the Schema as a whole, where it starts.
+                warn("kml.unused-schema-field", "no field of this Schema holds a feature's value; it is not written (nor its fields' types and display names)",
+                     at: schema)
+            }
         }
         for (id, location) in styleDefinitions where !usedStyles.contains(id) {
             warn("kml.unused-style-dropped",

@@ -42,7 +42,8 @@ enum KMLValueListing {
     static func values(of input: ByteReader) throws(GeoConvError) -> [ListedValue] {
         let listed: [XMLListedValue]
         do {
-            listed = try XMLValueListing.values { buffer in try input.read(into: buffer) }
+            // (A description's XHTML is one value, as the reader keeps it.)
+            listed = try XMLValueListing.values(markupElements: ["description"]) { buffer in try input.read(into: buffer) }
         } catch {
             throw .xmlRefusal(error.message, isLimit: error.isLimit, line: error.line, column: error.column, file: input.name,
                               format: "KML", underlyingError: error)
@@ -67,12 +68,22 @@ enum KMLValueListing {
             if value.element == "styleUrl" || (attribute == "id" && (styleElements.contains(value.element) || value.element == "CascadingStyle")) {
                 kind = .renamable
             }
+            // A schema field's name and display name, and a Data's display name: the writer
+            // writes one schema, each field (and its label) once, however many schemas or
+            // placemarks named it.
+            if (value.attribute == "name" && (value.element == "SimpleField" || value.element == "SimpleArrayField"))
+                || (value.element == "displayName" && value.path.dropLast().last.map { ["Data", "SimpleField", "SimpleArrayField"].contains($0) } == true) {
+                kind = .shared
+            }
             // A schema field's type: the writer types its fields from their values (`float` is written `double`).
             if value.attribute == "type", value.element == "SimpleField" || value.element == "SimpleArrayField" { kind = .renamable }
             // A StyleMap's Pair keys: a map with only a normal style is written as that style.
             if value.element == "key", value.path.dropLast().last == "Pair" { kind = .renamable }
             // A schema's id and the references to it: the writer names its own schema.
-            if (value.element == "Schema" && (value.attribute == "id" || value.attribute == "name")) || value.attribute == "schemaUrl" {
+            // (KML 2.1's `parent="Placemark"` schema: its custom placemark elements are read
+            // as Placemarks and written as such, with the fields as SchemaData.)
+            if (value.element == "Schema" && (value.attribute == "id" || value.attribute == "name" || value.attribute == "parent"))
+                || value.attribute == "schemaUrl" {
                 kind = .renamable
             }
             if value.attribute == nil, value.element == "coordinates" || value.element == "coord" {

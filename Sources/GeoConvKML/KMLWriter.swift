@@ -251,7 +251,8 @@ final class KMLWriterState {
             return (lon, lat)
         }
         let hasQuad = quad?.count == 4
-        let element: FeatureElement = kind == "groundoverlay" && (box != nil || hasQuad)
+        // (A GroundOverlay without a box is one still: its LatLonBox is optional.)
+        let element: FeatureElement = kind == "groundoverlay" && (box != nil || hasQuad || feature.geometry == nil)
             ? .groundOverlay : (kind == "networklink" ? .networkLink : (kind == "screenoverlay" && feature.geometry == nil ? .screenOverlay : .placemark))
         append(element.openTag)
         var extendedID: JSONValue?

@@ -95,7 +95,10 @@ extension KMLWriterState {
         for (key, value) in properties {
             place += 1
             if let ownElements, KMLWriterState.structural.contains(key) || ownElements.contains(key) { continue }
-            if StyleProperties.names.contains(key) {
+            // A "name" or "description" that the model's title or description does not stand
+            // for (ExtendedData read from KML under that name) is data like any other.
+            let isUnmirroredText = (key == "name" || key == "title") && feature.title == nil || key == "description" && feature.snippet == nil
+            if StyleProperties.names.contains(key), !isUnmirroredText {
                 // Title, description and what the KML style says are written as such; the style
                 // facts KML has no element for go to ExtendedData (JSON text for geoconv's own).
                 if KMLStyle.extendedDataStyleKeys.contains(key) {

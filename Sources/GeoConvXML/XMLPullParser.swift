@@ -461,16 +461,25 @@ public final class XMLPullParser {
     }
 
     /// Consumes the rest of the current element (after a non-empty `.start`), returning its
-    /// content as XML markup (for KML descriptions written as unescaped XHTML).
+    /// content as XML markup (for KML descriptions written as unescaped XHTML): child
+    /// elements with their attributes, text as it reads.
     public func readElementMarkup() throws(XMLParseError) -> String {
         reportsWhitespace = true
-        defer { reportsWhitespace = false }
+        // (The markup keeps its elements' attributes: none is dropped, none to watch.)
+        let watch = attributeWatch
+        attributeWatch = nil
+        defer {
+            reportsWhitespace = false
+            attributeWatch = watch
+        }
         var markup = ""
         var level = 1
         while level > 0, let event = try next() {
             switch event {
             case .start(let name, let isEmpty):
-                markup += "<" + name + (isEmpty ? "/>" : ">")
+                markup += "<" + name
+                for (attribute, value) in attributes { markup += " " + attribute + "=\"" + XMLEscaping.attribute(value) + "\"" }
+                markup += isEmpty ? "/>" : ">"
                 if !isEmpty { level += 1 }
             case .end(let name):
                 level -= 1

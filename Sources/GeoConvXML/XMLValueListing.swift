@@ -18,8 +18,11 @@ public struct XMLListedValue: Sendable {
 /// left out; so is `xsi:schemaLocation`, which says where a schema lives, not what the
 /// document holds.
 public enum XMLValueListing {
-    /// Every value of the document that `read` gives (see `XMLPullParser.init(read:)`).
-    public static func values(maximumDepth: Int = 256, read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int)
+    /// Every value of the document that `read` gives (see `XMLPullParser.init(read:)`). The
+    /// content of an element named in `markupElements` (KML's `description`, which may hold
+    /// unescaped XHTML) is one value, its markup as the format's reader keeps it.
+    public static func values(maximumDepth: Int = 256, markupElements: Set<String> = [],
+                              read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int)
         throws(XMLParseError) -> [XMLListedValue]
     {
         let parser = try XMLPullParser(maximumDepth: maximumDepth, read: read)
@@ -45,6 +48,13 @@ public enum XMLValueListing {
                     values.append(XMLListedValue(text: value, element: name, attribute: attribute, path: names, enclosing: places))
                 }
                 if isEmpty {
+                    names.removeLast()
+                    places.removeLast()
+                } else if markupElements.contains(name) {
+                    let markup = try parser.readElementMarkup()
+                    if !markup.isEmpty {
+                        values.append(XMLListedValue(text: markup, element: name, attribute: nil, path: names, enclosing: places))
+                    }
                     names.removeLast()
                     places.removeLast()
                 }

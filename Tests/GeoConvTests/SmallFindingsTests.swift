@@ -164,4 +164,33 @@ import Testing
         let check = try #require(try ConservationCheck().check(input))
         #expect(check.lostSilently.isEmpty && check.reported == 5, "\(check.lostSilently)")
     }
+
+    @Test("What KML elements hold beyond the model is reported where it stands; descriptions keep their XHTML; ExtendedData named like the feature's own elements is kept under another name")
+    func kmlLeftovers() throws {
+        let input = Fixtures.testdata("findings/kml-leftovers.kml")
+        let validated = try CLI.run(["validate", input])
+        let lines = validated.stdout.replacingOccurrences(of: Fixtures.testdata("findings") + "/", with: "").split(separator: "\n").map(String.init)
+        #expect(lines == [
+            ##"kml-leftovers.kml:4:1: warning: styleUrl "#loopA" leads back to itself through StyleMaps; no style is applied"##,
+            ##"kml-leftovers.kml:5:1: warning: styleUrl "#loopB" leads back to itself through StyleMaps; no style is applied"##,
+            ##"kml-leftovers.kml:6:1: warning: styleUrl "#loopA" leads into a loop of StyleMaps; the reference is not written"##,
+            #"kml-leftovers.kml:7:113: warning: a <Data>/<SimpleData> named "name" would stand for the feature's own <name>; it is kept as "name_2""#,
+            "kml-leftovers.kml:7:210: warning: <extra> in a <Data> is not carried over",
+            "kml-leftovers.kml:7:283: warning: <until> in a <TimeSpan> is not carried over",
+            "kml-leftovers.kml:9:97: warning: <angles> in a geometry is not carried over",
+            #"kml-leftovers.kml:10:45: warning: a <Data>/<SimpleData> named "href" would stand for the feature's own <href>; it is kept as "href_2""#,
+            "kml-leftovers.kml:10:216: warning: <unknown> in a <Link> is not carried over",
+            "kml-leftovers.kml:11:35: warning: an overlay's <Icon> keeps its href only: <viewBoundScale> is not carried over",
+        ], "\(validated.stdout)")
+        let result = try CLI.run([input, "-", "--to", "kml"])
+        #expect(result.status == 0)
+        // XHTML in a description, attributes included; a Data "description" without a <description> stays data.
+        #expect(result.stdout.contains(#"<description><![CDATA[Some<br/><i class="x">HTML</i> content]]></description>"#), "\(result.stdout)")
+        #expect(result.stdout.contains(#"<SimpleData name="description">a column called description</SimpleData>"#))
+        // A one-position track is a point at one time; a GroundOverlay without a box stays one.
+        #expect(result.stdout.contains("<Placemark><name>run</name><TimeStamp><when>2020-01-01T00:00:00Z</when></TimeStamp>"))
+        #expect(result.stdout.contains("<GroundOverlay><name>no box</name><Icon><href>map.png</href></Icon></GroundOverlay>"))
+        let check = try #require(try ConservationCheck().check(input))
+        #expect(check.lostSilently.isEmpty, "\(check.lostSilently)")
+    }
 }
