@@ -46,9 +46,18 @@ extension GeoJSONReader {
             try expectArray(kind, "a position [longitude, latitude]", path: top, pointer: pointer)
             // "coordinates": [] is an empty Point (as geoconv and GDAL write POINT EMPTY).
             let mark = scanner.mark
+            let start = scanner.place
             scanner.advance()
             if try scanner.peekToken() == UInt8(ascii: "]") {
                 scanner.advance()
+                return .empty(.point)
+            }
+            if try scanner.peekToken() == UInt8(ascii: "n"), try nullsOnly(depth: depth, pointer: pointer) {
+                // togeojson's Point for a placemark with an address and no coordinates: GDAL
+                // reads it as POINT EMPTY, and so does geoconv (an error when validating).
+                try repairable("geojson.null-position",
+                               "a Point whose position holds only null is read as an empty Point (RFC 7946 §3.1.1 wants numbers)",
+                               at: location(of: start, pointer()))
                 return .empty(.point)
             }
             scanner.rewind(to: mark)
@@ -78,6 +87,16 @@ extension GeoJSONReader {
         case .geometryCollection, .circle:
             throw scanner.error("\(kind.rawValue) has no coordinates", pointer: pointer())
         }
+    }
+
+    /// After a position's `[`: whether every element up to its `]` is `null` (consumed when
+    /// so; the caller rewinds otherwise).
+    private func nullsOnly(depth: Int, pointer: () -> String) throws(GeoConvError) -> Bool {
+        repeat {
+            guard try scanner.peekToken() == UInt8(ascii: "n"), try scanner.parseValue(depth: depth + 1, pointer: pointer()) == .null
+            else { return false }
+        } while try scanner.nextElement(close: UInt8(ascii: "]"), pointer: pointer())
+        return true
     }
 
     /// Positions parsed from one array, with where the array starts and its path.

@@ -64,12 +64,7 @@ struct GDALReadingTests {
 
     /// Files geoconv reads less of than GDAL, not fixed yet, with why (each must stay exactly
     /// this, so the list only shrinks).
-    static let knownBehind: [String: String] = [
-        // togeojson's output for an address-only placemark: a Point with "coordinates": [null].
-        // RFC 7946 makes it invalid and geoconv refuses the file at its place (--skip-invalid
-        // skips the feature); GDAL reads the feature with an empty point.
-        "geojson/togeojson/addresses.kml.geojson": "refused",
-    ]
+    static let knownBehind: [String: String] = [:]
 
     @Test("Every real file: geoconv reads at least as many features as GDAL")
     func readsAtLeastWhatGDALReads() throws {

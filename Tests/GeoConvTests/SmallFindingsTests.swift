@@ -193,4 +193,18 @@ import Testing
         let check = try #require(try ConservationCheck().check(input))
         #expect(check.lostSilently.isEmpty, "\(check.lostSilently)")
     }
+
+    @Test("A Point of [null] (togeojson's address-only placemark) is read as an empty Point with a warning, as GDAL reads it; validate calls it an error; [null, 5] is still refused")
+    func nullPosition() throws {
+        let text = #"{"type":"Feature","properties":{"address":"1 Main St"},"geometry":{"type":"Point","coordinates":[null]}}"#
+        let result = try CLI.run(["-", "-", "--from", "geojson", "--to", "geojson"], stdin: text)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#""geometry":{"type":"Point","coordinates":[]}"#), "\(result.stdout)")
+        #expect(result.stderr.contains("<stdin>:1:97 (at /geometry/coordinates): warning: a Point whose position holds only null is read as an empty Point"),
+                "\(result.stderr)")
+        let validated = try CLI.run(["validate", "--from", "geojson", "-"], stdin: text)
+        #expect(validated.status == 1 && validated.stdout.contains("error: a Point whose position holds only null"), "\(validated.stdout)")
+        let mixed = try CLI.run(["-", "-", "--from", "geojson", "--to", "wkt"], stdin: #"{"type":"Point","coordinates":[null,5]}"#)
+        #expect(mixed.status == 1 && mixed.stderr.contains("(at /coordinates/0): error: each element of a position must be a number, found null"))
+    }
 }
