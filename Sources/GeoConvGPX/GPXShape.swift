@@ -11,6 +11,9 @@ struct GPXShape {
     private var fields: JSONObject
     private var extensions: JSONObject = [:]
     private var perPoint: JSONObject = [:]
+    /// Per-point value names met on this feature's points, with the TrackPointExtension
+    /// element each is written as (`nil`: none), worked out once per name.
+    private var sensorFields: [String: Int?] = [:]
 
     /// Children of `wpt` (and `rtept`, `trkpt`) after `ele` and `time`, in schema order.
     static let pointOrder = ["magvar", "geoidheight", "name", "cmt", "desc", "src", "links", "sym", "type", "fix", "sat", "hdop",
@@ -95,7 +98,13 @@ struct GPXShape {
         var sensors: [UInt8] = []
         if !properties, kept["TrackPointExtension"] == nil {
             // Heart rate, cadence, temperature… as Garmin's TrackPointExtension.
-            for name in GarminTrackPointExtension.write(from: &own, to: &sensors) {
+            let renamed = GarminTrackPointExtension.write(from: &own, to: &sensors) { name in
+                if let known = sensorFields[name] { return known }
+                let index = GarminTrackPointExtension.fieldIndex(for: name)
+                sensorFields[name] = index
+                return index
+            }
+            for name in renamed {
                 let index = GarminTrackPointExtension.fieldIndex(for: name) ?? 0
                 let field = GarminTrackPointExtension.fields[index]
                 diagnostics.note("gpx.sensor-renamed",

@@ -69,10 +69,12 @@ enum GarminTrackPointExtension {
     /// Takes the values of `point` that are written in a TrackPointExtension out of it and
     /// appends the element (with its namespace as the default, as other extensions are
     /// written); the names read back differently are returned (for a note).
-    static func write(from point: inout JSONObject, to out: inout [UInt8]) -> [String] {
+    /// `fieldIndex` gives each name's element (the caller remembers them: a line's points
+    /// share their names, and spelling a name in lower case allocates).
+    static func write(from point: inout JSONObject, to out: inout [UInt8], fieldIndex: (String) -> Int?) -> [String] {
         var chosen: [(index: Int, name: String, number: JSONNumber)] = []
         for (name, value) in point {
-            guard case .number(let number) = value, let index = fieldIndex(for: name), !chosen.contains(where: { $0.index == index })
+            guard case .number(let number) = value, let index = fieldIndex(name), !chosen.contains(where: { $0.index == index })
             else { continue }
             chosen.append((index, name, number))
         }
