@@ -132,6 +132,9 @@ final class KMLReaderState {
     /// Shared styles that hold nothing geoconv keeps (reported where defined): a styleUrl
     /// naming one is reported too, since nothing of it is written.
     @exclusivity(unchecked) var droppedStyles: Set<String> = []
+    /// Where each StyleMap is defined (the document's reader only): a loop of StyleMaps is
+    /// reported at each of its maps at the document's end.
+    @exclusivity(unchecked) var styleMapPlaces: [String: SourceLocation] = [:]
     /// The last Folder closed that held features: its depth (containers around it), its name
     /// and `featuresMet` then, to tell a sibling of the same name that comes straight after.
     @exclusivity(unchecked) var closedFolder: (depth: Int, name: String?, featuresMet: Int)?
@@ -379,7 +382,10 @@ final class KMLReaderState {
             return nil
         case "StyleMap":
             let id = parser.attribute("id")
-            if let id { styleDefinitions.append((id, location())) }
+            if let id {
+                styleDefinitions.append((id, location()))
+                styleMapPlaces[id] = location()
+            }
             let map = isEmpty ? KMLStyleMap() : try parseStyleMap()
             if let id { styleMaps[id] = map }
             return nil

@@ -139,14 +139,8 @@ extension KMLReaderState {
     func resolve(_ url: String, into feature: inout Feature, visited: Set<String> = []) -> KMLStyle? {
         let trimmed = url.trimmed
         guard !visited.contains(trimmed), visited.count < 16 else {
-            // Reported where each StyleMap of the loop is defined (none is written), and at
-            // the placemark, whose styleUrl is not written either.
-            for url in visited.union([trimmed]).sorted() {
-                let id = url.hasPrefix("#") ? String(url.dropFirst()) : url
-                if let definition = styleDefinitions.first(where: { $0.id == id })?.location {
-                    warn("kml.style-loop", "styleUrl \"\(url)\" leads back to itself through StyleMaps; no style is applied", at: definition)
-                }
-            }
+            // Reported at the placemark, whose styleUrl is not written; the loop's StyleMaps
+            // are reported where they are defined, at the document's end (`reportStyleLoops`).
             warn("kml.style-reference-dropped", "styleUrl \"\(trimmed)\" leads into a loop of StyleMaps; the reference is not written",
                  at: lastLocation)
             return nil
@@ -196,7 +190,35 @@ extension KMLReaderState {
 
     /// At the end of the document: the shared styles no feature used, reported (geoconv keeps
     /// a style as the style of the features that use it, so they are not written).
+    /// At the document's end: each StyleMap whose pairs lead back to it through other
+    /// StyleMaps, reported where it is defined (no style comes of it; it is not written).
+    func reportStyleLoops() {
+        func id(_ url: String) -> String {
+            let trimmed = url.trimmed
+            return trimmed.hasPrefix("#") ? String(trimmed.dropFirst()) : trimmed
+        }
+        for (mapID, place) in styleMapPlaces.sorted(by: { ($0.value.line ?? 0, $0.value.column ?? 0) < ($1.value.line ?? 0, $1.value.column ?? 0) }) {
+            // Depth-first through the maps its pairs name, up to 16 deep, as `resolve` goes.
+            var stack: [(id: String, depth: Int)] = [(mapID, 0)]
+            var seen: Set<String> = []
+            var loops = false
+            while let (current, depth) = stack.popLast(), !loops {
+                guard depth < 16, seen.insert(current).inserted, let map = styleMaps[current] else { continue }
+                for url in [map.normal, map.highlight].compactMap({ $0 }) {
+                    let next = id(url)
+                    if next == mapID { loops = true }
+                    if styleMaps[next] != nil { stack.append((next, depth + 1)) }
+                }
+            }
+            if loops {
+                warn("kml.style-loop", "StyleMap \"\(mapID)\" leads back to itself through StyleMaps; no style comes of it and it is not written",
+                     at: place)
+            }
+        }
+    }
+
     func reportUnusedStyles() {
+        reportStyleLoops()
         // And the schema fields no SimpleData or gx:SimpleArrayData used: the writer types
         // its schema from the values it writes, so a field without a value is not written.
         var schemaInUse: Set<SourceLocation> = []

@@ -107,6 +107,31 @@ struct KMLParallelTests {
         #expect(features[3_205].properties["geoconv:folder"] == ["second", "inner", "few"])
     }
 
+    @Test("A loop of StyleMaps named inside a run, an emptied Style and an unused schema field: one thread's messages with --jobs")
+    func documentEndReports() throws {
+        var lines = [#"<kml xmlns="http://www.opengis.net/kml/2.2"><Document>"#,
+                     ##"<StyleMap id="a"><Pair><key>normal</key><styleUrl>#b</styleUrl></Pair></StyleMap>"##,
+                     ##"<StyleMap id="b"><Pair><key>normal</key><styleUrl>#a</styleUrl></Pair></StyleMap>"##,
+                     #"<Style id="empty"><ListStyle><listItemType>check</listItemType></ListStyle></Style>"#,
+                     #"<Schema id="s"><SimpleField name="f" type="int"/><SimpleField name="g" type="int"/></Schema>"#]
+        for i in 0..<20_000 {
+            let style = i == 12_000 ? "<styleUrl>#a</styleUrl>" : (i == 15_000 ? "<styleUrl>#empty</styleUrl>" : "")
+            lines.append(##"<Placemark><name>p\##(i)</name>\##(style)<ExtendedData><SchemaData schemaUrl="#s"><SimpleData name="f">\##(i)</SimpleData></SchemaData></ExtendedData><Point><coordinates>1,2</coordinates></Point></Placemark>"##)
+        }
+        lines.append("</Document></kml>")
+        let text = lines.joined(separator: "\n")
+        let one = try convert(text, jobs: 1)
+        let two = try convert(text, jobs: 2)
+        #expect(two.output == one.output)
+        for code in ["kml.style-loop", "kml.style-reference-dropped", "kml.unused-schema-field"] {
+            #expect(one.diagnostics.entries[code] != nil, "\(code)")
+            #expect(two.diagnostics.entries[code]?.count == one.diagnostics.entries[code]?.count, "\(code)")
+            #expect(two.diagnostics.entries[code]?.first.location == one.diagnostics.entries[code]?.first.location, "\(code)")
+        }
+        #expect(one.diagnostics.entries["kml.style-loop"]?.count == 2 && one.diagnostics.entries["kml.style-loop"]?.first.location?.line == 2)
+        #expect(one.diagnostics.entries["kml.unused-schema-field"]?.first.message.contains(#""g""#) == true)
+    }
+
     @Test("Handed out in cuts (the conversion's workers parse and write them): every run with the tables at its marker, the rest in order")
     func cuts() throws {
         let text = Self.document()
