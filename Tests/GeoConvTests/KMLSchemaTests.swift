@@ -40,6 +40,21 @@ struct KMLSchemaTests {
         #expect(checked >= 4, "\(checked) outputs checked")
     }
 
+    @Test("A KMZ's doc.kml (top-level folders as Documents, each with the schema) validates", .enabled(if: hasSchema))
+    func kmzDocumentValidates() throws {
+        let (header, features, _) = try readKML(path: Fixtures.testdata("kml/layers-with-data.kml"))
+        let output = try ByteWriter(.memory)
+        var writer = KMLWriter(output, options: KMLWriteOptions(topFoldersAsDocuments: true), diagnostics: DiagnosticLog())
+        try writer.begin(header)
+        for feature in features { try writer.write(feature) }
+        try writer.finish()
+        let text = String(decoding: output.memoryContents, as: UTF8.self)
+        #expect(text.contains("<Document><name>Layer 1</name>\n<Schema name=\"geoconv-schema-2\" id=\"geoconv-schema-2\">"), "\(text)")
+        #expect(text.contains("<Document><name>Layer 2</name>\n<Schema name=\"geoconv-schema-3\" id=\"geoconv-schema-3\">"))
+        let errors = XMLSchemaValidation.errors(in: output.memoryContents, schema: Self.schema)
+        #expect(errors.isEmpty, "\(errors.prefix(5).joined(separator: "\n"))")
+    }
+
     @Test("The check finds what breaks the schema", .enabled(if: hasSchema))
     func checkFindsErrors() {
         let bad = #"<kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><Point><altitudeMode>sideways</altitudeMode><coordinates>1,2</coordinates></Point></Placemark></kml>"#
