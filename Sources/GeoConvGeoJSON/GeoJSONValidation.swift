@@ -45,11 +45,7 @@ extension GeoJSONReader {
     func lenient(_ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation)
         throws(GeoConvError)
     {
-        if collectsProblems {
-            problemBox.items.append(ValidationProblem(severity: .warning, message: message(), location: location()))
-            return
-        }
-        try diagnostics.warn(code, message(), at: location())
+        try report(code, message(), at: location(), whenValidating: .warning)
     }
 
     /// A break of an RFC 7946 MUST that geoconv repairs when converting (an unclosed ring is
@@ -58,8 +54,15 @@ extension GeoJSONReader {
     func repairable(_ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation)
         throws(GeoConvError)
     {
+        try report(code, message(), at: location(), whenValidating: .error)
+    }
+
+    /// A warning when converting; a problem of `severity` when validating.
+    private func report(_ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation,
+                        whenValidating severity: ValidationProblem.Severity) throws(GeoConvError)
+    {
         if collectsProblems {
-            problemBox.items.append(ValidationProblem(severity: .error, message: message(), location: location()))
+            problemBox.items.append(ValidationProblem(severity: severity, message: message(), location: location()))
             return
         }
         try diagnostics.warn(code, message(), at: location())

@@ -22,17 +22,23 @@ struct GDALReadingTests {
             .map { root.appendingPathComponent($0).path }
     }()
 
-    /// The features `ogrinfo` counts in `path`.
-    static func gdalCount(_ path: String) throws -> Int {
+    /// What `ogrinfo` prints with `arguments` (its messages left out).
+    static func ogrinfo(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(GDAL.ogrinfo))
-        process.arguments = ["-ro", "-al", "-so", path]
+        process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
         try process.run()
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        return text
+    }
+
+    /// The features `ogrinfo` counts in `path`.
+    static func gdalCount(_ path: String) throws -> Int {
+        let text = try ogrinfo(["-ro", "-al", "-so", path])
         let isGPX = path.lowercased().hasSuffix(".gpx")
         var layer = "", total = 0
         for line in text.split(separator: "\n") {
@@ -47,15 +53,7 @@ struct GDALReadingTests {
 
     /// `ogrinfo -al` of `path`: its layer names, field definitions and feature values.
     static func gdalFields(_ path: String) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(GDAL.ogrinfo))
-        process.arguments = ["-ro", "-al", path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try ogrinfo(["-ro", "-al", path])
         return text.split(separator: "\n").map(String.init).filter { line in
             line.hasPrefix("Layer name: ") || (line.hasPrefix("  ") && line.contains(" = "))
                 || (!line.hasPrefix(" ") && line.hasSuffix(")") && line.contains(": ") && !line.hasPrefix("Extent"))
