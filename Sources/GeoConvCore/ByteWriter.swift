@@ -98,7 +98,7 @@ public final class ByteWriter {
             }
             descriptor = fd
             temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            ByteWriter.registerTemporary(temporaryPath)
+            registerTemporary(temporaryPath)
         }
     }
 
@@ -109,6 +109,8 @@ public final class ByteWriter {
 
     /// Whether the output is an unnamed O_TMPFILE file until commit.
     private var isAnonymous = false
+    /// This writer's entry in `TemporaryFiles` while its named temporary file exists.
+    private var signalSlot: Int?
 
     /// `O_TMPFILE` (Linux; not exported to Swift): `__O_TMPFILE | O_DIRECTORY`.
     /// `nil` where the anonymous file could not be named at commit (no /proc).
@@ -245,7 +247,7 @@ public final class ByteWriter {
         var temporaryPath = pendingPath
         if isAnonymous {
             temporaryPath = try linkAnonymousFile(prefix: pendingPath)
-            ByteWriter.registerTemporary(temporaryPath)
+            registerTemporary(temporaryPath)
         }
         close(descriptor)
         descriptor = -1
@@ -255,7 +257,7 @@ public final class ByteWriter {
             throw GeoConvError(.io, "cannot move the output into place at '\(targetPath)': \(message)")
         }
         committed = true
-        ByteWriter.registerTemporary(nil)
+        registerTemporary(nil)
     }
 
     /// Discards the output: deletes the temporary file of a file target. Safe to call twice.
@@ -270,31 +272,28 @@ public final class ByteWriter {
             if descriptor >= 0 { close(descriptor) }
             descriptor = -1
             if !isAnonymous { unlink(temporaryPath) }  // an anonymous file vanishes when closed
-            ByteWriter.registerTemporary(nil)
+            registerTemporary(nil)
         }
         committed = true
         buffer.removeAll()
     }
 
-    // The temporary file currently being written, as a C string, so that a signal handler can
-    // remove it (see `removeTemporaryFileOnSignal`). One conversion at a time uses it.
-    nonisolated(unsafe) private static var pendingTemporary: UnsafeMutablePointer<CChar>?
-
-    private static func registerTemporary(_ path: String?) {
-        let old = pendingTemporary
-        pendingTemporary = path.map { strdup($0) }
-        if let old { free(old) }
+    /// Notes this writer's named temporary file (or none) for removal on a signal, in place
+    /// of the one noted before (see `TemporaryFiles`).
+    private func registerTemporary(_ path: String?) {
+        if let signalSlot { TemporaryFiles.unregister(signalSlot) }
+        signalSlot = path.flatMap { TemporaryFiles.register(file: $0) }
     }
 
     /// Installs SIGINT, SIGTERM, SIGHUP and SIGPIPE handlers that delete the temporary file of
-    /// the output being written (and `TemporaryDirectories`) and exit, so an interrupted conversion leaves nothing behind
+    /// every output being written (and the other `TemporaryFiles`) and exit, so an interrupted conversion leaves nothing behind
     /// (where O_TMPFILE works the file has no name until commit, so even SIGKILL leaves
     /// nothing), and ignores SIGXFSZ so that a file-size limit is an ordinary write error.
     package static func removeTemporaryFileOnSignal() {
         // Past a file-size limit (ulimit -f), fail the write (EFBIG) and clean up normally
         // rather than being killed.
         signal(SIGXFSZ, SIG_IGN)
-        TemporaryDirectories.prepare()
+        TemporaryFiles.prepare()
         // A parent may have left these blocked (the mask is inherited across exec); a
         // conversion that cannot be interrupted would be worse than one that cleans up.
         var handled = sigset_t()
@@ -303,8 +302,7 @@ public final class ByteWriter {
         pthread_sigmask(SIG_UNBLOCK, &handled, nil)
         for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
             signal(signalNumber) { received in
-                if let path = ByteWriter.pendingTemporary { unlink(path) }
-                TemporaryDirectories.removeAllOnSignal()
+                TemporaryFiles.removeAllOnSignal()
                 signal(received, SIG_DFL)
                 raise(received)
             }

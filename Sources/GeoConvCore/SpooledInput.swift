@@ -9,7 +9,7 @@ import Darwin
 /// Standard input copied to a temporary file, so that it can be read more than once (a
 /// GeoJSON `crs` member after the features is read before them, as from a named file).
 /// The file and its directory are removed when the last reader of it is done, or when a
-/// signal ends the process (`TemporaryDirectories`).
+/// signal ends the process (`TemporaryFiles`).
 final class SpooledInput {
     let path: String
     private let directory: String
@@ -25,7 +25,7 @@ final class SpooledInput {
         }
         directory = String(cString: made)
         path = directory + "/input"
-        slot = TemporaryDirectories.register(directory, files: ["input"])
+        slot = TemporaryFiles.register(directory, files: ["input"])
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw GeoConvError(.io, "cannot create '\(path)': \(systemErrorMessage())", hint: "set TMPDIR to a writable directory")
@@ -52,7 +52,7 @@ final class SpooledInput {
     deinit {
         unlink(path)
         rmdir(directory)
-        if let slot { TemporaryDirectories.unregister(slot) }
+        if let slot { TemporaryFiles.unregister(slot) }
     }
 }
 

@@ -148,7 +148,7 @@ extension KMZWriter {
 }
 
 /// A temporary directory removed with its contents when no longer needed — or when a
-/// signal ends the process (`TemporaryDirectories`, told the names of the files it will hold).
+/// signal ends the process (`TemporaryFiles`, told the names of the files it will hold).
 final class TemporaryDirectory {
     let url: URL
     private let slot: Int?
@@ -161,11 +161,11 @@ final class TemporaryDirectory {
         } catch {
             throw GeoConvError(.io, "cannot create a temporary directory: \(error)", hint: "set TMPDIR to a writable directory")
         }
-        slot = TemporaryDirectories.register(url.path, files: files)
+        slot = TemporaryFiles.register(url.path, files: files)
     }
 
     deinit {
         try? FileManager.default.removeItem(at: url)
-        if let slot { TemporaryDirectories.unregister(slot) }
+        if let slot { TemporaryFiles.unregister(slot) }
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import GeoConv
+import GeoConvCore
+import Synchronization
 import Testing
 
 @Suite("Line reading and atomic output")
@@ -73,5 +75,47 @@ struct ByteIOTests {
     @Test("An unwritable directory fails before anything is read")
     func unwritable() {
         #expect(throws: GeoConvError.self) { _ = try ByteWriter(.file("/nonexistent/geoconv/out.polyline")) }
+    }
+}
+
+@Suite("Temporary files owned by each output")
+struct TemporaryFilesTests {
+    @Test("Two outputs in one process: each registers its own temporary for the signal handler and forgets only its own")
+    func twoOwners() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let first = directory.appendingPathComponent("first.tmp").path
+        let kmz = directory.appendingPathComponent("kmz").path
+        let firstSlot = try #require(TemporaryFiles.register(file: first))
+        let secondSlot = try #require(TemporaryFiles.register(kmz, files: ["doc.kml", "out.zip"]))
+        #expect(firstSlot != secondSlot)
+        let both = TemporaryFiles.registeredPaths()
+        #expect(both.contains(first))
+        #expect(both.contains(kmz + "/doc.kml") && both.contains(kmz + "/out.zip") && both.contains(kmz))
+        TemporaryFiles.unregister(firstSlot)
+        let rest = TemporaryFiles.registeredPaths()
+        #expect(!rest.contains(first))
+        #expect(rest.contains(kmz + "/doc.kml") && rest.contains(kmz))
+        TemporaryFiles.unregister(secondSlot)
+        #expect(!TemporaryFiles.registeredPaths().contains(kmz))
+    }
+
+    @Test("Two conversions writing files at once in one process each commit their own output")
+    func twoConversions() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let input = Fixtures.testdata("geojson/faithful.geojson")
+        let outputs = ["a.kml", "b.kmz"].map { directory.appendingPathComponent($0).path }
+        let reports = Mutex<[String: Int]>([:])
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            let report = try? Converter().convert(.file(input), to: .file(outputs[index]))
+            reports.withLock { $0[outputs[index]] = report?.statistics.featuresWritten }
+        }
+        let written = reports.withLock { $0 }
+        for output in outputs {
+            #expect((written[output] ?? 0) > 0)
+            #expect(FileManager.default.fileExists(atPath: output))
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".geoconv-") }
+        #expect(left.isEmpty)
+        #expect(!TemporaryFiles.registeredPaths().contains { $0.hasPrefix(directory.path) })
     }
 }
