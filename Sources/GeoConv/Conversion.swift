@@ -109,73 +109,36 @@ public struct Converter: Sendable {
                 throw GeoConvError(.usage, "cannot convert \(inFormat.name) to \(outFormat.name)")
             }
             let outputTransforms = try self.transforms(writing: outFormat, options: options, extra: transforms)
-            // The transforms, in order (a fresh set for each parallel chunk).
+            // The transforms, in order (a fresh set for each parallel run).
             let makeTransforms: () -> [any FeatureTransform] = {
                 [GeographicRangeCheck(sourceCRS: options.sourceCRS)] + outputTransforms()
             }
             let jobs = max(1, options.jobs ?? ConversionOptions.defaultJobs)
             let readLog = DiagnosticLog(strict: options.strict)
             readLog.listsEveryWarning = options.listsEveryWarning
-            var statistics = PumpStatistics()
-            let runsInParallel = jobs >= 2 && transforms.isEmpty && options.sourceCRS == nil && options.targetCRS == nil
-            func parallel(_ makeChunkReader: @escaping @Sendable (ByteReader, FeatureRun, DiagnosticLog)
-                throws(GeoConvError) -> any FeatureReader) -> ParallelLineConversion
-            {
-                ParallelLineConversion(
-                    jobs: jobs, inputName: input.displayName, makeChunkReader: makeChunkReader, makeWriter: makeWriter,
-                    readerOptions: readerOptions, writerOptions: writerOptions, makeTransforms: makeTransforms)
-            }
-            var featureReader: (any FeatureReader)?
-            if runsInParallel, let lineRecords = inFormat.capabilities.lineRecords, !lineRecords.declaresCRS(try reader.inputStart()) {
-                // Chunks of whole records on `jobs` threads (custom transforms and PROJ
-                // objects are not assumed thread-safe, and an EWKT/EWKB SRID would set up
-                // PROJ again in every chunk, so those runs stay on the pump).
-                let options = readerOptions
-                statistics = try parallel { input, _, log throws(GeoConvError) in
-                    try makeReader(input, options, log)
-                }.run(reader: reader, writer: writer, diagnostics: readLog)
+            // Runs on workers only with the standard transforms and no reprojection (custom
+            // transforms and PROJ objects are not assumed thread-safe, and an EWKT/EWKB SRID
+            // would set up PROJ again in every run).
+            let cutsRuns = jobs >= 2 && transforms.isEmpty && options.sourceCRS == nil && options.targetCRS == nil
+            let runs = ParallelRuns(jobs: jobs, inputName: input.displayName, runSize: max(16, readerOptions.chunkBytes / 4),
+                                    strict: options.strict, makeTransforms: makeTransforms)
+            var featureReader: any FeatureReader
+            if cutsRuns, let lineRecords = inFormat.capabilities.lineRecords, !lineRecords.declaresCRS(try reader.inputStart()) {
+                featureReader = try LineRuns(reader, options: readerOptions, makeReader: makeReader)
             } else {
                 featureReader = try makeReader(reader, readerOptions, readLog)
-                if runsInParallel, var cutting = featureReader as? any FeatureRunReader {
-                    let header = try cutting.readHeader()
-                    // Big features (long lines, many rings) parse fast per byte, and a byte scan
-                    // made only to cut them would cost as much as it saves: they stay on two
-                    // threads, unless the reader finds its runs anyway.
-                    let sampleSize = max(16, readerOptions.chunkBytes / 4)
-                    let sample = cutting.cutsFeatureRuns && header.crs == nil ? try cutting.sampleFeatureRun(size: sampleSize) : nil
-                    if let sample, cutting.findsRunsWhileReading || sample.bytes <= FeatureRun.largestParallelFeature * max(1, sample.features) {
-                        // Runs of whole features parsed (and, for outputs of records, written) on
-                        // `jobs` threads; the header was read here, what follows them is too.
-                        let runReader = cutting.runReader
-                        statistics = try parallel { input, run, log in
-                            runReader(run, input, log)
-                        }.run(header: header, writer: writer, diagnostics: readLog) { (size) throws(GeoConvError) in
-                            try cutting.nextFeatureRun(size: size)
-                        }
-                        if try cutting.next() != nil {
-                            throw GeoConvError(.invalidInput, "a feature after the runs of features", at: cutting.lastLocation)
-                        }
-                        featureReader = nil
-                    } else {
-                        featureReader = cutting  // the header read stays read
-                    }
-                }
             }
-            if var featureReader {
-                var featureWriter = try makeWriter(writer, writerOptions, diagnostics)
-                do throws(GeoConvError) {
-                    if jobs == 1 {
-                        // One thread: read, transform, write, feature by feature.
-                        statistics = try pump(from: &featureReader, to: &featureWriter, transforms: makeTransforms(), diagnostics: diagnostics)
-                    } else {
-                        // The reader parses on its own thread while this one writes (same order).
-                        statistics = try pumpConcurrently(from: featureReader, to: &featureWriter, transforms: makeTransforms(),
-                                                          readDiagnostics: readLog, writeDiagnostics: diagnostics)
-                    }
-                } catch {
-                    diagnostics.absorb(readLog)
-                    throw error
-                }
+            let route = try Route(for: &featureReader, jobs: jobs, cutsRuns: cutsRuns, runs: runs)
+            // Written where the features are put into the writer: with runs, this thread
+            // reports in the input's order what the workers read and wrote.
+            var featureWriter = try makeWriter(writer, writerOptions, route.runsInParallel ? readLog : diagnostics)
+            let statistics: PumpStatistics
+            do throws(GeoConvError) {
+                statistics = try route.run(&featureReader, into: &featureWriter, runs: runs, transforms: makeTransforms(),
+                                           readLog: readLog, writeLog: diagnostics)
+            } catch {
+                diagnostics.absorb(readLog)
+                throw error
             }
             if statistics.featuresRead > 0, statistics.featuresWritten == 0 {
                 try diagnostics.warn("output.empty",

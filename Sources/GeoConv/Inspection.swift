@@ -135,18 +135,15 @@ extension Converter {
             written = BackgroundTask { groups.concurrentMap { group in InspectionTarget.write(pieces, by: group) } }
         }
         let readerOptions = format.readerOptions(options, for: input)
-        if jobs >= 2, options.sourceCRS == nil, header.crs == nil, var cutting = featureReader as? any FeatureRunReader,
-           cutting.cutsFeatureRuns
-        {
+        if jobs >= 2, options.sourceCRS == nil, header.crs == nil, featureReader.cutsFeatureRuns {
             // Runs of whole features parsed and counted on every core, as a conversion's.
-            let runReader = cutting.runReader
             let runs = InspectionRuns(jobs: jobs, inputName: input.displayName, size: max(16, readerOptions.chunkBytes / 4),
-                                      makeChecks: makeChecks) { input, run, log throws(GeoConvError) in runReader(run, input, log) }
+                                      makeChecks: makeChecks)
             try runs.read(into: readLog, hand: hand) { (size) throws(GeoConvError) in
-                try cutting.nextFeatureRun(size: size)
+                try featureReader.nextFeatureRun(size: size)
             }
-            if try cutting.next() != nil {
-                throw GeoConvError(.invalidInput, "a feature after the runs of features", at: cutting.lastLocation)
+            if try featureReader.next() != nil {
+                throw GeoConvError(.invalidInput, "a feature after the runs of features", at: featureReader.lastLocation)
             }
         } else {
             var features: [Feature] = [], locations: [SourceLocation?] = []

@@ -162,8 +162,6 @@ struct InspectionRuns {
     let size: Int
     /// What a feature is checked with before it is counted (a fresh set for each run).
     let makeChecks: () -> [any FeatureTransform]
-    /// The reader of one run's features.
-    let makeRunReader: FeatureRun.RunReaderMaker
 
     /// What a worker made of a run.
     private struct Outcome: @unchecked Sendable {
@@ -197,10 +195,10 @@ struct InspectionRuns {
         var outcome = Outcome()
         let log = outcome.log
         do throws(GeoConvError) {
-            var reader = try makeRunReader(try run.input(named: inputName), run, log)
+            var reader = try run.reader(named: inputName, diagnostics: log)
             var checks = makeChecks()
             _ = try checks.apply(to: reader.readHeader(), diagnostics: log)
-            let current = run.locatesCurrentFeature(in: log, inputName: inputName, readBy: makeRunReader)
+            let current = run.locatesCurrentFeature(in: log, inputName: inputName)
             while let feature = try reader.next() {
                 current.ordinal += 1
                 outcome.features.append(feature)
@@ -215,6 +213,6 @@ struct InspectionRuns {
 
     /// Where feature `index` of `run` is in the input (only for the first message of a kind).
     private func locate(_ index: Int, in run: FeatureRun) -> SourceLocation? {
-        run.location(ofFeature: index, inputName: inputName, readBy: makeRunReader)
+        run.location(ofFeature: index, inputName: inputName)
     }
 }

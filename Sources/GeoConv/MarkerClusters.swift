@@ -50,7 +50,7 @@ public struct ClusterReport {
 /// `MarkerClusterer`), and one feature written per cluster, streaming.
 ///
 /// Memory holds the positions, not the features. A reader that can index its markers
-/// (`MarkerIndexReader`: GeoJSON and GeoJSON text sequences from a file) gives, per feature,
+/// (`FeatureReader.nextMarker()`: GeoJSON and GeoJSON text sequences from a file) gives, per feature,
 /// its position and where its bytes are, so a marker that stays alone is read again from
 /// the input when it is written, with every property it had. Other inputs (KML, standard
 /// input) are read whole into memory.
@@ -77,8 +77,8 @@ public enum MarkerClusters {
         var features = try makeReader(reader, format.readerOptions(conversion, for: input), log)
         var header = try features.readHeader()
         let markers: MarkerSource
-        if header.crs == nil, reader.readsRanges, var indexing = features as? any MarkerIndexReader, indexing.indexesMarkers {
-            markers = try MarkerSource.indexed(&indexing, reader: reader, keepsIDs: options.listsMembers, log: log)
+        if header.crs == nil, reader.readsRanges, features.indexesMarkers, let readers = features.markerReaders {
+            markers = try MarkerSource.indexed(&features, readers: readers, reader: reader, keepsIDs: options.listsMembers, log: log)
         } else {
             markers = try MarkerSource.held(&features, header: &header, log: log)
         }
@@ -124,8 +124,8 @@ public enum MarkerClusters {
     }
 
     /// Writes one zoom's clusters in the order the algorithm made them.
-    private static func write(_ zoomClusters: ZoomClusters, of markers: MarkerSource,
-                              options: ClusterOptions, to writer: inout any FeatureWriter, log: DiagnosticLog)
+    private static func write<Writer: FeatureWriter>(_ zoomClusters: ZoomClusters, of markers: MarkerSource,
+                                                     options: ClusterOptions, to writer: inout Writer, log: DiagnosticLog)
         throws(GeoConvError) -> Int
     {
         let clustering = zoomClusters.clustering
@@ -138,9 +138,9 @@ public enum MarkerClusters {
         /// A batch's clusters as features, made on other cores in pieces (lone markers read
         /// again, clusters made) and, when the writer's records can be written apart, written
         /// there too; each piece's features or records, in order.
-        typealias Piece = (batch: FeatureBatch, error: GeoConvError?)
+        typealias Piece = (batch: FeatureBatch<Writer.RecordFacts>, error: GeoConvError?)
         func make(_ batch: Range<Int>) throws(GeoConvError) -> BackgroundTask<[Piece]> {
-            var pieces: [(range: Range<Int>, batch: FeatureBatch)] = []
+            var pieces: [(range: Range<Int>, batch: FeatureBatch<Writer.RecordFacts>)] = []
             for start in stride(from: batch.lowerBound, to: batch.upperBound, by: 1024) {
                 // Made here: a batch's records writer starts from the state of the writer.
                 pieces.append((start..<min(batch.upperBound, start + 1024), try FeatureBatch(for: writer, log: DiagnosticLog())))
@@ -258,16 +258,14 @@ private struct MarkerSource {
     var lengths: [Int32] = []
     var ids: [String?] = []
     var input: ByteReader?
-    var markerReader: (@Sendable (ByteReader, DiagnosticLog) -> any FeatureReader)?
-    var markerSequenceReader: (@Sendable (ByteReader, DiagnosticLog) -> any FeatureReader)?
+    var markerReaders: MarkerReaders?
     /// Held: the features themselves (inputs that cannot be indexed).
     var held: [Feature] = []
 
-    static func indexed(_ indexing: inout any MarkerIndexReader, reader: ByteReader, keepsIDs: Bool, log: DiagnosticLog)
-        throws(GeoConvError) -> MarkerSource
+    static func indexed(_ indexing: inout any FeatureReader, readers: MarkerReaders, reader: ByteReader, keepsIDs: Bool,
+                        log: DiagnosticLog) throws(GeoConvError) -> MarkerSource
     {
-        var source = MarkerSource(input: reader, markerReader: indexing.markerReader,
-                                  markerSequenceReader: indexing.markerSequenceReader)
+        var source = MarkerSource(input: reader, markerReaders: readers)
         func add(_ entry: MarkerEntry) throws(GeoConvError) {
             guard let position = entry.position else {
                 source.skipped += 1
@@ -286,33 +284,30 @@ private struct MarkerSource {
         // Runs of whole features indexed on every core, where the reader can cut them.
         // (Pipelined: this thread cuts the next runs and adds the oldest's entries, in order,
         // while the workers index the runs between.)
-        if var cutting = indexing as? any FeatureRunReader, cutting.cutsFeatureRuns {
-            let runReader = cutting.runReader, name = reader.name, jobs = ConversionOptions.defaultJobs
+        if indexing.cutsFeatureRuns {
+            let name = reader.name, jobs = ConversionOptions.defaultJobs
             try inPipeline(jobs: jobs, window: jobs * 2, cut: { () throws(GeoConvError) -> FeatureRun? in
-                try cutting.nextFeatureRun(size: 1 << 20)
-            }, process: { run in Self.index(run, name: name, with: runReader) }) { (run, outcome) throws(GeoConvError) in
+                try indexing.nextFeatureRun(size: 1 << 20)
+            }, process: { run in Self.index(run, name: name) }) { (run, outcome) throws(GeoConvError) in
                 log.absorb(outcome.log, relocating: run.relocate)
                 if let error = outcome.error { throw error.relocated(run.relocate) }
                 for entry in outcome.entries { try add(entry) }
             }
-            if let rest = cutting as? any MarkerIndexReader { indexing = rest }
         }
         while let entry = try indexing.nextMarker() { try add(entry) }
         return source
     }
 
     /// The entries of one run of features, their bytes placed in the whole input.
-    private static func index(_ run: FeatureRun, name: String,
-                              with runReader: @Sendable (FeatureRun, ByteReader, DiagnosticLog) -> any FeatureReader)
-        -> (entries: [MarkerEntry], log: DiagnosticLog, error: GeoConvError?)
-    {
+    private static func index(_ run: FeatureRun, name: String) -> (entries: [MarkerEntry], log: DiagnosticLog, error: GeoConvError?) {
         let log = DiagnosticLog()
         var entries: [MarkerEntry] = []
         do throws(GeoConvError) {
-            guard var reader = runReader(run, try run.input(named: name), log) as? any MarkerIndexReader else {
+            var reader = try run.reader(named: name, diagnostics: log)
+            _ = try reader.readHeader()
+            guard reader.indexesMarkers else {
                 return ([], log, GeoConvError(.unsupported, "this reader's runs of features cannot be indexed"))
             }
-            _ = try reader.readHeader()
             while var entry = try reader.nextMarker() {
                 let shift = run.byteOffset
                 entry.bytes = (entry.bytes.lowerBound + shift)..<(entry.bytes.upperBound + shift)
@@ -362,7 +357,7 @@ private struct MarkerSource {
     /// a text sequence; `nil` when anything is to be said about one of them (a warning, an
     /// error, a feature skipped), which reading them one by one then places in the input.
     private func batchFeatures(_ indices: ArraySlice<Int>) -> [Feature]? {
-        guard let input, let markerSequenceReader else { return nil }
+        guard let input, let markerSequenceReader = markerReaders?.sequence else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(indices.reduce(0) { $0 + Int(lengths[$1]) + 2 })
         // Markers close together in the input (most lone markers of a zoom lie in input order)
@@ -404,7 +399,7 @@ private struct MarkerSource {
 
     /// Marker `index`'s feature, read again from the input.
     private func feature(_ index: Int, log: DiagnosticLog) throws(GeoConvError) -> Feature {
-        guard let input, let markerReader else { return held[index] }
+        guard let input, let markerReader = markerReaders?.one else { return held[index] }
         let range = starts[index]..<(starts[index] + Int(lengths[index]))
         guard let bytes = try input.bytes(in: range) else {
             throw GeoConvError(.io, "cannot read '\(input.name)' again at byte \(range.lowerBound)")

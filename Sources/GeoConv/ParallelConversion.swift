@@ -2,97 +2,87 @@ import Dispatch
 import DequeModule
 import GeoConvCore
 
-/// `--jobs N` for line-delimited inputs (GeoJSONSeq, WKT, hex WKB, polyline files): the
-/// input is cut into chunks of whole records, `N` chunks are parsed, transformed and — for
-/// line-delimited outputs — serialised at once, and the results are written in input
-/// order. Memory stays bounded by `2 × N` chunks; errors and warnings keep their input
-/// line numbers; the output is byte-for-byte what a sequential run writes.
-struct ParallelLineConversion {
+/// `--jobs N`: the decorator around the pipeline. A reader that cuts its features into runs
+/// (`FeatureReader.nextFeatureRun`) hands them out here; `jobs` runs at a time are read and
+/// transformed on workers — and written there too when the writer's records can be written
+/// apart (`FeatureWriter.recordsWriter`, `selectiveRecordsWriter`) — and the results are put
+/// into the writer in input order on this thread. Memory stays bounded by `2 × jobs` runs;
+/// messages keep their places in the input; the output is byte for byte what `pump` writes.
+struct ParallelRuns {
     let jobs: Int
     let inputName: String
-    /// The reader of one chunk's records.
-    let makeChunkReader: @Sendable (ByteReader, FeatureRun, DiagnosticLog) throws(GeoConvError) -> any FeatureReader
-    let makeWriter: @Sendable (ByteWriter, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any FeatureWriter
-    let readerOptions: ConversionOptions
-    let writerOptions: ConversionOptions
+    /// The size of the runs to cut: small, so that a run's features (a feature weighs ~10×
+    /// its bytes) or its output stay small in memory; flowing through `inPipeline`, small
+    /// runs cost no waiting.
+    let runSize: Int
+    /// Whether a worker's log stops at its first warning (`--strict`).
+    let strict: Bool
+    /// The transforms, in order (a fresh set for each run).
     let makeTransforms: () -> [any FeatureTransform]
 
-    /// What a worker made of a chunk.
-    struct Outcome {
-        var batch: FeatureBatch
+    /// What a worker made of a run.
+    struct Outcome<Facts> {
+        var batch: FeatureBatch<Facts>
         var read = 0
         var error: GeoConvError?
     }
 
-    func run(reader: ByteReader, writer: ByteWriter, diagnostics: DiagnosticLog) throws(GeoConvError) -> PumpStatistics {
-        var chunker = try Chunker(reader: reader)
-        return try run(header: nil, writer: writer, diagnostics: diagnostics) { (size) throws(GeoConvError) in try chunker.next(size: size) }
+    /// A run with the batch its features go into.
+    struct Prepared<Facts> {
+        var run: FeatureRun
+        var batch: FeatureBatch<Facts>
     }
 
-    /// The size of the chunks to cut: small, so that a chunk's features (a feature weighs
-    /// ~10× its bytes) or its output stay small in memory; flowing through `inPipeline`,
-    /// small chunks cost no waiting.
-    var chunkSize: Int { max(16, readerOptions.chunkBytes / 4) }
+    /// Whether `reader`'s features are worth cutting into runs: it can cut them, the input
+    /// declares no CRS, and its features are small enough (big features — long lines, many
+    /// rings — parse fast per byte, and a byte scan made only to cut them would cost as much
+    /// as it saves), unless the reader finds its runs anyway.
+    func worthCutting<Reader: FeatureReader>(_ reader: inout Reader, header: DocumentHeader) throws(GeoConvError) -> Bool {
+        guard reader.cutsFeatureRuns, header.crs == nil, let sample = try reader.sampleFeatureRun(size: runSize) else { return false }
+        return reader.findsRunsWhileReading || sample.bytes <= FeatureRun.largestParallelFeature * max(1, sample.features)
+    }
 
-    /// Converts the chunks `nextChunk` cuts (at least the size it is given), `jobs` at a
-    /// time, in order. `header` is the document's (for inputs whose records come with one),
-    /// before the transforms. When the output's features are records that can be written
-    /// apart (`RecordsWriter`), the workers write them too and this thread joins the bytes.
-    func run(header sourceHeader: DocumentHeader?, writer: ByteWriter, diagnostics: DiagnosticLog,
-             nextChunk: (Int) throws(GeoConvError) -> FeatureRun?) throws(GeoConvError) -> PumpStatistics
-    {
+    /// Converts the rest of `reader`'s features, cut into runs, into `writer`: begins it with
+    /// `header` (the reader's, read already) as the transforms leave it, and finishes it.
+    /// What follows the runs is read by `reader` after them: a feature there is an error.
+    func run<Reader: FeatureReader, Writer: FeatureWriter>(
+        _ reader: inout Reader, header: DocumentHeader, into writer: inout Writer, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) -> PumpStatistics {
         var statistics = PumpStatistics()
-        var featureWriter = try makeWriter(writer, writerOptions, diagnostics)
-        try featureWriter.begin(header(from: sourceHeader))
-        let size = chunkSize
-        // Pipelined: while the workers convert chunks, this thread cuts the next ones and
-        // writes the results of the oldest (in order), two chunks per worker in flight.
-        try inPipeline(jobs: jobs, window: jobs * 2, cut: { () throws(GeoConvError) -> Prepared? in
-            guard let chunk = try nextChunk(size) else { return nil }
+        var transforms = makeTransforms()
+        try writer.begin(transforms.apply(to: header, diagnostics: DiagnosticLog()))
+        let size = runSize, strict = strict
+        // Pipelined: while the workers convert runs, this thread cuts the next ones and
+        // writes the results of the oldest (in order), two runs per worker in flight.
+        try inPipeline(jobs: jobs, window: jobs * 2, cut: { () throws(GeoConvError) -> Prepared<Writer.RecordFacts>? in
+            guard let run = try reader.nextFeatureRun(size: size) else { return nil }
             // Made here, in order, from the begun writer.
-            return Prepared(chunk: chunk, batch: try FeatureBatch(for: featureWriter, log: DiagnosticLog(strict: readerOptions.strict)))
+            return Prepared(run: run, batch: try FeatureBatch(for: writer, log: DiagnosticLog(strict: strict)))
         }, process: { process($0) }) { (prepared, outcome) throws(GeoConvError) in
-            let chunk = prepared.chunk
-            diagnostics.absorb(outcome.batch.log, relocating: chunk.relocate)
-            if let error = outcome.error { throw error.relocated(chunk.relocate) }
+            let run = prepared.run
+            diagnostics.absorb(outcome.batch.log, relocating: run.relocate)
+            if let error = outcome.error { throw error.relocated(run.relocate) }
             statistics.featuresRead += outcome.read
-            try outcome.batch.write(into: &featureWriter, diagnostics: diagnostics) { ordinal in
-                locate(ordinal, in: chunk)
+            try outcome.batch.write(into: &writer, diagnostics: diagnostics) { ordinal in
+                run.location(ofFeature: ordinal, inputName: inputName)
             }
             statistics.featuresWritten += outcome.batch.count
         }
-        try featureWriter.finish()
+        if try reader.next() != nil {
+            throw GeoConvError(.invalidInput, "a feature after the runs of features", at: reader.lastLocation)
+        }
+        try writer.finish()
         return statistics
     }
 
-    /// The document header as the transforms leave it (line formats have none of their own:
-    /// an empty one).
-    private func header(from source: DocumentHeader?) throws(GeoConvError) -> DocumentHeader {
-        var transforms = makeTransforms()
-        return try transforms.apply(to: source ?? DocumentHeader(), diagnostics: DiagnosticLog())
-    }
-
-    /// A chunk with the batch its features go into.
-    struct Prepared {
-        var chunk: FeatureRun
-        var batch: FeatureBatch
-    }
-
-    /// Where feature `ordinal` of `chunk` is in the input (only for the first message of a
-    /// kind about a feature this thread writes).
-    private func locate(_ ordinal: Int, in chunk: FeatureRun) -> SourceLocation? {
-        chunk.location(ofFeature: ordinal, inputName: inputName, readBy: makeChunkReader)
-    }
-
-    private func process(_ prepared: Prepared) -> Outcome {
-        let chunk = prepared.chunk, log = prepared.batch.log
+    private func process<Facts>(_ prepared: Prepared<Facts>) -> Outcome<Facts> {
+        let run = prepared.run, log = prepared.batch.log
         var outcome = Outcome(batch: prepared.batch)
         do throws(GeoConvError) {
-            let input = try chunk.input(named: inputName)
-            var reader = try makeChunkReader(input, chunk, log)
+            var reader = try run.reader(named: inputName, diagnostics: log)
             var transforms = makeTransforms()
             _ = try transforms.apply(to: reader.readHeader(), diagnostics: log)
-            let current = chunk.locatesCurrentFeature(in: log, inputName: inputName, readBy: makeChunkReader)
+            let current = run.locatesCurrentFeature(in: log, inputName: inputName)
             while let feature = try reader.next() {
                 let ordinal = outcome.read
                 outcome.read += 1
@@ -107,6 +97,49 @@ struct ParallelLineConversion {
             outcome.error = error
         }
         return outcome
+    }
+}
+
+/// The runs of a line-delimited input (GeoJSONSeq, WKT, hex WKB, polyline files: no record
+/// spans a line, `FormatCapabilities.lineRecords`): chunks of whole lines, each read by the
+/// format's reader. A reader only of runs, for `ParallelRuns`: it has no header of its own,
+/// and its features are read from its runs.
+struct LineRuns: FeatureReader {
+    private var chunker: Chunker
+    private let makeReader: FeatureRun.MakeReader
+    private var cut = false
+
+    /// The runs of `input`, each read by the format's reader that `makeReader` makes with
+    /// `options`.
+    init(_ input: ByteReader, options: ConversionOptions, makeReader: @escaping FileFormat.MakeReader) throws(GeoConvError) {
+        chunker = try Chunker(reader: input)
+        self.makeReader = { input, diagnostics throws(GeoConvError) in try makeReader(input, options, diagnostics) }
+    }
+
+    func readHeader() throws(GeoConvError) -> DocumentHeader { DocumentHeader() }
+
+    /// Nothing after the runs; asked before them, a refusal (the features are read by runs).
+    mutating func next() throws(GeoConvError) -> Feature? {
+        guard cut else {
+            throw GeoConvError(.unsupported, "a line-delimited input split for --jobs is read by its runs", hint: "read it with its format's reader")
+        }
+        return nil
+    }
+
+    var lastLocation: SourceLocation? { nil }
+
+    var cutsFeatureRuns: Bool { true }
+
+    /// Lines are cut at their ends whatever their size: no sample is taken (`(0, 0)`).
+    mutating func sampleFeatureRun(size: Int) throws(GeoConvError) -> (bytes: Int, features: Int)? { (0, 0) }
+
+    mutating func nextFeatureRun(size: Int) throws(GeoConvError) -> FeatureRun? {
+        guard var run = try chunker.next(size: size) else {
+            cut = true
+            return nil
+        }
+        run.makeReader = makeReader
+        return run
     }
 
     /// Cuts the input after a newline — or, for RS-delimited GeoJSON text sequences, before
@@ -209,21 +242,18 @@ struct ParallelLineConversion {
 }
 
 extension FeatureRun {
-    /// A reader of a run's features: made by a format for a run of its input.
-    typealias RunReaderMaker = (ByteReader, FeatureRun, DiagnosticLog) throws(GeoConvError) -> any FeatureReader
-
     /// Where feature `index` of this run (counted from 0) is in the whole input: the run read
-    /// again up to it by a reader `makeReader` makes. For placing a message about a feature
-    /// parsed elsewhere, asked only for the first message of a kind; `nil` when it cannot be read.
-    func location(ofFeature index: Int, inputName: String, readBy makeReader: RunReaderMaker) -> SourceLocation? {
-        placeInRun(ofFeature: index, inputName: inputName, readBy: makeReader).map(relocate)
+    /// again up to it by its reader. For placing a message about a feature parsed elsewhere,
+    /// asked only for the first message of a kind; `nil` when it cannot be read.
+    func location(ofFeature index: Int, inputName: String) -> SourceLocation? {
+        placeInRun(ofFeature: index, inputName: inputName).map(relocate)
     }
 
     /// Where feature `index` is in this run (the run's own place, before `relocate`).
-    private func placeInRun(ofFeature index: Int, inputName: String, readBy makeReader: RunReaderMaker) -> SourceLocation? {
+    private func placeInRun(ofFeature index: Int, inputName: String) -> SourceLocation? {
         guard index >= 0 else { return nil }
         do throws(GeoConvError) {
-            var reader = try makeReader(try input(named: inputName), self, DiagnosticLog())
+            var reader = try reader(named: inputName, diagnostics: DiagnosticLog())
             _ = try reader.readHeader()
             for _ in 0...index where try reader.next() == nil { return nil }
             return reader.lastLocation
@@ -236,9 +266,9 @@ extension FeatureRun {
     /// (set it as each feature is read), the run read again up to it only when a message needs
     /// a place — the first of each kind — so that no place is made per feature. The places are
     /// the run's own, as the log's absorption with `relocate` expects.
-    func locatesCurrentFeature(in log: DiagnosticLog, inputName: String, readBy makeReader: @escaping RunReaderMaker) -> FeatureCursor {
+    func locatesCurrentFeature(in log: DiagnosticLog, inputName: String) -> FeatureCursor {
         let cursor = FeatureCursor()
-        log.locateCurrent { [self] in placeInRun(ofFeature: cursor.ordinal, inputName: inputName, readBy: makeReader) }
+        log.locateCurrent { [self] in placeInRun(ofFeature: cursor.ordinal, inputName: inputName) }
         return cursor
     }
 }

@@ -1,30 +1,44 @@
-/// Whole records cut from an input — lines of a line-delimited file, or features of a
-/// FeatureCollection's array — with where they start, for a reader on another thread.
-package struct FeatureRun: Sendable {
-    /// The records' bytes.
-    package var bytes: [UInt8]
+/// Whole records cut from an input — lines of a line-delimited file, the features of a
+/// FeatureCollection's array, a KML document's run of Placemarks — with where they start and
+/// the reader of their features, for a worker on another thread (`--jobs`).
+public struct FeatureRun: Sendable {
+    /// Makes, on any thread, a reader of a run's features from the run's bytes (given as the
+    /// `ByteReader`), whose locations are relative to the run (`relocate` makes them the
+    /// input's).
+    public typealias MakeReader = @Sendable (ByteReader, DiagnosticLog) throws(GeoConvError) -> any FeatureReader
+
+    /// The records' bytes (empty for a run whose reader holds what it reads).
+    public var bytes: [UInt8]
     /// Where `bytes` start in the input: line, column (a run may start mid-line) and offset.
-    package var line: Int
-    package var column: Int
-    package var byteOffset: Int
+    public var line: Int
+    public var column: Int
+    public var byteOffset: Int
     /// Records of the input before this run (GeoJSON text sequence records, or features of
     /// the array).
-    package var recordsBefore: Int
+    public var recordsBefore: Int
     /// The whole input's first bytes (`ByteReader.inputStart()`), for what a reader decides
     /// from them; empty for runs whose readers decide nothing from it.
-    package var inputStart: [UInt8] = []
-    /// What the format's run reader starts from besides the bytes, in its own terms (a KML
-    /// run's style and schema tables as the document's reader had them there); `nil` for runs
-    /// that are bytes alone. Made by the cutting thread and only read after.
-    package var context: (any Sendable)?
+    public var inputStart: [UInt8] = []
+    /// The reader of this run's features, made by the reader that cut it (with its options
+    /// and, for a KML run, the style and schema tables the document had there).
+    public var makeReader: MakeReader
 
-    /// Creates a run.
-    package init(bytes: [UInt8], line: Int, column: Int = 1, byteOffset: Int, recordsBefore: Int) {
+    /// Creates a run read by `makeReader` (a scanner that cuts bytes leaves it to the
+    /// reader that hands the run out: `unassigned` until then).
+    public init(bytes: [UInt8], line: Int, column: Int = 1, byteOffset: Int, recordsBefore: Int,
+                makeReader: @escaping MakeReader = FeatureRun.unassigned) {
         self.bytes = bytes
         self.line = line
         self.column = column
         self.byteOffset = byteOffset
         self.recordsBefore = recordsBefore
+        self.makeReader = makeReader
+    }
+
+    /// The reader of a run cut by bytes alone, before its reader is assigned: refuses.
+    public static let unassigned: MakeReader = { input, _ throws(GeoConvError) in
+        throw GeoConvError(.unsupported, "a run of \(input.name) was handed out without a reader of its features",
+                           hint: "the reader that cuts a run sets its makeReader")
     }
 
     /// A reader of this run's bytes, named `name` in messages; it starts the input only when
@@ -33,6 +47,11 @@ package struct FeatureRun: Sendable {
         let reader = try ByteReader(.memory(bytes, name: name))
         if byteOffset != 0 { reader.enclosingInputStart = inputStart }
         return reader
+    }
+
+    /// The reader of this run's features (`makeReader` on its bytes), named `name`.
+    package func reader(named name: String, diagnostics: DiagnosticLog) throws(GeoConvError) -> any FeatureReader {
+        try makeReader(try input(named: name), diagnostics)
     }
 
     /// A location inside this run as a location in the whole input. A JSON Pointer that
@@ -58,56 +77,26 @@ extension FeatureRun {
     package static let largestParallelFeature = 4096
 }
 
-/// A reader whose remaining features can be cut into runs of whole features, each then
-/// parsed by a reader of its own on another thread (a GeoJSON FeatureCollection's array):
-/// what `--jobs` asks of a reader, whatever its format.
-package protocol FeatureRunReader: FeatureReader {
-    /// Whether runs can be cut now (the header is read and features are ahead).
-    var cutsFeatureRuns: Bool { get }
-    /// The size and count of the features the next `nextFeatureRun(size:)` would cut,
-    /// without taking them.
-    mutating func sampleFeatureRun(size: Int) throws(GeoConvError) -> (bytes: Int, features: Int)?
-    /// The next run of at least `size` bytes of whole features (fewer at the end); `nil`
-    /// when none is left, after which `next()` reads what follows them.
-    mutating func nextFeatureRun(size: Int) throws(GeoConvError) -> FeatureRun?
-    /// Makes, on any thread, a reader of a run's bytes (given as the `ByteReader`) with this
-    /// reader's options, whose locations are relative to the run (`FeatureRun.relocate`
-    /// makes them the input's).
-    var runReader: @Sendable (FeatureRun, ByteReader, DiagnosticLog) -> any FeatureReader { get }
-    /// Whether finding the runs costs nothing beyond reading on one thread (a KML reader's
-    /// splitter scans the document whether or not the runs are handed out), so that runs of
-    /// big features are worth taking too; `false` by default: a scan made only to cut them
-    /// costs as much as big features' parsing saves.
-    var findsRunsWhileReading: Bool { get }
+/// What a reader that cuts no runs answers (`FeatureReader`'s runs requirements).
+extension FeatureReader {
+    public var cutsFeatureRuns: Bool { false }
+    public mutating func sampleFeatureRun(size: Int) throws(GeoConvError) -> (bytes: Int, features: Int)? { nil }
+    public mutating func nextFeatureRun(size: Int) throws(GeoConvError) -> FeatureRun? { nil }
+    public var findsRunsWhileReading: Bool { false }
 }
 
-extension FeatureRunReader {
-    package var findsRunsWhileReading: Bool { false }
-}
+/// What a writer without records answers (`FeatureWriter`'s records requirements).
+extension FeatureWriter {
+    public func recordsWriter(into output: ByteWriter, diagnostics: DiagnosticLog) -> (any FeatureWriter)? { nil }
 
-/// A writer whose features are independent records between what it writes first and last
-/// (a GeoJSON FeatureCollection's members, a text sequence's records), so that writers of
-/// its kind can write batches of them on other threads and the bytes be put in order here.
-package protocol RecordsWriter: FeatureWriter {
-    /// A writer of features as records alone into `output` (nothing before or after them),
-    /// as this writer, begun, would write them after at least one other; `nil` when a record
-    /// depends on what this writer has seen (a collection's bounding box, for example).
-    func recordsWriter(into output: ByteWriter, diagnostics: DiagnosticLog) -> (any FeatureWriter)?
-    /// Adds `count` records that a records writer wrote, in order after those written so far.
-    mutating func appendRecords(_ bytes: [UInt8], count: Int) throws(GeoConvError)
-    /// When `recordsWriter` is `nil`: a writer, made on this writer's thread from its state,
-    /// of the features whose records stand alone (most features of a large file), which
-    /// leaves the others to this writer; `nil` when there is none.
-    func selectiveRecordsWriter() -> (any SelectiveRecordsWriter)?
-    /// Adds the records a selective records writer wrote, in order after what this writer
-    /// wrote so far, learning what they tell it; `locate(i)` places what it reports about
-    /// the run's record `i` (counted from 0).
-    mutating func appendRecords(_ records: WrittenRecords, locating locate: (Int) -> Void) throws(GeoConvError)
-}
+    public mutating func appendRecords(_ bytes: [UInt8], count: Int) throws(GeoConvError) {
+        throw GeoConvError(.unsupported, "this writer takes no records written elsewhere",
+                           hint: "a writer that appends records gives a recordsWriter(into:diagnostics:)")
+    }
 
-extension RecordsWriter {
-    package func selectiveRecordsWriter() -> (any SelectiveRecordsWriter)? { nil }
-    package mutating func appendRecords(_ records: WrittenRecords, locating locate: (Int) -> Void) throws(GeoConvError) {
+    public func selectiveRecordsWriter() -> (any SelectiveRecordsWriter<RecordFacts>)? { nil }
+
+    public mutating func appendRecords(_ records: WrittenRecords<RecordFacts>, locating locate: (Int) -> Void) throws(GeoConvError) {
         try appendRecords(records.bytes, count: records.count)
     }
 }
@@ -119,26 +108,29 @@ extension RecordsWriter {
 /// document's writer reports it, at the record's feature.
 /// (A class: a batch asks it about every feature, and a value in an existential would be
 /// copied out and back each time.)
-package protocol SelectiveRecordsWriter: AnyObject {
+public protocol SelectiveRecordsWriter<Facts>: AnyObject {
+    /// What the records teach the document's writer (its `FeatureWriter.RecordFacts`).
+    associatedtype Facts
     /// Writes `feature` as a record and returns `true`, or writes nothing and returns
     /// `false` when only the document's writer can write it.
     func writeRecord(_ feature: Feature) -> Bool
     /// The records written since the last call, with what they teach the document's writer.
-    func takeRecords() -> WrittenRecords
+    func takeRecords() -> WrittenRecords<Facts>
 }
 
 /// Records a selective records writer wrote, with what the document's writer learns from
 /// them (its format's own facts, each about one of the records).
-package struct WrittenRecords {
+public struct WrittenRecords<Facts> {
     /// The records' bytes, in order.
-    package var bytes: [UInt8]
+    public var bytes: [UInt8]
     /// How many records.
-    package var count: Int
-    /// What the document's writer learns from them, in its format's terms.
-    package var facts: Any?
+    public var count: Int
+    /// What the document's writer learns from them, in its format's terms (`nil` for records
+    /// that teach it nothing).
+    public var facts: Facts?
 
     /// Records written.
-    package init(bytes: [UInt8], count: Int, facts: Any? = nil) {
+    public init(bytes: [UInt8], count: Int, facts: Facts? = nil) {
         self.bytes = bytes
         self.count = count
         self.facts = facts
@@ -147,14 +139,14 @@ package struct WrittenRecords {
 
 /// Features made on another thread for a writer, put into it later in order: written there
 /// as records by a writer made from it, when its records can be written apart
-/// (`RecordsWriter`), else kept for it to write — or both, when a selective records writer
+/// (`FeatureWriter.recordsWriter`), else kept for it to write — or both, when a selective records writer
 /// writes the features whose records stand alone and leaves the others.
-package struct FeatureBatch {
+package struct FeatureBatch<Facts> {
     /// The batch's diagnostics (its records writer's among them).
     package let log: DiagnosticLog
     private var records: (writer: any FeatureWriter, output: ByteWriter)?
     private var written: [UInt8]?
-    private var selective: (any SelectiveRecordsWriter)?
+    private var selective: (any SelectiveRecordsWriter<Facts>)?
     /// With a selective records writer: what the batch holds, in order — runs of records
     /// (with the ordinal of the feature each was made from) and features kept for the writer.
     private var pieces: [Piece] = []
@@ -170,21 +162,19 @@ package struct FeatureBatch {
     private let writesRecords: Bool, writesSelectively: Bool
 
     private enum Piece {
-        case records(WrittenRecords, ordinals: [Int])
+        case records(WrittenRecords<Facts>, ordinals: [Int])
         case kept(Feature, ordinal: Int)
     }
 
     /// A batch for `writer`, begun, made on the writer's thread (a records writer starts
     /// from its state).
-    package init(for writer: any FeatureWriter, log: DiagnosticLog) throws(GeoConvError) {
+    package init<Writer: FeatureWriter>(for writer: Writer, log: DiagnosticLog) throws(GeoConvError) where Writer.RecordFacts == Facts {
         self.log = log
-        if let recordsWriter = writer as? any RecordsWriter {
-            let output = try ByteWriter(.memory)
-            if let made = recordsWriter.recordsWriter(into: output, diagnostics: log) {
-                records = (made, output)
-            } else {
-                selective = recordsWriter.selectiveRecordsWriter()
-            }
+        let output = try ByteWriter(.memory)
+        if let made = writer.recordsWriter(into: output, diagnostics: log) {
+            records = (made, output)
+        } else {
+            selective = writer.selectiveRecordsWriter()
         }
         writesRecords = records != nil
         writesSelectively = !writesRecords && selective != nil
@@ -229,29 +219,28 @@ package struct FeatureBatch {
     /// writer reports about a kept feature (or a record) is placed by `locate`, given the
     /// feature's ordinal, and asked only when a message needs a place (the first of each
     /// kind): no place is made or kept per feature.
-    package func write(into writer: inout any FeatureWriter, diagnostics: DiagnosticLog,
-                       locating locate: @escaping (Int) -> SourceLocation? = { _ in nil }) throws(GeoConvError)
+    package func write<Writer: FeatureWriter>(into writer: inout Writer, diagnostics: DiagnosticLog,
+                                              locating locate: @escaping (Int) -> SourceLocation? = { _ in nil }) throws(GeoConvError)
+        where Writer.RecordFacts == Facts
     {
-        if let written, var recordsWriter = writer as? any RecordsWriter {
-            try recordsWriter.appendRecords(written, count: count)
-            writer = recordsWriter
+        if let written {
+            try writer.appendRecords(written, count: count)
             return
         }
         // The ordinal of the feature being written, when known.
         let current = FeatureCursor()
         diagnostics.locateCurrent { current.ordinal < 0 ? nil : locate(current.ordinal) }
         defer { diagnostics.currentLocation = nil }
-        if selective != nil, var recordsWriter = writer as? any RecordsWriter {
-            defer { writer = recordsWriter }
+        if selective != nil {
             for piece in pieces {
                 switch piece {
                 case .records(let records, let ordinals):
-                    try recordsWriter.appendRecords(records) { index in
+                    try writer.appendRecords(records) { index in
                         current.ordinal = ordinals.indices.contains(index) ? ordinals[index] : -1
                     }
                 case .kept(let feature, let ordinal):
                     current.ordinal = ordinal
-                    try recordsWriter.write(feature)
+                    try writer.write(feature)
                 }
                 current.ordinal = -1
             }

@@ -1,5 +1,13 @@
 /// Produces a document's header, then its features one at a time, so that a conversion
 /// holds one feature in memory, never the whole file.
+///
+/// Three requirements are all a format must give. The others are what the pipeline may ask
+/// beyond them, each with a default that declines, so that a reader declares a capability
+/// by implementing it (see `FeatureRuns.swift` and `MarkerIndex.swift`):
+/// - **runs** (`--jobs`): the rest of the features cut into runs of whole features, each
+///   read by a reader of its own on another thread (`cutsFeatureRuns`, `nextFeatureRun`);
+/// - **a marker index** (`geoconv cluster`): where each feature is, without building it
+///   (`indexesMarkers`, `nextMarker`).
 public protocol FeatureReader {
     /// Reads what comes before the features. Called once, before the first `next()`.
     mutating func readHeader() throws(GeoConvError) -> DocumentHeader
@@ -7,9 +15,40 @@ public protocol FeatureReader {
     mutating func next() throws(GeoConvError) -> Feature?
     /// Where the feature last returned by `next()` starts in the input.
     var lastLocation: SourceLocation? { get }
+
+    /// Runs: whether `nextFeatureRun` can cut runs now (the header is read and features are
+    /// ahead). Default `false`.
+    var cutsFeatureRuns: Bool { get }
+    /// Runs: the size and count of the features the next `nextFeatureRun(size:)` would cut,
+    /// without taking them. Default `nil`.
+    mutating func sampleFeatureRun(size: Int) throws(GeoConvError) -> (bytes: Int, features: Int)?
+    /// Runs: the next run of at least `size` bytes of whole features (fewer at the end), with
+    /// the reader of its features; `nil` when none is left, after which `next()` reads what
+    /// follows them. Default `nil`.
+    mutating func nextFeatureRun(size: Int) throws(GeoConvError) -> FeatureRun?
+    /// Runs: whether finding them costs nothing beyond reading on one thread (a KML reader's
+    /// splitter scans the document whether or not its runs are handed out), so that runs of
+    /// big features are worth taking too. Default `false`: a scan made only to cut them costs
+    /// as much as big features' parsing saves.
+    var findsRunsWhileReading: Bool { get }
+
+    /// Marker index: whether `nextMarker()` can list the features now. Default `false`.
+    var indexesMarkers: Bool { get }
+    /// Marker index: the next feature's entry, or `nil` after the last (the rest of the input
+    /// is then read and checked as `next()` would). Default `nil`.
+    mutating func nextMarker() throws(GeoConvError) -> MarkerEntry?
+    /// Marker index: the readers of the features `nextMarker()` listed, from their bytes.
+    /// Default `nil`.
+    var markerReaders: MarkerReaders? { get }
 }
 
 /// Consumes a header, then features one at a time, and emits bytes.
+///
+/// Three requirements are all a format must give. The others are what `--jobs` may ask
+/// beyond them, each with a default that declines (see `FeatureRuns.swift`): a writer of
+/// records alone (`recordsWriter`), whose bytes written on other threads are appended here
+/// in order (`appendRecords`), or a selective one that writes the features whose records
+/// stand alone and tells this writer, in its own `RecordFacts`, what it learns from them.
 public protocol FeatureWriter {
     /// Writes what comes before the features. Called once, first.
     mutating func begin(_ header: DocumentHeader) throws(GeoConvError)
@@ -17,6 +56,24 @@ public protocol FeatureWriter {
     mutating func write(_ feature: Feature) throws(GeoConvError)
     /// Writes what comes after the features and flushes. Called once, last, on success only.
     mutating func finish() throws(GeoConvError)
+
+    /// What a selective records writer's records teach this writer, in its format's terms.
+    associatedtype RecordFacts = Void
+    /// Records: a writer of features as records alone into `output` (nothing before or after
+    /// them), as this writer, begun, would write them after at least one other; `nil` when a
+    /// record depends on what this writer has seen. Default `nil`.
+    func recordsWriter(into output: ByteWriter, diagnostics: DiagnosticLog) -> (any FeatureWriter)?
+    /// Records: adds `count` records that a records writer wrote, in order after those
+    /// written so far. Default: refused (only writers with a records writer are asked).
+    mutating func appendRecords(_ bytes: [UInt8], count: Int) throws(GeoConvError)
+    /// Records, when `recordsWriter` is `nil`: a writer, made on this writer's thread from its
+    /// state, of the features whose records stand alone, which leaves the others to this
+    /// writer. Default `nil`.
+    func selectiveRecordsWriter() -> (any SelectiveRecordsWriter<RecordFacts>)?
+    /// Records: adds the records a selective records writer wrote, in order after what this
+    /// writer wrote so far, learning what they tell it; `locate(i)` places what it reports
+    /// about the run's record `i` (counted from 0). Default: `appendRecords(_:count:)`.
+    mutating func appendRecords(_ records: WrittenRecords<RecordFacts>, locating locate: (Int) -> Void) throws(GeoConvError)
 }
 
 /// Maps each feature to zero or more features (reprojection, circle → polygon, span

@@ -168,7 +168,7 @@ enum PolylineLine {
 /// Everything but the geometry's latitude and longitude is dropped, and each kind of loss
 /// is reported once with a count: properties, names, styles, ids, altitudes, coordinates
 /// rounded to the precision, circles, and features with no or an empty geometry.
-public struct PolylineFileWriter: FeatureWriter, RecordsWriter {
+public struct PolylineFileWriter: FeatureWriter {
     private let output: ByteWriter
     private let options: PolylineFileOptions
     private let diagnostics: DiagnosticLog
@@ -213,11 +213,11 @@ public struct PolylineFileWriter: FeatureWriter, RecordsWriter {
     public mutating func finish() throws(GeoConvError) { try output.flush() }
 
     /// One polyline per line: lines are written apart.
-    package func recordsWriter(into output: ByteWriter, diagnostics: DiagnosticLog) -> (any FeatureWriter)? {
+    public func recordsWriter(into output: ByteWriter, diagnostics: DiagnosticLog) -> (any FeatureWriter)? {
         PolylineFileWriter(output, options: options, diagnostics: diagnostics)
     }
 
-    package mutating func appendRecords(_ bytes: [UInt8], count: Int) throws(GeoConvError) { try output.write(bytes) }
+    public mutating func appendRecords(_ bytes: [UInt8], count: Int) throws(GeoConvError) { try output.write(bytes) }
 
     private mutating func separate() { if !line.isEmpty && line.last != UInt8(ascii: "(") { line.append(32) } }
 

@@ -1,16 +1,16 @@
-package import GeoConvCore
+public import GeoConvCore
 
 /// The marker index of a FeatureCollection or text sequence: each feature stepped over as
-/// bytes except its geometry's type and position and its ids (`MarkerIndexReader`).
-extension GeoJSONReader: MarkerIndexReader {
-    package var indexesMarkers: Bool {
+/// bytes except its geometry's type and position and its ids (`FeatureReader`'s marker index).
+extension GeoJSONReader {
+    public var indexesMarkers: Bool {
         switch state {
         case .inFeatures, .sequence: true
         default: false
         }
     }
 
-    package mutating func nextMarker() throws(GeoConvError) -> MarkerEntry? {
+    public mutating func nextMarker() throws(GeoConvError) -> MarkerEntry? {
         switch state {
         case .inFeatures(let index):
             scanner.startValue()
@@ -42,16 +42,13 @@ extension GeoJSONReader: MarkerIndexReader {
         }
     }
 
-    package var markerReader: @Sendable (ByteReader, DiagnosticLog) -> any FeatureReader {
-        let options = GeoJSONReadOptions(skipsInvalidFeatures: options.skipsInvalidFeatures, maximumDepth: options.maximumDepth,
-                                         maximumFeatureBytes: options.maximumFeatureBytes)
-        return { input, diagnostics in GeoJSONReader(input, options: options, diagnostics: diagnostics) }
-    }
-
-    package var markerSequenceReader: @Sendable (ByteReader, DiagnosticLog) -> any FeatureReader {
-        let options = GeoJSONReadOptions(isSequence: true, skipsInvalidFeatures: options.skipsInvalidFeatures,
-                                         maximumDepth: options.maximumDepth, maximumFeatureBytes: options.maximumFeatureBytes)
-        return { input, diagnostics in GeoJSONReader(input, options: options, diagnostics: diagnostics) }
+    public var markerReaders: MarkerReaders? {
+        let one = GeoJSONReadOptions(skipsInvalidFeatures: options.skipsInvalidFeatures, maximumDepth: options.maximumDepth,
+                                     maximumFeatureBytes: options.maximumFeatureBytes)
+        let sequence = GeoJSONReadOptions(isSequence: true, skipsInvalidFeatures: options.skipsInvalidFeatures,
+                                          maximumDepth: options.maximumDepth, maximumFeatureBytes: options.maximumFeatureBytes)
+        return MarkerReaders(one: { input, diagnostics in GeoJSONReader(input, options: one, diagnostics: diagnostics) },
+                             sequence: { input, diagnostics in GeoJSONReader(input, options: sequence, diagnostics: diagnostics) })
     }
 
     /// After the array: the root's last members read as `next()` reads them.

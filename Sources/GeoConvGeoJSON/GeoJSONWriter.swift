@@ -42,7 +42,7 @@ public struct GeoJSONWriteOptions: Hashable, Sendable {
 /// written as its centre Point with a `geoconv:radius` property (and reported, since other
 /// viewers show a point). Document name, description, camera and tile layers become
 /// FeatureCollection members (and are reported as lost in a text sequence).
-public struct GeoJSONWriter: FeatureWriter, RecordsWriter {
+public struct GeoJSONWriter: FeatureWriter {
     private let output: ByteWriter
     private let options: GeoJSONWriteOptions
     private let diagnostics: DiagnosticLog
@@ -207,7 +207,7 @@ public struct GeoJSONWriter: FeatureWriter, RecordsWriter {
 
     // MARK: Records written elsewhere
 
-    package func recordsWriter(into output: ByteWriter, diagnostics: DiagnosticLog) -> (any FeatureWriter)? {
+    public func recordsWriter(into output: ByteWriter, diagnostics: DiagnosticLog) -> (any FeatureWriter)? {
         guard !options.writesBoundingBoxes else { return nil }  // the collection's bbox needs every feature here
         var writer = GeoJSONWriter(output, options: options, diagnostics: diagnostics)
         writer.edgesTakeShorterWay = edgesTakeShorterWay
@@ -215,7 +215,7 @@ public struct GeoJSONWriter: FeatureWriter, RecordsWriter {
         return writer
     }
 
-    package mutating func appendRecords(_ bytes: [UInt8], count: Int) throws(GeoConvError) {
+    public mutating func appendRecords(_ bytes: [UInt8], count: Int) throws(GeoConvError) {
         // A collection's first member has no comma before it; records come with one.
         if options.sequence == nil, self.count == 0, bytes.first == UInt8(ascii: ",") {
             try output.write(Array(bytes.dropFirst()))

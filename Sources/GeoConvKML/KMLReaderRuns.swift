@@ -1,41 +1,37 @@
-package import GeoConvCore
+public import GeoConvCore
 internal import DequeModule
 import Synchronization
 
 /// `--jobs` where the conversion's workers write too: the document is read on this thread
 /// only as far as the next run of Placemarks (its containers, styles and schemas, and the
 /// few features outside runs), and each run goes out with the tables it is to be read with,
-/// to be parsed, transformed and written on a worker (`FeatureRunReader`). Without it a
+/// to be parsed, transformed and written on a worker (`FeatureReader`'s runs). Without it a
 /// run's features are read on a worker and come back here to be written on one thread.
-extension KMLReader: FeatureRunReader {
+extension KMLReader {
     /// Whether the rest of the document can be handed out in runs: `--jobs` split it, and the
     /// header has been read.
-    package var cutsFeatureRuns: Bool { state.runs != nil && state.headerDone }
+    public var cutsFeatureRuns: Bool { state.runs != nil && state.headerDone }
 
     /// The size and Placemark count of the next run the splitter found, without taking it;
     /// `nil` when it found none (a short document, or one it does not cut).
-    package mutating func sampleFeatureRun(size: Int) throws(GeoConvError) -> (bytes: Int, features: Int)? {
+    public mutating func sampleFeatureRun(size: Int) throws(GeoConvError) -> (bytes: Int, features: Int)? {
         guard let splitter = state.runs?.splitter, let run = try splitter.upcomingRuns(after: -1, count: 1).first else { return nil }
         return (run.bytes.count, run.placemarks)
     }
 
     /// What the document holds up to and with its next run of Placemarks (or about `size`
     /// bytes of features read here); `nil` at the document's end. Its features, warnings and
-    /// errors come out of `runReader`'s reader in the order one thread would meet them.
-    package mutating func nextFeatureRun(size: Int) throws(GeoConvError) -> FeatureRun? {
+    /// errors come out of the run's reader (a `KMLCutReader`) in the order one thread would
+    /// meet them, at the input's places already (the run has no bytes of its own).
+    public mutating func nextFeatureRun(size: Int) throws(GeoConvError) -> FeatureRun? {
         guard let cut = state.nextCut(size: size) else { return nil }
-        var run = FeatureRun(bytes: [], line: 1, byteOffset: 0, recordsBefore: 0)
-        run.context = cut
-        return run
+        return FeatureRun(bytes: [], line: 1, byteOffset: 0, recordsBefore: 0) { _, diagnostics in
+            KMLCutReader(cut: cut, diagnostics: diagnostics)
+        }
     }
 
     /// The splitter scans the document whether or not its runs are handed out.
-    package var findsRunsWhileReading: Bool { true }
-
-    /// Readers of the cuts `nextFeatureRun` made (their places are the input's already).
-    package var runReader: @Sendable (FeatureRun, ByteReader, DiagnosticLog) -> any FeatureReader {
-        { run, _, diagnostics in KMLCutReader(cut: run.context as? KMLCut, diagnostics: diagnostics) }
-    }
+    public var findsRunsWhileReading: Bool { true }
 }
 
 /// A piece of the document as one thread would read it, in order.
@@ -89,25 +85,21 @@ final class KMLStyleUses: Sendable {
 /// Reads a cut's pieces in order on a worker: runs parsed there, features and warnings of
 /// the document's reader handed on, the error last.
 struct KMLCutReader: FeatureReader {
-    let cut: KMLCut?
+    let cut: KMLCut
     let diagnostics: DiagnosticLog
     private var nextPiece = 0
     private var features = Deque<(feature: Feature, location: SourceLocation?)>()
     private var pendingError: GeoConvError?
     private(set) var lastLocation: SourceLocation?
 
-    init(cut: KMLCut?, diagnostics: DiagnosticLog) {
+    init(cut: KMLCut, diagnostics: DiagnosticLog) {
         self.cut = cut
         self.diagnostics = diagnostics
     }
 
-    func readHeader() throws(GeoConvError) -> DocumentHeader {
-        guard let cut else { throw GeoConvError(.unsupported, "a run of KML features was cut without its tables") }
-        return cut.header
-    }
+    func readHeader() throws(GeoConvError) -> DocumentHeader { cut.header }
 
     mutating func next() throws(GeoConvError) -> Feature? {
-        guard let cut else { return nil }
         while true {
             if let (feature, location) = features.popFirst() {
                 lastLocation = location

@@ -1,4 +1,4 @@
-package import GeoConvCore
+public import GeoConvCore
 internal import GeoConvXML
 
 /// Placemarks written on other threads (`--jobs`): most placemarks of a large file take
@@ -11,6 +11,8 @@ internal import GeoConvXML
 /// property the writer asks for by name (`KMLWriterState.askedNames`), gx — is left to it,
 /// so the output and the messages are a sequential run's.
 final class KMLRecordsWriter: SelectiveRecordsWriter {
+    typealias Facts = KMLRecordFacts
+
     private let state: KMLWriterState
     /// The placemarks written since the last `takeRecords`: the state's `buffer`, into which
     /// each is built in place.
@@ -56,7 +58,7 @@ final class KMLRecordsWriter: SelectiveRecordsWriter {
         return false
     }
 
-    func takeRecords() -> WrittenRecords {
+    func takeRecords() -> WrittenRecords<Facts> {
         defer {
             records.removeAll(keepingCapacity: true)
             styles.removeAll(keepingCapacity: true)
@@ -64,39 +66,36 @@ final class KMLRecordsWriter: SelectiveRecordsWriter {
             state.recordIndex = 0
         }
         return WrittenRecords(bytes: records, count: state.recordIndex,
-                              facts: KMLWriterState.RecordFacts(events: state.events ?? [], styles: styles))
+                              facts: KMLRecordFacts(events: state.events ?? [], styles: styles))
     }
 }
 
-extension KMLWriter: RecordsWriter {
-    /// A placemark may depend on what came before it (ids, styles, folders): no records
-    /// alone, but placemarks written elsewhere by a selective records writer.
-    package func recordsWriter(into output: ByteWriter, diagnostics: DiagnosticLog) -> (any FeatureWriter)? { nil }
-
-    package mutating func appendRecords(_ bytes: [UInt8], count: Int) throws(GeoConvError) {
-        try state.appendRecords(WrittenRecords(bytes: bytes, count: count)) { _ in }
-    }
+/// A placemark may depend on what came before it (ids, styles, folders): no records alone
+/// (`recordsWriter` is `nil`), but placemarks written elsewhere by a selective records writer.
+extension KMLWriter {
+    public typealias RecordFacts = KMLRecordFacts
 
     /// The placemarks that take nothing from the writer's state but what it learns when it
     /// adds them (`KMLRecordsWriter`); none when the bytes go nowhere (`geoconv info`).
-    package func selectiveRecordsWriter() -> (any SelectiveRecordsWriter)? {
+    public func selectiveRecordsWriter() -> (any SelectiveRecordsWriter<RecordFacts>)? {
         state.discards ? nil : KMLRecordsWriter(from: state)
     }
 
-    package mutating func appendRecords(_ records: WrittenRecords, locating locate: (Int) -> Void) throws(GeoConvError) {
+    public mutating func appendRecords(_ records: WrittenRecords<RecordFacts>, locating locate: (Int) -> Void) throws(GeoConvError) {
         try state.appendRecords(records, locating: locate)
     }
 }
 
-extension KMLWriterState {
-    /// What a run of a records writer's placemarks tells the document's writer.
-    struct RecordFacts {
-        /// The field types they made and what is to be reported about them, in order.
-        var events: [RecordEvent]
-        /// Where their `styleUrl`s go in the run's bytes, in order.
-        var styles: [StyleReference]
-    }
+/// What a run of placemarks written on another thread (`KMLRecordsWriter`) tells the
+/// document's writer when it adds them (the `RecordFacts` of `KMLWriter`).
+public struct KMLRecordFacts {
+    /// The field types they made and what is to be reported about them, in order.
+    var events: [KMLWriterState.RecordEvent]
+    /// Where their `styleUrl`s go in the run's bytes, in order.
+    var styles: [KMLWriterState.StyleReference]
+}
 
+extension KMLWriterState {
     /// Where a placemark's `styleUrl` goes, and the style it names (`sharedStyle`'s XML).
     struct StyleReference {
         var offset: Int
@@ -106,11 +105,11 @@ extension KMLWriterState {
     /// Adds placemarks a records writer wrote, after the folders are closed (they were
     /// written outside any), having learned the field types they made, with the ids of the
     /// shared styles they name put in (given here, in order).
-    func appendRecords(_ records: WrittenRecords, locating locate: (Int) -> Void) throws(GeoConvError) {
+    func appendRecords(_ records: WrittenRecords<KMLRecordFacts>, locating locate: (Int) -> Void) throws(GeoConvError) {
         buffer.removeAll(keepingCapacity: true)
         try moveToFolder([])
         if !buffer.isEmpty { try emit(buffer) }
-        guard let facts = records.facts as? RecordFacts else { return try emit(records.bytes) }
+        guard let facts = records.facts else { return try emit(records.bytes) }
         for event in facts.events {
             switch event {
             case .type(let fact):

@@ -233,7 +233,7 @@ public struct WKBFileReader: FeatureReader {
 /// Everything but the geometry is dropped and reported once per kind (properties, names,
 /// styles, ids); features without a geometry are skipped and reported. A document CRS
 /// `EPSG:n` (or `--srid`) is written as the EWKT/EWKB `SRID=n` prefix.
-public struct GeometryWriter: FeatureWriter, RecordsWriter {
+public struct GeometryWriter: FeatureWriter {
     /// The output form.
     public enum Form: Hashable, Sendable {
         case wkt, wkbHex, wkbBinary
@@ -347,7 +347,7 @@ public struct GeometryWriter: FeatureWriter, RecordsWriter {
     }
 
     /// One geometry per line: lines are written apart (a `.wkb` file's single geometry is not).
-    package func recordsWriter(into output: ByteWriter, diagnostics: DiagnosticLog) -> (any FeatureWriter)? {
+    public func recordsWriter(into output: ByteWriter, diagnostics: DiagnosticLog) -> (any FeatureWriter)? {
         guard form != .wkbBinary else { return nil }
         var writer = self
         writer.output = output
@@ -356,7 +356,7 @@ public struct GeometryWriter: FeatureWriter, RecordsWriter {
         return writer
     }
 
-    package mutating func appendRecords(_ bytes: [UInt8], count: Int) throws(GeoConvError) {
+    public mutating func appendRecords(_ bytes: [UInt8], count: Int) throws(GeoConvError) {
         try output.write(bytes)
         written += count
     }

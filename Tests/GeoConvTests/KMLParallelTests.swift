@@ -155,12 +155,12 @@ struct KMLParallelTests {
         var runs = 0, readHere = 0
         let log = DiagnosticLog()
         while let run = try cutting.nextFeatureRun(size: 1 << 18) {
-            let cut = try #require(run.context as? KMLCut)
+            var pieces = try run.reader(named: "in.kml", diagnostics: log)
+            let cut = try #require(pieces as? KMLCutReader).cut
             for piece in cut.pieces {
                 if case .run = piece { runs += 1 }
                 if case .features(let read) = piece { readHere += read.count }
             }
-            var pieces = cutting.runReader(run, try run.input(named: "in.kml"), log)
             _ = try pieces.readHeader()
             while let feature = try pieces.next() { features.append(feature) }
         }

@@ -1,0 +1,62 @@
+import GeoConvCore
+
+/// How a conversion's features flow from its reader to its writer: the one `pump`, alone or
+/// with a decorator. `Converter.convert` plans (formats, options, transforms), picks the
+/// route here, and runs it; every route writes the same bytes and messages.
+enum Route {
+    /// `pump` on this thread (`--jobs 1`).
+    case oneThread
+    /// `pump` over `ReadingAhead`: the reader parses on its own thread while this one
+    /// transforms and writes (`--jobs N` when the features are not cut into runs).
+    case readingAhead(header: DocumentHeader)
+    /// `ParallelRuns`: the reader cuts its features into runs, read, transformed and — where
+    /// the writer allows — written on `jobs` workers, put into the writer here in order.
+    case runs(header: DocumentHeader)
+
+    /// The route for `reader` with `jobs` threads. With two or more, the header is read here
+    /// (on this thread, as `pump` would), and the reader asked whether its features are worth
+    /// cutting into runs (`cutsRuns`: the conversion allows it).
+    init(for reader: inout any FeatureReader, jobs: Int, cutsRuns: Bool, runs: ParallelRuns) throws(GeoConvError) {
+        guard jobs >= 2 else {
+            self = .oneThread
+            return
+        }
+        let header = try reader.readHeader()
+        if cutsRuns, try runs.worthCutting(&reader, header: header) {
+            self = .runs(header: header)
+        } else {
+            self = .readingAhead(header: header)
+        }
+    }
+
+    /// Whether the workers read and write runs (the writer then reports into the reading
+    /// log: this thread puts what they made into it in input order).
+    var runsInParallel: Bool {
+        if case .runs = self { return true }
+        return false
+    }
+
+    /// Converts `reader`'s features into `writer` along this route. The reader's messages
+    /// are in `readLog`, the transforms' and writer's in `writeLog` (with runs, in `readLog`
+    /// too, in order).
+    func run(_ reader: inout any FeatureReader, into writer: inout any FeatureWriter, runs: ParallelRuns,
+             transforms: [any FeatureTransform], readLog: DiagnosticLog, writeLog: DiagnosticLog) throws(GeoConvError) -> PumpStatistics
+    {
+        try run(&reader, &writer, runs: runs, transforms: transforms, readLog: readLog, writeLog: writeLog)
+    }
+
+    private func run<Reader: FeatureReader, Writer: FeatureWriter>(
+        _ reader: inout Reader, _ writer: inout Writer, runs: ParallelRuns, transforms: [any FeatureTransform],
+        readLog: DiagnosticLog, writeLog: DiagnosticLog
+    ) throws(GeoConvError) -> PumpStatistics {
+        switch self {
+        case .oneThread:
+            return try pump(from: &reader, to: &writer, transforms: transforms, diagnostics: writeLog)
+        case .readingAhead(let header):
+            var ahead = ReadingAhead(reader, header: header)
+            return try pump(from: &ahead, to: &writer, transforms: transforms, diagnostics: writeLog)
+        case .runs(let header):
+            return try runs.run(&reader, header: header, into: &writer, diagnostics: readLog)
+        }
+    }
+}
