@@ -1,13 +1,13 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// libFuzzer targets outside the main build, one per reader plus a round trip through every
-// writable format (FuzzRoundTrip), render/tiles on small canvases (FuzzRender) and the fast
-// XML path against libxml2 (FuzzXMLFastPath):
+// libFuzzer targets outside the main build: every reader (FuzzRead, run once per readable
+// format of the registry), a round trip through every writable format (FuzzRoundTrip),
+// render/tiles on small canvases (FuzzRender) and the fast XML path against libxml2
+// (FuzzXMLFastPath):
 //   swift build -c release --sanitize=fuzzer --package-path Fuzz
 // scripts/fuzz runs each on its seed corpus in testdata/fuzz/ for a bounded time.
-let readers = ["Polyline", "GeoJSON", "KML", "KMZ", "WKT", "WKB", "GPX"]
-let targets = readers + ["RoundTrip", "Render"]
+let targets = ["Read", "RoundTrip", "Render"]
 
 let package = Package(
     name: "GeoConvFuzz",

@@ -13,10 +13,11 @@ import Darwin
 struct GeoConvCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geoconv",
-        abstract: "Convert map overlays between encoded polylines, GeoJSON, KML/KMZ and WKT without losing them.",
+        abstract: "Convert map overlays between formats without losing them: \(FormatRegistry.standard.names).",
         discussion: """
             geoconv IN OUT is short for geoconv convert IN OUT. Formats come from the file
             extensions, or --from/--to; '-' is standard input or output.
+            geoconv formats lists what each format reads and writes, with its extensions.
             Exit status: 0 success, 1 invalid input or failed conversion, 64 usage error.
             """,
         version: "geoconv \(GeoConvVersion.current) (libxml2 \(LibXML2.version), PROJ \(PROJLibrary.version))",
@@ -35,17 +36,6 @@ enum GeoConvVersion {
 func fail(_ error: GeoConvError) -> ExitCode {
     printError(error.description)
     return error.code == .usage ? ExitCode(64) : ExitCode(1)
-}
-
-/// The format a `--from` or `--to` value names, `nil` when none was given; a usage error
-/// (exit 64) listing the known formats when the name is unknown.
-func fileFormat(_ name: String?, input: Bool) throws(GeoConvError) -> FileFormat? {
-    guard let name else { return nil }
-    guard let format = FormatRegistry.standard.format(named: name) else {
-        throw GeoConvError(.usage, "unknown \(input ? "input" : "output") format '\(name)'",
-                           hint: "known formats: \(FormatRegistry.standard.listing)")
-    }
-    return format
 }
 
 /// Writes a line to standard error.
@@ -76,17 +66,9 @@ struct Convert: ParsableCommand {
             """
     )
 
-    @Argument(help: "The input file, or '-' for standard input.")
-    var input: String
+    @OptionGroup var inputOptions: InputOptions
 
-    @Argument(help: "The output file, or '-' for standard output.")
-    var output: String
-
-    @Option(help: "The input format (default: from the extension or the content).")
-    var from: String?
-
-    @Option(help: "The output format (default: from the extension).")
-    var to: String?
+    @OptionGroup var outputOptions: OutputOptions
 
     @Option(help: "Encoded-polyline precision: 5 (Google) or 6 (OSRM, Valhalla); 0…13 accepted. Default 6 for .polyline6, else 5.")
     var polylinePrecision: Int?
@@ -146,7 +128,7 @@ struct Convert: ParsableCommand {
     var quiet = false
 
     @Option(name: [.customShort("j"), .long],
-            help: "Threads: 1 = one thread; 2+ = parse and write on separate threads, and cut line-delimited inputs (GeoJSONSeq, WKT, hex WKB, polyline) into chunks parsed in parallel, output order kept. Default: the processor count (at most 8).")
+            help: "Threads: 1 = one thread; 2+ = parse and write on separate threads, and cut line-delimited inputs (\(FormatRegistry.standard.lineDelimitedNames)) and the inputs whose readers cut runs of features (FeatureCollections, KML documents) into pieces parsed in parallel, output order kept. Default: the processor count (at most 8).")
     var jobs: Int?
 
     func validate() throws {
@@ -165,14 +147,8 @@ struct Convert: ParsableCommand {
     }
 
     func run() throws {
-        var options = ConversionOptions(polylinePrecision: polylinePrecision, coordinatePrecision: precision, strict: strict,
-                                        skipInvalid: skipInvalid)
-        do throws(GeoConvError) {
-            options.inputFormat = try fileFormat(from, input: true)
-            options.outputFormat = try fileFormat(to, input: false)
-        } catch {
-            throw fail(error)
-        }
+        var options = ConversionOptions(inputFormat: inputOptions.from, outputFormat: outputOptions.to, polylinePrecision: polylinePrecision,
+                                        coordinatePrecision: precision, strict: strict, skipInvalid: skipInvalid)
         options.pretty = pretty
         options.writesBoundingBoxes = bbox
         if rs { options.recordSeparator = true }
@@ -190,12 +166,10 @@ struct Convert: ParsableCommand {
         options.jobs = jobs
         ByteWriter.removeTemporaryFileOnSignal()
         var converter = Converter()
-        let progress = input == "-" || quiet ? nil : ProgressBar.start(for: input)
+        let progress = inputOptions.input == "-" || quiet ? nil : ProgressBar.start(for: inputOptions.input)
         converter.progress = progress?.counter
         do throws(GeoConvError) {
-            let report = try converter.convert(input == "-" ? .standardInput : .file(input),
-                                               to: output == "-" ? .standardOutput : .file(output),
-                                               options: options)
+            let report = try converter.convert(inputOptions.source, to: outputOptions.target, options: options)
             progress?.stop()
             if !quiet { printWarnings(report.diagnostics) }
         } catch {

@@ -6,11 +6,8 @@ struct Info: ParsableCommand {
         abstract: "Describe a file: features by geometry kind, bounds, CRS, properties, and what converting it would lose."
     )
 
-    @Argument(help: "The input file, or '-' for standard input.")
-    var input: String
+    @OptionGroup var inputOptions: InputOptions
 
-    @Option(help: "The input format (default: from the extension or the content).")
-    var from: String?
 
     @Option(help: "Encoded-polyline precision of the input (default 6 for .polyline6, else 5).")
     var polylinePrecision: Int?
@@ -20,8 +17,8 @@ struct Info: ParsableCommand {
 
     func run() throws {
         do {
-            let report = try Converter().inspect(input == "-" ? .standardInput : .file(input),
-                                                 options: ConversionOptions(inputFormat: try fileFormat(from, input: true),
+            let report = try Converter().inspect(inputOptions.source,
+                                                 options: ConversionOptions(inputFormat: inputOptions.from,
                                                                             polylinePrecision: polylinePrecision))
             if json {
                 print(String(decoding: JSONText.pretty(report.json), as: UTF8.self))
@@ -82,11 +79,8 @@ struct Validate: ParsableCommand {
             """
     )
 
-    @Argument(help: "The input file, or '-' for standard input.")
-    var input: String
+    @OptionGroup var inputOptions: InputOptions
 
-    @Option(help: "The input format (default: from the extension or the content).")
-    var from: String?
 
     @Option(help: "Encoded-polyline precision of the input (default 6 for .polyline6, else 5).")
     var polylinePrecision: Int?
@@ -96,9 +90,9 @@ struct Validate: ParsableCommand {
 
     func run() throws {
         do {
-            var options = ConversionOptions(inputFormat: try fileFormat(from, input: true), polylinePrecision: polylinePrecision)
+            var options = ConversionOptions(inputFormat: inputOptions.from, polylinePrecision: polylinePrecision)
             options.sourceCRS = sourceCRS
-            let result = try Converter().validate(input == "-" ? .standardInput : .file(input), options: options)
+            let result = try Converter().validate(inputOptions.source, options: options)
             for problem in result.problems { print(problem) }
             let errors = result.problems.filter { $0.severity == .error }.count
             let warnings = result.problems.count - errors
@@ -127,11 +121,8 @@ struct Measure: ParsableCommand {
             """
     )
 
-    @Argument(help: "The input file, or '-' for standard input.")
-    var input: String
+    @OptionGroup var inputOptions: InputOptions
 
-    @Option(help: "The input format (default: from the extension or the content).")
-    var from: String?
 
     @Option(help: "Encoded-polyline precision of the input (default 6 for .polyline6, else 5).")
     var polylinePrecision: Int?
@@ -150,9 +141,9 @@ struct Measure: ParsableCommand {
 
     func run() throws {
         do throws(GeoConvError) {
-            var options = ConversionOptions(inputFormat: try fileFormat(from, input: true), polylinePrecision: polylinePrecision)
+            var options = ConversionOptions(inputFormat: inputOptions.from, polylinePrecision: polylinePrecision)
             options.sourceCRS = sourceCRS
-            let report = try Converter().measure(input == "-" ? .standardInput : .file(input),
+            let report = try Converter().measure(inputOptions.source,
                                                  with: Measurer(kind: kind, model: model), options: options)
             func number(_ value: Double) -> JSONValue { JSONNumber(value).map(JSONValue.number) ?? .null }
             if json {

@@ -3,10 +3,10 @@ import GeoConv
 
 /// A whole input in WGS84, for the commands that need every feature at once (and every
 /// position a longitude/latitude: `what` says what for, "draw").
-func loadDocument(_ input: String, from: String?, toDo what: String) throws(GeoConvError) -> (OverlayDocument, DiagnosticLog) {
+func loadDocument(_ input: InputOptions, toDo what: String) throws(GeoConvError) -> (OverlayDocument, DiagnosticLog) {
     let log = DiagnosticLog()
-    let source: InputSource = input == "-" ? .standardInput : .file(input)
-    let document = try OverlayDocument.load(source, options: ConversionOptions(inputFormat: try fileFormat(from, input: true)), reprojectingToWGS84: true, diagnostics: log)
+    let document = try OverlayDocument.load(input.source, options: ConversionOptions(inputFormat: input.from), reprojectingToWGS84: true,
+                                            diagnostics: log)
     try document.requireLongitudeLatitude(toDo: what)
     return (document, log)
 }
@@ -15,11 +15,8 @@ struct Camera: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The camera that shows every feature of a file in a viewport (the Maps SDK's camera(for:insets:)).")
 
-    @Argument(help: "The input file, or '-' for standard input.")
-    var input: String
+    @OptionGroup var inputOptions: InputOptions
 
-    @Option(help: "The input format (default: from the extension or the content).")
-    var from: String?
 
     @Option(help: "The viewport in points, WIDTHxHEIGHT, e.g. 390x844.")
     var viewport: String
@@ -36,7 +33,7 @@ struct Camera: ParsableCommand {
             throw ValidationError("--viewport must be WIDTHxHEIGHT in points, e.g. 390x844")
         }
         do throws(GeoConvError) {
-            let (document, log) = try loadDocument(input, from: from, toDo: "frame")
+            let (document, log) = try loadDocument(inputOptions, toDo: "frame")
             let camera = try document.camera(viewport: (parts[0], parts[1]), insets: EdgeInsets(padding: padding))
             if json {
                 print(String(decoding: JSONText.compact(GeoJSONNames.json(camera)), as: UTF8.self))
@@ -91,11 +88,8 @@ struct Tiles: ParsableCommand {
 struct TilesList: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "The tiles (z/x/y) covering every feature of a file at a zoom.")
 
-    @Argument(help: "The input file, or '-' for standard input.")
-    var input: String
+    @OptionGroup var inputOptions: InputOptions
 
-    @Option(help: "The input format (default: from the extension or the content).")
-    var from: String?
 
     @Option(help: "Zoom level, 0…24.")
     var zoom: Int
@@ -109,7 +103,7 @@ struct TilesList: ParsableCommand {
 
     func run() throws {
         do throws(GeoConvError) {
-            let (document, log) = try loadDocument(input, from: from, toDo: "tile")
+            let (document, log) = try loadDocument(inputOptions, toDo: "tile")
             let output = try ByteWriter(.standardOutput)
             for tile in try document.tiles(zoom: zoom) { try output.write((url.map { tile.url($0) } ?? tile.description) + "\n") }
             try output.commit()
@@ -134,17 +128,9 @@ struct ClusterCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The input file, or '-' for standard input.")
-    var input: String
+    @OptionGroup var inputOptions: InputOptions
 
-    @Argument(help: "The output file, or '-' for standard output.")
-    var output: String
-
-    @Option(help: "The input format.")
-    var from: String?
-
-    @Option(help: "The output format (default: from the extension).")
-    var to: String?
+    @OptionGroup var outputOptions: OutputOptions
 
     @Option(help: "The zoom (fractional allowed).")
     var zoom: Double
@@ -163,13 +149,12 @@ struct ClusterCommand: ParsableCommand {
 
     func run() throws {
         do throws(GeoConvError) {
-            let source: InputSource = input == "-" ? .standardInput : .file(input)
-            let target: OutputTarget = output == "-" ? .standardOutput : .file(output)
+            let source: InputSource = inputOptions.source
             let options = ClusterOptions(
                 zooms: allZooms ? (0...max(0, Int(zoom))).map(Double.init) : [zoom], distance: distance,
-                variant: android ? .android : .ios, writesZoom: allZooms, listsMembers: members, inputFormat: try fileFormat(from, input: true),
-                outputFormat: try fileFormat(to, input: false) ?? (output == "-" ? FormatRegistry.defaultOutputFormat : nil))
-            let report = try MarkerClusters.write(source, to: target, options: options)
+                variant: android ? .android : .ios, writesZoom: allZooms, listsMembers: members, inputFormat: inputOptions.from,
+                outputFormat: outputOptions.to ?? (outputOptions.output == "-" ? FormatRegistry.defaultOutputFormat : nil))
+            let report = try MarkerClusters.write(source, to: outputOptions.target, options: options)
             printError("\(report.markers) markers → \(report.featuresWritten) clusters")
             for line in report.diagnostics.summary { printError(line) }
         } catch {

@@ -19,14 +19,11 @@ struct Render: ParsableCommand {
             """
     )
 
-    @Argument(help: "The input file, or '-' for standard input.")
-    var input: String
+    @OptionGroup var inputOptions: InputOptions
 
     @Argument(help: "The picture: .png, .svg or .pdf.")
     var output: String
 
-    @Option(help: "The input format (default: from the extension or the content).")
-    var from: String?
 
     @Option(help: "The camera, LAT,LNG,ZOOM[,BEARING] (default: fitted to the data); write --camera=-33.86,151.21,14 when LAT is negative.")
     var camera: String?
@@ -73,12 +70,12 @@ struct Render: ParsableCommand {
 
     func run() throws {
         do throws(GeoConvError) {
-            let (document, log) = try loadDocument(input, from: from, toDo: "draw")
+            let (document, log) = try loadDocument(inputOptions, toDo: "draw")
             let (width, height) = viewportSize ?? (512, 512)
             var options = RenderOptions(width: width, height: height, scale: scale, camera: cameraPosition, padding: padding)
             if let background { options.background = background == "none" ? nil : Color(css: background) }
             options.clustersMarkers = cluster
-            let directory = folder(of: input)
+            let directory = folder(of: inputOptions.input)
             let renderer = try OverlayRenderer(features: document.features, header: document.header, options: options,
                                                iconDirectory: directory, diagnostics: log)
             try renderer.write(document.features, to: output)
@@ -101,14 +98,11 @@ struct TilesRender: ParsableCommand {
             """
     )
 
-    @Argument(help: "The input file, or '-' for standard input.")
-    var input: String
+    @OptionGroup var inputOptions: InputOptions
 
     @Argument(help: "A folder for {z}/{x}/{y}.png, or a file ending in .mbtiles.")
     var output: String
 
-    @Option(help: "The input format (default: from the extension or the content).")
-    var from: String?
 
     @Option(help: "Zooms, MIN-MAX (or one zoom), within 0…22.")
     var zoom: String
@@ -135,9 +129,9 @@ struct TilesRender: ParsableCommand {
 
     func run() throws {
         do throws(GeoConvError) {
-            let (document, log) = try loadDocument(input, from: from, toDo: "draw")
+            let (document, log) = try loadDocument(inputOptions, toDo: "draw")
             let destination = TileOutput(path: output)
-            let directory = folder(of: input)
+            let directory = folder(of: inputOptions.input)
             let options = TileRenderOptions(zooms: zooms ?? 0...0, tileSize: tileSize, jobs: jobs ?? ConversionOptions.defaultJobs)
             let report = try TileRenderer.render(document.features, header: document.header, to: destination, options: options,
                                                  iconDirectory: directory, diagnostics: log)

@@ -1,4 +1,5 @@
 import Foundation
+import GeoConv
 import Testing
 
 @Suite("geoconv command line (runs the built binary)")
@@ -65,9 +66,11 @@ struct CLITests {
     func formatNames() throws {
         let unknown = try CLI.run(["-", "-", "--from", "wkt", "--to", "shapefile"], stdin: "POINT (1 2)\n")
         #expect(unknown.status == 64)
-        #expect(unknown.stderr.contains("error: unknown output format 'shapefile'") && unknown.stderr.contains("gpx (.gpx)"), "\(unknown.stderr)")
+        // Every registered format is listed, from the registry.
+        #expect(unknown.stderr.contains("The value 'shapefile' is invalid for '--to <format>'"), "\(unknown.stderr)")
+        for format in FormatRegistry.standard.formats { #expect(unknown.stderr.contains("- \(format.name)\n"), "\(unknown.stderr)") }
         let badInput = try CLI.run(["info", "-", "--from", "shp"], stdin: "POINT (1 2)\n")
-        #expect(badInput.status == 64 && badInput.stderr.contains("unknown input format 'shp'"), "\(badInput.stderr)")
+        #expect(badInput.status == 64 && badInput.stderr.contains("The value 'shp' is invalid for '--from <format>'"), "\(badInput.stderr)")
         let alias = try CLI.run(["-", "-", "--from", "WKT", "--to", "wkb-hex"], stdin: "POINT (1 2)\n")
         #expect(alias.status == 0 && alias.stdout == "0101000000000000000000F03F0000000000000040\n", "\(alias.stdout) \(alias.stderr)")
     }

@@ -1,11 +1,20 @@
 import Foundation
+import GeoConv
 import Testing
 
 /// `docs/errors.md` lists every diagnostic code the sources use, and no other.
 @Suite("Diagnostic codes are documented")
 struct DiagnosticCodesTests {
-    /// A code as the sources write it: a format or transform prefix, a dot, a kebab-case name.
-    static let codePattern = #"((?:geojsonseq|geojson|kmz|kml|wkt|polyline|gpx|circle|spans|proj|coordinate|cluster|geometry|render|output)\.[a-z0-9-]+|embedded-files-dropped)"#
+    /// The prefixes of the pipeline's own codes (its transforms and commands), beside the
+    /// formats' names.
+    static let pipelinePrefixes = ["circle", "spans", "proj", "coordinate", "cluster", "geometry", "render", "output"]
+
+    /// A code as the sources write it: a registered format's name or a pipeline prefix, a
+    /// dot, a kebab-case name (longer prefixes first: `geojsonseq` before `geojson`).
+    static let codePattern: String = {
+        let prefixes = (FormatRegistry.standard.formats.map(\.name) + pipelinePrefixes).sorted { $0.count > $1.count }
+        return "((?:" + prefixes.joined(separator: "|") + #")\.[a-z0-9-]+|embedded-files-dropped)"#
+    }()
 
     static func codes(in text: String, quoted: Character) throws -> Set<String> {
         let regex = try NSRegularExpression(pattern: "\(quoted)" + codePattern + "\(quoted)")

@@ -21,10 +21,11 @@ func log(_ text: String) {
 
 /// libFuzzer entry point: round trips through every writable format.
 ///
-/// The first byte picks the input format (`byte % 6`: geojson, geojsonseq, kml, wkt,
-/// polyline, wkbhex), the threads (`byte / 6 % 2`: one thread, or `--jobs 2` with tiny
-/// chunks so the parallel line pipeline cuts the input) and `--skip-invalid` for the input
-/// (`byte / 12 % 2`); the rest is the document.
+/// The first byte picks the input format (`byte % n`, n the formats with a reader and a
+/// writer, in the registry's order: geojson, geojsonseq, kml, kmz, wkt, wkbhex, wkb,
+/// polyline, gpx), the threads (`byte / n % 2`: one thread, or `--jobs 2` with tiny chunks
+/// so the parallel line pipeline cuts the input) and `--skip-invalid` for the input
+/// (`byte / 2n % 2`); the rest is the document.
 ///
 /// An input the reader refuses is a correct outcome. When it reads, it is converted to
 /// every format with a writer, and each output is read back. The target traps (so libFuzzer
@@ -53,7 +54,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 }
 
 struct RoundTrip {
-    static let inputFormats = ["geojson", "geojsonseq", "kml", "wkt", "polyline", "wkbhex"]
+    /// The formats read first: every format with a reader and a writer, from the registry.
+    static let inputFormats = outputFormats
     /// Every format with a writer: geojson, geojsonseq, kml, kmz, wkt, wkbhex, wkb, polyline, gpx.
     static let outputFormats = FormatRegistry.standard.formats.filter { $0.makeWriter != nil && $0.makeReader != nil }.map(\.name)
     /// Writer warnings issued once per feature left out of the output.

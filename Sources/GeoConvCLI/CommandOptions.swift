@@ -1,0 +1,48 @@
+public import ArgumentParser
+import GeoConv
+public import GeoConvCore
+
+/// The file a command reads and how: `INPUT` and `--from`. One group for every command
+/// that reads a file.
+struct InputOptions: ParsableArguments {
+    @Argument(help: "The input file, or '-' for standard input.")
+    var input: String
+
+    @Option(help: ArgumentHelp("The input format (default: from the extension or the content).", valueName: "format"))
+    var from: FileFormat?
+
+    /// The input as the library names it.
+    var source: InputSource { input == "-" ? .standardInput : .file(input) }
+}
+
+/// The file a conversion writes and in what: `OUTPUT` and `--to`.
+struct OutputOptions: ParsableArguments {
+    @Argument(help: "The output file, or '-' for standard output.")
+    var output: String
+
+    @Option(help: ArgumentHelp("The output format (default: from the extension).", valueName: "format"))
+    var to: FileFormat?
+
+    /// The output as the library names it.
+    var target: OutputTarget { output == "-" ? .standardOutput : .file(output) }
+}
+
+/// `--from` and `--to` take the registry's format names and aliases (any case); an unknown
+/// name is a usage error (exit 64) listing the known ones.
+extension FileFormat: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let format = FormatRegistry.standard.format(named: argument) else { return nil }
+        self = format
+    }
+
+    public static var allValueStrings: [String] { FormatRegistry.standard.formats.map(\.name) }
+}
+
+extension FormatRegistry {
+    /// The names of the formats with a reader and a writer, for help texts: `geojson, kml, …`.
+    var names: String { formats.map(\.name).joined(separator: ", ") }
+
+    /// The names of the line-delimited formats (no record spans a line), whose inputs
+    /// `--jobs` cuts into chunks of lines.
+    var lineDelimitedNames: String { formats.filter { $0.capabilities.lineRecords != nil }.map(\.name).joined(separator: ", ") }
+}
