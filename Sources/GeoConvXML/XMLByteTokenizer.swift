@@ -21,7 +21,7 @@ final class XMLByteTokenizer {
     /// What the current node is.
     enum Kind { case none, start, end, text }
 
-    private let base: UnsafeMutablePointer<UInt8>
+    let base: UnsafeMutablePointer<UInt8>
     private let count: Int
     private let maximumDepth: Int
     @exclusivity(unchecked) private var position = 0
@@ -35,8 +35,8 @@ final class XMLByteTokenizer {
     /// and the start tag's line and column.
     @exclusivity(unchecked) private var open: [(name: Int, length: Int, local: Int, line: Int, column: Int)] = []
     /// Namespace prefixes the root declares (prefix bytes, URI), and its default namespace.
-    @exclusivity(unchecked) private var prefixes: [(prefix: [UInt8], uri: String)] = []
-    @exclusivity(unchecked) private var defaultNamespace: String?
+    @exclusivity(unchecked) private(set) var prefixes: [(prefix: [UInt8], uri: String)] = []
+    @exclusivity(unchecked) private(set) var defaultNamespace: String?
 
     // The current node.
     @exclusivity(unchecked) private(set) var kind = Kind.none
@@ -45,10 +45,10 @@ final class XMLByteTokenizer {
     /// Element nesting depth of the current node (libxml2's `xmlTextReaderDepth`).
     @exclusivity(unchecked) private(set) var depth = 0
     @exclusivity(unchecked) private var name = ""
-    @exclusivity(unchecked) private var namePrefix: Range<Int>?
+    @exclusivity(unchecked) private(set) var namePrefix: Range<Int>?
     /// The current start tag's attributes: qualified name, local name and value (offsets),
     /// whether the value holds references or line breaks to rewrite, whether it declares a namespace.
-    @exclusivity(unchecked) private var attributeList: [(qualified: Range<Int>, local: Range<Int>, value: Range<Int>, rewrite: Bool, isDeclaration: Bool)] = []
+    @exclusivity(unchecked) private(set) var attributeList: [(qualified: Range<Int>, local: Range<Int>, value: Range<Int>, rewrite: Bool, isDeclaration: Bool)] = []
     /// The current text: a range of the document when it needs no rewriting, else `decoded`.
     @exclusivity(unchecked) private var textRange = 0..<0
     @exclusivity(unchecked) private var textIsDecoded = false
@@ -169,68 +169,8 @@ final class XMLByteTokenizer {
     /// The current element's name (local name).
     var elementName: String { name }
 
-    // MARK: Attributes
-
-    /// The value of the current start tag's attribute with this local name (for a namespace
-    /// declaration, libxml2's local name: the prefix, or `xmlns`).
-    func attribute(_ wanted: String) -> String? {
-        guard kind == .start else { return nil }
-        var wanted = wanted
-        return wanted.withUTF8 { key -> String? in
-            for attribute in attributeList where attribute.local.count == key.count {
-                if let start = key.baseAddress, memcmp(base + attribute.local.lowerBound, start, key.count) != 0 { continue }
-                return value(of: attribute)
-            }
-            return nil
-        }
-    }
-
-    /// Whether the current start tag has attributes (namespace declarations count).
-    var hasAttributes: Bool { kind == .start && !attributeList.isEmpty }
-
-    /// The current start tag's attributes (qualified name, value) whose local name is not in
-    /// `read` and whose qualified name is not in `ignored`, namespace declarations left out.
-    /// Names are compared as bytes: nothing is made for an attribute that is read.
-    func unread(_ read: [[UInt8]], ignored: Set<String>) -> [(name: String, value: String)] {
-        var found: [(name: String, value: String)] = []
-        for attribute in attributeList where !attribute.isDeclaration {
-            let local = UnsafeBufferPointer(start: base + attribute.local.lowerBound, count: attribute.local.count)
-            if read.contains(where: { $0.count == local.count && $0.elementsEqual(local) }) { continue }
-            let name = String(decoding: UnsafeBufferPointer(start: base + attribute.qualified.lowerBound, count: attribute.qualified.count),
-                              as: UTF8.self)
-            if ignored.contains(name) { continue }
-            found.append((name, value(of: attribute)))
-        }
-        return found
-    }
-
-    /// The current start tag's attributes as written (qualified names), namespace
-    /// declarations left out, in document order.
-    var attributes: [(name: String, value: String)] {
-        guard kind == .start else { return [] }
-        return attributeList.filter { !$0.isDeclaration }.map { attribute in
-            (String(decoding: UnsafeBufferPointer(start: base + attribute.qualified.lowerBound, count: attribute.qualified.count), as: UTF8.self),
-             value(of: attribute))
-        }
-    }
-
-    /// The current element's namespace URI (start or end tag), `nil` when it has none.
-    var namespaceURI: String? {
-        guard kind == .start || kind == .end else { return nil }
-        guard let prefix = namePrefix else { return defaultNamespace }
-        return namespace(of: prefix)
-    }
-
-    private func value(of attribute: (qualified: Range<Int>, local: Range<Int>, value: Range<Int>, rewrite: Bool, isDeclaration: Bool)) -> String {
-        let raw = UnsafeBufferPointer(start: base + attribute.value.lowerBound, count: attribute.value.count)
-        guard attribute.rewrite else { return String(decoding: raw, as: UTF8.self) }
-        var out: [UInt8] = []
-        out.reserveCapacity(raw.count)
-        _ = XMLCharacterData.decode(raw, into: &out, normalizesBlanks: true)
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    private func namespace(of prefix: Range<Int>) -> String? {
+    /// The namespace URI a prefix (its bytes in the document) is bound to, if any.
+    func namespace(of prefix: Range<Int>) -> String? {
         let bytes = UnsafeBufferPointer(start: base + prefix.lowerBound, count: prefix.count)
         return prefixes.first { $0.prefix.elementsEqual(bytes) }?.uri
     }

@@ -5,53 +5,6 @@ internal import Glibc
 internal import Darwin
 #endif
 
-/// Facts about the libxml2 library geoconv parses XML with.
-public enum LibXML2 {
-    /// The runtime library's version, e.g. `2.9.14` (from `xmlParserVersion`, "20914").
-    public static var version: String {
-        guard let raw = geoconv_xmlParserVersion() else { return "unknown" }
-        let digits = String(cString: raw)
-        guard let number = Int(digits) else { return digits }
-        return "\(number / 10000).\(number / 100 % 100).\(number % 100)"
-    }
-}
-
-/// An XML error with its place: what libxml2 or the pull parser refused, and where.
-public struct XMLParseError: Error, Hashable, Sendable {
-    /// What is wrong.
-    public var message: String
-    /// 1-based line, 0 when unknown.
-    public var line: Int
-    /// 1-based column, 0 when unknown.
-    public var column: Int
-    /// Whether a safety limit (depth, entities, size) refused the input.
-    public var isLimit: Bool
-    /// Whether the XML is well-formed and a value in it is what is wrong (raised by the
-    /// format's reader through `XMLPullParser.invalidValue`): a reader may drop the element
-    /// and go on, which it cannot after malformed XML.
-    public var isInvalidValue: Bool = false
-    /// libxml2's error code (`xmlParserErrors`), for errors libxml2 raised.
-    public var libxmlCode: Int32?
-
-    /// Creates an error.
-    public init(message: String, line: Int, column: Int, isLimit: Bool = false) {
-        self.message = message
-        self.line = line
-        self.column = column
-        self.isLimit = isLimit
-    }
-}
-
-/// What the parser stopped at.
-public enum XMLEvent: Equatable, Sendable {
-    /// An element starts; `isEmpty` for `<a/>` (no end event follows).
-    case start(name: String, isEmpty: Bool)
-    /// An element ends.
-    case end(name: String)
-    /// Character data (text or CDATA), available through `text` / `withText`.
-    case text
-}
-
 /// A small streaming XML pull parser over libxml2's `xmlTextReader`, safe by construction:
 /// no network (`XML_PARSE_NONET`), no entity substitution, no DTD loading, no huge-node
 /// override — and any document whose DTD declares entities is refused, so neither external
