@@ -18,6 +18,10 @@ public enum FeatureID: Hashable, Sendable, CustomStringConvertible {
 public struct Feature: Hashable, Sendable {
     /// The identifier, when the source had one.
     public var id: FeatureID?
+    /// How the source wrote what the model holds either way, for a writer of its format to
+    /// write it back the same: `[]` for most features. (Declared here, it takes the padding
+    /// after `id`, so a feature is no larger for it.)
+    public var sourceForm: SourceForm
     /// The geometry; `nil` for a feature without one (GeoJSON `"geometry": null`).
     public var geometry: Geometry?
     /// The info window's title (GeoJSON `name`/`title`, KML `name`).
@@ -35,7 +39,8 @@ public struct Feature: Hashable, Sendable {
     /// Creates a feature.
     public init(
         id: FeatureID? = nil, geometry: Geometry?, title: String? = nil, snippet: String? = nil,
-        style: Style = Style(), properties: JSONObject = [:], foreignMembers: JSONObject = [:]
+        style: Style = Style(), properties: JSONObject = [:], foreignMembers: JSONObject = [:],
+        sourceForm: SourceForm = []
     ) {
         self.id = id
         self.geometry = geometry
@@ -44,5 +49,17 @@ public struct Feature: Hashable, Sendable {
         self.style = style
         self.properties = properties
         self.foreignMembers = foreignMembers
+        self.sourceForm = sourceForm
+    }
+
+    /// Marks of how a feature's source wrote what the model holds either way. Each belongs to
+    /// the codec that sets and reads it; other formats ignore it.
+    public struct SourceForm: OptionSet, Hashable, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        /// GeoJSON: the feature had `"properties": null`, not an object. The GeoJSON writer
+        /// writes `null` again while the feature has no properties (`{}` otherwise).
+        public static let nullProperties = SourceForm(rawValue: 1 << 0)
     }
 }

@@ -93,7 +93,7 @@ public struct FormatCapabilities: Sendable {
     public var holdsCircles: Bool
     /// The format's viewers draw a circle only as a polygon (KML): by default a circle is
     /// written as its geodesic polygon carrying its centre and radius as data
-    /// (`CircleProperties`), which geoconv reads back as the circle; `--circles point`
+    /// (`ModelKey.circleCenter`, `ModelKey.radius`), which geoconv reads back as the circle; `--circles point`
     /// writes the centre point form instead.
     public var drawsCirclesAsPolygons: Bool
     /// The format holds EMPTY members of multi-geometries (WKT, WKB); for the others they

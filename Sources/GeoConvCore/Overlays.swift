@@ -178,14 +178,3 @@ public struct Circle: Hashable, Sendable {
                 style: Style(strokeColor: strokeColor, strokeWidth: strokeWidth, fillColor: fillColor, zIndex: zIndex))
     }
 }
-
-/// The properties that carry a circle where the geometry cannot be one: its radius in metres
-/// (`geoconv:radius`, on the centre Point GeoJSON writes, or on a drawn polygon) and, on a
-/// polygon drawn for it (KML), its centre `[longitude, latitude]` (`geoconv:circle-center`).
-/// Readers that find them give back the exact circle.
-public enum CircleProperties {
-    /// The radius in metres.
-    public static let radius = "geoconv:radius"
-    /// The centre as `[longitude, latitude]`, on a polygon drawn for the circle.
-    public static let center = "geoconv:circle-center"
-}

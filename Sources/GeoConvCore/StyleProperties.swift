@@ -1,6 +1,6 @@
 /// The property names that carry the model's title, snippet and style in GeoJSON (and in
 /// any format whose features are property bags): the simplestyle-spec names viewers render,
-/// togeojson's names for icons, and `geoconv:`-prefixed names for what only the model has.
+/// togeojson's names for icons, and `geoconv:`-prefixed names (`ModelKey`) for what only the model has.
 ///
 /// Properties are the source's own data and are never reordered or rewritten on reading:
 /// `derive(from:)` reads the model fields out of them, and `merged(into:)` writes the model
@@ -285,14 +285,14 @@ public enum StyleProperties {
             stringMapping("icon", Field(get: { $0.icon }, set: { $0.icon = $1 })),
             doubleMapping("icon-scale", Field(get: { $0.iconScale }, set: { $0.iconScale = $1 })),
             doubleMapping("icon-heading", Field(get: { $0.rotation }, set: { $0.rotation = $1 })),
-            Mapping(keys: ["geoconv:geodesic"],
+            Mapping(keys: [ModelKey.geodesic.name],
                     read: { value, _, feature in
                         guard let flag = value.boolValue else { return false }
                         feature.style.geodesic = flag
                         return true
                     },
                     write: { $0.style.geodesic.map(JSONValue.bool) }),
-            Mapping(keys: ["geoconv:spans"],
+            Mapping(keys: [ModelKey.spans.name],
                     read: { value, _, feature in
                         guard let list = value.arrayValue else { return false }
                         var spans: [StyleSpan] = []
@@ -304,10 +304,10 @@ public enum StyleProperties {
                         return true
                     },
                     write: { feature in feature.style.spans.isEmpty ? nil : .array(feature.style.spans.map(spanJSON)) }),
-            anchorMapping("geoconv:ground-anchor", Field(get: { $0.groundAnchor }, set: { $0.groundAnchor = $1 })),
-            anchorMapping("geoconv:info-window-anchor", Field(get: { $0.infoWindowAnchor }, set: { $0.infoWindowAnchor = $1 })),
-            doubleMapping("geoconv:opacity", Field(get: { $0.opacity }, set: { $0.opacity = $1 })),
-            Mapping(keys: ["geoconv:z-index"],
+            anchorMapping(ModelKey.groundAnchor.name, Field(get: { $0.groundAnchor }, set: { $0.groundAnchor = $1 })),
+            anchorMapping(ModelKey.infoWindowAnchor.name, Field(get: { $0.infoWindowAnchor }, set: { $0.infoWindowAnchor = $1 })),
+            doubleMapping(ModelKey.opacity.name, Field(get: { $0.opacity }, set: { $0.opacity = $1 })),
+            Mapping(keys: [ModelKey.zIndex.name],
                     read: { value, _, feature in
                         guard case .number(let n) = value, let z = n.intValue else { return false }
                         feature.style.zIndex = z

@@ -304,8 +304,7 @@ public struct PolylineFileWriter: FeatureWriter {
         if feature.id != nil {
             try diagnostics.warn("polyline.id-dropped", "feature ids are dropped: a polyline line holds only a geometry")
         }
-        // `"properties": null` from GeoJSON is noted as a foreign member "properties" holding null: nothing to lose.
-        if feature.foreignMembers.contains(where: { $0.key != "properties" || $0.value != .null }) {
+        if !feature.foreignMembers.isEmpty {
             try diagnostics.warn("polyline.foreign-members-dropped", "foreign members are dropped: a polyline line holds only a geometry")
         }
     }

@@ -1,22 +1,9 @@
 public import GeoConvCore
 
-/// The names geoconv uses in GeoJSON for what only its model has (documented in
-/// `docs/formats/geojson.md`). Style names live in `StyleProperties`.
+/// The JSON forms geoconv uses in GeoJSON for what only its model has (documented in
+/// `docs/formats/geojson.md`): the document's camera (`ModelKey.camera`) and tile layers
+/// (`ModelKey.tileLayers`). The names are `ModelKey`'s; style names live in `StyleProperties`.
 public enum GeoJSONNames {
-    /// Feature property holding a circle's radius in metres; its geometry is the centre Point.
-    public static let radius = CircleProperties.radius
-    /// FeatureCollection member holding the document's camera.
-    public static let camera = "geoconv:camera"
-    /// FeatureCollection member holding the document's tile layers.
-    public static let tileLayers = "geoconv:tileLayers"
-    /// The key of `Feature.foreignMembers` where the reader notes `"properties": null` (with
-    /// the value `null`), so that the writer writes `null` again, not `{}`. It is never
-    /// written as a member: a Feature's `properties` is not a foreign member.
-    public static let nullProperties = "properties"
-
-    /// Whether a feature's GeoJSON `"properties"` were `null` (see `nullProperties`).
-    public static func hasNullProperties(_ feature: Feature) -> Bool { feature.foreignMembers[nullProperties] == .null }
-
     static func number(_ value: Double) -> JSONValue { JSONNumber(value).map(JSONValue.number) ?? .null }
 
     /// `{"target":{"latitude":…,"longitude":…},"zoom":…,"bearing":…,"viewingAngle":…}`.

@@ -159,9 +159,9 @@ public struct GeoJSONReader: FeatureReader {
             switch key {
             case "name" where value.stringValue != nil: header.name = value.stringValue
             case "description" where value.stringValue != nil: header.description = value.stringValue
-            case GeoJSONNames.camera:
+            case ModelKey.camera.name:
                 if let camera = GeoJSONNames.camera(from: value) { header.camera = camera } else { header.foreignMembers[key] = value }
-            case GeoJSONNames.tileLayers:
+            case ModelKey.tileLayers.name:
                 if let layers = GeoJSONNames.tileLayers(from: value) { header.tileLayers = layers } else { header.foreignMembers[key] = value }
             default: header.foreignMembers[key] = value
             }

@@ -155,6 +155,7 @@ extension GeoJSONReader {
         var id: FeatureID?
         var properties = JSONObject()
         var foreign = JSONObject()
+        var sourceForm: Feature.SourceForm = []
         if !parts.hasGeometryMember {
             try lenient("geojson.missing-geometry", "a Feature has no \"geometry\" member; read as null", at: objectLocation())
         }
@@ -173,7 +174,7 @@ extension GeoJSONReader {
         }
         switch parts.properties {
         case .object(let object)?: properties = object
-        case .null?: foreign[GeoJSONNames.nullProperties] = .null  // written as null again
+        case .null?: sourceForm.insert(.nullProperties)  // written as null again
         case nil:
             try lenient("geojson.missing-properties", "a Feature has no \"properties\" member", at: objectLocation())
         case let other?:
@@ -187,25 +188,26 @@ extension GeoJSONReader {
             try lenient("geojson.feature-geometry-members", "a Feature has \"coordinates\" or \"geometries\" members; they are ignored",
                         at: objectLocation())
         }
-        return try makeFeature(id: id, geometry: geometry, properties: properties, foreign: foreign, at: objectLocation())
+        return try makeFeature(id: id, geometry: geometry, properties: properties, foreign: foreign, sourceForm: sourceForm,
+                               at: objectLocation())
     }
 
     /// A feature from its members as read: a Point with a `geoconv:radius` is the circle it
     /// stands for, and the style is derived from the properties.
     /// A style property whose value styles nothing is reported at it (`at`: the feature's place).
     func makeFeature(id: FeatureID?, geometry: Geometry?, properties: JSONObject, foreign: JSONObject,
-                     at location: @autoclosure () -> SourceLocation) throws(GeoConvError) -> Feature {
+                     sourceForm: Feature.SourceForm = [], at location: @autoclosure () -> SourceLocation) throws(GeoConvError) -> Feature {
         var geometry = geometry
-        if case .point(let center)? = geometry, let radius = properties[GeoJSONNames.radius]?.doubleValue,
+        if case .point(let center)? = geometry, let radius = properties[model: .radius],
            radius.isFinite, radius >= 0
         {
             geometry = .circle(center: center, radius: radius)
         }
         guard StyleProperties.mentionsStyle(properties) else {
             // Most features: built in place (a feature changed after it is made is copied).
-            return Feature(id: id, geometry: geometry, properties: properties, foreignMembers: foreign)
+            return Feature(id: id, geometry: geometry, properties: properties, foreignMembers: foreign, sourceForm: sourceForm)
         }
-        var feature = Feature(id: id, geometry: geometry, properties: properties, foreignMembers: foreign)
+        var feature = Feature(id: id, geometry: geometry, properties: properties, foreignMembers: foreign, sourceForm: sourceForm)
         for key in StyleProperties.derive(into: &feature) {
             var place = location()
             place.pointer = (place.pointer ?? "") + "/properties/" + JSONScanner.escapePointer(key)

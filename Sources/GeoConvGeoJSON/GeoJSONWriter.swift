@@ -87,8 +87,8 @@ public struct GeoJSONWriter: FeatureWriter {
         var members: JSONObject = [:]
         if let name = header.name { members["name"] = .string(name) }
         if let description = header.description { members["description"] = .string(description) }
-        if let camera = header.camera { members[GeoJSONNames.camera] = GeoJSONNames.json(camera) }
-        if !header.tileLayers.isEmpty { members[GeoJSONNames.tileLayers] = GeoJSONNames.json(header.tileLayers) }
+        if let camera = header.camera { members[.camera] = GeoJSONNames.json(camera) }
+        if !header.tileLayers.isEmpty { members[.tileLayers] = GeoJSONNames.json(header.tileLayers) }
         for (key, value) in header.foreignMembers {
             // A computed bbox is written after the features, when it is known.
             if key == "bbox" && options.writesBoundingBoxes { continue }
@@ -118,9 +118,9 @@ public struct GeoJSONWriter: FeatureWriter {
         var geometry = feature.geometry
         if case .circle(let center, let radius)? = geometry {
             geometry = .point(center)
-            properties.set(GeoJSONNames.radius, GeoJSONNames.number(radius))
+            properties.set(ModelKey.radius.name, GeoJSONNames.number(radius))
             try diagnostics.warn("geojson.circle-as-point",
-                                 "a circle is written as its centre Point with a \"geoconv:radius\" property; other tools show a point",
+                                 "a circle is written as its centre Point with a \"\(ModelKey.radius.name)\" property; other tools show a point",
                                  hint: "convert circles to polygons (--circles polygon) for other viewers")
         }
         if options.rfc7946, let g = geometry {
@@ -152,7 +152,7 @@ public struct GeoJSONWriter: FeatureWriter {
             bounds = bounds.map { $0.union(box) } ?? box
         }
         buffer.append(contentsOf: #","properties":"#.utf8)
-        if properties.isEmpty, GeoJSONNames.hasNullProperties(feature) {
+        if properties.isEmpty, feature.sourceForm.contains(.nullProperties) {
             buffer.append(contentsOf: "null".utf8)  // as the input had it
         } else {
             JSONOutput.appendObject(properties, to: &buffer)
@@ -164,7 +164,7 @@ public struct GeoJSONWriter: FeatureWriter {
         } else {
             buffer.append(contentsOf: "null".utf8)
         }
-        for (key, value) in feature.foreignMembers where key != "geometry" && key != GeoJSONNames.nullProperties {
+        for (key, value) in feature.foreignMembers where key != "geometry" {
             if key == "bbox" && options.writesBoundingBoxes { continue }
             buffer.append(UInt8(ascii: ","))
             JSONOutput.appendString(key, to: &buffer)

@@ -3,7 +3,7 @@ public import GeoConvCore
 /// Turns circles into geodesic polygons (for formats that cannot hold circles, or on
 /// request with `--circles polygon`), reporting the approximation — or, with
 /// `keepsCircleAsData` (KML's default), drawing a circle as its polygon while keeping its
-/// centre and radius as properties (`CircleProperties`), so nothing is lost.
+/// centre and radius as properties (`ModelKey.circleCenter`, `ModelKey.radius`), so nothing is lost.
 public struct CircleToPolygon: FeatureTransform {
     /// The largest distance in metres between the polygon and the true circle; `nil` for
     /// 0.1 % of the radius, at most 1 m.
@@ -47,13 +47,13 @@ public struct CircleToPolygon: FeatureTransform {
         if keepsCircleAsData, case .circle(let center, let radius) = geometry,
            let lon = JSONNumber(center.longitude), let lat = JSONNumber(center.latitude), let metres = JSONNumber(radius)
         {
-            copy.properties[CircleProperties.radius] = .number(metres)
-            copy.properties[CircleProperties.center] = .array([.number(lon), .number(lat)])
+            copy.properties[.radius] = .number(metres)
+            copy[model: .circleCenter] = [.number(lon), .number(lat)]
             diagnostics.note("circle.drawn-as-polygon",
-                             "circles are drawn as geodesic polygons, their centre and radius kept as data (geoconv:circle-center, geoconv:radius)")
+                             "circles are drawn as geodesic polygons, their centre and radius kept as data (\(ModelKey.circleCenter.name), \(ModelKey.radius.name))")
             return [copy]
         }
-        copy.properties.removeValue(forKey: CircleProperties.radius)  // it described the circle
+        copy.properties.removeValue(forKey: .radius)  // it described the circle
         try diagnostics.warn("circle.approximated",
                              "circles are written as geodesic polygons within \(tolerance.map { "\($0) m" } ?? "0.1 % of the radius (at most 1 m)") of the true circle",
                              hint: keptBy.isEmpty ? nil : "to keep circles exactly, write one of: \(keptBy.joined(separator: ", "))")

@@ -147,8 +147,8 @@ public struct ExplodeSpans: FeatureTransform {
                     copy.geometry = .lineString(subPath)
                     copy.style.spans = []
                     copy.style.strokeColor = color
-                    copy.properties["geoconv:span"] = .number(JSONNumber(index))
-                    copy.properties.removeValue(forKey: "geoconv:spans")
+                    copy[model: .span] = index
+                    copy.properties.removeValue(forKey: .spans)
                     result.append(copy)
                 }
                 index += 1

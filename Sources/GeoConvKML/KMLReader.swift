@@ -418,7 +418,7 @@ final class KMLReaderState {
             if !headerDone, header.camera == nil {
                 header.camera = camera.camera
                 // Its elements as read: written back exactly while the camera stays this one.
-                if camera.camera != nil { header.foreignMembers[KMLNames.view] = .object(camera.elements) }
+                if camera.camera != nil { header.foreignMembers[model: .view] = camera.elements }
             } else {
                 warn("kml.view-dropped", "a \(element) after the first feature is not carried over", at: location())
             }
@@ -466,7 +466,7 @@ final class KMLReaderState {
             // The document's own data: geoconv's tile layers; anything else is reported.
             var data = Feature(geometry: nil)
             try parseExtendedData(into: &data)
-            if let value = data.properties.removeValue(forKey: KMLNames.tileLayers) {
+            if let value = data.properties.removeValue(forKey: .tileLayers) {
                 header.tileLayers = TileLayer.layers(fromJSON: value.stringValue.flatMap(JSONText.parse) ?? value) ?? []
             }
             if !data.properties.isEmpty {

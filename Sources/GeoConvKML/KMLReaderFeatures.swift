@@ -53,7 +53,7 @@ extension KMLReaderState {
     func parseFeature(_ element: String, id: String?, isEmpty: Bool) throws(XMLParseError) -> Feature {
         var feature = Feature(geometry: nil)
         if let id { feature.id = .string(id) }
-        if let folder = folderValue() { feature.properties[KMLNames.folder] = folder }
+        if let folder = folderValue() { feature.properties[.folder] = folder }
         if element == "GroundOverlay" { feature.properties[KMLNames.geometryType] = "groundoverlay" }
         if element == "NetworkLink" { feature.properties[KMLNames.geometryType] = "networklink" }
         if element == "ScreenOverlay" { feature.properties[KMLNames.geometryType] = "screenoverlay" }
@@ -101,9 +101,9 @@ extension KMLReaderState {
                 if let url = map.normal { styleUrl = url }
                 applyHighlight(of: map, to: &feature)
             case "LookAt", "Camera":
-                feature.properties[KMLNames.view] = .object(try parseView(child).elements)
+                feature[model: .view] = try parseView(child).elements
             case "Region":
-                feature.properties[KMLNames.region] = .object(try parseRegion())
+                feature[model: .region] = try parseRegion()
             case "TimeStamp":
                 if let when = try parseChildren(keeping: ["when"], in: child)["when"] { feature.properties["timestamp"] = .string(when) }
             case "TimeSpan":
@@ -134,9 +134,9 @@ extension KMLReaderState {
                          at: location())
                     return
                 }
-                feature.properties[KMLNames.latLonQuad] = .array(corners.map { c in
+                feature[model: .latLonQuad] = corners.map { c -> JSONValue in
                     .array([JSONNumber(c.longitude).map(JSONValue.number) ?? .null, JSONNumber(c.latitude).map(JSONValue.number) ?? .null])
-                })
+                }
                 geometries.append(.polygon(PolygonRings(outer: Path(corners + [corners[0]]))))
             case "altitude", "altitudeMode", "drawOrder", "color", "refreshVisibility", "flyToView", "open", "rotation":
                 let text = try parser.readElementText().trimmed
@@ -186,7 +186,7 @@ extension KMLReaderState {
             feature.properties["coordinateProperties"] = .object(perPoint)
         }
         if !latLonBox.isEmpty {
-            feature.properties[KMLNames.latLonBox] = .object(latLonBox)
+            feature[model: .latLonBox] = latLonBox
             if let north = latLonBox["north"]?.doubleValue, let south = latLonBox["south"]?.doubleValue,
                let east = latLonBox["east"]?.doubleValue, let west = latLonBox["west"]?.doubleValue
             {
@@ -194,7 +194,7 @@ extension KMLReaderState {
                                                                                    rotation: latLonBox["rotation"]?.doubleValue ?? 0)))
             }
         }
-        if let id = feature.properties.removeValue(forKey: "geoconv:id") {
+        if let id = feature.properties.removeValue(forKey: .id) {
             switch id {
             case .string(let s): feature.id = .string(s)
             case .number(let n): feature.id = .number(n)
@@ -203,18 +203,18 @@ extension KMLReaderState {
         }
         StyleProperties.derive(into: &feature, only: { KMLStyle.extendedDataStyleKeys.contains($0) })
         // A Point carrying geoconv:radius is a circle (written that way by geoconv).
-        if case .point(let center)? = feature.geometry, let radius = feature.properties[KMLNames.radius]?.doubleValue,
+        if case .point(let center)? = feature.geometry, let radius = feature[model: .radius],
            radius.isFinite, radius >= 0
         {
             feature.geometry = .circle(center: center, radius: radius)
         }
         // A Polygon carrying geoconv:radius and geoconv:circle-center is a circle drawn as its polygon.
-        if case .polygon? = feature.geometry, let radius = feature.properties[KMLNames.radius]?.doubleValue, radius.isFinite, radius >= 0,
-           let center = feature.properties[KMLNames.circleCenter]?.arrayValue?.compactMap(\.doubleValue), center.count == 2,
+        if case .polygon? = feature.geometry, let radius = feature[model: .radius], radius.isFinite, radius >= 0,
+           let center = feature[model: .circleCenter]?.compactMap(\.doubleValue), center.count == 2,
            center.allSatisfy(\.isFinite)
         {
             feature.geometry = .circle(center: Coordinate(latitude: center[1], longitude: center[0]), radius: radius)
-            feature.properties.removeValue(forKey: KMLNames.circleCenter)
+            feature.properties.removeValue(forKey: .circleCenter)
         }
     }
 
@@ -304,9 +304,9 @@ extension KMLReaderState {
 
     /// Records a Data or SimpleField `displayName` in `geoconv:display-names`.
     static func setDisplayName(_ label: String, for key: String, in feature: inout Feature) {
-        var names = feature.properties[KMLNames.displayNames]?.objectValue ?? [:]
+        var names = feature[model: .displayNames] ?? [:]
         names[key] = .string(label)
-        feature.properties[KMLNames.displayNames] = .object(names)
+        feature[model: .displayNames] = names
     }
 
     /// A `Region`: its `LatLonAltBox` and `Lod` values in one object, numbers as numbers.

@@ -112,9 +112,9 @@ extension KMLReaderState {
         case "tessellate":
             if let flag = Self.kmlBool(try parser.readElementText()), flag { feature.style.geodesic = true }
         case "extrude":
-            if let flag = Self.kmlBool(try parser.readElementText()), flag { feature.properties[KMLNames.extrude] = true }
+            if let flag = Self.kmlBool(try parser.readElementText()), flag { feature[model: .extrude] = true }
         case "altitudeMode":
-            feature.properties[KMLNames.altitudeMode] = .string(try parser.readElementText().trimmed)
+            feature[model: .altitudeMode] = try parser.readElementText().trimmed
         case "Model":
             warn("kml.model-dropped", "3D Model geometries are not carried over", at: location())
             try parser.skipElement()

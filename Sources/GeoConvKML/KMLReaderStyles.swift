@@ -254,7 +254,7 @@ extension KMLReaderState {
         guard let highlight else { return }
         var styled = Feature(geometry: nil)
         highlight.apply(to: &styled)
-        feature.properties[KMLNames.highlightStyle] = .object(StyleProperties.merged(styled))
+        feature[model: .highlightStyle] = StyleProperties.merged(styled)
     }
 
 }

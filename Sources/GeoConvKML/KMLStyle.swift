@@ -6,8 +6,8 @@ import GeoConvCore
 struct KMLStyle: Hashable, Sendable {
     /// The simplestyle and geoconv style properties KML has no element for: read from and
     /// written to ExtendedData.
-    static let extendedDataStyleKeys = NameSet(["marker-symbol", "marker-size", "geoconv:spans", "geoconv:info-window-anchor",
-                                                "geoconv:opacity", "geoconv:z-index"])
+    static let extendedDataStyleKeys = NameSet(["marker-symbol", "marker-size", ModelKey.spans.name, ModelKey.infoWindowAnchor.name,
+                                                ModelKey.opacity.name, ModelKey.zIndex.name])
 
     var lineColor: Color?
     var lineWidth: Double?
@@ -81,7 +81,7 @@ struct KMLStyle: Hashable, Sendable {
             feature.properties["label-opacity"] = KMLStyle.number(labelColor.opacity)
         }
         if let labelScale { feature.properties["label-scale"] = KMLStyle.number(labelScale) }
-        if let balloonText { feature.properties[KMLNames.balloonText] = .string(balloonText) }
+        if let balloonText { feature[model: .balloonText] = balloonText }
     }
 
     static func number(_ value: Double) -> JSONValue { JSONNumber(value).map(JSONValue.number) ?? .null }
@@ -113,7 +113,7 @@ struct KMLStyle: Hashable, Sendable {
             labelColor = color.withOpacity(feature.properties["label-opacity"]?.doubleValue ?? 1)
         }
         labelScale = feature.properties["label-scale"]?.doubleValue
-        balloonText = feature.properties[KMLNames.balloonText]?.stringValue
+        balloonText = feature[model: .balloonText]
     }
 
     init() {}
@@ -158,45 +158,20 @@ struct KMLStyle: Hashable, Sendable {
     }
 }
 
-/// The property names the KML codec uses for KML facts the model has no field for.
+/// The property names the KML codec uses for KML facts the model has no field for, besides
+/// the model's own `geoconv:` keys (`ModelKey`: `folder`, `altitudeMode`, `view`, …).
 public enum KMLNames {
-    /// The folder path of a placemark, outermost first: `["Trails", "North"]`.
-    public static let folder = "geoconv:folder"
-    /// KML `altitudeMode` of the geometry.
-    public static let altitudeMode = "geoconv:altitudeMode"
-    /// KML `extrude` of the geometry.
-    public static let extrude = "geoconv:extrude"
-    /// KML `BalloonStyle/text`.
-    public static let balloonText = "geoconv:balloonText"
-    /// A StyleMap's highlight style, as simplestyle properties (`{"stroke": "#ff0000", …}`);
-    /// written back as a StyleMap with a normal and a highlight pair.
-    public static let highlightStyle = "geoconv:highlight-style"
-    /// A feature's own view (`LookAt` or `Camera`): `{"kind": "LookAt", "longitude": …, "latitude": …, "range": …}`.
-    public static let view = "geoconv:view"
-    /// A feature's `Region`: `{"north": …, "south": …, "east": …, "west": …, "minLodPixels": …}`.
-    public static let region = "geoconv:region"
-    /// ExtendedData display names by property: `{"pop": "Population"}`.
-    public static let displayNames = "geoconv:display-names"
     /// A ScreenOverlay's positions on the screen, in schema order (each `{x, y, xunits, yunits}`).
     static let screenPlaces = ["overlayXY", "screenXY", "rotationXY", "size"]
-    /// A GroundOverlay's `LatLonBox`: `{"north":…,"south":…,"east":…,"west":…,"rotation":…}`.
-    public static let latLonBox = "geoconv:latLonBox"
-    /// The document's tile layers (`TileLayer.json`), in its ExtendedData.
-    public static let tileLayers = "geoconv:tileLayers"
-    /// A GroundOverlay's `gx:LatLonQuad`: its four corners `[[lon, lat], …]` (counter-clockwise
-    /// from the lower left), the overlay's geometry being their polygon.
-    public static let latLonQuad = "geoconv:latLonQuad"
     /// What a feature stood for in KML, as togeojson says it: `groundoverlay`, `networklink`.
     public static let geometryType = "@geometry-type"
-    /// A Point's radius in metres: the feature is a circle (as in GeoJSON).
-    public static let radius = CircleProperties.radius
-    /// A drawn circle's centre, `[longitude, latitude]`: with `radius`, the polygon is a circle.
-    public static let circleCenter = CircleProperties.center
     /// Properties of the model kept in ExtendedData as JSON text.
-    static let jsonValued = NameSet(["geoconv:spans", "geoconv:ground-anchor", "geoconv:info-window-anchor", "geoconv:opacity",
-                                          "geoconv:z-index", "geoconv:geodesic", radius, circleCenter, folder, latLonBox, latLonQuad, "coordinateProperties",
-                                          "timespan", "icon-offset", "icon-offset-units", "geoconv:id",
-                                          highlightStyle, view, region, displayNames])
+    static let jsonValued = NameSet([ModelKey.spans.name, ModelKey.groundAnchor.name, ModelKey.infoWindowAnchor.name,
+                                     ModelKey.opacity.name, ModelKey.zIndex.name, ModelKey.geodesic.name, ModelKey.radius.name,
+                                     ModelKey.circleCenter.name, ModelKey.folder.name, ModelKey.latLonBox.name,
+                                     ModelKey.latLonQuad.name, "coordinateProperties", "timespan", "icon-offset",
+                                     "icon-offset-units", ModelKey.id.name, ModelKey.highlightStyle.name, ModelKey.view.name,
+                                     ModelKey.region.name, ModelKey.displayNames.name])
 }
 
 /// A `StyleMap`: its normal and highlight styles, each a URL or an inline `Style`.

@@ -52,12 +52,12 @@ public struct KMLWriter: FeatureWriter {
         }
         state.header = header
         // A document view with a gx:TimeSpan/TimeStamp (written in the start) needs the gx namespace.
-        if let view = header.foreignMembers[KMLNames.view]?.objectValue, view["timespan"] != nil || view["timestamp"] != nil {
+        if let view = header.foreignMembers[model: .view], view["timespan"] != nil || view["timestamp"] != nil {
             state.usesGX = true
         }
         try header.reportEmbeddedFilesDropped(by: "KML (one file)", diagnostics: state.diagnostics)
         // (The document view's elements as read are its LookAt/Camera: `documentStart`.)
-        let members = header.foreignMembers.keys.filter { $0 != KMLNames.view }
+        let members = header.foreignMembers.keys.filter { $0 != ModelKey.view.name }
         if !members.isEmpty {
             try state.diagnostics.warn("kml.document-members-dropped",
                                        "document members (\(members.joined(separator: ", "))) have no place in KML")
@@ -126,12 +126,12 @@ final class KMLWriterState {
     static let schemaID = "geoconv-schema"
 
     /// Properties KML writes in its own elements (or that only describe KML structure).
-    static let structural = NameSet([KMLNames.folder, "styleUrl", "Snippet", "visibility", "address", "phoneNumber",
-                                          "timestamp", "timespan", KMLNames.geometryType, KMLNames.latLonBox, KMLNames.latLonQuad, "icon-offset",
-                                          "icon-offset-units", "label-color", "label-opacity", "label-scale", KMLNames.balloonText,
-                                          KMLNames.altitudeMode, KMLNames.extrude, KMLNames.radius, KMLNames.circleCenter, "geoconv:geodesic",
-                                          "geoconv:ground-anchor", KMLNames.view, KMLNames.region, KMLNames.highlightStyle,
-                                          KMLNames.displayNames])
+    static let structural = NameSet([ModelKey.folder.name, "styleUrl", "Snippet", "visibility", "address", "phoneNumber",
+                                          "timestamp", "timespan", KMLNames.geometryType, ModelKey.latLonBox.name, ModelKey.latLonQuad.name,
+                                          "icon-offset", "icon-offset-units", "label-color", "label-opacity", "label-scale",
+                                          ModelKey.balloonText.name, ModelKey.altitudeMode.name, ModelKey.extrude.name, ModelKey.radius.name,
+                                          ModelKey.circleCenter.name, ModelKey.geodesic.name, ModelKey.groundAnchor.name, ModelKey.view.name,
+                                          ModelKey.region.name, ModelKey.highlightStyle.name, ModelKey.displayNames.name])
 
     /// What GroundOverlays and NetworkLinks write as their own elements, in schema order.
     static let overlayElements = ["color", "drawOrder"]
@@ -181,6 +181,12 @@ final class KMLWriterState {
     @inline(__always)
     func property(_ name: String, of feature: Feature) -> JSONValue? {
         hasAskedProperties ? feature.properties[name] : nil
+    }
+
+    /// The model key `key` (one of `askedNames`) of the feature being written, as its kind.
+    @inline(__always)
+    func property<V>(_ key: ModelKey<V>, of feature: Feature) -> V? {
+        hasAskedProperties ? feature[model: key] : nil
     }
 
     /// Reports text that XML 1.0 cannot hold (control characters other than tab and line
@@ -242,10 +248,10 @@ final class KMLWriterState {
             append("</Placemark>\n")
             return
         }
-        try moveToFolder(property(KMLNames.folder, of: feature)?.arrayValue?.compactMap(\.stringValue) ?? [])
+        try moveToFolder(property(.folder, of: feature)?.compactMap(\.stringValue) ?? [])
         let kind = property(KMLNames.geometryType, of: feature)?.stringValue
-        let box = property(KMLNames.latLonBox, of: feature)?.objectValue
-        let quad = property(KMLNames.latLonQuad, of: feature)?.arrayValue?.compactMap { corner -> (Double, Double)? in
+        let box = property(.latLonBox, of: feature)
+        let quad = property(.latLonQuad, of: feature)?.compactMap { corner -> (Double, Double)? in
             guard let pair = corner.arrayValue, pair.count == 2, let lon = pair[0].doubleValue, let lat = pair[1].doubleValue,
                   lon.isFinite, lat.isFinite else { return nil }
             return (lon, lat)
@@ -264,7 +270,7 @@ final class KMLWriterState {
             buffer.append(UInt8(ascii: "\""))
         case .string(let s)?:
             if KMLWriterState.isNCName(s) {
-                try warn("kml.duplicate-id", "the id \"\(s)\" is used more than once; KML ids are unique, so the repeat is kept in ExtendedData (geoconv:id)")
+                try warn("kml.duplicate-id", "the id \"\(s)\" is used more than once; KML ids are unique, so the repeat is kept in ExtendedData (\(ModelKey.id.name))")
             }
             extendedID = .string(s)
         case .number(let n)?: extendedID = .number(n)
@@ -284,7 +290,7 @@ final class KMLWriterState {
         }
         if let snippet = property("Snippet", of: feature)?.stringValue { append(text: "<Snippet>\(XMLEscaping.text(snippet))</Snippet>") }
         if let description = feature.snippet { append(text: "<description>\(XMLEscaping.cdataOrText(description))</description>") }
-        if let view = property(KMLNames.view, of: feature)?.objectValue { try writeView(view) }
+        if let view = property(.view, of: feature) { try writeView(view) }
         if let when = property("timestamp", of: feature)?.stringValue { append(text: "<TimeStamp><when>\(XMLEscaping.text(when))</when></TimeStamp>") }
         if let span = property("timespan", of: feature)?.objectValue {
             append("<TimeSpan>")
@@ -293,7 +299,7 @@ final class KMLWriterState {
             append("</TimeSpan>")
         }
         try writeStyle(feature, isOverlay: element == .groundOverlay || element == .screenOverlay)
-        if let region = property(KMLNames.region, of: feature)?.objectValue { writeRegion(region) }
+        if let region = property(.region, of: feature) { writeRegion(region) }
         try writeExtendedData(feature, id: extendedID, element: element)
         if element == .groundOverlay {
             elements(KMLWriterState.overlayElements, of: feature)
@@ -461,7 +467,7 @@ final class KMLWriterState {
         if feature.style.spans.count > 0 {
             if style.lineColor == nil, let first = feature.style.spans.first { style.lineColor = first.style.fromColor }
             try warn("kml.spans-not-drawn",
-                     "style spans are kept in ExtendedData (geoconv:spans) but KML viewers draw one line colour",
+                     "style spans are kept in ExtendedData (\(ModelKey.spans.name)) but KML viewers draw one line colour",
                      hint: "explode spans into one line per span (--explode-spans) to see them in other viewers")
         }
         if feature.style.opacity != nil || feature.style.zIndex != nil || feature.style.infoWindowAnchor != nil {
@@ -471,7 +477,7 @@ final class KMLWriterState {
         var preferred = property("styleUrl", of: feature)?.stringValue.map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }
         if let candidate = preferred, !KMLWriterState.isNCName(candidate) { preferred = nil }
         var highlightID: String?
-        if let highlight = property(KMLNames.highlightStyle, of: feature)?.objectValue {
+        if let highlight = property(.highlightStyle, of: feature) {
             var styled = Feature(geometry: nil, properties: highlight)
             StyleProperties.derive(into: &styled)
             let highlightStyle = KMLStyle(feature: styled)

@@ -35,7 +35,7 @@ extension KMLWriterState {
         append(">\n<Document>\n")
         if let name = header.name { append(text: "<name>\(XMLEscaping.text(name))</name>\n") }
         if let description = header.description { append(text: "<description>\(XMLEscaping.cdataOrText(description))</description>\n") }
-        if let camera = header.camera, let view = header.foreignMembers[KMLNames.view]?.objectValue,
+        if let camera = header.camera, let view = header.foreignMembers[model: .view],
            CameraPosition(kmlView: view) == camera,
            view["altitudeMode"].map({ KMLWriterState.altitudeModes.contains($0.stringValue ?? "") }) ?? true {
             // The view as read (its range, heading and altitude exactly), while it is still the
@@ -58,7 +58,7 @@ extension KMLWriterState {
         }
         if !header.tileLayers.isEmpty {
             // Tile layers have no KML element: kept in the document's ExtendedData, read back by geoconv.
-            append(text: "<ExtendedData><Data name=\"\(KMLNames.tileLayers)\"><value>")
+            append(text: "<ExtendedData><Data name=\"\(ModelKey.tileLayers.name)\"><value>")
             XMLEscaping.appendText(JSONText.string(TileLayer.json(header.tileLayers)), to: &buffer)
             append("</value></Data></ExtendedData>\n")
         }

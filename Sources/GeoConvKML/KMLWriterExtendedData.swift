@@ -5,7 +5,7 @@ internal import GeoConvXML
 /// model's facts KML has no element for as `Data`, and the schema's field types.
 extension KMLWriterState {
     func writeExtendedData(_ feature: Feature, id: JSONValue?, element: FeatureElement) throws(GeoConvError) {
-        if hasAskedProperties, let names = property(KMLNames.displayNames, of: feature)?.objectValue {
+        if hasAskedProperties, let names = property(.displayNames, of: feature) {
             for (key, value) in names { if let label = value.stringValue, displayNames[key] == nil { displayNames[key] = label } }
         }
         // The SimpleData elements are written as they come, after the start of a SchemaData
@@ -16,7 +16,7 @@ extension KMLWriterState {
         swap(&data, &scratchData)
         data.removeAll(keepingCapacity: true)
         defer { scratchData = data }
-        if let id { data.append(("geoconv:id", JSONText.string(id))) }
+        if let id { data.append((ModelKey.id.name, JSONText.string(id))) }
         let start = buffer.count
         append("<ExtendedData><SchemaData schemaUrl=\"#")
         append(text: KMLWriterState.schemaID)
@@ -31,12 +31,12 @@ extension KMLWriterState {
         }
         switch feature.geometry {
         case .circle(_, let radius)?:
-            data.append((KMLNames.radius, DecimalFormatter.shortest(radius)))
+            data.append((ModelKey.radius.name, DecimalFormatter.shortest(radius)))
         case .polygon? where hasAskedProperties:
             // A circle drawn as its polygon: the exact circle, for readers that know it.
-            if let radius = property(KMLNames.radius, of: feature), let center = property(KMLNames.circleCenter, of: feature) {
-                data.append((KMLNames.radius, JSONText.string(radius)))
-                data.append((KMLNames.circleCenter, JSONText.string(center)))
+            if let radius = property(ModelKey.radius.name, of: feature), let center = property(ModelKey.circleCenter.name, of: feature) {
+                data.append((ModelKey.radius.name, JSONText.string(radius)))
+                data.append((ModelKey.circleCenter.name, JSONText.string(center)))
             }
         default: break
         }
@@ -102,7 +102,7 @@ extension KMLWriterState {
                 // Title, description and what the KML style says are written as such; the style
                 // facts KML has no element for go to ExtendedData (JSON text for geoconv's own).
                 if KMLStyle.extendedDataStyleKeys.contains(key) {
-                    data.append((key, key.hasPrefix("geoconv:") ? JSONText.string(value) : (value.stringValue ?? JSONText.string(value))))
+                    data.append((key, ModelKey.isModelKey(key) ? JSONText.string(value) : (value.stringValue ?? JSONText.string(value))))
                 }
                 continue
             }

@@ -73,9 +73,9 @@ extension KMLWriterState {
     }
 
     func attributes(_ feature: Feature, line: Bool) throws(GeoConvError) {
-        if property(KMLNames.extrude, of: feature)?.boolValue == true { append("<extrude>1</extrude>") }
+        if property(.extrude, of: feature) == true { append("<extrude>1</extrude>") }
         if line, feature.style.geodesic == true { append("<tessellate>1</tessellate>") }
-        if let mode = property(KMLNames.altitudeMode, of: feature)?.stringValue { try writeAltitudeMode(mode) }
+        if let mode = property(.altitudeMode, of: feature) { try writeAltitudeMode(mode) }
     }
 
     func ring(_ path: Path) {
@@ -153,7 +153,7 @@ extension KMLWriterState {
             append("</MultiGeometry>")
         case .circle(let center, _):
             try warn("kml.circle-as-point",
-                     "a circle is written as its centre Point with its radius in ExtendedData (geoconv:radius); other tools show a point",
+                     "a circle is written as its centre Point with its radius in ExtendedData (\(ModelKey.radius.name)); other tools show a point",
                      hint: "convert circles to polygons (--circles polygon) for other viewers")
             append("<Point>")
             coordinates(CollectionOfOne(center))

@@ -360,7 +360,7 @@ public struct KMZReader: FeatureReader {
                 lastLinkedLocation = innermost.reader.lastLocation
                 let prefix = innermost.folder
                 if !prefix.isEmpty {
-                    feature.properties[KMLNames.folder] = .array(prefix + (feature.properties[KMLNames.folder]?.arrayValue ?? []))
+                    feature[model: .folder] = prefix + (feature[model: .folder] ?? [])
                 }
                 base = KMZReader.directory(of: innermost.path)
             } else {
@@ -423,7 +423,7 @@ public struct KMZReader: FeatureReader {
         _ = try reader.readHeader()
         followedLinks += 1
         // The link's own folder path (already under the folders of the file it came from).
-        var folder = link.properties[KMLNames.folder]?.arrayValue ?? []
+        var folder = link[model: .folder] ?? []
         folder.append(.string(link.title ?? path))
         linked.append((reader, path, folder))
         diagnostics.note("kmz.network-link-followed",

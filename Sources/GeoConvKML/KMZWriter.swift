@@ -52,7 +52,7 @@ public struct KMZWriter: FeatureWriter {
         try kml.write(feature)
         // The files it refers to by relative path: its icon, an overlay's image, its highlight icon.
         for reference in [feature.style.icon, feature.properties["icon"]?.stringValue,
-                          feature.properties[KMLNames.highlightStyle]?.objectValue?["icon"]?.stringValue] {
+                          feature[model: .highlightStyle]?["icon"]?.stringValue] {
             if let reference, !referencesSeen.contains(reference) {
                 referencesSeen.insert(reference)
                 try pack(reference)

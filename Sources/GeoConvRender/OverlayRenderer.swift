@@ -137,7 +137,7 @@ public struct OverlayRenderer {
                 markers.append((index, position))  // drawn clustered, on top
                 continue
             }
-            if let mode = feature.properties["geoconv:altitudeMode"]?.stringValue, mode != "clampToGround", mode != "clampToSeaFloor" {
+            if let mode = feature[model: .altitudeMode], mode != "clampToGround", mode != "clampToSeaFloor" {
                 diagnostics.note("render.altitude-flattened", "3-D altitude modes are drawn on the ground, as the Maps SDK draws overlays")
             }
             try draw(geometry, of: feature, on: canvas)

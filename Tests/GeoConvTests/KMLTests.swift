@@ -56,7 +56,7 @@ struct KMLReaderTests {
         #expect(walk.id == .string("three-sisters"))
         #expect(walk.title == "Three Sisters walk")
         #expect(walk.snippet == "<p>Echo Point to <b>Honeymoon Bridge</b></p>")
-        #expect(walk.properties[KMLNames.folder] == ["Walks", "Easy"])
+        #expect(walk.properties[.folder] == ["Walks", "Easy"])
         #expect(walk.properties["surface"] == "paved")
         #expect(walk.properties["length_km"] == .number(JSONNumber(uncheckedLiteral: "1.6")))
         #expect(walk.properties["grade"] == 2)
@@ -67,18 +67,18 @@ struct KMLReaderTests {
                                               Coordinate(latitude: -33.7342, longitude: 150.3149, altitude: 915)]))
 
         let lookout = features[1]
-        #expect(lookout.properties[KMLNames.folder] == ["Walks"])
+        #expect(lookout.properties[.folder] == ["Walks"])
         #expect(lookout.geometry == .point(Coordinate(latitude: -33.732, longitude: 150.312)))
         #expect(lookout.style.icon == "http://maps.google.com/mapfiles/kml/shapes/camera.png")
         #expect(lookout.style.iconScale == 1.2)
         #expect(lookout.style.groundAnchor == Anchor(x: 0.5, y: 1))
         // The StyleMap's highlight style itself (the shared "trail" style), not a URL that could dangle.
-        #expect(lookout.properties[KMLNames.highlightStyle] == .object(["stroke": "#ff0000", "stroke-width": 3]))
+        #expect(lookout.properties[.highlightStyle] == .object(["stroke": "#ff0000", "stroke-width": 3]))
 
         guard case .polygon(let park)? = features[2].geometry else { Issue.record("park is not a polygon"); return }
         #expect(park.holes.count == 1)
         #expect(features[2].style.fillColor == Color(red: 0, green: 255, blue: 0, opacity: 127.0 / 255))
-        #expect(features[2].properties[KMLNames.folder] == nil)
+        #expect(features[2].properties[.folder] == nil)
 
         #expect(features[3].properties["coordinateProperties"] == ["times": ["2024-05-01T06:00:00Z", "2024-05-01T06:01:00Z"]])
         #expect(features[3].geometry?.coordinateCount == 2)
@@ -199,7 +199,7 @@ struct KMLWriterTests {
             #expect(a.style == b.style || a.style.strokeColor?.opacity != b.style.strokeColor?.opacity, "\(a.style) vs \(b.style)")
             for (key, value) in a.properties where !StyleProperties.names.contains(key) || ["marker-symbol", "marker-size", "geoconv:spans", "geoconv:info-window-anchor", "geoconv:opacity", "geoconv:z-index"].contains(key) {
                 if key == "emoji" || key == "tags" { continue }  // U+0000 dropped; JSON text read back as a string
-                if key == GeoJSONNames.radius { continue }
+                if key == ModelKey.radius.name { continue }
                 if case .number(let n) = value, key == "osm_id" || key == "length_km" {
                     // Beyond what a KML int or double holds exactly: a string field with every digit, and a note.
                     #expect(b.properties[key] == .string(n.literal), "\(key)")

@@ -244,3 +244,40 @@ struct DiagnosticsTests {
         }
     }
 }
+
+@Suite("Model keys")
+struct ModelKeyTests {
+    @Test("The written names stay as files hold them")
+    func names() {
+        let names = [
+            ModelKey.radius.name, ModelKey.opacity.name, ModelKey.circleCenter.name, ModelKey.spans.name, ModelKey.groundAnchor.name,
+            ModelKey.infoWindowAnchor.name, ModelKey.zIndex.name, ModelKey.span.name, ModelKey.geodesic.name, ModelKey.extrude.name,
+            ModelKey.altitudeMode.name, ModelKey.balloonText.name, ModelKey.folder.name, ModelKey.latLonQuad.name,
+            ModelKey.highlightStyle.name, ModelKey.view.name, ModelKey.region.name, ModelKey.displayNames.name, ModelKey.latLonBox.name,
+            ModelKey.camera.name, ModelKey.tileLayers.name, ModelKey.id.name,
+        ]
+        #expect(names == [
+            "geoconv:radius", "geoconv:opacity", "geoconv:circle-center", "geoconv:spans", "geoconv:ground-anchor",
+            "geoconv:info-window-anchor", "geoconv:z-index", "geoconv:span", "geoconv:geodesic", "geoconv:extrude",
+            "geoconv:altitudeMode", "geoconv:balloonText", "geoconv:folder", "geoconv:latLonQuad",
+            "geoconv:highlight-style", "geoconv:view", "geoconv:region", "geoconv:display-names", "geoconv:latLonBox",
+            "geoconv:camera", "geoconv:tileLayers", "geoconv:id",
+        ])
+        #expect(names.allSatisfy(ModelKey.isModelKey))
+        #expect(!ModelKey.isModelKey("marker-symbol"))
+    }
+
+    @Test("Typed access reads the value's kind and writes its JSON")
+    func typedAccess() {
+        var feature = Feature(geometry: nil, properties: ["geoconv:radius": 12, "geoconv:z-index": "3", "geoconv:altitudeMode": "absolute"])
+        #expect(feature[model: .radius] == 12)
+        #expect(feature.properties[.radius] == 12)
+        #expect(feature[model: .zIndex] == nil)  // a string, not an integer
+        #expect(feature[model: .altitudeMode] == "absolute")
+        feature[model: .zIndex] = 4
+        feature[model: .folder] = ["Walks"]
+        feature[model: .altitudeMode] = nil
+        #expect(feature.properties == ["geoconv:radius": 12, "geoconv:z-index": 4, "geoconv:folder": ["Walks"]])
+        #expect(feature.properties.removeValue(forKey: .radius) == 12)
+    }
+}

@@ -284,8 +284,8 @@ struct NullPropertiesTests {
     @Test("A feature that had null properties but gains a title is written with an object")
     func gainsProperties() throws {
         let (_, features, _) = try readGeoJSON(Self.collection)
-        #expect(GeoJSONNames.hasNullProperties(features[0]))
-        #expect(!GeoJSONNames.hasNullProperties(features[1]))
+        #expect(features[0].sourceForm.contains(.nullProperties))
+        #expect(!features[1].sourceForm.contains(.nullProperties))
         var titled = features[0]
         titled.title = "Named"
         let text = try writeGeoJSON([titled]).text
