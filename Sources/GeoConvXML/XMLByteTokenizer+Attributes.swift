@@ -57,7 +57,8 @@ extension XMLByteTokenizer {
         return namespace(of: prefix)
     }
 
-    private func value(of attribute: (qualified: Range<Int>, local: Range<Int>, value: Range<Int>, rewrite: Bool, isDeclaration: Bool)) -> String {
+    /// An attribute's value, entity and character references decoded and blanks normalised when it has any.
+    func value(of attribute: (qualified: Range<Int>, local: Range<Int>, value: Range<Int>, rewrite: Bool, isDeclaration: Bool)) -> String {
         let raw = UnsafeBufferPointer(start: base + attribute.value.lowerBound, count: attribute.value.count)
         guard attribute.rewrite else { return String(decoding: raw, as: UTF8.self) }
         var out: [UInt8] = []
