@@ -77,7 +77,7 @@ public struct Converter: Sendable {
         _ input: InputSource, to output: OutputTarget, options: ConversionOptions = ConversionOptions(),
         transforms: [any FeatureTransform] = []
     ) throws(GeoConvError) -> ConversionReport {
-        let options = try options.resolvingSRID()
+        let options = try registry.resolved(options)
         if case .file(let inPath) = input, case .file(let outPath) = output,
            inPath == outPath || isSameFile(inPath, outPath)
         {
@@ -167,7 +167,7 @@ public struct Converter: Sendable {
     public func transforms(writing outFormat: FileFormat, options: ConversionOptions, extra: [any FeatureTransform] = [])
         throws(GeoConvError) -> () -> [any FeatureTransform]
     {
-        let options = try options.resolvingSRID()
+        let options = try registry.resolved(options)
         let wgs84Only = outFormat.capabilities.isWGS84Only
         if let target = options.targetCRS, !Reproject.isWGS84(target), wgs84Only {
             let anyCRS = registry.formats.filter { !$0.capabilities.isWGS84Only && $0.makeWriter != nil }.map(\.name)

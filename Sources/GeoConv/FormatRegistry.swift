@@ -49,21 +49,13 @@ public struct FormatRegistry: Sendable {
     }
 }
 
-extension ConversionOptions {
-    /// These options with `srid` folded into `targetCRS` (`EPSG:srid`); a usage error when
-    /// `--srid` and `--t-srs` name different CRSs.
-    public func resolvingSRID() throws(GeoConvError) -> ConversionOptions {
-        guard let srid else { return self }
-        let target = "EPSG:\(srid)"
-        var resolved = self
-        if let given = targetCRS {
-            let same = srid == 4326 ? Reproject.isWGS84(given) : given.uppercased() == target
-            guard same else {
-                throw GeoConvError(.usage, "--srid \(srid) and --t-srs \(given) name different CRSs",
-                                   hint: "--srid N is the target CRS EPSG:N; give one of them")
-            }
-        }
-        resolved.targetCRS = target
+extension FormatRegistry {
+    /// `options` as the formats settle what their own options mean for the whole
+    /// conversion (`FormatCapabilities.resolvesOptions`: WKT's `--srid N` is the target CRS
+    /// `EPSG:N`), each format in turn.
+    public func resolved(_ options: ConversionOptions) throws(GeoConvError) -> ConversionOptions {
+        var resolved = options
+        for format in formats { try format.capabilities.resolvesOptions?(&resolved) }
         return resolved
     }
 }

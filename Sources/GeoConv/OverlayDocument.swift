@@ -72,7 +72,7 @@ public struct OverlayDocument: Sendable {
     public func save(to output: OutputTarget, options: ConversionOptions = ConversionOptions(), converter: Converter = Converter())
         throws(GeoConvError) -> ConversionReport
     {
-        let options = try options.resolvingSRID()
+        let options = try converter.registry.resolved(options)
         var resolved = options
         if resolved.outputFormat == nil, !output.isFile, let format { resolved.outputFormat = format }
         let outFormat = try converter.outputFormat(for: output, options: resolved)

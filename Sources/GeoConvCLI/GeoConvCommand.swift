@@ -76,19 +76,19 @@ struct Convert: ParsableCommand {
     @Option(help: "Decimals for coordinates in text formats (default: the shortest exact form).")
     var precision: Int?
 
-    @Flag(help: "Indent GeoJSON output.")
+    @Flag(help: ArgumentHelp(GeoJSONOptions.pretty.help))
     var pretty = false
 
-    @Flag(help: "Write a bbox on every GeoJSON feature and on the collection.")
+    @Flag(help: ArgumentHelp(GeoJSONOptions.boundingBoxes.help))
     var bbox = false
 
-    @Flag(help: "Delimit GeoJSON text sequence records with RS (RFC 8142); default for .geojsons only.")
+    @Flag(help: ArgumentHelp(GeoJSONOptions.recordSeparator.help))
     var rs = false
 
     @Option(help: "Circles: polygon (geodesic polygons) or point (centre + geoconv:radius). Default: point for GeoJSON; for KML the drawn polygon with centre and radius as data; polygon elsewhere.")
     var circles: ConversionOptions.CircleMode?
 
-    @Option(help: "The SRID to write in EWKT / EWKB output (SRID=n;).")
+    @Option(help: ArgumentHelp(WKTOptions.srid.help))
     var srid: Int?
 
     @Option(name: .customLong("s-srs"), help: "The input's CRS (EPSG:n, +proj=…, WKT2, urn:ogc:def:crs:…), overriding what the file says.")
@@ -100,10 +100,10 @@ struct Convert: ParsableCommand {
     @Flag(help: "Turn polygons that are circles (≥ 16 vertices equidistant from a centre) back into circles.")
     var detectCircles = false
 
-    @Option(name: .customLong("arc-step"), help: "Degrees one segment spans when WKT/WKB curves are linearised (default 4, as GDAL).")
+    @Option(name: .customLong(WKTOptions.arcStep.name), help: ArgumentHelp(WKTOptions.arcStep.help))
     var arcStep: Double?
 
-    @Flag(help: "Write GeoJSON geometry exactly as read: no RFC 7946 rewinding or antimeridian cut (the output is then not RFC 7946).")
+    @Flag(name: .customLong(GeoJSONOptions.keepsGeometry.name), help: ArgumentHelp(GeoJSONOptions.keepsGeometry.help))
     var keepGeometry = false
 
     @Flag(help: "Write polylines with style spans as one line per span (gradients as colour steps).")
@@ -149,17 +149,18 @@ struct Convert: ParsableCommand {
     func run() throws {
         var options = ConversionOptions(inputFormat: inputOptions.from, outputFormat: outputOptions.to, polylinePrecision: polylinePrecision,
                                         coordinatePrecision: precision, strict: strict, skipInvalid: skipInvalid)
-        options.pretty = pretty
-        options.writesBoundingBoxes = bbox
-        if rs { options.recordSeparator = true }
+        // The formats' own options (declared, with their help, by each format).
+        if pretty { options.formatOptions[GeoJSONOptions.pretty] = true }
+        if bbox { options.formatOptions[GeoJSONOptions.boundingBoxes] = true }
+        if rs { options.formatOptions[GeoJSONOptions.recordSeparator] = true }
+        if keepGeometry { options.formatOptions[GeoJSONOptions.keepsGeometry] = true }
+        options.formatOptions[WKTOptions.srid] = srid
+        options.formatOptions[WKTOptions.arcStep] = arcStep
         options.circles = circles
-        options.srid = srid
         options.sourceCRS = sourceCRS
         options.targetCRS = targetCRS
         options.explodeSpans = explodeSpans
         options.detectCircles = detectCircles
-        options.keepsGeometry = keepGeometry
-        options.arcStep = arcStep
         options.spanPattern = spanPattern
         options.lengthKind = lengthKind
         options.simplifyTolerance = simplify

@@ -20,21 +20,13 @@ public struct ConversionOptions: Hashable, Sendable {
     public var strict: Bool
     /// Skip features that do not parse, counting them, instead of failing.
     public var skipInvalid: Bool
-    /// Indent text output (GeoJSON).
-    public var pretty: Bool = false
-    /// Write bounding boxes (GeoJSON `bbox`).
-    public var writesBoundingBoxes: Bool = false
-    /// For GeoJSON text sequences: RS-delimited records (RFC 8142) rather than one per line.
-    /// `nil` chooses from the extension: RS for `.geojsons`, newlines otherwise.
-    public var recordSeparator: Bool? = nil
+    /// The values of the options formats declare for themselves (`GeoJSONOptions.pretty`,
+    /// `WKTOptions.arcStep`, …), handed to their readers and writers.
+    public var formatOptions = FormatOptionValues()
     /// What to do with circles: `polygon` (geodesic polygons), `point` (centre + radius, for
     /// formats that keep it); `nil` chooses per output format (polygons where circles
     /// cannot be held).
     public var circles: CircleMode? = nil
-    /// The SRID of EWKT/EWKB output (`--srid`): a target CRS, `EPSG:srid`. The data is
-    /// reprojected to it (as with `targetCRS`) and the SRID written, even 4326; it is never a
-    /// label put on data in another CRS.
-    public var srid: Int? = nil
     /// Explode style spans into one line per span (`--explode-spans`).
     public var explodeSpans = false
     /// Compute spans from a pattern such as `white:100000,black:50000` (`--span-pattern`).
@@ -43,13 +35,6 @@ public struct ConversionOptions: Hashable, Sendable {
     public var lengthKind: LengthKind = .geodesic
     /// Turn polygons that are circles back into circles (`--detect-circles`).
     public var detectCircles = false
-    /// Write GeoJSON geometry exactly as read (`--keep-geometry`): rings not rewound to RFC
-    /// 7946's orientation, geometries not cut at the antimeridian. The output says it is not
-    /// RFC 7946 in its loss report.
-    public var keepsGeometry = false
-    /// The largest angle, in degrees, one segment spans when curves (WKT/WKB
-    /// CIRCULARSTRING…) are linearised (`--arc-step`); `nil` for 4°, as GDAL.
-    public var arcStep: Double? = nil
     /// Douglas–Peucker tolerance in metres (`--simplify`).
     public var simplifyTolerance: Double? = nil
 

@@ -117,6 +117,10 @@ public struct FormatCapabilities: Sendable {
     /// for both and reports them under each. Only the document level (`begin`) is this
     /// format's own. `nil` for a writer of its own.
     public var writesFeaturesAs: String?
+    /// Settles what this format's options mean for the whole conversion, before it is
+    /// planned (WKT's `--srid N` is the target CRS `EPSG:N`); a usage error when they
+    /// contradict the other options. `nil` for formats whose options stay their own.
+    public var resolvesOptions: (@Sendable (_ options: inout ConversionOptions) throws(GeoConvError) -> Void)?
     /// Lists every value a file of this format holds (element text and attribute values,
     /// JSON scalars, ordinates), each with its place, for the conservation check (`geoconv
     /// conservation`): `nil` when the format takes part in none.
@@ -129,9 +133,11 @@ public struct FormatCapabilities: Sendable {
         impliedOptions: (@Sendable (_ path: String?, _ role: FileRole, _ options: inout ConversionOptions) -> Void)? = nil,
         makeValidator: (@Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any ValidatingReader)? = nil,
         holdsEmbeddedFiles: Bool = false, writesFeaturesAs: String? = nil,
-        listsValues: (@Sendable (ByteReader) throws(GeoConvError) -> [ListedValue])? = nil
+        listsValues: (@Sendable (ByteReader) throws(GeoConvError) -> [ListedValue])? = nil,
+        resolvesOptions: (@Sendable (_ options: inout ConversionOptions) throws(GeoConvError) -> Void)? = nil
     ) {
         self.listsValues = listsValues
+        self.resolvesOptions = resolvesOptions
         self.isWGS84Only = isWGS84Only
         self.holdsCircles = holdsCircles
         self.drawsCirclesAsPolygons = drawsCirclesAsPolygons

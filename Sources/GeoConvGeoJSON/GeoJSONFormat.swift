@@ -9,6 +9,23 @@ private func looksLineDelimited(_ prefix: [UInt8], from index: Int) -> Bool {
     return prefix[newline - 1] == UInt8(ascii: "}") && prefix[newline + 1] == UInt8(ascii: "{")
 }
 
+/// The options GeoJSON's writers take (`ConversionOptions.formatOptions`).
+public enum GeoJSONOptions {
+    /// Indented output.
+    public static let pretty = FormatOption<Bool>(name: "pretty", help: "Indent GeoJSON output.")
+    /// A `bbox` on every feature and on the collection.
+    public static let boundingBoxes = FormatOption<Bool>(name: "bbox", help: "Write a bbox on every GeoJSON feature and on the collection.")
+    /// Text sequences' records delimited by RS (RFC 8142) rather than newlines; by default
+    /// RS for `.geojsons` files only.
+    public static let recordSeparator = FormatOption<Bool>(
+        name: "rs", help: "Delimit GeoJSON text sequence records with RS (RFC 8142); default for .geojsons only.")
+    /// Geometry written exactly as read: rings not rewound to RFC 7946's orientation, nor cut
+    /// at the antimeridian (the loss report then says the output is not RFC 7946).
+    public static let keepsGeometry = FormatOption<Bool>(
+        name: "keep-geometry",
+        help: "Write GeoJSON geometry exactly as read: no RFC 7946 rewinding or antimeridian cut (the output is then not RFC 7946).")
+}
+
 extension FileFormat {
     /// GeoJSON (RFC 7946; the 2008 form with `crs` is read too).
     public static let geoJSON = FileFormat(
@@ -38,9 +55,10 @@ extension FileFormat {
                                  diagnostics: diagnostics)
         },
         makeWriter: { output, options, diagnostics in
-            GeoJSONWriter(output, options: GeoJSONWriteOptions(precision: options.coordinatePrecision, pretty: options.pretty,
-                                                               writesBoundingBoxes: options.writesBoundingBoxes,
-                                                               rfc7946: !options.keepsGeometry),
+            GeoJSONWriter(output, options: GeoJSONWriteOptions(precision: options.coordinatePrecision,
+                                                               pretty: options.formatOptions[GeoJSONOptions.pretty] ?? false,
+                                                               writesBoundingBoxes: options.formatOptions[GeoJSONOptions.boundingBoxes] ?? false,
+                                                               rfc7946: !(options.formatOptions[GeoJSONOptions.keepsGeometry] ?? false)),
                           diagnostics: diagnostics)
         }
     )
@@ -55,8 +73,8 @@ extension FileFormat {
             isWGS84Only: true, holdsCircles: true, lineRecords: LineRecords(),
             impliedOptions: { path, role, options in
                 // RFC 8142's own extension means RS-delimited records.
-                if role == .output, options.recordSeparator == nil, let path, path.hasSuffix(".geojsons") {
-                    options.recordSeparator = true
+                if role == .output, options.formatOptions[GeoJSONOptions.recordSeparator] == nil, let path, path.hasSuffix(".geojsons") {
+                    options.formatOptions[GeoJSONOptions.recordSeparator] = true
                 }
             },
             makeValidator: { input, _, diagnostics in
@@ -77,9 +95,10 @@ extension FileFormat {
         },
         makeWriter: { output, options, diagnostics in
             GeoJSONWriter(output, options: GeoJSONWriteOptions(precision: options.coordinatePrecision, pretty: false,
-                                                               writesBoundingBoxes: options.writesBoundingBoxes,
-                                                               rfc7946: !options.keepsGeometry,
-                                                               sequence: options.recordSeparator == true ? .recordSeparator : .newline),
+                                                               writesBoundingBoxes: options.formatOptions[GeoJSONOptions.boundingBoxes] ?? false,
+                                                               rfc7946: !(options.formatOptions[GeoJSONOptions.keepsGeometry] ?? false),
+                                                               sequence: options.formatOptions[GeoJSONOptions.recordSeparator] == true
+                                                                   ? .recordSeparator : .newline),
                           diagnostics: diagnostics)
         }
     )

@@ -16,13 +16,41 @@ func hexByte(_ high: UInt8, _ low: UInt8) -> UInt8? {
     return h << 4 | l
 }
 
+/// The options WKT's and WKB's readers and writers take (`ConversionOptions.formatOptions`).
+public enum WKTOptions {
+    /// The largest angle, in degrees, one segment spans when curves (CIRCULARSTRING…) are
+    /// linearised; 4° by default, as GDAL.
+    public static let arcStep = FormatOption<Double>(
+        name: "arc-step", help: "Degrees one segment spans when WKT/WKB curves are linearised (default 4, as GDAL).")
+    /// The SRID of EWKT/EWKB output: a target CRS, `EPSG:srid`. The data is reprojected to it
+    /// (as with `--t-srs`) and the SRID written, even 4326; it is never a label put on data
+    /// in another CRS.
+    public static let srid = FormatOption<Int>(name: "srid", help: "The SRID to write in EWKT / EWKB output (SRID=n;).")
+
+    /// `--srid N` as the conversion's target CRS `EPSG:N`; a usage error when `--t-srs`
+    /// names another CRS.
+    @Sendable static func resolve(_ options: inout ConversionOptions) throws(GeoConvError) {
+        guard let srid = options.formatOptions[srid] else { return }
+        let target = "EPSG:\(srid)"
+        if let given = options.targetCRS {
+            let same = srid == 4326 ? WGS84Names.contains(given) : given.uppercased() == target
+            guard same else {
+                throw GeoConvError(.usage, "--srid \(srid) and --t-srs \(given) name different CRSs",
+                                   hint: "--srid N is the target CRS EPSG:N; give one of them")
+            }
+        }
+        options.targetCRS = target
+    }
+}
+
 extension FileFormat {
     /// WKT and EWKT, one geometry per line.
     public static let wkt = FileFormat(
         name: "wkt",
         extensions: ["wkt", "ewkt"],
         summary: "Well-Known Text (OGC, ISO Z/M, EWKT SRID), one geometry per line",
-        capabilities: FormatCapabilities(holdsEmptyMembers: true, lineRecords: GeometryLineEncoding.wkt.lineRecords),
+        capabilities: FormatCapabilities(holdsEmptyMembers: true, lineRecords: GeometryLineEncoding.wkt.lineRecords,
+                                         resolvesOptions: WKTOptions.resolve),
         sniff: { prefix in
             guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
             let head = String(decoding: prefix[index...].prefix(32), as: UTF8.self).uppercased()
@@ -31,10 +59,10 @@ extension FileFormat {
         },
         makeReader: { input, options, diagnostics in
             GeometryLineReader(input, encoding: .wkt, skipsInvalid: options.skipInvalid,
-                               arcStep: options.arcStep ?? WKTParser.defaultArcStep, diagnostics: diagnostics)
+                               arcStep: options.formatOptions[WKTOptions.arcStep] ?? WKTParser.defaultArcStep, diagnostics: diagnostics)
         },
         makeWriter: { output, options, diagnostics in
-            GeometryWriter(output, form: .wkt, precision: options.coordinatePrecision, srid: options.srid, diagnostics: diagnostics)
+            GeometryWriter(output, form: .wkt, precision: options.coordinatePrecision, srid: options.formatOptions[WKTOptions.srid], diagnostics: diagnostics)
         }
     )
 
@@ -44,7 +72,8 @@ extension FileFormat {
         aliases: ["hexwkb", "wkb-hex"],
         extensions: ["wkbhex", "hexwkb"],
         summary: "hexadecimal WKB/EWKB (PostGIS's text form), one geometry per line",
-        capabilities: FormatCapabilities(holdsEmptyMembers: true, lineRecords: GeometryLineEncoding.wkbHex.lineRecords),
+        capabilities: FormatCapabilities(holdsEmptyMembers: true, lineRecords: GeometryLineEncoding.wkbHex.lineRecords,
+                                         resolvesOptions: WKTOptions.resolve),
         sniff: { prefix in
             guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
             let head = prefix[index...].prefix(18)
@@ -53,10 +82,10 @@ extension FileFormat {
         },
         makeReader: { input, options, diagnostics in
             GeometryLineReader(input, encoding: .wkbHex, skipsInvalid: options.skipInvalid,
-                               arcStep: options.arcStep ?? WKTParser.defaultArcStep, diagnostics: diagnostics)
+                               arcStep: options.formatOptions[WKTOptions.arcStep] ?? WKTParser.defaultArcStep, diagnostics: diagnostics)
         },
         makeWriter: { output, options, diagnostics in
-            GeometryWriter(output, form: .wkbHex, precision: nil, srid: options.srid, diagnostics: diagnostics)
+            GeometryWriter(output, form: .wkbHex, precision: nil, srid: options.formatOptions[WKTOptions.srid], diagnostics: diagnostics)
         }
     )
 
@@ -65,15 +94,15 @@ extension FileFormat {
         name: "wkb",
         extensions: ["wkb", "ewkb"],
         summary: "binary WKB/EWKB, one geometry",
-        capabilities: FormatCapabilities(holdsEmptyMembers: true),
+        capabilities: FormatCapabilities(holdsEmptyMembers: true, resolvesOptions: WKTOptions.resolve),
         sniff: { prefix in
             prefix.count >= 5 && (prefix[0] == 0 || prefix[0] == 1) && prefix.contains(where: { $0 < 9 && $0 != 0 && $0 != 1 })
         },
         makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
-            try WKBFileReader(input, arcStep: options.arcStep ?? WKTParser.defaultArcStep, diagnostics: diagnostics)
+            try WKBFileReader(input, arcStep: options.formatOptions[WKTOptions.arcStep] ?? WKTParser.defaultArcStep, diagnostics: diagnostics)
         },
         makeWriter: { output, options, diagnostics in
-            GeometryWriter(output, form: .wkbBinary, precision: nil, srid: options.srid, diagnostics: diagnostics)
+            GeometryWriter(output, form: .wkbBinary, precision: nil, srid: options.formatOptions[WKTOptions.srid], diagnostics: diagnostics)
         }
     )
 }

@@ -270,7 +270,7 @@ struct WKTEmptyMemberTests {
 struct WKTCurveTests {
     static func wkt(_ text: String, arcStep: Double? = nil) throws(GeoConvError) -> ConversionReport {
         var options = ConversionOptions(inputFormat: .wkt, outputFormat: .wkt)
-        options.arcStep = arcStep
+        options.formatOptions[WKTOptions.arcStep] = arcStep
         return try Converter().convert(.memory(Array(text.utf8), name: "c.wkt"), to: .memory, options: options)
     }
 
