@@ -57,6 +57,6 @@ final class KMLForwardStyles: Sendable {
         } catch {
             // Keep what was found before the error.
         }
-        return (state.styles, state.styleMaps)
+        return (state.tables.styles, state.tables.styleMaps)
     }
 }

@@ -49,13 +49,13 @@ public struct KMLReader: FeatureReader {
                 return try input.read(into: buffer)
             }
             state = KMLReaderState(parser: parser, name: input.name, options: options, diagnostics: diagnostics)
-            state.forwardStyles = KMLForwardStyles(reread: input.rereading, maximumDepth: options.maximumDepth)
+            state.tables.forwardStyles = KMLForwardStyles(reread: input.rereading, maximumDepth: options.maximumDepth)
         } catch {
             throw GeoConvError(.io, error.message, underlyingError: error)
         }
         if let splitter {
-            state.runs = KMLRunReading(splitter: splitter, jobs: options.jobs)
-            state.runElement = splitter.markerName
+            state.scheduler.runs = KMLRunReading(splitter: splitter, jobs: options.jobs)
+            state.scheduler.runElement = splitter.markerName
         }
     }
 
@@ -64,8 +64,15 @@ public struct KMLReader: FeatureReader {
     public mutating func next() throws(GeoConvError) -> Feature? { try state.next() }
 }
 
-/// The reader's mutable state (a class, so the parser's position and the style tables are
-/// shared by the helper functions).
+/// The reader's mutable state (a class, so the parser's position and the tables are shared by
+/// the helper functions), in named parts:
+/// - the element reader, here: the parser, where it is (containers, the header, the feature
+///   being handed out) and what it caches for the next Placemark;
+/// - the document's tables (`KMLDocumentTables`): what a Placemark reads through — shared
+///   styles, StyleMaps, schemas — and what a run read on a worker starts from;
+/// - what the document's end reports (`KMLDocumentReports`): the styles and fields used, where
+///   they were defined, the NetworkLinks met;
+/// - the run scheduler (`KMLRunScheduling`, `--jobs`): runs read ahead, or cut and handed out.
 final class KMLReaderState {
     let parser: XMLPullParser
     let name: String
@@ -80,15 +87,6 @@ final class KMLReaderState {
     @exclusivity(unchecked) var pending = Deque<(feature: Feature, location: SourceLocation?)>()
     /// An error a run ended with, thrown once its features before it are returned.
     @exclusivity(unchecked) var pendingError: GeoConvError?
-    /// `--jobs`: the runs of Placemarks read on other threads (main reader), and the name of
-    /// the element that stands for a run (main reader) or wraps one (a run's reader).
-    var runs: KMLRunReading?
-    var runElement: String?
-    /// Handing the runs out (`nextCut`): the pieces of the cut being made, the features read
-    /// here since the last piece, and the bytes the cut holds; `nil` before the first cut.
-    @exclusivity(unchecked) var cut: [KMLCutPiece]?
-    @exclusivity(unchecked) var cutFeatures = Deque<(feature: Feature, location: SourceLocation?)>()
-    @exclusivity(unchecked) var cutBytes = 0
     /// Bumped by every event that can change what a Placemark reads as (containers, styles,
     /// schemas), so that a run read ahead with older tables is read again.
     @exclusivity(unchecked) var version = 0
@@ -98,58 +96,23 @@ final class KMLReaderState {
     /// `geoconv:folder` for the placemarks in the current folders, made once per folder
     /// change (`folderValue()`); every change of a container's place or name clears it.
     @exclusivity(unchecked) var folderCache: (value: JSONValue?, isValid: Bool) = (nil, false)
-    @exclusivity(unchecked) var styles: [String: KMLStyle] = [:]
-    @exclusivity(unchecked) var styleMaps: [String: KMLStyleMap] = [:]
-    @exclusivity(unchecked) var schemas: [String: [String: (type: String, displayName: String?)]] = [:] {
-        didSet {
-            lastSchemaData = nil
-            lastSchemaFields = []
-        }
-    }
-    /// The last `<SchemaData>`'s `schemaUrl` as written and the schema it names, and the field
-    /// of each of its SimpleData in order (most placemarks repeat the one before): no lookup
-    /// by name while they do (`parseExtendedData`).
-    @exclusivity(unchecked) var lastSchemaData: (url: String, schema: [String: (type: String, displayName: String?)])?
-    @exclusivity(unchecked) var lastSchemaFields: [(key: String, field: (type: String, displayName: String?)?)] = []
     /// While an ExtendedData is read: the schema of its SchemaData, and the place of the next
     /// SimpleData in it (state here, not captured by the reading closure: no boxed variables
     /// checked for exclusive access on every SimpleData).
     @exclusivity(unchecked) var extendedSchema: [String: (type: String, displayName: String?)] = [:]
     @exclusivity(unchecked) var simpleDataPlace = 0
-    /// KML 2.0-style placemark types: `<Schema parent="Placemark" name="X">` makes `<X>` a Placemark.
-    @exclusivity(unchecked) var placemarkAliases: [String: [String: (type: String, displayName: String?)]] = [:]
     @exclusivity(unchecked) var lastLocation: SourceLocation?
     @exclusivity(unchecked) var finished = false
-    /// Styles defined after their first use, read on demand (`KMLForwardStyles`).
-    @exclusivity(unchecked) var forwardStyles: KMLForwardStyles?
-    /// The ids of the Styles and StyleMaps a feature's `styleUrl` resolved to (runs' too), and
-    /// the last one added (most placemarks repeat the one before).
-    @exclusivity(unchecked) var usedStyles: Set<String> = []
-    /// The names of the SimpleData and gx:SimpleArrayData read (the schema fields in use),
-    /// and where each field of a schema (other than the old `parent` kind) is defined.
-    @exclusivity(unchecked) var usedFields: Set<String> = []
-    @exclusivity(unchecked) var schemaFieldDefinitions: [(name: String, location: SourceLocation, schema: SourceLocation)] = []
-    /// Shared styles that hold nothing geoconv keeps (reported where defined): a styleUrl
-    /// naming one is reported too, since nothing of it is written.
-    @exclusivity(unchecked) var droppedStyles: Set<String> = []
-    /// Where each StyleMap is defined (the document's reader only): a loop of StyleMaps is
-    /// reported at each of its maps at the document's end.
-    @exclusivity(unchecked) var styleMapPlaces: [String: SourceLocation] = [:]
     /// The last Folder closed that held features: its depth (containers around it), its name
     /// and `featuresMet` then, to tell a sibling of the same name that comes straight after.
     @exclusivity(unchecked) var closedFolder: (depth: Int, name: String?, featuresMet: Int)?
-    /// While cutting (`nextCut`): the styles the runs' placemarks use, read on workers, and
-    /// whether the document's end was met, so that the unused ones are reported once every
-    /// run has been read (the first `next()` after the runs).
-    let cutStyleUses = KMLStyleUses()
-    @exclusivity(unchecked) var unusedStylesDue = false
-    @exclusivity(unchecked) var lastUsedStyle: String?
-    /// Features met (runs' counted by their placemarks), and the NetworkLinks to other
-    /// places among them: a document of nothing but such links is reported at its end.
-    @exclusivity(unchecked) var featuresMet = 0
-    @exclusivity(unchecked) var remoteLinks: [(href: String, location: SourceLocation)] = []
-    /// The shared styles defined in the document, in order, with where each starts.
-    @exclusivity(unchecked) var styleDefinitions: [(id: String, location: SourceLocation)] = []
+
+    /// The document's tables.
+    @exclusivity(unchecked) var tables = KMLDocumentTables()
+    /// What the document's end reports.
+    @exclusivity(unchecked) var reports = KMLDocumentReports()
+    /// `--jobs`: the runs.
+    @exclusivity(unchecked) var scheduler = KMLRunScheduling()
 
     init(parser: XMLPullParser, name: String, options: KMLReadOptions, diagnostics: DiagnosticLog) {
         self.parser = parser
@@ -158,7 +121,7 @@ final class KMLReaderState {
         self.diagnostics = diagnostics
         parser.attributeWatch = XMLAttributeWatch(read: Self.attributesRead, ignored: ["xsi:schemaLocation", "xsi:noNamespaceSchemaLocation"]) {
             [unowned self] element, attribute, value in
-            if element == runElement { return }  // a run's marker, made by the reader
+            if element == scheduler.runElement { return }  // a run's marker, made by the reader
             warn("kml.attribute-dropped", "the attribute \(attribute)=\"\(value)\" of <\(element)> is not carried over", at: location())
         }
     }
@@ -207,15 +170,15 @@ final class KMLReaderState {
             if let error = pendingError {
                 pendingError = nil
                 finished = true
-                runs?.finish()
+                scheduler.runs?.finish()
                 throw error
             }
             if finished {
-                if unusedStylesDue {
+                if scheduler.unusedStylesDue {
                     // After the runs cut from the document: every run has been read.
-                    unusedStylesDue = false
-                    usedStyles.formUnion(cutStyleUses.all)
-                    usedFields.formUnion(cutStyleUses.fields)
+                    scheduler.unusedStylesDue = false
+                    reports.usedStyles.formUnion(scheduler.cutStyleUses.all)
+                    reports.usedFields.formUnion(scheduler.cutStyleUses.fields)
                     reportUnusedStyles()
                     if let strictFailure { throw strictFailure }
                 }
@@ -231,8 +194,8 @@ final class KMLReaderState {
     /// pending, its warnings this reader's. A run's own wrapper element (a run's reader)
     /// is nothing.
     func readRun() {
-        guard let runs, let index = parser.attribute("n").flatMap({ Int($0) }) else { return }
-        if cut != nil { return cutRun(index, from: runs) }
+        guard let runs = scheduler.runs, let index = parser.attribute("n").flatMap({ Int($0) }) else { return }
+        if scheduler.cut != nil { return cutRun(index, from: runs) }
         let found: KMLRunOutcome?
         do throws(GeoConvError) {
             found = try runs.outcome(index, snapshot: snapshot, version: version, name: name, options: options, like: diagnostics)
@@ -241,9 +204,9 @@ final class KMLReaderState {
             return
         }
         guard var outcome = found else { return }
-        usedStyles.formUnion(outcome.usedStyles)
-        usedFields.formUnion(outcome.usedFields)
-        featuresMet += outcome.run.placemarks
+        reports.usedStyles.formUnion(outcome.usedStyles)
+        reports.usedFields.formUnion(outcome.usedFields)
+        reports.featuresMet += outcome.run.placemarks
         if !containers.isEmpty { containers[containers.count - 1].features += outcome.run.placemarks }
         diagnostics.absorb(outcome.log)
         if pending.isEmpty {
@@ -280,9 +243,9 @@ final class KMLReaderState {
             guard let event = try parser.next() else {
                 // (Runs handed to other workers (`nextCut`) are read after this: their uses
                 // are known, and reported, at the first `next()` after the runs.)
-                if !finished { if cut == nil { reportUnusedStyles() } else { unusedStylesDue = true } }
-                if !finished, !remoteLinks.isEmpty, remoteLinks.count == featuresMet {
-                    for link in remoteLinks {
+                if !finished { if scheduler.cut == nil { reportUnusedStyles() } else { scheduler.unusedStylesDue = true } }
+                if !finished, !reports.remoteLinks.isEmpty, reports.remoteLinks.count == reports.featuresMet {
+                    for link in reports.remoteLinks {
                         warn("kml.network-link-not-fetched",
                              "the document holds nothing but NetworkLinks: its content is at \(link.href), which geoconv never fetches; only the link is converted",
                              at: link.location, hint: "download the linked file and convert it")
@@ -305,12 +268,12 @@ final class KMLReaderState {
                     }
                     if !containers.isEmpty { containers[containers.count - 1].features += container.features }
                     if container.isFolder, container.features > 0 {
-                        closedFolder = (containers.count, container.name, featuresMet)
+                        closedFolder = (containers.count, container.name, reports.featuresMet)
                     }
                 }
                 return nil
             case .start(let element, let isEmpty):
-                if let runElement, element == runElement {
+                if let runElement = scheduler.runElement, element == runElement {
                     readRun()
                     return nil
                 }
@@ -341,7 +304,7 @@ final class KMLReaderState {
             let at = location()
             let text = try parser.readElementText()
             containers[containers.count - 1].name = text
-            if let closed = closedFolder, closed.depth == containers.count - 1, closed.name == text, closed.featuresMet == featuresMet,
+            if let closed = closedFolder, closed.depth == containers.count - 1, closed.name == text, closed.featuresMet == reports.featuresMet,
                containers[containers.count - 1].isFolder {
                 // Folders are rebuilt from each feature's folder path, which cannot tell the two apart.
                 warn("kml.folders-merged", "this Folder and the one before it are both named \"\(text)\": they are written as one Folder",
@@ -365,15 +328,15 @@ final class KMLReaderState {
         case "Style":
             let id = parser.attribute("id")
             let place = location()
-            if let id { styleDefinitions.append((id, place)) }
+            if let id { reports.styleDefinitions.append((id, place)) }
             let style = isEmpty ? KMLStyle() : try parseStyle()
             if let id {
-                styles[id] = style
+                tables.styles[id] = style
                 if !isEmpty, style == KMLStyle() {
                     // Every part of it was reported; the style itself is not written either.
                     warn("kml.style-dropped", "Style \"\(id)\" holds nothing geoconv keeps (its parts are reported); it is not written",
                          at: place)
-                    droppedStyles.insert(id)
+                    tables.droppedStyles.insert(id)
                 }
             } else if !isEmpty {
                 // Outside a feature and without an id, no styleUrl can name it.
@@ -383,21 +346,21 @@ final class KMLReaderState {
         case "StyleMap":
             let id = parser.attribute("id")
             if let id {
-                styleDefinitions.append((id, location()))
-                styleMapPlaces[id] = location()
+                reports.styleDefinitions.append((id, location()))
+                reports.styleMapPlaces[id] = location()
             }
             let map = isEmpty ? KMLStyleMap() : try parseStyleMap()
-            if let id { styleMaps[id] = map }
+            if let id { tables.styleMaps[id] = map }
             return nil
         case "CascadingStyle":
             // Google Earth's gx:CascadingStyle kml:id="…" wraps a Style.
             let id = parser.attribute("id")
             guard !isEmpty else { return nil }
-            if let id { styleDefinitions.append((id, location())) }
+            if let id { reports.styleDefinitions.append((id, location())) }
             try parser.forEachChild { (child, childEmpty) throws(XMLParseError) in
                 if child == "Style" {
                     let style = childEmpty ? KMLStyle() : try parseStyle()
-                    if let id { styles[id] = style }
+                    if let id { tables.styles[id] = style }
                 } else if !childEmpty {
                     try parser.skipElement()
                 }
@@ -408,9 +371,9 @@ final class KMLReaderState {
             let parent = parser.attribute("parent")
             let aliasName = parser.attribute("name")
             let fields = isEmpty ? [:] : try parseSchema(definedAt: parent == nil ? location() : nil)
-            if parent == "Placemark", let aliasName { placemarkAliases[aliasName] = fields }
-            schemas[id] = fields
-            if let schemaName = parser.attribute("name"), schemas[schemaName] == nil { schemas[schemaName] = fields }
+            if parent == "Placemark", let aliasName { tables.placemarkAliases[aliasName] = fields }
+            tables.schemas[id] = fields
+            if let schemaName = parser.attribute("name"), tables.schemas[schemaName] == nil { tables.schemas[schemaName] = fields }
             return nil
         case "LookAt", "Camera":
             guard !isEmpty else { return nil }
@@ -427,12 +390,12 @@ final class KMLReaderState {
             lastLocation = location()
             let id = parser.attribute("id")
             if !containers.isEmpty { containers[containers.count - 1].features += 1 }
-            featuresMet += 1
+            reports.featuresMet += 1
             do throws(XMLParseError) {
                 let feature = try parseFeature(element, id: id, isEmpty: isEmpty)
                 if element == "NetworkLink", let href = feature.properties["href"]?.stringValue, href.contains("://"),
                    let place = lastLocation {
-                    remoteLinks.append((href, place))
+                    reports.remoteLinks.append((href, place))
                 }
                 return feature
             } catch {
@@ -443,16 +406,16 @@ final class KMLReaderState {
                 }
                 return nil
             }
-        case let alias where !placemarkAliases.isEmpty && placemarkAliases[alias] != nil:
+        case let alias where !tables.placemarkAliases.isEmpty && tables.placemarkAliases[alias] != nil:
             lastLocation = location()
-            featuresMet += 1
+            reports.featuresMet += 1
             return try parseFeature(alias, id: parser.attribute("id"), isEmpty: isEmpty)
         case "Point", "LineString", "LinearRing", "Polygon", "MultiGeometry", "Track", "MultiTrack":
             // A geometry outside any Placemark (a document whose root is a bare <Polygon>, as
             // some exporters write): read as a feature of its own. GDAL refuses such a file.
             guard !isEmpty else { return nil }  // <Point/>: no value to carry
             lastLocation = location()
-            featuresMet += 1
+            reports.featuresMet += 1
             var feature = Feature(geometry: nil)
             var times: [JSONValue] = []
             let geometry = try parseGeometryOrWarn(element, into: &feature, times: &times)

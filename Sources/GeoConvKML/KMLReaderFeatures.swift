@@ -78,7 +78,7 @@ extension KMLReaderState {
             guard !childEmpty else { return }
             switch child {
             // (Cases are tried in order, a string comparison each: the common ones first.)
-            case let name where placemarkAliases.isEmpty && (name == "Point" || name == "LineString" || name == "Polygon" || name == "MultiGeometry"):
+            case let name where tables.placemarkAliases.isEmpty && (name == "Point" || name == "LineString" || name == "Polygon" || name == "MultiGeometry"):
                 if let geometry = try parseGeometryOrWarn(child, into: &feature, times: &times) { geometries.append(geometry) }
             case "ExtendedData": try parseExtendedData(into: &feature, reserving: element == "NetworkLink" ? Self.linkChildren : [])
             case "name": feature.title = try parser.readElementText()
@@ -146,7 +146,7 @@ extension KMLReaderState {
                     warn("kml.element-dropped", "a Placemark's <\(child)> is not carried over (it belongs to overlays)", at: location())
                 }
             default:
-                if !placemarkAliases.isEmpty, let fields = placemarkAliases[element], let field = fields[child] {
+                if !tables.placemarkAliases.isEmpty, let fields = tables.placemarkAliases[element], let field = fields[child] {
                     feature.properties[child] = Self.typed(try parser.readElementText(), as: field.type, key: child)
                 } else if let geometry = try parseGeometryOrWarn(child, into: &feature, times: &times) {
                     geometries.append(geometry)
@@ -349,14 +349,14 @@ extension KMLReaderState {
                 setData(key, Self.dataValue(key, value), at: place, into: &feature, reserved: reserved.contains(key))
             case "SchemaData":
                 let written = parser.attribute("schemaUrl") ?? ""
-                if let last = lastSchemaData, last.url == written {
+                if let last = tables.lastSchemaData, last.url == written {
                     extendedSchema = last.schema
                 } else {
                     let url = written.trimmed
                     let id = url.hasPrefix("#") ? String(url.dropFirst()) : url
-                    extendedSchema = schemas[id] ?? [:]
-                    lastSchemaData = (written, extendedSchema)
-                    lastSchemaFields = []
+                    extendedSchema = tables.schemas[id] ?? [:]
+                    tables.lastSchemaData = (written, extendedSchema)
+                    tables.lastSchemaFields = []
                 }
                 simpleDataPlace = 0
                 let at = location()
@@ -374,8 +374,8 @@ extension KMLReaderState {
                 if reserved.contains(key) {
                     // Its field is not in use under this name (the cache is dropped, so that
                     // later SimpleData of the name count again).
-                    usedFields.remove(key)
-                    lastSchemaFields = []
+                    reports.usedFields.remove(key)
+                    tables.lastSchemaFields = []
                     setData(key, Self.typed(text, as: field?.type ?? "string", key: key), at: place, into: &feature, reserved: true)
                 } else {
                     setData(key, Self.typed(text, as: field?.type ?? "string", key: key), at: place, into: &feature)
@@ -431,15 +431,15 @@ extension KMLReaderState {
     /// the same name there.
     private func simpleDataField(_ key: String, at place: Int) -> (type: String, displayName: String?)? {
         // (Cleared whenever `lastSchemaData` is set or dropped.)
-        let count = lastSchemaFields.count
-        if place < count, lastSchemaFields[place].key == key { return lastSchemaFields[place].field }
+        let count = tables.lastSchemaFields.count
+        if place < count, tables.lastSchemaFields[place].key == key { return tables.lastSchemaFields[place].field }
         // (A key is met here once per place and schema, not per feature: the schema fields in use.)
-        usedFields.insert(key)
+        reports.usedFields.insert(key)
         let field = extendedSchema[key]
         if place < count {
-            lastSchemaFields[place] = (key, field)
+            tables.lastSchemaFields[place] = (key, field)
         } else if place == count {
-            lastSchemaFields.append((key, field))
+            tables.lastSchemaFields.append((key, field))
         }
         return field
     }

@@ -10,12 +10,12 @@ import Synchronization
 extension KMLReader {
     /// Whether the rest of the document can be handed out in runs: `--jobs` split it, and the
     /// header has been read.
-    public var cutsFeatureRuns: Bool { state.runs != nil && state.headerDone }
+    public var cutsFeatureRuns: Bool { state.scheduler.runs != nil && state.headerDone }
 
     /// The size and Placemark count of the next run the splitter found, without taking it;
     /// `nil` when it found none (a short document, or one it does not cut).
     public mutating func sampleFeatureRun(size: Int) throws(GeoConvError) -> (bytes: Int, features: Int)? {
-        guard let splitter = state.runs?.splitter, let run = try splitter.upcomingRuns(after: -1, count: 1).first else { return nil }
+        guard let splitter = state.scheduler.runs?.splitter, let run = try splitter.upcomingRuns(after: -1, count: 1).first else { return nil }
         return (run.bytes.count, run.placemarks)
     }
 
@@ -138,26 +138,26 @@ extension KMLReaderState {
     /// read here); `nil` at its end. Warnings reported meanwhile go into the cut, in order; an
     /// error ends it (and reading: `next()` returns `nil` after).
     func nextCut(size: Int) -> KMLCut? {
-        guard let reading = runs else { return nil }
-        if cut == nil {
+        guard let reading = scheduler.runs else { return nil }
+        if scheduler.cut == nil {
             // Runs the header's first run started reading ahead, with its tables: read again in cuts.
             reading.finish()
-            cut = []
+            scheduler.cut = []
         }
         let outer = diagnostics
         diagnostics = freshCutLog()
         defer { diagnostics = outer }
-        cutBytes = 0
+        scheduler.cutBytes = 0
         if !pending.isEmpty {
-            swap(&cutFeatures, &pending)
-            cutBytes += cutFeatures.count * Self.bytesPerFeatureReadHere
+            swap(&scheduler.cutFeatures, &pending)
+            scheduler.cutBytes += scheduler.cutFeatures.count * Self.bytesPerFeatureReadHere
         }
-        while cutBytes < size {
+        while scheduler.cutBytes < size {
             if let error = pendingError ?? strictFailure {
                 pendingError = nil
                 strictFailure = nil
                 closeCutPieces()
-                cut?.append(.error(error))
+                scheduler.cut?.append(.error(error))
                 finished = true
                 break
             }
@@ -167,16 +167,16 @@ extension KMLReaderState {
                 guard let feature = try step(), strictFailure == nil else { continue }
                 // A warning reported while it was read comes after the features before it.
                 if !diagnostics.isEmpty { closeCutPieces() }
-                cutFeatures.append((feature, lastLocation))
-                cutBytes += Self.bytesPerFeatureReadHere
+                scheduler.cutFeatures.append((feature, lastLocation))
+                scheduler.cutBytes += Self.bytesPerFeatureReadHere
             } catch {
                 pendingError = error
             }
         }
         closeCutPieces()
-        guard let pieces = cut, !pieces.isEmpty else { return nil }
-        cut = []
-        return KMLCut(pieces: pieces, state: self, reading: reading, styleUses: cutStyleUses)
+        guard let pieces = scheduler.cut, !pieces.isEmpty else { return nil }
+        scheduler.cut = []
+        return KMLCut(pieces: pieces, state: self, reading: reading, styleUses: scheduler.cutStyleUses)
     }
 
     /// A log for the warnings of the piece being read, like the reader's own.
@@ -189,12 +189,12 @@ extension KMLReaderState {
     /// Ends the pieces being read: the features read here so far, then the warnings reported
     /// since the piece before.
     private func closeCutPieces() {
-        if !cutFeatures.isEmpty {
-            cut?.append(.features(cutFeatures))
-            cutFeatures = []
+        if !scheduler.cutFeatures.isEmpty {
+            scheduler.cut?.append(.features(scheduler.cutFeatures))
+            scheduler.cutFeatures = []
         }
         if !diagnostics.isEmpty {
-            cut?.append(.log(diagnostics))
+            scheduler.cut?.append(.log(diagnostics))
             diagnostics = freshCutLog()
         }
     }
@@ -204,9 +204,9 @@ extension KMLReaderState {
     func cutRun(_ index: Int, from reading: KMLRunReading) {
         guard let run = reading.splitter.takeRun(index) else { return }
         if !containers.isEmpty { containers[containers.count - 1].features += run.placemarks }
-        featuresMet += run.placemarks
+        reports.featuresMet += run.placemarks
         closeCutPieces()
-        cut?.append(.run(run, snapshot))
-        cutBytes += run.bytes.count
+        scheduler.cut?.append(.run(run, snapshot))
+        scheduler.cutBytes += run.bytes.count
     }
 }

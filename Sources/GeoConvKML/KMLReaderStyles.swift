@@ -127,7 +127,7 @@ extension KMLReaderState {
                 if !isEmpty { try parser.skipElement() }
                 return
             }
-            if let schemaStart { schemaFieldDefinitions.append((fieldName, location(), schemaStart)) }
+            if let schemaStart { reports.schemaFieldDefinitions.append((fieldName, location(), schemaStart)) }
             let type = (parser.attribute("type") ?? "string").lowercased()
             let displayName = isEmpty ? nil : try parseChildren()["displayName"]
             fields[fieldName] = (type, displayName)
@@ -156,28 +156,28 @@ extension KMLReaderState {
             return nil
         }
         let id = String(trimmed[trimmed.index(after: hash)...])
-        if styles[id] == nil, styleMaps[id] == nil, let forwardStyles {
+        if tables.styles[id] == nil, tables.styleMaps[id] == nil, let forwardStyles = tables.forwardStyles {
             // Defined further on (or nowhere): Google Earth applies a style wherever it is defined.
             let found = forwardStyles.definition(of: id)
-            if let style = found.style { styles[id] = style }
-            if let map = found.map { styleMaps[id] = map }
+            if let style = found.style { tables.styles[id] = style }
+            if let map = found.map { tables.styleMaps[id] = map }
         }
-        if styles[id] != nil || styleMaps[id] != nil, lastUsedStyle != id {
-            usedStyles.insert(id)
-            lastUsedStyle = id
+        if tables.styles[id] != nil || tables.styleMaps[id] != nil, reports.lastUsedStyle != id {
+            reports.usedStyles.insert(id)
+            reports.lastUsedStyle = id
         }
-        if droppedStyles.contains(id) {
+        if tables.droppedStyles.contains(id) {
             warn("kml.style-reference-dropped",
                  "styleUrl \"\(trimmed)\" names a Style that holds nothing geoconv keeps; the reference is not written", at: lastLocation)
         }
-        if let style = styles[id] { return style }
-        if let map = styleMaps[id] {
+        if let style = tables.styles[id] { return style }
+        if let map = tables.styleMaps[id] {
             applyHighlight(of: map, to: &feature, visited: visited.union([trimmed]))
             if let inline = map.normalInline { return inline }
             if let normal = map.normal { return resolve(normal, into: &feature, visited: visited.union([trimmed])) }
             return nil
         }
-        if forwardStyles?.canReread == true {
+        if tables.forwardStyles?.canReread == true {
             warn("kml.style-unresolved", "styleUrl \"\(trimmed)\" names no Style or StyleMap of the document; no style is applied",
                  at: lastLocation, hint: "define the style, or point the styleUrl at one that is defined")
         } else {
@@ -197,17 +197,17 @@ extension KMLReaderState {
             let trimmed = url.trimmed
             return trimmed.hasPrefix("#") ? String(trimmed.dropFirst()) : trimmed
         }
-        for (mapID, place) in styleMapPlaces.sorted(by: { ($0.value.line ?? 0, $0.value.column ?? 0) < ($1.value.line ?? 0, $1.value.column ?? 0) }) {
+        for (mapID, place) in reports.styleMapPlaces.sorted(by: { ($0.value.line ?? 0, $0.value.column ?? 0) < ($1.value.line ?? 0, $1.value.column ?? 0) }) {
             // Depth-first through the maps its pairs name, up to 16 deep, as `resolve` goes.
             var stack: [(id: String, depth: Int)] = [(mapID, 0)]
             var seen: Set<String> = []
             var loops = false
             while let (current, depth) = stack.popLast(), !loops {
-                guard depth < 16, seen.insert(current).inserted, let map = styleMaps[current] else { continue }
+                guard depth < 16, seen.insert(current).inserted, let map = tables.styleMaps[current] else { continue }
                 for url in [map.normal, map.highlight].compactMap({ $0 }) {
                     let next = id(url)
                     if next == mapID { loops = true }
-                    if styleMaps[next] != nil { stack.append((next, depth + 1)) }
+                    if tables.styleMaps[next] != nil { stack.append((next, depth + 1)) }
                 }
             }
             if loops {
@@ -222,9 +222,9 @@ extension KMLReaderState {
         // And the schema fields no SimpleData or gx:SimpleArrayData used: the writer types
         // its schema from the values it writes, so a field without a value is not written.
         var schemaInUse: Set<SourceLocation> = []
-        for (name, _, schema) in schemaFieldDefinitions where usedFields.contains(name) { schemaInUse.insert(schema) }
+        for (name, _, schema) in reports.schemaFieldDefinitions where reports.usedFields.contains(name) { schemaInUse.insert(schema) }
         var schemasReported: Set<SourceLocation> = []
-        for (name, location, schema) in schemaFieldDefinitions where !usedFields.contains(name) {
+        for (name, location, schema) in reports.schemaFieldDefinitions where !reports.usedFields.contains(name) {
             if schemaInUse.contains(schema) {
                 warn("kml.unused-schema-field", "the schema field \"\(name)\" holds no feature's value and is not written (nor its type and display name)",
                      at: location)
@@ -234,7 +234,7 @@ extension KMLReaderState {
                      at: schema)
             }
         }
-        for (id, location) in styleDefinitions where !usedStyles.contains(id) {
+        for (id, location) in reports.styleDefinitions where !reports.usedStyles.contains(id) {
             warn("kml.unused-style-dropped",
                  "shared style \"\(id)\" is used by no feature and is not written: geoconv keeps styles as the styles of the features that use them",
                  at: location)

@@ -3,16 +3,12 @@ internal import GeoConvXML
 internal import Synchronization
 internal import DequeModule
 
-/// What a run's reader starts from: the main reader's tables as they are at the run's marker.
+/// What a run's reader starts from: the main reader's tables and containers as they are at
+/// the run's marker.
 struct KMLReaderSnapshot {
+    var tables: KMLDocumentTables
     var containers: [(isFolder: Bool, name: String?, features: Int)]
-    var styles: [String: KMLStyle]
-    var styleMaps: [String: KMLStyleMap]
-    var droppedStyles: Set<String>
-    var schemas: [String: [String: (type: String, displayName: String?)]]
-    var placemarkAliases: [String: [String: (type: String, displayName: String?)]]
     var sawDocument: Bool
-    var forwardStyles: KMLForwardStyles?
 }
 
 /// A run's features, read on another thread, with their places in the whole input.
@@ -103,8 +99,7 @@ final class KMLRunReading {
 extension KMLReaderState {
     /// The tables a run's reader starts from.
     var snapshot: KMLReaderSnapshot {
-        KMLReaderSnapshot(containers: containers, styles: styles, styleMaps: styleMaps, droppedStyles: droppedStyles, schemas: schemas,
-                          placemarkAliases: placemarkAliases, sawDocument: sawDocument, forwardStyles: forwardStyles)
+        KMLReaderSnapshot(tables: tables.withoutCaches, containers: containers, sawDocument: sawDocument)
     }
 
 }
@@ -171,20 +166,15 @@ struct KMLRunContext: Sendable {
             let state = KMLReaderState(parser: parser, name: name, options: runOptions, diagnostics: log)
             state.containers = snapshot.containers
             state.folderCache.isValid = false
-            state.styles = snapshot.styles
-            state.styleMaps = snapshot.styleMaps
-            state.droppedStyles = snapshot.droppedStyles
-            state.schemas = snapshot.schemas
-            state.placemarkAliases = snapshot.placemarkAliases
+            state.tables = snapshot.tables
             state.sawDocument = snapshot.sawDocument
-            state.forwardStyles = snapshot.forwardStyles
             state.headerDone = true
-            state.runElement = marker
+            state.scheduler.runElement = marker
             while let feature = try state.next() {
                 outcome.features.append((consume feature, state.lastLocation.map(relocate)))
             }
-            outcome.usedStyles = state.usedStyles
-            outcome.usedFields = state.usedFields
+            outcome.usedStyles = state.reports.usedStyles
+            outcome.usedFields = state.reports.usedFields
             // (An error the reader caught and got past must not hide that the fast path gave up.)
             if parser.gaveUp { throw GeoConvError(.unsupported, "the fast XML path gave up") }
         } catch {

@@ -20,7 +20,7 @@ extension KMLReaderState {
             }
             guard !isEmpty else { return }
             let url = (parser.attribute("schemaUrl") ?? "").trimmed
-            let schema = schemas[url.hasPrefix("#") ? String(url.dropFirst()) : url] ?? [:]
+            let schema = tables.schemas[url.hasPrefix("#") ? String(url.dropFirst()) : url] ?? [:]
             try parser.forEachChild { (child, childEmpty) throws(XMLParseError) in
                 guard child == "SimpleArrayData" else {
                     warn("kml.element-dropped", "<\(child)> in a gx:Track's SchemaData is not carried over: only gx:SimpleArrayData is",
@@ -29,7 +29,7 @@ extension KMLReaderState {
                     return
                 }
                 let name = parser.attribute("name") ?? ""
-                usedFields.insert(name)
+                reports.usedFields.insert(name)
                 let field = schema[name]
                 var values: [JSONValue] = []
                 if !childEmpty {
