@@ -3,6 +3,7 @@ internal import Glibc
 #elseif canImport(Darwin)
 internal import Darwin
 #endif
+import GeoConvCore
 
 /// The arithmetic that keeps a run's places the document's: line breaks counted in the
 /// bytes a run or its marker stands for, and the padding that keeps libxml2's chunk
@@ -34,5 +35,37 @@ extension KMLSplitter {
             from = index + 1
         }
         return (count, last)
+    }
+
+    /// Places in the document a run is read as — `prefix` (the input's declaration and root
+    /// element, padded), then the run's bytes — moved to the input's: the one place a KML
+    /// run's lines and columns become the document's.
+    static func relocation(of run: Run, after prefix: [UInt8]) -> @Sendable (SourceLocation) -> SourceLocation {
+        let (prefixLines, prefixLastLine) = lineBreaks(in: prefix)
+        let (line, column) = (run.line, run.column)
+        return { location in
+            guard let at = location.line else { return location }
+            var moved = location
+            if at == prefixLines + 1 {
+                moved.line = line
+                moved.column = location.column.map { column + $0 - 1 - prefixLastLine }
+            } else if at > prefixLines + 1 {
+                moved.line = line + at - 1 - prefixLines
+            }
+            return moved
+        }
+    }
+
+    /// `message` with each "line N" in it (libxml2 names the line of an unclosed start tag:
+    /// "Opening and ending tag mismatch: Point line 12 and Placemark") moved by `move` from
+    /// the run's document to the input.
+    static func relocatingLines(in message: String, by move: (Int) -> Int) -> String {
+        let words = message.split(separator: " ", omittingEmptySubsequences: false)
+        guard words.count > 1 else { return message }
+        var moved = words.map(String.init)
+        for index in 1..<words.count where words[index - 1] == "line" {
+            if let line = Int(words[index]) { moved[index] = String(move(line)) }
+        }
+        return moved.joined(separator: " ")
     }
 }

@@ -140,19 +140,7 @@ struct KMLRunContext: Sendable {
         // The run starts where it did in the input modulo libxml2's 512-byte chunks, so the
         // parser reads it in the same pieces and reports the same (look-ahead) positions.
         let prefix = prefix + repeatElement(UInt8(0x20), count: KMLSplitter.chunkPadding(from: prefix.count, to: run.offset))
-        // Lines and columns of the run's document as the input's.
-        let (prefixLines, prefixLastLine) = KMLSplitter.lineBreaks(in: prefix)
-        let relocate = { (location: SourceLocation) -> SourceLocation in
-            guard let line = location.line else { return location }
-            var moved = location
-            if line == prefixLines + 1 {
-                moved.line = run.line
-                moved.column = location.column.map { run.column + $0 - 1 - prefixLastLine }
-            } else if line > prefixLines + 1 {
-                moved.line = run.line + line - 1 - prefixLines
-            }
-            return moved
-        }
+        let relocate = KMLSplitter.relocation(of: run, after: prefix)
         do throws(GeoConvError) {
             let parser: XMLPullParser
             do {
@@ -179,7 +167,7 @@ struct KMLRunContext: Sendable {
             if parser.gaveUp { throw GeoConvError(.unsupported, "the fast XML path gave up") }
         } catch {
             var relocated = error.relocated(relocate)
-            relocated.message = KMLRunContext.relocatingLines(in: relocated.message) { line in
+            relocated.message = KMLSplitter.relocatingLines(in: relocated.message) { line in
                 relocate(SourceLocation(line: line, column: nil)).line ?? line
             }
             outcome.error = relocated
@@ -190,18 +178,5 @@ struct KMLRunContext: Sendable {
         placed.absorb(log, relocating: relocate)
         outcome.log = placed
         return outcome
-    }
-
-    /// `message` with each "line N" in it (libxml2 names the line of an unclosed start tag:
-    /// "Opening and ending tag mismatch: Point line 12 and Placemark") moved by `move` from
-    /// the run's document to the input.
-    static func relocatingLines(in message: String, by move: (Int) -> Int) -> String {
-        let words = message.split(separator: " ", omittingEmptySubsequences: false)
-        guard words.count > 1 else { return message }
-        var moved = words.map(String.init)
-        for index in 1..<words.count where words[index - 1] == "line" {
-            if let line = Int(words[index]) { moved[index] = String(move(line)) }
-        }
-        return moved.joined(separator: " ")
     }
 }

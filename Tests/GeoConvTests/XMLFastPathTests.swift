@@ -6,7 +6,8 @@ import Testing
 @Suite("Fast XML path (runs of Placemarks)")
 struct XMLFastPathTests {
     static func xmlFiles() throws -> [URL] {
-        let roots = [Fixtures.testdata, Fixtures.conformance]
+        // One corpus for both parsers: what we wrote, the peers' fixtures and the real files.
+        let roots = [Fixtures.testdata, Fixtures.conformance, Fixtures.shared.appendingPathComponent("realworld")]
         var files: [URL] = []
         for root in roots {
             guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { continue }
@@ -15,7 +16,7 @@ struct XMLFastPathTests {
         return files
     }
 
-    @Test("Every KML, GPX and XML fixture (testdata and the conformance corpus) reads the same, or the fast path gives up")
+    @Test("Every KML, GPX and XML file (testdata, the conformance corpus, the real-world files) reads the same, or the fast path gives up")
     func fixtures() throws {
         let files = try Self.xmlFiles()
         #expect(files.count > 100)
