@@ -96,9 +96,25 @@ let package = Package(
             swiftSettings: strictSwift
         ),
 
+        // What tests share: fixture paths, the geoconv runner, XSD validation, a recording
+        // writer and a drip-feed input.
+        .target(
+            name: "GeoConvTestSupport",
+            dependencies: ["GeoConv", "CLibXML2"],
+            path: "Tests/GeoConvTestSupport",
+            swiftSettings: strictSwift
+        ),
+        // A module's own tests build without the command line (and the XML layer's without
+        // any codec); GeoConvTests holds the pipeline's, the CLI's and the cross-format ones.
+        .testTarget(name: "GeoConvXMLTests", dependencies: ["GeoConvXML", "GeoConvTestSupport"], swiftSettings: strictSwift),
+        .testTarget(name: "GeoConvGeoJSONTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
+        .testTarget(name: "GeoConvWKTTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
+        .testTarget(name: "GeoConvEncodedPolylineTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
+        .testTarget(name: "GeoConvKMLTests", dependencies: ["GeoConv", "GeoConvKML", "GeoConvXML", "GeoConvTestSupport"],
+                    swiftSettings: strictSwift),
         .testTarget(
             name: "GeoConvTests",
-            dependencies: ["GeoConv", "GeoConvXML", "GeoConvCLI", "CLibXML2", "CSQLite"],
+            dependencies: ["GeoConv", "GeoConvXML", "GeoConvCLI", "CLibXML2", "CSQLite", "GeoConvTestSupport"],
             swiftSettings: strictSwift
         ),
     ]

@@ -53,6 +53,10 @@ public final class ByteReader {
     /// Whether these bytes start the input, where a UTF-8 byte order mark may stand (one is
     /// not skipped in a run cut from further on).
     package var startsInput: Bool { enclosingInputStart == nil }
+    /// The most bytes one read hands out, `nil` for as many as the caller asks: `1` makes a
+    /// drip-feed, as a slow pipe delivers, for tests that every reader copes with bytes
+    /// arriving one at a time.
+    package var maximumReadSize: Int?
     /// How many of the input's first bytes `inputStart()` gives.
     package static let inputStartLength = 64
 
@@ -159,7 +163,7 @@ public final class ByteReader {
     /// Fills as much of `buffer` as one read gives; returns 0 at the end of the input.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(GeoConvError) -> Int {
         if pendingStart < pending.count, let base = buffer.baseAddress {
-            let n = min(buffer.count, pending.count - pendingStart)
+            let n = min(buffer.count, pending.count - pendingStart, max(1, maximumReadSize ?? Int.max))
             pending.withUnsafeBytes { raw in base.copyMemory(from: raw.baseAddress! + pendingStart, byteCount: n) }
             pendingStart += n
             if pendingStart == pending.count {
@@ -176,7 +180,8 @@ public final class ByteReader {
         return n
     }
 
-    private func readSource(into buffer: UnsafeMutableRawBufferPointer) throws(GeoConvError) -> Int {
+    private func readSource(into whole: UnsafeMutableRawBufferPointer) throws(GeoConvError) -> Int {
+        let buffer = maximumReadSize.map { UnsafeMutableRawBufferPointer(rebasing: whole.prefix(max(1, $0))) } ?? whole
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         switch backing {
         case .descriptor(let fd, _):

@@ -22,6 +22,14 @@ struct StartTagPositions {
     private var lessThanLine = 1, lessThanColumn = 1
     /// Positions scanned and not yet claimed: a ring of line << 32 | column, grown when full.
     private var ring = Ring()
+    /// Elements open after the bytes scanned, whether the tag being scanned is an end tag,
+    /// and the byte before the current one (`/>` ends an empty element).
+    private var nesting = 0, inEndTag = false, previous: UInt8 = 0
+    /// The nesting beyond which an element is too deep (the parser's limit), and where the
+    /// first such element's start tag begins: libxml2 reports its depth error where its
+    /// read-ahead has got to, which depends on how the input arrived.
+    var maximumDepth = Int.max
+    private(set) var firstTooDeep: (line: Int, column: Int)?
 
     private static let cdataPrefix = Array("[CDATA[".utf8)
 
@@ -80,7 +88,9 @@ struct StartTagPositions {
                 }
             case Self.afterLessThan:
                 switch byte {
-                case 0x2F: state = Self.inTag  // </…>
+                case 0x2F:  // </…>
+                    state = Self.inTag
+                    inEndTag = true
                 case 0x21:  // <!
                     state = Self.bang
                     matched = 0
@@ -89,6 +99,9 @@ struct StartTagPositions {
                     run = 0
                 default:
                     ring.push(UInt64(truncatingIfNeeded: lessThanLine) << 32 | UInt64(truncatingIfNeeded: lessThanColumn))
+                    nesting += 1
+                    if nesting > maximumDepth, firstTooDeep == nil { firstTooDeep = (lessThanLine, lessThanColumn) }
+                    inEndTag = false
                     state = byte == 0x3E ? Self.text : Self.inTag
                 }
             case Self.inTag:
@@ -96,6 +109,9 @@ struct StartTagPositions {
                     quote = byte
                     state = Self.inQuote
                 } else if byte == 0x3E {
+                    // An end tag closes an element; so does an empty element's "/>".
+                    if inEndTag || (i > 0 ? base[i - 1] : previous) == 0x2F { nesting -= 1 }
+                    inEndTag = false
                     state = Self.text
                 }
             case Self.inQuote:
@@ -152,6 +168,7 @@ struct StartTagPositions {
             }
             i += 1
         }
+        if count > 0 { previous = base[count - 1] }
         offset += count
     }
 

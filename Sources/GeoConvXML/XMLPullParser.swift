@@ -37,6 +37,7 @@ public final class XMLPullParser {
         self.fast = fast
         fastPath = fast.map { Unmanaged.passUnretained($0) }
         source = Source(read: read)
+        source.startTags.maximumDepth = maximumDepth
         let context = Unmanaged.passUnretained(source).toOpaque()
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
             | XML_PARSE_COMPACT.rawValue | XML_PARSE_BIG_LINES.rawValue)
@@ -183,6 +184,11 @@ public final class XMLPullParser {
             var limit = error
             limit.message = "XML nested deeper than \(maximumDepth) elements"
             limit.isLimit = true
+            // At the start tag that goes too deep, wherever libxml2's read-ahead stopped.
+            if let place = source.startTags.firstTooDeep {
+                limit.line = place.line
+                limit.column = place.column
+            }
             return limit
         }
         return error
@@ -269,6 +275,9 @@ public final class XMLPullParser {
             switch xmlTextReaderNodeType(reader) {
             case Int32(XML_READER_TYPE_ELEMENT.rawValue):
                 guard depth < maximumDepth else {
+                    // At the start tag that goes too deep (not where libxml2's read-ahead got to,
+                    // which depends on how the input arrived).
+                    elementPosition = source.startTags.claim()
                     throw error("XML nested deeper than \(maximumDepth) elements", isLimit: true)
                 }
                 openElements = depth + (xmlTextReaderIsEmptyElement(reader) == 1 ? 0 : 1)

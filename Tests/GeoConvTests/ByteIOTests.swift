@@ -3,6 +3,7 @@ import GeoConv
 import GeoConvCore
 import Synchronization
 import Testing
+import GeoConvTestSupport
 
 @Suite("Line reading and atomic output")
 struct ByteIOTests {

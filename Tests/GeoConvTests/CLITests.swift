@@ -1,6 +1,7 @@
 import Foundation
 import GeoConv
 import Testing
+import GeoConvTestSupport
 
 @Suite("geoconv command line (runs the built binary)")
 struct CLITests {

@@ -2,6 +2,7 @@ import Foundation
 @testable import GeoConv
 import GeoConvCore
 import Testing
+import GeoConvTestSupport
 
 /// `MarkerClusters`: an indexed GeoJSON input (positions in memory, lone markers read
 /// again from the input, runs indexed on every core) gives exactly the clusters and

@@ -1,6 +1,7 @@
 import Foundation
 import GeoConv
 import Testing
+import GeoConvTestSupport
 
 /// The conservation check (`geoconv conservation`, `scripts/conservation`): every value read
 /// from a file reaches a same-format round trip's output or is named by a warning.

@@ -2,6 +2,7 @@ import Foundation
 import GeoConv
 import GeoConvXML
 import Testing
+import GeoConvTestSupport
 
 @Suite("Conversion pipeline and format registry")
 struct ConversionTests {

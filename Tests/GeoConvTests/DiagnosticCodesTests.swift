@@ -1,6 +1,7 @@
 import Foundation
 import GeoConv
 import Testing
+import GeoConvTestSupport
 
 /// `docs/errors.md` lists every diagnostic code the sources use, and no other.
 @Suite("Diagnostic codes are documented")

@@ -2,6 +2,7 @@ import Foundation
 import GeoConv
 import GeoConvCore
 import Testing
+import GeoConvTestSupport
 
 /// Inputs the fuzzers (Fuzz/, scripts/fuzz) found that hung or crashed, kept in the seed
 /// corpora so every fuzz run starts from them, and checked here on every test run.

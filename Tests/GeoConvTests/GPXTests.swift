@@ -1,6 +1,7 @@
 import Foundation
 import GeoConv
 import Testing
+import GeoConvTestSupport
 
 /// GPX 1.0/1.1 read and written: waypoints, routes, tracks with times and elevations,
 /// metadata, extensions; output valid against GPX 1.1's schema and read by GDAL.

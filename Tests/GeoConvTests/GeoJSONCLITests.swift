@@ -1,6 +1,7 @@
 import Foundation
 import GeoConv
 import Testing
+import GeoConvTestSupport
 
 @Suite("geoconv with GeoJSON (runs the built binary)")
 struct GeoJSONCLITests {
@@ -94,8 +95,7 @@ struct GeoJSONCLITests {
         #expect(original == returned)
     }
 
-    static let python: String? = ["/usr/bin/python3", "/usr/local/bin/python3", "/root/.pyenv/shims/python3"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let python = Tools.python
 
     @Test("info --json counts, bounds and losses")
     func info() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import GeoConv
 import Testing
+import GeoConvTestSupport
 
 @Suite("Geometry utilities")
 struct GeometryTests {

@@ -2,6 +2,7 @@ import Foundation
 import GeoConv
 import GeoConvCore
 import Testing
+import GeoConvTestSupport
 
 /// A conversion that dies or fails half-way must leave the previous output untouched and no
 /// temporary file behind (DESIGN §6; issue 8 "Nothing lost").

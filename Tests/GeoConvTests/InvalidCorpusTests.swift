@@ -2,6 +2,7 @@ import Foundation
 import GeoConv
 import GeoConvCore
 import Testing
+import GeoConvTestSupport
 
 /// One row of `testdata/invalid/expected.tsv`.
 struct InvalidCase: CustomTestStringConvertible, Sendable {

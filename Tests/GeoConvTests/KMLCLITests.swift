@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GeoConvTestSupport
 
 @Suite("geoconv with KML and KMZ (runs the built binary)")
 struct KMLCLITests {

@@ -2,6 +2,7 @@ import Foundation
 import GeoConv
 @testable import GeoConvGeometry
 import Testing
+import GeoConvTestSupport
 
 @Suite("Camera, tiles and clustering")
 struct MapTests {

@@ -1,5 +1,6 @@
 import GeoConv
 import Testing
+import GeoConvTestSupport
 
 @Suite("Color")
 struct ColorTests {

@@ -1,6 +1,7 @@
 import Foundation
 import GeoConv
 import Testing
+import GeoConvTestSupport
 
 /// The rows of "Never change data silently", each as a user runs it (the built binary).
 @Suite("Nothing changes silently (runs the built binary)")

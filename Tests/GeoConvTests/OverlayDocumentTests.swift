@@ -1,6 +1,7 @@
 import Foundation
 import GeoConv
 import Testing
+import GeoConvTestSupport
 
 /// `OverlayDocument`: a whole file loaded, edited and saved through the same readers and
 /// writers as a conversion; its bounds, camera and tiles.

@@ -2,6 +2,7 @@ import Foundation
 @testable import GeoConv
 import GeoConvCore
 import Testing
+import GeoConvTestSupport
 
 /// `--jobs` on a GeoJSON FeatureCollection: the `features` array cut into runs of whole
 /// features parsed on other threads must give exactly what one thread gives — output,
@@ -108,7 +109,7 @@ struct ParallelCollectionTests {
         for code in ["kml.control-characters-dropped", "kml.null-dropped", "kml.number-as-text", "kml.json-as-text"] {
             #expect(one.diagnostics.entries[code] != nil, "\(code)")
         }
-        #expect(XMLSchemaValidation.errors(in: one.output, schema: KMLSchemaTests.schema).isEmpty)
+        #expect(XMLSchemaValidation.errors(in: one.output, schema: XMLSchemaValidation.kmlSchema).isEmpty)
         // Under --strict, the first loss fails the conversion at its feature, whoever wrote it.
         let strictOne = #expect(throws: GeoConvError.self) { try convert(Self.kmlMix, to: "kml", jobs: 1, strict: true) }
         #expect(strictOne?.code == .dataLoss)

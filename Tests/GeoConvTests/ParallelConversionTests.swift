@@ -2,6 +2,7 @@ import Foundation
 @testable import GeoConv
 import GeoConvCore
 import Testing
+import GeoConvTestSupport
 
 /// `--jobs`: line-delimited inputs cut into chunks parsed in parallel must give exactly the
 /// sequential output, with errors and warnings at their true input positions.

@@ -1,6 +1,7 @@
 import Foundation
 import GeoConv
 import Testing
+import GeoConvTestSupport
 
 /// The per-feature fast paths (member names matched as bytes, style names told apart by
 /// length and first byte, byte-level XML escaping, in-place transforms) give the same

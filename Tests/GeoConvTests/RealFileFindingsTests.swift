@@ -1,6 +1,7 @@
 import Foundation
 import GeoConv
 import Testing
+import GeoConvTestSupport
 
 /// What the conservation check and a new user's run over real files found (issue 29), each
 /// on a fixture written here in the pattern of the real file.

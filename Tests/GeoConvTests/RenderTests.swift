@@ -1,6 +1,7 @@
 import Foundation
 import GeoConv
 import Testing
+import GeoConvTestSupport
 
 /// `geoconv render`: pixels where the Maps SDK would put them.
 @Suite("Rendering")

@@ -2,6 +2,7 @@ import Foundation
 import GeoConv
 import GeoConvCore
 import Testing
+import GeoConvTestSupport
 
 /// Inputs FuzzRoundTrip (Fuzz/Sources/FuzzRoundTrip) found: geoconv writing a file it cannot
 /// read back, or `--jobs` reading an input differently from one thread. The inputs are kept

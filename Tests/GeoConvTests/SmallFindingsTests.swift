@@ -1,6 +1,7 @@
 import Foundation
 import GeoConv
 import Testing
+import GeoConvTestSupport
 
 /// The smaller things a new user's run over real files found (issue 29, "Smaller things"),
 /// each on a fixture in `testdata/findings/`.

@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import GeoConv
 import Testing
+import GeoConvTestSupport
 
 /// `geoconv tiles render`: tile pyramids for the Maps SDK's tile layers.
 @Suite("Tile rendering")

@@ -1,6 +1,7 @@
 import Foundation
 import GeoConv
 import Testing
+import GeoConvTestSupport
 
 /// `line:column pointer severity: message`, the parts of a problem the tests pin.
 private func render(_ problem: ValidationProblem) -> String {

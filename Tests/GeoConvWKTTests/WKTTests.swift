@@ -1,6 +1,7 @@
 import Foundation
 import GeoConv
 import Testing
+import GeoConvTestSupport
 
 @Suite("WKT and WKB")
 struct WKTTests {
@@ -121,7 +122,7 @@ struct WKTConformanceTests {
             #expect(geometry.dimensions.rawValue == v.dims, "\(v.wkt)")
             let expected = try #require(v.geojson)
             let expectedGeometry = try readGeoJSON(expected).features.first?.geometry
-            #expect(GeoJSONConformanceTests.sameShape(geometry.geometry, expectedGeometry) || (geometry.geometry.isEmpty && expectedGeometry?.isEmpty == true),
+            #expect(sameShape(geometry.geometry, expectedGeometry) || (geometry.geometry.isEmpty && expectedGeometry?.isEmpty == true),
                     "\(v.wkt): \(geometry.geometry) vs \(String(describing: expectedGeometry))")
         case "error":
             #expect(throws: GeoConvError.self, "\(v.wkt)") { _ = try parsed.get() }

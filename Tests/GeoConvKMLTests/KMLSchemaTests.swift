@@ -1,13 +1,14 @@
 import Foundation
 import GeoConv
 import Testing
+import GeoConvTestSupport
 
 /// What geoconv writes as KML validates against the OGC KML 2.2 and gx schemas
 /// (`../shared/conformance/kml/schema/`), checked in-process with libxml2.
 @Suite("KML output is valid KML 2.2 + gx")
 struct KMLSchemaTests {
-    static let schema = Fixtures.conformance.appendingPathComponent("kml/schema/kml-and-gx.xsd").path
-    static var hasSchema: Bool { FileManager.default.fileExists(atPath: schema) }
+    static let schema = XMLSchemaValidation.kmlSchema
+    static var hasSchema: Bool { XMLSchemaValidation.hasKMLSchema }
 
     /// Inputs that exercise the KML writer: the repository's KML and GeoJSON samples and
     /// the shared corpus's KML.

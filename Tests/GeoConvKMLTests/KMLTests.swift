@@ -2,42 +2,7 @@ import Foundation
 import GeoConvXML
 import GeoConv
 import Testing
-
-func readKML(path: String) throws(GeoConvError) -> (header: DocumentHeader, features: [Feature], diagnostics: DiagnosticLog) {
-    let diagnostics = DiagnosticLog()
-    let input = try ByteReader(.file(path))
-    var header = DocumentHeader()
-    var features: [Feature] = []
-    if path.hasSuffix(".kmz") {
-        var reader = try KMZReader(input, diagnostics: diagnostics)
-        header = try reader.readHeader()
-        while let feature = try reader.next() { features.append(feature) }
-    } else {
-        var reader = try KMLReader(input, diagnostics: diagnostics)
-        header = try reader.readHeader()
-        while let feature = try reader.next() { features.append(feature) }
-    }
-    return (header, features, diagnostics)
-}
-
-func writeKML(_ features: [Feature], header: DocumentHeader = DocumentHeader()) throws(GeoConvError) -> (text: String, diagnostics: DiagnosticLog) {
-    let output = try ByteWriter(.memory)
-    let diagnostics = DiagnosticLog()
-    var writer = KMLWriter(output, diagnostics: diagnostics)
-    try writer.begin(header)
-    for feature in features { try writer.write(feature) }
-    try writer.finish()
-    return (String(decoding: output.memoryContents, as: UTF8.self), diagnostics)
-}
-
-func readKML(text: String) throws(GeoConvError) -> [Feature] {
-    let diagnostics = DiagnosticLog()
-    var reader = try KMLReader(try ByteReader(.memory(Array(text.utf8), name: "written.kml")), diagnostics: diagnostics)
-    _ = try reader.readHeader()
-    var features: [Feature] = []
-    while let feature = try reader.next() { features.append(feature) }
-    return features
-}
+import GeoConvTestSupport
 
 @Suite("KML reading")
 struct KMLReaderTests {
@@ -175,7 +140,7 @@ struct KMLWriterTests {
         let back = try readKML(text: kml)
         #expect(back.count == original.count)
         for (a, b) in zip(original, back) {
-            #expect(GeoJSONConformanceTests.sameShape(a.geometry, b.geometry), "\(a.title ?? "")")
+            #expect(sameShape(a.geometry, b.geometry), "\(a.title ?? "")")
             #expect(a.title == b.title && a.snippet == b.snippet && a.id == b.id)
             #expect(a.style == b.style, "\(a.title ?? ""): \(a.style) vs \(b.style)")
             for (key, value) in a.properties where key != "styleUrl" {
@@ -193,7 +158,7 @@ struct KMLWriterTests {
         let back = try readKML(text: kml)
         #expect(back.count == original.count)
         for (a, b) in zip(original, back) {
-            #expect(GeoJSONConformanceTests.sameShape(a.geometry, b.geometry))
+            #expect(sameShape(a.geometry, b.geometry))
             #expect(a.id == b.id)
             #expect(a.title == b.title && a.snippet == b.snippet)
             #expect(a.style == b.style || a.style.strokeColor?.opacity != b.style.strokeColor?.opacity, "\(a.style) vs \(b.style)")
@@ -279,7 +244,7 @@ struct KMLWriterTests {
         #expect(external.line == 6 && external.column == 5)
     }
 
-    @Test("A zip bomb is refused", .enabled(if: GeoJSONCLITests.python != nil))
+    @Test("A zip bomb is refused", .enabled(if: Tools.python != nil))
     func zipBomb() throws {
         let directory = try Fixtures.temporaryDirectory()
         let bomb = directory.appendingPathComponent("bomb.kmz").path
@@ -289,7 +254,7 @@ struct KMLWriterTests {
                 z.writestr('doc.kml', '<kml>' + ' ' * (64 * 1024 * 1024) + '</kml>')
             """
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(GeoJSONCLITests.python))
+        process.executableURL = URL(fileURLWithPath: try #require(Tools.python))
         process.arguments = ["-c", script]
         try process.run()
         process.waitUntilExit()
@@ -395,7 +360,7 @@ struct KMLWriterTests {
         let text = String(decoding: back.output, as: UTF8.self)
         #expect(text.contains("<GroundOverlay><name>Scan</name>") && text.contains("<Icon><href>scan.png</href></Icon>"), "\(text)")
         #expect(text.contains("<gx:LatLonQuad><coordinates>81.6,44.16 83.52,43.66 82.94,44.24 81.61,44.35</coordinates></gx:LatLonQuad>"))
-        #expect(XMLSchemaValidation.errors(in: back.output, schema: KMLSchemaTests.schema).isEmpty || !KMLSchemaTests.hasSchema)
+        #expect(XMLSchemaValidation.errors(in: back.output, schema: XMLSchemaValidation.kmlSchema).isEmpty || !XMLSchemaValidation.hasKMLSchema)
         let geojson = try Converter().convert(.memory(Array(kml.utf8), name: "q.kml"), to: .memory,
                                               options: ConversionOptions(outputFormat: .geoJSON))
         let again = try Converter().convert(.memory(geojson.output, name: "q.geojson"), to: .memory, options: ConversionOptions(outputFormat: .kml))

@@ -1,39 +1,8 @@
 import Foundation
 import GeoConv
 import Testing
+import GeoConvTestSupport
 
-/// Reads GeoJSON (or a sequence) from text, returning header, features and warnings.
-func readGeoJSON(_ text: String, sequence: Bool = false, skipInvalid: Bool = false, name: String = "test.geojson") throws(GeoConvError)
-    -> (header: DocumentHeader, features: [Feature], diagnostics: DiagnosticLog)
-{
-    try readGeoJSON(bytes: Array(text.utf8), sequence: sequence, skipInvalid: skipInvalid, name: name)
-}
-
-func readGeoJSON(bytes: [UInt8], sequence: Bool = false, skipInvalid: Bool = false, name: String = "test.geojson") throws(GeoConvError)
-    -> (header: DocumentHeader, features: [Feature], diagnostics: DiagnosticLog)
-{
-    let diagnostics = DiagnosticLog()
-    var reader = GeoJSONReader(try ByteReader(.memory(bytes, name: name)),
-                               options: GeoJSONReadOptions(isSequence: sequence, skipsInvalidFeatures: skipInvalid),
-                               diagnostics: diagnostics)
-    let header = try reader.readHeader()
-    var features: [Feature] = []
-    while let feature = try reader.next() { features.append(feature) }
-    return (header, features, diagnostics)
-}
-
-/// Writes features as GeoJSON (or a sequence) into memory.
-func writeGeoJSON(_ features: [Feature], header: DocumentHeader = DocumentHeader(), options: GeoJSONWriteOptions = GeoJSONWriteOptions(),
-                  strict: Bool = false) throws(GeoConvError) -> (text: String, diagnostics: DiagnosticLog)
-{
-    let output = try ByteWriter(.memory)
-    let diagnostics = DiagnosticLog(strict: strict)
-    var writer = GeoJSONWriter(output, options: options, diagnostics: diagnostics)
-    try writer.begin(header)
-    for feature in features { try writer.write(feature) }
-    try writer.finish()
-    return (String(decoding: output.memoryContents, as: UTF8.self), diagnostics)
-}
 
 @Suite("GeoJSON reading")
 struct GeoJSONReaderTests {
@@ -545,22 +514,6 @@ struct GeoJSONConformanceTests {
     func manifest() { #expect(Self.entries.count == 82) }
 
     /// Geometry equality that ignores ring orientation and closure (the writer reorients and closes).
-    static func sameShape(_ a: Geometry?, _ b: Geometry?) -> Bool {
-        func normalized(_ path: Path) -> [Coordinate] {
-            var ring = path.closed.coordinates
-            if path.closed.count >= 4, !path.closed.isCounterClockwise { ring.reverse() }
-            return ring
-        }
-        func rings(_ r: PolygonRings) -> [[Coordinate]] { r.rings.map(normalized) }
-        switch (a, b) {
-        case (.polygon(let x)?, .polygon(let y)?): return rings(x) == rings(y)
-        case (.multiPolygon(let x)?, .multiPolygon(let y)?): return x.map(rings) == y.map(rings)
-        case (.geometryCollection(let x)?, .geometryCollection(let y)?):
-            return x.count == y.count && zip(x, y).allSatisfy { sameShape($0, $1) }
-        default: return a == b
-        }
-    }
-
     @Test("Each file behaves as the manifest says", arguments: entries)
     func file(entry: Entry) throws {
         let url = Self.directory.appendingPathComponent(entry.file)
@@ -584,7 +537,7 @@ struct GeoJSONConformanceTests {
             let again = try readGeoJSON(text)
             #expect(again.features.count == read.features.count, "\(entry.file)")
             for (x, y) in zip(read.features, again.features) {
-                #expect(Self.sameShape(x.geometry, y.geometry), "\(entry.file)")
+                #expect(sameShape(x.geometry, y.geometry), "\(entry.file)")
                 #expect(x.properties == y.properties && x.id == y.id && x.title == y.title && x.style == y.style, "\(entry.file)")
             }
             #expect(try writeGeoJSON(again.features, header: again.header).text == text, "\(entry.file): not stable")

@@ -3,7 +3,12 @@ import Foundation
 
 /// Validates XML against an XSD with libxml2 (`xmlSchemaParse`, `xmlSchemaValidateDoc`), as
 /// `xmllint --schema` does, collecting every error with its line.
-enum XMLSchemaValidation {
+public enum XMLSchemaValidation {
+    /// The OGC KML 2.2 schema with Google's gx extension, in the shared conformance corpus.
+    public static let kmlSchema = Fixtures.conformance.appendingPathComponent("kml/schema/kml-and-gx.xsd").path
+    /// Whether the KML schema is there to validate against.
+    public static var hasKMLSchema: Bool { FileManager.default.fileExists(atPath: kmlSchema) }
+
     /// Errors collected by libxml2's callback (tests run one validation at a time per call).
     private final class Collector {
         var messages: [String] = []
@@ -11,7 +16,7 @@ enum XMLSchemaValidation {
 
     /// The schema's validity errors for `document` (empty when it is valid); a failure to
     /// load the schema or parse the document is an error too.
-    static func errors(in document: [UInt8], schema path: String) -> [String] {
+    public static func errors(in document: [UInt8], schema path: String) -> [String] {
         let collector = Collector()
         let context = Unmanaged.passUnretained(collector).toOpaque()
         let handler: xmlStructuredErrorFunc = { context, error in

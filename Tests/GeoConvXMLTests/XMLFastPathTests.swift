@@ -1,6 +1,7 @@
 import Foundation
 import GeoConvXML
 import Testing
+import GeoConvTestSupport
 
 /// The fast XML path reads what libxml2 reads, or gives up.
 @Suite("Fast XML path (runs of Placemarks)")

@@ -1,6 +1,7 @@
 import Foundation
 import GeoConv
 import Testing
+import GeoConvTestSupport
 
 @Suite("KML conformance (../shared/conformance/kml)")
 struct KMLConformanceTests {

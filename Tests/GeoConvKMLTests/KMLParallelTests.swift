@@ -2,6 +2,7 @@ import Foundation
 @testable import GeoConv
 import GeoConvCore
 @testable import GeoConvKML
+import GeoConvTestSupport
 import Testing
 
 /// `--jobs` on KML: long runs of Placemarks cut out of the document and read on other

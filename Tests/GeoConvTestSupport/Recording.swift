@@ -1,0 +1,56 @@
+public import GeoConv
+
+/// A writer that keeps what it is given — the header, every feature in order, whether it was
+/// finished — and writes nothing: for tests that look at what a reader or a pipeline hands
+/// on, rather than at one format's bytes.
+public struct RecordingWriter: FeatureWriter {
+    /// The header `begin` was given.
+    public private(set) var header: DocumentHeader?
+    /// The features written, in order.
+    public private(set) var features: [Feature] = []
+    /// Whether `finish()` was called (only after everything succeeded).
+    public private(set) var finished = false
+
+    /// An empty recording.
+    public init() {}
+
+    public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) { self.header = header }
+
+    public mutating func write(_ feature: Feature) throws(GeoConvError) { features.append(feature) }
+
+    public mutating func finish() throws(GeoConvError) { finished = true }
+}
+
+/// What a reader made of an input: its header, features and every diagnostic, recorded.
+public struct Recording {
+    /// The header and features, as a `RecordingWriter` got them.
+    public var writer: RecordingWriter
+    /// The reader's warnings and notes.
+    public var diagnostics: DiagnosticLog
+
+    /// Reads `input` with `format`'s reader (no transforms), recording what it gives.
+    public static func read(_ input: ByteReader, as format: FileFormat, options: ConversionOptions = ConversionOptions())
+        throws(GeoConvError) -> Recording
+    {
+        guard let makeReader = format.makeReader else {
+            throw GeoConvError(.usage, "\(format.name) cannot be read")
+        }
+        let diagnostics = DiagnosticLog()
+        diagnostics.listsEveryWarning = true
+        var reader = try makeReader(input, options, diagnostics)
+        var writer = RecordingWriter()
+        try pump(from: &reader, to: &writer, diagnostics: diagnostics)
+        return Recording(writer: writer, diagnostics: diagnostics)
+    }
+}
+
+/// Inputs that arrive a byte at a time, as from a slow pipe: every reader must read them as
+/// it reads the whole input at once.
+public enum DripFeed {
+    /// A reader of `bytes` named `name` whose every read hands out one byte.
+    public static func reader(_ bytes: [UInt8], name: String) throws(GeoConvError) -> ByteReader {
+        let reader = try ByteReader(.memory(bytes, name: name))
+        reader.maximumReadSize = 1
+        return reader
+    }
+}
