@@ -388,3 +388,23 @@ public final class ProgressCounter: Sendable {
     /// The bytes counted so far.
     public var value: Int { count.load(ordering: .relaxed) }
 }
+
+/// The first error reading an input raised inside a parser that passes errors on as
+/// `any Error` (libxml2's read callback), kept typed for the reader that made the parser: it
+/// reports the input's own error, not the parser's account of it.
+package final class ReadFailure {
+    /// The error, once reading failed.
+    package private(set) var error: GeoConvError?
+
+    package init() {}
+
+    /// Runs `read`, keeping its error before passing it on.
+    package func recording<T>(_ read: () throws(GeoConvError) -> T) throws(GeoConvError) -> T {
+        do throws(GeoConvError) {
+            return try read()
+        } catch {
+            if self.error == nil { self.error = error }
+            throw error
+        }
+    }
+}

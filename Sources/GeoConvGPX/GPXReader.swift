@@ -36,8 +36,11 @@ public struct GPXReader: FeatureReader {
     /// Creates a reader over an input.
     public init(_ input: ByteReader, options: GPXReadOptions = GPXReadOptions(), diagnostics: DiagnosticLog) throws(GeoConvError) {
         do {
-            let parser = try XMLPullParser(maximumDepth: options.maximumDepth) { buffer in try input.read(into: buffer) }
-            state = GPXReaderState(parser: parser, name: input.name, options: options, diagnostics: diagnostics)
+            let failure = ReadFailure()
+            let parser = try XMLPullParser(maximumDepth: options.maximumDepth) { buffer in
+                try failure.recording { () throws(GeoConvError) in try input.read(into: buffer) }
+            }
+            state = GPXReaderState(parser: parser, name: input.name, options: options, diagnostics: diagnostics, readFailure: failure)
         } catch {
             throw GeoConvError(.io, error.message, underlyingError: error)
         }
@@ -52,6 +55,8 @@ public struct GPXReader: FeatureReader {
 /// header's end.
 final class GPXReaderState {
     let parser: XMLPullParser
+    /// The input's own error when reading it failed inside the parser.
+    let readFailure: ReadFailure
     let name: String
     let options: GPXReadOptions
     let diagnostics: DiagnosticLog
@@ -62,8 +67,9 @@ final class GPXReaderState {
     var lastLocation: SourceLocation?
     var finished = false
 
-    init(parser: XMLPullParser, name: String, options: GPXReadOptions, diagnostics: DiagnosticLog) {
+    init(parser: XMLPullParser, name: String, options: GPXReadOptions, diagnostics: DiagnosticLog, readFailure: ReadFailure) {
         self.parser = parser
+        self.readFailure = readFailure
         self.name = name
         self.options = options
         self.diagnostics = diagnostics
@@ -81,7 +87,7 @@ final class GPXReaderState {
     }
 
     func convert(_ error: XMLParseError) -> GeoConvError {
-        if let failure = parser.sourceFailure as? GeoConvError { return failure }
+        if let failure = readFailure.error { return failure }
         return .xmlRefusal(error.message, isLimit: error.isLimit, line: error.line, column: error.column, file: name, format: "GPX",
                            underlyingError: error)
     }

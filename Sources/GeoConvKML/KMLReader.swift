@@ -43,12 +43,15 @@ public struct KMLReader: FeatureReader {
     /// Creates a reader over an input.
     public init(_ input: ByteReader, options: KMLReadOptions = KMLReadOptions(), diagnostics: DiagnosticLog) throws(GeoConvError) {
         let splitter = options.jobs >= 2 ? KMLSplitter(input) : nil
+        let failure = ReadFailure()
         do {
             let parser = try XMLPullParser(maximumDepth: options.maximumDepth) { buffer in
-                if let splitter { return try splitter.read(into: buffer) }
-                return try input.read(into: buffer)
+                try failure.recording { () throws(GeoConvError) in
+                    if let splitter { return try splitter.read(into: buffer) }
+                    return try input.read(into: buffer)
+                }
             }
-            state = KMLReaderState(parser: parser, name: input.name, options: options, diagnostics: diagnostics)
+            state = KMLReaderState(parser: parser, name: input.name, options: options, diagnostics: diagnostics, readFailure: failure)
             state.tables.forwardStyles = KMLForwardStyles(reread: input.rereading, maximumDepth: options.maximumDepth)
         } catch {
             throw GeoConvError(.io, error.message, underlyingError: error)
@@ -75,6 +78,8 @@ public struct KMLReader: FeatureReader {
 /// - the run scheduler (`KMLRunScheduling`, `--jobs`): runs read ahead, or cut and handed out.
 final class KMLReaderState {
     let parser: XMLPullParser
+    /// The input's own error when reading it failed inside the parser.
+    let readFailure: ReadFailure
     let name: String
     let options: KMLReadOptions
     /// Where warnings go: the caller's log, or while cutting (`nextCut`) the piece's.
@@ -114,8 +119,9 @@ final class KMLReaderState {
     /// `--jobs`: the runs.
     @exclusivity(unchecked) var scheduler = KMLRunScheduling()
 
-    init(parser: XMLPullParser, name: String, options: KMLReadOptions, diagnostics: DiagnosticLog) {
+    init(parser: XMLPullParser, name: String, options: KMLReadOptions, diagnostics: DiagnosticLog, readFailure: ReadFailure = ReadFailure()) {
         self.parser = parser
+        self.readFailure = readFailure
         self.name = name
         self.options = options
         self.diagnostics = diagnostics
@@ -146,7 +152,7 @@ final class KMLReaderState {
     }
 
     func convert(_ error: XMLParseError) -> GeoConvError {
-        if let failure = parser.sourceFailure as? GeoConvError { return failure }
+        if let failure = readFailure.error { return failure }
         return .xmlRefusal(error.message, isLimit: error.isLimit, line: error.line, column: error.column, file: name, format: "KML",
                            underlyingError: error)
     }
