@@ -18,6 +18,8 @@ public struct ClusterOptions: Sendable {
     public var inputFormat: FileFormat?
     /// The output format, when not told by the file name.
     public var outputFormat: FileFormat?
+    /// The formats' own options for reading and writing (`PolylineOptions.precision` …).
+    public var formatOptions = FormatOptionValues()
 
     /// Creates options.
     public init(zooms: [Double], distance: Double = 100, variant: MarkerClusterer.Variant = .ios, writesZoom: Bool = false,
@@ -68,7 +70,8 @@ public enum MarkerClusters {
                              converter: Converter = Converter()) throws(GeoConvError) -> ClusterReport
     {
         let log = DiagnosticLog()
-        let conversion = ConversionOptions(inputFormat: options.inputFormat, outputFormat: options.outputFormat)
+        var conversion = ConversionOptions(inputFormat: options.inputFormat, outputFormat: options.outputFormat)
+        conversion.formatOptions = options.formatOptions
         let writerFormat = try converter.outputFormat(for: output, options: conversion)
         guard let makeWriter = writerFormat.makeWriter else { throw GeoConvError(.usage, "\(writerFormat.name) cannot be written") }
         let reader = try ByteReader(input)

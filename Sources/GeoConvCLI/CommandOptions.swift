@@ -11,8 +11,25 @@ struct InputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The input format (default: from the extension or the content).", valueName: "format"))
     var from: FileFormat?
 
+    @Option(name: .customLong(PolylineOptions.precision.name), help: ArgumentHelp(PolylineOptions.precision.help))
+    var polylinePrecision: Int?
+
+    func validate() throws {
+        if let polylinePrecision, !EncodedPolyline.supportedPrecisions.contains(polylinePrecision) {
+            throw ValidationError("--polyline-precision must be within 0…13 (5 for Google, 6 for OSRM and Valhalla)")
+        }
+    }
+
     /// The input as the library names it.
     var source: InputSource { input == "-" ? .standardInput : .file(input) }
+
+    /// Options that read the input as these say: its format and the formats' own input
+    /// options.
+    var options: ConversionOptions {
+        var options = ConversionOptions(inputFormat: from)
+        options.formatOptions[PolylineOptions.precision] = polylinePrecision
+        return options
+    }
 }
 
 /// The file a conversion writes and in what: `OUTPUT` and `--to`.

@@ -70,9 +70,6 @@ struct Convert: ParsableCommand {
 
     @OptionGroup var outputOptions: OutputOptions
 
-    @Option(help: "Encoded-polyline precision: 5 (Google) or 6 (OSRM, Valhalla); 0…13 accepted. Default 6 for .polyline6, else 5.")
-    var polylinePrecision: Int?
-
     @Option(help: "Decimals for coordinates in text formats (default: the shortest exact form).")
     var precision: Int?
 
@@ -138,17 +135,18 @@ struct Convert: ParsableCommand {
         if let arcStep, !(arcStep > 0 && arcStep <= 90) {
             throw ValidationError("--arc-step must be within (0, 90] degrees")
         }
-        if let polylinePrecision, !EncodedPolyline.supportedPrecisions.contains(polylinePrecision) {
-            throw ValidationError("--polyline-precision must be within 0…13 (5 for Google, 6 for OSRM and Valhalla)")
-        }
         if let precision, !(0...17).contains(precision) {
             throw ValidationError("--precision must be within 0…17")
         }
     }
 
     func run() throws {
-        var options = ConversionOptions(inputFormat: inputOptions.from, outputFormat: outputOptions.to, polylinePrecision: polylinePrecision,
-                                        coordinatePrecision: precision, strict: strict, skipInvalid: skipInvalid)
+        // The precision applies to a polyline input and a polyline output alike.
+        var options = inputOptions.options
+        options.outputFormat = outputOptions.to
+        options.coordinatePrecision = precision
+        options.strict = strict
+        options.skipInvalid = skipInvalid
         // The formats' own options (declared, with their help, by each format).
         if pretty { options.formatOptions[GeoJSONOptions.pretty] = true }
         if bbox { options.formatOptions[GeoJSONOptions.boundingBoxes] = true }

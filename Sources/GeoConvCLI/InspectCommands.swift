@@ -9,17 +9,13 @@ struct Info: ParsableCommand {
     @OptionGroup var inputOptions: InputOptions
 
 
-    @Option(help: "Encoded-polyline precision of the input (default 6 for .polyline6, else 5).")
-    var polylinePrecision: Int?
-
     @Flag(help: "Print a JSON object instead of text.")
     var json = false
 
     func run() throws {
         do {
             let report = try Converter().inspect(inputOptions.source,
-                                                 options: ConversionOptions(inputFormat: inputOptions.from,
-                                                                            polylinePrecision: polylinePrecision))
+                                                 options: inputOptions.options)
             if json {
                 print(String(decoding: JSONText.pretty(report.json), as: UTF8.self))
                 return
@@ -82,15 +78,12 @@ struct Validate: ParsableCommand {
     @OptionGroup var inputOptions: InputOptions
 
 
-    @Option(help: "Encoded-polyline precision of the input (default 6 for .polyline6, else 5).")
-    var polylinePrecision: Int?
-
     @Option(name: .customLong("s-srs"), help: "The input's CRS, overriding what the file says; positions are range-checked only in WGS84.")
     var sourceCRS: String?
 
     func run() throws {
         do {
-            var options = ConversionOptions(inputFormat: inputOptions.from, polylinePrecision: polylinePrecision)
+            var options = inputOptions.options
             options.sourceCRS = sourceCRS
             let result = try Converter().validate(inputOptions.source, options: options)
             for problem in result.problems { print(problem) }
@@ -124,9 +117,6 @@ struct Measure: ParsableCommand {
     @OptionGroup var inputOptions: InputOptions
 
 
-    @Option(help: "Encoded-polyline precision of the input (default 6 for .polyline6, else 5).")
-    var polylinePrecision: Int?
-
     @Option(name: .customLong("s-srs"), help: "The input's CRS (EPSG:n, +proj=…, WKT2, urn:ogc:def:crs:…), overriding what the file says.")
     var sourceCRS: String?
 
@@ -141,7 +131,7 @@ struct Measure: ParsableCommand {
 
     func run() throws {
         do throws(GeoConvError) {
-            var options = ConversionOptions(inputFormat: inputOptions.from, polylinePrecision: polylinePrecision)
+            var options = inputOptions.options
             options.sourceCRS = sourceCRS
             let report = try Converter().measure(inputOptions.source,
                                                  with: Measurer(kind: kind, model: model), options: options)

@@ -5,7 +5,7 @@ import GeoConv
 /// position a longitude/latitude: `what` says what for, "draw").
 func loadDocument(_ input: InputOptions, toDo what: String) throws(GeoConvError) -> (OverlayDocument, DiagnosticLog) {
     let log = DiagnosticLog()
-    let document = try OverlayDocument.load(input.source, options: ConversionOptions(inputFormat: input.from), reprojectingToWGS84: true,
+    let document = try OverlayDocument.load(input.source, options: input.options, reprojectingToWGS84: true,
                                             diagnostics: log)
     try document.requireLongitudeLatitude(toDo: what)
     return (document, log)
@@ -150,10 +150,11 @@ struct ClusterCommand: ParsableCommand {
     func run() throws {
         do throws(GeoConvError) {
             let source: InputSource = inputOptions.source
-            let options = ClusterOptions(
+            var options = ClusterOptions(
                 zooms: allZooms ? (0...max(0, Int(zoom))).map(Double.init) : [zoom], distance: distance,
                 variant: android ? .android : .ios, writesZoom: allZooms, listsMembers: members, inputFormat: inputOptions.from,
                 outputFormat: outputOptions.to ?? (outputOptions.output == "-" ? FormatRegistry.defaultOutputFormat : nil))
+            options.formatOptions = inputOptions.options.formatOptions
             let report = try MarkerClusters.write(source, to: outputOptions.target, options: options)
             printError("\(report.markers) markers → \(report.featuresWritten) clusters")
             for line in report.diagnostics.summary { printError(line) }

@@ -11,9 +11,6 @@ public struct ConversionOptions: Hashable, Sendable {
     public var inputFormat: FileFormat?
     /// The output format; `nil` to infer it from the file extension.
     public var outputFormat: FileFormat?
-    /// Encoded-polyline precision for reading and writing polylines (5 or 6; 0…13 accepted);
-    /// `nil` means 6 for `.polyline6` files and 5 otherwise.
-    public var polylinePrecision: Int?
     /// Decimals for text coordinates (GeoJSON, WKT, KML); `nil` for the shortest exact form.
     public var coordinatePrecision: Int?
     /// Turn every warning about loss into an error.
@@ -67,12 +64,11 @@ public struct ConversionOptions: Hashable, Sendable {
     }
 
     /// Creates options with the defaults of the command line.
-    public init(inputFormat: FileFormat? = nil, outputFormat: FileFormat? = nil, polylinePrecision: Int? = nil,
+    public init(inputFormat: FileFormat? = nil, outputFormat: FileFormat? = nil,
                 coordinatePrecision: Int? = nil, strict: Bool = false, skipInvalid: Bool = false)
     {
         self.inputFormat = inputFormat
         self.outputFormat = outputFormat
-        self.polylinePrecision = polylinePrecision
         self.coordinatePrecision = coordinatePrecision
         self.strict = strict
         self.skipInvalid = skipInvalid

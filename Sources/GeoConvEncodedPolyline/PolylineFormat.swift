@@ -1,5 +1,14 @@
 public import GeoConvCore
 
+/// The options encoded-polyline files take (`ConversionOptions.formatOptions`).
+public enum PolylineOptions {
+    /// Decimal digits the coordinates are encoded with: 5 (Google) or 6 (OSRM, Valhalla);
+    /// 0…13 accepted. By default 6 for `.polyline6` files, else 5.
+    public static let precision = FormatOption<Int>(
+        name: "polyline-precision",
+        help: "Encoded-polyline precision: 5 (Google) or 6 (OSRM, Valhalla); 0…13 accepted. Default 6 for .polyline6, else 5.")
+}
+
 extension FileFormat {
     /// Google encoded polylines, one feature per line (see `PolylineFileReader` for the grammar).
     public static let encodedPolyline = FileFormat(
@@ -10,8 +19,8 @@ extension FileFormat {
             isWGS84Only: true, lineRecords: LineRecords(),
             impliedOptions: { path, _, options in
                 // OSRM and Valhalla's precision-6 polylines are named `.polyline6`.
-                if options.polylinePrecision == nil {
-                    options.polylinePrecision = path?.hasSuffix(".polyline6") == true ? 6 : EncodedPolyline.defaultPrecision
+                if options.formatOptions[PolylineOptions.precision] == nil {
+                    options.formatOptions[PolylineOptions.precision] = path?.hasSuffix(".polyline6") == true ? 6 : EncodedPolyline.defaultPrecision
                 }
             }
         ),
@@ -29,12 +38,12 @@ extension FileFormat {
             return sawPolylineByte && prefix.first != UInt8(ascii: "{") && prefix.first != UInt8(ascii: "[")
         },
         makeReader: { input, options, diagnostics in
-            PolylineFileReader(input, options: PolylineFileOptions(precision: options.polylinePrecision ?? EncodedPolyline.defaultPrecision,
+            PolylineFileReader(input, options: PolylineFileOptions(precision: options.formatOptions[PolylineOptions.precision] ?? EncodedPolyline.defaultPrecision,
                                                                    skipsInvalidLines: options.skipInvalid),
                                diagnostics: diagnostics)
         },
         makeWriter: { output, options, diagnostics in
-            PolylineFileWriter(output, options: PolylineFileOptions(precision: options.polylinePrecision ?? EncodedPolyline.defaultPrecision),
+            PolylineFileWriter(output, options: PolylineFileOptions(precision: options.formatOptions[PolylineOptions.precision] ?? EncodedPolyline.defaultPrecision),
                                diagnostics: diagnostics)
         }
     )

@@ -63,6 +63,21 @@ struct CLITests {
         #expect(swapped.stderr.contains("looks like longitude,latitude"))
     }
 
+    @Test("Every command that reads a file takes the formats' input options (--polyline-precision), checked once for all")
+    func inputOptionGroup() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let file = directory.appendingPathComponent("line.txt").path
+        try "_p~iF~ps|U_ulLnnqC_mqNvxq`@\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let five = try CLI.run(["camera", file, "--from", "polyline", "--polyline-precision", "5", "--viewport", "390x844"])
+        let six = try CLI.run(["camera", file, "--from", "polyline", "--polyline-precision", "6", "--viewport", "390x844"])
+        #expect(five.stdout.hasPrefix("target 40.9186830845"), "\(five.stdout)\(five.stderr)")
+        #expect(six.stdout.hasPrefix("target 4.0876352068"), "\(six.stdout)\(six.stderr)")
+        for command in ["info", "validate", "measure", "camera", "render"] {
+            let bad = try CLI.run([command, file, "--polyline-precision", "14"])
+            #expect(bad.status == 64 && bad.stderr.contains("--polyline-precision must be within 0…13"), "\(command): \(bad.stderr)")
+        }
+    }
+
     @Test("--from and --to take a format's name or alias; an unknown one is a usage error listing the formats")
     func formatNames() throws {
         let unknown = try CLI.run(["-", "-", "--from", "wkt", "--to", "shapefile"], stdin: "POINT (1 2)\n")
