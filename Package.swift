@@ -110,6 +110,7 @@ let package = Package(
         .testTarget(name: "GeoConvGeoJSONTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "GeoConvWKTTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "GeoConvEncodedPolylineTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
+        .testTarget(name: "GeoConvGPXTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "GeoConvKMLTests", dependencies: ["GeoConv", "GeoConvKML", "GeoConvXML", "GeoConvTestSupport"],
                     swiftSettings: strictSwift),
         .testTarget(

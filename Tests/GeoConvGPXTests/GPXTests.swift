@@ -85,7 +85,7 @@ struct GPXTests {
 
         let directory = try Fixtures.temporaryDirectory()
         let gpx = directory.appendingPathComponent("out.gpx").path, kml = directory.appendingPathComponent("out.kml").path
-        for output in [gpx, kml] { #expect(try CLI.run([input, output]).status == 0) }
+        for output in [gpx, kml] { _ = try Converter().convert(.file(input), to: .file(output)) }
         let text = try String(contentsOfFile: gpx, encoding: .utf8)
         let v1 = "http://www.garmin.com/xmlschemas/TrackPointExtension/v1", v2 = "http://www.garmin.com/xmlschemas/TrackPointExtension/v2"
         #expect(text.contains(#"<extensions><TrackPointExtension xmlns="\#(v1)"><atemp>14.0</atemp><hr>118</hr><cad>80</cad></TrackPointExtension></extensions>"#), "\(text)")
@@ -98,12 +98,15 @@ struct GPXTests {
         #expect(check.lostSilently.isEmpty, "\(check.lostSilently)")
 
         // KML's heart_rate (another spelling) goes to <hr>, with a note that it reads back as heartrate.
-        let renamed = try CLI.run(["-", "-", "--from", "geojson", "--to", "gpx"], stdin: #"""
+        let document = #"""
             {"type":"Feature","properties":{"coordinateProperties":{"times":["2026-05-01T07:00:00Z","2026-05-01T07:00:05Z"],"heart_rate":[100,101],"power":[200,210]}},"geometry":{"type":"LineString","coordinates":[[7,46],[7.1,46.1]]}}
-            """#)
-        #expect(renamed.status == 0, "\(renamed.stderr)")
-        #expect(renamed.stdout.contains(#"<extensions><TrackPointExtension xmlns="\#(v1)"><hr>101</hr></TrackPointExtension><ogr:power>210</ogr:power></extensions>"#), "\(renamed.stdout)")
-        #expect(renamed.stderr.contains(#"per-point "heart_rate" is written as Garmin's TrackPointExtension <hr>, read back as "heartrate" [gpx.sensor-renamed]"#))
+            """#
+        let renamed = try Converter().convert(.memory(Array(document.utf8), name: "-"), to: .memory,
+                                              options: ConversionOptions(inputFormat: .geoJSON, outputFormat: .gpx))
+        let written = String(decoding: renamed.output, as: UTF8.self)
+        #expect(written.contains(#"<extensions><TrackPointExtension xmlns="\#(v1)"><hr>101</hr></TrackPointExtension><ogr:power>210</ogr:power></extensions>"#), "\(written)")
+        let summary = renamed.diagnostics.summary.joined(separator: "\n")
+        #expect(summary.contains(#"per-point "heart_rate" is written as Garmin's TrackPointExtension <hr>, read back as "heartrate" [gpx.sensor-renamed]"#), "\(summary)")
     }
 
     @Test("GPX 1.0: header fields, url/urlname links, course and speed")
