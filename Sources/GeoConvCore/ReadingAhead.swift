@@ -13,8 +13,8 @@ import DequeModule
 /// stop and waited for, so no reading is left running behind an error.
 package final class ReadingAhead<Reader: FeatureReader>: FeatureReader {
     private var reader: Reader?
-    /// The header, when it was read before the reader was wrapped.
-    private let header: DocumentHeader?
+    /// The header, once read (or when it was read before the reader was wrapped).
+    private var header: DocumentHeader?
     private let queue: FeatureQueue
     private let maximumQueuedPositions: Int
     private var finished: DispatchSemaphore?
@@ -40,11 +40,14 @@ package final class ReadingAhead<Reader: FeatureReader>: FeatureReader {
         guard var reader = reader.take() else { return header ?? DocumentHeader() }
         let header: DocumentHeader
         if let known = self.header { header = known } else { header = try reader.readHeader() }
+        self.header = header
         start(reader)
         return header
     }
 
     package func next() throws(GeoConvError) -> Feature? {
+        // (Asked before the header: read it first, which starts the reading thread.)
+        if reader != nil { _ = try readHeader() }
         while true {
             if let (feature, location) = batch.popFirst() {
                 lastLocation = location

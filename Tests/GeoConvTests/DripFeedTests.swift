@@ -1,5 +1,6 @@
 import Foundation
 import GeoConv
+import GeoConvCore
 import GeoConvTestSupport
 import Testing
 
@@ -56,6 +57,49 @@ struct DripFeedTests {
         let formats = Set(Self.fixtures.compactMap { FormatRegistry.standard.format(forPath: $0)?.name })
         for format in FormatRegistry.standard.formats where format.makeReader != nil && format.name != "wkb" && format.name != "wkbhex" {
             #expect(formats.contains(format.name), "no fixture of \(format.name)")
+        }
+    }
+}
+
+/// The read-ahead decorator hands on exactly what the reader it wraps reads, whatever the
+/// order of the calls, and stops its thread when dropped early.
+@Suite("Reading ahead")
+struct ReadingAheadTests {
+    static func reader(_ bytes: [UInt8]) throws(GeoConvError) -> GeoJSONReader {
+        try GeoJSONReader(ByteReader(.memory(bytes, name: "in.geojson")), diagnostics: DiagnosticLog())
+    }
+
+    static let document: [UInt8] = {
+        let features = (0..<3000).map { #"{"type":"Feature","properties":{"n":\#($0)},"geometry":{"type":"Point","coordinates":[\#($0 % 180),1]}}"# }
+        return Array((#"{"type":"FeatureCollection","name":"ahead","features":["# + features.joined(separator: ",") + "]}").utf8)
+    }()
+
+    @Test("The same header, features and places as the wrapped reader; next() first reads the header")
+    func same() throws {
+        var plain: GeoJSONReader = try Self.reader(Self.document)
+        let header = try plain.readHeader()
+        var expected: [(Feature, GeoConvCore.SourceLocation?)] = []
+        while let feature = try plain.next() { expected.append((feature, plain.lastLocation)) }
+        #expect(expected.count == 3000)
+
+        let ahead = ReadingAhead(try Self.reader(Self.document), maximumQueuedPositions: 64)
+        #expect(try ahead.readHeader() == header)
+        #expect(try ahead.readHeader() == header, "asked twice, the same header")
+        var got: [(Feature, GeoConvCore.SourceLocation?)] = []
+        while let feature = try ahead.next() { got.append((feature, ahead.lastLocation)) }
+        #expect(got.map(\.0) == expected.map(\.0))
+        #expect(got.map(\.1) == expected.map(\.1))
+
+        let eager = ReadingAhead(try Self.reader(Self.document))
+        #expect(try eager.next() == expected[0].0)
+    }
+
+    @Test("Dropped after a few features, it stops its thread (no hang, nothing read behind)")
+    func droppedEarly() throws {
+        for _ in 0..<20 {
+            let ahead = ReadingAhead(try Self.reader(Self.document), maximumQueuedPositions: 16)
+            _ = try ahead.readHeader()
+            #expect(try ahead.next() != nil)
         }
     }
 }
