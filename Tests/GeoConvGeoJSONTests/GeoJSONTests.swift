@@ -500,11 +500,7 @@ struct GeoJSONConformanceTests {
     static let directory = Fixtures.conformance.appendingPathComponent("geojson")
 
     static let entries: [Entry] = {
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent("manifest.json")),
-              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let files = root["files"] as? [[String: Any]]
-        else { return [] }
-        return files.compactMap { item in
+        Fixtures.conformanceManifest("geojson").compactMap { item in
             guard let file = item["file"] as? String, let expect = item["expect"] as? String else { return nil }
             return Entry(file: file, expect: expect)
         }

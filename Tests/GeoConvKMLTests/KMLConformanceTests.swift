@@ -15,11 +15,7 @@ struct KMLConformanceTests {
     static let directory = Fixtures.conformance.appendingPathComponent("kml")
 
     static let entries: [Entry] = {
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent("manifest.json")),
-              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let files = root["files"] as? [[String: Any]]
-        else { return [] }
-        return files.compactMap { item in
+        Fixtures.conformanceManifest("kml").compactMap { item in
             guard let file = item["file"] as? String else { return nil }
             let gdal = item["gdal_reference"] as? [String: Any] ?? [:]
             return Entry(file: file, gdalStatus: gdal["status"] as? String ?? "?", gdalFeatures: gdal["features"] as? Int)

@@ -16,6 +16,17 @@ public enum Fixtures {
     /// `conformance/` of the shared corpus.
     public static let conformance = shared.appendingPathComponent("conformance")
 
+    /// The `files` of a conformance folder's `manifest.json` (each a JSON object), empty when
+    /// the corpus is not there.
+    public static func conformanceManifest(_ folder: String) -> [[String: Any]] {
+        let url = conformance.appendingPathComponent(folder).appendingPathComponent("manifest.json")
+        guard let data = try? Data(contentsOf: url),
+              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let files = root["files"] as? [[String: Any]]
+        else { return [] }
+        return files
+    }
+
     public static func testdata(_ relative: String) -> String { testdata.appendingPathComponent(relative).path }
 
     public static func jsonObject(at url: URL) throws -> [String: Any] {
