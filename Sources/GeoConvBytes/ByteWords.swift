@@ -22,4 +22,13 @@ public enum ByteWords {
         let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
         return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
     }
+
+    /// A mask with the top bit of each byte of `word` (loaded with `load`) that is `byte`,
+    /// and no other bit: exact, for counting (`hits` may flag bytes after the first).
+    @inlinable @inline(__always)
+    public static func exactHits(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+        let low = (x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F
+        return ~(low | x | 0x7F7F_7F7F_7F7F_7F7F)
+    }
 }

@@ -1,5 +1,5 @@
-internal import GeoConvBytes
 import GeoConvCore
+internal import GeoConvXML
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -9,8 +9,8 @@ internal import Darwin
 /// Long runs of sibling Placemarks cut out of a KML byte stream, so that other threads parse
 /// them while one thread reads the rest of the document (`--jobs`).
 ///
-/// The bytes are scanned as markup (tags with quoted attribute values, comments, CDATA,
-/// processing instructions) as they stream past. Wherever at least `minimumPlacemarks`
+/// The bytes are lexed as markup (`XMLMarkupLexer`, the grammar the start-tag positions
+/// under libxml2 use too) as they stream past. Wherever at least `minimumPlacemarks`
 /// Placemarks follow one another as children of the same `kml`, `Document` or `Folder`, up
 /// to `runBytes` of them make a run: the document the main parser reads has an empty marker
 /// element in its place (padded with the run's line breaks, and to its length modulo
@@ -54,12 +54,9 @@ final class KMLSplitter {
     @exclusivity(unchecked) private var atEnd = false
     /// Bytes before this absolute offset have been handed to the parser (or replaced by a marker).
     @exclusivity(unchecked) private var emitted = 0
-    /// Scanning: the next byte to look at; the line and line start at `counted` (lines are
-    /// counted when a run starts and after each scan, not byte by byte).
-    @exclusivity(unchecked) private var position = 0
-    @exclusivity(unchecked) private var counted = 0
-    @exclusivity(unchecked) private var line = 1
-    @exclusivity(unchecked) private var lineStart = 0
+    /// The markup lexed so far, and where the last construct ended.
+    @exclusivity(unchecked) private var lexer = XMLMarkupLexer()
+    @exclusivity(unchecked) private var lastEnd = 0
     /// Whether cutting stopped (everything from here on passes through).
     @exclusivity(unchecked) private var disabled = false
     @exclusivity(unchecked) private var sawRoot = false
@@ -129,7 +126,7 @@ final class KMLSplitter {
                 continue
             }
             // Bytes the scan has passed that belong to no run.
-            var limit = disabled ? base + window.count : position
+            var limit = disabled ? base + window.count : lexer.pendingStart ?? lexer.offset
             if let runStart { limit = min(limit, runStart.offset) }
             if let first = cut.first { limit = min(limit, first.start) }
             if emitted < limit {
@@ -191,178 +188,37 @@ final class KMLSplitter {
         }
     }
 
-    /// Scans the window from `position` as far as whole constructs go.
+    /// Lexes the window from where the lexer got to, construct by construct.
     private func scan() {
-        let reached = window.withUnsafeBufferPointer { scan($0) }
-        position = base + reached
-    }
-
-    /// Returns the window index up to which everything is scanned.
-    private func scan(_ window: UnsafeBufferPointer<UInt8>) -> Int {
-        guard let p = window.baseAddress else { return position - base }
-        let count = window.count
-        if position == 0, count >= 2, p[0] == 0xFE || p[0] == 0xFF || p[0] == 0 || p[1] == 0 {
-            disable()  // UTF-16 and other encodings whose markup is not ASCII bytes
-            return 0
-        }
-        var i = position - base
-        while !disabled && i < count {
-            if placemarkDepth > 0 {
-                i = followPlacemark(p, count, from: i)
-                guard i < count else { break }
-                if placemarkDepth == 0 { continue }
-                // A comment, CDATA section or processing instruction, or a tag the window cuts.
+        window.withUnsafeBufferPointer { window in
+            guard let p = window.baseAddress else { return }
+            if lexer.offset == 0, window.count >= 2, p[0] == 0xFE || p[0] == 0xFF || p[0] == 0 || p[1] == 0 {
+                disable()  // UTF-16 and other encodings whose markup is not ASCII bytes
+                return
             }
-            // Text up to the next '<'; text among a run's Placemarks ends the run.
-            if runStart != nil && placemarkDepth == 0 && open.count == runDepth - 1 {
-                while i < count {
-                    let byte = p[i]
-                    if byte == UInt8(ascii: "<") { break }
-                    if byte != 0x20 && byte != 0x09 && byte != 0x0D && byte != 0x0A { closeRun() }
-                    i += 1
+            while !disabled {
+                let from = lexer.offset - base
+                guard let construct = lexer.next(UnsafeBufferPointer(start: p + from, count: window.count - from)) else { return }
+                // Text among a run's Placemarks ends the run.
+                if runStart != nil && placemarkDepth == 0 && open.count == runDepth - 1
+                    && !isBlank(p, from: lastEnd - base, to: construct.start - base) {
+                    closeRun()
                 }
-            } else {
-                i = next(0x3C, p, count, from: i) ?? count
+                handle(construct, p)
+                lastEnd = construct.end
             }
-            guard i < count, let end = constructEnd(p, count, i) else { break }  // wait for more bytes
-            handleConstruct(p, from: i, to: end)
-            i = end
         }
-        if !disabled { countLines(p, upTo: i) }
-        return i
     }
 
-    /// Brings `line` and `lineStart` from `counted` up to window index `end`.
-    private func countLines(_ p: UnsafePointer<UInt8>, upTo end: Int) {
-        let start = counted - base
-        guard start < end else { return }
-        let (count, last) = KMLSplitter.lineBreaks(in: UnsafeBufferPointer(start: p + start, count: end - start))
-        line += count
-        if let last { lineStart = base + start + last + 1 }
-        counted = base + end
-    }
-
-    /// The window index of the first `byte` at or after `offset`, if the window holds one.
-    @inline(__always)
-    private func next(_ byte: UInt8, _ p: UnsafePointer<UInt8>, _ count: Int, from offset: Int) -> Int? {
-        var i = offset
-        while i + 8 <= count {
-            let found = ByteWords.hits(ByteWords.load(p + i), byte)
-            if found != 0 { return i + found.trailingZeroBitCount / 8 }
-            i += 8
-        }
-        while i < count {
-            if p[i] == byte { return i }
+    /// Whether window indices `start` to `end` hold only XML whitespace.
+    private func isBlank(_ p: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Bool {
+        var i = max(start, 0)
+        while i < end {
+            let byte = p[i]
+            if byte != 0x20 && byte != 0x09 && byte != 0x0D && byte != 0x0A { return false }
             i += 1
         }
-        return nil
-    }
-
-    /// The window index just after the '>' that ends the tag whose name starts at `offset`
-    /// (skipping quoted attribute values), if the window holds it.
-    @inline(__always)
-    private func tagEnd(_ p: UnsafePointer<UInt8>, _ count: Int, from offset: Int) -> Int? {
-        var i = offset
-        while true {
-            // Eight bytes at a time to the first '>' or quote.
-            var found = -1
-            while i + 8 <= count {
-                let word = ByteWords.load(p + i)
-                let hits = ByteWords.hits(word, 0x3E) | ByteWords.hits(word, 0x22) | ByteWords.hits(word, 0x27)
-                if hits != 0 {
-                    found = i + hits.trailingZeroBitCount / 8
-                    break
-                }
-                i += 8
-            }
-            if found < 0 {
-                while i < count {
-                    let byte = p[i]
-                    if byte == 0x3E || byte == 0x22 || byte == 0x27 { break }
-                    i += 1
-                }
-                guard i < count else { return nil }
-                found = i
-            }
-            let byte = p[found]
-            if byte == 0x3E { return found + 1 }
-            guard let close = next(byte, p, count, from: found + 1) else { return nil }
-            i = close + 1
-        }
-    }
-
-    /// Follows the nesting inside a run's Placemark from window index `start`, tag by tag,
-    /// up to where the Placemark ends; stops before a comment, CDATA section or processing
-    /// instruction (for `constructEnd`), and where the window ends. Returns where it stopped.
-    private func followPlacemark(_ p: UnsafePointer<UInt8>, _ count: Int, from start: Int) -> Int {
-        var i = start
-        var depth = placemarkDepth
-        var elements = 0
-        defer {
-            placemarkDepth = depth
-            runElements += elements
-        }
-        while true {
-            guard let tag = next(0x3C, p, count, from: i) else { return count }
-            guard tag + 1 < count else { return tag }
-            let second = p[tag + 1]
-            if second == UInt8(ascii: "!") || second == UInt8(ascii: "?") { return tag }
-            if second == UInt8(ascii: "/") {
-                guard let close = next(0x3E, p, count, from: tag + 2) else { return tag }
-                i = close + 1
-                elements += 1
-                depth -= 1
-                if depth == 0 {
-                    runElements += elements
-                    elements = 0
-                    placemarkDepth = 0
-                    placemarkEnded(at: base + i)
-                    return i
-                }
-            } else {
-                guard let end = tagEnd(p, count, from: tag + 1) else { return tag }
-                i = end
-                elements += 1
-                if p[end - 2] != UInt8(ascii: "/") { depth += 1 }
-            }
-        }
-    }
-
-    /// Whether `text` is at window index `offset` (`nil`: the window ends first).
-    private func matches(_ text: StaticString, _ p: UnsafePointer<UInt8>, _ count: Int, at offset: Int) -> Bool? {
-        let length = text.utf8CodeUnitCount
-        guard offset + length <= count else { return nil }
-        return memcmp(p + offset, text.utf8Start, length) == 0
-    }
-
-    /// The window index just after the first `terminator` at or after `offset`, if the window holds it.
-    private func find(_ terminator: StaticString, _ p: UnsafePointer<UInt8>, _ count: Int, from offset: Int) -> Int? {
-        let length = terminator.utf8CodeUnitCount
-        var i = offset
-        while i + length <= count {
-            if p[i] == terminator.utf8Start[0] && memcmp(p + i, terminator.utf8Start, length) == 0 { return i + length }
-            i += 1
-        }
-        return nil
-    }
-
-    /// Where the construct starting with `<` at window index `offset` ends, when the window
-    /// holds all of it.
-    private func constructEnd(_ p: UnsafePointer<UInt8>, _ count: Int, _ offset: Int) -> Int? {
-        guard offset + 1 < count else { return nil }
-        switch p[offset + 1] {
-        case UInt8(ascii: "!"):
-            guard let comment = matches("<!--", p, count, at: offset) else { return nil }
-            if comment { return find("-->", p, count, from: offset + 4) }
-            guard let cdata = matches("<![CDATA[", p, count, at: offset) else { return nil }
-            if cdata { return find("]]>", p, count, from: offset + 9) }
-            disable()  // a document type declaration (or not markup): read on one thread
-            return nil
-        case UInt8(ascii: "?"):
-            return find("?>", p, count, from: offset + 2)
-        default:
-            return tagEnd(p, count, from: offset + 1)  // up to the first '>' outside quotes
-        }
+        return true
     }
 
     /// Whether the bytes from `start` to `end` spell `word`.
@@ -370,24 +226,32 @@ final class KMLSplitter {
         end - start == word.utf8CodeUnitCount && memcmp(p + start, word.utf8Start, end - start) == 0
     }
 
-    /// A construct from window index `start` to `end` (exclusive): comments and processing
-    /// instructions change nothing; tags open and close elements and runs. Inside a run's
-    /// Placemark only the nesting is followed.
-    private func handleConstruct(_ p: UnsafePointer<UInt8>, from start: Int, to end: Int) {
-        let second = p[start + 1]
-        if second == UInt8(ascii: "?") {
+    /// A construct: comments and processing instructions change nothing (but the XML
+    /// declaration is kept for the runs' documents); tags open and close elements and runs.
+    /// Inside a run's Placemark only the nesting is followed.
+    private func handle(_ construct: XMLMarkupLexer.Construct, _ p: UnsafePointer<UInt8>) {
+        let start = construct.start - base, end = construct.end - base
+        switch construct.kind {
+        case .processingInstruction:
             if !sawRoot && declaration.isEmpty && end - start > 5 && equals(p, start, start + 5, "<?xml") {
                 declaration = Array(UnsafeBufferPointer(start: p + start, count: end - start))
             }
             return
-        }
-        if second == UInt8(ascii: "!") {
-            // Text in a CDATA section among a run's Placemarks ends the run, like other text.
-            if runStart != nil && placemarkDepth == 0 && open.count == runDepth - 1 && p[start + 2] == UInt8(ascii: "[") { closeRun() }
+        case .comment:
             return
+        case .cdata:
+            // Text in a CDATA section among a run's Placemarks ends the run, like other text.
+            if runStart != nil && placemarkDepth == 0 && open.count == runDepth - 1 { closeRun() }
+            return
+        case .documentType:
+            closeRun()
+            disable()  // a document type declaration (or not markup): read on one thread
+            return
+        case .startTag, .emptyElementTag, .endTag:
+            break
         }
-        let isEnd = second == UInt8(ascii: "/")
-        let selfClosing = !isEnd && p[end - 2] == UInt8(ascii: "/")
+        let isEnd = construct.kind == .endTag
+        let selfClosing = construct.kind == .emptyElementTag
         if placemarkDepth > 0 {
             runElements += 1
             if isEnd {
@@ -427,8 +291,7 @@ final class KMLSplitter {
         let parentIsContainer = open.last ?? false
         if parentIsContainer && equals(p, localStart, nameEnd, "Placemark") && (runStart == nil || open.count == runDepth - 1) {
             if runStart == nil {
-                countLines(p, upTo: start)
-                runStart = (base + start, line, base + start - lineStart + 1)
+                runStart = (construct.start, construct.line, construct.column)
                 runCount = 0
                 runElements = 0
                 runDepth = open.count + 1
