@@ -54,9 +54,14 @@ final class KMLSplitter {
     @exclusivity(unchecked) private var atEnd = false
     /// Bytes before this absolute offset have been handed to the parser (or replaced by a marker).
     @exclusivity(unchecked) private var emitted = 0
-    /// The markup lexed so far, and where the last construct ended.
-    @exclusivity(unchecked) private var lexer = XMLMarkupLexer()
+    /// The markup lexed so far, and where the last construct ended. The line and line start
+    /// at `counted`: lines are counted in bulk where a run starts and before the window drops
+    /// bytes, not construct by construct.
+    @exclusivity(unchecked) private var lexer = XMLMarkupLexer(countsLines: false)
     @exclusivity(unchecked) private var lastEnd = 0
+    @exclusivity(unchecked) private var counted = 0
+    @exclusivity(unchecked) private var line = 1
+    @exclusivity(unchecked) private var lineStart = 0
     /// Whether cutting stopped (everything from here on passes through).
     @exclusivity(unchecked) private var disabled = false
     @exclusivity(unchecked) private var sawRoot = false
@@ -169,6 +174,7 @@ final class KMLSplitter {
             // Keep what the parser has not read yet, and the run being gathered.
             let keep = min(emitted, runStart?.offset ?? emitted, cut.first?.start ?? emitted)
             if keep - base > window.count / 2 && keep > base {
+                countLines(upTo: keep)
                 window.removeFirst(keep - base)
                 base = keep
             }
@@ -210,6 +216,17 @@ final class KMLSplitter {
         }
     }
 
+    /// Brings `line` and `lineStart` from `counted` up to the absolute offset `end`.
+    private func countLines(upTo end: Int) {
+        guard counted < end else { return }
+        let (count, last) = window.withUnsafeBufferPointer { window in
+            XMLMarkupLexer.lineBreaks(in: UnsafeBufferPointer(rebasing: window[(counted - base)..<(end - base)]))
+        }
+        line += count
+        if let last { lineStart = counted + last + 1 }
+        counted = end
+    }
+
     /// Whether window indices `start` to `end` hold only XML whitespace.
     private func isBlank(_ p: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Bool {
         var i = max(start, 0)
@@ -231,7 +248,15 @@ final class KMLSplitter {
     /// Inside a run's Placemark only the nesting is followed.
     private func handle(_ construct: XMLMarkupLexer.Construct, _ p: UnsafePointer<UInt8>) {
         let start = construct.start - base, end = construct.end - base
+        // (A switch, not ==: the kind's equality is not inlined across modules.)
+        let isEnd: Bool, selfClosing: Bool
         switch construct.kind {
+        case .startTag:
+            (isEnd, selfClosing) = (false, false)
+        case .endTag:
+            (isEnd, selfClosing) = (true, false)
+        case .emptyElementTag:
+            (isEnd, selfClosing) = (false, true)
         case .processingInstruction:
             if !sawRoot && declaration.isEmpty && end - start > 5 && equals(p, start, start + 5, "<?xml") {
                 declaration = Array(UnsafeBufferPointer(start: p + start, count: end - start))
@@ -247,11 +272,7 @@ final class KMLSplitter {
             closeRun()
             disable()  // a document type declaration (or not markup): read on one thread
             return
-        case .startTag, .emptyElementTag, .endTag:
-            break
         }
-        let isEnd = construct.kind == .endTag
-        let selfClosing = construct.kind == .emptyElementTag
         if placemarkDepth > 0 {
             runElements += 1
             if isEnd {
@@ -291,7 +312,8 @@ final class KMLSplitter {
         let parentIsContainer = open.last ?? false
         if parentIsContainer && equals(p, localStart, nameEnd, "Placemark") && (runStart == nil || open.count == runDepth - 1) {
             if runStart == nil {
-                runStart = (construct.start, construct.line, construct.column)
+                countLines(upTo: construct.start)
+                runStart = (construct.start, line, construct.start - lineStart + 1)
                 runCount = 0
                 runElements = 0
                 runDepth = open.count + 1

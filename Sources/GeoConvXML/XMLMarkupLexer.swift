@@ -1,4 +1,9 @@
-internal import GeoConvBytes
+public import GeoConvBytes
+#if canImport(Glibc)
+public import Glibc
+#elseif canImport(Darwin)
+public import Darwin
+#endif
 
 /// XML markup, lexed as its bytes stream past in pieces of any size: where each construct
 /// (start tag, empty-element tag, end tag, comment, CDATA section, processing instruction,
@@ -19,72 +24,75 @@ internal import GeoConvBytes
 ///
 /// Memory: a few words. The caller keeps the bytes of a construct it still needs;
 /// `pendingStart` says where the unfinished one begins.
-package struct XMLMarkupLexer {
+///
+/// Public and `@inlinable` only so that `next` is inlined into the KML splitter's loop in
+/// another module (a `package` function is not): it is not part of `import GeoConv`.
+public struct XMLMarkupLexer {
     /// What a construct is.
-    package enum Kind: UInt8, Sendable {
+    public enum Kind: UInt8, Sendable {
         case startTag, emptyElementTag, endTag, comment, cdata, processingInstruction, documentType
     }
 
     /// One construct: its kind, where it starts (its `<`) and ends (just after its `>`) as
     /// offsets from the first byte lexed, and its `<`'s line and column (in bytes, from 1).
-    package struct Construct: Sendable {
-        package let kind: Kind
-        package let start: Int
-        package let end: Int
-        package let line: Int
-        package let column: Int
+    public struct Construct: Sendable {
+        public let kind: Kind
+        public let start: Int
+        public let end: Int
+        public let line: Int
+        public let column: Int
+
+        @usableFromInline
+        init(kind: Kind, start: Int, end: Int, line: Int, column: Int) {
+            (self.kind, self.start, self.end, self.line, self.column) = (kind, start, end, line, column)
+        }
     }
 
-    private enum State: UInt8 {
+    @usableFromInline enum State: UInt8 {
         case text, afterLessThan, tag, quoted, bang, comment, cdata, instruction, documentType, documentTypeQuoted
     }
 
-    private static let cdataPrefix: [UInt8] = Array("[CDATA[".utf8)
+    @usableFromInline static let cdataPrefix: [UInt8] = Array("[CDATA[".utf8)
 
-    private var state = State.text
+    @usableFromInline var state = State.text
     /// The tag being lexed is an end tag.
-    private var isEndTag = false
+    @usableFromInline var isEndTag = false
     /// The quote that opened a quoted value. How much of "--" or "[CDATA[" a `<!` has shown.
     /// Dashes, brackets or a `?` just before the current byte, for the endings "-->", "]]>" and "?>".
     /// The `[` depth in a document type declaration.
-    private var quote: UInt8 = 0, matched = 0, run = 0, depth = 0
-    private var isComment = false
+    @usableFromInline var quote: UInt8 = 0, matched = 0, run = 0, depth = 0
+    @usableFromInline var isComment = false
     /// The last byte lexed. A `>` that comes first in a piece needs it: "/>" ends an empty element.
-    private var previous: UInt8 = 0
+    @usableFromInline var previous: UInt8 = 0
     /// The offset of the next byte to lex, and the line there. `lineStart` is the offset of that line's first byte.
-    package private(set) var offset = 0
-    private var line = 1, lineStart = 0
+    @usableFromInline var offsetStorage = 0
+    /// The offset of the next byte to lex.
+    public var offset: Int { offsetStorage }
+    @usableFromInline var line = 1, lineStart = 0
     /// The construct being lexed: where its `<` is, and its line and column.
-    private var constructStart = 0, constructLine = 1, constructColumn = 1
+    @usableFromInline var constructStart = 0, constructLine = 0, constructColumn = 0
 
-    package init() {}
+    /// Whether lines are counted (`Construct.line` and `column` are 0 when not): a caller
+    /// that needs few positions counts them itself, in bulk, where it needs them.
+    @usableFromInline let countsLines: Bool
+
+    public init(countsLines: Bool = true) {
+        self.countsLines = countsLines
+    }
 
     /// Where the construct being lexed begins. `nil` between constructs.
-    package var pendingStart: Int? { state == .text ? nil : constructStart }
+    public var pendingStart: Int? { state == .text ? nil : constructStart }
 
     /// Lexes `bytes`, which are the input from `offset` on. Returns the first construct that ends
     /// within them; `offset` then points just past that construct. Returns `nil` when no construct
     /// ends within them; all of `bytes` is then lexed.
-    package mutating func next(_ bytes: UnsafeBufferPointer<UInt8>) -> Construct? {
+    @inlinable @inline(__always)
+    public mutating func next(_ bytes: UnsafeBufferPointer<UInt8>) -> Construct? {
         guard let p = bytes.baseAddress, !bytes.isEmpty else { return nil }
         let count = bytes.count
         var i = 0
-        /// Lines are counted in bulk, up to where a position is needed and where lexing stops.
+        // Lines are counted in bulk, from `counted` up to where a position is needed and where lexing stops.
         var counted = 0
-        func countLines(upTo end: Int) {
-            guard counted < end else { return }
-            let (breaks, last) = XMLMarkupLexer.lineBreaks(in: UnsafeBufferPointer(start: p + counted, count: end - counted))
-            line += breaks
-            if let last { lineStart = offset + counted + last + 1 }
-            counted = end
-        }
-        func finish(at end: Int, kind: Kind) -> Construct {
-            countLines(upTo: end)
-            previous = p[end - 1]
-            offset += end
-            state = .text
-            return Construct(kind: kind, start: constructStart, end: offset, line: constructLine, column: constructColumn)
-        }
         while i < count {
             switch state {
             case .text:
@@ -92,31 +100,20 @@ package struct XMLMarkupLexer {
                     i = count
                     continue
                 }
-                countLines(upTo: lessThan)
                 constructStart = offset + lessThan
-                constructLine = line
-                constructColumn = offset + lessThan - lineStart + 1
-                state = .afterLessThan
-                i = lessThan + 1
-            case .afterLessThan:
-                switch p[i] {
-                case 0x2F:  // "</"
-                    isEndTag = true
-                    state = .tag
-                    i += 1
-                case 0x21:  // "<!"
-                    matched = 0
-                    isComment = false
-                    state = .bang
-                    i += 1
-                case 0x3F:  // "<?"
-                    run = 0
-                    state = .instruction
-                    i += 1
-                default:  // the tag's name (or whatever stands there) is lexed as the tag
-                    isEndTag = false
-                    state = .tag
+                if countsLines {
+                    countLines(p, from: &counted, to: lessThan)
+                    constructLine = line
+                    constructColumn = offset + lessThan - lineStart + 1
                 }
+                i = lessThan + 1
+                if i < count {
+                    i = enterMarkup(p[i], at: i)
+                } else {
+                    state = .afterLessThan
+                }
+            case .afterLessThan:
+                i = enterMarkup(p[i], at: i)
             case .tag:
                 guard let found = XMLMarkupLexer.firstOfThree(0x3E, 0x22, 0x27, in: p, from: i, to: count) else {
                     i = count
@@ -125,7 +122,7 @@ package struct XMLMarkupLexer {
                 let byte = p[found]
                 if byte == 0x3E {
                     let before = found > 0 ? p[found - 1] : previous
-                    return finish(at: found + 1, kind: isEndTag ? .endTag : before == 0x2F ? .emptyElementTag : .startTag)
+                    return finish(p, at: found + 1, counted: &counted, kind: isEndTag ? .endTag : before == 0x2F ? .emptyElementTag : .startTag)
                 }
                 quote = byte
                 state = .quoted
@@ -153,7 +150,7 @@ package struct XMLMarkupLexer {
                         run = 0
                     }
                 } else if byte == 0x3E {
-                    return finish(at: i + 1, kind: .documentType)  // "<!>" and the like: not markup libxml2 accepts
+                    return finish(p, at: i + 1, counted: &counted, kind: .documentType)  // "<!>" and the like: not markup libxml2 accepts
                 } else {
                     depth = byte == 0x5B ? 1 : 0
                     state = byte == 0x22 || byte == 0x27 ? .documentTypeQuoted : .documentType
@@ -161,7 +158,7 @@ package struct XMLMarkupLexer {
                 }
                 i += 1
             case .comment, .cdata, .instruction:
-                if let end = endOfSection(p, from: &i, count: count) { return finish(at: end, kind: kindOfSection) }
+                if let end = endOfSection(p, from: &i, count: count) { return finish(p, at: end, counted: &counted, kind: kindOfSection) }
             case .documentType:
                 let byte = p[i]
                 if byte == 0x22 || byte == 0x27 {
@@ -172,7 +169,7 @@ package struct XMLMarkupLexer {
                 } else if byte == 0x5D {
                     depth = max(0, depth - 1)
                 } else if byte == 0x3E && depth == 0 {
-                    return finish(at: i + 1, kind: .documentType)
+                    return finish(p, at: i + 1, counted: &counted, kind: .documentType)
                 }
                 i += 1
             case .documentTypeQuoted:
@@ -180,13 +177,57 @@ package struct XMLMarkupLexer {
                 i += 1
             }
         }
-        countLines(upTo: count)
+        if countsLines { countLines(p, from: &counted, to: count) }
         previous = p[count - 1]
-        offset += count
+        offsetStorage += count
         return nil
     }
 
-    private var kindOfSection: Kind {
+    /// Ends the construct at index `end` of the bytes being lexed.
+    @inlinable @inline(__always)
+    mutating func finish(_ p: UnsafePointer<UInt8>, at end: Int, counted: inout Int, kind: Kind) -> Construct {
+        if countsLines { countLines(p, from: &counted, to: end) }
+        previous = p[end - 1]
+        offsetStorage += end
+        state = .text
+        return Construct(kind: kind, start: constructStart, end: offset, line: constructLine, column: constructColumn)
+    }
+
+    /// Brings `line` and `lineStart` from index `counted` up to index `end` of the bytes being lexed.
+    @inlinable @inline(__always)
+    mutating func countLines(_ p: UnsafePointer<UInt8>, from counted: inout Int, to end: Int) {
+        guard counted < end else { return }
+        let (breaks, last) = XMLMarkupLexer.lineBreaks(in: UnsafeBufferPointer(start: p + counted, count: end - counted))
+        line += breaks
+        if let last { lineStart = offset + counted + last + 1 }
+        counted = end
+    }
+
+    /// The state after `<` for the byte that follows it, at index `i`; returns where lexing goes on.
+    @inlinable @inline(__always)
+    mutating func enterMarkup(_ byte: UInt8, at i: Int) -> Int {
+        switch byte {
+        case 0x2F:  // "</"
+            isEndTag = true
+            state = .tag
+            return i + 1
+        case 0x21:  // "<!"
+            matched = 0
+            isComment = false
+            state = .bang
+            return i + 1
+        case 0x3F:  // "<?"
+            run = 0
+            state = .instruction
+            return i + 1
+        default:  // the tag's name (or whatever stands there) is lexed as the tag
+            isEndTag = false
+            state = .tag
+            return i
+        }
+    }
+
+    @inlinable var kindOfSection: Kind {
         switch state {
         case .comment: .comment
         case .cdata: .cdata
@@ -197,7 +238,8 @@ package struct XMLMarkupLexer {
     /// In a comment, CDATA section or processing instruction, the index just after the `>` that
     /// ends it, if `bytes` hold it; else `i` is moved to the end.
     /// Words that hold neither the closing character (`-`, `]`, `?`) nor `>` are skipped eight bytes at a time.
-    private mutating func endOfSection(_ p: UnsafePointer<UInt8>, from i: inout Int, count: Int) -> Int? {
+    @inlinable
+    mutating func endOfSection(_ p: UnsafePointer<UInt8>, from i: inout Int, count: Int) -> Int? {
         let closing: UInt8 = state == .comment ? 0x2D : state == .cdata ? 0x5D : 0x3F
         let needed = state == .instruction ? 1 : 2
         while i < count {
@@ -222,8 +264,8 @@ package struct XMLMarkupLexer {
     }
 
     /// The index of the first `byte` in `p[from..<to]`, if any.
-    @inline(__always)
-    private static func first(_ byte: UInt8, in p: UnsafePointer<UInt8>, from: Int, to count: Int) -> Int? {
+    @inlinable @inline(__always)
+    static func first(_ byte: UInt8, in p: UnsafePointer<UInt8>, from: Int, to count: Int) -> Int? {
         var i = from
         while i + 8 <= count {
             let found = ByteWords.hits(ByteWords.load(p + i), byte)
@@ -238,8 +280,8 @@ package struct XMLMarkupLexer {
     }
 
     /// The index of the first of three bytes in `p[from..<to]`, if any.
-    @inline(__always)
-    private static func firstOfThree(_ a: UInt8, _ b: UInt8, _ c: UInt8, in p: UnsafePointer<UInt8>, from: Int, to count: Int) -> Int? {
+    @inlinable @inline(__always)
+    static func firstOfThree(_ a: UInt8, _ b: UInt8, _ c: UInt8, in p: UnsafePointer<UInt8>, from: Int, to count: Int) -> Int? {
         var i = from
         while i + 8 <= count {
             let word = ByteWords.load(p + i)
@@ -255,26 +297,18 @@ package struct XMLMarkupLexer {
         return nil
     }
 
-    /// How many line breaks `bytes` hold, and the index of the last one.
-    package static func lineBreaks(in bytes: UnsafeBufferPointer<UInt8>) -> (count: Int, last: Int?) {
-        guard let p = bytes.baseAddress else { return (0, nil) }
-        let count = bytes.count
-        var breaks = 0, last: Int?, i = 0
-        while i + 8 <= count {
-            let mask = ByteWords.exactHits(ByteWords.load(p + i), 0x0A)
-            if mask != 0 {
-                breaks += mask.nonzeroBitCount
-                last = i + (63 - mask.leadingZeroBitCount) / 8
-            }
-            i += 8
+    /// How many line breaks `bytes` hold, and the index of the last one (`memchr` from break
+    /// to break: vectorised, and lines in KML are dozens of bytes or more).
+    @inlinable
+    public static func lineBreaks(in bytes: UnsafeBufferPointer<UInt8>) -> (count: Int, last: Int?) {
+        guard let start = bytes.baseAddress else { return (0, nil) }
+        var count = 0, last: Int?, from = 0
+        while from < bytes.count, let hit = memchr(start + from, 0x0A, bytes.count - from) {
+            count += 1
+            let index = start.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            last = index
+            from = index + 1
         }
-        while i < count {
-            if p[i] == 0x0A {
-                breaks += 1
-                last = i
-            }
-            i += 1
-        }
-        return (breaks, last)
+        return (count, last)
     }
 }
