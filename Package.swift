@@ -77,7 +77,7 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .target(name: "GeoConvGPX", dependencies: ["GeoConvCore", "GeoConvXML"], swiftSettings: strictSwift),
-        .target(name: "GeoConvGeometry", dependencies: ["GeoConvCore", "CPROJ"], swiftSettings: strictSwift),
+        .target(name: "GeoConvGeometry", dependencies: ["GeoConvCore"], swiftSettings: strictSwift),
         .target(name: "GeoConvRender", dependencies: ["GeoConvCore", "GeoConvGeometry", "CCairo", "CSQLite", "CGeoConvZlib"], swiftSettings: strictSwift),
         .target(name: "GeoConvProjection", dependencies: ["GeoConvCore", "CPROJ"], swiftSettings: strictSwift),
         .target(
@@ -115,7 +115,7 @@ let package = Package(
                     swiftSettings: strictSwift),
         .testTarget(
             name: "GeoConvTests",
-            dependencies: ["GeoConv", "GeoConvXML", "GeoConvCLI", "CLibXML2", "CSQLite", "GeoConvTestSupport"],
+            dependencies: ["GeoConv", "GeoConvXML", "GeoConvCLI", "CLibXML2", "CSQLite", "CPROJ", "GeoConvTestSupport"],
             swiftSettings: strictSwift
         ),
     ]

@@ -105,7 +105,7 @@ struct Measure: ParsableCommand {
         discussion: """
             Lines are measured along their length; polygons by perimeter (all rings) and area
             (outer ring less holes); circles by formula. --kind geodesic follows geodesics
-            (WGS84 through PROJ's geod_inverse, or great circles on the 6,371,009 m sphere);
+            (WGS84 by Karney's algorithms in Swift, or great circles on the 6,371,009 m sphere);
             rhumb follows constant bearings; projected is straight in Web Mercator, in
             EPSG:3857 metres. Rhumb areas are computed on the sphere.
             Data in another CRS is reprojected to WGS84 first: give it with --s-srs, or in the

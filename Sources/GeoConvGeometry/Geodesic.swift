@@ -1,153 +1,93 @@
 public import GeoConvCore
-internal import CPROJ
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
 internal import Darwin
 #endif
 
-/// Geodesics on the WGS84 ellipsoid through PROJ's implementation of Karney's algorithms
-/// (`geod_inverse`, `geod_direct`), accurate to nanometres.
+/// Geodesics on an ellipsoid of revolution: the inverse problem (distance and azimuths
+/// between two points), the direct problem (the point at a distance and azimuth) and the
+/// area under a geodesic edge, in Swift, following Karney, "Algorithms for geodesics",
+/// J. Geodesy 87, 43–55 (2013), doi:10.1007/s00190-012-0578-z: series to sixth order in
+/// the flattening (`GeodesicSeries`), Newton's method on the azimuth for the inverse problem
+/// started from the paper's approximations (the astroid for nearly antipodal points), and
+/// Clenshaw summation.
+///
+/// Accuracy, as the paper states for these series: about 15 nanometres in distance and
+/// 0.1 m² in area for WGS84, for any pair of points including nearly antipodal and polar
+/// ones. The series assume a small flattening; beyond |f| ≈ 1/50 accuracy degrades.
 public struct Geodesic: Sendable {
     /// WGS84: a = 6,378,137 m, f = 1/298.257223563.
     public static let wgs84 = Geodesic(equatorialRadius: 6_378_137, flattening: 1 / 298.257223563)
 
-    /// PROJ's ellipsoid constants, computed once by `geod_init` and only read afterwards,
-    /// which is what makes sharing them between threads safe.
-    private final class Constants: @unchecked Sendable {
-        let pointer: UnsafeMutablePointer<geod_geodesic>
-        init(a: Double, f: Double) {
-            pointer = .allocate(capacity: 1)
-            pointer.initialize(to: geod_geodesic())
-            geod_init(pointer, a, f)
-        }
-        deinit { pointer.deallocate() }
-    }
+    let a: Double, f: Double
+    /// 1 − f, e², e′², n, b, and c² (the authalic radius squared: the area of the ellipsoid / 4π).
+    let f1: Double, e2: Double, ep2: Double, n: Double, b: Double, c2: Double
+    let etol2: Double
+    /// A₃, C₃ₗ and C₄ₗ with this ellipsoid's n put in: polynomials in ε.
+    let a3: [Double]
+    let c3: SeriesTable
+    let c4: SeriesTable
 
-    private let constants: Constants
+    static let tiny = Double.leastNormalMagnitude.squareRoot()
+    static let tol0 = Double.ulpOfOne
+    static let tol1 = 200 * tol0
+    static let tol2 = tol0.squareRoot()
+    static let tolb = tol0 * tol2
+    static let xthresh = 1000 * tol2
+    static let maxit1 = 20
+    static let maxit2 = maxit1 + Double.significandBitCount + 1 + 10
 
     /// An ellipsoid from its equatorial radius (metres) and flattening.
     public init(equatorialRadius: Double, flattening: Double) {
-        constants = Constants(a: equatorialRadius, f: flattening)
+        a = equatorialRadius
+        f = flattening
+        f1 = 1 - f
+        e2 = f * (2 - f)
+        ep2 = e2 / (f1 * f1)
+        n = f / (2 - f)
+        b = a * f1
+        let e = abs(e2).squareRoot()
+        let authalic = e2 == 0 ? 1 : (e2 > 0 ? atanh(e) : atan(e)) / e
+        c2 = (a * a + b * b * authalic) / 2
+        etol2 = 0.1 * Self.tol2 / (max(0.001, abs(f)) * min(1, 1 - f / 2) / 2).squareRoot()
+        let n = n
+        a3 = GeodesicSeries.fixing(n: n, in: GeodesicSeries.a3, from: 0)
+        c3 = SeriesTable(GeodesicSeries.c3.enumerated().map { GeodesicSeries.fixing(n: n, in: $0.element, from: $0.offset + 1) })
+        c4 = SeriesTable(GeodesicSeries.c4.enumerated().map { GeodesicSeries.fixing(n: n, in: $0.element, from: $0.offset) })
     }
-
-    private func withGeodesic<R>(_ body: (UnsafePointer<geod_geodesic>) -> R) -> R {
-        body(UnsafePointer(constants.pointer))
-    }
-
-    /// Runs `body` with PROJ's constants for this ellipsoid.
-    func withUnsafeGeodesic<R>(_ body: (UnsafePointer<geod_geodesic>) -> R) -> R { withGeodesic(body) }
 
     /// The distance in metres between two points, and the forward azimuths (degrees) at each.
     public func inverse(_ from: Coordinate, _ to: Coordinate) -> (distance: Double, initialBearing: Double, finalBearing: Double) {
-        withGeodesic { g in
-            var s12 = 0.0, azi1 = 0.0, azi2 = 0.0
-            geod_inverse(g, from.latitude, from.longitude, to.latitude, to.longitude, &s12, &azi1, &azi2)
-            return (s12, azi1, azi2)
-        }
+        let solution = solveInverse(from.latitude, from.longitude, to.latitude, to.longitude, area: false)
+        return (solution.distance, solution.azimuth1, solution.azimuth2)
     }
 
     /// The point `distance` metres from `from` along the geodesic leaving at `bearing` degrees.
     public func destination(from: Coordinate, distance: Double, bearing: Double) -> Coordinate {
-        withGeodesic { g in
-            var lat2 = 0.0, lon2 = 0.0, azi2 = 0.0
-            geod_direct(g, from.latitude, from.longitude, bearing, distance, &lat2, &lon2, &azi2)
-            return Coordinate(latitude: lat2, longitude: lon2, altitude: from.altitude)
-        }
-    }
-}
-
-/// Circles as polygons: every vertex exactly `radius` metres (geodesic, WGS84) from the centre.
-public enum CirclePolygon {
-    /// The vertex count that keeps the polygon within `tolerance` metres of the true circle
-    /// (the sagitta of each edge), at least 16 and at most 4,096.
-    public static func vertexCount(radius: Double, tolerance: Double) -> Int {
-        guard radius > 0, tolerance > 0 else { return 16 }
-        let ratio = min(1, tolerance / radius)
-        let n = Double.pi / acos(1 - ratio)
-        guard n.isFinite else { return 4096 }
-        return min(4096, max(16, Int(n.rounded(.up))))
+        let line = GeodesicLine(self, latitude: from.latitude, longitude: from.longitude, azimuth: bearing)
+        let (latitude, longitude, _) = line.position(at: distance)
+        return Coordinate(latitude: latitude, longitude: longitude, altitude: from.altitude)
     }
 
-    /// The default tolerance: 0.1 % of the radius, at most 1 m.
-    public static func defaultTolerance(radius: Double) -> Double { min(1, radius * 0.001) }
+    // MARK: The series for one geodesic (ε)
 
-    /// The closed ring approximating the circle, counter-clockwise, starting due north.
-    public static func ring(center: Coordinate, radius: Double, tolerance: Double? = nil) -> Path {
-        let n = vertexCount(radius: radius, tolerance: tolerance ?? defaultTolerance(radius: radius))
-        var points: [Coordinate] = []
-        points.reserveCapacity(n + 1)
-        for i in 0..<n {
-            // Counter-clockwise on the map: bearings decreasing from north.
-            let bearing = 360 - Double(i) * 360 / Double(n)
-            points.append(Geodesic.wgs84.destination(from: center, distance: radius, bearing: bearing.truncatingRemainder(dividingBy: 360)))
-        }
-        points.append(points[0])
-        return Path(points)
+    /// ε from k² = e′² cos² α₀ (the paper's eq. 16).
+    @inline(__always)
+    static func epsilon(_ k2: Double) -> Double { k2 / (2 * (1 + (1 + k2).squareRoot()) + k2) }
+
+    /// A₁ − 1 = (t + ε)/(1 − ε), t the numerator's terms after its 1.
+    @inline(__always)
+    static func a1Minus1(_ eps: Double) -> Double {
+        (GeodesicSeries.polynomial(GeodesicSeries.a1, at: eps) + eps) / (1 - eps)
     }
-}
 
-
-extension CirclePolygon {
-    /// The circle a ring approximates, if it does: at least 16 vertices, closed, all within
-    /// `tolerance` (a fraction of the radius, default 0.5 %) of one geodesic distance from
-    /// their centre. This recognises geoconv's own circle polygons and those of most tools.
-    public static func recognize(_ ring: Path, tolerance: Double = 0.005) -> (center: Coordinate, radius: Double)? {
-        guard ring.count >= 17, ring.isClosed else { return nil }
-        let vertices = ring.dropLast()
-        // Centre: the normalised mean of the unit vectors.
-        var x = 0.0, y = 0.0, z = 0.0
-        for c in vertices {
-            let φ = c.latitude * .pi / 180, λ = c.longitude * .pi / 180
-            x += cos(φ) * cos(λ)
-            y += cos(φ) * sin(λ)
-            z += sin(φ)
-        }
-        let norm = (x * x + y * y + z * z).squareRoot()
-        guard norm > 1e-9 else { return nil }
-        var center = Coordinate(latitude: asin(z / norm) * 180 / .pi, longitude: atan2(y, x) * 180 / .pi)
-        // Refine on the ellipsoid: least squares for the point equidistant from the vertices
-        // (the residuals d_i − r̄ shift the centre along the bearings to the vertices).
-        for _ in 0..<4 {
-            let solutions = vertices.map { Geodesic.wgs84.inverse(center, $0) }
-            let mean = solutions.reduce(0) { $0 + $1.distance } / Double(solutions.count)
-            var east = 0.0, north = 0.0
-            for s in solutions {
-                let θ = s.initialBearing * .pi / 180
-                east += (s.distance - mean) * sin(θ)
-                north += (s.distance - mean) * cos(θ)
-            }
-            east *= 2 / Double(solutions.count)
-            north *= 2 / Double(solutions.count)
-            let shift = (east * east + north * north).squareRoot()
-            if shift < 1e-6 { break }
-            center = Geodesic.wgs84.destination(from: center, distance: shift, bearing: atan2(east, north) * 180 / .pi)
-        }
-        let distances = vertices.map { Geodesic.wgs84.inverse(center, $0).distance }
-        let radius = distances.reduce(0, +) / Double(distances.count)
-        guard radius > 0, distances.allSatisfy({ abs($0 - radius) <= tolerance * radius }) else { return nil }
-        // The vertices must go round the centre evenly (no large gap), as a circle's do.
-        let bearings = vertices.map { Geodesic.wgs84.inverse(center, $0).initialBearing }.sorted()
-        var largestGap = 360 - (bearings.last ?? 0) + (bearings.first ?? 0)
-        for (a, b) in zip(bearings, bearings.dropFirst()) { largestGap = max(largestGap, b - a) }
-        guard largestGap < 360 / Double(vertices.count) * 3 else { return nil }
-        return (center, radius)
+    /// A₂ − 1 = (t − ε)/(1 + ε).
+    @inline(__always)
+    static func a2Minus1(_ eps: Double) -> Double {
+        (GeodesicSeries.polynomial(GeodesicSeries.a2, at: eps) - eps) / (1 + eps)
     }
-}
 
-/// Turns polygons that are circles (see `CirclePolygon.recognize`) back into circles
-/// (`--detect-circles`), noting each one.
-public struct RecognizeCircles: FeatureTransform {
-    /// Creates the transform.
-    public init() {}
-
-    public mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
-        guard case .polygon(let rings)? = feature.geometry, rings.holes.isEmpty,
-              let circle = CirclePolygon.recognize(rings.outer)
-        else { return [feature] }
-        var copy = feature
-        copy.geometry = .circle(center: circle.center, radius: circle.radius)
-        diagnostics.note("circle.recognized", "polygons that are circles are written as circles (--detect-circles)")
-        return [copy]
-    }
+    @inline(__always)
+    func a3(_ eps: Double) -> Double { GeodesicSeries.polynomial(a3, at: eps) }
 }

@@ -1,5 +1,4 @@
 public import GeoConvCore
-internal import CPROJ
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -332,17 +331,9 @@ extension Geodesic {
         zip(path, path.dropFirst()).reduce(0) { $0 + inverse($1.0, $1.1).distance }
     }
 
-    /// The area of a polygon ring with geodesic edges, m² (PROJ's `geod_polygonarea`).
+    /// The area of a polygon ring with geodesic edges, m² (Karney's algorithm; see `signedArea`).
     public func area(_ ring: Path) -> Double {
-        guard ring.count >= 3 else { return 0 }
-        var lats = ring.map(\.latitude), lons = ring.map(\.longitude)
-        if ring.isClosed {
-            lats.removeLast()
-            lons.removeLast()
-        }
-        var area = 0.0, perimeter = 0.0
-        withUnsafeGeodesic { g in geod_polygonarea(g, &lats, &lons, Int32(lats.count), &area, &perimeter) }
-        return abs(area)
+        abs(signedArea(ring))
     }
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# WGS84 line lengths: geoconv (PROJ's geod_inverse) beside pyproj.Geod and geographiclib, in
+# WGS84 geodesics: geoconv's Swift (Karney 2013) beside PROJ's C in one process, then pyproj.Geod and geographiclib, in
 # the same run, on the ~5 M points of the shared polyline data set.
 #   scripts/bench/geodesic.sh [DATA_DIR]
 set -euo pipefail

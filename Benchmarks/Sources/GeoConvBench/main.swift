@@ -32,19 +32,53 @@ func report(_ name: String, points: Int, bytes: Int, times: [Double]) {
 
 let arguments = CommandLine.arguments
 if arguments.count >= 3, arguments[1] == "geodesic" {
+    // geoconv's Swift geodesics (Karney 2013) and PROJ's C (geod_inverse, geod_direct, loaded
+    // from libproj at run time), in one process on the same segments.
     let paths = parseRaw(try String(contentsOfFile: arguments[2], encoding: .utf8))
-    let segments = paths.reduce(0) { $0 + max(0, $1.count - 1) }
+    let segments = paths.flatMap { path in zip(path, path.dropFirst()).map { ($0, $1) } }
+    let repeats = arguments.count > 3 ? Int(arguments[3]) ?? 3 : 3
     let geodesic = Geodesic.wgs84
-    var times: [Double] = []
-    var total = 0.0
-    for _ in 0..<(arguments.count > 3 ? Int(arguments[3]) ?? 3 : 3) {
-        total = 0
-        times.append(seconds {
-            for path in paths { total += geodesic.length(Path(path)) }
-        })
+    func best(_ body: () -> Double) -> (seconds: Double, total: Double) {
+        var times: [Double] = [], total = 0.0
+        for _ in 0..<repeats { times.append(seconds { total = body() }) }
+        return (times.min() ?? .nan, total)
     }
-    let best = times.min() ?? .nan
-    print(#"{"tool":"geoconv (PROJ geod_inverse)","task":"wgs84-line-length","segments":\#(segments),"best_s":\#(best),"segments_per_s":\#(Double(segments) / best),"total_m":\#(total)}"#)
+    func line(_ tool: String, _ task: String, _ result: (seconds: Double, total: Double)) {
+        print(#"{"tool":"\#(tool)","task":"\#(task)","segments":\#(segments.count),"best_s":\#(result.seconds),"segments_per_s":\#(Double(segments.count) / result.seconds),"total":\#(result.total)}"#)
+    }
+    let swiftInverse = best { segments.reduce(0) { $0 + geodesic.inverse($1.0, $1.1).distance } }
+    line("geoconv (Swift)", "wgs84-inverse", swiftInverse)
+    let swiftDirect = best { segments.reduce(0) { $0 + geodesic.destination(from: $1.0, distance: 1000, bearing: $1.1.longitude).latitude } }
+    line("geoconv (Swift)", "wgs84-direct-1km", swiftDirect)
+    typealias Init = @convention(c) (UnsafeMutableRawPointer, Double, Double) -> Void
+    typealias Problem = @convention(c) (UnsafeRawPointer, Double, Double, Double, Double,
+                                        UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?) -> Void
+    if let library = dlopen("libproj.so", RTLD_NOW), let initSymbol = dlsym(library, "geod_init"),
+       let inverseSymbol = dlsym(library, "geod_inverse"), let directSymbol = dlsym(library, "geod_direct") {
+        let geodInit = unsafeBitCast(initSymbol, to: Init.self)
+        let inverse = unsafeBitCast(inverseSymbol, to: Problem.self), direct = unsafeBitCast(directSymbol, to: Problem.self)
+        let g = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 16)  // struct geod_geodesic is smaller
+        geodInit(g, 6_378_137, 1 / 298.257223563)
+        let projInverse = best {
+            var total = 0.0, s12 = 0.0
+            for (a, b) in segments {
+                inverse(g, a.latitude, a.longitude, b.latitude, b.longitude, &s12, nil, nil)
+                total += s12
+            }
+            return total
+        }
+        line("PROJ geod_inverse (C)", "wgs84-inverse", projInverse)
+        let projDirect = best {
+            var total = 0.0, lat2 = 0.0
+            for (a, b) in segments {
+                direct(g, a.latitude, a.longitude, b.longitude, 1000, &lat2, nil, nil)
+                total += lat2
+            }
+            return total
+        }
+        line("PROJ geod_direct (C)", "wgs84-direct-1km", projDirect)
+        print(#"{"task":"swift/proj time ratio","inverse":\#(swiftInverse.seconds / projInverse.seconds),"direct":\#(swiftDirect.seconds / projDirect.seconds)}"#)
+    }
     exit(0)
 }
 if arguments.count >= 3, arguments[1] == "cluster" {
