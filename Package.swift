@@ -18,6 +18,14 @@ let package = Package(
         .library(name: "GeoConvXML", targets: ["GeoConvXML"]),
         .executable(name: "geoconv", targets: ["GeoConvCLI"]),
     ],
+    // What a command-line user wants and an app mostly does not: both on by default (the CLI
+    // and the README's commands), off with `--disable-default-traits`, which leaves a core that
+    // links libxml2 and zlib only.
+    traits: [
+        .trait(name: "PROJ", description: "Reprojection between arbitrary CRSs through PROJ (libproj); without it WGS84 and Web Mercator are handled natively"),
+        .trait(name: "Rendering", description: "Drawing with Cairo and MBTiles with SQLite: geoconv render, tiles render"),
+        .default(enabledTraits: ["PROJ", "Rendering"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
@@ -78,8 +86,21 @@ let package = Package(
         ),
         .target(name: "GeoConvGPX", dependencies: ["GeoConvCore", "GeoConvXML"], swiftSettings: strictSwift),
         .target(name: "GeoConvGeometry", dependencies: ["GeoConvCore"], swiftSettings: strictSwift),
-        .target(name: "GeoConvRender", dependencies: ["GeoConvCore", "GeoConvGeometry", "CCairo", "CSQLite", "CGeoConvZlib"], swiftSettings: strictSwift),
-        .target(name: "GeoConvProjection", dependencies: ["GeoConvCore", "CPROJ"], swiftSettings: strictSwift),
+        // Empty without the Rendering trait (every file is `#if Rendering`).
+        .target(
+            name: "GeoConvRender",
+            dependencies: [
+                "GeoConvCore", "GeoConvGeometry", "CGeoConvZlib",
+                .target(name: "CCairo", condition: .when(traits: ["Rendering"])),
+                .target(name: "CSQLite", condition: .when(traits: ["Rendering"])),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .target(
+            name: "GeoConvProjection",
+            dependencies: ["GeoConvCore", .target(name: "CPROJ", condition: .when(traits: ["PROJ"]))],
+            swiftSettings: strictSwift
+        ),
         .target(
             name: "GeoConv",
             dependencies: [
@@ -115,7 +136,11 @@ let package = Package(
                     swiftSettings: strictSwift),
         .testTarget(
             name: "GeoConvTests",
-            dependencies: ["GeoConv", "GeoConvXML", "GeoConvCLI", "CLibXML2", "CSQLite", "CPROJ", "GeoConvTestSupport"],
+            dependencies: [
+                "GeoConv", "GeoConvXML", "GeoConvCLI", "CLibXML2", "GeoConvTestSupport",
+                .target(name: "CSQLite", condition: .when(traits: ["Rendering"])),
+                .target(name: "CPROJ", condition: .when(traits: ["PROJ"])),
+            ],
             swiftSettings: strictSwift
         ),
     ]

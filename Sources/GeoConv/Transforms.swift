@@ -27,8 +27,9 @@ public struct Reproject: FeatureTransform {
         let source = sourceCRS ?? header.crs
         var result = header
         if targetCRS == nil, keepsSourceCRS {
-            // Kept as it is; PROJ still checks that the CRS exists.
-            if let source, !Reproject.isWGS84(source) { _ = try Reprojection(from: source, to: source) }
+            // Kept as it is; PROJ still checks that the CRS exists (without the PROJ trait it is
+            // carried unchecked: nothing is transformed).
+            if let source, !Reproject.isWGS84(source), PROJLibrary.isLinked { _ = try Reprojection(from: source, to: source) }
             result.crs = Reproject.isWGS84(source) ? nil : source
             return result
         }

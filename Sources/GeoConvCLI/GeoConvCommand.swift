@@ -20,9 +20,9 @@ struct GeoConvCommand: ParsableCommand {
             geoconv formats lists what each format reads and writes, with its extensions.
             Exit status: 0 success, 1 invalid input or failed conversion, 64 usage error.
             """,
-        version: "geoconv \(GeoConvVersion.current) (libxml2 \(LibXML2.version), PROJ \(PROJLibrary.version))",
+        version: "geoconv \(GeoConvVersion.current) (libxml2 \(LibXML2.version), \(PROJLibrary.version.map { "PROJ \($0)" } ?? "without PROJ: WGS84 and Web Mercator only"))",
         subcommands: [Convert.self, PolylineCommand.self, Info.self, Validate.self, Measure.self, Camera.self, TileCommand.self, Tiles.self,
-                      ClusterCommand.self, Render.self, Formats.self, Conservation.self],
+                      ClusterCommand.self] + BuildTraits.drawingCommands + [Formats.self, Conservation.self],
         defaultSubcommand: Convert.self
     )
 }
@@ -193,3 +193,24 @@ struct Formats: ParsableCommand {
 extension ConversionOptions.CircleMode: ExpressibleByArgument {}
 extension LengthKind: ExpressibleByArgument {}
 extension EarthModel: ExpressibleByArgument {}
+
+/// What the package traits this binary was built with add.
+enum BuildTraits {
+    /// `render`, with the Rendering trait.
+    static var drawingCommands: [any ParsableCommand.Type] {
+        #if Rendering
+        [Render.self]
+        #else
+        []
+        #endif
+    }
+
+    /// `tiles render`, with the Rendering trait.
+    static var tileDrawingCommands: [any ParsableCommand.Type] {
+        #if Rendering
+        [TilesRender.self]
+        #else
+        []
+        #endif
+    }
+}

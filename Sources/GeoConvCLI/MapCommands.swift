@@ -79,8 +79,9 @@ struct TileCommand: ParsableCommand {
 
 struct Tiles: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Tiles: list those covering a file's features (the default), or draw them (tiles render).",
-        subcommands: [TilesList.self, TilesRender.self],
+        abstract: BuildTraits.tileDrawingCommands.isEmpty ? "Tiles: list those covering a file's features."
+            : "Tiles: list those covering a file's features (the default), or draw them (tiles render).",
+        subcommands: [TilesList.self] + BuildTraits.tileDrawingCommands,
         defaultSubcommand: TilesList.self
     )
 }

@@ -1,3 +1,5 @@
+#if Rendering
+// Built with the Rendering trait (Cairo, SQLite) only.
 import ArgumentParser
 import GeoConv
 
@@ -153,3 +155,4 @@ struct TilesRender: ParsableCommand {
         }
     }
 }
+#endif

@@ -1,22 +1,35 @@
 public import GeoConvCore
-internal import CPROJ
 
 /// Facts about the PROJ library geoconv transforms coordinates with.
 public enum PROJLibrary {
-    /// The runtime library's version, e.g. `9.1.1` (from `proj_info()`).
-    public static var version: String {
-        let info = proj_info()
-        return "\(info.major).\(info.minor).\(info.patch)"
+    /// The runtime library's version, e.g. `9.1.1`; `nil` when geoconv was built without the
+    /// PROJ trait (WGS84 and Web Mercator only, handled natively).
+    public static var version: String? {
+        #if PROJ
+        linkedPROJVersion()
+        #else
+        nil
+        #endif
     }
+
+    /// Whether geoconv was built with the PROJ trait.
+    public static var isLinked: Bool { version != nil }
 }
 
-/// A coordinate transformation between two CRSs through PROJ, with axis order normalised to
-/// longitude/latitude (easting/northing) on both sides, the network disabled, and PROJ's
-/// errors turned into `GeoConvError`s. Coordinates go through in batches
-/// (`proj_trans_generic`). One instance belongs to one thread.
+/// A coordinate transformation between two CRSs, with axis order normalised to
+/// longitude/latitude (easting/northing) on both sides. With the PROJ trait (the default)
+/// any CRS PROJ knows goes through PROJ, the network disabled; without it, WGS84
+/// longitude/latitude and Web Mercator are handled natively (`NativeCRS`) and any other CRS
+/// is refused with an error naming it and the trait. One instance belongs to one thread.
 public final class Reprojection {
-    private let context: OpaquePointer
-    private let operation: OpaquePointer
+    private enum Backend {
+        #if PROJ
+        case proj(PROJOperation)
+        #endif
+        case native(NativeCRS, NativeCRS)
+    }
+
+    private let backend: Backend
     /// The source CRS as given.
     public let source: String
     /// The target CRS as given.
@@ -25,7 +38,7 @@ public final class Reprojection {
     public let sourceName: String
     /// Whether the source CRS is geographic (degrees).
     public let sourceIsGeographic: Bool
-    /// The source CRS's area of use in longitude/latitude degrees, when PROJ knows it.
+    /// The source CRS's area of use in longitude/latitude degrees, when known.
     public let areaOfUse: CoordinateBounds?
     /// Grids the chosen operation needs but PROJ does not have (accuracy is then lower).
     public let missingGrids: [String]
@@ -34,81 +47,23 @@ public final class Reprojection {
 
     /// Prepares a transformation, e.g. from `EPSG:3857`, `+proj=utm +zone=33`, a WKT2 string or
     /// `urn:ogc:def:crs:EPSG::2154` to `OGC:CRS84`.
+    ///
+    /// - Throws: `invalid-input` for a CRS PROJ does not know, or (without the PROJ trait) one
+    ///   that is neither WGS84 longitude/latitude nor Web Mercator.
     public init(from source: String, to target: String = "OGC:CRS84") throws(GeoConvError) {
-        guard let context = proj_context_create() else { throw GeoConvError(.io, "PROJ could not create a context") }
-        self.context = context
-        proj_context_set_enable_network(context, 0)
-        proj_log_level(context, PJ_LOG_NONE)
         self.source = source
         self.target = target
-        func failure(_ what: String) -> GeoConvError {
-            let code = proj_context_errno(context)
-            let reason = proj_context_errno_string(context, code).map { String(cString: $0) } ?? "unknown error"
-            return GeoConvError(.invalidInput, "\(what): \(reason)",
-                                hint: "give a CRS PROJ knows: EPSG:n, OGC:CRS84, urn:ogc:def:crs:…, a +proj string or WKT2")
-        }
-        guard let sourceCRS = proj_create(context, Reprojection.crsDefinition(source)) else {
-            let error = failure("PROJ does not know the CRS '\(source)'")
-            proj_context_destroy(context)
-            throw error
-        }
-        guard let targetCRS = proj_create(context, Reprojection.crsDefinition(target)) else {
-            let error = failure("PROJ does not know the CRS '\(target)'")
-            proj_destroy(sourceCRS)
-            proj_context_destroy(context)
-            throw error
-        }
-        sourceName = proj_get_name(sourceCRS).map { String(cString: $0) } ?? source
-        let type = proj_get_type(sourceCRS)
-        sourceIsGeographic = type == PJ_TYPE_GEOGRAPHIC_2D_CRS || type == PJ_TYPE_GEOGRAPHIC_3D_CRS
-        var west = 0.0, south = 0.0, east = 0.0, north = 0.0
-        if proj_get_area_of_use(context, sourceCRS, &west, &south, &east, &north, nil) == 1, west > -1000 {
-            areaOfUse = CoordinateBounds(south: south, west: west, north: north, east: east)
-        } else {
-            areaOfUse = nil
-        }
-        guard let raw = proj_create_crs_to_crs_from_pj(context, sourceCRS, targetCRS, nil, nil) else {
-            let error = failure("PROJ found no way from '\(source)' to '\(target)'")
-            proj_destroy(sourceCRS)
-            proj_destroy(targetCRS)
-            proj_context_destroy(context)
-            throw error
-        }
-        guard let normalized = proj_normalize_for_visualization(context, raw) else {
-            let error = failure("PROJ could not put '\(source)' → '\(target)' in longitude/latitude order")
-            proj_destroy(raw)
-            proj_destroy(sourceCRS)
-            proj_destroy(targetCRS)
-            proj_context_destroy(context)
-            throw error
-        }
-        proj_destroy(raw)
-        operation = normalized
-        defer {
-            proj_destroy(sourceCRS)
-            proj_destroy(targetCRS)
-        }
-        // Grids the operation needs that are not installed (a datum change then falls back to
-        // a less accurate operation).
-        var missing: [String] = []
-        let gridCount = proj_coordoperation_get_grid_used_count(context, normalized)
-        for index in 0..<gridCount {
-            var shortName: UnsafePointer<CChar>?
-            var available: Int32 = 0
-            if proj_coordoperation_get_grid_used(context, normalized, index, &shortName, nil, nil, nil, nil, nil, &available) == 1,
-               available == 0
-            {
-                missing.append(shortName.map { String(cString: $0) } ?? "a grid")
-            }
-        }
-        missingGrids = missing
-        let value = proj_coordoperation_get_accuracy(context, normalized)
-        accuracy = value >= 0 ? value : nil
-    }
-
-    deinit {
-        proj_destroy(operation)
-        proj_context_destroy(context)
+        #if PROJ
+        let operation = try PROJOperation(from: source, to: target)
+        backend = .proj(operation)
+        (sourceName, sourceIsGeographic, areaOfUse) = (operation.sourceName, operation.sourceIsGeographic, operation.areaOfUse)
+        (missingGrids, accuracy) = (operation.missingGrids, operation.accuracy)
+        #else
+        let from = try NativeCRS.required(source), to = try NativeCRS.required(target)
+        backend = .native(from, to)
+        (sourceName, sourceIsGeographic, areaOfUse) = (from.name, from.isGeographic, from.areaOfUse)
+        (missingGrids, accuracy) = ([], from == to ? 0 : nil)
+        #endif
     }
 
     /// A CRS definition PROJ takes as a CRS: a PROJ string (`+proj=utm +zone=33 +datum=WGS84`)
@@ -123,31 +78,23 @@ public final class Reprojection {
 
     /// Transforms coordinates in place (x = longitude/easting, y = latitude/northing, z = altitude).
     ///
-    /// - Throws: when PROJ cannot transform a coordinate (outside the projection's domain).
+    /// - Throws: when a coordinate cannot be transformed (outside the projection's domain).
     public func transform(_ coordinates: inout [Coordinate]) throws(GeoConvError) {
-        guard !coordinates.isEmpty else { return }
-        var x = coordinates.map(\.longitude)
-        var y = coordinates.map(\.latitude)
-        let hasZ = coordinates.contains { $0.altitude != nil }
-        var z = coordinates.map { $0.altitude ?? 0 }
-        let stride = MemoryLayout<Double>.stride
-        let count = coordinates.count
-        x.withUnsafeMutableBufferPointer { xs in
-            y.withUnsafeMutableBufferPointer { ys in
-                z.withUnsafeMutableBufferPointer { zs in
-                    _ = proj_trans_generic(operation, PJ_FWD, xs.baseAddress, stride, count, ys.baseAddress, stride, count,
-                                           hasZ ? zs.baseAddress : nil, hasZ ? stride : 0, hasZ ? count : 0, nil, 0, 0)
+        switch backend {
+        #if PROJ
+        case .proj(let operation):
+            try operation.transform(&coordinates)
+        #endif
+        case .native(let from, let to):
+            for i in coordinates.indices {
+                guard let moved = NativeCRS.transform(coordinates[i], from: from, to: to) else {
+                    let original = coordinates[i]
+                    throw GeoConvError(.invalidInput,
+                                       "cannot transform (\(original.longitude), \(original.latitude)) from \(source) to \(target)",
+                                       hint: "the coordinate is outside what this CRS can represent; check --s-srs")
                 }
+                coordinates[i] = moved
             }
-        }
-        for i in 0..<count {
-            guard x[i].isFinite, y[i].isFinite, x[i] != .infinity else {
-                let original = coordinates[i]
-                throw GeoConvError(.invalidInput,
-                                   "PROJ cannot transform (\(original.longitude), \(original.latitude)) from \(source) to \(target)",
-                                   hint: "the coordinate is outside what this CRS can represent; check --s-srs")
-            }
-            coordinates[i] = Coordinate(latitude: y[i], longitude: x[i], altitude: hasZ && coordinates[i].altitude != nil ? z[i] : nil)
         }
     }
 }

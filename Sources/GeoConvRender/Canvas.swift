@@ -1,3 +1,5 @@
+#if Rendering
+// Built with the Rendering trait (Cairo, SQLite) only.
 import GeoConvCore
 internal import CCairo
 
@@ -198,3 +200,4 @@ final class Canvas {
         return (width, height, result)
     }
 }
+#endif

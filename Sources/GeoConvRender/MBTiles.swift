@@ -1,3 +1,5 @@
+#if Rendering
+// Built with the Rendering trait (Cairo, SQLite) only.
 import GeoConvCore
 import GeoConvGeometry
 #if canImport(Glibc)
@@ -84,3 +86,4 @@ final class MBTilesWriter {
         unlink(temporary)
     }
 }
+#endif

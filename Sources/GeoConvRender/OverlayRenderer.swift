@@ -1,3 +1,5 @@
+#if Rendering
+// Built with the Rendering trait (Cairo, SQLite) only.
 public import GeoConvCore
 import GeoConvGeometry
 #if canImport(Glibc)
@@ -275,3 +277,4 @@ public struct OverlayRenderer {
         return access(path, R_OK) == 0 ? (path, {}) : nil
     }
 }
+#endif

@@ -1,3 +1,5 @@
+#if Rendering
+// Built with the Rendering trait (Cairo, SQLite) only.
 import GeoConvCore
 internal import CGeoConvZlib
 
@@ -72,3 +74,4 @@ enum PNGEncoder {
         out += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
     }
 }
+#endif

@@ -1,3 +1,5 @@
+#if Rendering
+// Built with the Rendering trait (Cairo, SQLite) only.
 public import GeoConvCore
 
 /// What `OverlayRenderer` draws and how: the view, the pixel density, the background.
@@ -42,3 +44,4 @@ public enum RenderFormat: String, Hashable, Sendable, CaseIterable {
         self.init(rawValue: path[path.index(after: dot)...].lowercased())
     }
 }
+#endif

@@ -1,3 +1,5 @@
+#if Rendering
+// Built with the Rendering trait (Cairo, SQLite) only.
 public import GeoConvCore
 import GeoConvGeometry
 #if canImport(Glibc)
@@ -94,3 +96,4 @@ public struct ScreenProjection: Sendable {
         return x * cosine - y * sine + width / 2
     }
 }
+#endif

@@ -1,3 +1,5 @@
+#if Rendering
+// Built with the Rendering trait (Cairo, SQLite) only.
 import GeoConvCore
 
 /// The pieces of a line of `segments` segments that style spans colour: each span covers
@@ -39,3 +41,4 @@ struct SpanPieces: Sequence {
         return result
     }
 }
+#endif

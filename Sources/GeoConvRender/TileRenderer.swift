@@ -1,3 +1,5 @@
+#if Rendering
+// Built with the Rendering trait (Cairo, SQLite) only.
 public import GeoConvCore
 public import GeoConvGeometry
 #if canImport(Glibc)
@@ -252,3 +254,4 @@ public enum TileRenderer {
         return result
     }
 }
+#endif

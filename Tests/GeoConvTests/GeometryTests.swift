@@ -169,6 +169,12 @@ struct GeometryTests {
         // --s-srs / --t-srs with WKT.
         let kept = try CLI.run(["-", "-", "--from", "wkt", "--to", "wkt", "--s-srs", "EPSG:32633"], stdin: "POINT (500000 4649776)\n")
         #expect(kept.stdout == "SRID=32633;POINT (500000 4649776)\n", "WKT keeps the input's CRS unless --t-srs asks: \(kept.stderr)")
+        #expect(try CLI.run(["-", "-", "--from", "wkt", "--to", "geojson", "--t-srs", "EPSG:3857"], stdin: "POINT (1 2)\n").status == 64)
+    }
+
+    @Test("--s-srs EPSG:32633 --t-srs EPSG:4326 moves a UTM point to longitude/latitude; an unknown EPSG code is PROJ's error",
+          .enabled(if: BuiltTraits.proj, "needs the PROJ trait"))
+    func utmThroughPROJ() throws {
         let utm = try CLI.run(["-", "-", "--from", "wkt", "--to", "wkt", "--s-srs", "EPSG:32633", "--t-srs", "EPSG:4326"],
                               stdin: "POINT (500000 4649776)\n")
         let point = try WKTParser.parse(utm.stdout.trimmingCharacters(in: .whitespacesAndNewlines)).geometry
@@ -176,7 +182,6 @@ struct GeometryTests {
         #expect(abs(p.longitude - 15) < 1e-6 && abs(p.latitude - 42) < 1e-4)
         let bad = try CLI.run(["-", "-", "--from", "wkt", "--to", "wkt", "--s-srs", "EPSG:999999"], stdin: "POINT (1 2)\n")
         #expect(bad.status == 1 && bad.stderr.contains("PROJ does not know the CRS"))
-        #expect(try CLI.run(["-", "-", "--from", "wkt", "--to", "geojson", "--t-srs", "EPSG:3857"], stdin: "POINT (1 2)\n").status == 64)
     }
 
     @Test("measure --json")

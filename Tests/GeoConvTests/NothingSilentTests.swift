@@ -38,7 +38,7 @@ struct NothingSilentTests {
         #expect(strict.status == 1 && strict.stderr.contains("<stdin>:1:") && strict.stderr.contains("geojson.antimeridian-cut"), "\(strict.stderr)")
     }
 
-    @Test("An EWKT SRID is kept; --srid is a target CRS, never a label")
+    @Test("An EWKT SRID is kept; --srid is a target CRS, never a label", .enabled(if: BuiltTraits.proj, "needs the PROJ trait"))
     func srids() throws {
         let ewkt = "SRID=3857;POINT (1113194.9079327357 1118889.9748579597)\n"
         let kept = try CLI.run(["-", "-", "--from", "wkt", "--to", "wkt"], stdin: ewkt)

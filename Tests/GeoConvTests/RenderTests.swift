@@ -1,3 +1,5 @@
+#if Rendering
+// Built with the Rendering trait (Cairo, SQLite) only.
 import Foundation
 import GeoConv
 import Testing
@@ -185,3 +187,12 @@ struct RenderTests {
         #expect(missing.entries["render.icon-missing"] != nil)
     }
 }
+#else
+import Testing
+
+@Suite("Rendering (needs the Rendering trait)")
+struct RenderSkipped {
+    @Test("Drawing with Cairo and MBTiles with SQLite", .disabled("built without the Rendering trait"))
+    func skipped() {}
+}
+#endif

@@ -78,7 +78,7 @@ import GeoConvTestSupport
         #expect(!result.stderr.contains("WKT"))
     }
 
-    @Test("render --scale is refused for SVG and PDF (drawn in points), with how to go on")
+    @Test("render --scale is refused for SVG and PDF (drawn in points), with how to go on", .enabled(if: BuiltTraits.rendering, "needs the Rendering trait"))
     func scaleForVectors() throws {
         let directory = try Fixtures.temporaryDirectory()
         for ext in ["svg", "pdf"] {
@@ -89,6 +89,7 @@ import GeoConvTestSupport
         }
     }
 
+    #if Rendering
     @Test("The 100+ and 1000+ cluster labels stay inside their bubble's ring")
     func longClusterLabels() throws {
         let target = Coordinate(latitude: -33.86, longitude: 151.21)
@@ -118,6 +119,7 @@ import GeoConvTestSupport
             #expect(labelPixels > 20, "\(count): the label is drawn")
         }
     }
+    #endif
 
     @Test("KML tuples joined by commas are read as triples (as LIBKML), a fourth ordinate is dropped with a warning, and a geometry with a bad number is reported at its start")
     func irregularCoordinates() throws {

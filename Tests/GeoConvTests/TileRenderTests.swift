@@ -1,3 +1,5 @@
+#if Rendering
+// Built with the Rendering trait (Cairo, SQLite) only.
 import CSQLite
 import Foundation
 import GeoConv
@@ -114,3 +116,12 @@ struct TileRenderTests {
         #expect(kml.stdout.contains("overlays/{z}/{x}/{y}.png"), "a conversion carries the layer on: \(kml.stdout.prefix(600))")
     }
 }
+#else
+import Testing
+
+@Suite("Tile rendering (needs the Rendering trait)")
+struct TileRenderSkipped {
+    @Test("Drawing with Cairo and MBTiles with SQLite", .disabled("built without the Rendering trait"))
+    func skipped() {}
+}
+#endif

@@ -52,7 +52,7 @@ struct ValidateAllTests {
         ])
     }
 
-    @Test("GeoJSON: a position out of range in a CRS other than WGS84 is not checked")
+    @Test("GeoJSON: a position out of range in a CRS other than WGS84 is not checked", .enabled(if: BuiltTraits.proj, "needs the PROJ trait"))
     func projectedGeoJSON() throws {
         let text = #"{"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"EPSG:32633"}},"features":["#
             + #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[500000,4649776]}}]}"#
@@ -104,7 +104,7 @@ struct ValidateAllTests {
         ])
     }
 
-    @Test("WKT: projected coordinates are an error unless the CRS is given; then PROJ must know it")
+    @Test("WKT: projected coordinates are an error unless the CRS is given; then PROJ must know it", .enabled(if: BuiltTraits.proj, "needs the PROJ trait"))
     func wktProjected() throws {
         let line = "LINESTRING (500000 4649776, 510000 4649776)\n"
         let bare = try validate(text: line, format: "wkt")
@@ -149,7 +149,7 @@ struct ValidateAllTests {
         ])
     }
 
-    @Test("CLI: exit status 1, one line per problem on standard output, the counts on standard error")
+    @Test("CLI: exit status 1, one line per problem on standard output, the counts on standard error", .enabled(if: BuiltTraits.proj, "needs the PROJ trait"))
     func cli() throws {
         let path = Fixtures.testdata("invalid-many/eight-bad-features.geojson")
         let result = try CLI.run(["validate", path])
@@ -219,7 +219,7 @@ struct MeasureProjectedTests {
         #expect(abs(wrapped.totalLength - across) < 1e-6)
     }
 
-    @Test("--s-srs, an EWKT SRID or a GeoJSON crs member reprojects to WGS84 first")
+    @Test("--s-srs, an EWKT SRID or a GeoJSON crs member reprojects to WGS84 first", .enabled(if: BuiltTraits.proj, "needs the PROJ trait"))
     func reprojected() throws {
         let expected = try Self.expectedLength()
         #expect(abs(expected - 10_004) < 1)  // 10 km of grid, scale factor 0.9996
@@ -236,7 +236,7 @@ struct MeasureProjectedTests {
         #expect(crs.features.first?.title == "grid line")
     }
 
-    @Test("CLI: exit status 1 and the error, never nan; with --s-srs the length")
+    @Test("CLI: exit status 1 and the error, never nan; with --s-srs the length", .enabled(if: BuiltTraits.proj, "needs the PROJ trait"))
     func cli() throws {
         let refused = try CLI.run(["measure", "--from", "wkt", "-"], stdin: Self.projectedLine)
         #expect(refused.status == 1)

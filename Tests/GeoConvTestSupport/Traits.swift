@@ -1,0 +1,21 @@
+/// The package traits this test build has, for tests that need one: they say so with
+/// `.enabled(if: BuiltTraits.rendering)` rather than pass without running.
+public enum BuiltTraits {
+    /// Built with the Rendering trait (Cairo, SQLite): `render`, `tiles render`, MBTiles.
+    public static let rendering: Bool = {
+        #if Rendering
+        true
+        #else
+        false
+        #endif
+    }()
+
+    /// Built with the PROJ trait: CRSs other than WGS84 and Web Mercator.
+    public static let proj: Bool = {
+        #if PROJ
+        true
+        #else
+        false
+        #endif
+    }()
+}
