@@ -66,7 +66,7 @@ extension Geodesic {
         let dn2 = (1 + ep2 * sbet2 * sbet2).squareRoot()
 
         var salp1 = 0.0, calp1 = 0.0, salp2 = 0.0, calp2 = 0.0
-        var sig12 = 0.0, s12x = 0.0, m12x = 0.0
+        var sig12 = 0.0, s12x = 0.0
         var omg12 = 0.0, somg12 = 2.0, comg12 = 0.0  // somg12 = 2: not computed
         var meridian = lat1 == -90 || slam12 == 0
         if meridian {
@@ -80,15 +80,10 @@ extension Geodesic {
             sig12 = atan2(GeodesicAngles.positive(csig1 * ssig2 - ssig1 * csig2), csig1 * csig2 + ssig1 * ssig2)
             let lengths = self.lengths(n, sig12, ssig1, csig1, dn1, ssig2, csig2, dn2)
             s12x = lengths.s12b
-            m12x = lengths.m12b
+            let m12x = lengths.m12b  // the reduced length: negative past a conjugate point
             // A meridian is the shortest path unless the points are nearly antipodal (m12 < 0).
             if sig12 < 1 || m12x >= 0 {
-                if sig12 < 3 * Self.tiny || (sig12 < Self.tol0 && (s12x < 0 || m12x < 0)) {
-                    sig12 = 0
-                    m12x = 0
-                    s12x = 0
-                }
-                m12x *= b
+                if sig12 < 3 * Self.tiny || (sig12 < Self.tol0 && (s12x < 0 || m12x < 0)) { s12x = 0 }
                 s12x *= b
             } else {
                 meridian = false
@@ -104,7 +99,6 @@ extension Geodesic {
             s12x = a * lam12
             sig12 = lam12 / f1
             omg12 = sig12
-            m12x = b * sin(sig12)
         } else if !meridian {
             let start = inverseStart(sbet1, cbet1, dn1, sbet2, cbet2, dn2, lam12, slam12, clam12)
             sig12 = start.sig12
@@ -115,7 +109,6 @@ extension Geodesic {
                 salp2 = start.salp2
                 calp2 = start.calp2
                 s12x = sig12 * b * start.dnm
-                m12x = start.dnm * start.dnm * b * sin(sig12 / start.dnm)
                 omg12 = lam12 / (f1 * start.dnm)
             } else {
                 var ssig1 = 0.0, csig1 = 0.0, ssig2 = 0.0, csig2 = 0.0, eps = 0.0, domg12 = 0.0
@@ -168,7 +161,6 @@ extension Geodesic {
                 }
                 let lengths = self.lengths(eps, sig12, ssig1, csig1, dn1, ssig2, csig2, dn2)
                 s12x = lengths.s12b * b
-                m12x = lengths.m12b * b
                 if wantsArea {
                     // ω₁₂ = λ₁₂ − Δω₁₂
                     let sdomg12 = sin(domg12), cdomg12 = cos(domg12)
@@ -177,7 +169,6 @@ extension Geodesic {
                 }
             }
         }
-        _ = m12x
 
         var area = 0.0
         if wantsArea {
