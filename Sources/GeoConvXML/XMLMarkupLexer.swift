@@ -36,10 +36,15 @@ public struct XMLMarkupLexer {
     /// One construct: its kind, where it starts (its `<`) and ends (just after its `>`) as
     /// offsets from the first byte lexed, and its `<`'s line and column (in bytes, from 1).
     public struct Construct: Sendable {
+        /// What it is.
         public let kind: Kind
+        /// The offset of its `<`.
         public let start: Int
+        /// The offset just after its `>`.
         public let end: Int
+        /// Its `<`'s line (0 when lines are not counted).
         public let line: Int
+        /// Its `<`'s column in bytes, from 1 (0 when lines are not counted).
         public let column: Int
 
         @usableFromInline
