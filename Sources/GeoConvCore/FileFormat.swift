@@ -188,17 +188,39 @@ public enum FormatSniffing {
 
 /// Names of WGS84 longitude/latitude: the one list geoconv keeps.
 public enum WGS84Names {
-    /// Whether a CRS name means WGS84 longitude/latitude (`nil` does: no CRS given).
-    /// Case, spaces and `::` versus `:` in URNs do not matter.
+    /// Whether a CRS name means WGS84 longitude/latitude (`nil` does: no CRS given):
+    /// OGC:CRS84 and EPSG:4326 in any spelling `CRSNames.authorityAndCode` reads, and "WGS84".
     public static func contains(_ crs: String?) -> Bool {
         guard let crs else { return true }
-        var upper = crs.uppercased().replacing(" ", with: "")
-        upper = upper.replacing("::", with: ":")
-        return names.contains(upper)
+        if crs.uppercased().replacing(" ", with: "") == "WGS84" { return true }
+        guard let (authority, code) = CRSNames.authorityAndCode(crs) else { return false }
+        return (authority == "ogc" && code == "crs84") || (authority == "epsg" && code == "4326")
     }
+}
 
-    private static let names: Set<String> = [
-        "OGC:CRS84", "CRS84", "EPSG:4326", "WGS84", "URN:OGC:DEF:CRS:OGC:1.3:CRS84", "URN:OGC:DEF:CRS:OGC:CRS84",
-        "URN:OGC:DEF:CRS:EPSG:4326", "HTTP://WWW.OPENGIS.NET/DEF/CRS/OGC/1.3/CRS84", "HTTP://WWW.OPENGIS.NET/DEF/CRS/EPSG/0/4326",
-    ]
+/// How files name CRSs: the one reading of an authority and code from a name.
+public enum CRSNames {
+    /// The authority and code (lowercased) a CRS name spells, in the forms files use:
+    /// "EPSG:4326", "urn:ogc:def:crs:EPSG:6.6:4326" (any version, or none: "EPSG::4326"),
+    /// "http://www.opengis.net/def/crs/EPSG/0/4326", GML's ".../gml/srs/epsg.xml#4326", and
+    /// "CRS84". Case and spaces do not matter. `nil` for anything else (WKT, PROJ strings).
+    public static func authorityAndCode(_ text: String) -> (authority: String, code: String)? {
+        let name = text.lowercased().replacing(" ", with: "")
+        let urn = "urn:ogc:def:crs:", gml = "http://www.opengis.net/gml/srs/epsg.xml#"
+        if name.hasPrefix(urn) {
+            let parts = name.dropFirst(urn.count).split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count >= 2, let authority = parts.first, let code = parts.last else { return nil }
+            return (String(authority), String(code))
+        }
+        if name.hasPrefix("http://www.opengis.net/def/crs/") || name.hasPrefix("https://www.opengis.net/def/crs/") {
+            let parts = name.split(separator: "/")
+            guard parts.count >= 6 else { return nil }
+            return (String(parts[parts.count - 3]), String(parts[parts.count - 1]))
+        }
+        if name.hasPrefix(gml) { return ("epsg", String(name.dropFirst(gml.count))) }
+        if name == "crs84" { return ("ogc", "crs84") }
+        let parts = name.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !name.hasPrefix("+") else { return nil }
+        return (String(parts[0]), String(parts[1]))
+    }
 }

@@ -18,34 +18,10 @@ public enum NativeCRS: Equatable, Sendable {
 
     /// The WGS84 semi-major axis: Web Mercator's sphere.
     static let radius = 6_378_137.0
-    /// Web Mercator's latitude limit, where it is square: atan(sinh π).
-    static let latitudeLimit = 85.051_128_779_806_59
 
     /// The CRS `text` names, if it is one of these; case and spelling as in files.
     public init?(_ text: String) {
-        let lowered = text.trimmingCharacters(in: .whitespaces).lowercased()
-        // Authority and code, from "EPSG:4326", "urn:ogc:def:crs:EPSG:6.6:4326",
-        // "http://www.opengis.net/def/crs/EPSG/0/4326", ".../gml/srs/epsg.xml#4326".
-        var authority = "", code = ""
-        if lowered.hasPrefix("urn:ogc:def:crs:") {
-            let parts = lowered.dropFirst("urn:ogc:def:crs:".count).split(separator: ":", omittingEmptySubsequences: false)
-            authority = parts.first.map(String.init) ?? ""
-            code = parts.last.map(String.init) ?? ""
-        } else if lowered.hasPrefix("http://www.opengis.net/def/crs/") || lowered.hasPrefix("https://www.opengis.net/def/crs/") {
-            let parts = lowered.split(separator: "/")
-            if parts.count >= 3 {
-                authority = String(parts[parts.count - 3])
-                code = String(parts[parts.count - 1])
-            }
-        } else if lowered.hasPrefix("http://www.opengis.net/gml/srs/epsg.xml#") {
-            authority = "epsg"
-            code = String(lowered.dropFirst("http://www.opengis.net/gml/srs/epsg.xml#".count))
-        } else if let colon = lowered.firstIndex(of: ":") {
-            authority = String(lowered[..<colon])
-            code = String(lowered[lowered.index(after: colon)...])
-        } else if lowered == "crs84" {
-            (authority, code) = ("ogc", "crs84")
-        }
+        guard let (authority, code) = CRSNames.authorityAndCode(text) else { return nil }
         switch (authority, code) {
         case ("ogc", "crs84"): self = .wgs84(name: "WGS 84 (CRS84)")
         case ("epsg", "4326"): self = .wgs84(name: "WGS 84")

@@ -19,7 +19,12 @@ struct NativeCRSTests {
         for text in Self.mercatorSpellings { #expect(NativeCRS(text) == .webMercator, "\(text)") }
         for text in ["EPSG:2154", "EPSG:32633", "+proj=utm +zone=33", "EPSG:43260", "urn:ogc:def:crs:EPSG::4258", ""] {
             #expect(NativeCRS(text) == nil, "\(text)")
+            #expect(!WGS84Names.contains(text), "\(text)")
         }
+        // The pipeline's "is this WGS84?" reads names the same way (CRSNames), plus "WGS84" and no CRS at all.
+        for text in Self.wgs84Spellings + ["WGS84", "wgs 84", "urn:ogc:def:crs:EPSG:: 4326"] { #expect(WGS84Names.contains(text), "\(text)") }
+        #expect(WGS84Names.contains(nil))
+        for text in Self.mercatorSpellings { #expect(!WGS84Names.contains(text), "\(text)") }
     }
 
     @Test("Web Mercator both ways: the map's corners, a round trip, and no pole")
