@@ -17,6 +17,11 @@ internal import Darwin
 /// namespace declarations below the root, undeclared or `xml:` prefixes, two attributes
 /// with one local name, a start tag spanning lines, a lone carriage return, and nesting
 /// deeper than the limit.
+///
+/// Where each piece of markup ends is not decided here: `XMLMarkupLexer`, the one grammar of
+/// markup boundaries that the KML splitter and the start-tag positions beside libxml2 lex
+/// with, says where the construct at a `<` ends and what it is. The tokenizer reads the
+/// construct within those bounds and gives up when its own reading does not end exactly there.
 final class XMLByteTokenizer {
     /// What the current node is.
     enum Kind { case none, start, end, text }
@@ -127,20 +132,31 @@ final class XMLByteTokenizer {
                 if !reported && !reportsWhitespace { continue }
                 return .text
             }
-            guard position + 1 < count else { throw giveUp() }
-            switch base[position + 1] {
-            case UInt8(ascii: "/"):
-                return try readEndTag()
-            case UInt8(ascii: "!"):
-                guard !open.isEmpty, matches("<![CDATA[", at: position) else { throw giveUp() }
-                try readCDATA()
+            guard let markup = markup(at: position) else { throw giveUp() }
+            let end = position + markup.end
+            switch markup.kind {
+            case .startTag:
+                return try readStartTag(end: end, isEmpty: false)
+            case .emptyElementTag:
+                return try readStartTag(end: end, isEmpty: true)
+            case .endTag:
+                return try readEndTag(end: end)
+            case .cdata:
+                guard !open.isEmpty else { throw giveUp() }
+                try readCDATA(end: end)
                 return .text
-            case UInt8(ascii: "?"):
+            case .comment, .processingInstruction, .documentType:
                 throw giveUp()
-            default:
-                return try readStartTag()
             }
         }
+    }
+
+    /// The markup construct whose `<` is at `start`, as the one grammar of markup boundaries
+    /// lexes it: its kind, and its end as an offset from `start`. `nil` when the document ends first.
+    @inline(__always)
+    private func markup(at start: Int) -> XMLMarkupLexer.Construct? {
+        var lexer = XMLMarkupLexer(countsLines: false)
+        return lexer.next(UnsafeBufferPointer(start: base + start, count: count - start))
     }
 
     /// The text of the current element (after a start tag that is not empty) up to its end
@@ -188,7 +204,8 @@ final class XMLByteTokenizer {
             while i < count, (base[i] == 0x20 || base[i] == 0x09) { i += 1 }
             guard i + 1 < count else { gaveUp = true; return }
             if base[i] == UInt8(ascii: "?") && base[i + 1] == UInt8(ascii: ">") {
-                guard names.first == Array("version".utf8) else { gaveUp = true; return }
+                guard names.first == Array("version".utf8), let markup = markup(at: 0),
+                      markup.kind == .processingInstruction, markup.end == i + 2 else { gaveUp = true; return }
                 position = i + 2
                 return
             }
@@ -275,15 +292,15 @@ final class XMLByteTokenizer {
         return !isBlank(currentText)
     }
 
-    /// `<![CDATA[…]]>`: its bytes as they are.
-    private func readCDATA() throws(XMLParseError) {
+    /// `<![CDATA[…]]>`, ending just before `end`: its bytes as they are.
+    private func readCDATA(end: Int) throws(XMLParseError) {
         let start = position + 9
+        let contentEnd = end - 3  // "]]>"
+        guard contentEnd >= start else { throw giveUp() }
         var i = start
         var nonASCII = false
-        while true {
-            guard i + 2 < count else { throw giveUp() }
+        while i < contentEnd {
             let byte = base[i]
-            if byte == UInt8(ascii: "]") && base[i + 1] == UInt8(ascii: "]") && base[i + 2] == UInt8(ascii: ">") { break }
             if byte < 0x20 {
                 if byte == 0x0A {
                     line += 1
@@ -299,27 +316,28 @@ final class XMLByteTokenizer {
         }
         // (libxml2 gives an empty section as a node or not depending on what is around it,
         // and merges a section with the next one right after it.)
-        guard i > start, !matches("<![CDATA[", at: i + 3) else { throw giveUp() }
+        guard i > start, !matches("<![CDATA[", at: end) else { throw giveUp() }
         let raw = UnsafeBufferPointer(start: base + start, count: i - start)
         if nonASCII, !XMLCharacterData.isXMLUTF8(raw) { throw giveUp() }
-        position = i + 3
+        position = end
         depth = open.count
         kind = .text
         textIsDecoded = false
         textRange = start..<i
     }
 
-    private func readEndTag() throws(XMLParseError) -> XMLEvent {
+    /// The end tag that ends just before `end`.
+    private func readEndTag(end: Int) throws(XMLParseError) -> XMLEvent {
         guard let element = open.popLast() else { throw giveUp() }
         let nameStart = position + 2
-        guard nameStart + element.length <= count, memcmp(base + nameStart, base + element.name, element.length) == 0 else { throw giveUp() }
+        guard nameStart + element.length < end, memcmp(base + nameStart, base + element.name, element.length) == 0 else { throw giveUp() }
         var i = nameStart + element.length
-        while i < count, isBlankByte(base[i]) {
+        while i < end, isBlankByte(base[i]) {
             if base[i] == 0x0A { line += 1; lineStart = i + 1 } else if base[i] == 0x0D { throw giveUp() }
             i += 1
         }
-        guard i < count, base[i] == UInt8(ascii: ">") else { throw giveUp() }
-        position = i + 1
+        guard i == end - 1 else { throw giveUp() }  // (the lexer ended it at its first `>`)
+        position = end
         (nodeLine, nodeColumn) = (element.line, element.column)
         depth = open.count
         kind = .end
@@ -328,30 +346,22 @@ final class XMLByteTokenizer {
         return .end(name: name)
     }
 
-    private func readStartTag() throws(XMLParseError) -> XMLEvent {
+    /// The start tag (or empty-element tag, `isEmpty`) that ends just before `end`.
+    private func readStartTag(end: Int, isEmpty: Bool) throws(XMLParseError) -> XMLEvent {
         let tagStart = position
-        let (nameEnd, colon) = try scanName(from: position + 1)
+        let (nameEnd, colon) = try scanName(from: position + 1, to: end)
         let elementLine = line, elementColumn = tagStart - lineStart + 1
         if !attributeList.isEmpty { attributeList.removeAll(keepingCapacity: true) }
+        // The attributes end where the lexer ended the tag: at "/>" or ">".
+        let attributesEnd = end - (isEmpty ? 2 : 1)
         var i = nameEnd
-        var isEmpty = false
-        while true {
-            guard i < count else { throw giveUp() }
-            let byte = base[i]
-            if byte == UInt8(ascii: ">") { i += 1; break }
-            if byte == UInt8(ascii: "/") {
-                guard i + 1 < count, base[i + 1] == UInt8(ascii: ">") else { throw giveUp() }
-                isEmpty = true
-                i += 2
-                break
-            }
+        while i < attributesEnd {
             // Blanks, then an attribute (a tag on one line: a line break gives up).
-            guard byte == 0x20 || byte == 0x09 else { throw giveUp() }
-            while i < count, base[i] == 0x20 || base[i] == 0x09 { i += 1 }
-            guard i < count else { throw giveUp() }
-            if base[i] == UInt8(ascii: ">") || base[i] == UInt8(ascii: "/") { continue }
-            i = try readAttribute(from: i)
+            guard base[i] == 0x20 || base[i] == 0x09 else { throw giveUp() }
+            while i < attributesEnd, base[i] == 0x20 || base[i] == 0x09 { i += 1 }
+            if i < attributesEnd { i = try readAttribute(from: i, to: attributesEnd) }
         }
+        guard i == attributesEnd else { throw giveUp() }
         if !sawRoot {
             sawRoot = true
             try declareNamespaces()
@@ -370,7 +380,7 @@ final class XMLByteTokenizer {
             guard namespace(of: attribute.qualified.lowerBound..<(attribute.local.lowerBound - 1)) != nil else { throw giveUp() }
         }
         guard open.count < maximumDepth else { throw giveUp() }
-        position = i
+        position = end
         (nodeLine, nodeColumn) = (elementLine, elementColumn)
         depth = open.count
         kind = .start
@@ -380,15 +390,16 @@ final class XMLByteTokenizer {
         return .start(name: name, isEmpty: isEmpty)
     }
 
-    /// `name="value"` from `start`; returns the index after the closing quote.
-    private func readAttribute(from start: Int) throws(XMLParseError) -> Int {
-        let (nameEnd, colon) = try scanName(from: start)
+    /// `name="value"` from `start`, within a tag whose attributes end before `end`; returns
+    /// the index after the closing quote.
+    private func readAttribute(from start: Int, to end: Int) throws(XMLParseError) -> Int {
+        let (nameEnd, colon) = try scanName(from: start, to: end)
         var i = nameEnd
-        while i < count, base[i] == 0x20 || base[i] == 0x09 { i += 1 }
-        guard i < count, base[i] == UInt8(ascii: "=") else { throw giveUp() }
+        while i < end, base[i] == 0x20 || base[i] == 0x09 { i += 1 }
+        guard i < end, base[i] == UInt8(ascii: "=") else { throw giveUp() }
         i += 1
-        while i < count, base[i] == 0x20 || base[i] == 0x09 { i += 1 }
-        guard i < count, base[i] == UInt8(ascii: "\"") || base[i] == UInt8(ascii: "'") else { throw giveUp() }
+        while i < end, base[i] == 0x20 || base[i] == 0x09 { i += 1 }
+        guard i < end, base[i] == UInt8(ascii: "\"") || base[i] == UInt8(ascii: "'") else { throw giveUp() }
         let quote = base[i]
         let valueStart = i + 1
         i = valueStart
@@ -396,8 +407,8 @@ final class XMLByteTokenizer {
         let special = XMLByteTokenizer.valueSpecials
         while true {
             // Plain bytes, by table, up to the next one that needs a look.
-            while i < count && special[Int(base[i])] == 0 { i += 1 }
-            guard i < count else { throw giveUp() }
+            while i < end && special[Int(base[i])] == 0 { i += 1 }
+            guard i < end else { throw giveUp() }
             let byte = base[i]
             if byte == quote { break }
             if byte == UInt8(ascii: "<") { throw giveUp() }
@@ -449,17 +460,17 @@ final class XMLByteTokenizer {
         }
     }
 
-    /// An ASCII XML name from `start`: its end, and the offset of its one colon, if any.
-    private func scanName(from start: Int) throws(XMLParseError) -> (end: Int, colon: Int?) {
+    /// An ASCII XML name from `start`, before `end`: its end, and the offset of its one colon, if any.
+    private func scanName(from start: Int, to end: Int) throws(XMLParseError) -> (end: Int, colon: Int?) {
         let table = XMLByteTokenizer.nameBytes
-        guard start < count, table[Int(base[start])] == 1 else { throw giveUp() }
+        guard start < end, table[Int(base[start])] == 1 else { throw giveUp() }
         var i = start + 1
         var colon: Int?
-        while i < count {
+        while i < end {
             let kind = table[Int(base[i])]
             if kind == 0 { break }
             if kind == 3 {
-                guard colon == nil, i + 1 < count, table[Int(base[i + 1])] == 1 else { throw giveUp() }
+                guard colon == nil, i + 1 < end, table[Int(base[i + 1])] == 1 else { throw giveUp() }
                 colon = i
             }
             i += 1

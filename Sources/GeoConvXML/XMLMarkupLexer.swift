@@ -9,9 +9,9 @@ public import Darwin
 /// (start tag, empty-element tag, end tag, comment, CDATA section, processing instruction,
 /// document type declaration) begins and ends, and the line and column of its `<`.
 ///
-/// This is the one grammar of markup boundaries in geoconv. The start-tag positions kept
-/// beside libxml2 and the KML run splitter both lex with it, so they cannot disagree about
-/// where a tag ends. Lexing follows XML 1.0:
+/// This is the one grammar of markup boundaries in geoconv. The KML run splitter, the
+/// start-tag positions kept beside libxml2 and the fast tokenizer (`XMLByteTokenizer`) all lex
+/// with it, so they cannot disagree about where a tag ends. Lexing follows XML 1.0:
 /// - quoted attribute values are stepped over, so a `>` inside one does not end its tag;
 /// - a comment ends at the first `-->` after `<!--`;
 /// - a CDATA section ends at the first `]]>` after `<![CDATA[`;

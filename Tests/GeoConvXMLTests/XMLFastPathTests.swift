@@ -39,6 +39,8 @@ struct XMLFastPathTests {
         "<a><b>  </b><c>&#32;</c>tail<![CDATA[x]]></a>",
         "<a x = \"1\" ><b/></a>",
         "<a q='&quot;&apos;&gt;&lt;&amp;' r=\"it's\"><b>&apos;&gt;&quot;&lt;&amp;</b></a>",
+        // Boundaries the tokenizer takes from the markup lexer: '>' and "/>" inside quoted values, "]]]>".
+        "<a q=\"x>y\" r='/>'><b c=\"]]>\"/><![CDATA[z]]]></a>",
     ])
     func readByBoth(document: String) throws {
         let bytes = Array(document.utf8)

@@ -3,8 +3,8 @@ import GeoConvXML
 import Testing
 import GeoConvTestSupport
 
-/// The one markup grammar (`XMLMarkupLexer`) that the start-tag positions under libxml2 and
-/// the KML run splitter lex with.
+/// The one markup grammar (`XMLMarkupLexer`) that the start-tag positions under libxml2, the
+/// KML run splitter and the fast tokenizer lex with.
 @Suite("XML markup lexer")
 struct XMLMarkupLexerTests {
     /// Every construct in `bytes`, fed to one lexer in pieces of the sizes `pieces` gives.
