@@ -9,9 +9,18 @@ let strictSwift: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// Where the C libraries come through pkg-config, from the system-library targets below.
+/// Apple platforms take libxml2, zlib and SQLite from their SDK instead: the code imports the
+/// SDK's `libxml2`, `zlib` and `SQLite3` modules where the system-library ones are absent
+/// (`#if canImport`). PROJ and Cairo are in no Apple SDK: on macOS they come from Homebrew
+/// through pkg-config; on iOS, tvOS and visionOS an app depends on geoconv with `traits: []`.
+/// See docs/library.md for what was built and tested where.
+let pkgConfigPlatforms: [Platform] = [.linux, .android, .openbsd, .windows, .wasi]
+
 let package = Package(
     name: "geoconv",
-    platforms: [.macOS(.v15)],
+    // The oldest releases with the Synchronization module (`Mutex`, `Atomic`), which the core uses.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .visionOS(.v2)],
     products: [
         .library(name: "GeoConv", targets: ["GeoConv"]),
         // The XML layer alone, for the fuzzer that checks the fast XML path against libxml2.
@@ -74,7 +83,11 @@ let package = Package(
         .target(name: "GeoConvGeoJSON", dependencies: ["GeoConvCore"], swiftSettings: strictSwift),
         .target(name: "GeoConvWKT", dependencies: ["GeoConvCore"], swiftSettings: strictSwift),
         // No Foundation here: see DESIGN §1 (ICU clash between libxml2 and Foundation).
-        .target(name: "GeoConvXML", dependencies: ["CLibXML2", "GeoConvBytes"], swiftSettings: strictSwift),
+        .target(
+            name: "GeoConvXML",
+            dependencies: [.target(name: "CLibXML2", condition: .when(platforms: pkgConfigPlatforms)), "GeoConvBytes"],
+            swiftSettings: strictSwift
+        ),
         .target(
             name: "GeoConvKML",
             dependencies: [
@@ -90,9 +103,10 @@ let package = Package(
         .target(
             name: "GeoConvRender",
             dependencies: [
-                "GeoConvCore", "GeoConvGeometry", "CGeoConvZlib",
+                "GeoConvCore", "GeoConvGeometry",
+                .target(name: "CGeoConvZlib", condition: .when(platforms: pkgConfigPlatforms)),
                 .target(name: "CCairo", condition: .when(traits: ["Rendering"])),
-                .target(name: "CSQLite", condition: .when(traits: ["Rendering"])),
+                .target(name: "CSQLite", condition: .when(platforms: pkgConfigPlatforms, traits: ["Rendering"])),
             ],
             swiftSettings: strictSwift
         ),
@@ -121,7 +135,7 @@ let package = Package(
         // writer and a drip-feed input.
         .target(
             name: "GeoConvTestSupport",
-            dependencies: ["GeoConv", "CLibXML2"],
+            dependencies: ["GeoConv", .target(name: "CLibXML2", condition: .when(platforms: pkgConfigPlatforms))],
             path: "Tests/GeoConvTestSupport",
             swiftSettings: strictSwift
         ),
@@ -137,8 +151,9 @@ let package = Package(
         .testTarget(
             name: "GeoConvTests",
             dependencies: [
-                "GeoConv", "GeoConvXML", "GeoConvCLI", "CLibXML2", "GeoConvTestSupport",
-                .target(name: "CSQLite", condition: .when(traits: ["Rendering"])),
+                "GeoConv", "GeoConvXML", "GeoConvCLI", "GeoConvTestSupport",
+                .target(name: "CLibXML2", condition: .when(platforms: pkgConfigPlatforms)),
+                .target(name: "CSQLite", condition: .when(platforms: pkgConfigPlatforms, traits: ["Rendering"])),
                 .target(name: "CPROJ", condition: .when(traits: ["PROJ"])),
             ],
             swiftSettings: strictSwift

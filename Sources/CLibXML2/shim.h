@@ -11,11 +11,6 @@
 #include <libxml/xmlreader.h>
 #include <libxml/xmlerror.h>
 
-/* Swift 6 cannot read the `xmlFree` function-pointer global directly. */
-static inline void geoconv_xmlFree(void *pointer) {
-    xmlFree(pointer);
-}
-
 /* The runtime library's version string, e.g. "20914". */
 static inline const char *geoconv_xmlParserVersion(void) {
     return xmlParserVersion;

@@ -7,7 +7,12 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+// SQLite: the system-library target where pkg-config finds it (Linux), the SDK's module on Apple platforms.
+#if canImport(CSQLite)
 internal import CSQLite
+#elseif canImport(SQLite3)
+internal import SQLite3
+#endif
 
 /// An MBTiles 1.3 file being written: SQLite with `metadata (name, value)` and `tiles
 /// (zoom_level, tile_column, tile_row, tile_data)`, rows in TMS order (0 at the south), one
@@ -17,6 +22,10 @@ final class MBTilesWriter {
     private var insert: OpaquePointer?
     private let path: String
     private let temporary: String
+
+    /// `SQLITE_TRANSIENT`: SQLite copies the bound bytes before the call returns. (The C macro
+    /// casts -1 to a function pointer, which Swift does not import.)
+    private static var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
 
     init(path: String) throws(GeoConvError) {
         self.path = path
@@ -54,7 +63,7 @@ final class MBTilesWriter {
         sqlite3_bind_int(insert, 1, Int32(tile.z))
         sqlite3_bind_int(insert, 2, Int32(tile.x))
         sqlite3_bind_int(insert, 3, Int32(row))
-        _ = png.withUnsafeBytes { sqlite3_bind_blob(insert, 4, $0.baseAddress, Int32($0.count), geoconv_sqlite_transient()) }
+        _ = png.withUnsafeBytes { sqlite3_bind_blob(insert, 4, $0.baseAddress, Int32($0.count), MBTilesWriter.transient) }
         guard sqlite3_step(insert) == SQLITE_DONE else { throw GeoConvError(.io, "cannot write tile \(tile) to '\(path)': \(message)") }
     }
 
@@ -67,8 +76,8 @@ final class MBTilesWriter {
         defer { sqlite3_finalize(statement) }
         for (name, value) in metadata {
             sqlite3_reset(statement)
-            sqlite3_bind_text(statement, 1, name, -1, geoconv_sqlite_transient())
-            sqlite3_bind_text(statement, 2, value, -1, geoconv_sqlite_transient())
+            sqlite3_bind_text(statement, 1, name, -1, MBTilesWriter.transient)
+            sqlite3_bind_text(statement, 2, value, -1, MBTilesWriter.transient)
             guard sqlite3_step(statement) == SQLITE_DONE else { throw GeoConvError(.io, "SQLite: \(message)") }
         }
         try execute("COMMIT;")

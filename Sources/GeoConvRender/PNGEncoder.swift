@@ -1,7 +1,12 @@
 #if Rendering
 // Built with the Rendering trait (Cairo, SQLite) only.
 import GeoConvCore
+// zlib: the system-library target where pkg-config finds it (Linux), the SDK's module on Apple platforms.
+#if canImport(CGeoConvZlib)
 internal import CGeoConvZlib
+#elseif canImport(zlib)
+internal import zlib
+#endif
 
 /// PNG encoding for tiles: 8-bit RGBA, un-premultiplied from Cairo's ARGB32, each row
 /// filtered with Sub (or None when that is smaller to guess: rows that are all clear),

@@ -1,13 +1,23 @@
+// libxml2: the system-library target where pkg-config finds it (Linux), the SDK's module on Apple platforms.
+#if canImport(CLibXML2)
 internal import CLibXML2
+#elseif canImport(libxml2)
+internal import libxml2
+#endif
 
 /// Facts about the libxml2 library geoconv parses XML with.
 public enum LibXML2 {
     /// The runtime library's version, e.g. `2.9.14` (from `xmlParserVersion`, "20914").
+    /// With an Apple SDK's libxml2, the version of the SDK's headers, which is the system's.
     public static var version: String {
+        #if canImport(CLibXML2)
         guard let raw = geoconv_xmlParserVersion() else { return "unknown" }
         let digits = String(cString: raw)
         guard let number = Int(digits) else { return digits }
         return "\(number / 10000).\(number / 100 % 100).\(number % 100)"
+        #else
+        return LIBXML_DOTTED_VERSION
+        #endif
     }
 }
 

@@ -1,4 +1,9 @@
+// libxml2: the system-library target where pkg-config finds it (Linux), the SDK's module on Apple platforms.
+#if canImport(CLibXML2)
 internal import CLibXML2
+#elseif canImport(libxml2)
+internal import libxml2
+#endif
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)

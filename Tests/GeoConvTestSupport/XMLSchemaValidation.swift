@@ -1,4 +1,8 @@
+#if canImport(CLibXML2)
 import CLibXML2
+#elseif canImport(libxml2)
+import libxml2
+#endif
 import Foundation
 
 /// Validates XML against an XSD with libxml2 (`xmlSchemaParse`, `xmlSchemaValidateDoc`), as

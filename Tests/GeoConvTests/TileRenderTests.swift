@@ -1,6 +1,10 @@
 #if Rendering
 // Built with the Rendering trait (Cairo, SQLite) only.
+#if canImport(CSQLite)
 import CSQLite
+#elseif canImport(SQLite3)
+import SQLite3
+#endif
 import Foundation
 import GeoConv
 import Testing
