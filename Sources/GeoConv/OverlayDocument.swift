@@ -12,7 +12,7 @@
 /// for index in document.features.indices { document.features[index].style.strokeColor = Color(red: 255, green: 0, blue: 0) }
 /// try document.save(to: .file("trails.geojson"))
 /// ```
-public struct OverlayDocument: Sendable {
+public struct OverlayDocument: Hashable, Sendable {
     /// The document's name, description, CRS, camera, tile layers and other members.
     public var header: DocumentHeader
     /// The features, in input order.
@@ -40,28 +40,13 @@ public struct OverlayDocument: Sendable {
                             reprojectingToWGS84: Bool = false, diagnostics: DiagnosticLog = DiagnosticLog()) throws(GeoConvError)
         -> OverlayDocument
     {
-        let reader = try ByteReader(input)
-        let format = try converter.inputFormat(for: input, reader: reader, options: options)
-        guard let makeReader = format.makeReader else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
-        do throws(GeoConvError) {
-            var features = try makeReader(reader, format.readerOptions(options, for: input), diagnostics)
-            var transforms: [any FeatureTransform] = [GeographicRangeCheck(sourceCRS: options.sourceCRS)]
-            if reprojectingToWGS84 { transforms.append(Reproject(sourceCRS: options.sourceCRS)) }
-            var document = OverlayDocument(header: try transforms.apply(to: features.readHeader(), diagnostics: diagnostics))
-            document.format = format
-            document.sourceName = input.displayName
-            while let feature = try features.next() {
-                diagnostics.currentLocation = features.lastLocation
-                try transforms.apply(to: feature, diagnostics: diagnostics) { (item: inout Feature) throws(GeoConvError) in
-                    document.features.append(item)
-                }
-            }
-            diagnostics.currentLocation = nil
-            return document
-        } catch {
-            if error.location != nil, error.location?.file == nil { throw error.inFile(input.displayName) }
-            throw error
-        }
+        var loading = try FeatureLoading(input, options: options, converter: converter, reprojectingToWGS84: reprojectingToWGS84,
+                                         diagnostics: diagnostics)
+        var document = OverlayDocument(header: loading.header)
+        document.format = loading.format
+        document.sourceName = input.displayName
+        while try loading.next({ (item: inout Feature) throws(GeoConvError) in document.features.append(item) }) {}
+        return document
     }
 
     /// Writes the document to `output` through the transforms a conversion to that format

@@ -1,9 +1,9 @@
 /// Decimal text for coordinates and numbers, shared by every writer so that all formats
 /// print the same digits.
-public enum DecimalFormatter {
+package enum DecimalFormatter {
     /// The shortest plain decimal that reads back as exactly `value` (no exponent for the
     /// magnitudes coordinates have; the sign of zero is kept: `-0.0` prints as `-0`).
-    public static func shortest(_ value: Double) -> String {
+    package static func shortest(_ value: Double) -> String {
         if value == 0 { return value.sign == .minus ? "-0" : "0" }
         let text = value.description
         guard text.utf8.contains(UInt8(ascii: "e")) else {
@@ -15,7 +15,7 @@ public enum DecimalFormatter {
     }
 
     /// `value` rounded half away from zero to `digits` decimals, trailing zeros removed.
-    public static func fixed(_ value: Double, digits: Int) -> String {
+    package static func fixed(_ value: Double, digits: Int) -> String {
         guard value.isFinite, value != 0 else { return shortest(value) }
         let scale = powerOfTen(digits)
         let scaled = value * scale
@@ -27,7 +27,7 @@ public enum DecimalFormatter {
     /// Appends `value` in the shortest plain decimal that reads back exactly (as `shortest`),
     /// without allocating for the common case of up to 15 significant digits.
     @inlinable
-    public static func appendShortest(_ value: Double, to out: inout [UInt8]) {
+    package static func appendShortest(_ value: Double, to out: inout [UInt8]) {
         if value == 0 {
             if value.sign == .minus { out.append(UInt8(ascii: "-")) }  // -0.0 stays -0 (Greenwich data, bit-identical)
             out.append(UInt8(ascii: "0"))
@@ -97,7 +97,7 @@ public enum DecimalFormatter {
     /// Appends `position` as `longitude,latitude` and `,altitude` when it has one, each as
     /// `append(_:digits:to:)` writes it: a GeoJSON position's inside, a KML coordinate tuple.
     @inlinable
-    public static func appendPosition(_ position: Coordinate, digits: Int?, to out: inout [UInt8]) {
+    package static func appendPosition(_ position: Coordinate, digits: Int?, to out: inout [UInt8]) {
         append(position.longitude, digits: digits, to: &out)
         out.append(UInt8(ascii: ","))
         append(position.latitude, digits: digits, to: &out)
@@ -110,7 +110,7 @@ public enum DecimalFormatter {
     /// Appends `value` with `digits` decimals (`appendFixed`), or in its shortest exact form
     /// when `digits` is `nil` (`appendShortest`): the writers' `--precision`.
     @inlinable
-    public static func append(_ value: Double, digits: Int?, to out: inout [UInt8]) {
+    package static func append(_ value: Double, digits: Int?, to out: inout [UInt8]) {
         if let digits {
             appendFixed(value, digits: digits, to: &out)
         } else {
@@ -120,7 +120,7 @@ public enum DecimalFormatter {
 
     /// Appends `value` rounded half away from zero to `digits` decimals, trailing zeros removed.
     @inlinable
-    public static func appendFixed(_ value: Double, digits: Int, to out: inout [UInt8]) {
+    package static func appendFixed(_ value: Double, digits: Int, to out: inout [UInt8]) {
         if value == 0 {
             appendShortest(value, to: &out)  // 0 or -0: a value that rounds to zero keeps no sign, -0.0 does
             return
@@ -137,7 +137,7 @@ public enum DecimalFormatter {
 
     /// Appends the decimal `m × 10^-decimals`, trailing fraction zeros removed.
     @inlinable
-    public static func appendDecimal(_ m: UInt64, decimals: Int, negative: Bool, to out: inout [UInt8]) {
+    package static func appendDecimal(_ m: UInt64, decimals: Int, negative: Bool, to out: inout [UInt8]) {
         var m = m
         var decimals = decimals
         while decimals > 0 && m != 0 && m % 10 == 0 {
@@ -180,7 +180,7 @@ public enum DecimalFormatter {
 
     /// 10^n for 0 ≤ n ≤ 22, exact in `Double`.
     @inlinable @inline(__always)
-    public static func powerOfTen(_ n: Int) -> Double {
+    package static func powerOfTen(_ n: Int) -> Double {
         switch n {
         case ...0: 1
         case 1: 1e1
@@ -242,10 +242,10 @@ public enum DecimalFormatter {
 /// Exact parsing of decimal numbers from bytes (KML coordinates, WKT), giving the `Double`
 /// nearest the decimal — exactly what `strtod` gives — without allocating for ordinary
 /// numbers. Accepts `[+-]digits[.digits][(e|E)[+-]digits]`, also `.5` and `5.`.
-public enum DecimalParser {
+package enum DecimalParser {
     /// The number in `bytes`, or `nil` when the bytes are not exactly one decimal number.
     @inlinable
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         let count = bytes.count
         guard count > 0, let base = bytes.baseAddress else { return nil }
         var i = 0

@@ -174,9 +174,9 @@ public protocol ValidatingReader: FeatureReader {
 }
 
 /// Helpers formats share when sniffing content.
-public enum FormatSniffing {
+package enum FormatSniffing {
     /// Skips a UTF-8 byte order mark and whitespace; the first meaningful byte and its index.
-    public static func firstSignificantByte(_ prefix: [UInt8]) -> (byte: UInt8, index: Int)? {
+    package static func firstSignificantByte(_ prefix: [UInt8]) -> (byte: UInt8, index: Int)? {
         var index = 0
         if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         while index < prefix.count, prefix[index] == 0x20 || prefix[index] == 0x09 || prefix[index] == 0x0A || prefix[index] == 0x0D {

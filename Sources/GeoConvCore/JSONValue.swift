@@ -121,19 +121,19 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
 
 /// JSON text for `JSONValue`s: writing (compact, numbers by their literal) and parsing short
 /// texts (a property value stored as text by a format that only holds strings).
-public enum JSONText {
+package enum JSONText {
     /// Compact UTF-8 JSON.
-    public static func compact(_ value: JSONValue) -> [UInt8] {
+    package static func compact(_ value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
         append(value, to: &out)
         return out
     }
 
     /// Compact JSON as a string.
-    public static func string(_ value: JSONValue) -> String { String(decoding: compact(value), as: UTF8.self) }
+    package static func string(_ value: JSONValue) -> String { String(decoding: compact(value), as: UTF8.self) }
 
     /// Appends a JSON string literal (quotes, escapes for `"` `\\` and control characters).
-    public static func appendString(_ text: String, to out: inout [UInt8]) {
+    package static func appendString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in
@@ -163,7 +163,7 @@ public enum JSONText {
     }
 
     /// Appends a value.
-    public static func append(_ value: JSONValue, to out: inout [UInt8]) {
+    package static func append(_ value: JSONValue, to out: inout [UInt8]) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
@@ -181,7 +181,7 @@ public enum JSONText {
     }
 
     /// Appends merged properties (`MergedProperties`) as a JSON object, members in order.
-    public static func appendObject(_ properties: MergedProperties, to out: inout [UInt8]) {
+    package static func appendObject(_ properties: MergedProperties, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         var first = true
         properties.forEach { key, value in appendMember(key, value, first: &first, to: &out) }
@@ -189,7 +189,7 @@ public enum JSONText {
     }
 
     /// Appends an object, members in order.
-    public static func appendObject(_ object: JSONObject, to out: inout [UInt8]) {
+    package static func appendObject(_ object: JSONObject, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         var first = true
         for (key, value) in object { appendMember(key, value, first: &first, to: &out) }
@@ -208,9 +208,15 @@ public enum JSONText {
 
     /// Parses a short JSON text (at most 64 levels deep) with the package's one JSON
     /// tokenizer (`JSONScanner`); `nil` when it is not exactly one JSON value.
-    public static func parse(_ text: String) -> JSONValue? {
-        guard let reader = try? ByteReader(.memory(Array(text.utf8), name: "JSON text")) else { return nil }
-        let scanner = JSONScanner(reader, maximumDepth: 64)
+    package static func parse(_ text: String) -> JSONValue? {
+        parse(Array(text.utf8), maximumDepth: 64)
+    }
+
+    /// Parses JSON text of any length, at most `maximumDepth` levels deep; `nil` when it is
+    /// not exactly one JSON value.
+    package static func parse(_ bytes: [UInt8], maximumDepth: Int) -> JSONValue? {
+        guard let reader = try? ByteReader(.memory(bytes, name: "JSON text")) else { return nil }
+        let scanner = JSONScanner(reader, maximumDepth: maximumDepth)
         do throws(GeoConvError) {
             let value = try scanner.parseValue(depth: 0, pointer: "")
             return try scanner.peekToken() == nil ? value : nil

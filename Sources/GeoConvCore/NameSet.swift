@@ -7,7 +7,7 @@
 /// set is a plain value of two pointers. Reading it costs no reference counting — which
 /// matters under `--jobs`, where every worker asks the same sets about every property and
 /// retaining shared storage would make the threads fight over its reference count.
-public struct NameSet: @unchecked Sendable {  // the storage is never changed after `init`
+package struct NameSet: @unchecked Sendable {  // the storage is never changed after `init`
     /// One bit per (first byte, length 1…63); names of 64 bytes or more always go to the set.
     private let filter: UnsafePointer<UInt64>
     private let storage: Unmanaged<Storage>
@@ -18,7 +18,7 @@ public struct NameSet: @unchecked Sendable {  // the storage is never changed af
     }
 
     /// Creates a set of `names`, kept for the life of the process.
-    public init(_ names: some Sequence<String>) {
+    package init(_ names: some Sequence<String>) {
         let filter = UnsafeMutablePointer<UInt64>.allocate(capacity: 256)
         filter.initialize(repeating: 0, count: 256)
         let names = Set(names)
@@ -33,7 +33,7 @@ public struct NameSet: @unchecked Sendable {  // the storage is never changed af
 
     /// Whether `name` is in the set.
     @inline(__always)
-    public func contains(_ name: String) -> Bool {
+    package func contains(_ name: String) -> Bool {
         let utf8 = name.utf8
         guard let first = utf8.first else { return false }
         let count = utf8.count
@@ -43,5 +43,5 @@ public struct NameSet: @unchecked Sendable {  // the storage is never changed af
     }
 
     /// The names, in no particular order.
-    public var all: Set<String> { storage.takeUnretainedValue().names }
+    package var all: Set<String> { storage.takeUnretainedValue().names }
 }

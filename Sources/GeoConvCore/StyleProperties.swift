@@ -22,9 +22,9 @@
 /// | ground anchor, info-window anchor | `geoconv:ground-anchor`, `geoconv:info-window-anchor`: `[x, y]` fractions from the top-left |
 /// | marker opacity | `geoconv:opacity` |
 /// | z-index | `geoconv:z-index` |
-public enum StyleProperties {
+package enum StyleProperties {
     /// Every property name this mapping reads or writes.
-    public static let names = NameSet(mappings.flatMap(\.keys))
+    package static let names = NameSet(mappings.flatMap(\.keys))
 
     /// Sets `feature`'s title, snippet and style from its properties (which stay as they are).
     /// Values of the wrong type are left alone and do not set anything. With `only`, just
@@ -35,7 +35,7 @@ public enum StyleProperties {
     /// `"stroke-width": "wide"`): they stay properties but style nothing, for the reader to
     /// report.
     @discardableResult
-    public static func derive(into feature: inout Feature, only include: ((String) -> Bool)? = nil) -> [String] {
+    package static func derive(into feature: inout Feature, only include: ((String) -> Bool)? = nil) -> [String] {
         let present = presentMappings(in: feature.properties)
         guard present != 0 else { return [] }  // the common case: no lookups at all
         var unusable: [String] = []
@@ -57,7 +57,7 @@ public enum StyleProperties {
     }
 
     /// A number, or text that is one (`"3"`, `" 0.5 "`: simplestyle values as people write them).
-    public static func number(from value: JSONValue) -> Double? {
+    package static func number(from value: JSONValue) -> Double? {
         switch value {
         case .number(let number): return number.doubleValue.isFinite ? number.doubleValue : nil
         case .string(let text):
@@ -73,22 +73,22 @@ public enum StyleProperties {
 
     /// The properties to write for `feature`: its own, in order, with model-mirroring keys
     /// brought up to date, followed by model values no property carries yet.
-    public static func merged(_ feature: Feature) -> JSONObject { MergedProperties(feature).object }
+    package static func merged(_ feature: Feature) -> JSONObject { MergedProperties(feature).object }
 
     /// Whether `key`'s value in `feature.properties` is what the model's fields say (so a
     /// format with separate slots for style and data need not repeat it as data).
-    public static func isMirrored(_ key: String, in feature: Feature) -> Bool {
+    package static func isMirrored(_ key: String, in feature: Feature) -> Bool {
         guard let index = mappingIndex(of: key), let value = feature.properties[key], let wanted = mappings[index].write(feature)
         else { return false }
         return mappings[index].agrees(value, wanted, feature.properties)
     }
 
     /// Whether `key` is one of the names this mapping reads or writes (no hashing).
-    public static func isStyleName(_ key: String) -> Bool { mappingIndex(of: key) != nil }
+    package static func isStyleName(_ key: String) -> Bool { mappingIndex(of: key) != nil }
 
     /// Whether any key of `properties` is one of `names`, so that `derive(into:)` would read
     /// something (most features carry none: their reader can then build the feature in one go).
-    public static func mentionsStyle(_ properties: JSONObject) -> Bool {
+    package static func mentionsStyle(_ properties: JSONObject) -> Bool {
         presentMappings(in: properties) != 0
     }
 
@@ -158,7 +158,7 @@ public enum StyleProperties {
     }
 
     /// Whether two values say the same: numbers compared by value, others exactly.
-    public static func sameValue(_ a: JSONValue, _ b: JSONValue) -> Bool {
+    package static func sameValue(_ a: JSONValue, _ b: JSONValue) -> Bool {
         switch (a, b) {
         case (.number(let x), .number(let y)): x.doubleValue == y.doubleValue
         case (.string(let x), .string(let y)): x == y
@@ -317,7 +317,7 @@ public enum StyleProperties {
         ]
 
     /// A span as JSON: `{"segments":…, "color":"#rrggbb", "opacity":…, "to-color":…, "to-opacity":…, "stamp":{"kind":…,"image":…}}`.
-    public static func spanJSON(_ span: StyleSpan) -> JSONValue {
+    package static func spanJSON(_ span: StyleSpan) -> JSONValue {
         var object: JSONObject = ["segments": number(span.segments), "color": .string(span.style.fromColor.cssHex)]
         if span.style.fromColor.opacity != 1 { object["opacity"] = number(span.style.fromColor.opacity) }
         if span.style.isGradient {
@@ -331,7 +331,7 @@ public enum StyleProperties {
     }
 
     /// Reads a span written by `spanJSON`; `nil` when it does not fit.
-    public static func spanFromJSON(_ value: JSONValue) -> StyleSpan? {
+    package static func spanFromJSON(_ value: JSONValue) -> StyleSpan? {
         guard let object = value.objectValue, let text = object["color"]?.stringValue, let color = Color(css: text) else { return nil }
         let from = color.withOpacity(object["opacity"]?.doubleValue ?? color.opacity)
         var to = from
@@ -355,16 +355,16 @@ public enum StyleProperties {
 /// dictionary: the feature's own in order, a few values replaced, then the model values no
 /// property carries. A writer that only goes through them uses this: a copy of ~100
 /// properties to add a title rebuilt their hash table, which cost more than writing them.
-public struct MergedProperties {
+package struct MergedProperties {
     /// The feature's own properties.
-    public let base: JSONObject
+    package let base: JSONObject
     /// Values that replace the base's at these places, in order of place.
     private var replaced: [(index: Int, value: JSONValue)] = []
     /// Properties after the base's.
     private var added: [(key: String, value: JSONValue)] = []
 
     /// The properties to write for `feature` (as `StyleProperties.merged(_:)`).
-    public init(_ feature: borrowing Feature) {
+    package init(_ feature: borrowing Feature) {
         let base = feature.properties
         self.base = base
         // Every mapping writes nothing when the model says nothing: the properties stand.
@@ -389,10 +389,10 @@ public struct MergedProperties {
     }
 
     /// Whether there is no property.
-    public var isEmpty: Bool { base.isEmpty && added.isEmpty }
+    package var isEmpty: Bool { base.isEmpty && added.isEmpty }
 
     /// Sets `key` to `value`: in its place when there is one, else after the others.
-    public mutating func set(_ key: String, _ value: JSONValue) {
+    package mutating func set(_ key: String, _ value: JSONValue) {
         if let place = base.index(forKey: key) {
             if let at = replaced.firstIndex(where: { $0.index == place }) {
                 replaced[at].value = value
@@ -409,7 +409,7 @@ public struct MergedProperties {
 
     /// Calls `body` with each property in order.
     @inline(__always)
-    public func forEach(_ body: (String, JSONValue) -> Void) {
+    package func forEach(_ body: (String, JSONValue) -> Void) {
         if replaced.isEmpty {
             for (key, value) in base { body(key, value) }
         } else {
@@ -427,7 +427,7 @@ public struct MergedProperties {
     }
 
     /// The properties as a dictionary (the feature's own, unchanged, when nothing is merged).
-    public var object: JSONObject {
+    package var object: JSONObject {
         if replaced.isEmpty && added.isEmpty { return base }
         var result = base
         for (index, value) in replaced { result.values[index] = value }

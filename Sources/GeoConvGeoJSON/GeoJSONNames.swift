@@ -1,13 +1,13 @@
-public import GeoConvCore
+package import GeoConvCore
 
 /// The JSON forms geoconv uses in GeoJSON for what only its model has (documented in
 /// `docs/formats/geojson.md`): the document's camera (`ModelKey.camera`) and tile layers
 /// (`ModelKey.tileLayers`). The names are `ModelKey`'s; style names live in `StyleProperties`.
-public enum GeoJSONNames {
+package enum GeoJSONNames {
     static func number(_ value: Double) -> JSONValue { JSONNumber(value).map(JSONValue.number) ?? .null }
 
     /// `{"target":{"latitude":…,"longitude":…},"zoom":…,"bearing":…,"viewingAngle":…}`.
-    public static func json(_ camera: CameraPosition) -> JSONValue {
+    package static func json(_ camera: CameraPosition) -> JSONValue {
         var target: JSONObject = ["latitude": number(camera.target.latitude), "longitude": number(camera.target.longitude)]
         if let altitude = camera.target.altitude { target["altitude"] = number(altitude) }
         return .object(["target": .object(target), "zoom": number(camera.zoom), "bearing": number(camera.bearing),
@@ -15,7 +15,7 @@ public enum GeoJSONNames {
     }
 
     /// Reads a camera written by `json(_:)`; `nil` when it does not fit.
-    public static func camera(from value: JSONValue) -> CameraPosition? {
+    package static func camera(from value: JSONValue) -> CameraPosition? {
         guard let object = value.objectValue, let target = object["target"]?.objectValue,
               let latitude = target["latitude"]?.doubleValue, let longitude = target["longitude"]?.doubleValue,
               let zoom = object["zoom"]?.doubleValue
@@ -26,15 +26,15 @@ public enum GeoJSONNames {
     }
 
     /// Tile layers as JSON (`TileLayer.json`).
-    public static func json(_ layers: [TileLayer]) -> JSONValue { TileLayer.json(layers) }
+    package static func json(_ layers: [TileLayer]) -> JSONValue { TileLayer.json(layers) }
 
     /// Reads tile layers written by `json(_:)`; `nil` when they do not fit.
-    public static func tileLayers(from value: JSONValue) -> [TileLayer]? { TileLayer.layers(fromJSON: value) }
+    package static func tileLayers(from value: JSONValue) -> [TileLayer]? { TileLayer.layers(fromJSON: value) }
 }
 
 extension JSONText {
     /// Indented UTF-8 JSON (two spaces; arrays of numbers on one line).
-    public static func pretty(_ value: JSONValue) -> [UInt8] { JSONOutput.prettyPrinted(compact(value), indent: 0) }
+    package static func pretty(_ value: JSONValue) -> [UInt8] { JSONOutput.prettyPrinted(compact(value), indent: 0) }
 }
 
 /// Byte-level JSON output shared by the GeoJSON writers (values and strings come from

@@ -160,11 +160,11 @@ struct KMLStyle: Hashable, Sendable {
 
 /// The property names the KML codec uses for KML facts the model has no field for, besides
 /// the model's own `geoconv:` keys (`ModelKey`: `folder`, `altitudeMode`, `view`, …).
-public enum KMLNames {
+package enum KMLNames {
     /// A ScreenOverlay's positions on the screen, in schema order (each `{x, y, xunits, yunits}`).
     static let screenPlaces = ["overlayXY", "screenXY", "rotationXY", "size"]
     /// What a feature stood for in KML, as togeojson says it: `groundoverlay`, `networklink`.
-    public static let geometryType = "@geometry-type"
+    package static let geometryType = "@geometry-type"
     /// Properties of the model kept in ExtendedData as JSON text.
     static let jsonValued = NameSet([ModelKey.spans.name, ModelKey.groundAnchor.name, ModelKey.infoWindowAnchor.name,
                                      ModelKey.opacity.name, ModelKey.zIndex.name, ModelKey.geodesic.name, ModelKey.radius.name,

@@ -39,7 +39,7 @@ do {
     while let feature = try reader.next() {
         guard let length = feature.properties["length_m"]?.doubleValue else { continue }
         let colour = feature.style.strokeColor.map { " in \($0)" } ?? ""
-        print("  \(feature.title ?? "(untitled)"): \(DecimalFormatter.fixed(length / 1000, digits: 2)) km\(colour)")
+        print("  \(feature.title ?? "(untitled)"): \(String(format: "%.2f", length / 1000)) km\(colour)")
     }
 
     // 3. Model helpers: a Maps SDK polyline and its encoded path.
@@ -48,6 +48,22 @@ do {
     var line = Polyline(path: [echoPoint, bridge])
     line.spans = StyleSpans.pattern(path: line.path, styles: [.solid(.white), .solid(.black)], lengths: [100, 50], kind: .geodesic)
     print("encoded: \(try EncodedPolyline.encode(line.path)), \(line.spans.count) spans")
+
+    // 4. Swift-native: the written file as an AsyncSequence of features, read on a background
+    //    queue, and a geometry as Codable GeoJSON.
+    var longest: Feature?
+    for try await feature in FeatureSequence(.file(arguments[2])) {
+        let length = feature.properties["length_m"]?.doubleValue ?? 0
+        if length > (longest?.properties["length_m"]?.doubleValue ?? 0) { longest = feature }
+    }
+    if let longest, let geometry = longest.geometry {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = String(decoding: try encoder.encode(geometry), as: UTF8.self)
+        print("longest: \(longest.title ?? "(untitled)"), \(json.prefix(48))…")
+        let decoded = try JSONDecoder().decode(Geometry.self, from: Data(json.utf8))
+        print("decoded back: \(decoded == geometry ? "the same geometry" : "a different geometry")")
+    }
 } catch {
     print(error)
     exit(1)

@@ -1,0 +1,53 @@
+/// An input opened to be read feature by feature, as `OverlayDocument.load` and
+/// `FeatureSequence` read it: the format chosen as `convert` chooses it, positions checked
+/// for the geographic range, and features reprojected to WGS84 on request.
+struct FeatureLoading {
+    /// The format the input is read as.
+    let format: FileFormat
+    /// The header, through the transforms.
+    private(set) var header = DocumentHeader()
+    private var features: any FeatureReader
+    private var transforms: [any FeatureTransform]
+    private let diagnostics: DiagnosticLog
+    private let inputName: String
+
+    init(_ input: InputSource, options: ConversionOptions, converter: Converter, reprojectingToWGS84: Bool,
+         diagnostics: DiagnosticLog) throws(GeoConvError)
+    {
+        let reader = try ByteReader(input)
+        format = try converter.inputFormat(for: input, reader: reader, options: options)
+        guard let makeReader = format.makeReader else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
+        inputName = input.displayName
+        self.diagnostics = diagnostics
+        transforms = [GeographicRangeCheck(sourceCRS: options.sourceCRS)]
+        if reprojectingToWGS84 { transforms.append(Reproject(sourceCRS: options.sourceCRS)) }
+        do throws(GeoConvError) {
+            features = try makeReader(reader, format.readerOptions(options, for: input), diagnostics)
+            header = try transforms.apply(to: features.readHeader(), diagnostics: diagnostics)
+        } catch {
+            throw Self.located(error, in: input.displayName)
+        }
+    }
+
+    /// Reads one feature of the input and calls `emit` with what the transforms make of it
+    /// (none, one or several); `false` at the end of the input.
+    mutating func next(_ emit: (inout Feature) throws(GeoConvError) -> Void) throws(GeoConvError) -> Bool {
+        do throws(GeoConvError) {
+            guard let feature = try features.next() else {
+                diagnostics.currentLocation = nil
+                return false
+            }
+            diagnostics.currentLocation = features.lastLocation
+            try transforms.apply(to: feature, diagnostics: diagnostics, emit)
+            return true
+        } catch {
+            throw Self.located(error, in: inputName)
+        }
+    }
+
+    /// The error with the input's name in its location, where the reader gave a place without a file.
+    private static func located(_ error: GeoConvError, in name: String) -> GeoConvError {
+        if error.location != nil, error.location?.file == nil { return error.inFile(name) }
+        return error
+    }
+}

@@ -1,0 +1,195 @@
+/// The model's value types as RFC 7946 GeoJSON through `Codable`: `OverlayDocument` as a
+/// FeatureCollection, `Feature` as a Feature, `Geometry` as a geometry object.
+///
+/// The GeoJSON codec does the work both ways, so `Codable` reads what `geoconv` reads and
+/// writes what it writes: title and snippet as `name` and `description`, the style as
+/// simplestyle members, foreign members kept, circles as the codec writes them. Each value
+/// goes through the codec's bytes and a `JSONValue` tree on its way to or from the encoder.
+///
+/// Nothing is dropped silently: where the codec would warn (a value GeoJSON cannot hold, a
+/// circle that other tools read as a point, a position out of range), encoding throws
+/// `EncodingError.invalidValue` and decoding throws `DecodingError.dataCorrupted`. Either way
+/// the underlying error is the `GeoConvError`, with its code, place and hint. An encoder or
+/// decoder whose `userInfo[.geoConvAcceptsWarnings]` is `true` goes on past warnings,
+/// accepting what they say; to see them, use `OverlayDocument.load` and `save` with a
+/// `DiagnosticLog`.
+///
+/// Foundation's `JSONEncoder` and `JSONDecoder` keep neither member order nor a number's
+/// spelling (see `JSONValue`'s `Codable` conformance): properties decode in key order. For
+/// the codec's exact bytes, use `OverlayDocument.save`.
+enum GeoJSONCoding {
+    /// How deep a decoded GeoJSON text may nest (the GeoJSON reader's own limit is larger than any real file needs).
+    static let maximumDepth = 512
+
+    /// Whether warnings stop the coding (they do unless `userInfo` accepts them).
+    static func isStrict(_ userInfo: [CodingUserInfoKey: Any]) -> Bool {
+        userInfo[.geoConvAcceptsWarnings] as? Bool != true
+    }
+
+    /// The document as the GeoJSON codec writes it, as a JSON tree.
+    static func tree(of document: OverlayDocument, strict: Bool) throws(GeoConvError) -> JSONValue {
+        var options = ConversionOptions()
+        options.outputFormat = .geoJSON
+        options.strict = strict
+        let report = try document.save(to: .memory, options: options)
+        guard let tree = JSONText.parse(report.output, maximumDepth: maximumDepth) else {
+            throw GeoConvError(.unsupported, "geoconv could not read back its own GeoJSON output", hint: "this is a bug in geoconv: please report it with the value encoded")
+        }
+        return tree
+    }
+
+    /// The feature objects of a FeatureCollection tree.
+    static func features(of tree: JSONValue) -> [JSONValue] {
+        tree.objectValue?["features"]?.arrayValue ?? []
+    }
+
+    /// The document the GeoJSON codec reads from `tree`.
+    static func document(from tree: JSONValue, strict: Bool) throws(GeoConvError) -> OverlayDocument {
+        var options = ConversionOptions()
+        options.inputFormat = .geoJSON
+        return try OverlayDocument.load(.memory(JSONText.compact(streamingOrder(tree)), name: "GeoJSON (Codable)"), options: options,
+                                        diagnostics: DiagnosticLog(strict: strict))
+    }
+
+    /// `tree` with every object's `type` first and `features` last, the order in which the
+    /// streaming codec reads every member: it knows what an object is from its `type`, and
+    /// reports the members a FeatureCollection has after its `features` as lost. A decoder
+    /// does not say in which order members came, so this order is chosen for it.
+    static func streamingOrder(_ tree: JSONValue) -> JSONValue {
+        switch tree {
+        case .array(let elements):
+            return .array(elements.map(streamingOrder))
+        case .object(let members):
+            var ordered = JSONObject()
+            if let type = members["type"] { ordered["type"] = type }
+            for (name, value) in members where name != "type" && name != "features" { ordered[name] = streamingOrder(value) }
+            if let features = members["features"] { ordered["features"] = streamingOrder(features) }
+            return .object(ordered)
+        default:
+            return tree
+        }
+    }
+
+    /// The one feature the GeoJSON codec reads from a Feature object.
+    static func feature(from tree: JSONValue, strict: Bool) throws(GeoConvError) -> Feature {
+        guard tree.objectValue?["type"] == .string("Feature") else {
+            throw GeoConvError(.invalidInput, "expected a GeoJSON Feature, found \(typeName(tree))",
+                               hint: "decode a Geometry or an OverlayDocument for other GeoJSON objects")
+        }
+        let document = try document(from: ["type": "FeatureCollection", "features": [tree]], strict: strict)
+        guard document.features.count == 1, let feature = document.features.first else {
+            throw GeoConvError(.invalidInput, "the GeoJSON Feature reads as \(document.features.count) features",
+                               hint: "decode it as an OverlayDocument")
+        }
+        return feature
+    }
+
+    /// A GeoJSON object's `type`, or the JSON type, for messages.
+    static func typeName(_ tree: JSONValue) -> String {
+        tree.objectValue?["type"]?.stringValue.map { "a \($0)" } ?? "a JSON \(tree.typeName)"
+    }
+
+    static func encodingError(_ error: GeoConvError, for value: Any, at encoder: any Encoder) -> EncodingError {
+        EncodingError.invalidValue(value, EncodingError.Context(codingPath: encoder.codingPath, debugDescription: error.description,
+                                                                underlyingError: error))
+    }
+
+    static func decodingError(_ error: GeoConvError, at decoder: any Decoder) -> DecodingError {
+        DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: error.description,
+                                                          underlyingError: error))
+    }
+}
+
+extension OverlayDocument: Codable {
+    /// Decodes a GeoJSON FeatureCollection (or a single Feature or geometry, as the GeoJSON
+    /// codec reads them) with the codec's rules.
+    public init(from decoder: any Decoder) throws {
+        let tree = try JSONValue(from: decoder)
+        do throws(GeoConvError) {
+            self = try GeoJSONCoding.document(from: tree, strict: GeoJSONCoding.isStrict(decoder.userInfo))
+        } catch {
+            throw GeoJSONCoding.decodingError(error, at: decoder)
+        }
+    }
+
+    /// Encodes the document as the GeoJSON FeatureCollection the codec writes.
+    public func encode(to encoder: any Encoder) throws {
+        let tree: JSONValue
+        do throws(GeoConvError) {
+            tree = try GeoJSONCoding.tree(of: self, strict: GeoJSONCoding.isStrict(encoder.userInfo))
+        } catch {
+            throw GeoJSONCoding.encodingError(error, for: self, at: encoder)
+        }
+        try tree.encode(to: encoder)
+    }
+}
+
+extension Feature: Codable {
+    /// Decodes a GeoJSON Feature with the codec's rules.
+    public init(from decoder: any Decoder) throws {
+        let tree = try JSONValue(from: decoder)
+        do throws(GeoConvError) {
+            self = try GeoJSONCoding.feature(from: tree, strict: GeoJSONCoding.isStrict(decoder.userInfo))
+        } catch {
+            throw GeoJSONCoding.decodingError(error, at: decoder)
+        }
+    }
+
+    /// Encodes the GeoJSON Feature the codec writes for this feature.
+    public func encode(to encoder: any Encoder) throws {
+        let written: [JSONValue]
+        do throws(GeoConvError) {
+            written = GeoJSONCoding.features(of: try GeoJSONCoding.tree(of: OverlayDocument(features: [self]),
+                                                                        strict: GeoJSONCoding.isStrict(encoder.userInfo)))
+        } catch {
+            throw GeoJSONCoding.encodingError(error, for: self, at: encoder)
+        }
+        guard written.count == 1, let feature = written.first else {
+            throw GeoJSONCoding.encodingError(GeoConvError(.invalidInput, "the feature is written as \(written.count) GeoJSON features",
+                                                           hint: "encode it in an OverlayDocument"), for: self, at: encoder)
+        }
+        try feature.encode(to: encoder)
+    }
+}
+
+extension Geometry: Codable {
+    /// Decodes a GeoJSON geometry object with the codec's rules.
+    public init(from decoder: any Decoder) throws {
+        let tree = try JSONValue(from: decoder)
+        do throws(GeoConvError) {
+            let feature = try GeoJSONCoding.feature(from: ["type": "Feature", "properties": [:], "geometry": tree],
+                                                    strict: GeoJSONCoding.isStrict(decoder.userInfo))
+            guard let geometry = feature.geometry else {
+                throw GeoConvError(.invalidInput, "expected a GeoJSON geometry, found \(GeoJSONCoding.typeName(tree))",
+                                   hint: "decode an optional Geometry where the value may be null")
+            }
+            self = geometry
+        } catch {
+            throw GeoJSONCoding.decodingError(error, at: decoder)
+        }
+    }
+
+    /// Encodes the GeoJSON geometry object the codec writes for this geometry.
+    public func encode(to encoder: any Encoder) throws {
+        let geometry: JSONValue?
+        do throws(GeoConvError) {
+            let document = OverlayDocument(features: [Feature(geometry: self)])
+            let written = GeoJSONCoding.features(of: try GeoJSONCoding.tree(of: document, strict: GeoJSONCoding.isStrict(encoder.userInfo)))
+            geometry = written.count == 1 ? written.first?.objectValue?["geometry"] : nil
+        } catch {
+            throw GeoJSONCoding.encodingError(error, for: self, at: encoder)
+        }
+        guard let geometry else {
+            throw GeoJSONCoding.encodingError(GeoConvError(.invalidInput, "the geometry is not written as one GeoJSON geometry",
+                                                           hint: "encode it in an OverlayDocument"), for: self, at: encoder)
+        }
+        try geometry.encode(to: encoder)
+    }
+}
+
+extension CodingUserInfoKey {
+    /// `true` lets the model's GeoJSON `Codable` conformances go on past what the GeoJSON
+    /// codec warns about (a circle written as a point with a radius, a position out of
+    /// range…), accepting it. Without it, the first warning throws.
+    public static let geoConvAcceptsWarnings = CodingUserInfoKey(rawValue: "geoconv.acceptsWarnings")!
+}
