@@ -50,7 +50,8 @@ public struct ListedValue: Hashable, Sendable {
         case renamable
         /// An ordinate (or CRS description) of a document in a CRS the format's output does not
         /// keep: the writer reprojects it, so its value changes by design (the reprojection is
-        /// tested on its own); carried.
+        /// tested on its own); carried. Also a CRS description naming the CRS the output is in
+        /// by its format's definition (a GeoJSON `crs` naming WGS84 in RFC 7946 output).
         case reprojected
     }
 

@@ -3,7 +3,8 @@ import GeoConvCore
 /// GeoJSON's part of the conservation check: every JSON value (`JSONValueListing`), with
 /// the ordinates, `bbox` and `crs` member of a document in another CRS marked as reprojected
 /// (the writer writes RFC 7946 longitude/latitude: the values change by design, and the
-/// reprojection is tested on its own).
+/// reprojection is tested on its own), and a `crs` member naming WGS84 marked the same way
+/// (RFC 7946 output is in that CRS and has no `crs` member).
 enum GeoJSONValueListing {
     static func values(of input: ByteReader) throws(GeoConvError) -> [ListedValue] {
         var values = try JSONValueListing.values(of: input)
@@ -23,12 +24,15 @@ enum GeoJSONValueListing {
         do throws(GeoConvError) {
             named = try GeoJSONReader.legacyCRS(.object(crs), at: SourceLocation())
         } catch {
-            named = nil  // the reader refuses it, at its place
+            return values  // the reader refuses it, at its place
         }
-        guard named != nil else { return values }
+        // A `crs` naming WGS84 longitude/latitude (`nil`: CRS84, EPSG:4326) names the CRS that
+        // RFC 7946 output is in without the member (§4): carried by design, like the
+        // description of a CRS the output is reprojected from.
         for index in values.indices {
             guard let pointer = values[index].pointer else { continue }
-            if pointer == "/crs" || pointer.hasPrefix("/crs/") || pointer.contains("/coordinates/") || pointer.contains("/bbox") {
+            let isCRS = pointer == "/crs" || pointer.hasPrefix("/crs/")
+            if isCRS || (named != nil && (pointer.contains("/coordinates/") || pointer.contains("/bbox"))) {
                 values[index].kind = .reprojected
             }
         }
