@@ -66,7 +66,7 @@ public struct Geodesic: Sendable {
     /// The point `distance` metres from `from` along the geodesic leaving at `bearing` degrees.
     public func destination(from: Coordinate, distance: Double, bearing: Double) -> Coordinate {
         let line = GeodesicLine(self, latitude: from.latitude, longitude: from.longitude, azimuth: bearing)
-        let (latitude, longitude, _) = line.position(at: distance)
+        let (latitude, longitude, _) = line.position(at: distance, withAzimuth: false)
         return Coordinate(latitude: latitude, longitude: longitude, altitude: from.altitude)
     }
 

@@ -9,7 +9,8 @@ internal import Darwin
 /// sphere through the reverted series (eq. 20–21), and σ the latitude, longitude and
 /// azimuth there (eq. 5–8, 23).
 struct GeodesicLine {
-    private let geodesic: Geodesic
+    /// The ellipsoid's b, f and 1 − f (held, not the `Geodesic`, whose tables would be retained per line).
+    private let b: Double, f: Double, f1: Double
     private let longitude1: Double
     private let salp0: Double, calp0: Double, k2: Double
     private let ssig1: Double, csig1: Double, somg1: Double, comg1: Double
@@ -19,7 +20,7 @@ struct GeodesicLine {
     private let c1: SeriesCoefficients, c1Reverted: SeriesCoefficients, c3: SeriesCoefficients
 
     init(_ geodesic: Geodesic, latitude: Double, longitude: Double, azimuth: Double) {
-        self.geodesic = geodesic
+        (b, f, f1) = (geodesic.b, geodesic.f, geodesic.f1)
         longitude1 = longitude
         let (salp1, calp1) = GeodesicAngles.sinCos(GeodesicAngles.rounded(GeodesicAngles.normalized(azimuth)))
         var (sbet1, cbet1) = GeodesicAngles.sinCos(GeodesicAngles.rounded(abs(latitude) > 90 ? .nan : latitude))
@@ -50,20 +51,21 @@ struct GeodesicLine {
         b31 = c3.sineSeries(sin: ssig1, cos: csig1)
     }
 
-    /// Latitude, longitude and azimuth (degrees) `distance` metres along the line.
-    func position(at distance: Double) -> (latitude: Double, longitude: Double, azimuth: Double) {
-        let g = geodesic
+    /// Latitude, longitude and azimuth (degrees) `distance` metres along the line; the
+    /// azimuth is NaN unless `withAzimuth` (one `atan2` fewer for a destination alone).
+    @inline(__always)
+    func position(at distance: Double, withAzimuth: Bool = true) -> (latitude: Double, longitude: Double, azimuth: Double) {
         // τ₁₂ = s₁₂ / (b A₁), then σ₁₂ from the reverted series (eq. 20).
-        let tau12 = distance / (g.b * (1 + a1m1))
+        let tau12 = distance / (b * (1 + a1m1))
         let s = sin(tau12), c = cos(tau12)
         let b12 = -c1Reverted.sineSeries(sin: stau1 * c + ctau1 * s, cos: ctau1 * c - stau1 * s)
         var sig12 = tau12 - (b12 - b11)
         var ssig12 = sin(sig12), csig12 = cos(sig12)
-        if abs(g.f) > 0.01 {
+        if abs(f) > 0.01 {
             // One Newton step on σ₁₂ where the reverted series is not accurate enough.
             let ssig2 = ssig1 * csig12 + csig1 * ssig12, csig2 = csig1 * csig12 - ssig1 * ssig12
             let b12 = c1.sineSeries(sin: ssig2, cos: csig2)
-            let serr = (1 + a1m1) * (sig12 + (b12 - b11)) - distance / g.b
+            let serr = (1 + a1m1) * (sig12 + (b12 - b11)) - distance / b
             sig12 -= serr / (1 + k2 * ssig2 * ssig2).squareRoot()
             ssig12 = sin(sig12)
             csig12 = cos(sig12)
@@ -84,7 +86,7 @@ struct GeodesicLine {
         let lam12 = omg12 + a3c * (sig12 + (b32 - b31))
         let lon12 = lam12 / GeodesicAngles.degree
         let longitude = GeodesicAngles.normalized(GeodesicAngles.normalized(longitude1) + GeodesicAngles.normalized(lon12))
-        let latitude = GeodesicAngles.atan2Degrees(sbet2, g.f1 * cbet2)
-        return (latitude, longitude, GeodesicAngles.atan2Degrees(salp2, calp2))
+        let latitude = GeodesicAngles.atan2Degrees(sbet2, f1 * cbet2)
+        return (latitude, longitude, withAzimuth ? GeodesicAngles.atan2Degrees(salp2, calp2) : .nan)
     }
 }

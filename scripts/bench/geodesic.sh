@@ -11,5 +11,5 @@ mkdir -p "$DATA"
 [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
 "$VENV/bin/python" -c 'import pyproj, geographiclib' 2>/dev/null || "$VENV/bin/pip" install -q pyproj geographiclib
 swift build -c release --package-path Benchmarks >/dev/null
-Benchmarks/.build/release/GeoConvBench geodesic "$DATA/polylines_5m_raw.jsonl" 3
+Benchmarks/.build/release/GeoConvBench geodesic "$DATA/polylines_5m_raw.jsonl" 5
 "$VENV/bin/python" scripts/bench/geodesic_py.py "$DATA/polylines_5m_raw.jsonl"

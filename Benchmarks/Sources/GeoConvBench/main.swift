@@ -38,18 +38,20 @@ if arguments.count >= 3, arguments[1] == "geodesic" {
     let segments = paths.flatMap { path in zip(path, path.dropFirst()).map { ($0, $1) } }
     let repeats = arguments.count > 3 ? Int(arguments[3]) ?? 3 : 3
     let geodesic = Geodesic.wgs84
-    func best(_ body: () -> Double) -> (seconds: Double, total: Double) {
-        var times: [Double] = [], total = 0.0
-        for _ in 0..<repeats { times.append(seconds { total = body() }) }
-        return (times.min() ?? .nan, total)
-    }
     func line(_ tool: String, _ task: String, _ result: (seconds: Double, total: Double)) {
         print(#"{"tool":"\#(tool)","task":"\#(task)","segments":\#(segments.count),"best_s":\#(result.seconds),"segments_per_s":\#(Double(segments.count) / result.seconds),"total":\#(result.total)}"#)
     }
-    let swiftInverse = best { segments.reduce(0) { $0 + geodesic.inverse($1.0, $1.1).distance } }
-    line("geoconv (Swift)", "wgs84-inverse", swiftInverse)
-    let swiftDirect = best { segments.reduce(0) { $0 + geodesic.destination(from: $1.0, distance: 1000, bearing: $1.1.longitude).latitude } }
-    line("geoconv (Swift)", "wgs84-direct-1km", swiftDirect)
+    // The four loops run in turn in each round, so that the machine's drift (this one wanders
+    // ±20 % between minutes) falls on Swift and PROJ alike; the best round of each is reported.
+    var loops: [(tool: String, task: String, body: () -> Double)] = [
+        ("geoconv (Swift)", "wgs84-inverse", { segments.reduce(0) { $0 + geodesic.inverse($1.0, $1.1).distance } }),
+        ("geoconv (Swift)", "wgs84-direct-1km", {
+            segments.reduce(0) {
+                let point = geodesic.destination(from: $1.0, distance: 1000, bearing: $1.1.longitude)
+                return $0 + point.latitude + point.longitude
+            }
+        }),
+    ]
     typealias Init = @convention(c) (UnsafeMutableRawPointer, Double, Double) -> Void
     typealias Problem = @convention(c) (UnsafeRawPointer, Double, Double, Double, Double,
                                         UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?) -> Void
@@ -59,25 +61,36 @@ if arguments.count >= 3, arguments[1] == "geodesic" {
         let inverse = unsafeBitCast(inverseSymbol, to: Problem.self), direct = unsafeBitCast(directSymbol, to: Problem.self)
         let g = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 16)  // struct geod_geodesic is smaller
         geodInit(g, 6_378_137, 1 / 298.257223563)
-        let projInverse = best {
+        loops.append(("PROJ geod_inverse (C)", "wgs84-inverse", {
             var total = 0.0, s12 = 0.0
             for (a, b) in segments {
                 inverse(g, a.latitude, a.longitude, b.latitude, b.longitude, &s12, nil, nil)
                 total += s12
             }
             return total
-        }
-        line("PROJ geod_inverse (C)", "wgs84-inverse", projInverse)
-        let projDirect = best {
-            var total = 0.0, lat2 = 0.0
+        }))
+        // Latitude and longitude asked for, as `destination` gives them (PROJ skips the
+        // longitude's series for an output not asked for).
+        loops.append(("PROJ geod_direct (C)", "wgs84-direct-1km", {
+            var total = 0.0, lat2 = 0.0, lon2 = 0.0
             for (a, b) in segments {
-                direct(g, a.latitude, a.longitude, b.longitude, 1000, &lat2, nil, nil)
-                total += lat2
+                direct(g, a.latitude, a.longitude, b.longitude, 1000, &lat2, &lon2, nil)
+                total += lat2 + lon2
             }
             return total
+        }))
+    }
+    var results = [(seconds: Double, total: Double)](repeating: (.infinity, 0), count: loops.count)
+    for _ in 0..<repeats {
+        for (index, loop) in loops.enumerated() {
+            var total = 0.0
+            let time = seconds { total = loop.body() }
+            results[index] = (min(results[index].seconds, time), total)
         }
-        line("PROJ geod_direct (C)", "wgs84-direct-1km", projDirect)
-        print(#"{"task":"swift/proj time ratio","inverse":\#(swiftInverse.seconds / projInverse.seconds),"direct":\#(swiftDirect.seconds / projDirect.seconds)}"#)
+    }
+    for (index, loop) in loops.enumerated() { line(loop.tool, loop.task, results[index]) }
+    if results.count == 4 {
+        print(#"{"task":"swift/proj time ratio","inverse":\#(results[0].seconds / results[2].seconds),"direct":\#(results[1].seconds / results[3].seconds)}"#)
     }
     exit(0)
 }
