@@ -45,9 +45,9 @@ struct FeatureLoading {
         }
     }
 
-    /// The error with the input's name in its location, where the reader gave a place without a file.
+    /// The error with the input's name in its location, where the reader gave none (a place
+    /// without a file, or no place: a strict warning about the header).
     private static func located(_ error: GeoConvError, in name: String) -> GeoConvError {
-        if error.location != nil, error.location?.file == nil { return error.inFile(name) }
-        return error
+        error.location?.file == nil ? error.inFile(name) : error
     }
 }

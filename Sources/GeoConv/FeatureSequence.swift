@@ -13,14 +13,19 @@ public import Foundation
 /// Each iteration opens the input and reads it as `OverlayDocument.load` does: the format
 /// from `options.inputFormat`, else the name's extension, else the content; positions
 /// checked for the geographic range; reprojected to WGS84 on request. Memory holds one
-/// batch (`batchSize` features), not the file.
+/// batch (`batchSize` features) besides the input: a file is read as it goes, `Data` is
+/// held (copied once).
 ///
 /// Warnings (what the model cannot hold, positions out of range…): with `diagnostics`
-/// given, each distinct warning is handed to it with its count when the input has been
-/// read, and reading goes on. Without it, the first warning ends the iteration with that
-/// warning as a `GeoConvError`, so that nothing is lost silently.
+/// given, each distinct warning is handed to it with its count when reading stops (at the
+/// end, at an error, or when the iterator is dropped early), and reading goes on. Without
+/// it, the first warning ends the iteration with that warning as a `GeoConvError`, so that
+/// nothing is lost silently.
 ///
-/// Cancelling the task ends the iteration (`next()` returns `nil`) at the next batch.
+/// An error comes after the features read before it: every feature before the failing one
+/// is handed out, whatever `batchSize` is. Cancelling the task ends the iteration with a
+/// `cancelled` error at the next batch, not with a `nil` that would look like the end of
+/// the input.
 public struct FeatureSequence: AsyncSequence, Sendable {
     public typealias Element = Feature
     public typealias Failure = GeoConvError
@@ -74,10 +79,14 @@ public struct FeatureSequence: AsyncSequence, Sendable {
 
         fileprivate init(source: BackgroundReading) { self.source = source }
 
-        /// The next feature; `nil` at the end of the input or once the task is cancelled.
+        /// The next feature; `nil` at the end of the input.
+        /// - Throws: the reader's error after the features before it, or `cancelled` once the task is cancelled.
         public mutating func next() async throws(GeoConvError) -> Feature? {
             if index == batch.count {
-                if Task.isCancelled { return nil }
+                if Task.isCancelled {
+                    throw GeoConvError(.cancelled, "reading '\(source.inputName)' was cancelled",
+                                       hint: "the features handed out so far are not the whole input")
+                }
                 batch = try await source.nextBatch()
                 index = 0
                 if batch.isEmpty { return nil }
@@ -94,11 +103,21 @@ public struct FeatureSequence: AsyncSequence, Sendable {
         private var loading: FeatureLoading?
         private var log: DiagnosticLog
         private var isFinished = false
+        /// An error met after some features of a batch: thrown at the next call, after them.
+        private var pendingError: GeoConvError?
+        /// Whether the warnings went to the handler.
+        private var reported = false
+        /// The input's name, for messages.
+        let inputName: String
 
         init(sequence: FeatureSequence) {
             self.sequence = sequence
+            inputName = sequence.input.displayName
             log = DiagnosticLog(strict: sequence.diagnostics == nil)
         }
+
+        /// An iterator dropped before the end still hands over the warnings met so far.
+        deinit { report() }
 
         /// The next batch, read on the queue; empty at the end.
         func nextBatch() async throws(GeoConvError) -> [Feature] {
@@ -110,13 +129,17 @@ public struct FeatureSequence: AsyncSequence, Sendable {
 
         /// On the queue: up to a batch of features.
         private func readBatch() -> Result<[Feature], GeoConvError> {
+            if let pendingError {
+                self.pendingError = nil
+                return .failure(pendingError)
+            }
             guard !isFinished else { return .success([]) }
+            var batch: [Feature] = []
             do throws(GeoConvError) {
                 if loading == nil {
                     loading = try FeatureLoading(sequence.input, options: sequence.options, converter: sequence.converter,
                                                  reprojectingToWGS84: sequence.reprojectingToWGS84, diagnostics: log)
                 }
-                var batch: [Feature] = []
                 batch.reserveCapacity(sequence.batchSize)
                 while batch.count < sequence.batchSize {
                     guard try loading?.next({ (item: inout Feature) throws(GeoConvError) in batch.append(item) }) == true else {
@@ -126,18 +149,27 @@ public struct FeatureSequence: AsyncSequence, Sendable {
                 }
                 return .success(batch)
             } catch {
-                isFinished = true
-                loading = nil
+                finish()
+                guard batch.isEmpty else {
+                    pendingError = error
+                    return .success(batch)
+                }
                 return .failure(error)
             }
         }
 
-        /// At the end of the input: the warnings to the handler, and the input closed.
+        /// When reading stops (end or error): the input closed, the warnings to the handler.
         private func finish() {
             isFinished = true
             loading = nil
-            guard let report = sequence.diagnostics else { return }
-            for (_, entry) in log.entries { report(entry.first, entry.count) }
+            report()
+        }
+
+        /// The warnings met so far to the handler, once.
+        private func report() {
+            guard !reported, let handler = sequence.diagnostics else { return }
+            reported = true
+            for (_, entry) in log.entries { handler(entry.first, entry.count) }
         }
     }
 }

@@ -15,8 +15,12 @@
 /// `DiagnosticLog`.
 ///
 /// Foundation's `JSONEncoder` and `JSONDecoder` keep neither member order nor a number's
-/// spelling (see `JSONValue`'s `Codable` conformance): properties decode in key order. For
+/// spelling (see `JSONValue`'s `Codable` conformance): properties decode in key order. Use
+/// the coders' default key strategies: a snake-case strategy would rename properties. For
 /// the codec's exact bytes, use `OverlayDocument.save`.
+///
+/// A decoded document's `format` is `.geoJSON` and its `sourceName` `nil`; errors are placed by
+/// JSON Pointer into the value.
 enum GeoJSONCoding {
     /// How deep a decoded GeoJSON text may nest (the GeoJSON reader's own limit is larger than any real file needs).
     static let maximumDepth = 512
@@ -47,8 +51,10 @@ enum GeoJSONCoding {
     static func document(from tree: JSONValue, strict: Bool) throws(GeoConvError) -> OverlayDocument {
         var options = ConversionOptions()
         options.inputFormat = .geoJSON
-        return try OverlayDocument.load(.memory(JSONText.compact(streamingOrder(tree)), name: "GeoJSON (Codable)"), options: options,
-                                        diagnostics: DiagnosticLog(strict: strict))
+        var document = try OverlayDocument.load(.memory(JSONText.compact(streamingOrder(tree)), name: "GeoJSON (Codable)"),
+                                                options: options, diagnostics: DiagnosticLog(strict: strict))
+        document.sourceName = nil
+        return document
     }
 
     /// `tree` with every object's `type` first and `features` last, the order in which the
@@ -90,13 +96,32 @@ enum GeoJSONCoding {
     }
 
     static func encodingError(_ error: GeoConvError, for value: Any, at encoder: any Encoder) -> EncodingError {
-        EncodingError.invalidValue(value, EncodingError.Context(codingPath: encoder.codingPath, debugDescription: error.description,
-                                                                underlyingError: error))
+        let error = forCoding(error)
+        return EncodingError.invalidValue(value, EncodingError.Context(codingPath: encoder.codingPath, debugDescription: error.description,
+                                                                       underlyingError: error))
     }
 
     static func decodingError(_ error: GeoConvError, at decoder: any Decoder) -> DecodingError {
-        DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: error.description,
-                                                          underlyingError: error))
+        let error = forCoding(error)
+        return DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: error.description,
+                                                                 underlyingError: error))
+    }
+
+    /// The codec's error as a coder's caller can use it: the place is the JSON Pointer into the
+    /// value (its line and column would be in the compact text made for the codec, which nobody
+    /// sees), and a warning's hint names `geoConvAcceptsWarnings`, not `--strict`.
+    static func forCoding(_ error: GeoConvError) -> GeoConvError {
+        var error = error
+        if let pointer = error.location?.pointer {
+            error.location = SourceLocation(pointer: pointer)
+        } else {
+            error.location = nil
+        }
+        if error.code == .dataLoss {
+            let accept = "set userInfo[.geoConvAcceptsWarnings] = true on the encoder or decoder to accept this"
+            error.hint = error.hint.map { $0.contains("--strict") ? accept : $0 + "; or " + accept } ?? accept
+        }
+        return error
     }
 }
 
@@ -170,7 +195,17 @@ extension Geometry: Codable {
     }
 
     /// Encodes the GeoJSON geometry object the codec writes for this geometry.
+    ///
+    /// A circle (or a collection holding one) is refused: GeoJSON has no circle, and the codec
+    /// keeps its radius in the feature's properties, which a bare geometry does not have.
+    /// Encode it in a `Feature`.
     public func encode(to encoder: any Encoder) throws {
+        if containsCircle {
+            throw GeoJSONCoding.encodingError(
+                GeoConvError(.dataLoss, "a circle has no GeoJSON geometry: its radius would be lost",
+                             hint: "encode the circle in a Feature, which keeps the radius as a geoconv:radius property"),
+                for: self, at: encoder)
+        }
         let geometry: JSONValue?
         do throws(GeoConvError) {
             let document = OverlayDocument(features: [Feature(geometry: self)])

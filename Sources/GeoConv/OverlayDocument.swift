@@ -12,7 +12,7 @@
 /// for index in document.features.indices { document.features[index].style.strokeColor = Color(red: 255, green: 0, blue: 0) }
 /// try document.save(to: .file("trails.geojson"))
 /// ```
-public struct OverlayDocument: Hashable, Sendable {
+public struct OverlayDocument: Sendable {
     /// The document's name, description, CRS, camera, tile layers and other members.
     public var header: DocumentHeader
     /// The features, in input order.
@@ -151,5 +151,18 @@ extension OutputTarget {
     fileprivate var isFile: Bool {
         if case .file = self { return true }
         return false
+    }
+}
+
+extension OverlayDocument: Hashable {
+    /// Documents are equal when their headers and features are: `format` and `sourceName` say
+    /// where a document came from, not what it holds.
+    public static func == (lhs: OverlayDocument, rhs: OverlayDocument) -> Bool {
+        lhs.header == rhs.header && lhs.features == rhs.features
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(header)
+        hasher.combine(features)
     }
 }

@@ -127,6 +127,8 @@ public struct GeoConvError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let io = Code(rawValue: "io")
         /// The request itself is inconsistent (unknown format, input equals output…).
         public static let usage = Code(rawValue: "usage")
+        /// The caller's task was cancelled before the work was done (`FeatureSequence`).
+        public static let cancelled = Code(rawValue: "cancelled")
     }
 
     /// The class of problem.

@@ -10,6 +10,10 @@
 ///   `Double`. A literal `1.0` comes back as `1`, and digits beyond a `Double`'s are lost, as
 ///   with any `Codable` number.
 ///
+/// - Member names go through the coder's key strategy: with `convertToSnakeCase` or
+///   `convertFromSnakeCase` they change. Use the default key strategies (`useDefaultKeys`).
+/// - `-0` keeps its sign (through `Double`).
+///
 /// For the bytes as written, and member order as read, use the GeoJSON codec itself
 /// (`OverlayDocument.load` and `save`).
 extension JSONValue: Codable {
@@ -43,18 +47,16 @@ extension JSONValue: Codable {
             self = .null
         } else if let bool = try? single.decode(Bool.self) {
             self = .bool(bool)
-        } else if let integer = try? single.decode(Int64.self) {
-            self = .number(JSONNumber(integer))
-        } else if let double = try? single.decode(Double.self) {
-            guard let number = JSONNumber(double) else {
-                throw DecodingError.dataCorruptedError(
-                    in: single, debugDescription: "a number beyond the range of Double (decoded as \(double)); Codable numbers go through Double, so read this input with the GeoJSON codec (OverlayDocument.load), which keeps every literal")
-            }
-            self = .number(number)
         } else if let string = try? single.decode(String.self) {
+            // (Before the numbers: a decoder that reads "NaN" strings as numbers leaves them strings.)
             self = .string(string)
+        } else if let integer = try? single.decode(Int64.self), integer != 0 {
+            self = .number(JSONNumber(integer))
+        } else if let double = try? single.decode(Double.self), let number = JSONNumber(double) {
+            self = .number(number)  // (0 too, through Double: -0 keeps its sign)
         } else {
-            throw DecodingError.dataCorruptedError(in: single, debugDescription: "not a JSON value")
+            throw DecodingError.dataCorruptedError(
+                in: single, debugDescription: "not a JSON value that Codable can hold: a number beyond the range of Double, or not JSON; read this input with the GeoJSON codec (OverlayDocument.load), which keeps every literal")
         }
     }
 
@@ -69,7 +71,12 @@ extension JSONValue: Codable {
             try single.encode(bool)
         case .number(let number):
             var single = encoder.singleValueContainer()
-            if let integer = Int64(number.literal) { try single.encode(integer) } else { try single.encode(number.doubleValue) }
+            // An integer literal as an integer; anything else (and -0, whose sign Int64 drops) as a Double.
+            if let integer = Int64(number.literal), integer != 0 || !number.literal.hasPrefix("-") {
+                try single.encode(integer)
+            } else {
+                try single.encode(number.doubleValue)
+            }
         case .string(let string):
             var single = encoder.singleValueContainer()
             try single.encode(string)

@@ -213,4 +213,78 @@ struct CodableTests {
         #expect(error?.location?.file == "broken.geojson")
         #expect(error?.location?.line == 2)
     }
+
+    @Test("FeatureSequence: an error comes after the features before it, with the warnings handed over first")
+    func sequenceErrorAfterFeatures() async throws {
+        let text = "{\"type\":\"FeatureCollection\",\"features\":[\n" +
+            "{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,91]}},\n" +
+            "{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[2,2]}},\n" +
+            "{\"type\":\"Feature\",,}]}"
+        let warnings = Mutex<Int>(0)
+        var read = 0
+        let error = await #expect(throws: GeoConvError.self) {
+            for try await _ in FeatureSequence(data: Data(text.utf8), name: "late.geojson", diagnostics: { _, count in
+                warnings.withLock { $0 += count }
+            }) { read += 1 }
+        }
+        #expect(read == 2)
+        #expect(error?.location?.line == 4)
+        #expect(error?.location?.file == "late.geojson")
+        #expect(warnings.withLock { $0 } == 1)
+    }
+
+    @Test("FeatureSequence: leaving the loop early still hands over the warnings; cancelling throws 'cancelled'")
+    func sequenceEarlyEndAndCancellation() async throws {
+        let text = #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1,91]}},{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[2,2]}}]}"#
+        let warnings = Mutex<Int>(0)
+        do {
+            for try await _ in FeatureSequence(data: Data(text.utf8), name: "a.geojson", batchSize: 1, diagnostics: { _, count in
+                warnings.withLock { $0 += count }
+            }) { break }
+        }
+        #expect(warnings.withLock { $0 } == 1)
+        let task = Task {
+            var read = 0
+            do {
+                for try await _ in FeatureSequence(data: Data(text.utf8), name: "a.geojson", batchSize: 1, diagnostics: { _, _ in }) {
+                    read += 1
+                    withUnsafeCurrentTask { $0?.cancel() }
+                }
+                return "ended after \(read)"
+            } catch {
+                return "\((error as? GeoConvError)?.code.rawValue ?? "\(error)") after \(read)"
+            }
+        }
+        let cancelled = await task.value
+        #expect(cancelled == "cancelled after 1")
+    }
+
+    @Test("Codable details: -0 keeps its sign, a bare circle is refused, errors are placed by JSON Pointer, a document decodes equal")
+    func codableDetails() throws {
+        let zero = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(JSONValue.number(JSONNumber(uncheckedLiteral: "-0"))))
+        #expect(zero.doubleValue.map { $0 == 0 && $0.sign == .minus } == true)
+        let circle = Geometry.circle(center: Coordinate(latitude: 1, longitude: 2), radius: 250)
+        let accepting = JSONEncoder()
+        accepting.userInfo[.geoConvAcceptsWarnings] = true
+        let refused = #expect(throws: EncodingError.self) { try accepting.encode(circle) }
+        #expect(refused.flatMap(Self.underlying)?.code == .dataLoss)
+        let outOfRange = #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(OverlayDocument.self, from: Data(#"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[10,91]}}]}"#.utf8))
+        }
+        let error = try #require(outOfRange.flatMap(Self.underlying))
+        #expect(error.location?.line == nil && error.location?.file == nil)
+        #expect(error.location?.pointer == "/features/0", "\(error)")
+        #expect(error.hint?.contains("geoConvAcceptsWarnings") == true, "\(String(describing: error.hint))")
+        // (A title would come back also as a "name" property: the codec reads GeoJSON's name as both.)
+        var header = DocumentHeader()
+        header.name = "walks"
+        let document = OverlayDocument(header: header, features: [
+            Feature(id: .string("a"), geometry: .lineString(Path([Coordinate(latitude: 1, longitude: 2), Coordinate(latitude: 3, longitude: 4)])),
+                    properties: ["k": 1, "tags": ["x", "y"]]),
+            Feature(geometry: nil, properties: ["empty": .null]),
+        ])
+        let decoded = try JSONDecoder().decode(OverlayDocument.self, from: JSONEncoder().encode(document))
+        #expect(decoded == document, "\(decoded) \(document)")
+        #expect(decoded.format == .geoJSON && decoded.sourceName == nil)
+    }
 }
