@@ -42,9 +42,14 @@ enum GeoJSONCoding {
         return tree
     }
 
-    /// The feature objects of a FeatureCollection tree.
-    static func features(of tree: JSONValue) -> [JSONValue] {
-        tree.objectValue?["features"]?.arrayValue ?? []
+    /// The one Feature object the GeoJSON codec writes for `feature`; `what` names the value
+    /// being encoded, for the error when the codec writes other than one feature.
+    static func written(_ feature: Feature, strict: Bool, what: String) throws(GeoConvError) -> JSONObject {
+        let features = try tree(of: OverlayDocument(features: [feature]), strict: strict).objectValue?["features"]?.arrayValue ?? []
+        guard features.count == 1, let object = features.first?.objectValue else {
+            throw GeoConvError(.invalidInput, "\(what) is written as \(features.count) GeoJSON features", hint: "encode it in an OverlayDocument")
+        }
+        return object
     }
 
     /// The document the GeoJSON codec reads from `tree`.
@@ -162,18 +167,13 @@ extension Feature: Codable {
 
     /// Encodes the GeoJSON Feature the codec writes for this feature.
     public func encode(to encoder: any Encoder) throws {
-        let written: [JSONValue]
+        let feature: JSONObject
         do throws(GeoConvError) {
-            written = GeoJSONCoding.features(of: try GeoJSONCoding.tree(of: OverlayDocument(features: [self]),
-                                                                        strict: GeoJSONCoding.isStrict(encoder.userInfo)))
+            feature = try GeoJSONCoding.written(self, strict: GeoJSONCoding.isStrict(encoder.userInfo), what: "the feature")
         } catch {
             throw GeoJSONCoding.encodingError(error, for: self, at: encoder)
         }
-        guard written.count == 1, let feature = written.first else {
-            throw GeoJSONCoding.encodingError(GeoConvError(.invalidInput, "the feature is written as \(written.count) GeoJSON features",
-                                                           hint: "encode it in an OverlayDocument"), for: self, at: encoder)
-        }
-        try feature.encode(to: encoder)
+        try JSONValue.object(feature).encode(to: encoder)
     }
 }
 
@@ -206,17 +206,16 @@ extension Geometry: Codable {
                              hint: "encode the circle in a Feature, which keeps the radius as a geoconv:radius property"),
                 for: self, at: encoder)
         }
-        let geometry: JSONValue?
+        let geometry: JSONValue
         do throws(GeoConvError) {
-            let document = OverlayDocument(features: [Feature(geometry: self)])
-            let written = GeoJSONCoding.features(of: try GeoJSONCoding.tree(of: document, strict: GeoJSONCoding.isStrict(encoder.userInfo)))
-            geometry = written.count == 1 ? written.first?.objectValue?["geometry"] : nil
+            let feature = try GeoJSONCoding.written(Feature(geometry: self), strict: GeoJSONCoding.isStrict(encoder.userInfo),
+                                                    what: "the geometry")
+            guard let written = feature["geometry"] else {
+                throw GeoConvError(.invalidInput, "the geometry is not written as one GeoJSON geometry", hint: "encode it in an OverlayDocument")
+            }
+            geometry = written
         } catch {
             throw GeoJSONCoding.encodingError(error, for: self, at: encoder)
-        }
-        guard let geometry else {
-            throw GeoJSONCoding.encodingError(GeoConvError(.invalidInput, "the geometry is not written as one GeoJSON geometry",
-                                                           hint: "encode it in an OverlayDocument"), for: self, at: encoder)
         }
         try geometry.encode(to: encoder)
     }
