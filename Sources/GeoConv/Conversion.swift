@@ -108,18 +108,21 @@ public struct Converter: Sendable {
             guard let makeReader = inFormat.makeReader, let makeWriter = outFormat.makeWriter else {
                 throw GeoConvError(.usage, "cannot convert \(inFormat.name) to \(outFormat.name)")
             }
+            let selectionTransforms = try self.selectionTransforms(options)
             let outputTransforms = try self.transforms(writing: outFormat, options: options, extra: transforms)
-            // The transforms, in order (a fresh set for each parallel run).
+            // The transforms, in order (a fresh set for each parallel run): the selection first.
             let makeTransforms: () -> [any FeatureTransform] = {
-                [GeographicRangeCheck(sourceCRS: options.sourceCRS)] + outputTransforms()
+                selectionTransforms() + [GeographicRangeCheck(sourceCRS: options.sourceCRS)] + outputTransforms()
             }
-            let jobs = max(1, options.jobs ?? ConversionOptions.defaultJobs)
+            // --limit reads no further than it writes: one thread, in order.
+            let jobs = options.selection.limit != nil ? 1 : max(1, options.jobs ?? ConversionOptions.defaultJobs)
             let readLog = DiagnosticLog(strict: options.strict)
             readLog.listsEveryWarning = options.listsEveryWarning
             // Runs on workers only with the standard transforms and no reprojection (custom
             // transforms and PROJ objects are not assumed thread-safe, and an EWKT/EWKB SRID
             // would set up PROJ again in every run).
             let cutsRuns = jobs >= 2 && transforms.isEmpty && options.sourceCRS == nil && options.targetCRS == nil
+                && options.selection.boundingBoxCRS == nil
             let runs = ParallelRuns(jobs: jobs, inputName: input.displayName, runSize: max(16, readerOptions.chunkBytes / 4),
                                     strict: options.strict, makeTransforms: makeTransforms)
             var featureReader: any FeatureReader
@@ -135,7 +138,7 @@ public struct Converter: Sendable {
             let statistics: PumpStatistics
             do throws(GeoConvError) {
                 statistics = try route.run(&featureReader, into: &featureWriter, runs: runs, transforms: makeTransforms(),
-                                           readLog: readLog, writeLog: diagnostics)
+                                           limit: options.selection.limit, readLog: readLog, writeLog: diagnostics)
             } catch {
                 diagnostics.absorb(readLog)
                 throw error

@@ -39,19 +39,21 @@ enum Route {
     /// Converts `reader`'s features into `writer` along this route. The reader's messages
     /// are in `readLog`, the transforms' and writer's in `writeLog` (with runs, in `readLog`
     /// too, in order).
+    /// At most `limit` features are written (`--limit`, which plans the route `oneThread`).
     func run(_ reader: inout any FeatureReader, into writer: inout any FeatureWriter, runs: ParallelRuns,
-             transforms: [any FeatureTransform], readLog: DiagnosticLog, writeLog: DiagnosticLog) throws(GeoConvError) -> PumpStatistics
+             transforms: [any FeatureTransform], limit: Int?, readLog: DiagnosticLog, writeLog: DiagnosticLog)
+        throws(GeoConvError) -> PumpStatistics
     {
-        try run(&reader, &writer, runs: runs, transforms: transforms, readLog: readLog, writeLog: writeLog)
+        try run(&reader, &writer, runs: runs, transforms: transforms, limit: limit, readLog: readLog, writeLog: writeLog)
     }
 
     private func run<Reader: FeatureReader, Writer: FeatureWriter>(
         _ reader: inout Reader, _ writer: inout Writer, runs: ParallelRuns, transforms: [any FeatureTransform],
-        readLog: DiagnosticLog, writeLog: DiagnosticLog
+        limit: Int?, readLog: DiagnosticLog, writeLog: DiagnosticLog
     ) throws(GeoConvError) -> PumpStatistics {
         switch self {
         case .oneThread:
-            return try pump(from: &reader, to: &writer, transforms: transforms, diagnostics: writeLog)
+            return try pump(from: &reader, to: &writer, transforms: transforms, limit: limit, diagnostics: writeLog)
         case .readingAhead(let header):
             var ahead = ReadingAhead(reader, header: header)
             return try pump(from: &ahead, to: &writer, transforms: transforms, diagnostics: writeLog)

@@ -1,6 +1,7 @@
 /// An input opened to be read feature by feature, as `OverlayDocument.load` and
 /// `FeatureSequence` read it: the format chosen as `convert` chooses it, positions checked
-/// for the geographic range, and features reprojected to WGS84 on request.
+/// for the geographic range, and features reprojected to WGS84 on request; the selection
+/// (`ConversionOptions.selection`) applied first, as a conversion applies it.
 struct FeatureLoading {
     /// The format the input is read as.
     let format: FileFormat
@@ -10,6 +11,8 @@ struct FeatureLoading {
     private var transforms: [any FeatureTransform]
     private let diagnostics: DiagnosticLog
     private let inputName: String
+    /// Features still to hand out (`--limit`).
+    private var remaining: Int
 
     init(_ input: InputSource, options: ConversionOptions, converter: Converter, reprojectingToWGS84: Bool,
          diagnostics: DiagnosticLog) throws(GeoConvError)
@@ -19,7 +22,8 @@ struct FeatureLoading {
         guard let makeReader = format.makeReader else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
         inputName = input.displayName
         self.diagnostics = diagnostics
-        transforms = [GeographicRangeCheck(sourceCRS: options.sourceCRS)]
+        remaining = options.selection.limit ?? .max
+        transforms = try converter.selectionTransforms(options)() + [GeographicRangeCheck(sourceCRS: options.sourceCRS)]
         if reprojectingToWGS84 { transforms.append(Reproject(sourceCRS: options.sourceCRS)) }
         do throws(GeoConvError) {
             features = try makeReader(reader, format.readerOptions(options, for: input), diagnostics)
@@ -33,12 +37,16 @@ struct FeatureLoading {
     /// (none, one or several); `false` at the end of the input.
     mutating func next(_ emit: (inout Feature) throws(GeoConvError) -> Void) throws(GeoConvError) -> Bool {
         do throws(GeoConvError) {
-            guard let feature = try features.next() else {
+            guard remaining > 0, let feature = try features.next() else {
                 diagnostics.currentLocation = nil
                 return false
             }
             diagnostics.currentLocation = features.lastLocation
-            try transforms.apply(to: feature, diagnostics: diagnostics, emit)
+            try transforms.apply(to: feature, diagnostics: diagnostics) { (item: inout Feature) throws(GeoConvError) in
+                guard remaining > 0 else { return }
+                remaining -= 1
+                try emit(&item)
+            }
             return true
         } catch {
             throw Self.located(error, in: inputName)

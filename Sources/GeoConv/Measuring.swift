@@ -35,7 +35,8 @@ public struct MeasurementReport: Hashable, Sendable {
 }
 
 extension Converter {
-    /// Measures every feature of an input with `measurer`, in WGS84 longitude/latitude: the
+    /// Measures every feature of an input (as `options.selection` selects them: a row per
+    /// feature kept, numbered from 0) with `measurer`, in WGS84 longitude/latitude: the
     /// input is first reprojected from its CRS, `options.sourceCRS` (`--s-srs`) or else what
     /// the file says (an EWKT/EWKB SRID, a GeoJSON `crs` member), as a conversion does.
     ///
@@ -59,28 +60,35 @@ extension Converter {
         do throws(GeoConvError) {
             var features = try makeReader(reader, readerOptions, log)
             var reproject = Reproject(sourceCRS: options.sourceCRS)
-            _ = try reproject.transform(try features.readHeader(), diagnostics: log)
-            while let feature = try features.next() {
-                let index = report.features.count
+            var selection = try selectionTransforms(options)()
+            let header = try features.readHeader()
+            _ = try reproject.transform(header, diagnostics: log)
+            _ = try selection.apply(to: header, diagnostics: log)
+            var remaining = options.selection.limit ?? .max
+            while remaining > 0, let read = try features.next() {
                 let location = features.lastLocation
                 log.currentLocation = location
-                var geographic = feature
-                do throws(GeoConvError) {
-                    geographic = try reproject.transform(feature, diagnostics: log).first ?? feature
-                } catch {
-                    throw error.location == nil ? GeoConvError(error.code, error.message, at: location, hint: error.hint) : error
+                for feature in try selection.apply(to: read, diagnostics: log) where remaining > 0 {
+                    remaining -= 1
+                    let index = report.features.count
+                    var geographic = feature
+                    do throws(GeoConvError) {
+                        geographic = try reproject.transform(feature, diagnostics: log).first ?? feature
+                    } catch {
+                        throw error.location == nil ? GeoConvError(error.code, error.message, at: location, hint: error.hint) : error
+                    }
+                    if let geometry = geographic.geometry {
+                        try GeographicRangeCheck.requireLongitudeLatitude(geometry, what: "measure", index: index, at: location)
+                    }
+                    let (length, area) = geographic.geometry.map(measurer.measure) ?? (0, 0)
+                    guard length.isFinite, area.isFinite else {
+                        throw GeoConvError(.invalidInput, "feature \(index) cannot be measured: its length or area is not a finite number",
+                                           at: location, hint: "check its coordinates and, for a circle, its radius")
+                    }
+                    report.features.append(MeasurementReport.Row(index: index, length: length, area: area, title: geographic.title))
+                    report.totalLength += length
+                    report.totalArea += area
                 }
-                if let geometry = geographic.geometry {
-                    try GeographicRangeCheck.requireLongitudeLatitude(geometry, what: "measure", index: index, at: location)
-                }
-                let (length, area) = geographic.geometry.map(measurer.measure) ?? (0, 0)
-                guard length.isFinite, area.isFinite else {
-                    throw GeoConvError(.invalidInput, "feature \(index) cannot be measured: its length or area is not a finite number",
-                                       at: location, hint: "check its coordinates and, for a circle, its radius")
-                }
-                report.features.append(MeasurementReport.Row(index: index, length: length, area: area, title: geographic.title))
-                report.totalLength += length
-                report.totalArea += area
             }
         } catch {
             if error.location != nil, error.location?.file == nil { throw error.inFile(input.displayName) }

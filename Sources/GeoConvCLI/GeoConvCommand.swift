@@ -68,6 +68,8 @@ struct Convert: ParsableCommand {
 
     @OptionGroup var inputOptions: InputOptions
 
+    @OptionGroup(title: "Choosing what to convert (as ogr2ogr)") var selectionOptions: SelectionOptions
+
     @OptionGroup var outputOptions: OutputOptions
 
     @Option(help: "Decimals for coordinates in text formats (default: the shortest exact form).")
@@ -76,8 +78,8 @@ struct Convert: ParsableCommand {
     @Flag(help: ArgumentHelp(GeoJSONOptions.pretty.help))
     var pretty = false
 
-    @Flag(help: ArgumentHelp(GeoJSONOptions.boundingBoxes.help))
-    var bbox = false
+    @Flag(name: .customLong(GeoJSONOptions.boundingBoxes.name), help: ArgumentHelp(GeoJSONOptions.boundingBoxes.help))
+    var writeBbox = false
 
     @Flag(help: ArgumentHelp(GeoJSONOptions.recordSeparator.help))
     var rs = false
@@ -149,7 +151,7 @@ struct Convert: ParsableCommand {
         options.skipInvalid = skipInvalid
         // The formats' own options (declared, with their help, by each format).
         if pretty { options.formatOptions[GeoJSONOptions.pretty] = true }
-        if bbox { options.formatOptions[GeoJSONOptions.boundingBoxes] = true }
+        if writeBbox { options.formatOptions[GeoJSONOptions.boundingBoxes] = true }
         if rs { options.formatOptions[GeoJSONOptions.recordSeparator] = true }
         if keepGeometry { options.formatOptions[GeoJSONOptions.keepsGeometry] = true }
         options.formatOptions[WKTOptions.srid] = srid
@@ -163,6 +165,7 @@ struct Convert: ParsableCommand {
         options.lengthKind = lengthKind
         options.simplifyTolerance = simplify
         options.jobs = jobs
+        options.selection = selectionOptions.validated
         ByteWriter.removeTemporaryFileOnSignal()
         var converter = Converter()
         let progress = inputOptions.input == "-" || quiet ? nil : ProgressBar.start(for: inputOptions.input)

@@ -116,6 +116,8 @@ struct Measure: ParsableCommand {
 
     @OptionGroup var inputOptions: InputOptions
 
+    @OptionGroup(title: "Choosing what to read (as ogr2ogr)") var selectionOptions: SelectionOptions
+
 
     @Option(name: .customLong("s-srs"), help: "The input's CRS (EPSG:n, +proj=…, WKT2, urn:ogc:def:crs:…), overriding what the file says.")
     var sourceCRS: String?
@@ -133,6 +135,7 @@ struct Measure: ParsableCommand {
         do throws(GeoConvError) {
             var options = inputOptions.options
             options.sourceCRS = sourceCRS
+            options.selection = selectionOptions.validated
             let report = try Converter().measure(inputOptions.source,
                                                  with: Measurer(kind: kind, model: model), options: options)
             func number(_ value: Double) -> JSONValue { JSONNumber(value).map(JSONValue.number) ?? .null }

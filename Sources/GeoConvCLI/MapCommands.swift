@@ -3,9 +3,13 @@ import GeoConv
 
 /// A whole input in WGS84, for the commands that need every feature at once (and every
 /// position a longitude/latitude: `what` says what for, "draw").
-func loadDocument(_ input: InputOptions, toDo what: String) throws(GeoConvError) -> (OverlayDocument, DiagnosticLog) {
+func loadDocument(_ input: InputOptions, selecting selection: SelectionOptions, toDo what: String) throws(GeoConvError)
+    -> (OverlayDocument, DiagnosticLog)
+{
     let log = DiagnosticLog()
-    let document = try OverlayDocument.load(input.source, options: input.options, reprojectingToWGS84: true,
+    var options = input.options
+    options.selection = selection.validated
+    let document = try OverlayDocument.load(input.source, options: options, reprojectingToWGS84: true,
                                             diagnostics: log)
     try document.requireLongitudeLatitude(toDo: what)
     return (document, log)
@@ -16,6 +20,8 @@ struct Camera: ParsableCommand {
         abstract: "The camera that shows every feature of a file in a viewport (the Maps SDK's camera(for:insets:)).")
 
     @OptionGroup var inputOptions: InputOptions
+
+    @OptionGroup(title: "Choosing what to read (as ogr2ogr)") var selectionOptions: SelectionOptions
 
 
     @Option(help: "The viewport in points, WIDTHxHEIGHT, e.g. 390x844.")
@@ -33,7 +39,7 @@ struct Camera: ParsableCommand {
             throw ValidationError("--viewport must be WIDTHxHEIGHT in points, e.g. 390x844")
         }
         do throws(GeoConvError) {
-            let (document, log) = try loadDocument(inputOptions, toDo: "frame")
+            let (document, log) = try loadDocument(inputOptions, selecting: selectionOptions, toDo: "frame")
             let camera = try document.camera(viewport: (parts[0], parts[1]), insets: EdgeInsets(padding: padding))
             if json {
                 print(String(decoding: JSONText.compact(GeoJSONNames.json(camera)), as: UTF8.self))
@@ -91,6 +97,8 @@ struct TilesList: ParsableCommand {
 
     @OptionGroup var inputOptions: InputOptions
 
+    @OptionGroup(title: "Choosing what to read (as ogr2ogr)") var selectionOptions: SelectionOptions
+
 
     @Option(help: "Zoom level, 0…24.")
     var zoom: Int
@@ -104,7 +112,7 @@ struct TilesList: ParsableCommand {
 
     func run() throws {
         do throws(GeoConvError) {
-            let (document, log) = try loadDocument(inputOptions, toDo: "tile")
+            let (document, log) = try loadDocument(inputOptions, selecting: selectionOptions, toDo: "tile")
             let output = try ByteWriter(.standardOutput)
             for tile in try document.tiles(zoom: zoom) { try output.write((url.map { tile.url($0) } ?? tile.description) + "\n") }
             try output.commit()

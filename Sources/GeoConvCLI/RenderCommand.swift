@@ -23,6 +23,8 @@ struct Render: ParsableCommand {
 
     @OptionGroup var inputOptions: InputOptions
 
+    @OptionGroup(title: "Choosing what to read (as ogr2ogr)") var selectionOptions: SelectionOptions
+
     @Argument(help: "The picture: .png, .svg or .pdf.")
     var output: String
 
@@ -72,7 +74,7 @@ struct Render: ParsableCommand {
 
     func run() throws {
         do throws(GeoConvError) {
-            let (document, log) = try loadDocument(inputOptions, toDo: "draw")
+            let (document, log) = try loadDocument(inputOptions, selecting: selectionOptions, toDo: "draw")
             let (width, height) = viewportSize ?? (512, 512)
             var options = RenderOptions(width: width, height: height, scale: scale, camera: cameraPosition, padding: padding)
             if let background { options.background = background == "none" ? nil : Color(css: background) }
@@ -101,6 +103,8 @@ struct TilesRender: ParsableCommand {
     )
 
     @OptionGroup var inputOptions: InputOptions
+
+    @OptionGroup(title: "Choosing what to read (as ogr2ogr)") var selectionOptions: SelectionOptions
 
     @Argument(help: "A folder for {z}/{x}/{y}.png, or a file ending in .mbtiles.")
     var output: String
@@ -131,7 +135,7 @@ struct TilesRender: ParsableCommand {
 
     func run() throws {
         do throws(GeoConvError) {
-            let (document, log) = try loadDocument(inputOptions, toDo: "draw")
+            let (document, log) = try loadDocument(inputOptions, selecting: selectionOptions, toDo: "draw")
             let destination = TileOutput(path: output)
             let directory = folder(of: inputOptions.input)
             let options = TileRenderOptions(zooms: zooms ?? 0...0, tileSize: tileSize, jobs: jobs ?? ConversionOptions.defaultJobs)

@@ -34,6 +34,9 @@ public struct ConversionOptions: Hashable, Sendable {
     public var detectCircles = false
     /// Douglas–Peucker tolerance in metres (`--simplify`).
     public var simplifyTolerance: Double? = nil
+    /// Which features, properties and dimensions are kept (`--where`, `--select`, `--bbox`,
+    /// `--limit`, `--explode-collections`, `--dim`): everything by default.
+    public var selection = FeatureSelection()
 
     /// The folder of the file the input was read from, against which its relative references
     /// (icon and overlay image paths) resolve: a KMZ writer packs the files found there. Set

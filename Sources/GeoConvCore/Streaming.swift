@@ -164,22 +164,25 @@ extension Array where Element == any FeatureTransform {
 }
 
 /// Runs a conversion: header and features from `reader`, through `transforms` in order,
-/// into `writer`. Memory stays bounded by the largest feature.
+/// into `writer`, stopping once `limit` features are written (`--limit`: the rest of the
+/// input is not read). Memory stays bounded by the largest feature.
 ///
 /// The writer's `finish()` is called only when everything succeeded; on an error the caller
 /// discards the output (the CLI's atomic output file does that).
 @discardableResult
 public func pump<Reader: FeatureReader, Writer: FeatureWriter>(
     from reader: inout Reader, to writer: inout Writer, transforms: [any FeatureTransform] = [],
-    diagnostics: DiagnosticLog
+    limit: Int? = nil, diagnostics: DiagnosticLog
 ) throws(GeoConvError) -> PumpStatistics {
     var transforms = transforms
     var statistics = PumpStatistics()
+    let limit = limit ?? .max
     try writer.begin(transforms.apply(to: reader.readHeader(), diagnostics: diagnostics))
-    while let feature = try reader.next() {
+    while statistics.featuresWritten < limit, let feature = try reader.next() {
         statistics.featuresRead += 1
         diagnostics.currentLocation = reader.lastLocation
         try transforms.apply(to: feature, diagnostics: diagnostics) { (item: inout Feature) throws(GeoConvError) in
+            guard statistics.featuresWritten < limit else { return }
             try writer.write(item)
             statistics.featuresWritten += 1
         }

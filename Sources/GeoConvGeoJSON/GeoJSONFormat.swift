@@ -14,7 +14,7 @@ public enum GeoJSONOptions {
     /// Indented output.
     public static let pretty = FormatOption<Bool>(name: "pretty", help: "Indent GeoJSON output.")
     /// A `bbox` on every feature and on the collection.
-    public static let boundingBoxes = FormatOption<Bool>(name: "bbox", help: "Write a bbox on every GeoJSON feature and on the collection.")
+    public static let boundingBoxes = FormatOption<Bool>(name: "write-bbox", help: "Write a bbox on every GeoJSON feature and on the collection (GDAL's WRITE_BBOX).")
     /// Text sequences' records delimited by RS (RFC 8142) rather than newlines; by default
     /// RS for `.geojsons` files only.
     public static let recordSeparator = FormatOption<Bool>(
