@@ -33,7 +33,8 @@ let package = Package(
     traits: [
         .trait(name: "PROJ", description: "Reprojection between arbitrary CRSs through PROJ (libproj); without it WGS84 and Web Mercator are handled natively"),
         .trait(name: "Rendering", description: "Drawing with Cairo and MBTiles with SQLite: geoconv render, tiles render"),
-        .default(enabledTraits: ["PROJ", "Rendering"]),
+        .trait(name: "Shapefile", description: "Reading and writing Esri Shapefiles through shapelib (libshp)"),
+        .default(enabledTraits: ["PROJ", "Rendering", "Shapefile"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -63,6 +64,11 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
         .systemLibrary(
+            name: "CShapelib",
+            pkgConfig: "shapelib",
+            providers: [.apt(["libshp-dev"]), .brew(["shapelib"])]
+        ),
+        .systemLibrary(
             name: "CPROJ",
             pkgConfig: "proj",
             providers: [.apt(["libproj-dev"]), .brew(["proj"])]
@@ -82,6 +88,7 @@ let package = Package(
         .target(name: "GeoConvEncodedPolyline", dependencies: ["GeoConvCore"], swiftSettings: strictSwift),
         .target(name: "GeoConvGeoJSON", dependencies: ["GeoConvCore"], swiftSettings: strictSwift),
         .target(name: "GeoConvWKT", dependencies: ["GeoConvCore"], swiftSettings: strictSwift),
+        .target(name: "GeoConvCSV", dependencies: ["GeoConvCore"], swiftSettings: strictSwift),
         // No Foundation here: see DESIGN §1 (ICU clash between libxml2 and Foundation).
         .target(
             name: "GeoConvXML",
@@ -99,6 +106,15 @@ let package = Package(
         ),
         .target(name: "GeoConvGPX", dependencies: ["GeoConvCore", "GeoConvXML"], swiftSettings: strictSwift),
         .target(name: "GeoConvGeometry", dependencies: ["GeoConvCore"], swiftSettings: strictSwift),
+        // Empty without the Shapefile trait (every file is `#if Shapefile`).
+        .target(
+            name: "GeoConvShapefile",
+            dependencies: [
+                "GeoConvCore", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .target(name: "CShapelib", condition: .when(traits: ["Shapefile"])),
+            ],
+            swiftSettings: strictSwift
+        ),
         // Empty without the Rendering trait (every file is `#if Rendering`).
         .target(
             name: "GeoConvRender",
@@ -119,7 +135,7 @@ let package = Package(
             name: "GeoConv",
             dependencies: [
                 "GeoConvCore", "GeoConvEncodedPolyline", "GeoConvGeoJSON", "GeoConvWKT",
-                "GeoConvXML", "GeoConvKML", "GeoConvGPX", "GeoConvProjection", "GeoConvGeometry", "GeoConvRender",
+                "GeoConvXML", "GeoConvKML", "GeoConvGPX", "GeoConvCSV", "GeoConvShapefile", "GeoConvProjection", "GeoConvGeometry", "GeoConvRender",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
@@ -146,6 +162,8 @@ let package = Package(
         .testTarget(name: "GeoConvWKTTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "GeoConvEncodedPolylineTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "GeoConvGPXTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
+        .testTarget(name: "GeoConvCSVTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
+        .testTarget(name: "GeoConvShapefileTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "GeoConvKMLTests", dependencies: ["GeoConv", "GeoConvKML", "GeoConvXML", "GeoConvTestSupport"],
                     swiftSettings: strictSwift),
         .testTarget(

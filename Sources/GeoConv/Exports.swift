@@ -5,5 +5,7 @@
 @_exported public import GeoConvProjection
 @_exported public import GeoConvKML
 @_exported public import GeoConvGPX
+@_exported public import GeoConvCSV
+@_exported public import GeoConvShapefile
 @_exported public import GeoConvGeometry
 @_exported public import GeoConvRender

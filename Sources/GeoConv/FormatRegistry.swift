@@ -8,11 +8,17 @@ public struct FormatRegistry: Sendable {
     /// Creates a registry holding the given formats.
     public init(_ formats: [FileFormat]) { self.formats = formats }
 
-    /// Every format this build of geoconv supports.
-    public static let standard = FormatRegistry([
-        .geoJSON, .geoJSONSequence, .kml, .kmz, .wkt, .wkbHex, .wkb, .encodedPolyline,
-        .gpx,
-    ])
+    /// Every format this build of geoconv supports (Shapefile with the `Shapefile` trait).
+    public static let standard: FormatRegistry = {
+        var formats: [FileFormat] = [
+            .geoJSON, .geoJSONSequence, .kml, .kmz, .wkt, .wkbHex, .wkb, .encodedPolyline,
+            .gpx, .csv,
+        ]
+        #if Shapefile
+        formats.append(.shapefile)
+        #endif
+        return FormatRegistry(formats)
+    }()
 
     /// The format written to standard output when nothing names one and there is no input
     /// format to follow (clusters, for example).

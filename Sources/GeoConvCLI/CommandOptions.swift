@@ -14,6 +14,24 @@ struct InputOptions: ParsableArguments {
     @Option(name: .customLong(PolylineOptions.precision.name), help: ArgumentHelp(PolylineOptions.precision.help))
     var polylinePrecision: Int?
 
+    @Option(name: .customLong(CSVOptions.delimiter.name), help: ArgumentHelp(CSVOptions.delimiter.help, valueName: "char"))
+    var csvDelimiter: String?
+
+    @Option(name: .customLong(CSVOptions.longitude.name), help: ArgumentHelp(CSVOptions.longitude.help, valueName: "column"))
+    var csvLon: String?
+
+    @Option(name: .customLong(CSVOptions.latitude.name), help: ArgumentHelp(CSVOptions.latitude.help, valueName: "column"))
+    var csvLat: String?
+
+    @Option(name: .customLong(CSVOptions.geometry.name), help: ArgumentHelp(CSVOptions.geometry.help, valueName: "column"))
+    var csvGeometry: String?
+
+    @Flag(name: .customLong(CSVOptions.strings.name), help: ArgumentHelp(CSVOptions.strings.help))
+    var csvStrings = false
+
+    @Option(name: .customLong(ShapefileOptions.encoding.name), help: ArgumentHelp(ShapefileOptions.encoding.help, valueName: "encoding"))
+    var shpEncoding: String?
+
     func validate() throws {
         if let polylinePrecision, !EncodedPolyline.supportedPrecisions.contains(polylinePrecision) {
             throw ValidationError("--polyline-precision must be within 0…13 (5 for Google, 6 for OSRM and Valhalla)")
@@ -28,6 +46,12 @@ struct InputOptions: ParsableArguments {
     var options: ConversionOptions {
         var options = ConversionOptions(inputFormat: from)
         options.formatOptions[PolylineOptions.precision] = polylinePrecision
+        options.formatOptions[CSVOptions.delimiter] = csvDelimiter
+        options.formatOptions[CSVOptions.longitude] = csvLon
+        options.formatOptions[CSVOptions.latitude] = csvLat
+        options.formatOptions[CSVOptions.geometry] = csvGeometry
+        if csvStrings { options.formatOptions[CSVOptions.strings] = true }
+        options.formatOptions[ShapefileOptions.encoding] = shpEncoding
         return options
     }
 }

@@ -90,6 +90,9 @@ struct Convert: ParsableCommand {
     @Option(help: ArgumentHelp(WKTOptions.srid.help))
     var srid: Int?
 
+    @Option(name: .customLong(ShapefileOptions.kind.name), help: ArgumentHelp(ShapefileOptions.kind.help, valueName: "kind"))
+    var shpKind: String?
+
     @Option(name: .customLong("s-srs"), help: "The input's CRS (EPSG:n, +proj=…, WKT2, urn:ogc:def:crs:…), overriding what the file says.")
     var sourceCRS: String?
 
@@ -155,6 +158,7 @@ struct Convert: ParsableCommand {
         if rs { options.formatOptions[GeoJSONOptions.recordSeparator] = true }
         if keepGeometry { options.formatOptions[GeoJSONOptions.keepsGeometry] = true }
         options.formatOptions[WKTOptions.srid] = srid
+        options.formatOptions[ShapefileOptions.kind] = shpKind
         options.formatOptions[WKTOptions.arcStep] = arcStep
         options.circles = circles
         options.sourceCRS = sourceCRS

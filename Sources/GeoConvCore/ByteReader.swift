@@ -38,6 +38,12 @@ public final class ByteReader {
     private let rereadableSource: InputSource?
     /// The input's name for messages.
     public let name: String
+    /// The path of the file read, for formats whose data is several files side by side (a
+    /// shapefile's `.shp`, `.dbf`, `.prj`); `nil` for standard input and memory.
+    package var filePath: String? {
+        if case .file(let path)? = rereadableSource { return path }
+        return nil
+    }
     /// Bytes handed out so far.
     public private(set) var bytesRead = 0
     /// What must live as long as this reader (the temporary copy of standard input it reads).

@@ -36,6 +36,11 @@ public final class ByteWriter {
     @exclusivity(unchecked) public private(set) var bytesWritten = 0
     /// The name used in messages.
     public let name: String
+    /// The path of the file written (`OutputTarget.file`), for formats that write files
+    /// beside it (a shapefile's `.shx`, `.dbf`, `.prj`); `nil` for other targets.
+    package var filePath: String? { targetPath }
+    /// Whether the bytes are kept in memory (`OutputTarget.memory`).
+    package var isMemory: Bool { keepsInMemory }
 
     /// Whether the bytes go nowhere (`OutputTarget.discard`): what a writer would hold back
     /// for later need not be kept either.

@@ -146,26 +146,3 @@ extension KMZWriter {
         try diagnostics.warn("kmz.unsafe-entry-dropped", "the embedded file \"\(path)\" has an unsafe path and is not written")
     }
 }
-
-/// A temporary directory removed with its contents when no longer needed — or when a
-/// signal ends the process (`TemporaryFiles`, told the names of the files it will hold).
-final class TemporaryDirectory {
-    let url: URL
-    private let slot: Int?
-
-    init(holding files: [String]) throws(GeoConvError) {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("geoconv-\(UUID().uuidString)")
-        do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw GeoConvError(.io, "cannot create a temporary directory: \(error)", hint: "set TMPDIR to a writable directory")
-        }
-        slot = TemporaryFiles.register(url.path, files: files)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-        if let slot { TemporaryFiles.unregister(slot) }
-    }
-}

@@ -18,4 +18,13 @@ public enum BuiltTraits {
         false
         #endif
     }()
+
+    /// Built with the Shapefile trait (shapelib): the `shapefile` format.
+    public static let shapefile: Bool = {
+        #if Shapefile
+        true
+        #else
+        false
+        #endif
+    }()
 }

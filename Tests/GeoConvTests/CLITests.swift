@@ -80,13 +80,13 @@ struct CLITests {
 
     @Test("--from and --to take a format's name or alias; an unknown one is a usage error listing the formats")
     func formatNames() throws {
-        let unknown = try CLI.run(["-", "-", "--from", "wkt", "--to", "shapefile"], stdin: "POINT (1 2)\n")
+        let unknown = try CLI.run(["-", "-", "--from", "wkt", "--to", "geopackage"], stdin: "POINT (1 2)\n")
         #expect(unknown.status == 64)
         // Every registered format is listed, from the registry.
-        #expect(unknown.stderr.contains("The value 'shapefile' is invalid for '--to <format>'"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("The value 'geopackage' is invalid for '--to <format>'"), "\(unknown.stderr)")
         for format in FormatRegistry.standard.formats { #expect(unknown.stderr.contains("- \(format.name)\n"), "\(unknown.stderr)") }
-        let badInput = try CLI.run(["info", "-", "--from", "shp"], stdin: "POINT (1 2)\n")
-        #expect(badInput.status == 64 && badInput.stderr.contains("The value 'shp' is invalid for '--from <format>'"), "\(badInput.stderr)")
+        let badInput = try CLI.run(["info", "-", "--from", "gpkg"], stdin: "POINT (1 2)\n")
+        #expect(badInput.status == 64 && badInput.stderr.contains("The value 'gpkg' is invalid for '--from <format>'"), "\(badInput.stderr)")
         let alias = try CLI.run(["-", "-", "--from", "WKT", "--to", "wkb-hex"], stdin: "POINT (1 2)\n")
         #expect(alias.status == 0 && alias.stdout == "0101000000000000000000F03F0000000000000040\n", "\(alias.stdout) \(alias.stderr)")
     }

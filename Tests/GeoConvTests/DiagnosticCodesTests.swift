@@ -8,7 +8,7 @@ import GeoConvTestSupport
 struct DiagnosticCodesTests {
     /// The prefixes of the pipeline's own codes (its transforms and commands), beside the
     /// formats' names.
-    static let pipelinePrefixes = ["circle", "spans", "proj", "coordinate", "cluster", "geometry", "render", "output"]
+    static let pipelinePrefixes = ["circle", "spans", "proj", "coordinate", "cluster", "geometry", "render", "output", "selection"]
 
     /// A code as the sources write it: a registered format's name or a pipeline prefix, a
     /// dot, a kebab-case name (longer prefixes first: `geojsonseq` before `geojson`).

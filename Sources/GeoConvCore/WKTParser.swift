@@ -1,5 +1,3 @@
-public import GeoConvCore
-
 /// The ordinates a WKT or WKB geometry declares.
 public enum WKTDimensions: String, Hashable, Sendable {
     case xy = "XY", xyz = "XYZ", xym = "XYM", xyzm = "XYZM"

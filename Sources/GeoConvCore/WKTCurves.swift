@@ -1,4 +1,3 @@
-import GeoConvCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

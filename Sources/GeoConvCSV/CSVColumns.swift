@@ -1,0 +1,220 @@
+public import GeoConvCore
+
+/// Options for reading CSV.
+public struct CSVReadOptions: Hashable, Sendable {
+    /// The field delimiter; `nil` to sniff it from the header line.
+    public var delimiter: UInt8?
+    /// The longitude, latitude and geometry columns' names, when given (any case).
+    public var longitudeColumn: String?
+    public var latitudeColumn: String?
+    public var geometryColumn: String?
+    /// Keep every value as text.
+    public var keepsStrings: Bool
+    /// Skip rows that do not parse, counting them.
+    public var skipsInvalidRows: Bool
+    /// The largest angle one segment of a linearised WKT arc spans, in degrees.
+    public var arcStep: Double
+
+    /// Creates options.
+    public init(delimiter: UInt8? = nil, longitudeColumn: String? = nil, latitudeColumn: String? = nil, geometryColumn: String? = nil,
+                keepsStrings: Bool = false, skipsInvalidRows: Bool = false, arcStep: Double = WKTParser.defaultArcStep)
+    {
+        self.delimiter = delimiter
+        self.longitudeColumn = longitudeColumn
+        self.latitudeColumn = latitudeColumn
+        self.geometryColumn = geometryColumn
+        self.keepsStrings = keepsStrings
+        self.skipsInvalidRows = skipsInvalidRows
+        self.arcStep = arcStep
+    }
+
+    /// The options a conversion gives (its `formatOptions`, `skipInvalid`); a usage error for
+    /// a delimiter that is none of the four.
+    public init(_ options: ConversionOptions) throws(GeoConvError) {
+        self.init(delimiter: try CSVOptions.givenDelimiter(options),
+                  longitudeColumn: options.formatOptions[CSVOptions.longitude], latitudeColumn: options.formatOptions[CSVOptions.latitude],
+                  geometryColumn: options.formatOptions[CSVOptions.geometry], keepsStrings: options.formatOptions[CSVOptions.strings] ?? false,
+                  skipsInvalidRows: options.skipInvalid, arcStep: options.formatOptions[CSVOptions.arcStep] ?? WKTParser.defaultArcStep)
+    }
+}
+
+/// What each column of a header is: its property name, and the columns the geometry,
+/// title and snippet come from.
+struct CSVColumns {
+    static let longitudeNames: Set<String> = ["lon", "lng", "long", "longitude", "x"]
+    static let latitudeNames: Set<String> = ["lat", "latitude", "y"]
+    static let altitudeNames: Set<String> = ["z", "alt", "altitude", "elevation", "ele", "height"]
+    static let geometryNames: Set<String> = ["wkt", "geometry", "geom", "the_geom"]
+    static let titleNames: Set<String> = ["name", "title"]
+    static let snippetNames: Set<String> = ["description", "snippet"]
+
+    /// A header name as it is matched: trimmed, lower case.
+    static func normalised(_ name: String) -> String {
+        name.trimmingSpaces.lowercased()
+    }
+
+    /// Each column's property name (empty ones `field_N`, repeated ones `name_2`…).
+    var names: [String] = []
+    var longitude: Int?
+    var latitude: Int?
+    var altitude: Int?
+    var geometry: Int?
+    var title: Int?
+    var snippet: Int?
+    /// Whether each column holds a property (not the geometry, title or snippet).
+    var isProperty: [Bool] = []
+    /// Names given twice, renamed (for a warning).
+    var renamed: [String] = []
+
+    /// The roles of a header's columns: those the options name, else the first column of
+    /// each recognised name. A geometry column wins over longitude/latitude ones (which then
+    /// stay properties); the altitude column is used with longitude/latitude only.
+    init(header: [String], options: CSVReadOptions) throws(GeoConvError) {
+        var seen: [String: Int] = [:]
+        for (index, raw) in header.enumerated() {
+            var name = raw.isEmpty ? "field_\(index + 1)" : raw
+            let key = name.lowercased()
+            if let count = seen[key] {
+                seen[key] = count + 1
+                renamed.append(name)
+                name += "_\(count + 1)"
+            } else {
+                seen[key] = 1
+            }
+            names.append(name)
+        }
+        let normalised = names.map(CSVColumns.normalised)
+        func named(_ given: String, _ option: String) throws(GeoConvError) -> Int {
+            guard let index = normalised.firstIndex(of: CSVColumns.normalised(given)) else {
+                throw GeoConvError(.usage, "--\(option) \(given): the header has no such column",
+                                   hint: "the columns are: \(header.joined(separator: ", "))")
+            }
+            return index
+        }
+        func first(_ candidates: Set<String>) -> Int? { normalised.firstIndex { candidates.contains($0) } }
+        if let given = options.geometryColumn {
+            geometry = try named(given, "csv-geometry")
+        } else if let lon = options.longitudeColumn, let lat = options.latitudeColumn {
+            longitude = try named(lon, "csv-lon")
+            latitude = try named(lat, "csv-lat")
+        } else if options.longitudeColumn != nil || options.latitudeColumn != nil {
+            longitude = try options.longitudeColumn.map { (name: String) throws(GeoConvError) in try named(name, "csv-lon") } ?? first(CSVColumns.longitudeNames)
+            latitude = try options.latitudeColumn.map { (name: String) throws(GeoConvError) in try named(name, "csv-lat") } ?? first(CSVColumns.latitudeNames)
+        } else if let found = first(CSVColumns.geometryNames) {
+            geometry = found
+        } else {
+            longitude = first(CSVColumns.longitudeNames)
+            latitude = first(CSVColumns.latitudeNames)
+        }
+        if longitude == nil || latitude == nil {
+            longitude = nil
+            latitude = nil
+        } else {
+            altitude = first(CSVColumns.altitudeNames)
+        }
+        title = first(CSVColumns.titleNames)
+        snippet = first(CSVColumns.snippetNames)
+        isProperty = header.indices.map { index in
+            ![longitude, latitude, altitude, geometry, title, snippet].contains(index)
+        }
+    }
+
+    /// Whether the rows have a geometry.
+    var hasGeometry: Bool { geometry != nil || longitude != nil }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        var view = Substring(self)
+        while let first = view.first, first == " " || first == "\t" { view.removeFirst() }
+        while let last = view.last, last == " " || last == "\t" { view.removeLast() }
+        return String(view)
+    }
+}
+
+/// Typing a value as GDAL's CSV driver does with `AUTODETECT_TYPE=YES`, but value by value:
+/// integers and reals (as JSON numbers, their text kept), `true`/`false`, empty = null,
+/// anything else text. Numbers with leading zeros (`007`) stay text, as do `nan`, `inf`,
+/// hexadecimal and values with spaces around them.
+enum CSVValues {
+    /// The JSON value of a field's bytes.
+    static func value(_ bytes: UnsafeBufferPointer<UInt8>, text: () -> String) -> JSONValue {
+        if bytes.isEmpty { return .null }
+        switch numberForm(bytes) {
+        case .json: return .number(JSONNumber(uncheckedLiteral: String(decoding: bytes, as: UTF8.self)))
+        case .other:
+            if let number = DecimalParser.parse(bytes), number.isFinite, let json = JSONNumber(number) { return .number(json) }
+        case .none:
+            if bytes.count == 4, bytes.elementsEqual("true".utf8) { return .bool(true) }
+            if bytes.count == 5, bytes.elementsEqual("false".utf8) { return .bool(false) }
+        }
+        return .string(text())
+    }
+
+    /// How a field reads as a number.
+    enum NumberForm {
+        /// A JSON number, kept as written.
+        case json
+        /// A number GDAL reads that JSON does not write so (`+5`, `.5`, `5.`): normalised.
+        case other
+    }
+
+    /// Whether the bytes are a decimal number, and in which form; `nil` for text (leading
+    /// zeros included: `007` is a code, not seven).
+    static func numberForm(_ bytes: UnsafeBufferPointer<UInt8>) -> NumberForm? {
+        var i = 0, json = true
+        let count = bytes.count
+        if i < count, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
+            if bytes[i] == UInt8(ascii: "+") { json = false }
+            i += 1
+        }
+        let integerStart = i
+        while i < count, bytes[i] &- 48 < 10 { i += 1 }
+        let integerDigits = i - integerStart
+        if integerDigits > 1, bytes[integerStart] == UInt8(ascii: "0") { return nil }
+        if integerDigits == 0 { json = false }
+        var fractionDigits = 0
+        if i < count, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            let fractionStart = i
+            while i < count, bytes[i] &- 48 < 10 { i += 1 }
+            fractionDigits = i - fractionStart
+            if fractionDigits == 0 { json = false }
+        }
+        guard integerDigits + fractionDigits > 0 else { return nil }
+        if i < count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+            i += 1
+            if i < count, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") { i += 1 }
+            let exponentStart = i
+            while i < count, bytes[i] &- 48 < 10 { i += 1 }
+            if i == exponentStart { return nil }
+        }
+        guard i == count else { return nil }
+        return json ? .json : .other
+    }
+
+    /// Whether text would be read back as a number or a boolean.
+    static func readsAsTyped(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            numberForm(bytes) != nil || bytes.elementsEqual("true".utf8) || bytes.elementsEqual("false".utf8)
+        }
+    }
+}
+
+/// Whether a first line is data rather than a header: as GDAL's `HEADERS=AUTO`, when any of
+/// its fields (spaces around it aside) is a number.
+enum CSVHeaderless {
+    static func isData(_ record: CSVRecord) -> Bool {
+        record.bytes.withUnsafeBufferPointer { buffer in
+            (0..<record.count).contains { index in
+                let range = record.range(index)
+                var start = range.lowerBound, end = range.upperBound
+                while start < end, buffer[start] == 0x20 || buffer[start] == 0x09 { start += 1 }
+                while end > start, buffer[end - 1] == 0x20 || buffer[end - 1] == 0x09 { end -= 1 }
+                return start < end && CSVValues.numberForm(UnsafeBufferPointer(rebasing: buffer[start..<end])) != nil
+            }
+        }
+    }
+}

@@ -1,0 +1,186 @@
+public import GeoConvCore
+
+/// Reads CSV/TSV streaming, one row at a time.
+///
+/// - The header line names the columns; the delimiter is the options' or sniffed from it.
+/// - The geometry comes from a WKT or hex-WKB column (WKT, geometry, geom, the_geom) or
+///   from longitude/latitude columns (lon/lng/long/longitude/x, lat/latitude/y, with an
+///   optional altitude column z/alt/altitude/elevation/ele/height), any case, or the
+///   columns the options name. These columns are not repeated as properties. A row whose
+///   longitude or latitude is empty has no geometry.
+/// - `name`/`title` → title, `description`/`snippet` → snippet; every other column is a
+///   property, typed value by value (`CSVValues`) unless `keepsStrings`.
+/// - A row with the wrong number of fields, an unterminated quote, a bad WKT or WKB or a
+///   non-numeric coordinate is an error at its line and column, or skipped and counted with
+///   `skipsInvalidRows`.
+public struct CSVReader: FeatureReader {
+    private let records: CSVRecordReader
+    private let options: CSVReadOptions
+    private let diagnostics: DiagnosticLog
+    private var record = CSVRecord()
+    private var columns: CSVColumns?
+    /// Whether the first line was data (no header): the record holds it, not yet returned.
+    private var firstRowPending = false
+    /// Where the last feature's row starts.
+    public private(set) var lastLocation: SourceLocation?
+
+    /// Creates a reader over an input.
+    public init(_ input: ByteReader, options: CSVReadOptions = CSVReadOptions(), diagnostics: DiagnosticLog) throws(GeoConvError) {
+        records = try CSVRecordReader(input, delimiter: options.delimiter)
+        self.options = options
+        self.diagnostics = diagnostics
+    }
+
+    public mutating func readHeader() throws(GeoConvError) -> DocumentHeader {
+        guard columns == nil else { return DocumentHeader() }
+        guard try records.next(into: &record) else {
+            throw GeoConvError(.invalidInput, "the input is empty: a CSV file starts with a header line",
+                               at: SourceLocation(file: records.name, line: 1, column: 1, byteOffset: 0), hint: "give a header line naming the columns")
+        }
+        try reportTextAfterQuote()
+        var names: [String] = []
+        if CSVHeaderless.isData(record) {
+            // As GDAL's HEADERS=AUTO: a first line with a number in it is data, its columns field_1…
+            firstRowPending = true
+            names = Array(repeating: "", count: record.count)
+            diagnostics.note("csv.no-header", "the first line holds a number: it is read as data, the columns named field_1, field_2…",
+                             at: record.start(file: records.name))
+        } else {
+            for index in 0..<record.count {
+                let (text, valid) = record.text(index)
+                if !valid { try warnInvalidUTF8(at: record.location(index, file: records.name)) }
+                names.append(text)
+            }
+        }
+        let columns = try CSVColumns(header: names, options: options)
+        let at = record.start(file: records.name)
+        if !columns.renamed.isEmpty {
+            try diagnostics.warn("csv.duplicate-column-renamed",
+                                 "columns named more than once (\(columns.renamed.joined(separator: ", "))) are renamed name_2, name_3…", at: at)
+        }
+        if !columns.hasGeometry {
+            try diagnostics.warn("csv.no-geometry-columns",
+                                 "the header names no longitude and latitude columns and no WKT column: the rows have no geometry", at: at,
+                                 hint: "name the columns with --csv-lon and --csv-lat, or --csv-geometry")
+        }
+        self.columns = columns
+        return DocumentHeader()
+    }
+
+    public mutating func next() throws(GeoConvError) -> Feature? {
+        if columns == nil { _ = try readHeader() }
+        guard let columns else { return nil }
+        while true {
+            do throws(GeoConvError) {
+                if firstRowPending {
+                    firstRowPending = false
+                } else {
+                    guard try records.next(into: &record) else { return nil }
+                }
+            } catch {
+                guard options.skipsInvalidRows, error.code == .invalidInput else { throw error }
+                // An unterminated quote runs to the end of the input: nothing is left.
+                try diagnostics.skip("csv.invalid-row-skipped", "skipped a row: \(error.message)", at: error.location)
+                return nil
+            }
+            let at = record.start(file: records.name)
+            do throws(GeoConvError) {
+                let feature = try feature(columns)
+                lastLocation = at
+                return feature
+            } catch {
+                guard options.skipsInvalidRows, error.code == .invalidInput || error.code == .unsupported || error.code == .limitExceeded else {
+                    throw error
+                }
+                try diagnostics.skip("csv.invalid-row-skipped", "skipped a row: \(error.message)", at: error.location ?? at)
+            }
+        }
+    }
+
+    /// The feature of the row in `record`.
+    private mutating func feature(_ columns: CSVColumns) throws(GeoConvError) -> Feature {
+        guard record.count == columns.names.count else {
+            let place = record.count > columns.names.count ? record.location(columns.names.count, file: records.name) : record.end(file: records.name)
+            throw GeoConvError(.invalidInput, "this row has \(record.count) fields; the header has \(columns.names.count)", at: place,
+                               hint: "quote fields that hold the delimiter; give the header a name for every column")
+        }
+        try reportTextAfterQuote()
+        var feature = Feature(geometry: try geometry(columns))
+        if let title = columns.title { feature.title = try optionalText(title) }
+        if let snippet = columns.snippet { feature.snippet = try optionalText(snippet) }
+        feature.properties.reserveCapacity(columns.names.count)
+        let keepsStrings = options.keepsStrings
+        var invalidUTF8: Int?
+        record.bytes.withUnsafeBufferPointer { buffer in
+            for index in 0..<record.count where columns.isProperty[index] {
+                let field = UnsafeBufferPointer(rebasing: buffer[record.range(index)])
+                let text = { () -> String in
+                    if let text = String(validating: field, as: UTF8.self) { return text }
+                    invalidUTF8 = invalidUTF8 ?? index
+                    return String(decoding: field, as: UTF8.self)
+                }
+                let value: JSONValue = keepsStrings ? (field.isEmpty ? .null : .string(text())) : CSVValues.value(field, text: text)
+                feature.properties[columns.names[index]] = value
+            }
+        }
+        if let index = invalidUTF8 { try warnInvalidUTF8(at: record.location(index, file: records.name)) }
+        return feature
+    }
+
+    /// A field's text, `nil` when empty.
+    private func optionalText(_ index: Int) throws(GeoConvError) -> String? {
+        guard !record.range(index).isEmpty else { return nil }
+        let (text, valid) = record.text(index)
+        if !valid { try warnInvalidUTF8(at: record.location(index, file: records.name)) }
+        return text
+    }
+
+    private func warnInvalidUTF8(at location: SourceLocation) throws(GeoConvError) {
+        try diagnostics.warn("csv.invalid-utf8", "bytes that are not UTF-8 are read as U+FFFD", at: location,
+                             hint: "convert the file to UTF-8 (iconv -f latin1 -t utf-8)")
+    }
+
+    private func reportTextAfterQuote() throws(GeoConvError) {
+        guard let index = record.textAfterQuote else { return }
+        try diagnostics.warn("csv.text-after-quote", "text follows a quoted field's closing quote; it is kept as part of the field",
+                             at: record.location(index, file: records.name), hint: "quote the whole field, doubling the quotes inside it")
+    }
+
+    /// The row's geometry, from its geometry column or its longitude and latitude.
+    private func geometry(_ columns: CSVColumns) throws(GeoConvError) -> Geometry? {
+        if let column = columns.geometry { return try CSVGeometryField.parse(record, column, file: records.name, arcStep: options.arcStep,
+                                                                              diagnostics: diagnostics) }
+        guard let lonColumn = columns.longitude, let latColumn = columns.latitude else { return nil }
+        let lon = try number(lonColumn, "longitude"), lat = try number(latColumn, "latitude")
+        guard let lon, let lat else {
+            if (lon == nil) != (lat == nil) {
+                try diagnostics.warn("csv.partial-coordinates", "a row has a \(lon == nil ? "latitude" : "longitude") but no \(lon == nil ? "longitude" : "latitude"): it has no geometry",
+                                     at: record.start(file: records.name))
+            }
+            return nil
+        }
+        let altitude = try columns.altitude.flatMap { (column: Int) throws(GeoConvError) -> Double? in try number(column, "altitude") }
+        return .point(Coordinate(latitude: lat, longitude: lon, altitude: altitude))
+    }
+
+    /// A coordinate field's number (spaces around it allowed); `nil` when empty.
+    private func number(_ index: Int, _ what: String) throws(GeoConvError) -> Double? {
+        let range = record.range(index)
+        let parsed: Double?? = record.bytes.withUnsafeBufferPointer { buffer in
+            var start = range.lowerBound, end = range.upperBound
+            while start < end, buffer[start] == 0x20 || buffer[start] == 0x09 { start += 1 }
+            while end > start, buffer[end - 1] == 0x20 || buffer[end - 1] == 0x09 { end -= 1 }
+            if start == end { return .some(nil) }
+            return DecimalParser.parse(UnsafeBufferPointer(rebasing: buffer[start..<end])).map { $0 }
+        }
+        guard let parsed else {
+            let text = record.text(index).0
+            throw GeoConvError(.invalidInput, "the \(what) '\(text.prefix(40))' is not a number", at: record.location(index, file: records.name),
+                               hint: "coordinates are decimal degrees, such as -0.1276")
+        }
+        if let value = parsed, !value.isFinite {
+            throw GeoConvError(.invalidInput, "the \(what) is not finite", at: record.location(index, file: records.name))
+        }
+        return parsed
+    }
+}

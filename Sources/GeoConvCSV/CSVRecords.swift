@@ -1,0 +1,255 @@
+import GeoConvCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One record's fields: their bytes (quotes removed, doubled quotes made one) end to end,
+/// and where each field starts in the input.
+struct CSVRecord {
+    /// Every field's bytes, one after the other.
+    var bytes: [UInt8] = []
+    /// The end of each field in `bytes`.
+    var ends: [Int] = []
+    /// Each field's line (1-based), column (1-based, in bytes) and byte offset.
+    var lines: [Int] = []
+    var columns: [Int] = []
+    var offsets: [Int] = []
+    /// Whether each field was quoted.
+    var quoted: [Bool] = []
+    /// Where the record ends (before its line break).
+    var endLine = 0, endColumn = 0, endOffset = 0
+    /// Where a field went on after its closing quote (`"ab"c`), read as text; the first place.
+    var textAfterQuote: Int?
+
+    /// The number of fields.
+    var count: Int { ends.count }
+
+    /// The bytes of field `index`.
+    func range(_ index: Int) -> Range<Int> { (index == 0 ? 0 : ends[index - 1])..<ends[index] }
+
+    /// Where field `index` starts.
+    func location(_ index: Int, file: String) -> SourceLocation {
+        SourceLocation(file: file, line: lines[index], column: columns[index], byteOffset: offsets[index])
+    }
+
+    /// Where the record starts.
+    func start(file: String) -> SourceLocation { location(0, file: file) }
+
+    /// Where the record ends.
+    func end(file: String) -> SourceLocation { SourceLocation(file: file, line: endLine, column: endColumn, byteOffset: endOffset) }
+
+    /// The field's text (bytes that are not UTF-8 replaced by U+FFFD), and whether any was.
+    func text(_ index: Int) -> (String, valid: Bool) {
+        bytes.withUnsafeBufferPointer { buffer in
+            let field = UnsafeBufferPointer(rebasing: buffer[range(index)])
+            if let text = String(validating: field, as: UTF8.self) { return (text, true) }
+            return (String(decoding: field, as: UTF8.self), false)
+        }
+    }
+
+    mutating func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        lines.removeAll(keepingCapacity: true)
+        columns.removeAll(keepingCapacity: true)
+        offsets.removeAll(keepingCapacity: true)
+        quoted.removeAll(keepingCapacity: true)
+        textAfterQuote = nil
+    }
+}
+
+/// Reads RFC 4180 records from bytes: fields separated by the delimiter, records by LF or
+/// CRLF, quoted fields holding delimiters, doubled quotes and line breaks; a UTF-8 byte
+/// order mark is skipped (columns count from after it). Empty lines are skipped. Lenient
+/// where RFC 4180 is strict, as GDAL is: a quote inside an unquoted field is text, and
+/// text after a closing quote is kept (and reported by the reader).
+final class CSVRecordReader {
+    private let input: ByteReader
+    /// The input's name for messages.
+    let name: String
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var position = 0
+    private var end = 0
+    private var atEnd = false
+    /// The input offset of `storage[0]`.
+    private var consumed = 0
+    /// The current line (1-based) and the input offset where it starts.
+    private var line = 1
+    private var lineStart = 0
+    /// The field delimiter.
+    private(set) var delimiter: UInt8
+    /// The largest record accepted, in bytes.
+    let maximumRecordBytes: Int
+
+    /// Creates a reader; without a delimiter, the one that occurs most in the header line
+    /// (outside quotes) is used.
+    init(_ input: ByteReader, delimiter: UInt8?, maximumRecordBytes: Int = 256 << 20) throws(GeoConvError) {
+        self.input = input
+        name = input.name
+        capacity = 1 << 16
+        storage = .allocate(capacity: capacity)
+        self.delimiter = delimiter ?? UInt8(ascii: ",")
+        self.maximumRecordBytes = maximumRecordBytes
+        while end < 3, !atEnd { try fill() }
+        if input.startsInput, end >= 3, storage[0] == 0xEF, storage[1] == 0xBB, storage[2] == 0xBF {
+            position = 3
+            lineStart = 3
+        }
+        if delimiter == nil { self.delimiter = try sniffDelimiter() }
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Reads until the buffer holds the first line (its line break outside quotes), then
+    /// picks the delimiter from it.
+    private func sniffDelimiter() throws(GeoConvError) -> UInt8 {
+        var scanned = 0, quoted = false
+        while true {
+            while position + scanned < end {
+                let byte = storage[position + scanned]
+                if byte == UInt8(ascii: "\"") { quoted.toggle() } else if byte == 0x0A, !quoted { break }
+                scanned += 1
+            }
+            if position + scanned < end || atEnd || scanned >= 16 << 20 { break }
+            try fill()
+        }
+        return CSVDelimiterSniffing.delimiter(ofHeader: UnsafeBufferPointer(start: storage + position, count: scanned))
+    }
+
+    /// Reads more input after what the buffer holds (unread bytes moved to its start),
+    /// growing it when full.
+    private func fill() throws(GeoConvError) {
+        if position > 0 {
+            let live = end - position
+            if live > 0 { storage.update(from: storage + position, count: live) }
+            consumed += position
+            end = live
+            position = 0
+        }
+        if end == capacity {
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+            grown.update(from: storage, count: end)
+            storage.deallocate()
+            storage = grown
+            capacity *= 2
+        }
+        let n = try input.read(into: UnsafeMutableRawBufferPointer(start: storage + end, count: capacity - end))
+        if n == 0 { atEnd = true }
+        end += n
+    }
+
+    /// The next byte without taking it; `nil` at the end of the input.
+    @inline(__always)
+    private func peek() throws(GeoConvError) -> UInt8? {
+        if position < end { return storage[position] }
+        if atEnd { return nil }
+        try fill()
+        return position < end ? storage[position] : nil
+    }
+
+    private var offset: Int { consumed + position }
+
+    private func newLine() {
+        line += 1
+        lineStart = offset
+    }
+
+    /// Reads the next record into `record`; `false` at the end of the input.
+    func next(into record: inout CSVRecord) throws(GeoConvError) -> Bool {
+        record.reset()
+        // Empty lines are skipped.
+        while let byte = try peek(), byte == 0x0A || byte == 0x0D {
+            position += 1
+            if byte == 0x0A { newLine() }
+        }
+        guard try peek() != nil else { return false }
+        while true {
+            record.lines.append(line)
+            record.columns.append(offset - lineStart + 1)
+            record.offsets.append(offset)
+            let quoted = try peek() == UInt8(ascii: "\"")
+            record.quoted.append(quoted)
+            if quoted { try quotedField(into: &record) }
+            try unquotedText(into: &record)
+            record.ends.append(record.bytes.count)
+            guard record.bytes.count <= maximumRecordBytes else {
+                throw GeoConvError(.limitExceeded, "a record is longer than \(maximumRecordBytes) bytes", at: record.start(file: name),
+                                   hint: "is a quote left open? A quoted field runs to its closing quote, across lines")
+            }
+            record.endLine = line
+            record.endColumn = offset - lineStart + 1
+            record.endOffset = offset
+            guard let byte = try peek() else { return true }
+            position += 1
+            if byte == delimiter { continue }
+            if byte == 0x0D, try peek() == 0x0A { position += 1 }
+            newLine()
+            return true
+        }
+    }
+
+    /// A quoted field's content, from its opening quote through its closing one.
+    private func quotedField(into record: inout CSVRecord) throws(GeoConvError) {
+        let opening = SourceLocation(file: name, line: line, column: offset - lineStart + 1, byteOffset: offset)
+        position += 1
+        while true {
+            guard let byte = try peek() else {
+                throw GeoConvError(.invalidInput, "a quoted field is not closed before the end of the input", at: opening,
+                                   hint: "close the field with \" (a quote inside a quoted field is written twice: \"\")")
+            }
+            if byte == UInt8(ascii: "\"") {
+                position += 1
+                guard try peek() == UInt8(ascii: "\"") else { break }
+                record.bytes.append(byte)
+                position += 1
+                continue
+            }
+            if byte == 0x0A {
+                record.bytes.append(byte)
+                position += 1
+                newLine()
+                continue
+            }
+            var index = position
+            while index < end, storage[index] != UInt8(ascii: "\""), storage[index] != 0x0A { index += 1 }
+            record.bytes.append(contentsOf: UnsafeBufferPointer(start: storage + position, count: index - position))
+            position = index
+            if record.bytes.count > maximumRecordBytes {
+                throw GeoConvError(.limitExceeded, "a quoted field is longer than \(maximumRecordBytes) bytes", at: opening,
+                                   hint: "is a quote left open? A quoted field runs to its closing quote, across lines")
+            }
+        }
+        if let byte = try peek(), byte != delimiter, byte != 0x0A, byte != 0x0D, record.textAfterQuote == nil {
+            record.textAfterQuote = record.count
+        }
+    }
+
+    /// Text up to the next delimiter or line break (a lone CR is text).
+    private func unquotedText(into record: inout CSVRecord) throws(GeoConvError) {
+        while true {
+            var index = position
+            let delimiter = self.delimiter
+            while index < end {
+                let byte = storage[index]
+                if byte == delimiter || byte == 0x0A || byte == 0x0D { break }
+                index += 1
+            }
+            record.bytes.append(contentsOf: UnsafeBufferPointer(start: storage + position, count: index - position))
+            position = index
+            if record.bytes.count > maximumRecordBytes { return }
+            guard let byte = try peek() else { return }
+            if byte == delimiter || byte == 0x0A { return }
+            if byte == 0x0D {
+                // CR LF (or a CR ending the input) ends the record; a CR alone is text.
+                if end - position < 2, !atEnd { try fill() }
+                if position + 1 >= end || storage[position + 1] == 0x0A { return }
+                record.bytes.append(0x0D)
+                position += 1
+                continue
+            }
+        }
+    }
+}

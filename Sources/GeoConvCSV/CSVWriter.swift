@@ -1,0 +1,170 @@
+public import GeoConvCore
+
+/// Writes CSV (or TSV): a header line, then a row per feature, LF line breaks (GDAL's
+/// default outside Windows), RFC 4180 quoting (a field holding the delimiter, a quote, CR
+/// or LF, or starting or ending with a space or tab, is quoted, its quotes doubled).
+///
+/// The columns are known only once every feature is seen (any property may first appear in
+/// the last one), so rows wait in a spool — memory up to a threshold, then an unlinked
+/// temporary file — each as the cells it has, and `finish` writes the header and the rows:
+/// - geometry: `longitude`,`latitude` (and `altitude` when any point has one) when every
+///   geometry is a point; otherwise one `WKT` column for every row, points included. A row
+///   without geometry has empty geometry cells.
+/// - `id` (when any feature has one), title → `name`, snippet → `description`, then every
+///   property in the order first seen; a property whose name another column has is renamed
+///   `name_2` (reported). Numbers as written, booleans `true`/`false`, null empty, arrays
+///   and objects as JSON text (reported).
+/// - Style, foreign members and the document's name, description, view and tile layers have
+///   no place in CSV (reported).
+public struct CSVWriter: FeatureWriter {
+    private let output: ByteWriter
+    private let delimiter: UInt8
+    private let precision: Int?
+    private let diagnostics: DiagnosticLog
+    private let spool: Spool
+    /// Property names, by their slot in a spooled row (after `CSVRowSlot.firstProperty`).
+    private var propertyNames: [String] = []
+    private var propertySlots: [String: Int] = [:]
+    private var anyNonPoint = false, anyAltitude = false, anyID = false, anyTitle = false, anySnippet = false
+    private var row: [UInt8] = []
+    private var cell: [UInt8] = []
+
+    /// Creates a writer into `output`.
+    public init(_ output: ByteWriter, delimiter: UInt8 = UInt8(ascii: ","), precision: Int? = nil, diagnostics: DiagnosticLog) {
+        self.output = output
+        self.delimiter = delimiter
+        self.precision = precision
+        self.diagnostics = diagnostics
+        spool = Spool(discards: output.discards)
+    }
+
+    public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) {
+        try header.reportEmbeddedFilesDropped(by: "CSV", diagnostics: diagnostics)
+        if header.name != nil || header.description != nil || header.camera != nil || !header.tileLayers.isEmpty || !header.foreignMembers.isEmpty {
+            try diagnostics.warn("csv.document-info-dropped",
+                                 "the document's name, description, view, tile layers and other members have no place in CSV and are not written")
+        }
+    }
+
+    public mutating func write(_ feature: Feature) throws(GeoConvError) {
+        try feature.requireFinite(writing: "CSV", at: diagnostics.currentLocation)
+        row.removeAll(keepingCapacity: true)
+        if let geometry = feature.geometry { try appendGeometry(geometry) }
+        if let id = feature.id {
+            anyID = true
+            appendCell(CSVRowSlot.id, id.description)
+        }
+        if let title = feature.title {
+            anyTitle = true
+            appendCell(CSVRowSlot.title, title)
+        }
+        if let snippet = feature.snippet {
+            anySnippet = true
+            appendCell(CSVRowSlot.snippet, snippet)
+        }
+        if !feature.style.isEmpty {
+            try diagnostics.warn("csv.style-dropped", "styles have no place in CSV and are not written", hint: "write GeoJSON or KML to keep them")
+        }
+        if !feature.foreignMembers.isEmpty {
+            try diagnostics.warn("csv.foreign-members-dropped", "a feature's members beyond its properties have no place in CSV and are not written")
+        }
+        for (key, value) in feature.properties {
+            // A property that says what the title or snippet column says (GeoJSON's `name`,
+            // read as the title and kept) is that column.
+            if case .string(let text) = value, (text == feature.title && (key == "name" || key == "title"))
+                || (text == feature.snippet && (key == "description" || key == "snippet")) { continue }
+            let slot: Int
+            if let known = propertySlots[key] {
+                slot = known
+            } else {
+                slot = CSVRowSlot.firstProperty + propertyNames.count
+                propertySlots[key] = slot
+                propertyNames.append(key)
+            }
+            cell.removeAll(keepingCapacity: true)
+            switch value {
+            case .null: continue
+            case .bool(let flag): cell.append(contentsOf: (flag ? "true" : "false").utf8)
+            case .number(let number): cell.append(contentsOf: number.literal.utf8)
+            case .string(let text):
+                if CSVValues.readsAsTyped(text) {
+                    diagnostics.note("csv.text-reads-as-typed", "text that reads as a number or a boolean (\"\(text.prefix(20))\") is read back as one",
+                                     at: diagnostics.currentLocation)
+                }
+                cell.append(contentsOf: text.utf8)
+            case .array, .object:
+                try diagnostics.warn("csv.nested-value-as-json", "the property \"\(key)\" holds an \(value.typeName): it is written as JSON text",
+                                     hint: "CSV cells hold text; read it back with a JSON parser")
+                JSONText.append(value, to: &cell)
+            }
+            CSVRowSlot.append(slot, cell, to: &row)
+        }
+        var framed: [UInt8] = []
+        framed.reserveCapacity(row.count + 5)
+        CSVRowSlot.appendVarint(row.count, to: &framed)
+        framed.append(contentsOf: row)
+        try spool.append(framed)
+    }
+
+    private mutating func appendCell(_ slot: Int, _ text: String) {
+        CSVRowSlot.append(slot, Array(text.utf8), to: &row)
+    }
+
+    private mutating func appendGeometry(_ geometry: Geometry) throws(GeoConvError) {
+        if case .point(let c) = geometry {
+            cell.removeAll(keepingCapacity: true)
+            DecimalFormatter.append(c.longitude, digits: precision, to: &cell)
+            CSVRowSlot.append(CSVRowSlot.longitude, cell, to: &row)
+            cell.removeAll(keepingCapacity: true)
+            DecimalFormatter.append(c.latitude, digits: precision, to: &cell)
+            CSVRowSlot.append(CSVRowSlot.latitude, cell, to: &row)
+            if let altitude = c.altitude {
+                anyAltitude = true
+                cell.removeAll(keepingCapacity: true)
+                DecimalFormatter.append(altitude, digits: precision, to: &cell)
+                CSVRowSlot.append(CSVRowSlot.altitude, cell, to: &row)
+            }
+            return
+        }
+        anyNonPoint = true
+        cell.removeAll(keepingCapacity: true)
+        try WKTWriter(precision: precision).append(geometry, to: &cell)
+        CSVRowSlot.append(CSVRowSlot.wkt, cell, to: &row)
+    }
+
+    public mutating func finish() throws(GeoConvError) {
+        let layout = CSVLayout(wkt: anyNonPoint, altitude: anyAltitude, id: anyID, title: anyTitle, snippet: anySnippet,
+                               properties: propertyNames)
+        if !layout.renamed.isEmpty {
+            try diagnostics.warn("csv.column-renamed",
+                                 "properties named as another column (\(layout.renamed.joined(separator: ", "))) are written as name_2…")
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 20)
+        for (index, name) in layout.names.enumerated() {
+            if index > 0 { out.append(delimiter) }
+            CSVQuoting.append(Array(name.utf8), delimiter: delimiter, header: true, to: &out)
+        }
+        out.append(0x0A)
+        var pending: [UInt8] = []
+        var cells = [Range<Int>?](repeating: nil, count: CSVRowSlot.firstProperty + propertyNames.count)
+        let delimiter = self.delimiter
+        try spool.drain { (chunk: [UInt8]) throws(GeoConvError) in
+            pending.append(contentsOf: chunk)
+            var start = 0
+            while let (length, body) = CSVRowSlot.readVarint(pending, at: start), body + length <= pending.count {
+                for index in cells.indices { cells[index] = nil }
+                CSVRowSlot.decode(pending, body..<(body + length), into: &cells)
+                layout.appendRow(pending, cells, delimiter: delimiter, to: &out)
+                start = body + length
+                if out.count >= 1 << 20 {
+                    try output.write(out)
+                    out.removeAll(keepingCapacity: true)
+                }
+            }
+            pending.removeFirst(start)
+        }
+        try output.write(out)
+        try output.flush()
+    }
+}

@@ -1,0 +1,216 @@
+#if Shapefile
+internal import CShapelib
+import Foundation
+import GeoConvCore
+
+/// The state of a `ShapefileWriter`: the shapefiles open in the temporary folder, the spool
+/// of properties and the columns learnt.
+final class ShapefileWriting {
+    /// One shapefile being written.
+    struct File {
+        let handle: SHPHandle
+        /// Its name in the temporary folder (`k0`) and its final base path (`out`, `out_lines`).
+        let temporaryBase: String
+        let finalBase: String
+        var kind: ShapeKind?
+        var hasZ = false
+        var records = 0
+    }
+
+    let output: ByteWriter
+    let diagnostics: DiagnosticLog
+    let options: ShapefileWriteOptions
+    /// The output's path without `.shp`.
+    let base: String
+    let directory: TemporaryDirectory
+    var files: [File] = []
+    var spool: ShapefileSpool
+    var schema = DBFSchema()
+    var projection: String?
+    /// Features dropped by `--shp-kind`, by kind.
+    var dropped: [ShapeKind: Int] = [:]
+
+    /// The largest .shp or .dbf dBase and shapefile readers take: 2 GB.
+    static let maximumFileBytes = Int(Int32.max)
+
+    /// Writes beside `path`; with none (memory, nothing), in a temporary folder, from which
+    /// only the main `.shp` reaches the output.
+    init(output: ByteWriter, path: String?, options: ShapefileWriteOptions, diagnostics: DiagnosticLog) throws(GeoConvError) {
+        self.output = output
+        self.diagnostics = diagnostics
+        self.options = options
+        let names = (0..<ShapeKind.allCases.count).flatMap { i in ["shp", "shx", "dbf", "cpg", "prj"].map { "k\(i).\($0)" } }
+            + ["spool", "out.shx", "out.dbf", "out.cpg", "out.prj"]
+        if let path {
+            base = path.lowercased().hasSuffix(".shp") ? String(path.dropLast(4)) : path
+            let slash = path.lastIndex(of: "/")
+            let folder = slash.map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+            directory = try TemporaryDirectory(holding: names, in: folder)
+        } else {
+            directory = try TemporaryDirectory(holding: names)
+            base = directory.url.appendingPathComponent("out").path
+        }
+        spool = try ShapefileSpool(path: directory.url.appendingPathComponent("spool").path)
+    }
+
+    func begin(_ header: DocumentHeader) throws(GeoConvError) {
+        projection = try ShapefileProjectionText.prj(for: header.crs, diagnostics: diagnostics)
+        if header.name != nil || header.description != nil || header.camera != nil || !header.tileLayers.isEmpty || !header.foreignMembers.isEmpty {
+            try diagnostics.warn("shapefile.document-info-dropped", "the document's name, description, view and other members have no place in a shapefile")
+        }
+    }
+
+    func write(_ feature: Feature) throws(GeoConvError) {
+        if feature.style != Style() {
+            try diagnostics.warn("shapefile.style-dropped", "styles have no place in a shapefile and are not written", hint: "write KML or GeoJSON to keep them")
+        }
+        if !feature.foreignMembers.isEmpty {
+            try diagnostics.warn("shapefile.foreign-members-dropped", "a feature's members beyond its properties have no place in a shapefile")
+        }
+        guard let geometry = feature.geometry, !geometry.isEmpty else {
+            try writeShape(nil, kind: nil, feature: feature)
+            return
+        }
+        if case .geometryCollection(let members) = geometry {
+            try diagnostics.warn("shapefile.collection-split", "a GeometryCollection is written as one shape per member, each with the feature's attributes, in the shapefile of its kind",
+                                 hint: "a shapefile holds one geometry kind; --explode-collections says so up front")
+            for member in Self.flattened(members) { try write(member, feature: feature) }
+            return
+        }
+        try write(geometry, feature: feature)
+    }
+
+    /// Members of nested collections, in order.
+    static func flattened(_ members: [Geometry]) -> [Geometry] {
+        members.flatMap { member -> [Geometry] in
+            if case .geometryCollection(let inner) = member { return flattened(inner) }
+            return member.isEmpty ? [] : [member]
+        }
+    }
+
+    private func write(_ geometry: Geometry, feature: Feature) throws(GeoConvError) {
+        guard let kind = ShapeKind.of(geometry) else {
+            try writeShape(nil, kind: nil, feature: feature)
+            return
+        }
+        if let only = options.kind, only != kind {
+            dropped[kind, default: 0] += 1
+            return
+        }
+        try writeShape(geometry, kind: kind, feature: feature)
+    }
+
+    /// The file `kind` goes to, opened when first needed: the output's own name for the
+    /// first kind (and for features without a geometry), `out_KIND` for the others.
+    private func file(for kind: ShapeKind?) throws(GeoConvError) -> Int {
+        if let kind, let index = files.firstIndex(where: { $0.kind == kind }) { return index }
+        if !files.isEmpty, files[0].kind == nil || kind == nil { return 0 }
+        let number = files.count
+        let temporary = directory.url.appendingPathComponent("k\(number)").path
+        var hooks = ShapelibHooks.quiet()
+        guard let handle = SHPCreateLL(temporary, SHPT_NULL, &hooks) else {
+            throw GeoConvError(.io, "cannot create a shapefile in \(directory.url.path)", hint: "check that the output's folder is writable")
+        }
+        let finalBase = files.isEmpty ? base : base + "_" + (kind?.rawValue ?? "null")
+        files.append(File(handle: handle, temporaryBase: temporary, finalBase: finalBase, kind: nil))
+        return number
+    }
+
+    private func writeShape(_ geometry: Geometry?, kind: ShapeKind?, feature: Feature) throws(GeoConvError) {
+        let index = try file(for: kind)
+        var file = files[index]
+        if let geometry, let kind {
+            if file.kind == nil {
+                // The first geometry decides the file's kind and whether it has z.
+                file.kind = kind
+                file.hasZ = geometry.hasAltitude
+                file.handle.pointee.nShapeType = kind.shapeType(withZ: file.hasZ)
+            } else if !file.hasZ, geometry.hasAltitude {
+                try diagnostics.warn("shapefile.altitude-dropped", "altitudes are dropped: the shapefile of \(kind.rawValue) was begun without z by its first feature",
+                                     hint: "--dim 3 gives every position one, so that z is kept")
+            }
+            let object = ShapeObjects.make(geometry, kind: kind, type: file.handle.pointee.nShapeType, hasZ: file.hasZ)
+            defer { SHPDestroyObject(object) }
+            guard SHPWriteObject(file.handle, -1, object) >= 0 else {
+                throw GeoConvError(.io, "cannot write a shape to '\(file.finalBase).shp'", hint: "check the disk space")
+            }
+        } else {
+            guard let object = SHPCreateSimpleObject(SHPT_NULL, 0, nil, nil, nil) else {
+                throw GeoConvError(.io, "cannot make a null shape")
+            }
+            defer { SHPDestroyObject(object) }
+            guard SHPWriteObject(file.handle, -1, object) >= 0 else {
+                throw GeoConvError(.io, "cannot write a shape to '\(file.finalBase).shp'", hint: "check the disk space")
+            }
+        }
+        if Int(file.handle.pointee.nFileSize) > Self.maximumFileBytes || file.handle.pointee.nFileSize >= UInt32(Int32.max) {
+            throw GeoConvError(.limitExceeded, "'\(file.finalBase).shp' would pass 2 GB, the most a shapefile holds",
+                               hint: "split the input (--where, --bbox, --limit) or write GeoJSON, GeoParquet or KML")
+        }
+        file.records += 1
+        files[index] = file
+        try spool.append(file: index, record: attributes(of: feature), schema: &schema)
+    }
+
+    /// The feature's attributes as columns: the title as `name` and the snippet as
+    /// `description` (unless a property has that name), the id as `id` (likewise), then
+    /// the properties.
+    private func attributes(of feature: Feature) -> JSONObject {
+        var record = JSONObject()
+        func has(_ key: String) -> Bool { feature.properties.keys.contains { $0.lowercased() == key } }
+        if let title = feature.title, !has("name") { record["name"] = .string(title) }
+        if let snippet = feature.snippet, !has("description") { record["description"] = .string(snippet) }
+        if let id = feature.id, !has("id") {
+            switch id {
+            case .string(let s): record["id"] = .string(s)
+            case .number(let n): record["id"] = .number(n)
+            }
+        }
+        for (key, value) in feature.properties { record[key] = value }
+        return record
+    }
+
+    func finish() throws(GeoConvError) {
+        if files.isEmpty { _ = try file(for: nil) }
+        for (kind, count) in dropped.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            try diagnostics.warn("shapefile.kind-dropped", "\(count) features of kind \(kind.rawValue) are not written: --shp-kind \(options.kind?.rawValue ?? "") keeps only that kind",
+                                 hint: "leave out --shp-kind to write one shapefile per kind")
+        }
+        for file in files { SHPClose(file.handle) }
+        if files.count > 1 {
+            let list = files.map { "\($0.kind?.rawValue ?? "null shapes") in \(($0.finalBase as NSString).lastPathComponent).shp" }
+            diagnostics.note("shapefile.kinds-split", "the features are of several geometry kinds, and a shapefile holds one: \(list.joined(separator: ", "))")
+        }
+        try ShapefileDBFWriting.write(files: files, spool: &spool, schema: &schema, diagnostics: diagnostics)
+        try moveIntoPlace()
+    }
+
+    /// Copies the main `.shp` into the output (renamed into place when the conversion
+    /// commits) and renames every other file next to it.
+    private func moveIntoPlace() throws(GeoConvError) {
+        for (number, file) in files.enumerated() {
+            var parts = ["shx", "dbf", "cpg"]
+            if number > 0 { parts.append("shp") }
+            for part in parts {
+                let from = file.temporaryBase + "." + part
+                guard FileManager.default.fileExists(atPath: from) else { continue }
+                guard rename(from, file.finalBase + "." + part) == 0 else {
+                    throw GeoConvError(.io, "cannot move '\(file.finalBase).\(part)' into place", hint: "check that the output's folder is writable")
+                }
+            }
+            if let projection {
+                guard FileManager.default.createFile(atPath: file.finalBase + ".prj", contents: Data(projection.utf8)) else {
+                    throw GeoConvError(.io, "cannot write '\(file.finalBase).prj'", hint: "check that the output's folder is writable")
+                }
+            }
+        }
+        guard let main = FileHandle(forReadingAtPath: files[0].temporaryBase + ".shp") else {
+            throw GeoConvError(.io, "cannot read back '\(files[0].temporaryBase).shp'")
+        }
+        defer { try? main.close() }
+        while let chunk = try? main.read(upToCount: 1 << 20), !chunk.isEmpty {
+            try output.write(Array(chunk))
+        }
+    }
+}
+#endif

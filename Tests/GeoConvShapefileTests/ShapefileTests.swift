@@ -1,0 +1,89 @@
+import Foundation
+import GeoConv
+import GeoConvTestSupport
+import Testing
+
+#if Shapefile
+/// Shapefiles read and written through shapelib, held to the fixtures' sources
+/// (`testdata/shapefile/source/`, made into shapefiles by GDAL: `scripts/make-shapefile-fixtures.sh`)
+/// and to GDAL reading what geoconv writes.
+@Suite("Shapefile")
+struct ShapefileTests {
+    static func load(_ name: String, options: ConversionOptions = ConversionOptions()) throws -> (OverlayDocument, DiagnosticLog) {
+        let log = DiagnosticLog()
+        let document = try OverlayDocument.load(.file(Fixtures.testdata("shapefile/\(name)")), options: options, diagnostics: log)
+        return (document, log)
+    }
+
+    static func c(_ lon: Double, _ lat: Double, _ z: Double? = nil) -> Coordinate { Coordinate(latitude: lat, longitude: lon, altitude: z) }
+
+    static func square(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, clockwise: Bool) -> Path {
+        clockwise ? [c(x0, y0), c(x0, y1), c(x1, y1), c(x1, y0), c(x0, y0)] : [c(x0, y0), c(x1, y0), c(x1, y1), c(x0, y1), c(x0, y0)]
+    }
+
+    @Test("Polygons: clockwise rings are outer ones, holes go to the ring around them; values typed as GDAL types them; a null shape")
+    func polygons() throws {
+        let (document, _) = try Self.load("parcels.shp")
+        #expect(document.header.crs == nil)  // the .prj says WGS84
+        #expect(document.features.count == 3)
+        let lot = document.features[0]
+        #expect(lot.geometry == .polygon(PolygonRings(outer: Self.square(0, 0, 10, 10, clockwise: true),
+                                                     holes: [Self.square(4, 4, 6, 6, clockwise: false)])))
+        #expect(lot.properties == ["name": "Lot with a pond", "area": .number(JSONNumber(1250.75)!), "lots": 3, "public": 1, "note": "Zürich – café"])
+        #expect(lot.title == "Lot with a pond")
+        guard case .multiPolygon(let islands)? = document.features[1].geometry else {
+            Issue.record("not a MultiPolygon: \(String(describing: document.features[1].geometry))")
+            return
+        }
+        #expect(islands.count == 2 && islands[0].holes.count == 1 && islands[1].holes.isEmpty)
+        #expect(islands[1].outer.coordinates.contains(Self.c(25, 5)) == false && islands[1].outer.count == 5)
+        #expect(document.features[1].properties["note"] == .null)
+        #expect(document.features[2].geometry == nil && document.features[2].properties["area"] == .null)
+    }
+
+    @Test("PolyLineZ: one part a LineString, several a MultiLineString, with altitudes")
+    func lines() throws {
+        let (document, _) = try Self.load("roads.shp")
+        #expect(document.features.map(\.geometry) == [
+            .lineString([Self.c(7.1, 46.2, 410.5), Self.c(7.2, 46.3, 420.25), Self.c(7.3, 46.35, 433)]),
+            .multiLineString([[Self.c(7, 46, 400), Self.c(7.05, 46.05, 401)], [Self.c(7.5, 46.5, 500), Self.c(7.6, 46.6, 510)]]),
+        ])
+        #expect(document.features[1].properties == ["ref": "B22", "lanes": 2])
+    }
+
+    @Test("Text decoded from the .cpg's code page, from the DBF's language driver id, or as --shp-encoding says", arguments: ["stops.shp", "stops-ldid.shp"])
+    func encodings(file: String) throws {
+        let (document, log) = try Self.load(file)
+        #expect(document.features.map(\.title) == ["Gare de Lyon", "Besançon Viotte", "Señora de la Peña"])
+        #expect(log.isEmpty)
+        var options = ConversionOptions()
+        options.formatOptions[ShapefileOptions.encoding] = "UTF-8"
+        let (wrong, wrongLog) = try Self.load(file, options: options)
+        #expect(wrong.features[1].title == "Besan\u{FFFD}on Viotte")
+        #expect(wrongLog.entries["shapefile.invalid-text"] != nil)
+    }
+
+    @Test("A .zip of shapefiles is read whole, one after the other, from a file or from standard input")
+    func zipped() throws {
+        let (document, log) = try Self.load("both.zip")
+        #expect(document.features.count == 5)
+        #expect(document.features[3].properties["ref"] == "A1")
+        #expect(log.entries["shapefile.layers-merged"] != nil)
+        let piped = try CLI.run(["-c", "\"$0\" - - --from shapefile --to geojsonseq < \(Fixtures.testdata("shapefile/both.zip"))", CLI.executable.path],
+                                shell: true)
+        #expect(piped.status == 0 && piped.stdout.split(separator: "\n").count == 5, "\(piped.stderr)")
+    }
+
+    @Test("A .shp on standard input is refused, saying what to give instead")
+    func standardInput() throws {
+        let result = try CLI.run(["-", "out.geojson", "--from", "shapefile"], stdin: "not a shapefile")
+        #expect(result.status == 64 && result.stderr.contains("give the .shp's path"), "\(result.stderr)")
+    }
+}
+#else
+@Suite("Shapefile")
+struct ShapefileTests {
+    @Test("Shapefiles read and written (needs the Shapefile trait)", .disabled("built without the Shapefile trait"))
+    func needsTheTrait() {}
+}
+#endif

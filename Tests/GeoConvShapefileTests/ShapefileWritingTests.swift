@@ -1,0 +1,211 @@
+import Foundation
+import GeoConv
+import GeoConvTestSupport
+import Testing
+
+#if Shapefile
+/// What GDAL's ogr2ogr makes of a file: its features as GeoJSON objects (`nil` without GDAL).
+enum GDALShapefile {
+    static let ogr2ogr: String? = ["/usr/bin/ogr2ogr", "/usr/local/bin/ogr2ogr"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// `path`'s features as ogr2ogr converts them to GeoJSON (in WGS84 with `wgs84`). A zip is
+    /// read through `/vsizip/`, in the folder of its first `.shp` when that is not the root.
+    static func features(_ path: String, wgs84: Bool = false) throws -> [[String: Any]] {
+        var source = path
+        if path.hasSuffix(".zip") {
+            source = "/vsizip/" + path
+            let list = try run("/usr/bin/unzip", ["-Z1", path])
+            if let shp = String(decoding: list, as: UTF8.self).split(separator: "\n").first(where: { $0.lowercased().hasSuffix(".shp") }),
+               let slash = shp.lastIndex(of: "/")
+            {
+                source += "/" + shp[..<slash]
+            }
+        }
+        // Without a .prj GDAL cannot reproject: the data is taken as it is, by both.
+        let hasPRJ = path.hasSuffix(".zip") ? String(decoding: try run("/usr/bin/unzip", ["-Z1", path]), as: UTF8.self).lowercased().contains(".prj")
+            : FileManager.default.fileExists(atPath: String(path.dropLast(4)) + ".prj")
+        let data = try run(try #require(ogr2ogr), ["-f", "GeoJSON", "/vsistdout/", source] + (wgs84 && hasPRJ ? ["-t_srs", "OGC:CRS84"] : []))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return try #require(object["features"] as? [[String: Any]])
+    }
+
+    static func run(_ tool: String, _ arguments: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data
+    }
+
+    /// Every number of a GeoJSON geometry, in order.
+    static func ordinates(_ value: Any?) -> [Double] {
+        if let number = value as? NSNumber { return [number.doubleValue] }
+        if let array = value as? [Any] { return array.flatMap(ordinates) }
+        if let object = value as? [String: Any] { return ordinates(object["coordinates"]) + ordinates(object["geometries"]) }
+        return []
+    }
+
+    /// Whether two lists of ordinates are the same within GDAL's GeoJSON output precision
+    /// (15 significant digits): geoconv writes the shortest form that reads back exactly.
+    static func close(_ a: [Double], _ b: [Double]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) <= 1e-12 * max(1, abs($0)) }
+    }
+
+    /// The same, for coordinates both reprojected by PROJ: within 10⁻⁶° (10 cm), since GDAL
+    /// and geoconv may ask PROJ for different datum changes (REL.zip's MGI / Austria Lambert
+    /// differs by 1 cm); data in WGS84 is compared to 10⁻¹² as above.
+    static func closeReprojected(_ a: [Double], _ b: [Double]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) <= 1e-6 }
+    }
+
+    static func ordinates(_ geometry: Geometry?) -> [Double] {
+        var all: [Double] = []
+        geometry?.forEachCoordinate { all += [$0.longitude, $0.latitude] + ($0.altitude.map { [$0] } ?? []) }
+        return all
+    }
+
+    /// Whether a property GDAL read equals ours: numbers by value, text as text, null as null.
+    static func same(_ gdal: Any?, _ ours: JSONValue?) -> Bool {
+        switch (gdal, ours) {
+        case (nil, nil), (nil, .null?), (is NSNull, .null?), (is NSNull, nil): return true
+        case (let n as NSNumber, .number(let m)?): return abs(n.doubleValue - m.doubleValue) <= 1e-9 * max(1, abs(m.doubleValue))
+        case (let s as String, .string(let t)?): return s == t
+        case (let nested?, .string(let t)?) where nested is [Any] || nested is [String: Any]:
+            // GDAL's GeoJSON writer turns text that is a JSON array or object back into one.
+            guard let parsed = try? JSONSerialization.jsonObject(with: Data(t.utf8)),
+                  let a = try? JSONSerialization.data(withJSONObject: parsed, options: .sortedKeys),
+                  let b = try? JSONSerialization.data(withJSONObject: nested, options: .sortedKeys)
+            else { return false }
+            return a == b
+        default: return false
+        }
+    }
+}
+
+@Suite("Shapefile writing, read back by GDAL and by geoconv")
+struct ShapefileWritingTests {
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("geoconv-shp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func convert(_ input: String, to output: String, options: ConversionOptions = ConversionOptions()) throws -> ConversionReport {
+        try Converter().convert(.file(input), to: .file(output), options: options)
+    }
+
+    @Test("Mixed kinds: one shapefile per kind, with .shx, .dbf, .prj and .cpg; every limit reported")
+    func mixedKinds() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out.shp").path
+        let report = try Self.convert(Fixtures.testdata("shapefile/source/mixed.geojson"), to: out)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(names == ["out", "out_lines", "out_polygons"].flatMap { base in ["cpg", "dbf", "prj", "shp", "shx"].map { "\(base).\($0)" } })
+        #expect(try String(contentsOfFile: directory.appendingPathComponent("out.cpg").path, encoding: .utf8) == "UTF-8")
+        let codes = Set(report.diagnostics.entries.keys)
+        for code in ["shapefile.kinds-split", "shapefile.field-renamed", "shapefile.nested-value-as-json", "shapefile.text-truncated",
+                     "shapefile.boolean-as-integer", "shapefile.value-as-text"] {
+            #expect(codes.contains(code), "\(code) not reported: \(codes.sorted())")
+        }
+        #expect(report.diagnostics.entries["shapefile.field-renamed"]?.first.message.contains(#""opening_hours_other" is written as "opening__1""#) == true)
+
+        let log = DiagnosticLog()
+        let points = try OverlayDocument.load(.file(out), diagnostics: log).features
+        #expect(points.count == 3)  // two points and the feature without a geometry
+        #expect(points[0].geometry == .point(Coordinate(latitude: 48.85, longitude: 2.35, altitude: 35.5)))
+        #expect(points[0].properties["opening_ho"] == "Mo-Fr 08:00-18:00" && points[0].properties["id"] == "p1")
+        #expect(points[0].properties["tags"] == #"["coffee","tea"]"#)
+        #expect(points[0].properties["open"] == 1 && points[0].properties["count"] == "7")
+        #expect(points[1].geometry == nil && points[1].properties["kind"] == "nothing")
+        #expect(points[2].geometry == .point(Coordinate(latitude: 48.86, longitude: 2.36, altitude: 0)))
+        let polygons = try OverlayDocument.load(.file(directory.appendingPathComponent("out_polygons.shp").path)).features
+        #expect(polygons.count == 1 && polygons[0].title == "Park" && polygons[0].properties["descriptio"] == "A park with a lake")
+        guard case .polygon(let rings)? = polygons[0].geometry, case .string(let long)? = polygons[0].properties["long"] else {
+            Issue.record("\(polygons)")
+            return
+        }
+        #expect(rings.holes.count == 1 && rings.outer.count == 5)
+        #expect(long.utf8.count <= 254 && long.hasPrefix("Ünïcode abcdefghij"))
+    }
+
+    @Test("GDAL reads what geoconv writes: the same features, values and positions", .enabled(if: GDALShapefile.ogr2ogr != nil),
+          arguments: ["source/mixed.geojson", "parcels.shp", "roads.shp", "stops.shp"])
+    func gdalReadsBack(input: String) throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try Self.convert(Fixtures.testdata("shapefile/\(input)"), to: directory.appendingPathComponent("out.shp").path)
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".shp") {
+            let path = directory.appendingPathComponent(name).path
+            let ours = try OverlayDocument.load(.file(path)).features
+            let gdal = try GDALShapefile.features(path)
+            #expect(gdal.count == ours.count, "\(input) → \(name)")
+            for (g, o) in zip(gdal, ours) {
+                let properties = g["properties"] as? [String: Any] ?? [:]
+                #expect(Set(properties.keys) == Set(o.properties.keys), "\(name)")
+                for (key, value) in properties { #expect(GDALShapefile.same(value, o.properties[key]), "\(name): \(key) = \(value) vs \(String(describing: o.properties[key]))") }
+                #expect(GDALShapefile.close(GDALShapefile.ordinates(g["geometry"]), GDALShapefile.ordinates(o.geometry)), "\(name)")
+            }
+        }
+    }
+
+    @Test("--shp-kind writes one kind and reports the others as dropped")
+    func oneKind() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var options = ConversionOptions()
+        options.formatOptions[ShapefileOptions.kind] = "polygons"
+        let out = directory.appendingPathComponent("parks.shp").path
+        let report = try Self.convert(Fixtures.testdata("shapefile/source/mixed.geojson"), to: out, options: options)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".shp") } == ["parks.shp"])
+        #expect(try OverlayDocument.load(.file(out)).features.map(\.geometry?.kind) == [.polygon, nil])
+        #expect(report.diagnostics.entries["shapefile.kind-dropped"]?.count == 2)  // points (2) and lines (1): one line each
+    }
+
+    @Test("Shapefile → shapefile keeps every feature, value and position")
+    func roundTrip() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["parcels", "roads", "stops"] {
+            let input = Fixtures.testdata("shapefile/\(name).shp")
+            let out = directory.appendingPathComponent("\(name).shp").path
+            let report = try Self.convert(input, to: out)
+            #expect(!report.diagnostics.hasWarnings, "\(name): \(report.diagnostics.summary)")
+            let before = try OverlayDocument.load(.file(input)).features, after = try OverlayDocument.load(.file(out)).features
+            #expect(before == after, "\(name)")
+        }
+    }
+
+    @Test("The real shapefiles convert at least as GDAL converts them", .enabled(if: GDALShapefile.ogr2ogr != nil))
+    func realFiles() throws {
+        let root = Fixtures.shared.appendingPathComponent("realworld/shp")
+        let files = (FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? [])
+            .filter { $0.hasSuffix(".shp") || $0.hasSuffix(".zip") }.sorted()
+        #expect(files.count >= 10)
+        for file in files {
+            let path = root.appendingPathComponent(file).path
+            let ours = try OverlayDocument.load(.file(path), reprojectingToWGS84: true, diagnostics: DiagnosticLog()).features
+            // GDAL: latin1.shp has no .shx (GDAL refuses it; geoconv rebuilds the index), and a
+            // TIN (test_tin.shp) has no GeoJSON form in GDAL (geoconv reads its triangles).
+            if file.hasSuffix("latin1.shp") || file.hasSuffix("test_tin.shp") {
+                #expect(ours.count == 1, "\(file)")
+                continue
+            }
+            let gdal = try GDALShapefile.features(path, wgs84: true)
+            #expect(ours.count == gdal.count, "\(file)")
+            for (g, o) in zip(gdal, ours) {
+                let properties = g["properties"] as? [String: Any] ?? [:]
+                for (key, value) in properties where !GDALShapefile.same(value, o.properties[key]) {
+                    Issue.record("\(file): \(key) = \(value) (GDAL) vs \(String(describing: o.properties[key]))")
+                }
+                #expect(GDALShapefile.closeReprojected(GDALShapefile.ordinates(g["geometry"]).sorted(), GDALShapefile.ordinates(o.geometry).sorted()), "\(file)")
+            }
+        }
+    }
+}
+#endif
