@@ -99,10 +99,16 @@ public struct CSVReader: FeatureReader {
 
     /// The feature of the row in `record`.
     private mutating func feature(_ columns: CSVColumns) throws(GeoConvError) -> Feature {
-        guard record.count == columns.names.count else {
-            let place = record.count > columns.names.count ? record.location(columns.names.count, file: records.name) : record.end(file: records.name)
-            throw GeoConvError(.invalidInput, "this row has \(record.count) fields; the header has \(columns.names.count)", at: place,
+        guard record.count <= columns.names.count else {
+            throw GeoConvError(.invalidInput, "this row has \(record.count) fields; the header has \(columns.names.count)",
+                               at: record.location(columns.names.count, file: records.name),
                                hint: "quote fields that hold the delimiter; give the header a name for every column")
+        }
+        if record.count < columns.names.count {
+            // As GDAL reads them (ogr2ogr itself writes such rows when the last column is empty).
+            try diagnostics.warn("csv.short-row", "rows with fewer fields than the header are read with the missing fields as null, as GDAL reads them",
+                                 at: record.end(file: records.name), hint: "give every row as many fields as the header")
+            record.padToCount(columns.names.count)
         }
         try reportTextAfterQuote()
         var feature = Feature(geometry: try geometry(columns))

@@ -49,6 +49,17 @@ struct CSVRecord {
         }
     }
 
+    /// Adds empty fields at the record's end until it has `count`.
+    mutating func padToCount(_ count: Int) {
+        while ends.count < count {
+            ends.append(bytes.count)
+            lines.append(endLine)
+            columns.append(endColumn)
+            offsets.append(endOffset)
+            quoted.append(false)
+        }
+    }
+
     mutating func reset() {
         bytes.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
