@@ -40,7 +40,7 @@ public struct CSVReadOptions: Hashable, Sendable {
 
 /// What each column of a header is: its property name, and the columns the geometry,
 /// title and snippet come from.
-struct CSVColumns {
+struct CSVColumns: Sendable {
     static let longitudeNames: Set<String> = ["lon", "lng", "long", "longitude", "x"]
     static let latitudeNames: Set<String> = ["lat", "latitude", "y"]
     static let altitudeNames: Set<String> = ["z", "alt", "altitude", "elevation", "ele", "height"]

@@ -31,6 +31,34 @@ public struct CSVReader: FeatureReader {
         self.diagnostics = diagnostics
     }
 
+    /// A reader of a run of rows cut from an input whose header gave `columns` (`--jobs`).
+    init(run input: ByteReader, options: CSVReadOptions, columns: CSVColumns, diagnostics: DiagnosticLog) throws(GeoConvError) {
+        records = try CSVRecordReader(input, delimiter: options.delimiter)
+        self.options = options
+        self.diagnostics = diagnostics
+        self.columns = columns
+    }
+
+    // MARK: Runs (`--jobs`): whole records, cut where the grammar says a record ends.
+
+    public var cutsFeatureRuns: Bool { columns != nil && !firstRowPending }
+
+    public mutating func sampleFeatureRun(size: Int) throws(GeoConvError) -> (bytes: Int, features: Int)? {
+        guard cutsFeatureRuns, let (length, count) = try records.scanRun(size: size) else { return nil }
+        return (length, count)
+    }
+
+    public mutating func nextFeatureRun(size: Int) throws(GeoConvError) -> FeatureRun? {
+        guard cutsFeatureRuns, let columns, let run = try records.takeRun(size: size) else { return nil }
+        var settled = options
+        settled.delimiter = records.delimiter
+        let runOptions = settled
+        return FeatureRun(bytes: run.bytes, line: run.line, column: 1, byteOffset: run.offset, recordsBefore: 0) {
+            (input, diagnostics) throws(GeoConvError) -> any FeatureReader in
+            try CSVReader(run: input, options: runOptions, columns: columns, diagnostics: diagnostics)
+        }
+    }
+
     public mutating func readHeader() throws(GeoConvError) -> DocumentHeader {
         guard columns == nil else { return DocumentHeader() }
         guard try records.next(into: &record) else {

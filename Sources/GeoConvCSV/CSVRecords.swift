@@ -168,6 +168,65 @@ final class CSVRecordReader {
         lineStart = offset
     }
 
+    /// Whole records from here, at least `size` bytes of them (fewer at the end of the
+    /// input): their length and count, found by the grammar `next(into:)` reads with — a
+    /// line break ends a record only outside a quoted field — so a record that spans lines
+    /// is never cut. `nil` when no record is left, or when the input ends inside a quoted
+    /// field (left to `next(into:)`, which reports it).
+    func scanRun(size: Int) throws(GeoConvError) -> (length: Int, records: Int)? {
+        while true {
+            while end - position < size, !atEnd { try fill() }
+            var i = position, fieldStart = true, inQuote = false
+            var cut = 0, records = 0
+            let delimiter = self.delimiter
+            scanning: while i < end {
+                let byte = storage[i]
+                if inQuote {
+                    if byte == UInt8(ascii: "\"") {
+                        if i + 1 >= end { break scanning }  // a doubled quote or a closing one: more bytes decide
+                        if storage[i + 1] == UInt8(ascii: "\"") { i += 2; continue }
+                        inQuote = false
+                    }
+                    i += 1
+                    continue
+                }
+                if byte == UInt8(ascii: "\""), fieldStart {
+                    inQuote = true
+                } else if byte == 0x0A {
+                    records += 1
+                    cut = i + 1 - position
+                    if cut >= size { break scanning }
+                    fieldStart = true
+                    i += 1
+                    continue
+                }
+                fieldStart = byte == delimiter
+                i += 1
+            }
+            if atEnd, i >= end, !inQuote, end > position + cut {
+                // The last record, without a line break after it.
+                return (end - position, records + 1)
+            }
+            if cut >= size || (atEnd && cut > 0) { return (cut, records) }
+            if atEnd { return nil }
+            try fill()  // a record longer than the buffer: read on
+            if end - position >= maximumRecordBytes { return nil }
+        }
+    }
+
+    /// Takes the records `scanRun(size:)` finds: their bytes and where they start.
+    func takeRun(size: Int) throws(GeoConvError) -> (bytes: [UInt8], line: Int, offset: Int, records: Int)? {
+        guard let (length, records) = try scanRun(size: size) else { return nil }
+        let bytes = Array(UnsafeBufferPointer(start: storage + position, count: length))
+        let startLine = line, startOffset = offset
+        for index in 0..<length where bytes[index] == 0x0A {
+            line += 1
+            lineStart = startOffset + index + 1
+        }
+        position += length
+        return (bytes, startLine, startOffset, records)
+    }
+
     /// Reads the next record into `record`; `false` at the end of the input.
     func next(into record: inout CSVRecord) throws(GeoConvError) -> Bool {
         record.reset()

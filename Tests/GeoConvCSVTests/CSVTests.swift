@@ -168,4 +168,27 @@ struct CSVTests {
             #expect(info.contains(file == "shapes.csv" ? "Geometry: Unknown (any)" : "Geometry: Point"), "\(info)")
         }
     }
+    @Test("--jobs cuts runs only where a record ends: quoted line breaks, doubled quotes and CRLF read as on one thread")
+    func runs() throws {
+        var text = "name,lon,lat,note\r\n"
+        for i in 0..<400 {
+            switch i % 4 {
+            case 0: text += "\"Stop \(i)\",\(i % 180),\(i % 80),\"two\nlines, \"\"quoted\"\"\"\r\n"
+            case 1: text += "Stop \(i),\(i % 180),\(i % 80),\"\"\"\"\n"
+            case 2: text += "\"Stop\n\(i)\",\(i % 180),\(i % 80),plain\n\n"
+            default: text += "Stop \(i),\(i % 180),\(i % 80),\"a\r\nb\"\n"
+            }
+        }
+        func convert(jobs: Int) throws -> ConversionReport {
+            var options = ConversionOptions(outputFormat: .geoJSON)
+            options.jobs = jobs
+            options.chunkBytes = 256
+            return try Converter().convert(.memory(Array(text.utf8), name: "in.csv"), to: .memory, options: options)
+        }
+        let one = try convert(jobs: 1), four = try convert(jobs: 4)
+        #expect(one.statistics.featuresWritten == 400)
+        #expect(one.output == four.output)
+        let output = String(decoding: four.output, as: UTF8.self)
+        #expect(output.contains(#""note":"two\nlines, \"quoted\"""#) && output.contains(#""name":"Stop\n2""#))
+    }
 }
