@@ -23,6 +23,8 @@ public struct CSVReader: FeatureReader {
     private var firstRowPending = false
     /// Where the last feature's row starts.
     public private(set) var lastLocation: SourceLocation?
+    /// The altitude column of the row being read when its value was not a number (kept as text).
+    private var textAltitude: Int?
 
     /// Creates a reader over an input.
     public init(_ input: ByteReader, options: CSVReadOptions = CSVReadOptions(), diagnostics: DiagnosticLog) throws(GeoConvError) {
@@ -127,10 +129,11 @@ public struct CSVReader: FeatureReader {
 
     /// The feature of the row in `record`.
     private mutating func feature(_ columns: CSVColumns) throws(GeoConvError) -> Feature {
-        guard record.count <= columns.names.count else {
-            throw GeoConvError(.invalidInput, "this row has \(record.count) fields; the header has \(columns.names.count)",
-                               at: record.location(columns.names.count, file: records.name),
-                               hint: "quote fields that hold the delimiter; give the header a name for every column")
+        if record.count > columns.names.count {
+            // GDAL drops the fields beyond the header's without a word; they are kept here.
+            try diagnostics.warn("csv.long-row", "rows with more fields than the header keep the extra ones as field_N properties (N their position)",
+                                 at: record.location(columns.names.count, file: records.name),
+                                 hint: "quote fields that hold the delimiter; give the header a name for every column")
         }
         if record.count < columns.names.count {
             // As GDAL reads them (ogr2ogr itself writes such rows when the last column is empty).
@@ -139,6 +142,7 @@ public struct CSVReader: FeatureReader {
             record.padToCount(columns.names.count)
         }
         try reportTextAfterQuote()
+        textAltitude = nil
         var feature = Feature(geometry: try geometry(columns))
         if let title = columns.title { feature.title = try optionalText(title) }
         if let snippet = columns.snippet { feature.snippet = try optionalText(snippet) }
@@ -146,7 +150,7 @@ public struct CSVReader: FeatureReader {
         let keepsStrings = options.keepsStrings
         var invalidUTF8: Int?
         record.bytes.withUnsafeBufferPointer { buffer in
-            for index in 0..<record.count where columns.isProperty[index] {
+            for index in 0..<min(record.count, columns.names.count) where columns.isProperty[index] {
                 let field = UnsafeBufferPointer(rebasing: buffer[record.range(index)])
                 let text = { () -> String in
                     if let text = String(validating: field, as: UTF8.self) { return text }
@@ -158,6 +162,12 @@ public struct CSVReader: FeatureReader {
             }
         }
         if let index = invalidUTF8 { try warnInvalidUTF8(at: record.location(index, file: records.name)) }
+        if let column = textAltitude { feature.properties[columns.names[column]] = .string(record.text(column).0) }
+        for index in columns.names.count..<max(columns.names.count, record.count) {
+            let (text, _) = record.text(index)
+            feature.properties["field_\(index + 1)"] = keepsStrings || text.isEmpty ? (text.isEmpty ? .null : .string(text))
+                : record.bytes.withUnsafeBufferPointer { CSVValues.value(UnsafeBufferPointer(rebasing: $0[record.range(index)]), text: { text }) }
+        }
         return feature
     }
 
@@ -181,7 +191,7 @@ public struct CSVReader: FeatureReader {
     }
 
     /// The row's geometry, from its geometry column or its longitude and latitude.
-    private func geometry(_ columns: CSVColumns) throws(GeoConvError) -> Geometry? {
+    private mutating func geometry(_ columns: CSVColumns) throws(GeoConvError) -> Geometry? {
         if let column = columns.geometry { return try CSVGeometryField.parse(record, column, file: records.name, arcStep: options.arcStep,
                                                                               diagnostics: diagnostics) }
         guard let lonColumn = columns.longitude, let latColumn = columns.latitude else { return nil }
@@ -193,7 +203,18 @@ public struct CSVReader: FeatureReader {
             }
             return nil
         }
-        let altitude = try columns.altitude.flatMap { (column: Int) throws(GeoConvError) -> Double? in try number(column, "altitude") }
+        var altitude: Double?
+        if let column = columns.altitude {
+            do throws(GeoConvError) {
+                altitude = try number(column, "altitude")
+            } catch {
+                // The altitude column is found by its name (height, ele…), not named by the
+                // user: a value such as "98.470 m" stays the row's property, as GDAL keeps it.
+                textAltitude = column
+                try diagnostics.warn("csv.altitude-not-number", "an altitude that is not a number is kept as the row's property \"\(columns.names[column])\"; the point has no altitude",
+                                     at: record.location(column, file: records.name), hint: "altitudes are numbers of metres, such as 98.47")
+            }
+        }
         return .point(Coordinate(latitude: lat, longitude: lon, altitude: altitude))
     }
 

@@ -101,9 +101,10 @@ struct CSVTests {
 
     @Test("Bad rows are errors at their line and column, or skipped and counted")
     func badRows() throws {
-        #expect { try Self.read("lat,lon,v\n1,2,3\n1,2,3,4\n") } throws: {
-            ($0 as? GeoConvError)?.location == SourceLocation(file: "in.csv", line: 3, column: 7, byteOffset: 22)
-        }
+        // A long row keeps its extra fields as field_N, with a warning at the first of them.
+        let (long, longLog) = try Self.read("lat,lon,v\n1,2,3\n1,2,3,4\n")
+        #expect(long[1].properties["field_4"] == 4 && long[1].properties["v"] == 3)
+        #expect(longLog.entries["csv.long-row"]?.first.location == SourceLocation(file: "in.csv", line: 3, column: 7, byteOffset: 22))
         // A short row is read as GDAL reads it: the missing fields null, with a warning at its end.
         let (short, shortLog) = try Self.read("lat,lon,v\n1,2\n")
         #expect(short.first?.properties["v"] == .null && short.first?.geometry == .point(Coordinate(latitude: 1, longitude: 2)))
@@ -120,7 +121,7 @@ struct CSVTests {
         }
         var options = ConversionOptions()
         options.skipInvalid = true
-        let (features, log) = try Self.read("lat,lon,v\n1,2,3\n1,x,3\n1,2,3,4\n5,6,7\n", options: options)
+        let (features, log) = try Self.read("lat,lon,v\n1,2,3\n1,x,3\n1,y,3\n5,6,7\n", options: options)
         #expect(features.count == 2 && log.entries["csv.invalid-row-skipped"]?.count == 2)
     }
 
@@ -190,5 +191,12 @@ struct CSVTests {
         #expect(one.output == four.output)
         let output = String(decoding: four.output, as: UTF8.self)
         #expect(output.contains(#""note":"two\nlines, \"quoted\"""#) && output.contains(#""name":"Stop\n2""#))
+    }
+    @Test("An altitude column found by name whose value is not a number: the point without altitude, the text kept as a property")
+    func textAltitude() throws {
+        let (features, log) = try Self.read("lat,lon,height\n48.1,11.5,98.470 m\n48.2,11.6,101.5\n")
+        #expect(features[0].geometry == .point(Coordinate(latitude: 48.1, longitude: 11.5)) && features[0].properties["height"] == "98.470 m")
+        #expect(features[1].geometry == .point(Coordinate(latitude: 48.2, longitude: 11.6, altitude: 101.5)) && features[1].properties["height"] == nil)
+        #expect(log.entries["csv.altitude-not-number"]?.first.location == SourceLocation(file: "in.csv", line: 2, column: 11, byteOffset: 25))
     }
 }
