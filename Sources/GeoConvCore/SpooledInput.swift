@@ -10,13 +10,13 @@ import Darwin
 /// GeoJSON `crs` member after the features is read before them, as from a named file).
 /// The file and its directory are removed when the last reader of it is done, or when a
 /// signal ends the process (`TemporaryFiles`).
-final class SpooledInput {
-    let path: String
+package final class SpooledInput {
+    package let path: String
     private let directory: String
     private let slot: Int?
 
     /// Copies what `reader` has left into the spool.
-    init(copying reader: ByteReader) throws(GeoConvError) {
+    package init(copying reader: ByteReader) throws(GeoConvError) {
         let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array((base + "/geoconv-stdin-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {

@@ -11,7 +11,8 @@ final class ShapefileArchive {
     /// The extracted `.shp` files and their names in messages (`parcels.zip/parcels.shp`).
     private(set) var shapefiles: [(path: String, name: String)] = []
     private let directory: TemporaryDirectory
-    private let copy: TemporaryDirectory?
+    /// Standard input or memory copied to a file (a zip needs random access).
+    private let copy: SpooledInput?
 
     /// The largest entry accepted, uncompressed (16 GiB) and the largest expansion (1000 : 1).
     static let maximumEntryBytes: UInt64 = 16 << 30
@@ -19,16 +20,8 @@ final class ShapefileArchive {
 
     init(_ input: ByteReader) throws(GeoConvError) {
         let parts = ["shp", "shx", "dbf", "prj", "cpg"]
-        var archiveURL: URL
-        if let path = input.filePath {
-            archiveURL = URL(fileURLWithPath: path)
-            copy = nil
-        } else {
-            let holder = try TemporaryDirectory(holding: ["input.zip"])
-            archiveURL = holder.url.appendingPathComponent("input.zip")
-            try Self.write(input, to: archiveURL)
-            copy = holder
-        }
+        copy = input.filePath == nil ? try SpooledInput(copying: input) : nil
+        let archiveURL = URL(fileURLWithPath: input.filePath ?? copy?.path ?? "")
         let archive: Archive
         do {
             archive = try Archive(url: archiveURL, accessMode: .read)
@@ -64,24 +57,6 @@ final class ShapefileArchive {
             if ext == "shp" { shpEntries.append((entry.path, target.path)) }
         }
         shapefiles = shpEntries.map { ($0.path, "\(input.name)/\(($0.entry as NSString).lastPathComponent)") }
-    }
-
-    private static func write(_ input: ByteReader, to url: URL) throws(GeoConvError) {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil),
-              let handle = try? FileHandle(forWritingTo: url)
-        else { throw GeoConvError(.io, "cannot write a temporary copy of '\(input.name)'", hint: "set TMPDIR to a writable directory") }
-        defer { try? handle.close() }
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { chunk.deallocate() }
-        while true {
-            let n = try input.read(into: chunk)
-            if n == 0 { return }
-            do {
-                try handle.write(contentsOf: Data(chunk[..<n]))
-            } catch {
-                throw GeoConvError(.io, "cannot write a temporary copy of '\(input.name)': \(error)", hint: "free some disk space or set TMPDIR")
-            }
-        }
     }
 }
 

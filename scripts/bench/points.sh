@@ -65,43 +65,11 @@ fi
 GEOCONV=.build/release/geoconv
 echo "# $(date -u '+%F %T UTC'); $(nproc) cores; $("$GEOCONV" --version); $(ogr2ogr --version); median of $REPEAT alternated runs"
 
-measure() { # COMMAND...: sets WALL (s) and RSS (MB) of the whole process
-    sync  # earlier outputs' writeback must not land in this run's time
-    /usr/bin/time -o "$OUT/time.txt" -f '%e %M' "$@" >"$OUT/stdout.txt" 2>"$OUT/stderr.txt" \
-        || { echo "FAILED: $*"; cat "$OUT/stderr.txt"; exit 1; }
-    local stats
-    stats=$(tail -n 1 "$OUT/time.txt")
-    WALL=${stats% *}
-    RSS=$(awk -v k="${stats#* }" 'BEGIN { printf "%.1f", k / 1024 }')
-}
-label() { # FILE: name (size)
-    awk -v n="$(basename "$1")" -v b="$(stat -c %s "$1")" 'BEGIN { printf "%s (%.0f MB)", n, b / 1e6 }'
-}
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
-largest() { printf '%s\n' "$@" | sort -g | tail -n 1; }
+source scripts/bench/measure.sh
 repeated() { # COMMAND...: measure REPEAT times; WALL = median, RSS = largest
     local walls=() rsss=() k
     for ((k = 0; k < REPEAT; k++)); do measure "$@"; walls+=("$WALL"); rsss+=("$RSS"); done
     WALL=$(median "${walls[@]}"); RSS=$(largest "${rsss[@]}")
-}
-run() { # TASK INPUT GEOCONV_COMMAND... :: ANCHOR_COMMAND...   (outputs go to $OUT/g.* and $OUT/o.*)
-    local task=$1 input=$2; shift 2
-    local geoconv=()
-    while [ "$1" != :: ]; do geoconv+=("$1"); shift; done
-    shift
-    # Alternately, so that a slow spell of the machine falls on both.
-    local gws=() grs=() aws=() ars=() k
-    for ((k = 0; k < REPEAT; k++)); do
-        rm -f "$OUT"/g.* "$OUT"/o.*
-        measure "${geoconv[@]}"; gws+=("$WALL"); grs+=("$RSS")
-        rm -f "$OUT"/g.*
-        measure "$@"; aws+=("$WALL"); ars+=("$RSS")
-    done
-    local gw gr aw ar
-    gw=$(median "${gws[@]}"); gr=$(largest "${grs[@]}"); aw=$(median "${aws[@]}"); ar=$(largest "${ars[@]}")
-    GEOCONV_WALL=$gw
-    awk -v k="$task" -v i="$(label "$input")" -v gw="$gw" -v gr="$gr" -v aw="$aw" -v ar="$ar" 'BEGIN {
-        printf "| %s | %s | %.2f | %.1f | %.2f | %.1f | %.2f |\n", k, i, gw, gr, aw, ar, (gw > 0 ? aw / gw : 0) }'
 }
 convert() { # TASK INPUT EXT OGR_DRIVER: geoconv IN $OUT/g.EXT against ogr2ogr -f DRIVER $OUT/o.EXT IN
     run "$1" "$2" "$GEOCONV" "$2" "$OUT/g.$3" --quiet :: ogr2ogr -f "$4" "$OUT/o.$3" "$2"
