@@ -7,7 +7,8 @@ public import GeoConvCore
 /// the first kind met, `out_points.shp`, `out_multipoints.shp`, `out_lines.shp`,
 /// `out_polygons.shp` for the others (a note says which went where), or only the kind
 /// `--shp-kind` names (the others reported as dropped). Each with its `.shx`, a `.dbf` of
-/// the properties (UTF-8, said by a `.cpg`) and a `.prj`.
+/// the properties (UTF-8, said by a `.cpg`) and a `.prj`. An output named `.zip` gets them
+/// all zipped, named after it (`parcels.zip` holds `parcels.shp`…).
 ///
 /// Shapes are written as they come; the properties are spooled to a temporary file, since
 /// a DBF's columns come before its records and a stream's columns are known only at its
@@ -25,10 +26,6 @@ public struct ShapefileWriter: FeatureWriter {
                                hint: "name an output file, e.g. out.shp")
         }
         let path = output.filePath
-        guard !(path?.lowercased().hasSuffix(".zip") ?? false) else {
-            throw GeoConvError(.usage, "geoconv reads zipped shapefiles but writes them unzipped: '\(output.name)'",
-                               hint: "write out.shp (with its .shx, .dbf, .prj and .cpg beside it) and zip them")
-        }
         state = try ShapefileWriting(output: output, path: path, options: options, diagnostics: diagnostics)
     }
 

@@ -2,6 +2,7 @@
 internal import CShapelib
 import Foundation
 import GeoConvCore
+import ZIPFoundation
 
 /// The state of a `ShapefileWriter`: the shapefiles open in the temporary folder, the spool
 /// of properties and the columns learnt.
@@ -20,8 +21,10 @@ final class ShapefileWriting {
     let output: ByteWriter
     let diagnostics: DiagnosticLog
     let options: ShapefileWriteOptions
-    /// The output's path without `.shp`.
+    /// The output's path without `.shp` (for a `.zip`, the files' path in the temporary folder).
     let base: String
+    /// Whether the files are zipped into the output.
+    let zips: Bool
     let directory: TemporaryDirectory
     var files: [File] = []
     var spool: ShapefileSpool
@@ -40,12 +43,18 @@ final class ShapefileWriting {
         self.diagnostics = diagnostics
         self.options = options
         let names = (0..<ShapeKind.allCases.count).flatMap { i in ["shp", "shx", "dbf", "cpg", "prj"].map { "k\(i).\($0)" } }
-            + ["spool", "out.shx", "out.dbf", "out.cpg", "out.prj"]
+            + ["spool", "out.shx", "out.dbf", "out.cpg", "out.prj", "out.zip"]
+        zips = path?.lowercased().hasSuffix(".zip") ?? false
         if let path {
-            base = path.lowercased().hasSuffix(".shp") ? String(path.dropLast(4)) : path
             let slash = path.lastIndex(of: "/")
             let folder = slash.map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
             directory = try TemporaryDirectory(holding: names, in: folder)
+            if zips {
+                let stem = String(path[(slash.map { path.index(after: $0) } ?? path.startIndex)...].dropLast(4))
+                base = directory.url.appendingPathComponent(stem.isEmpty ? "out" : stem).path
+            } else {
+                base = path.lowercased().hasSuffix(".shp") ? String(path.dropLast(4)) : path
+            }
         } else {
             directory = try TemporaryDirectory(holding: names)
             base = directory.url.appendingPathComponent("out").path
@@ -190,7 +199,7 @@ final class ShapefileWriting {
     private func moveIntoPlace() throws(GeoConvError) {
         for (number, file) in files.enumerated() {
             var parts = ["shx", "dbf", "cpg"]
-            if number > 0 { parts.append("shp") }
+            if number > 0 || zips { parts.append("shp") }
             for part in parts {
                 let from = file.temporaryBase + "." + part
                 guard FileManager.default.fileExists(atPath: from) else { continue }
@@ -204,13 +213,32 @@ final class ShapefileWriting {
                 }
             }
         }
-        guard let main = FileHandle(forReadingAtPath: files[0].temporaryBase + ".shp") else {
-            throw GeoConvError(.io, "cannot read back '\(files[0].temporaryBase).shp'")
+        let result = zips ? try zipped() : files[0].temporaryBase + ".shp"
+        guard let main = FileHandle(forReadingAtPath: result) else {
+            throw GeoConvError(.io, "cannot read back '\(result)'")
         }
         defer { try? main.close() }
         while let chunk = try? main.read(upToCount: 1 << 20), !chunk.isEmpty {
             try output.write(Array(chunk))
         }
+    }
+
+    /// Every file written, zipped (deflate) in the temporary folder; the archive's path.
+    private func zipped() throws(GeoConvError) -> String {
+        let archiveURL = directory.url.appendingPathComponent("out.zip")
+        do {
+            let archive = try Archive(url: archiveURL, accessMode: .create)
+            for file in files {
+                for part in ["shp", "shx", "dbf", "prj", "cpg"] {
+                    let name = (file.finalBase as NSString).lastPathComponent + "." + part
+                    guard FileManager.default.fileExists(atPath: directory.url.appendingPathComponent(name).path) else { continue }
+                    try archive.addEntry(with: name, relativeTo: directory.url, compressionMethod: .deflate)
+                }
+            }
+        } catch {
+            throw GeoConvError(.io, "cannot zip the shapefile: \(error)", hint: "check the disk space")
+        }
+        return archiveURL.path
     }
 }
 #endif

@@ -167,6 +167,22 @@ struct ShapefileWritingTests {
         #expect(report.diagnostics.entries["shapefile.kind-dropped"]?.count == 2)  // points (2) and lines (1): one line each
     }
 
+    @Test("An output named .zip holds the shapefiles, named after it; geoconv and GDAL read it back")
+    func zippedOutput() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("parcels.zip").path
+        _ = try Self.convert(Fixtures.testdata("shapefile/source/mixed.geojson"), to: out)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["parcels.zip"])
+        let listing = String(decoding: try GDALShapefile.run("/usr/bin/unzip", ["-Z1", out]), as: UTF8.self)
+        #expect(listing.split(separator: "\n").sorted() == ["parcels", "parcels_lines", "parcels_polygons"].flatMap { base in
+            ["cpg", "dbf", "prj", "shp", "shx"].map { "\(base).\($0)"[...] }
+        })
+        let back = try OverlayDocument.load(.file(out)).features
+        #expect(back.count == 5 && back.map(\.geometry?.kind).filter { $0 == .polygon }.count == 1)
+        if GDALShapefile.ogr2ogr != nil { #expect(try GDALShapefile.features(out).count == 3) }  // GDAL: the first layer
+    }
+
     @Test("Shapefile → shapefile keeps every feature, value and position")
     func roundTrip() throws {
         let directory = try Self.temporaryDirectory()
