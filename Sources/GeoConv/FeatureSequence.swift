@@ -42,8 +42,15 @@ public struct FeatureSequence: AsyncSequence, Sendable {
     private let diagnostics: (@Sendable (Diagnostic, Int) -> Void)?
 
     /// The features of `input`.
-    /// - Parameter diagnostics: called once per distinct warning, with how many times it
-    ///   occurred, after the input has been read; `nil` makes the first warning an error.
+    /// - Parameters:
+    ///   - input: the file, standard input or bytes in memory to read.
+    ///   - options: how to read it: its format (else from the name or content), the selection
+    ///     (`options.selection`), the formats' own options.
+    ///   - converter: the formats to choose from.
+    ///   - reprojectingToWGS84: reproject features in another CRS to WGS84 longitude/latitude.
+    ///   - batchSize: how many features are read per hop to the background queue.
+    ///   - diagnostics: called once per distinct warning, with how many times it occurred,
+    ///     after the input has been read; `nil` makes the first warning an error.
     public init(_ input: InputSource, options: ConversionOptions = ConversionOptions(), converter: Converter = Converter(),
                 reprojectingToWGS84: Bool = false, batchSize: Int = 256,
                 diagnostics: (@Sendable (Diagnostic, Int) -> Void)? = nil)

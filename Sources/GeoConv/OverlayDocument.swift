@@ -32,6 +32,10 @@ public struct OverlayDocument: Sendable {
     /// content, as `convert` chooses it.
     ///
     /// - Parameters:
+    ///   - input: the file, standard input or bytes in memory to read.
+    ///   - options: how to read it: its format, the selection (`options.selection`: `--where`,
+    ///     `--bbox`…), the formats' own options.
+    ///   - converter: the formats to choose from.
     ///   - reprojectingToWGS84: reproject features in another CRS (a GeoJSON `crs`, an EWKT
     ///     SRID, `options.sourceCRS`) to WGS84 longitude/latitude, as the camera and tiles
     ///     need; otherwise they stay as read and `header.crs` says their CRS.

@@ -77,7 +77,7 @@ enum ShapeGeometry {
             case SHPP_TRIFAN:
                 if part.count >= 3 { for i in 1..<(part.count - 1) { triangle(part[0], part[i], part[i + 1]) } }
                 holder = nil
-            case SHPP_INNERRING, SHPP_RING where holder != nil:
+            case SHPP_INNERRING where holder != nil, SHPP_RING where holder != nil:
                 if let holder { polygons[holder].holes.append(Path(part)) }
             default:  // OUTERRING, FIRSTRING, a RING that begins a polygon
                 polygons.append(PolygonRings(outer: Path(part), holes: []))
