@@ -93,4 +93,20 @@ extension Path {
 
     /// The path in reverse order.
     public var reversedPath: Path { Path(coordinates.reversed()) }
+
+    /// Whether the ring encloses the point (x = longitude, y = latitude) in the plane, by the
+    /// even–odd rule: a ray towards +x crosses the ring an odd number of times.
+    package func planarEncloses(_ x: Double, _ y: Double) -> Bool {
+        guard coordinates.count >= 3 else { return false }
+        var inside = false
+        var previous = coordinates[coordinates.count - 1]
+        for c in coordinates {
+            if (c.latitude > y) != (previous.latitude > y) {
+                let xCross = c.longitude + (y - c.latitude) / (previous.latitude - c.latitude) * (previous.longitude - c.longitude)
+                if x < xCross { inside.toggle() }
+            }
+            previous = c
+        }
+        return inside
+    }
 }

@@ -42,15 +42,11 @@ enum ShapeObjects {
 
     /// The rings of a polygon closed, the outer one clockwise and the holes counter-clockwise.
     static func oriented(_ rings: PolygonRings) -> [[Coordinate]] {
-        func closed(_ ring: [Coordinate]) -> [Coordinate] {
-            guard let first = ring.first, let last = ring.last, first.latitude != last.latitude || first.longitude != last.longitude else { return ring }
-            return ring + [first]
-        }
-        let outer = closed(rings.outer.coordinates)
-        var result = [ShapeGeometry.signedArea(outer) > 0 ? outer.reversed() : outer]
+        let outer = rings.outer.closed
+        var result = [(outer.isCounterClockwise ? outer.reversedPath : outer).coordinates]
         for hole in rings.holes {
-            let ring = closed(hole.coordinates)
-            result.append(ShapeGeometry.signedArea(ring) < 0 ? ring.reversed() : ring)
+            let ring = hole.closed
+            result.append((ring.planarSignedDoubleArea < 0 ? ring.reversedPath : ring).coordinates)
         }
         return result
     }

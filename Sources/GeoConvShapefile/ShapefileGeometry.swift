@@ -92,7 +92,7 @@ enum ShapeGeometry {
     /// its own (as GDAL makes it; reported). With no clockwise ring at all (files written
     /// with the wrong winding), every ring is an outer one.
     static func assemble(_ rings: [[Coordinate]], losses: inout Losses) -> [PolygonRings] {
-        let areas = rings.map(signedArea)
+        let areas = rings.map { Path($0).planarSignedDoubleArea }
         let clockwise = areas.map { $0 < 0 }
         guard clockwise.contains(true) else { return rings.map { PolygonRings(outer: Path($0), holes: []) } }
         var polygons: [PolygonRings] = []
@@ -104,7 +104,7 @@ enum ShapeGeometry {
         for (i, ring) in rings.enumerated() where !clockwise[i] {
             let probe = ring[0]
             var best: Int?
-            for (p, o) in outerIndex.enumerated() where contains(rings[o], probe) {
+            for (p, o) in outerIndex.enumerated() where Path(rings[o]).planarEncloses(probe.longitude, probe.latitude) {
                 if best.map({ abs(areas[o]) < abs(areas[outerIndex[$0]]) }) ?? true { best = p }
             }
             if let best {
@@ -115,32 +115,6 @@ enum ShapeGeometry {
             }
         }
         return polygons
-    }
-
-    /// Twice the signed area in the x/y plane: negative for a clockwise ring.
-    static func signedArea(_ ring: [Coordinate]) -> Double {
-        var sum = 0.0
-        var j = ring.count - 1
-        for i in ring.indices {
-            sum += (ring[j].longitude - ring[i].longitude) * (ring[j].latitude + ring[i].latitude)
-            j = i
-        }
-        return sum
-    }
-
-    /// Even–odd point in ring.
-    static func contains(_ ring: [Coordinate], _ point: Coordinate) -> Bool {
-        var inside = false
-        var j = ring.count - 1
-        for i in ring.indices {
-            let a = ring[i], b = ring[j]
-            if (a.latitude > point.latitude) != (b.latitude > point.latitude) {
-                let x = a.longitude + (point.latitude - a.latitude) / (b.latitude - a.latitude) * (b.longitude - a.longitude)
-                if point.longitude < x { inside.toggle() }
-            }
-            j = i
-        }
-        return inside
     }
 }
 #endif

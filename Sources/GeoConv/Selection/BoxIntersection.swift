@@ -58,7 +58,7 @@ struct SelectionBoxes: Hashable, Sendable {
         if intersects(rings.outer.coordinates, box) || rings.holes.contains(where: { intersects($0.coordinates, box) }) { return true }
         // No edge meets the box: it is wholly inside or outside the polygon; test one corner.
         var inside = false
-        for ring in rings.rings { if windsAround(box.minX, box.minY, ring.coordinates) { inside.toggle() } }
+        for ring in rings.rings where ring.planarEncloses(box.minX, box.minY) { inside.toggle() }
         return inside
     }
 
@@ -92,21 +92,5 @@ struct SelectionBoxes: Hashable, Sendable {
         }
         guard clip(-dx, x0 - box.minX), clip(dx, box.maxX - x0), clip(-dy, y0 - box.minY), clip(dy, box.maxY - y0) else { return false }
         return t0 <= t1
-    }
-
-    /// Even–odd test: whether a ray from (x, y) towards +x crosses `ring` an odd number of times.
-    private static func windsAround(_ x: Double, _ y: Double, _ ring: [Coordinate]) -> Bool {
-        guard ring.count >= 3 else { return false }
-        var inside = false
-        var j = ring.count - 1
-        for i in ring.indices {
-            let yi = ring[i].latitude, yj = ring[j].latitude
-            if (yi > y) != (yj > y) {
-                let xCross = ring[i].longitude + (y - yi) / (yj - yi) * (ring[j].longitude - ring[i].longitude)
-                if x < xCross { inside.toggle() }
-            }
-            j = i
-        }
-        return inside
     }
 }
