@@ -8,7 +8,9 @@ public import GeoConvCore
 /// `out_polygons.shp` for the others (a note says which went where), or only the kind
 /// `--shp-kind` names (the others reported as dropped). Each with its `.shx`, a `.dbf` of
 /// the properties (UTF-8, said by a `.cpg`) and a `.prj`. An output named `.zip` gets them
-/// all zipped, named after it (`parcels.zip` holds `parcels.shp`…).
+/// all zipped, named after it (`parcels.zip` holds `parcels.shp`…); so does an output
+/// that is not a file (standard output, memory), its files named `out.shp`…, since a
+/// stream holds one file and the reader takes a zip from one.
 ///
 /// Shapes are written as they come; the properties are spooled to a temporary file, since
 /// a DBF's columns come before its records and a stream's columns are known only at its
@@ -19,12 +21,6 @@ public struct ShapefileWriter: FeatureWriter {
 
     /// Prepares to write `output` (a `.shp` path; its siblings are named after it).
     public init(_ output: ByteWriter, options: ShapefileWriteOptions, diagnostics: DiagnosticLog) throws(GeoConvError) {
-        // In memory (the library) and into nothing (`info`) only the .shp is kept; standard
-        // output cannot take several files.
-        guard output.filePath != nil || output.isMemory || output.discards else {
-            throw GeoConvError(.usage, "a shapefile is several files (.shp, .shx, .dbf, .prj, .cpg) and cannot be written to '\(output.name)'",
-                               hint: "name an output file, e.g. out.shp")
-        }
         let path = output.filePath
         state = try ShapefileWriting(output: output, path: path, options: options, diagnostics: diagnostics)
     }

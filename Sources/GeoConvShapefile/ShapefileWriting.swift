@@ -36,15 +36,15 @@ final class ShapefileWriting {
     /// The largest .shp or .dbf dBase and shapefile readers take: 2 GB.
     static let maximumFileBytes = Int(Int32.max)
 
-    /// Writes beside `path`; with none (memory, nothing), in a temporary folder, from which
-    /// only the main `.shp` reaches the output.
+    /// Writes beside `path`; with none (standard output, memory, nothing), in a temporary
+    /// folder, zipped into the output.
     init(output: ByteWriter, path: String?, options: ShapefileWriteOptions, diagnostics: DiagnosticLog) throws(GeoConvError) {
         self.output = output
         self.diagnostics = diagnostics
         self.options = options
         let names = (0..<ShapeKind.allCases.count).flatMap { i in ["shp", "shx", "dbf", "cpg", "prj"].map { "k\(i).\($0)" } }
             + ["spool", "out.shx", "out.dbf", "out.cpg", "out.prj", "out.zip"]
-        zips = path?.lowercased().hasSuffix(".zip") ?? false
+        zips = path?.lowercased().hasSuffix(".zip") ?? true
         if let path {
             let slash = path.lastIndex(of: "/")
             let folder = slash.map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."

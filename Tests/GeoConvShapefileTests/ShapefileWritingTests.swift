@@ -183,6 +183,27 @@ struct ShapefileWritingTests {
         if GDALShapefile.ogr2ogr != nil { #expect(try GDALShapefile.features(out).count == 3) }  // GDAL: the first layer
     }
 
+    @Test("Into memory (and standard output) a shapefile is a zip of its files, named out.*, that reads back whole")
+    func memoryOutput() throws {
+        let input = Fixtures.testdata("shapefile/source/mixed.geojson")
+        var options = ConversionOptions()
+        options.outputFormat = FormatRegistry.standard.format(named: "shapefile")
+        let report = try Converter().convert(.file(input), to: .memory, options: options)
+        #expect(Array(report.output.prefix(4)) == [0x50, 0x4B, 0x03, 0x04])  // a zip's local file header
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let zip = directory.appendingPathComponent("memory.zip")
+        try Data(report.output).write(to: zip)
+        let listing = String(decoding: try GDALShapefile.run("/usr/bin/unzip", ["-Z1", zip.path]), as: UTF8.self)
+        #expect(listing.split(separator: "\n").filter { $0.hasSuffix(".shp") }.sorted() == ["out.shp", "out_lines.shp", "out_polygons.shp"])
+        var back = ConversionOptions()
+        back.inputFormat = options.outputFormat
+        let again = try OverlayDocument.load(.memory(report.output, name: "memory"), options: back).features
+        let written = try OverlayDocument.load(.file(zip.path)).features
+        #expect(again.count == 5 && again == written)
+        #expect(again.contains { $0.properties["name"] == .string("Park") })
+    }
+
     @Test("Shapefile → shapefile keeps every feature, value and position")
     func roundTrip() throws {
         let directory = try Self.temporaryDirectory()

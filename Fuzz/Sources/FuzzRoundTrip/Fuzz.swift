@@ -102,11 +102,7 @@ struct RoundTrip {
             if report.statistics.featuresRead != features.count {
                 fail("\(inputFormat) → \(output) read \(report.statistics.featuresRead) features; the \(inputFormat) reader returns \(features.count)")
             }
-            // GPX writes a MultiPoint as one waypoint per point (noted).
-            let split = output == "gpx" ? features.reduce(0) { count, feature in
-                if case .multiPoint(let points)? = feature.geometry { return count + max(0, points.count - 1) }
-                return count
-            } : 0
+            let split = RoundTrip.extraRecords(of: features, writing: output)
             check(report, output: output, split: split)
         }
     }
@@ -151,6 +147,27 @@ struct RoundTrip {
             }
         } catch {
             fail("\(route): the output does not convert again to \(format): \(error) [diagnostics: \(codes)]", output: bytes)
+        }
+    }
+
+    /// Records a writer adds beyond one per feature: GPX writes a MultiPoint as one waypoint
+    /// per point (noted); a shapefile holds a GeometryCollection's non-empty members as one
+    /// record each (`shapefile.collection-split`).
+    static func extraRecords(of features: [Feature], writing format: String) -> Int {
+        features.reduce(0) { count, feature in
+            switch (format, feature.geometry) {
+            case ("gpx", .multiPoint(let points)?): return count + max(0, points.count - 1)
+            case ("shapefile", .geometryCollection(let members)?):
+                return count + max(0, nonEmptyMembers(members) - 1)
+            default: return count
+            }
+        }
+    }
+
+    private static func nonEmptyMembers(_ members: [Geometry]) -> Int {
+        members.reduce(0) { count, member in
+            if case .geometryCollection(let inner) = member { return count + nonEmptyMembers(inner) }
+            return count + (member.isEmpty ? 0 : 1)
         }
     }
 
