@@ -34,7 +34,8 @@ let package = Package(
         .trait(name: "PROJ", description: "Reprojection between arbitrary CRSs through PROJ (libproj); without it WGS84 and Web Mercator are handled natively"),
         .trait(name: "Rendering", description: "Drawing with Cairo and MBTiles with SQLite: geoconv render, tiles render"),
         .trait(name: "Shapefile", description: "Reading and writing Esri Shapefiles through shapelib (libshp)"),
-        .default(enabledTraits: ["PROJ", "Rendering", "Shapefile"]),
+        .trait(name: "Zstd", description: "GeoParquet pages compressed with zstd (libzstd); without it, gzip and none (and Snappy when reading)"),
+        .default(enabledTraits: ["PROJ", "Rendering", "Shapefile", "Zstd"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -69,6 +70,11 @@ let package = Package(
             name: "CShapelib",
             pkgConfig: "shapelib",
             providers: [.apt(["libshp-dev"]), .brew(["shapelib"])]
+        ),
+        .systemLibrary(
+            name: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
         ),
         .systemLibrary(
             name: "CPROJ",
@@ -128,6 +134,17 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // Parquet written and read from its specification (Thrift compact footers, PLAIN and
+        // dictionary pages); zstd with the Zstd trait.
+        .target(
+            name: "GeoConvGeoParquet",
+            dependencies: [
+                "GeoConvCore", "GeoConvProjection",
+                .target(name: "CGeoConvZlib", condition: .when(platforms: pkgConfigPlatforms)),
+                .target(name: "CZstd", condition: .when(traits: ["Zstd"])),
+            ],
+            swiftSettings: strictSwift
+        ),
         .target(
             name: "GeoConvProjection",
             dependencies: ["GeoConvCore", .target(name: "CPROJ", condition: .when(traits: ["PROJ"]))],
@@ -137,7 +154,7 @@ let package = Package(
             name: "GeoConv",
             dependencies: [
                 "GeoConvCore", "GeoConvEncodedPolyline", "GeoConvGeoJSON", "GeoConvWKT",
-                "GeoConvXML", "GeoConvKML", "GeoConvGPX", "GeoConvCSV", "GeoConvShapefile", "GeoConvProjection", "GeoConvGeometry", "GeoConvRender",
+                "GeoConvXML", "GeoConvKML", "GeoConvGPX", "GeoConvCSV", "GeoConvShapefile", "GeoConvGeoParquet", "GeoConvProjection", "GeoConvGeometry", "GeoConvRender",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
@@ -166,6 +183,7 @@ let package = Package(
         .testTarget(name: "GeoConvGPXTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "GeoConvCSVTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "GeoConvShapefileTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
+        .testTarget(name: "GeoConvGeoParquetTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "GeoConvKMLTests", dependencies: ["GeoConv", "GeoConvKML", "GeoConvXML", "GeoConvTestSupport"],
                     swiftSettings: strictSwift),
         .testTarget(

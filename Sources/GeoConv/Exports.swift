@@ -7,5 +7,6 @@
 @_exported public import GeoConvGPX
 @_exported public import GeoConvCSV
 @_exported public import GeoConvShapefile
+@_exported public import GeoConvGeoParquet
 @_exported public import GeoConvGeometry
 @_exported public import GeoConvRender

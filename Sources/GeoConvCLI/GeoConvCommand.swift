@@ -93,6 +93,12 @@ struct Convert: ParsableCommand {
     @Option(name: .customLong(ShapefileOptions.kind.name), help: ArgumentHelp(ShapefileOptions.kind.help, valueName: "kind"))
     var shpKind: String?
 
+    @Option(name: .customLong(GeoParquetOptions.rowGroupRows.name), help: ArgumentHelp(GeoParquetOptions.rowGroupRows.help, valueName: "rows"))
+    var parquetRowGroup: Int?
+
+    @Option(name: .customLong(GeoParquetOptions.compression.name), help: ArgumentHelp(GeoParquetOptions.compression.help, valueName: "codec"))
+    var parquetCompression: String?
+
     @Option(name: .customLong("s-srs"), help: "The input's CRS (EPSG:n, +proj=…, WKT2, urn:ogc:def:crs:…), overriding what the file says.")
     var sourceCRS: String?
 
@@ -159,6 +165,8 @@ struct Convert: ParsableCommand {
         if keepGeometry { options.formatOptions[GeoJSONOptions.keepsGeometry] = true }
         options.formatOptions[WKTOptions.srid] = srid
         options.formatOptions[ShapefileOptions.kind] = shpKind
+        options.formatOptions[GeoParquetOptions.rowGroupRows] = parquetRowGroup
+        options.formatOptions[GeoParquetOptions.compression] = parquetCompression
         options.formatOptions[WKTOptions.arcStep] = arcStep
         options.circles = circles
         options.sourceCRS = sourceCRS

@@ -27,4 +27,13 @@ public enum BuiltTraits {
         false
         #endif
     }()
+
+    /// Built with the Zstd trait (libzstd): GeoParquet pages compressed with zstd.
+    public static let zstd: Bool = {
+        #if Zstd
+        true
+        #else
+        false
+        #endif
+    }()
 }

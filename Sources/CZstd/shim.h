@@ -1,0 +1,6 @@
+#ifndef GEOCONV_CZSTD_SHIM_H
+#define GEOCONV_CZSTD_SHIM_H
+
+#include <zstd.h>
+
+#endif

@@ -1,0 +1,113 @@
+import GeoConvCore
+
+/// The kinds of value a property column has held, and the Parquet column it becomes: the
+/// widest type that holds them all.
+struct ColumnKinds: OptionSet, Hashable {
+    let rawValue: UInt8
+    static let bool = ColumnKinds(rawValue: 1)
+    static let integer = ColumnKinds(rawValue: 2)
+    static let real = ColumnKinds(rawValue: 4)
+    static let string = ColumnKinds(rawValue: 8)
+    static let nested = ColumnKinds(rawValue: 16)
+
+    /// The column type: integers alone INT64, numbers DOUBLE, booleans BOOLEAN, anything
+    /// else (text, arrays and objects, mixes) UTF-8 text; a column that held only nulls is text.
+    var columnType: ColumnType {
+        if self == .bool { return .boolean }
+        if self == .integer { return .int64 }
+        if !isEmpty, isSubset(of: [.integer, .real]) { return .double }
+        return .text
+    }
+
+    /// Whether values of different kinds are written as text (reported).
+    var mixesIntoText: Bool { columnType == .text && !isSubset(of: .string) && !isSubset(of: .nested) }
+}
+
+enum ColumnType: Equatable {
+    case boolean, int64, double, text
+}
+
+/// One property column: its name and the kinds it held.
+struct PropertyColumn {
+    var name: String
+    var kinds: ColumnKinds = []
+    /// Integers beyond ±2^53 in a column written as doubles (they lose digits; reported).
+    var wideIntegers = 0
+}
+
+/// A spooled row's value, and how it is framed in the spool: a tag byte, then a zigzag
+/// varint (integer), eight bytes (real), or a varint length and UTF-8 (text, JSON text).
+enum SpooledValue {
+    case null, bool(Bool), integer(Int64), real(Double), text(ArraySlice<UInt8>), json(ArraySlice<UInt8>)
+
+    static let tagNull: UInt8 = 0, tagFalse: UInt8 = 1, tagTrue: UInt8 = 2, tagInteger: UInt8 = 3, tagReal: UInt8 = 4, tagText: UInt8 = 5,
+        tagJSON: UInt8 = 6
+}
+
+/// The spool's framing of rows: `varint(length)` then the row — the geometry as
+/// `varint(WKB length + 1)` (0: none) and its WKB and bounding box (four doubles), then
+/// `varint(cells)` and each cell as `varint(column)` and its value.
+enum SpooledRow {
+    static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
+        var v = value
+        while v >= 0x80 {
+            out.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        out.append(UInt8(v))
+    }
+
+    static func appendDouble(_ value: Double, to out: inout [UInt8]) {
+        let bits = value.bitPattern
+        for i in 0..<8 { out.append(UInt8(truncatingIfNeeded: bits >> (8 * UInt64(i)))) }
+    }
+
+    static func readVarint(_ bytes: [UInt8], _ offset: inout Int) -> UInt64? {
+        var result: UInt64 = 0, shift: UInt64 = 0
+        while offset < bytes.count, shift < 64 {
+            let b = bytes[offset]
+            offset += 1
+            result |= UInt64(b & 0x7F) << shift
+            if b & 0x80 == 0 { return result }
+            shift += 7
+        }
+        return nil
+    }
+
+    static func readDouble(_ bytes: [UInt8], _ offset: inout Int) -> Double {
+        var bits: UInt64 = 0
+        for i in 0..<8 { bits |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
+        offset += 8
+        return Double(bitPattern: bits)
+    }
+}
+
+/// A number's kind as a column sees it: an integer when its literal has no fraction or
+/// exponent and fits 64 bits, else a real.
+enum NumberKind {
+    static func value(_ number: JSONNumber) -> SpooledValue {
+        var literal = number.literal
+        let integer: Int64? = literal.withUTF8 { bytes in
+            guard !bytes.isEmpty else { return nil }
+            var i = 0, negative = false
+            if bytes[0] == UInt8(ascii: "-") {
+                negative = true
+                i = 1
+            }
+            guard i < bytes.count else { return nil }
+            var value: Int64 = 0
+            while i < bytes.count {
+                let digit = bytes[i] &- 48
+                guard digit < 10 else { return nil }
+                let (times, o1) = value.multipliedReportingOverflow(by: 10)
+                let (next, o2) = negative ? times.subtractingReportingOverflow(Int64(digit)) : times.addingReportingOverflow(Int64(digit))
+                guard !o1, !o2 else { return nil }
+                value = next
+                i += 1
+            }
+            return value
+        }
+        if let integer { return .integer(integer) }
+        return .real(number.doubleValue)
+    }
+}

@@ -1,0 +1,301 @@
+import GeoConvCore
+
+/// The end of writing: the columns' types settled, the spooled rows written a row group at
+/// a time, then the footer with the `geo` metadata.
+struct GeoParquetFileWriting {
+    let state: GeoParquetWriting
+    let chunks: ParquetChunkWriter
+    /// The property columns' names as written (a property named `geometry` or `bbox` is renamed).
+    let names: [String]
+    let types: [ColumnType]
+    var position: Int64 = 0
+    var rowGroups: [ParquetRowGroup] = []
+
+    init(_ state: GeoParquetWriting) {
+        self.state = state
+        chunks = ParquetChunkWriter(codec: state.codec)
+        types = state.columns.map(\.kinds.columnType)
+        var taken = Set(state.columns.map(\.name))
+        names = state.columns.map { column in
+            guard column.name == "geometry" || column.name == "bbox" else { return column.name }
+            var n = 2
+            while taken.contains("\(column.name)_\(n)") { n += 1 }
+            taken.insert("\(column.name)_\(n)")
+            return "\(column.name)_\(n)"
+        }
+    }
+
+    mutating func write() throws(GeoConvError) {
+        let diagnostics = state.diagnostics
+        for (index, column) in state.columns.enumerated() {
+            if names[index] != column.name {
+                try diagnostics.warn("geoparquet.column-renamed", "the property \"\(column.name)\" is written as \"\(names[index])\": \"\(column.name)\" is the geometry's column")
+            }
+            if column.kinds.mixesIntoText {
+                try diagnostics.warn("geoparquet.mixed-types-as-text",
+                                     "the property \"\(column.name)\" holds values of several types (\(Self.describe(column.kinds))): its column is text, the numbers and booleans written as they read",
+                                     hint: "give the property one type in every feature to keep it typed")
+            }
+            if types[index] == .double, column.wideIntegers > 0 {
+                try diagnostics.warn("geoparquet.integer-as-double",
+                                     "the property \"\(column.name)\" holds reals and \(column.wideIntegers) integers beyond ±2^53: its column is DOUBLE, which rounds them",
+                                     hint: "give the property integers only to keep it INT64")
+            }
+        }
+        try emit(Array("PAR1".utf8))
+        var builder = RowGroupBuilder(types: types)
+        var pending: [UInt8] = []
+        var failure: GeoConvError?
+        try state.spool.drain { (chunk: [UInt8]) throws(GeoConvError) in
+            pending.append(contentsOf: chunk)
+            var start = 0
+            while true {
+                var at = start
+                guard let length = SpooledRow.readVarint(pending, &at), at + Int(length) <= pending.count else { break }
+                builder.add(row: pending, at..<(at + Int(length)))
+                start = at + Int(length)
+                if builder.rows >= state.options.rowGroupRows || builder.bytes >= state.options.rowGroupBytes {
+                    do throws(GeoConvError) {
+                        try flush(&builder)
+                    } catch {
+                        failure = error
+                        throw error
+                    }
+                }
+            }
+            pending.removeFirst(start)
+        }
+        if let failure { throw failure }
+        if builder.rows > 0 { try flush(&builder) }
+        let footer = ParquetFileMetadata(schema: schema(), rowCount: Int64(state.rowCount), rowGroups: rowGroups,
+                                         keyValues: [("geo", try geoMetadata())], createdBy: "geoconv")
+        let bytes = footer.encoded()
+        try emit(bytes)
+        var tail: [UInt8] = []
+        ParquetChunkWriter.appendUInt32(UInt32(bytes.count), to: &tail)
+        tail.append(contentsOf: "PAR1".utf8)
+        try emit(tail)
+        try state.output.flush()
+    }
+
+    private mutating func emit(_ bytes: [UInt8]) throws(GeoConvError) {
+        try state.output.write(bytes)
+        position += Int64(bytes.count)
+    }
+
+    /// Writes the row group the builder holds and empties it.
+    private mutating func flush(_ builder: inout RowGroupBuilder) throws(GeoConvError) {
+        let start = position
+        var metadata: [ParquetColumnMetadata] = []
+        let output = state.output
+        var written: Int64 = 0
+        let emitter: ([UInt8]) throws(GeoConvError) -> Void = { bytes throws(GeoConvError) in
+            try output.write(bytes)
+            written += Int64(bytes.count)
+        }
+        for (index, leaf) in builder.columns.enumerated() {
+            metadata.append(try chunks.write(path: [names[index]], values: leaf.values, present: leaf.present, statistics: types[index] != .boolean,
+                                             offset: start + written, emit: emitter))
+        }
+        metadata.append(try chunks.write(path: ["geometry"], values: .bytes(builder.geometry, ends: builder.geometryEnds), present: builder.hasGeometry,
+                                         statistics: false, offset: start + written, emit: emitter))
+        for (k, name) in ["xmin", "ymin", "xmax", "ymax"].enumerated() {
+            metadata.append(try chunks.write(path: ["bbox", name], values: .double(builder.box[k]), present: builder.hasBox, statistics: true,
+                                             offset: start + written, emit: emitter))
+        }
+        position += written
+        rowGroups.append(ParquetRowGroup(columns: metadata, totalByteSize: metadata.reduce(0) { $0 + $1.uncompressedSize }, rowCount: Int64(builder.rows),
+                                         fileOffset: start, totalCompressedSize: written))
+        builder.clear()
+    }
+
+    /// The schema, depth first: the root, the properties, `geometry` (optional binary) and
+    /// `bbox` (an optional group of four required doubles).
+    func schema() -> [ParquetSchemaElement] {
+        var elements = [ParquetSchemaElement(name: "schema", childCount: Int32(names.count + 2))]
+        for (index, name) in names.enumerated() {
+            var element = ParquetSchemaElement(repetition: .optional, name: name)
+            switch types[index] {
+            case .boolean: element.type = .boolean
+            case .int64: element.type = .int64
+            case .double: element.type = .double
+            case .text:
+                element.type = .byteArray
+                element.convertedType = 0  // UTF8
+                element.annotation = .string
+            }
+            elements.append(element)
+        }
+        elements.append(ParquetSchemaElement(type: .byteArray, repetition: .optional, name: "geometry"))
+        elements.append(ParquetSchemaElement(repetition: .optional, name: "bbox", childCount: 4))
+        for name in ["xmin", "ymin", "xmax", "ymax"] {
+            elements.append(ParquetSchemaElement(type: .double, repetition: .required, name: name))
+        }
+        return elements
+    }
+
+    /// The `geo` key's JSON (GeoParquet 1.1 metadata).
+    func geoMetadata() throws(GeoConvError) -> String {
+        var column: [(String, JSONValue)] = [("encoding", .string("WKB"))]
+        column.append(("geometry_types", .array(state.geometryTypes.map { .string($0) })))
+        if let crs = state.crs {
+            column.append(("crs", try GeoParquetCRS.projJSON(for: crs)))
+        }
+        if let b = state.bounds {
+            column.append(("bbox", .array([b.0, b.1, b.2, b.3].compactMap { JSONNumber($0).map(JSONValue.number) })))
+        }
+        let covering: JSONValue = .object(JSONObject(uniqueKeysWithValues: ["xmin", "ymin", "xmax", "ymax"].map { ($0, JSONValue.array([.string("bbox"), .string($0)])) }))
+        column.append(("covering", .object(["bbox": covering])))
+        let geo: JSONValue = .object([
+            "version": .string("1.1.0"),
+            "primary_column": .string("geometry"),
+            "columns": .object(["geometry": .object(JSONObject(uniqueKeysWithValues: column))]),
+        ])
+        var text: [UInt8] = []
+        JSONText.append(geo, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    static func describe(_ kinds: ColumnKinds) -> String {
+        var parts: [String] = []
+        if kinds.contains(.bool) { parts.append("booleans") }
+        if kinds.contains(.integer) || kinds.contains(.real) { parts.append("numbers") }
+        if kinds.contains(.string) { parts.append("text") }
+        if kinds.contains(.nested) { parts.append("arrays or objects") }
+        return parts.joined(separator: ", ")
+    }
+}
+
+/// One row group's values, column by column, decoded from the spooled rows.
+struct RowGroupBuilder {
+    struct Column {
+        let type: ColumnType
+        var present: [Bool] = []
+        var integers: [Int64] = []
+        var reals: [Double] = []
+        var flags: [Bool] = []
+        var text: [UInt8] = []
+        var ends: [Int] = []
+
+        var values: LeafValues {
+            switch type {
+            case .boolean: .boolean(flags)
+            case .int64: .int64(integers)
+            case .double: .double(reals)
+            case .text: .bytes(text, ends: ends)
+            }
+        }
+    }
+
+    let types: [ColumnType]
+    var columns: [Column]
+    var geometry: [UInt8] = []
+    var geometryEnds: [Int] = []
+    var hasGeometry: [Bool] = []
+    var box: [[Double]] = [[], [], [], []]
+    var hasBox: [Bool] = []
+    var rows = 0
+    /// About the bytes of values held.
+    var bytes = 0
+    private var rowCells: [Range<Int>?]
+
+    init(types: [ColumnType]) {
+        self.types = types
+        columns = types.map { Column(type: $0) }
+        rowCells = Array(repeating: nil, count: types.count)
+    }
+
+    mutating func clear() {
+        self = RowGroupBuilder(types: types)
+    }
+
+    /// Adds the spooled row `range` of `bytes` (its framing checked when it was written).
+    mutating func add(row bytes: [UInt8], _ range: Range<Int>) {
+        var at = range.lowerBound
+        rows += 1
+        let wkbLength = Int(SpooledRow.readVarint(bytes, &at) ?? 0)
+        if wkbLength > 0 {
+            geometry.append(contentsOf: bytes[at..<(at + wkbLength - 1)])
+            geometryEnds.append(geometry.count)
+            hasGeometry.append(true)
+            at += wkbLength - 1
+            self.bytes += wkbLength
+        } else {
+            hasGeometry.append(false)
+        }
+        let boxed = bytes[at] == 1
+        at += 1
+        hasBox.append(boxed)
+        if boxed {
+            for k in 0..<4 { box[k].append(SpooledRow.readDouble(bytes, &at)) }
+            self.bytes += 32
+        }
+        for index in rowCells.indices { rowCells[index] = nil }
+        let cellCount = Int(SpooledRow.readVarint(bytes, &at) ?? 0)
+        for _ in 0..<cellCount {
+            let slot = Int(SpooledRow.readVarint(bytes, &at) ?? 0)
+            let start = at
+            switch bytes[at] {
+            case SpooledValue.tagInteger:
+                at += 1
+                _ = SpooledRow.readVarint(bytes, &at)
+            case SpooledValue.tagReal: at += 9
+            case SpooledValue.tagText, SpooledValue.tagJSON:
+                at += 1
+                let length = Int(SpooledRow.readVarint(bytes, &at) ?? 0)
+                at += length
+            default: at += 1
+            }
+            rowCells[slot] = start..<at
+        }
+        for index in columns.indices {
+            guard let cell = rowCells[index], bytes[cell.lowerBound] != SpooledValue.tagNull else {
+                columns[index].present.append(false)
+                continue
+            }
+            columns[index].present.append(true)
+            append(bytes, cell, to: index)
+        }
+    }
+
+    private mutating func append(_ bytes: [UInt8], _ cell: Range<Int>, to index: Int) {
+        var at = cell.lowerBound + 1
+        let tag = bytes[cell.lowerBound]
+        switch columns[index].type {
+        case .boolean:
+            columns[index].flags.append(tag == SpooledValue.tagTrue)
+            self.bytes += 1
+        case .int64:
+            columns[index].integers.append(Self.integer(bytes, &at))
+            self.bytes += 8
+        case .double:
+            columns[index].reals.append(tag == SpooledValue.tagInteger ? Double(Self.integer(bytes, &at)) : SpooledRow.readDouble(bytes, &at))
+            self.bytes += 8
+        case .text:
+            let before = columns[index].text.count
+            Self.appendText(tag, bytes, &at, to: &columns[index].text)
+            columns[index].ends.append(columns[index].text.count)
+            self.bytes += 4 + columns[index].text.count - before
+        }
+    }
+
+    static func integer(_ bytes: [UInt8], _ at: inout Int) -> Int64 {
+        let raw = SpooledRow.readVarint(bytes, &at) ?? 0
+        return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
+    }
+
+    /// A value's text in a text column: text and JSON as they are, numbers and booleans as
+    /// they read.
+    static func appendText(_ tag: UInt8, _ bytes: [UInt8], _ at: inout Int, to text: inout [UInt8]) {
+        switch tag {
+        case SpooledValue.tagTrue: text.append(contentsOf: "true".utf8)
+        case SpooledValue.tagFalse: text.append(contentsOf: "false".utf8)
+        case SpooledValue.tagInteger: text.append(contentsOf: String(integer(bytes, &at)).utf8)
+        case SpooledValue.tagReal: text.append(contentsOf: DecimalFormatter.shortest(SpooledRow.readDouble(bytes, &at)).utf8)
+        default:
+            let length = Int(SpooledRow.readVarint(bytes, &at) ?? 0)
+            text.append(contentsOf: bytes[at..<(at + length)])
+            at += length
+        }
+    }
+}

@@ -1,0 +1,66 @@
+public import GeoConvCore
+import GeoConvProjection
+
+/// The options GeoParquet's writer takes (`ConversionOptions.formatOptions`).
+public enum GeoParquetOptions {
+    /// The most rows in a row group.
+    public static let rowGroupRows = FormatOption<Int>(
+        name: "parquet-row-group", help: "GeoParquet: the most rows in a row group (default 65536; a row group also ends past 16 MB of values).")
+    /// The page compression.
+    public static let compression = FormatOption<String>(
+        name: "parquet-compression", help: "GeoParquet: page compression, zstd, gzip or none (default zstd; gzip in a build without the Zstd trait).")
+}
+
+extension FileFormat {
+    /// GeoParquet 1.1: Parquet with a WKB geometry column, `geo` metadata and a bbox covering column.
+    public static let geoParquet = FileFormat(
+        name: "geoparquet",
+        aliases: ["parquet"],
+        extensions: ["parquet", "geoparquet"],
+        summary: "GeoParquet 1.1 (Parquet, WKB geometry, bbox covering column): columns typed across the file",
+        capabilities: FormatCapabilities(listsValues: { input throws(GeoConvError) in try GeoParquetValueListing.values(of: input) }),
+        sniff: { prefix in prefix.starts(with: Array("PAR1".utf8)) },
+        makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
+            try GeoParquetReader(input, diagnostics: diagnostics)
+        },
+        makeWriter: { (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
+            try GeoParquetWriter(output, options: GeoParquetWriteOptions(rowGroupRows: options.formatOptions[GeoParquetOptions.rowGroupRows] ?? 65_536,
+                                                                          compression: options.formatOptions[GeoParquetOptions.compression]),
+                                 diagnostics: diagnostics)
+        }
+    )
+}
+
+/// GeoParquet's CRS member: PROJJSON when the CRS is not WGS84 (omitted, it means OGC:CRS84).
+enum GeoParquetCRS {
+    static func projJSON(for crs: String) throws(GeoConvError) -> JSONValue {
+        let text = try PROJJSONText.of(crs)
+        guard let value = JSONText.parse(text) else {
+            throw GeoConvError(.unsupported, "PROJ's PROJJSON for '\(crs)' does not parse")
+        }
+        return value
+    }
+
+    /// The CRS a `crs` member names: `EPSG:n` (or another authority) when it has an id, else
+    /// the PROJJSON text itself (PROJ reads it); `nil` for WGS84 (absent) and for an
+    /// explicit null (unknown, reported by the reader).
+    static func name(of value: JSONValue) -> String? {
+        guard case .object(let object) = value else { return nil }
+        if case .object(let id)? = object["id"], case .string(let authority)? = id["authority"] {
+            let code: String
+            switch id["code"] {
+            case .string(let s)?: code = s
+            case .number(let n)?: code = n.literal
+            default: return text(value)
+            }
+            return "\(authority):\(code)"
+        }
+        return text(value)
+    }
+
+    private static func text(_ value: JSONValue) -> String {
+        var bytes: [UInt8] = []
+        JSONText.append(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

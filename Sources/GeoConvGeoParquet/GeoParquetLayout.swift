@@ -1,0 +1,93 @@
+import GeoConvCore
+
+/// What a Parquet file's schema and `geo` metadata say: the geometry column, its CRS, and
+/// the columns read as properties (and as title and snippet).
+struct GeoParquetLayout {
+    enum Role { case property, title, snippet }
+
+    struct Property {
+        var name: String
+        var leaf: ParquetLeaf
+        var role: Role
+    }
+
+    var geometry: ParquetLeaf?
+    var crs: String?
+    var properties: [Property] = []
+
+    init(_ file: ParquetFile, diagnostics: DiagnosticLog) throws(GeoConvError) {
+        let leaves = try ParquetLeaf.leaves(of: file.metadata.schema, file: file.name)
+        let at = SourceLocation(file: file.name, byteOffset: 0)
+        var primary: String?
+        var covering: Set<[String]> = []
+        if let text = file.metadata.keyValues.first(where: { $0.key == "geo" })?.value {
+            guard case .object(let geo)? = JSONText.parse(text), case .string(let name)? = geo["primary_column"],
+                  case .object(let columns)? = geo["columns"], case .object(let column)? = columns[name]
+            else {
+                throw GeoConvError(.invalidInput, "the file's \"geo\" metadata names no primary column with a description", at: at,
+                                   hint: "GeoParquet metadata has primary_column and columns.<name>.encoding")
+            }
+            guard case .string(let encoding)? = column["encoding"], encoding.uppercased() == "WKB" else {
+                let encoding = column["encoding"]?.stringValue ?? "none"
+                throw GeoConvError(.unsupported, "the geometry column \"\(name)\" is encoded as \(encoding); geoconv reads WKB", at: at,
+                                   hint: "write the file with WKB geometry (geopandas to_parquet's default, GDAL's GEOMETRY_ENCODING=WKB)")
+            }
+            primary = name
+            if let value = column["crs"] {
+                if case .null = value {
+                    try diagnostics.warn("geoparquet.crs-unknown", "the geometry column's CRS is given as null (unknown): its coordinates are read as WGS84 longitude/latitude",
+                                         at: at, hint: "give the CRS with --s-srs")
+                } else if case .string(let s) = value {
+                    crs = s
+                } else {
+                    crs = GeoParquetCRS.name(of: value)
+                }
+            }
+            if case .object(let cover)? = column["covering"], case .object(let box)? = cover["bbox"] {
+                for key in ["xmin", "ymin", "xmax", "ymax"] {
+                    if case .array(let parts)? = box[key] { covering.insert(parts.compactMap(\.stringValue)) }
+                }
+            }
+            let others = columns.keys.filter { $0 != name }
+            if !others.isEmpty {
+                try diagnostics.warn("geoparquet.secondary-geometry-as-hex", "geometry columns besides the primary one (\(others.joined(separator: ", "))) are read as hex WKB properties",
+                                     at: at, hint: "a feature has one geometry; convert each column separately with a tool that picks it")
+            }
+        } else {
+            let names = ["geometry", "wkb_geometry", "geom", "the_geom"]
+            primary = leaves.first { leaf in leaf.path.count == 1 && leaf.element.type == .byteArray && names.contains(leaf.path[0].lowercased()) }?.path[0]
+            if let primary {
+                diagnostics.note("geoparquet.no-geo-metadata", "the file has no GeoParquet metadata: its binary column \"\(primary)\" is read as WKB in WGS84", at: at)
+            } else {
+                try diagnostics.warn("geoparquet.no-geometry", "the file has no GeoParquet metadata and no binary geometry column: the rows have no geometry", at: at,
+                                     hint: "write it with geopandas or GDAL to give it a geometry column")
+            }
+        }
+        var titleTaken = false, snippetTaken = false, lists: [String] = []
+        for leaf in leaves {
+            if let primary, leaf.path == [primary] {
+                geometry = leaf
+                continue
+            }
+            if covering.contains(leaf.path) { continue }
+            if leaf.maxRepetition > 0 {
+                if !lists.contains(leaf.path[0]) { lists.append(leaf.path[0]) }
+                continue
+            }
+            var role = Role.property
+            let lower = leaf.dottedName.lowercased()
+            if !titleTaken, lower == "name" || lower == "title", leaf.element.annotation == .string {
+                role = .title
+                titleTaken = true
+            } else if !snippetTaken, lower == "description" || lower == "snippet", leaf.element.annotation == .string {
+                role = .snippet
+                snippetTaken = true
+            }
+            properties.append(Property(name: leaf.dottedName, leaf: leaf, role: role))
+        }
+        if !lists.isEmpty {
+            try diagnostics.warn("geoparquet.list-column-skipped", "columns of lists or maps (\(lists.joined(separator: ", "))) are not read", at: at,
+                                 hint: "flatten them to text first (pyarrow: cast to string; DuckDB: to_json)")
+        }
+    }
+}

@@ -1,0 +1,235 @@
+import GeoConvCore
+
+/// A leaf column's values for one row group, as they are encoded: which rows have a value
+/// (for an optional column) and the values of those rows.
+enum LeafValues {
+    case int64([Int64])
+    case double([Double])
+    case boolean([Bool])
+    /// Byte arrays end to end, and where each ends.
+    case bytes([UInt8], ends: [Int])
+
+    var parquetType: ParquetType {
+        switch self {
+        case .int64: .int64
+        case .double: .double
+        case .boolean: .boolean
+        case .bytes: .byteArray
+        }
+    }
+
+    var count: Int {
+        switch self {
+        case .int64(let v): v.count
+        case .double(let v): v.count
+        case .boolean(let v): v.count
+        case .bytes(_, let ends): ends.count
+        }
+    }
+}
+
+/// Writes column chunks: an optional dictionary page, then data pages (v1) of about
+/// `pageBytes` of values each, every page compressed with the file's codec.
+struct ParquetChunkWriter {
+    let codec: ParquetCodec
+    /// Values per data page, about (a page is cut at the first row past it).
+    var pageBytes = 1 << 20
+    /// A text column is dictionary-encoded while its dictionary stays under this and it has
+    /// fewer distinct values than half its values.
+    var dictionaryBytes = 1 << 20
+
+    /// Writes one chunk through `emit` (bytes at `offset`, the file position of the first
+    /// byte), returning its metadata. `present` is `nil` for a required column.
+    func write(path: [String], values: LeafValues, present: [Bool]?, statistics wantsStatistics: Bool, offset: Int64,
+               emit: ([UInt8]) throws(GeoConvError) -> Void) throws(GeoConvError) -> ParquetColumnMetadata
+    {
+        let rows = present?.count ?? values.count
+        var position = offset
+        var uncompressedTotal: Int64 = 0, compressedTotal: Int64 = 0
+        var dictionaryOffset: Int64?
+        var encodings: [ParquetEncoding] = [.plain, .rle]
+        func page(_ header: ParquetPageHeader, _ body: [UInt8]) throws(GeoConvError) {
+            var header = header
+            let compressed = try ParquetCompression.compress(body, codec)
+            header.uncompressedSize = Int32(clamping: body.count)
+            header.compressedSize = Int32(clamping: compressed.count)
+            let headerBytes = header.encoded()
+            try emit(headerBytes)
+            try emit(compressed)
+            uncompressedTotal += Int64(headerBytes.count + body.count)
+            compressedTotal += Int64(headerBytes.count + compressed.count)
+            position += Int64(headerBytes.count + compressed.count)
+        }
+        // A dictionary for text that repeats.
+        var indices: [UInt32]?
+        var dictionaryCount = 0
+        if case .bytes(let bytes, let ends) = values, ends.count >= 16 {
+            var dictionary: [ArraySlice<UInt8>: UInt32] = [:]
+            var plain: [UInt8] = [], list: [UInt32] = []
+            list.reserveCapacity(ends.count)
+            var start = 0, fits = true
+            for end in ends {
+                let value = bytes[start..<end]
+                if let index = dictionary[value] {
+                    list.append(index)
+                } else {
+                    let index = UInt32(dictionary.count)
+                    dictionary[value] = index
+                    list.append(index)
+                    Self.appendLength(value.count, to: &plain)
+                    plain.append(contentsOf: value)
+                    if plain.count > dictionaryBytes || dictionary.count > ends.count / 2 {
+                        fits = false
+                        break
+                    }
+                }
+                start = end
+            }
+            if fits {
+                indices = list
+                dictionaryCount = dictionary.count
+                dictionaryOffset = position
+                encodings = [.plain, .rle, .rleDictionary]
+                try page(ParquetPageHeader(type: .dictionaryPage, uncompressedSize: 0, compressedSize: 0, valueCount: Int32(dictionary.count)), plain)
+            }
+        }
+        let dataOffset = position
+        // Data pages: rows [first, row), values [firstValue, value).
+        var row = 0, value = 0
+        let width = ParquetHybrid.width(forMaximum: max(dictionaryCount - 1, 0))
+        while row < rows {
+            let firstRow = row, firstValue = value
+            var bytesInPage = 0
+            while row < rows, bytesInPage < pageBytes {
+                if present?[row] ?? true {
+                    bytesInPage += Self.size(of: values, at: value, dictionary: indices != nil)
+                    value += 1
+                }
+                row += 1
+            }
+            var body: [UInt8] = []
+            if let present {
+                var levels: [UInt8] = []
+                Self.encodeLevels(present[firstRow..<row], to: &levels)
+                Self.appendUInt32(UInt32(levels.count), to: &body)
+                body.append(contentsOf: levels)
+            }
+            var header = ParquetPageHeader(type: .dataPage, uncompressedSize: 0, compressedSize: 0, valueCount: Int32(row - firstRow))
+            if let indices {
+                header.encoding = .rleDictionary
+                body.append(UInt8(width))
+                ParquetHybrid.encode(Array(indices[firstValue..<value]), width: width, to: &body)
+            } else {
+                header.encoding = .plain
+                Self.appendPlain(values, firstValue..<value, to: &body)
+            }
+            try page(header, body)
+        }
+        var metadata = ParquetColumnMetadata(type: values.parquetType, encodings: encodings, path: path, codec: codec, valueCount: Int64(rows),
+                                             uncompressedSize: uncompressedTotal, compressedSize: compressedTotal, dataPageOffset: dataOffset,
+                                             dictionaryPageOffset: dictionaryOffset)
+        if wantsStatistics {
+            var statistics = ParquetStatistics(nullCount: Int64(rows - values.count))
+            (statistics.minValue, statistics.maxValue) = Self.bounds(of: values)
+            metadata.statistics = statistics
+        }
+        return metadata
+    }
+
+    /// Definition levels (0 null, 1 value) as the hybrid's runs.
+    static func encodeLevels(_ present: ArraySlice<Bool>, to out: inout [UInt8]) {
+        var i = present.startIndex
+        var literal: [UInt32] = []
+        while i < present.endIndex {
+            var run = 1
+            while i + run < present.endIndex, present[i + run] == present[i] { run += 1 }
+            if run >= 8, literal.count % 8 == 0 {
+                ParquetHybrid.encode(literal, width: 1, to: &out)
+                literal.removeAll(keepingCapacity: true)
+                ParquetHybrid.encodeRun(present[i] ? 1 : 0, count: run, width: 1, to: &out)
+                i += run
+            } else {
+                literal.append(present[i] ? 1 : 0)
+                i += 1
+            }
+        }
+        ParquetHybrid.encode(literal, width: 1, to: &out)
+    }
+
+    static func size(of values: LeafValues, at index: Int, dictionary: Bool) -> Int {
+        switch values {
+        case .int64, .double: 8
+        case .boolean: 1
+        case .bytes(_, let ends): dictionary ? 2 : 4 + ends[index] - (index == 0 ? 0 : ends[index - 1])
+        }
+    }
+
+    static func appendUInt32(_ value: UInt32, to out: inout [UInt8]) {
+        for i in 0..<4 { out.append(UInt8(truncatingIfNeeded: value >> (8 * UInt32(i)))) }
+    }
+
+    static func appendLength(_ value: Int, to out: inout [UInt8]) { appendUInt32(UInt32(truncatingIfNeeded: value), to: &out) }
+
+    static func appendUInt64(_ value: UInt64, to out: inout [UInt8]) {
+        for i in 0..<8 { out.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) }
+    }
+
+    /// PLAIN: little-endian numbers, booleans one bit each (least significant first), byte
+    /// arrays as a 4-byte length and their bytes.
+    static func appendPlain(_ values: LeafValues, _ range: Range<Int>, to out: inout [UInt8]) {
+        switch values {
+        case .int64(let v): for i in range { appendUInt64(UInt64(bitPattern: v[i]), to: &out) }
+        case .double(let v): for i in range { appendUInt64(v[i].bitPattern, to: &out) }
+        case .boolean(let v):
+            var byte: UInt8 = 0, bit = 0
+            for i in range {
+                if v[i] { byte |= 1 << UInt8(bit) }
+                bit += 1
+                if bit == 8 {
+                    out.append(byte)
+                    byte = 0
+                    bit = 0
+                }
+            }
+            if bit > 0 { out.append(byte) }
+        case .bytes(let bytes, let ends):
+            for i in range {
+                let start = i == 0 ? 0 : ends[i - 1]
+                appendLength(ends[i] - start, to: &out)
+                out.append(contentsOf: bytes[start..<ends[i]])
+            }
+        }
+    }
+
+    /// The chunk's minimum and maximum, PLAIN-encoded (text without its length), for the
+    /// columns whose order readers compare by: numbers and UTF-8 text.
+    static func bounds(of values: LeafValues) -> ([UInt8]?, [UInt8]?) {
+        var low: [UInt8] = [], high: [UInt8] = []
+        switch values {
+        case .int64(let v):
+            guard let min = v.min(), let max = v.max() else { return (nil, nil) }
+            appendUInt64(UInt64(bitPattern: min), to: &low)
+            appendUInt64(UInt64(bitPattern: max), to: &high)
+        case .double(let v):
+            guard let min = v.min(), let max = v.max() else { return (nil, nil) }
+            // −0 and +0 compare equal; the specification asks for −0 as a minimum and +0 as a maximum.
+            appendUInt64((min == 0 ? -0.0 : min).bitPattern, to: &low)
+            appendUInt64((max == 0 ? 0.0 : max).bitPattern, to: &high)
+        case .boolean: return (nil, nil)
+        case .bytes(let bytes, let ends):
+            guard !ends.isEmpty else { return (nil, nil) }
+            var minRange = 0..<ends[0], maxRange = 0..<ends[0], start = 0
+            for end in ends {
+                let value = bytes[start..<end]
+                if value.lexicographicallyPrecedes(bytes[minRange]) { minRange = start..<end }
+                if bytes[maxRange].lexicographicallyPrecedes(value) { maxRange = start..<end }
+                start = end
+            }
+            // Long values make no useful bounds (and large footers): left out, as writers may.
+            guard minRange.count <= 64, maxRange.count <= 64 else { return (nil, nil) }
+            low = Array(bytes[minRange])
+            high = Array(bytes[maxRange])
+        }
+        return (low, high)
+    }
+}

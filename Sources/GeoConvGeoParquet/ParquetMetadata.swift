@@ -1,0 +1,234 @@
+import GeoConvCore
+
+/// The parts of Parquet's footer and page headers (parquet-format's `parquet.thrift`) that
+/// geoconv writes and reads; fields it does not know are skipped when reading.
+enum ParquetType: Int32 {
+    case boolean = 0, int32 = 1, int64 = 2, int96 = 3, float = 4, double = 5, byteArray = 6, fixedLenByteArray = 7
+}
+
+enum ParquetRepetition: Int32 {
+    case required = 0, optional = 1, repeated = 2
+}
+
+enum ParquetEncoding: Int32 {
+    case plain = 0, plainDictionary = 2, rle = 3, bitPacked = 4, deltaBinaryPacked = 5, deltaLengthByteArray = 6, deltaByteArray = 7,
+        rleDictionary = 8, byteStreamSplit = 9
+}
+
+enum ParquetCodec: Int32 {
+    case uncompressed = 0, snappy = 1, gzip = 2, lzo = 3, brotli = 4, lz4 = 5, zstd = 6, lz4Raw = 7
+
+    var name: String {
+        switch self {
+        case .uncompressed: "none"
+        case .snappy: "snappy"
+        case .gzip: "gzip"
+        case .lzo: "lzo"
+        case .brotli: "brotli"
+        case .lz4: "lz4"
+        case .zstd: "zstd"
+        case .lz4Raw: "lz4_raw"
+        }
+    }
+}
+
+enum ParquetPageType: Int32 {
+    case dataPage = 0, indexPage = 1, dictionaryPage = 2, dataPageV2 = 3
+}
+
+/// The converted (legacy) and logical annotations geoconv reads a column's values by.
+enum ParquetAnnotation: Equatable {
+    case none
+    case string, json, bson, enumeration
+    case date
+    /// Milliseconds, microseconds or nanoseconds since the epoch (`isUTC` when adjusted to UTC).
+    case timestamp(unitsPerSecond: Int64, isUTC: Bool)
+    case time(unitsPerSecond: Int64)
+    case decimal(scale: Int32)
+    case integer(bits: Int, signed: Bool)
+    case uuid
+    case float16
+    case unknown  // the Null logical type: every value null
+}
+
+/// One node of the schema: a leaf column or a group (`childCount` > 0 or no type).
+struct ParquetSchemaElement {
+    var type: ParquetType?
+    var typeLength: Int32?
+    var repetition: ParquetRepetition?
+    var name: String
+    var childCount: Int32?
+    var convertedType: Int32?
+    var scale: Int32?
+    var precision: Int32?
+    var annotation: ParquetAnnotation = .none
+}
+
+struct ParquetStatistics {
+    var nullCount: Int64?
+    var minValue: [UInt8]?
+    var maxValue: [UInt8]?
+}
+
+struct ParquetColumnMetadata {
+    var type: ParquetType
+    var encodings: [ParquetEncoding]
+    var path: [String]
+    var codec: ParquetCodec
+    var valueCount: Int64
+    var uncompressedSize: Int64
+    var compressedSize: Int64
+    var dataPageOffset: Int64
+    var dictionaryPageOffset: Int64?
+    var statistics: ParquetStatistics?
+}
+
+struct ParquetRowGroup {
+    var columns: [ParquetColumnMetadata]
+    var totalByteSize: Int64
+    var rowCount: Int64
+    var fileOffset: Int64?
+    var totalCompressedSize: Int64?
+}
+
+struct ParquetFileMetadata {
+    var version: Int32 = 1
+    var schema: [ParquetSchemaElement]
+    var rowCount: Int64
+    var rowGroups: [ParquetRowGroup]
+    var keyValues: [(key: String, value: String?)]
+    var createdBy: String?
+}
+
+struct ParquetPageHeader {
+    var type: ParquetPageType
+    var uncompressedSize: Int32
+    var compressedSize: Int32
+    /// Data pages (v1 and v2) and dictionary pages: the number of values (v1, dictionary) or
+    /// of rows' level entries (v2) and the encoding of the values.
+    var valueCount: Int32 = 0
+    var encoding: ParquetEncoding = .plain
+    /// v2 only: nulls, rows, the byte lengths of the levels (never compressed), and whether
+    /// the values are compressed.
+    var nullCount: Int32 = 0
+    var rowCount: Int32 = 0
+    var definitionLevelsLength: Int32 = 0
+    var repetitionLevelsLength: Int32 = 0
+    var valuesCompressed = true
+    /// v1 statistics (written for data pages of numeric columns).
+    var statistics: ParquetStatistics?
+}
+
+// MARK: Writing
+
+extension ParquetStatistics {
+    func write(_ id: Int16, to w: inout ThriftWriter) {
+        w.beginStruct(id)
+        if let nullCount { w.i64(3, nullCount) }
+        if let maxValue { w.binary(5, maxValue) }
+        if let minValue { w.binary(6, minValue) }
+        w.endStruct()
+    }
+}
+
+extension ParquetSchemaElement {
+    func write(to w: inout ThriftWriter) {
+        w.beginElement()
+        if let type { w.i32(1, type.rawValue) }
+        if let typeLength { w.i32(2, typeLength) }
+        if let repetition { w.i32(3, repetition.rawValue) }
+        w.string(4, name)
+        if let childCount { w.i32(5, childCount) }
+        if let convertedType { w.i32(6, convertedType) }
+        switch annotation {
+        case .string:
+            w.beginStruct(10)
+            w.beginStruct(1)  // LogicalType.STRING: StringType {}
+            w.endStruct()
+            w.endStruct()
+        case .json:
+            w.beginStruct(10)
+            w.beginStruct(12)  // LogicalType.JSON
+            w.endStruct()
+            w.endStruct()
+        default: break
+        }
+        w.endStruct()
+    }
+}
+
+extension ParquetFileMetadata {
+    /// The footer's bytes.
+    func encoded() -> [UInt8] {
+        var w = ThriftWriter()
+        w.i32(1, version)
+        w.list(2, of: .structure, count: schema.count)
+        for element in schema { element.write(to: &w) }
+        w.i64(3, rowCount)
+        w.list(4, of: .structure, count: rowGroups.count)
+        for group in rowGroups {
+            w.beginElement()
+            w.list(1, of: .structure, count: group.columns.count)
+            for column in group.columns {
+                w.beginElement()
+                w.i64(2, column.dictionaryPageOffset ?? column.dataPageOffset)  // file_offset: where the chunk starts
+                w.beginStruct(3)
+                w.i32(1, column.type.rawValue)
+                w.list(2, of: .i32, count: column.encodings.count)
+                for encoding in column.encodings { w.elementI32(encoding.rawValue) }
+                w.list(3, of: .binary, count: column.path.count)
+                for part in column.path { w.elementString(part) }
+                w.i32(4, column.codec.rawValue)
+                w.i64(5, column.valueCount)
+                w.i64(6, column.uncompressedSize)
+                w.i64(7, column.compressedSize)
+                w.i64(9, column.dataPageOffset)
+                if let offset = column.dictionaryPageOffset { w.i64(11, offset) }
+                column.statistics?.write(12, to: &w)
+                w.endStruct()
+                w.endStruct()
+            }
+            w.i64(2, group.totalByteSize)
+            w.i64(3, group.rowCount)
+            if let offset = group.fileOffset { w.i64(5, offset) }
+            if let size = group.totalCompressedSize { w.i64(6, size) }
+            w.endStruct()
+        }
+        if !keyValues.isEmpty {
+            w.list(5, of: .structure, count: keyValues.count)
+            for (key, value) in keyValues {
+                w.beginElement()
+                w.string(1, key)
+                if let value { w.string(2, value) }
+                w.endStruct()
+            }
+        }
+        if let createdBy { w.string(6, createdBy) }
+        return w.finish()
+    }
+}
+
+extension ParquetPageHeader {
+    func encoded() -> [UInt8] {
+        var w = ThriftWriter()
+        w.i32(1, type.rawValue)
+        w.i32(2, uncompressedSize)
+        w.i32(3, compressedSize)
+        switch type {
+        case .dictionaryPage:
+            w.beginStruct(7)
+            w.i32(1, valueCount)
+            w.i32(2, ParquetEncoding.plain.rawValue)
+            w.endStruct()
+        default:
+            w.beginStruct(5)
+            w.i32(1, valueCount)
+            w.i32(2, encoding.rawValue)
+            w.i32(3, ParquetEncoding.rle.rawValue)
+            w.i32(4, ParquetEncoding.rle.rawValue)
+            statistics?.write(5, to: &w)
+            w.endStruct()
+        }
+        return w.finish()
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import GeoConv
+import GeoConvTestSupport
+import Testing
+
+@Suite("GeoParquet: written and read back, and what pyarrow and geopandas write")
+struct GeoParquetTests {
+    static let source = Fixtures.testdata("geoparquet/source.geojson")
+
+    /// Features converted to GeoParquet in memory, with `adjust` applied to the options.
+    static func write(_ input: String, _ adjust: (inout ConversionOptions) -> Void = { _ in }) throws -> ConversionReport {
+        var options = ConversionOptions()
+        options.outputFormat = .geoParquet
+        adjust(&options)
+        return try Converter().convert(.file(input), to: .memory, options: options)
+    }
+
+    static func read(_ bytes: [UInt8]) throws -> [Feature] {
+        var options = ConversionOptions()
+        options.inputFormat = .geoParquet
+        return try OverlayDocument.load(.memory(bytes, name: "out.parquet"), options: options).features
+    }
+
+    /// A feature as a comparison sees it: without null properties (a column is null where a
+    /// feature had nothing), without a `name` property that says the title (GeoJSON's reader
+    /// keeps both; the `name` column is the title), numbers by value.
+    static func withoutNulls(_ feature: Feature) -> Feature {
+        var copy = feature
+        copy.properties = copy.properties.filter { $0.value != .null && !($0.key == "name" && $0.value == feature.title.map(JSONValue.string)) }
+        for (key, value) in copy.properties {
+            if case .number(let n) = value, let exact = JSONNumber(n.doubleValue) { copy.properties[key] = .number(exact) }
+        }
+        return copy
+    }
+
+    @Test("geoconv → GeoParquet → geoconv keeps every geometry, title and typed value", arguments: ["none", "gzip"])
+    func roundTrip(codec: String) throws {
+        let report = try Self.write(Self.source) { $0.formatOptions[GeoParquetOptions.compression] = codec }
+        #expect(Array(report.output.prefix(4)) == Array("PAR1".utf8) && Array(report.output.suffix(4)) == Array("PAR1".utf8))
+        let before = try OverlayDocument.load(.file(Self.source)).features
+        let after = try Self.read(report.output)
+        #expect(after.map(Self.withoutNulls) == before.map(Self.withoutNulls))
+        // rank holds an integer beyond 2^53 beside integers only: INT64, exact.
+        #expect(after[4].properties["rank"] == .number(JSONNumber(9_007_199_254_740_993)))
+        // price mixes integers and reals: DOUBLE (3 reads back as 3).
+        #expect(after[4].properties["price"] == .number(JSONNumber(literal: "3")!))
+    }
+
+    @Test("zstd pages (the default with the Zstd trait) round-trip", .enabled(if: BuiltTraits.zstd))
+    func roundTripZstd() throws {
+        try roundTrip(codec: "zstd")
+        let report = try Self.write(Self.source)
+        #expect(try GeoParquetInspection.metadata(report.output).codecs == ["ZSTD"])
+    }
+
+    @Test("Row groups of two rows: three row groups, the same features")
+    func rowGroups() throws {
+        let report = try Self.write(Self.source) { $0.formatOptions[GeoParquetOptions.rowGroupRows] = 2 }
+        let after = try Self.read(report.output)
+        #expect(after.map(Self.withoutNulls) == (try OverlayDocument.load(.file(Self.source)).features).map(Self.withoutNulls))
+        let metadata = try GeoParquetInspection.metadata(report.output)
+        #expect(metadata.rowGroups == [2, 2, 2])
+        #expect(metadata.geo.contains(#""covering":{"bbox":{"xmin":["bbox","xmin"]"#))
+        #expect(metadata.geo.contains(#""geometry_types":["Point Z","LineString","Polygon","MultiPolygon","MultiPoint"]"#))
+        #expect(metadata.geo.contains(#""bbox":[-179.5,-89.5,179.5,89.5]"#))
+    }
+
+    @Test("Columns take the widest type their values need; what becomes text is reported")
+    func widening() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geoparquet-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("mixed.geojsonl")
+        try Data("""
+        {"type":"Feature","properties":{"a":1,"b":1,"c":true,"d":[1,2],"e":null,"f":9007199254740993},"geometry":{"type":"Point","coordinates":[1,2]}}
+        {"type":"Feature","properties":{"a":2,"b":1.5,"c":"yes","d":{"k":"v"},"f":0.5},"geometry":{"type":"Point","coordinates":[3,4]}}
+
+        """.utf8).write(to: input)
+        let report = try Self.write(input.path)
+        let columns = try GeoParquetInspection.metadata(report.output).columns
+        #expect(columns["a"] == "INT64" && columns["b"] == "DOUBLE" && columns["c"] == "UTF8" && columns["d"] == "UTF8" && columns["e"] == "UTF8"
+            && columns["f"] == "DOUBLE")
+        let back = try Self.read(report.output)
+        #expect(back[0].properties["c"] == .string("true") && back[1].properties["c"] == .string("yes"))
+        #expect(back[0].properties["d"] == .string("[1,2]") && back[1].properties["d"] == .string(#"{"k":"v"}"#))
+        #expect(back[1].properties["b"] == .number(JSONNumber(literal: "1.5")!) && back[0].properties["b"] == .number(JSONNumber(literal: "1")!))
+        #expect(report.diagnostics.entries["geoparquet.mixed-types-as-text"]?.count == 1)
+        #expect(report.diagnostics.entries["geoparquet.nested-value-as-json"]?.count == 2)
+        #expect(report.diagnostics.entries["geoparquet.integer-as-double"]?.count == 1)
+    }
+
+    @Test("What geopandas and pyarrow write reads as the source: snappy, zstd with a bbox covering, page v2 gzip",
+          arguments: ["geopandas-snappy", "pyarrow-v2-gzip-plain"])
+    func othersFiles(name: String) throws {
+        let read = try OverlayDocument.load(.file(Fixtures.testdata("geoparquet/\(name).parquet"))).features
+        let source = try OverlayDocument.load(.file(Self.source)).features
+        #expect(read.map(\.geometry) == source.map(\.geometry))
+        #expect(read.map(\.title) == source.map(\.title))
+        #expect(read.map { Self.withoutNulls($0).properties.filter { $0.key != "open" } } == source.map { Self.withoutNulls($0).properties.filter { $0.key != "open" } })
+        // GDAL (pyogrio) reads the booleans as integers before geopandas writes them.
+        #expect(read.map { $0.properties["open"] } == [1, 0, 1, 0, nil, 1].map { $0.map { JSONValue.number(JSONNumber($0)) } ?? .null })
+    }
+
+    @Test("geopandas' zstd file with its bbox covering column", .enabled(if: BuiltTraits.zstd))
+    func othersZstd() throws {
+        try othersFiles(name: "geopandas-zstd-bbox")
+    }
+
+    @Test("Without the Zstd trait a zstd file is refused, naming the trait", .enabled(if: !BuiltTraits.zstd))
+    func zstdRefused() throws {
+        #expect {
+            _ = try OverlayDocument.load(.file(Fixtures.testdata("geoparquet/geopandas-zstd-bbox.parquet")))
+        } throws: { error in
+            (error as? GeoConvError)?.code == .unsupported && (error as? GeoConvError)?.message.contains("Zstd trait") == true
+        }
+    }
+
+    @Test("pyarrow's types: dates, timestamps, decimals, unsigned, float32, binary as hex, struct fields by path; a list reported")
+    func pyarrowTypes() throws {
+        let report = try Converter().convert(.file(Fixtures.testdata("geoparquet/pyarrow-types.parquet")), to: .memory,
+                                             options: ConversionOptions(outputFormat: .geoJSON))
+        #expect(report.diagnostics.entries["geoparquet.list-column-skipped"]?.count == 1)
+        let features = try OverlayDocument.load(.file(Fixtures.testdata("geoparquet/pyarrow-types.parquet"))).features
+        let first = features[0].properties
+        #expect(first["day"] == .string("2024-01-01") && first["utc"] == .string("2024-01-01T12:30:05.123Z"))
+        #expect(first["local"] == .string("2024-02-29T23:59:59.999999") && first["amount"] == .number(JSONNumber(literal: "12.345")!))
+        #expect(first["small"] == .number(JSONNumber(-128)) && first["big_unsigned"] == .number(JSONNumber(UInt64.max)))
+        #expect(first["single"] == .number(JSONNumber(literal: "0.5")!) && first["blob"] == .string("00ff"))
+        #expect(first["address.city"] == .string("Paris") && first["address.zip"] == .number(JSONNumber(75001)) && first["tags"] == nil)
+        #expect(features[1].properties["amount"] == .number(JSONNumber(literal: "-0.005")!) && features[1].geometry == nil)
+        #expect(features[2].properties["day"] == .string("1969-12-31") && features[2].properties["address.city"] == .null)
+        #expect(features[0].geometry == .point(Coordinate(latitude: 2, longitude: 1)))
+    }
+
+    @Test("A truncated file is an error at the byte where it breaks; an unknown codec is a usage error")
+    func errors() throws {
+        let report = try Self.write(Self.source)
+        #expect {
+            _ = try Self.read(Array(report.output.dropLast(3)))
+        } throws: { error in
+            let error = error as? GeoConvError
+            return error?.code == .invalidInput && error?.location?.byteOffset == report.output.count - 7 && error?.message.contains("PAR1") == true
+        }
+        #expect {
+            _ = try Self.write(Self.source) { $0.formatOptions[GeoParquetOptions.compression] = "lzo" }
+        } throws: { error in
+            (error as? GeoConvError)?.code == .usage && (error as? GeoConvError)?.message.contains("lzo") == true
+        }
+    }
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Writes testdata/geoparquet/*.parquet with other tools, from geoconv's own fixture
+(testdata/geoparquet/source.geojson) and values made here, so that the tests read what
+pyarrow and geopandas write without a Python in the test run:
+
+  geopandas-snappy.parquet   geopandas.to_parquet defaults (snappy, dictionary, page v1)
+  geopandas-zstd-bbox.parquet   zstd, write_covering_bbox=True (GeoParquet 1.1)
+  pyarrow-v2-gzip-plain.parquet data page v2, gzip, no dictionary
+  pyarrow-types.parquet      dates, timestamps, decimals, small and unsigned integers,
+                             float32, binary, UUID-sized fixed binary, a struct, a list,
+                             a null column; one WKB geometry column with geo metadata
+
+  pip install pyarrow geopandas && python3 scripts/make-geoparquet-fixtures.py
+"""
+import datetime
+import decimal
+import json
+import os
+
+import geopandas
+import pyarrow as pa
+import pyarrow.parquet as pq
+import shapely
+
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testdata", "geoparquet")
+
+
+def main():
+    frame = geopandas.read_file(os.path.join(HERE, "source.geojson"))
+    frame.to_parquet(os.path.join(HERE, "geopandas-snappy.parquet"))
+    frame.to_parquet(os.path.join(HERE, "geopandas-zstd-bbox.parquet"), compression="zstd", write_covering_bbox=True)
+    table = pq.read_table(os.path.join(HERE, "geopandas-snappy.parquet"))
+    pq.write_table(table, os.path.join(HERE, "pyarrow-v2-gzip-plain.parquet"), data_page_version="2.0",
+                   compression="gzip", use_dictionary=False)
+    types = pa.table({
+        "day": pa.array([datetime.date(2024, 1, 1), None, datetime.date(1969, 12, 31)], pa.date32()),
+        "utc": pa.array([datetime.datetime(2024, 1, 1, 12, 30, 5, 123000), None, datetime.datetime(1970, 1, 1)],
+                        pa.timestamp("ms", tz="UTC")),
+        "local": pa.array([datetime.datetime(2024, 2, 29, 23, 59, 59, 999999), None, None], pa.timestamp("us")),
+        "amount": pa.array([decimal.Decimal("12.345"), decimal.Decimal("-0.005"), None], pa.decimal128(10, 3)),
+        "small": pa.array([-128, 0, 127], pa.int8()),
+        "unsigned": pa.array([65535, 0, None], pa.uint16()),
+        "big_unsigned": pa.array([2**64 - 1, 1, None], pa.uint64()),
+        "single": pa.array([0.5, -1.25, None], pa.float32()),
+        "blob": pa.array([b"\x00\xff", None, b""], pa.binary()),
+        "uuid": pa.array([bytes(range(16)), None, bytes(16)], pa.binary(16)),
+        "address": pa.array([{"city": "Paris", "zip": 75001}, None, {"city": None, "zip": 13001}],
+                            pa.struct([("city", pa.string()), ("zip", pa.int32())])),
+        "tags": pa.array([["a", "b"], [], None], pa.list_(pa.string())),
+        "nothing": pa.array([None, None, None], pa.null()),
+        "geometry": pa.array([shapely.to_wkb(shapely.Point(1, 2)), None, shapely.to_wkb(shapely.LineString([(0, 0), (1, 1)]))],
+                             pa.binary()),
+    })
+    geo = {"version": "1.0.0", "primary_column": "geometry",
+           "columns": {"geometry": {"encoding": "WKB", "geometry_types": ["Point", "LineString"]}}}
+    types = types.replace_schema_metadata({"geo": json.dumps(geo)})
+    pq.write_table(types, os.path.join(HERE, "pyarrow-types.parquet"))
+
+
+if __name__ == "__main__":
+    main()
