@@ -204,6 +204,16 @@ extension ParquetFileMetadata {
             }
         }
         if let createdBy { w.string(6, createdBy) }
+        // column_orders: every leaf by its type's order (TypeDefinedOrder), without which
+        // readers do not trust min_value/max_value.
+        let leafCount = schema.filter { $0.type != nil }.count
+        w.list(7, of: .structure, count: leafCount)
+        for _ in 0..<leafCount {
+            w.beginElement()
+            w.beginStruct(1)
+            w.endStruct()
+            w.endStruct()
+        }
         return w.finish()
     }
 }
