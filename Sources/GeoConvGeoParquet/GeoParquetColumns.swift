@@ -9,22 +9,31 @@ struct ColumnKinds: OptionSet, Hashable {
     static let real = ColumnKinds(rawValue: 4)
     static let string = ColumnKinds(rawValue: 8)
     static let nested = ColumnKinds(rawValue: 16)
+    /// Integers beyond Int64 that fit UInt64.
+    static let bigUnsigned = ColumnKinds(rawValue: 32)
+    /// Negative integers (a column with big unsigned ones is then DOUBLE).
+    static let negative = ColumnKinds(rawValue: 64)
 
     /// The column type: integers alone INT64, numbers DOUBLE, booleans BOOLEAN, anything
     /// else (text, arrays and objects, mixes) UTF-8 text; a column that held only nulls is text.
     var columnType: ColumnType {
         if self == .bool { return .boolean }
-        if self == .integer { return .int64 }
-        if !isEmpty, isSubset(of: [.integer, .real]) { return .double }
+        if isSubset(of: [.integer, .negative]), contains(.integer) { return .int64 }
+        if isSubset(of: [.integer, .bigUnsigned]), contains(.bigUnsigned) { return .uint64 }
+        if !isEmpty, isSubset(of: [.integer, .real, .bigUnsigned, .negative]) { return .double }
         return .text
     }
 
     /// Whether values of different kinds are written as text (reported).
     var mixesIntoText: Bool { columnType == .text && !isSubset(of: .string) && !isSubset(of: .nested) }
+
+    /// The kinds of an integer.
+    static func of(_ n: Int64) -> ColumnKinds { n < 0 ? [.integer, .negative] : .integer }
 }
 
 enum ColumnType: Equatable {
-    case boolean, int64, double, text
+    /// `uint64`: INT64 annotated unsigned, for integers up to 2^64 − 1.
+    case boolean, int64, uint64, double, text
 }
 
 /// One property column: its name and the kinds it held.
@@ -33,15 +42,19 @@ struct PropertyColumn {
     var kinds: ColumnKinds = []
     /// Integers beyond ±2^53 in a column written as doubles (they lose digits; reported).
     var wideIntegers = 0
+    /// Where the column first held each kind, for what is reported about it.
+    var firstLocation: SourceLocation?
+    var firstWideInteger: SourceLocation?
 }
 
 /// A spooled row's value, and how it is framed in the spool: a tag byte, then a zigzag
-/// varint (integer), eight bytes (real), or a varint length and UTF-8 (text, JSON text).
+/// varint (integer), eight bytes (real), or a varint length and UTF-8 (text, JSON text, an
+/// integer literal beyond 64 bits).
 enum SpooledValue {
     case null, bool(Bool), integer(Int64), real(Double), text(ArraySlice<UInt8>), json(ArraySlice<UInt8>)
 
     static let tagNull: UInt8 = 0, tagFalse: UInt8 = 1, tagTrue: UInt8 = 2, tagInteger: UInt8 = 3, tagReal: UInt8 = 4, tagText: UInt8 = 5,
-        tagJSON: UInt8 = 6
+        tagJSON: UInt8 = 6, tagBigInteger: UInt8 = 7
 }
 
 /// The spool's framing of rows: `varint(length)` then the row — the geometry as

@@ -34,12 +34,12 @@ struct GeoParquetFileWriting {
             if column.kinds.mixesIntoText {
                 try diagnostics.warn("geoparquet.mixed-types-as-text",
                                      "the property \"\(column.name)\" holds values of several types (\(Self.describe(column.kinds))): its column is text, the numbers and booleans written as they read",
-                                     hint: "give the property one type in every feature to keep it typed")
+                                     at: column.firstLocation, hint: "give the property one type in every feature to keep it typed")
             }
             if types[index] == .double, column.wideIntegers > 0 {
                 try diagnostics.warn("geoparquet.integer-as-double",
-                                     "the property \"\(column.name)\" holds reals and \(column.wideIntegers) integers beyond ±2^53: its column is DOUBLE, which rounds them",
-                                     hint: "give the property integers only to keep it INT64")
+                                     "the property \"\(column.name)\" holds \(column.wideIntegers) integers beyond ±2^53 in a DOUBLE column (beside reals, or beyond 64 bits), which rounds them",
+                                     at: column.firstWideInteger, hint: "give the property integers within 64 bits only to keep it INT64")
             }
         }
         try emit(Array("PAR1".utf8))
@@ -94,11 +94,11 @@ struct GeoParquetFileWriting {
             written += Int64(bytes.count)
         }
         for (index, leaf) in builder.columns.enumerated() {
-            metadata.append(try chunks.write(path: [names[index]], values: leaf.values, present: leaf.present, statistics: types[index] != .boolean,
+            metadata.append(try chunks.write(path: [names[index]], values: leaf.values, present: leaf.present, statistics: types[index] != .boolean && types[index] != .uint64,
                                              offset: start + written, emit: emitter))
         }
         metadata.append(try chunks.write(path: ["geometry"], values: .bytes(builder.geometry, ends: builder.geometryEnds), present: builder.hasGeometry,
-                                         statistics: false, offset: start + written, emit: emitter))
+                                         statistics: false, dictionary: false, offset: start + written, emit: emitter))
         for (k, name) in ["xmin", "ymin", "xmax", "ymax"].enumerated() {
             metadata.append(try chunks.write(path: ["bbox", name], values: .double(builder.box[k]), present: builder.hasBox, statistics: true,
                                              offset: start + written, emit: emitter))
@@ -118,6 +118,10 @@ struct GeoParquetFileWriting {
             switch types[index] {
             case .boolean: element.type = .boolean
             case .int64: element.type = .int64
+            case .uint64:
+                element.type = .int64
+                element.convertedType = 14  // UINT_64
+                element.annotation = .integer(bits: 64, signed: false)
             case .double: element.type = .double
             case .text:
                 element.type = .byteArray
@@ -159,7 +163,7 @@ struct GeoParquetFileWriting {
     static func describe(_ kinds: ColumnKinds) -> String {
         var parts: [String] = []
         if kinds.contains(.bool) { parts.append("booleans") }
-        if kinds.contains(.integer) || kinds.contains(.real) { parts.append("numbers") }
+        if !kinds.isDisjoint(with: [.integer, .real, .bigUnsigned]) { parts.append("numbers") }
         if kinds.contains(.string) { parts.append("text") }
         if kinds.contains(.nested) { parts.append("arrays or objects") }
         return parts.joined(separator: ", ")
@@ -180,7 +184,7 @@ struct RowGroupBuilder {
         var values: LeafValues {
             switch type {
             case .boolean: .boolean(flags)
-            case .int64: .int64(integers)
+            case .int64, .uint64: .int64(integers)
             case .double: .double(reals)
             case .text: .bytes(text, ends: ends)
             }
@@ -240,7 +244,7 @@ struct RowGroupBuilder {
                 at += 1
                 _ = SpooledRow.readVarint(bytes, &at)
             case SpooledValue.tagReal: at += 9
-            case SpooledValue.tagText, SpooledValue.tagJSON:
+            case SpooledValue.tagText, SpooledValue.tagJSON, SpooledValue.tagBigInteger:
                 at += 1
                 let length = Int(SpooledRow.readVarint(bytes, &at) ?? 0)
                 at += length
@@ -268,8 +272,22 @@ struct RowGroupBuilder {
         case .int64:
             columns[index].integers.append(Self.integer(bytes, &at))
             self.bytes += 8
+        case .uint64:
+            if tag == SpooledValue.tagBigInteger {
+                let length = Int(SpooledRow.readVarint(bytes, &at) ?? 0)
+                columns[index].integers.append(Int64(bitPattern: UInt64(String(decoding: bytes[at..<(at + length)], as: UTF8.self)) ?? 0))
+            } else {
+                columns[index].integers.append(Self.integer(bytes, &at))
+            }
+            self.bytes += 8
         case .double:
-            columns[index].reals.append(tag == SpooledValue.tagInteger ? Double(Self.integer(bytes, &at)) : SpooledRow.readDouble(bytes, &at))
+            switch tag {
+            case SpooledValue.tagInteger: columns[index].reals.append(Double(Self.integer(bytes, &at)))
+            case SpooledValue.tagBigInteger:
+                let length = Int(SpooledRow.readVarint(bytes, &at) ?? 0)
+                columns[index].reals.append(Double(String(decoding: bytes[at..<(at + length)], as: UTF8.self)) ?? .nan)
+            default: columns[index].reals.append(SpooledRow.readDouble(bytes, &at))
+            }
             self.bytes += 8
         case .text:
             let before = columns[index].text.count
@@ -284,8 +302,8 @@ struct RowGroupBuilder {
         return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
     }
 
-    /// A value's text in a text column: text and JSON as they are, numbers and booleans as
-    /// they read.
+    /// A value's text in a text column: text, JSON and integer literals as they are, other
+    /// numbers and booleans as they read.
     static func appendText(_ tag: UInt8, _ bytes: [UInt8], _ at: inout Int, to text: inout [UInt8]) {
         switch tag {
         case SpooledValue.tagTrue: text.append(contentsOf: "true".utf8)

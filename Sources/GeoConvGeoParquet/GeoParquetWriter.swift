@@ -52,13 +52,14 @@ final class GeoParquetWriting {
     let spool: Spool
     var columns: [PropertyColumn] = []
     var slots: [String: Int] = [:]
-    /// Geometry types met, in the order met (`Point`, `Polygon Z`…).
-    var geometryTypes: [String] = []
     var bounds: (Double, Double, Double, Double)?
     var rowCount = 0
     var crs: String?
     private var row: [UInt8] = []
+    private var framed: [UInt8] = []
     private var wkb: [UInt8] = []
+    /// The geometry kinds met (with Z or not), in the order met.
+    private var kindsMet: [(GeometryKind, Bool)] = []
     private var cells: [(slot: Int, value: JSONValue)] = []
 
     init(output: ByteWriter, options: GeoParquetWriteOptions, diagnostics: DiagnosticLog) throws(GeoConvError) {
@@ -140,8 +141,7 @@ final class GeoParquetWriting {
         }
         SpooledRow.appendVarint(UInt64(cells.count), to: &row)
         for (slot, value) in cells { try append(slot, value) }
-        var framed: [UInt8] = []
-        framed.reserveCapacity(row.count + 5)
+        framed.removeAll(keepingCapacity: true)
         SpooledRow.appendVarint(UInt64(row.count), to: &framed)
         framed.append(contentsOf: row)
         try spool.append(framed)
@@ -169,8 +169,14 @@ final class GeoParquetWriting {
         return slot
     }
 
+    private func noteWideInteger(_ slot: Int) {
+        columns[slot].wideIntegers += 1
+        if columns[slot].firstWideInteger == nil { columns[slot].firstWideInteger = diagnostics.currentLocation }
+    }
+
     private func append(_ slot: Int, _ value: JSONValue) throws(GeoConvError) {
         SpooledRow.appendVarint(UInt64(slot), to: &row)
+        if columns[slot].firstLocation == nil, value != .null { columns[slot].firstLocation = diagnostics.currentLocation }
         switch value {
         case .null: row.append(SpooledValue.tagNull)
         case .bool(let flag):
@@ -179,14 +185,23 @@ final class GeoParquetWriting {
         case .number(let number):
             switch NumberKind.value(number) {
             case .integer(let n):
-                columns[slot].kinds.insert(.integer)
-                if n.magnitude > 1 << 53 { columns[slot].wideIntegers += 1 }
+                columns[slot].kinds.formUnion(ColumnKinds.of(n))
+                if n.magnitude > 1 << 53 { noteWideInteger(slot) }
                 row.append(SpooledValue.tagInteger)
                 SpooledRow.appendVarint(UInt64(bitPattern: (n << 1) ^ (n >> 63)), to: &row)
             default:
-                columns[slot].kinds.insert(.real)
-                row.append(SpooledValue.tagReal)
-                SpooledRow.appendDouble(number.doubleValue, to: &row)
+                if !number.literal.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+                    // An integer beyond Int64: exact in a UINT64 or text column, rounded in a DOUBLE one (reported).
+                    columns[slot].kinds.insert(UInt64(number.literal) != nil ? .bigUnsigned : .real)
+                    noteWideInteger(slot)
+                    row.append(SpooledValue.tagBigInteger)
+                    SpooledRow.appendVarint(UInt64(number.literal.utf8.count), to: &row)
+                    row.append(contentsOf: number.literal.utf8)
+                } else {
+                    columns[slot].kinds.insert(.real)
+                    row.append(SpooledValue.tagReal)
+                    SpooledRow.appendDouble(number.doubleValue, to: &row)
+                }
             }
         case .string(let text):
             columns[slot].kinds.insert(.string)
@@ -206,15 +221,20 @@ final class GeoParquetWriting {
     }
 
     private func noteType(of geometry: Geometry) {
-        let kind: GeometryKind
+        var kind: GeometryKind
         switch geometry {
         case .empty(let k): kind = k
         default: kind = geometry.kind
         }
-        let name = kind == .circle ? "Polygon" : kind.rawValue
-        let typeName = geometry.hasAltitude ? name + " Z" : name
-        if !geometryTypes.contains(typeName) { geometryTypes.append(typeName) }
+        if kind == .circle { kind = .polygon }
+        let z = geometry.hasAltitude
+        if let last = kindsMet.last, last.0 == kind, last.1 == z { return }
+        guard !kindsMet.contains(where: { $0.0 == kind && $0.1 == z }) else { return }
+        kindsMet.append((kind, z))
     }
+
+    /// Geometry types met, in the order met (`Point`, `Polygon Z`…).
+    var geometryTypes: [String] { kindsMet.map { $0.1 ? $0.0.rawValue + " Z" : $0.0.rawValue } }
 
     func finish() throws(GeoConvError) {
         var writing = GeoParquetFileWriting(self)

@@ -40,7 +40,7 @@ struct ParquetChunkWriter {
 
     /// Writes one chunk through `emit` (bytes at `offset`, the file position of the first
     /// byte), returning its metadata. `present` is `nil` for a required column.
-    func write(path: [String], values: LeafValues, present: [Bool]?, statistics wantsStatistics: Bool, offset: Int64,
+    func write(path: [String], values: LeafValues, present: [Bool]?, statistics wantsStatistics: Bool, dictionary: Bool = true, offset: Int64,
                emit: ([UInt8]) throws(GeoConvError) -> Void) throws(GeoConvError) -> ParquetColumnMetadata
     {
         let rows = present?.count ?? values.count
@@ -63,34 +63,35 @@ struct ParquetChunkWriter {
         // A dictionary for text that repeats.
         var indices: [UInt32]?
         var dictionaryCount = 0
-        if case .bytes(let bytes, let ends) = values, ends.count >= 16 {
-            var dictionary: [ArraySlice<UInt8>: UInt32] = [:]
+        if dictionary, case .bytes(let bytes, let ends) = values, ends.count >= 16 {
+            var entries: [ArraySlice<UInt8>: UInt32] = [:]
             var plain: [UInt8] = [], list: [UInt32] = []
             list.reserveCapacity(ends.count)
             var start = 0, fits = true
             for end in ends {
                 let value = bytes[start..<end]
-                if let index = dictionary[value] {
+                if let index = entries[value] {
                     list.append(index)
                 } else {
-                    let index = UInt32(dictionary.count)
-                    dictionary[value] = index
+                    let index = UInt32(entries.count)
+                    entries[value] = index
                     list.append(index)
                     Self.appendLength(value.count, to: &plain)
                     plain.append(contentsOf: value)
-                    if plain.count > dictionaryBytes || dictionary.count > ends.count / 2 {
-                        fits = false
-                        break
-                    }
                 }
                 start = end
+                // Too big, or too many distinct values (told early from the first 4096).
+                if plain.count > dictionaryBytes || entries.count > ends.count / 2 || (list.count == 4096 && entries.count > 3072) {
+                    fits = false
+                    break
+                }
             }
             if fits {
                 indices = list
-                dictionaryCount = dictionary.count
+                dictionaryCount = entries.count
                 dictionaryOffset = position
                 encodings = [.plain, .rle, .rleDictionary]
-                try page(ParquetPageHeader(type: .dictionaryPage, uncompressedSize: 0, compressedSize: 0, valueCount: Int32(dictionary.count)), plain)
+                try page(ParquetPageHeader(type: .dictionaryPage, uncompressedSize: 0, compressedSize: 0, valueCount: Int32(entries.count)), plain)
             }
         }
         let dataOffset = position

@@ -151,6 +151,13 @@ extension ParquetSchemaElement {
             w.beginStruct(12)  // LogicalType.JSON
             w.endStruct()
             w.endStruct()
+        case .integer(let bits, let signed):
+            w.beginStruct(10)
+            w.beginStruct(10)  // LogicalType.INTEGER: IntType { 1: byte bitWidth, 2: bool isSigned }
+            w.byte(1, UInt8(bits))
+            w.bool(2, signed)
+            w.endStruct()
+            w.endStruct()
         default: break
         }
         w.endStruct()

@@ -51,6 +51,11 @@ struct ThriftWriter {
 
     mutating func bool(_ id: Int16, _ value: Bool) { header(id, value ? .boolTrue : .boolFalse) }
 
+    mutating func byte(_ id: Int16, _ value: UInt8) {
+        header(id, .byte)
+        bytes.append(value)
+    }
+
     mutating func binary(_ id: Int16, _ value: [UInt8]) {
         header(id, .binary)
         varint(UInt64(value.count))

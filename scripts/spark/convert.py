@@ -33,13 +33,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 LINE_FORMATS = ("geojsonseq", "wkt", "wkbhex", "polyline")
 SIDECARS = (".shx", ".dbf", ".prj", ".cpg", ".sbn", ".sbx", ".qix", ".shp.xml")
 BEGIN, END = "[geoconv-error]", "[/geoconv-error]"
-# Runs geoconv ("$@") on a partition. On failure it drains the rest of the partition, then
+# Runs geoconv ("$@") on a partition and reads what it left unread (after an error, or
+# --limit), so that RDD.pipe's writer thread does not hit a closed pipe. On failure it
 # writes a line no output format holds (it starts with the unit separator, 0x1F) and
 # geoconv's message, which RDD.pipe would leave on the executor's standard error.
 PIPE_WRAPPER = """err=$(mktemp) || exit 70
 "$@" 2>"$err"; rc=$?
-if [ "$rc" -ne 0 ]; then cat >/dev/null; printf '\\037geoconv failed %s\\n' "$rc"; cat "$err"
-else cat "$err" >&2; fi
+cat >/dev/null
+if [ "$rc" -ne 0 ]; then printf '\\037geoconv failed %s\\n' "$rc"; cat "$err"; else cat "$err" >&2; fi
 rm -f "$err"; exit "$rc"
 """
 FAILED = "\x1fgeoconv failed"
@@ -126,13 +127,14 @@ def failure_text(exc):
 
 def read_records(sc, path, partitions):
     """The file as an RDD of records in about `partitions` partitions (default: the
-    executors' cores, or one per 64 MB), and whether they are RS-delimited (RFC 8142
+    executors' cores, or one per 32 MiB: Hadoop cuts local files into splits no bigger
+    than that anyway), and whether they are RS-delimited (RFC 8142
     .geojsons: a record may span lines, so the file is cut at RS bytes) rather than lines.
     Lines are cut at "\\n" alone, so a CR stays in its record as geoconv would read it."""
     with open(path, "rb") as f:
         rs = f.read(4096).lstrip()[:1] == b"\x1e"
     size = os.path.getsize(path)
-    partitions = partitions or max(sc.defaultParallelism, size >> 26)
+    partitions = partitions or max(sc.defaultParallelism, size >> 25)
     conf = {"textinputformat.record.delimiter": "\x1e" if rs else "\n",
             "mapreduce.input.fileinputformat.split.maxsize": str(max(1, -(-size // partitions)))}
     pairs = sc.newAPIHadoopFile("file://" + os.path.abspath(path),
@@ -214,7 +216,7 @@ def convert_lines(sc, geoconv, path, fmt, to, output, partitions, extra):
         def count(values):
             values = list(values)
             yield sum(v.count("\n") if rs else 1 for v in values), sum(1 for v in values if v.strip())
-        counts = records.mapPartitions(count).collect()
+        counts = records.mapPartitions(count).collect() if located[0] else []
         raise ConversionFailed(relocate(located[1], path, located[0], counts, fmt)) from None
     names = sorted(name for name in os.listdir(parts) if name.startswith("part-"))
     with open(output + ".tmp", "wb") as merged:
@@ -239,8 +241,9 @@ def check_identical(geoconv, path, to, output, extra):
             number = 0
             for number, (a, b) in enumerate(itertools.zip_longest(want, got), 1):
                 if a != b:
+                    spark, alone = ("(end of file)" if line is None else repr(line) for line in (b, a))
                     raise ConversionFailed(f"--check: {output} differs from one geoconv run at line {number}:\n"
-                                           f"  spark:   {b!r}\n  geoconv: {a!r}")
+                                           f"  spark:   {spark}\n  geoconv: {alone}")
     return number
 
 
@@ -313,7 +316,7 @@ def parse_arguments():
     parser.add_argument("--to", help="the output format (see geoconv formats)")
     parser.add_argument("--geoconv", help="the geoconv binary, at this path on every executor")
     parser.add_argument("--master", help="Spark master (default: spark-submit's, else local[2])")
-    parser.add_argument("--partitions", type=int, help="partitions per line file (default: cores, or 64 MB each)")
+    parser.add_argument("--partitions", type=int, help="partitions per line file (default: cores, or 32 MiB each)")
     parser.add_argument("--check", action="store_true", help="compare each sharded output with one geoconv run")
     parser.add_argument("--keep-going", action="store_true", help="report failed files and go on")
     parser.add_argument("--setup-only", action="store_true", help="install what is missing, then stop")
@@ -334,6 +337,9 @@ def main():
     if args.to not in extensions:
         sys.exit(f"convert.py: --to {args.to}: not a format of {geoconv} ({', '.join(extensions)})")
     inputs = plan(args.input_dir, args.output_dir, args.to, by_extension, extensions)
+    for path, _, output in inputs:
+        if os.path.abspath(path) == os.path.abspath(output):
+            sys.exit(f"convert.py: {output} would replace its input: choose another OUTPUT_DIR")
     os.makedirs(args.output_dir, exist_ok=True)
     started = time.monotonic()
     sc = start_spark(args.master)
@@ -356,7 +362,7 @@ def main():
     order = {path: index for index, (path, *_) in enumerate(inputs)}
     for path, message in sorted(failures, key=lambda failed: order.get(failed[0], len(order))):
         print(f"convert.py: FAILED{' ' + path if path else ''}:\n{message}", file=sys.stderr)
-    note(f"{'failed' if failures else 'done'}: {len(inputs)} inputs, {time.monotonic() - started:.1f} s in all")
+    note(f"{'failed' if failures else 'done'}: {len(inputs)} input files, {time.monotonic() - started:.1f} s in all")
     return 1 if failures else 0
 
 

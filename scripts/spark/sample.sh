@@ -2,9 +2,9 @@
 # CI's Spark run: scripts/spark/convert.py on local[2] over a small sample built from
 # testdata/ (line files sharded through RDD.pipe and checked byte for byte against one
 # geoconv run; KML, KMZ, GPX, GeoJSON, CSV, Shapefile and GeoParquet files one task each)
-# plus 20,000 generated GeoJSONSeq points. Two runs: to GeoJSONSeq, then to WKT with one
-# bad WKT line added, which must fail with geoconv's file:line:column while the rest
-# converts. About 30-40 s on 2 cores once PySpark is installed; docs/scaling.md.
+# plus 20,000 generated GeoJSONSeq points. Two runs: to GeoJSONSeq, then to WKT with a bad
+# line in a copy of the points and a truncated KML added, which must fail with geoconv's
+# file:line:column while the rest converts. Timings: docs/scaling.md.
 #
 #   scripts/spark/sample.sh [GEOCONV]      (default $GEOCONV, else .build/debug/geoconv)
 set -euo pipefail
@@ -24,11 +24,10 @@ python3 "$CONVERT" --setup-only
 echo "== setup (PySpark, Java): $(seconds "$start") s"
 
 # Line-delimited inputs: sharded through RDD.pipe.
-cp testdata/polyline/sydney.polyline testdata/polyline/hyde-park.polyline testdata/crs/web-mercator.wkt "$in"/
-"$GEOCONV" testdata/selection/places.geojson "$in/places.geojsonl" --quiet
+cp testdata/polyline/sydney.polyline testdata/crs/web-mercator.wkt "$in"/
 "$GEOCONV" testdata/geojson/markers.geojson "$in/markers-rs.geojsons" --quiet   # RFC 8142 RS records
 "$GEOCONV" testdata/crs/web-mercator.wkt "$in/mercator.wkbhex" --quiet
-python3 - "$in/points.geojsonl" <<'EOF'
+python3 - "$in/generated-points.geojsonl" <<'EOF'
 import json, random, sys
 random.seed(42)
 with open(sys.argv[1], "w") as out:
@@ -62,11 +61,15 @@ run() { # NAME EXPECTED_STATUS ARGS... : runs convert.py, times it, checks its e
 run geojsonseq 0 --to geojsonseq
 [ "$(ls "$work/geojsonseq" | wc -l)" -eq "$inputs" ] || { echo "error: not every input converted" >&2; exit 1; }
 
-# To WKT, with a bad line 20,001 in a copy of the points: that file must fail, located in
-# the whole file (not its partition), and the others convert (--keep-going).
-cp "$in/points.geojsonl" "$in/points-bad.geojsonl"
-echo '{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1,"x"]}}' >> "$in/points-bad.geojsonl"
+# To WKT, with a bad line 20,001 in a copy of the points (in the last partition: its
+# location must be the whole file's) and a KML cut short: both must fail with geoconv's
+# located message, and the others convert (--keep-going).
+cp "$in/generated-points.geojsonl" "$in/generated-bad.geojsonl"
+echo '{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1,"x"]}}' >> "$in/generated-bad.geojsonl"
+head -c 700 testdata/kml/trails.kml > "$in/trails-cut.kml"
 run wkt 1 --to wkt --keep-going
-grep -q "points-bad.geojsonl:20001:" "$work/wkt.log" || { echo "error: the bad line's location is missing" >&2; exit 1; }
+for where in "generated-bad.geojsonl:20001:79 " "trails-cut.kml:9:40: error"; do
+    grep -q "$where" "$work/wkt.log" || { echo "error: no message at $where" >&2; exit 1; }
+done
 [ "$(ls "$work/wkt" | wc -l)" -eq "$inputs" ] || { echo "error: not every good input converted" >&2; exit 1; }
 echo "== Spark sample: both runs as expected"
