@@ -61,6 +61,11 @@ final class GeoParquetWriting {
     /// The geometry kinds met (with Z or not), in the order met.
     private var kindsMet: [(GeometryKind, Bool)] = []
     private var cells: [(slot: Int, value: JSONValue)] = []
+    /// The names the feature before had, in its order, and their columns.
+    private var recentNames: [String] = []
+    private var recentSlots: [Int] = []
+    /// The row each column last had a value in (a second value in one row is renamed).
+    private var lastRow: [Int] = []
 
     init(output: ByteWriter, options: GeoParquetWriteOptions, diagnostics: DiagnosticLog) throws(GeoConvError) {
         self.output = output
@@ -151,13 +156,28 @@ final class GeoParquetWriting {
     /// Adds a cell, to the column of its name; a name a column of this feature already has
     /// (a property `name` beside a title) goes to `name_2`, reported.
     private func add(_ name: String, _ value: JSONValue) throws(GeoConvError) {
-        var slot = column(named: name)
-        if cells.contains(where: { $0.slot == slot }) {
+        // Features mostly repeat the one before's names in its order: its slots are tried first.
+        let position = cells.count
+        var slot: Int
+        if position < recentNames.count, recentNames[position] == name {
+            slot = recentSlots[position]
+        } else {
+            slot = column(named: name)
+            if position < recentNames.count {
+                recentNames[position] = name
+                recentSlots[position] = slot
+            } else {
+                recentNames.append(name)
+                recentSlots.append(slot)
+            }
+        }
+        if lastRow[slot] == rowCount {
             var n = 2
-            while cells.contains(where: { $0.slot == column(named: "\(name)_\(n)") }) { n += 1 }
+            while lastRow[column(named: "\(name)_\(n)")] == rowCount { n += 1 }
             slot = column(named: "\(name)_\(n)")
             try diagnostics.warn("geoparquet.column-renamed", "a feature has two values for the column \"\(name)\": the second is written to \"\(name)_\(n)\"")
         }
+        lastRow[slot] = rowCount
         cells.append((slot, value))
     }
 
@@ -166,6 +186,7 @@ final class GeoParquetWriting {
         let slot = columns.count
         slots[name] = slot
         columns.append(PropertyColumn(name: name))
+        lastRow.append(-1)
         return slot
     }
 

@@ -46,10 +46,16 @@ enum ParquetCompression {
 
     /// `bytes` decompressed to exactly `size` bytes; a located error otherwise.
     static func decompress(_ bytes: UnsafeRawBufferPointer, _ codec: ParquetCodec, size: Int, at offset: Int) throws(GeoConvError) -> [UInt8] {
+        // A page says how big it is; what no codec reaches (beyond 1024 : 1, or 512 MB) is refused
+        // before memory is taken for it, as a zip bomb is.
+        guard size >= 0, size <= maximumPageBytes, codec != .uncompressed || size == bytes.count, size <= bytes.count * 1024 + (1 << 20) else {
+            throw GeoConvError(.invalidInput, "a page of \(bytes.count) bytes says it holds \(size) bytes (\(codec.name))", at: SourceLocation(byteOffset: offset),
+                               hint: "check that the file is complete; geoconv reads pages of up to 512 MB")
+        }
         let result: [UInt8]
         switch codec {
         case .uncompressed: result = Array(bytes)
-        case .snappy: result = try Snappy.decompress(bytes, at: offset)
+        case .snappy: result = try Snappy.decompress(bytes, size: size, at: offset)
         case .gzip: result = try gunzip(bytes, size: size, at: offset)
         case .zstd:
             #if Zstd
@@ -65,6 +71,9 @@ enum ParquetCompression {
         }
         return result
     }
+
+    /// The largest page read, uncompressed.
+    static let maximumPageBytes = 512 << 20
 
     static func unavailable(_ codec: ParquetCodec) -> GeoConvError {
         #if Zstd
@@ -151,7 +160,8 @@ enum ParquetCompression {
 /// literal (length in the tag or in 1–4 following bytes) or a copy of earlier output with
 /// a 1-, 2- or 4-byte offset (copies may overlap what they write).
 enum Snappy {
-    static func decompress(_ bytes: UnsafeRawBufferPointer, at base: Int) throws(GeoConvError) -> [UInt8] {
+    /// Decompresses `bytes`, which must say they hold `size` bytes.
+    static func decompress(_ bytes: UnsafeRawBufferPointer, size: Int, at base: Int) throws(GeoConvError) -> [UInt8] {
         var offset = 0
         func fail(_ what: String) -> GeoConvError {
             GeoConvError(.invalidInput, "a snappy page is damaged: \(what)", at: SourceLocation(byteOffset: base + offset),
@@ -166,7 +176,7 @@ enum Snappy {
             if b & 0x80 == 0 { break }
             shift += 7
         }
-        guard length <= UInt64(Int32.max) else { throw fail("a length of \(length) bytes") }
+        guard length == UInt64(size) else { throw fail("it says it holds \(length) bytes; its page says \(size)") }
         var out: [UInt8] = []
         out.reserveCapacity(Int(length))
         while offset < bytes.count {

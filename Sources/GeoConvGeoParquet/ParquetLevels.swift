@@ -108,7 +108,8 @@ enum ParquetHybrid {
                 guard offset + byteCount <= bytes.count || width == 0 else { throw failure("a bit-packed run ends early", at: base + offset) }
                 var buffer: UInt64 = 0, bits = 0, consumed = 0
                 let mask: UInt64 = width == 32 ? 0xFFFF_FFFF : (1 << UInt64(width)) - 1
-                for _ in 0..<total.partialValue {
+                // Only the values still wanted are unpacked (a run's padding, or more, is skipped).
+                for _ in 0..<min(total.partialValue, count - values.count) {
                     while bits < width {
                         buffer |= UInt64(bytes[offset + consumed]) << UInt64(bits)
                         consumed += 1
@@ -117,7 +118,7 @@ enum ParquetHybrid {
                     let value = UInt32(truncatingIfNeeded: buffer & mask)
                     buffer >>= UInt64(width)
                     bits -= width
-                    if values.count < count { values.append(value) }
+                    values.append(value)
                 }
                 offset += byteCount
             }

@@ -300,7 +300,9 @@ extension ParquetPageHeader {
             }
         }
         r.endStruct()
-        guard sawType, header.compressedSize >= 0, header.uncompressedSize >= 0 else { throw r.failure("a page header without a type or size") }
+        guard sawType, header.compressedSize >= 0, header.uncompressedSize >= 0, header.valueCount >= 0, header.nullCount >= 0, header.rowCount >= 0,
+              header.definitionLevelsLength >= 0, header.repetitionLevelsLength >= 0
+        else { throw r.failure("a page header without a type, or with a negative size or count") }
         return (header, r.offset)
     }
 }

@@ -22,7 +22,7 @@ enum ParquetValues {
         case .decimal(let scale): return .number(decimal(magnitude: raw.magnitude, negative: raw < 0, scale: Int(scale)))
         case .integer(let bits, false):
             // Unsigned: the stored bits read as unsigned.
-            let unsigned = bits >= 64 ? UInt64(bitPattern: raw) : UInt64(bitPattern: raw) & ((1 << UInt64(bits)) - 1)
+            let unsigned = bits >= 64 || bits <= 0 ? UInt64(bitPattern: raw) : UInt64(bitPattern: raw) & ((1 << UInt64(bits)) - 1)
             return .number(JSONNumber(unsigned))
         default: return .number(JSONNumber(raw))
         }
@@ -50,7 +50,9 @@ enum ParquetValues {
                 var nanos: Int64 = 0, day: Int64 = 0
                 for k in 0..<8 { nanos |= Int64(bytes[bytes.startIndex + k]) << Int64(8 * k) }
                 for k in 0..<4 { day |= Int64(bytes[bytes.startIndex + 8 + k]) << Int64(8 * k) }
-                return .string(timestamp((day - 2_440_588) * 86_400_000_000_000 + nanos, unitsPerSecond: 1_000_000_000, utc: true))
+                let (dayNanos, overflow) = (day - 2_440_588).multipliedReportingOverflow(by: 86_400_000_000_000)
+                guard !overflow else { return .string(hex(bytes)) }
+                return .string(timestamp(dayNanos &+ nanos, unitsPerSecond: 1_000_000_000, utc: true))
             }
             return .string(hex(bytes))
         }
@@ -81,6 +83,10 @@ enum ParquetValues {
     /// A decimal's text: the unscaled integer with `scale` digits after the point.
     static func decimal(magnitude: UInt64, negative: Bool, scale: Int) -> JSONNumber {
         var digits = String(magnitude)
+        guard scale.magnitude <= 40 else {
+            // A scale no decimal type has (Parquet's reach 38): the exponent form.
+            return JSONNumber(uncheckedLiteral: (negative && magnitude != 0 ? "-" : "") + digits + "e" + String(-scale))
+        }
         if scale > 0 {
             while digits.count <= scale { digits = "0" + digits }
             digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -scale))
@@ -110,6 +116,8 @@ enum ParquetValues {
     }
 
     static func date(days: Int64) -> String {
+        // Beyond ±2^40 days (three billion years) a date is not one: the count itself.
+        guard days.magnitude < 1 << 40 else { return String(days) }
         let (y, m, d) = civil(days)
         return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
     }

@@ -91,10 +91,10 @@ struct GeoParquetEncodingTests {
         // "abcabcabcabcX": length 13, literal "abc" (tag (3-1)<<2), copy 9 bytes at offset 3
         // (2-byte offset form: tag (9-1)<<2 | 2), literal "X".
         let compressed: [UInt8] = [13, 2 << 2, 0x61, 0x62, 0x63, (9 - 1) << 2 | 2, 3, 0, 0, 0x58]
-        let out = try compressed.withUnsafeBytes { try Snappy.decompress($0, at: 0) }
+        let out = try compressed.withUnsafeBytes { try Snappy.decompress($0, size: 13, at: 0) }
         #expect(String(decoding: out, as: UTF8.self) == "abcabcabcabcX")
         #expect(throws: GeoConvError.self) {
-            try [UInt8]([4, 1 << 2 | 1, 9]).withUnsafeBytes { try Snappy.decompress($0, at: 0) }  // a copy before any output
+            try [UInt8]([4, 1 << 2 | 1, 9]).withUnsafeBytes { try Snappy.decompress($0, size: 4, at: 0) }  // a copy before any output
         }
     }
 

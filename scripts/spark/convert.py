@@ -84,8 +84,11 @@ def find_geoconv(given):
 
 def read_formats(geoconv):
     """Maps each extension to its format, and each format to its extensions (geoconv formats)."""
+    run = subprocess.run([geoconv, "formats"], capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"convert.py: {geoconv} formats failed:\n{run.stderr.strip()}")
     by_extension, extensions = {}, {}
-    for line in subprocess.run([geoconv, "formats"], capture_output=True, text=True, check=True).stdout.splitlines():
+    for line in run.stdout.splitlines():
         name, _modes, names = line.split("\t")[:3]
         extensions[name] = names.split()
         by_extension.update((extension, name) for extension in names.split())
@@ -114,29 +117,28 @@ def plan(input_dir, output_dir, to, by_extension, extensions):
     return [(path, fmt, output(path, stem)) for path, fmt, stem in inputs]
 
 
-def failure(text, partition=None):
-    """The exception that fails a task, carrying geoconv's message between markers."""
-    return RuntimeError(f"{BEGIN}{'' if partition is None else partition}\n{text.strip()}{END}")
+def failure(text, where):
+    """The exception that fails a task, carrying where (a partition's index, or a file)
+    and geoconv's message between markers."""
+    return RuntimeError(f"{BEGIN}{where}\n{text.strip()}{END}")
 
 
 def failure_text(exc):
-    """(partition or None, message) from a failed Spark job's exception, or None."""
-    found = re.search(re.escape(BEGIN) + r"(\d*)\n(.*?)" + re.escape(END), str(exc), re.S)
-    return found and (int(found[1]) if found[1] else None, found[2])
+    """(where, message) from a failed Spark job's exception, or None."""
+    found = re.search(re.escape(BEGIN) + r"(.*?)\n(.*?)" + re.escape(END), str(exc), re.S)
+    return found and (found[1], found[2])
 
 
 def read_records(sc, path, partitions):
-    """The file as an RDD of records in about `partitions` partitions (default: the
-    executors' cores, or one per 32 MiB: Hadoop cuts local files into splits no bigger
-    than that anyway), and whether they are RS-delimited (RFC 8142
-    .geojsons: a record may span lines, so the file is cut at RS bytes) rather than lines.
-    Lines are cut at "\\n" alone, so a CR stays in its record as geoconv would read it."""
+    """The file as an RDD of records in `partitions` partitions (default: the executors'
+    cores) or more (Hadoop splits a local file into 32 MiB at most), and whether they are
+    RS-delimited (RFC 8142 .geojsons: a record may span lines, so the file is cut at RS
+    bytes) rather than lines. Lines are cut at "\\n" alone: a CR stays in its record."""
     with open(path, "rb") as f:
         rs = f.read(4096).lstrip()[:1] == b"\x1e"
-    size = os.path.getsize(path)
-    partitions = partitions or max(sc.defaultParallelism, size >> 25)
+    split = max(1, -(-os.path.getsize(path) // (partitions or sc.defaultParallelism)))
     conf = {"textinputformat.record.delimiter": "\x1e" if rs else "\n",
-            "mapreduce.input.fileinputformat.split.maxsize": str(max(1, -(-size // partitions)))}
+            "mapreduce.input.fileinputformat.split.maxsize": str(split)}
     pairs = sc.newAPIHadoopFile("file://" + os.path.abspath(path),
                                 "org.apache.hadoop.mapreduce.lib.input.TextInputFormat",
                                 "org.apache.hadoop.io.LongWritable", "org.apache.hadoop.io.Text", conf=conf)
@@ -211,13 +213,14 @@ def convert_lines(sc, geoconv, path, fmt, to, output, partitions, extra):
     except Exception as exc:
         shutil.rmtree(parts, ignore_errors=True)
         located = failure_text(exc)
-        if not located or located[0] is None:
+        if not located or not located[0].isdigit():
             raise
         def count(values):
             values = list(values)
             yield sum(v.count("\n") if rs else 1 for v in values), sum(1 for v in values if v.strip())
-        counts = records.mapPartitions(count).collect() if located[0] else []
-        raise ConversionFailed(relocate(located[1], path, located[0], counts, fmt)) from None
+        partition = int(located[0])
+        counts = records.mapPartitions(count).collect() if partition else []
+        raise ConversionFailed(relocate(located[1], path, partition, counts, fmt)) from None
     names = sorted(name for name in os.listdir(parts) if name.startswith("part-"))
     with open(output + ".tmp", "wb") as merged:
         for name in names:
@@ -272,14 +275,14 @@ def convert_whole_files(sc, geoconv, args, extra, jobs):
         message = run.stderr.strip() or f"{path}: geoconv exited with status {run.returncode}"
         if run.returncode == 0 or args.keep_going:
             return [(path, message)] if run.returncode else []
-        raise failure(message)
+        raise failure(message, path)
     clock = time.monotonic()
     try:
         failed = sum(sc.parallelize(jobs, len(jobs)).map(convert).collect(), [])
     except Exception as exc:
         if not failure_text(exc):
             raise
-        failed = [(None, failure_text(exc)[1])]
+        failed = [failure_text(exc)]
     note(f"{len(jobs)} whole files, one task each, {time.monotonic() - clock:.1f} s"
          + (f": {len(failed)} failed" if failed else ""))
     return failed
@@ -316,7 +319,7 @@ def parse_arguments():
     parser.add_argument("--to", help="the output format (see geoconv formats)")
     parser.add_argument("--geoconv", help="the geoconv binary, at this path on every executor")
     parser.add_argument("--master", help="Spark master (default: spark-submit's, else local[2])")
-    parser.add_argument("--partitions", type=int, help="partitions per line file (default: cores, or 32 MiB each)")
+    parser.add_argument("--partitions", type=int, help="partitions per line file (default: the cores; 32 MiB at most each)")
     parser.add_argument("--check", action="store_true", help="compare each sharded output with one geoconv run")
     parser.add_argument("--keep-going", action="store_true", help="report failed files and go on")
     parser.add_argument("--setup-only", action="store_true", help="install what is missing, then stop")
@@ -361,7 +364,7 @@ def main():
     sc.stop()
     order = {path: index for index, (path, *_) in enumerate(inputs)}
     for path, message in sorted(failures, key=lambda failed: order.get(failed[0], len(order))):
-        print(f"convert.py: FAILED{' ' + path if path else ''}:\n{message}", file=sys.stderr)
+        print(f"convert.py: FAILED {path}:\n{message}", file=sys.stderr)
     note(f"{'failed' if failures else 'done'}: {len(inputs)} input files, {time.monotonic() - started:.1f} s in all")
     return 1 if failures else 0
 
