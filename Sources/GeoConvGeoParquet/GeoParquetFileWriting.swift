@@ -43,7 +43,7 @@ struct GeoParquetFileWriting {
             }
         }
         try emit(Array("PAR1".utf8))
-        var builder = RowGroupBuilder(types: types)
+        var builder = RowGroupBuilder(types: types, geometryBytes: state.options.rowGroupBytes)
         var pending: [UInt8] = []
         var failure: GeoConvError?
         try state.spool.drain { (chunk: [UInt8]) throws(GeoConvError) in
@@ -203,14 +203,19 @@ struct RowGroupBuilder {
     var bytes = 0
     private var rowCells: [Range<Int>?]
 
-    init(types: [ColumnType]) {
+    /// The geometry bytes a row group holds about at most (past half of it, room is reserved for
+    /// them, so that growing the array does not double it past the limit).
+    let geometryBytes: Int
+
+    init(types: [ColumnType], geometryBytes: Int) {
         self.types = types
+        self.geometryBytes = geometryBytes
         columns = types.map { Column(type: $0) }
         rowCells = Array(repeating: nil, count: types.count)
     }
 
     mutating func clear() {
-        self = RowGroupBuilder(types: types)
+        self = RowGroupBuilder(types: types, geometryBytes: geometryBytes)
     }
 
     /// Adds the spooled row `range` of `bytes` (its framing checked when it was written).
@@ -219,6 +224,9 @@ struct RowGroupBuilder {
         rows += 1
         let wkbLength = Int(SpooledRow.readVarint(bytes, &at) ?? 0)
         if wkbLength > 0 {
+            if geometry.count + wkbLength > geometry.capacity, geometry.count + wkbLength > geometryBytes / 2, geometry.capacity < geometryBytes {
+                geometry.reserveCapacity(geometryBytes + (1 << 20))
+            }
             geometry.append(contentsOf: bytes[at..<(at + wkbLength - 1)])
             geometryEnds.append(geometry.count)
             hasGeometry.append(true)

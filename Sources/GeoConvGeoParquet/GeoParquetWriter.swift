@@ -11,7 +11,7 @@ public struct GeoParquetWriteOptions: Hashable, Sendable {
     public var compression: String?
 
     /// Creates options.
-    public init(rowGroupRows: Int = 65_536, rowGroupBytes: Int = 16 << 20, compression: String? = nil) {
+    public init(rowGroupRows: Int = 65_536, rowGroupBytes: Int = 4 << 20, compression: String? = nil) {
         self.rowGroupRows = rowGroupRows
         self.rowGroupBytes = rowGroupBytes
         self.compression = compression
