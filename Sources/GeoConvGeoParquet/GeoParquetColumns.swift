@@ -61,19 +61,9 @@ enum SpooledValue {
 /// `varint(WKB length + 1)` (0: none) and its WKB and bounding box (four doubles), then
 /// `varint(cells)` and each cell as `varint(column)` and its value.
 enum SpooledRow {
-    static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
-        var v = value
-        while v >= 0x80 {
-            out.append(UInt8(truncatingIfNeeded: v) | 0x80)
-            v >>= 7
-        }
-        out.append(UInt8(v))
-    }
+    static func appendVarint(_ value: UInt64, to out: inout [UInt8]) { ByteEncoding.appendVarint(value, to: &out) }
 
-    static func appendDouble(_ value: Double, to out: inout [UInt8]) {
-        let bits = value.bitPattern
-        for i in 0..<8 { out.append(UInt8(truncatingIfNeeded: bits >> (8 * UInt64(i)))) }
-    }
+    static func appendDouble(_ value: Double, to out: inout [UInt8]) { ByteEncoding.appendUInt64(value.bitPattern, to: &out) }
 
     static func readVarint(_ bytes: [UInt8], _ offset: inout Int) -> UInt64? {
         var result: UInt64 = 0, shift: UInt64 = 0

@@ -6,8 +6,7 @@ import GeoConvCore
 enum GeoParquetValueListing {
     static func values(of input: ByteReader) throws(GeoConvError) -> [ListedValue] {
         var reader = try GeoParquetReader(input, diagnostics: DiagnosticLog())
-        let header = try reader.readHeader()
-        _ = header
+        _ = try reader.readHeader()
         var values: [ListedValue] = []
         var names: [String] = []
         var line = 1

@@ -165,15 +165,11 @@ struct ParquetChunkWriter {
         }
     }
 
-    static func appendUInt32(_ value: UInt32, to out: inout [UInt8]) {
-        for i in 0..<4 { out.append(UInt8(truncatingIfNeeded: value >> (8 * UInt32(i)))) }
-    }
+    static func appendUInt32(_ value: UInt32, to out: inout [UInt8]) { ByteEncoding.appendUInt32(value, to: &out) }
 
-    static func appendLength(_ value: Int, to out: inout [UInt8]) { appendUInt32(UInt32(truncatingIfNeeded: value), to: &out) }
+    static func appendLength(_ value: Int, to out: inout [UInt8]) { ByteEncoding.appendUInt32(UInt32(truncatingIfNeeded: value), to: &out) }
 
-    static func appendUInt64(_ value: UInt64, to out: inout [UInt8]) {
-        for i in 0..<8 { out.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) }
-    }
+    static func appendUInt64(_ value: UInt64, to out: inout [UInt8]) { ByteEncoding.appendUInt64(value, to: &out) }
 
     /// PLAIN: little-endian numbers, booleans one bit each (least significant first), byte
     /// arrays as a 4-byte length and their bytes.

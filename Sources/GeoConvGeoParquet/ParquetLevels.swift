@@ -9,7 +9,7 @@ enum ParquetHybrid {
     /// repeated runs, the rest bit-packed (the last group padded with zeros).
     static func encode(_ values: [UInt32], width: Int, to out: inout [UInt8]) {
         guard width > 0 else {
-            if !values.isEmpty { appendVarint(UInt64(values.count) << 1, &out) }
+            if !values.isEmpty { ByteEncoding.appendVarint(UInt64(values.count) << 1, to: &out) }
             return
         }
         var i = 0
@@ -17,7 +17,7 @@ enum ParquetHybrid {
         func flushLiteral(_ out: inout [UInt8]) {
             guard !literal.isEmpty else { return }
             while literal.count % 8 != 0 { literal.append(0) }
-            appendVarint(UInt64(literal.count / 8) << 1 | 1, &out)
+            ByteEncoding.appendVarint(UInt64(literal.count / 8) << 1 | 1, to: &out)
             var buffer: UInt64 = 0, bits = 0
             for value in literal {
                 buffer |= UInt64(value) << UInt64(bits)
@@ -37,7 +37,7 @@ enum ParquetHybrid {
             // A repeated run only from a group boundary of the literal, so padding stays at the end.
             if run >= 8, literal.count % 8 == 0 {
                 flushLiteral(&out)
-                appendVarint(UInt64(run) << 1, &out)
+                ByteEncoding.appendVarint(UInt64(run) << 1, to: &out)
                 var value = values[i]
                 for _ in 0..<((width + 7) / 8) {
                     out.append(UInt8(truncatingIfNeeded: value))
@@ -57,21 +57,12 @@ enum ParquetHybrid {
     /// Appends `count` copies of `value` as one repeated run.
     static func encodeRun(_ value: UInt32, count: Int, width: Int, to out: inout [UInt8]) {
         guard count > 0 else { return }
-        appendVarint(UInt64(count) << 1, &out)
+        ByteEncoding.appendVarint(UInt64(count) << 1, to: &out)
         var v = value
         for _ in 0..<((width + 7) / 8) {
             out.append(UInt8(truncatingIfNeeded: v))
             v >>= 8
         }
-    }
-
-    static func appendVarint(_ value: UInt64, _ out: inout [UInt8]) {
-        var v = value
-        while v >= 0x80 {
-            out.append(UInt8(truncatingIfNeeded: v) | 0x80)
-            v >>= 7
-        }
-        out.append(UInt8(v))
     }
 
     /// Decodes `count` values of `width` bits from `bytes` into `values`; an error at

@@ -16,14 +16,7 @@ struct ThriftWriter {
     private(set) var bytes: [UInt8] = []
     private var lastField: [Int16] = [0]
 
-    mutating func varint(_ value: UInt64) {
-        var v = value
-        while v >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
-            v >>= 7
-        }
-        bytes.append(UInt8(v))
-    }
+    mutating func varint(_ value: UInt64) { ByteEncoding.appendVarint(value, to: &bytes) }
 
     private mutating func zigzag(_ value: Int64) { varint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
 

@@ -1,0 +1,20 @@
+/// Bytes as Parquet and the writer's spool lay them out: unsigned LEB128 varints (Thrift's,
+/// the hybrid's run headers, the spool's framing) and little-endian fixed-width numbers.
+enum ByteEncoding {
+    static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
+        var v = value
+        while v >= 0x80 {
+            out.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        out.append(UInt8(v))
+    }
+
+    static func appendUInt32(_ value: UInt32, to out: inout [UInt8]) {
+        for i in 0..<4 { out.append(UInt8(truncatingIfNeeded: value >> (8 * UInt32(i)))) }
+    }
+
+    static func appendUInt64(_ value: UInt64, to out: inout [UInt8]) {
+        for i in 0..<8 { out.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) }
+    }
+}
