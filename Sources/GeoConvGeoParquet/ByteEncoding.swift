@@ -10,6 +10,15 @@ enum ByteEncoding {
         out.append(UInt8(v))
     }
 
+    /// A signed integer as a zigzag varint (0, −1, 1, −2… as 0, 1, 2, 3…), as Thrift's compact
+    /// protocol and the spool write integers.
+    static func appendZigzag(_ value: Int64, to out: inout [UInt8]) {
+        appendVarint(UInt64(bitPattern: (value << 1) ^ (value >> 63)), to: &out)
+    }
+
+    /// The integer a zigzag varint's value stands for.
+    static func unzigzag(_ raw: UInt64) -> Int64 { Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1) }
+
     static func appendUInt32(_ value: UInt32, to out: inout [UInt8]) {
         for i in 0..<4 { out.append(UInt8(truncatingIfNeeded: value >> (8 * UInt32(i)))) }
     }

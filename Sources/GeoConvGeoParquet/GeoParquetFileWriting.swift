@@ -306,8 +306,7 @@ struct RowGroupBuilder {
     }
 
     static func integer(_ bytes: [UInt8], _ at: inout Int) -> Int64 {
-        let raw = SpooledRow.readVarint(bytes, &at) ?? 0
-        return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
+        ByteEncoding.unzigzag(SpooledRow.readVarint(bytes, &at) ?? 0)
     }
 
     /// A value's text in a text column: text, JSON and integer literals as they are, other

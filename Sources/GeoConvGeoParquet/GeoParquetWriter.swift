@@ -209,7 +209,7 @@ final class GeoParquetWriting {
                 columns[slot].kinds.formUnion(ColumnKinds.of(n))
                 if n.magnitude > 1 << 53 { noteWideInteger(slot) }
                 row.append(SpooledValue.tagInteger)
-                SpooledRow.appendVarint(UInt64(bitPattern: (n << 1) ^ (n >> 63)), to: &row)
+                ByteEncoding.appendZigzag(n, to: &row)
             default:
                 if !number.literal.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
                     // An integer beyond Int64: exact in a UINT64 or text column, rounded in a DOUBLE one (reported).

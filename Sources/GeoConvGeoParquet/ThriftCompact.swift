@@ -18,7 +18,7 @@ struct ThriftWriter {
 
     mutating func varint(_ value: UInt64) { ByteEncoding.appendVarint(value, to: &bytes) }
 
-    private mutating func zigzag(_ value: Int64) { varint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
+    private mutating func zigzag(_ value: Int64) { ByteEncoding.appendZigzag(value, to: &bytes) }
 
     private mutating func header(_ id: Int16, _ type: ThriftType) {
         let last = lastField[lastField.count - 1]
@@ -139,8 +139,7 @@ struct ThriftReader {
     }
 
     mutating func zigzag() throws(GeoConvError) -> Int64 {
-        let v = try varint()
-        return Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1)
+        ByteEncoding.unzigzag(try varint())
     }
 
     /// The next field's id and type; `nil` at the struct's stop byte. A bool field's value
