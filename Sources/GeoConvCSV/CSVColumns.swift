@@ -39,8 +39,10 @@ public struct CSVReadOptions: Hashable, Sendable {
 }
 
 /// What each column of a header is: its property name, and the columns the geometry,
-/// title and snippet come from.
-struct CSVColumns: Sendable {
+/// title and snippet come from. A class: a reader's rows read it in place, without copying
+/// its arrays, and each run of `--jobs` has its own (`copy()`), so that no reference count
+/// is shared between threads.
+final class CSVColumns: Sendable {
     static let longitudeNames: Set<String> = ["lon", "lng", "long", "longitude", "x"]
     static let latitudeNames: Set<String> = ["lat", "latitude", "y"]
     static let altitudeNames: Set<String> = ["z", "alt", "altitude", "elevation", "ele", "height"]
@@ -54,22 +56,46 @@ struct CSVColumns: Sendable {
     }
 
     /// Each column's property name (empty ones `field_N`, repeated ones `name_2`…).
-    var names: [String] = []
-    var longitude: Int?
-    var latitude: Int?
-    var altitude: Int?
-    var geometry: Int?
-    var title: Int?
-    var snippet: Int?
+    let names: [String]
+    let longitude: Int?
+    let latitude: Int?
+    let altitude: Int?
+    let geometry: Int?
+    let title: Int?
+    let snippet: Int?
     /// Whether each column holds a property (not the geometry, title or snippet).
-    var isProperty: [Bool] = []
+    let isProperty: [Bool]
     /// Names given twice, renamed (for a warning).
-    var renamed: [String] = []
+    let renamed: [String]
+    /// The names of the property columns, in order: the keys of every row's properties.
+    let propertyKeys: ContiguousArray<String>
+
+    private init(names: [String], longitude: Int?, latitude: Int?, altitude: Int?, geometry: Int?, title: Int?, snippet: Int?,
+                 isProperty: [Bool], renamed: [String]) {
+        self.names = names
+        self.longitude = longitude
+        self.latitude = latitude
+        self.altitude = altitude
+        self.geometry = geometry
+        self.title = title
+        self.snippet = snippet
+        self.isProperty = isProperty
+        self.renamed = renamed
+        propertyKeys = ContiguousArray(names.indices.lazy.filter { isProperty[$0] }.map { names[$0] })
+    }
+
+    /// The same columns in arrays of their own.
+    func copy() -> CSVColumns {
+        CSVColumns(names: names.map { String(decoding: Array($0.utf8), as: UTF8.self) }, longitude: longitude, latitude: latitude, altitude: altitude, geometry: geometry,
+                   title: title, snippet: snippet, isProperty: isProperty.map { $0 }, renamed: renamed)
+    }
 
     /// The roles of a header's columns: those the options name, else the first column of
     /// each recognised name. A geometry column wins over longitude/latitude ones (which then
     /// stay properties); the altitude column is used with longitude/latitude only.
-    init(header: [String], options: CSVReadOptions) throws(GeoConvError) {
+    convenience init(header: [String], options: CSVReadOptions) throws(GeoConvError) {
+        var names: [String] = [], renamed: [String] = []
+        var longitude: Int?, latitude: Int?, altitude: Int?, geometry: Int?
         var seen: [String: Int] = [:]
         for (index, raw) in header.enumerated() {
             var name = raw.isEmpty ? "field_\(index + 1)" : raw
@@ -112,11 +138,10 @@ struct CSVColumns: Sendable {
         } else {
             altitude = first(CSVColumns.altitudeNames)
         }
-        title = first(CSVColumns.titleNames)
-        snippet = first(CSVColumns.snippetNames)
-        isProperty = header.indices.map { index in
-            ![longitude, latitude, altitude, geometry, title, snippet].contains(index)
-        }
+        let title = first(CSVColumns.titleNames), snippet = first(CSVColumns.snippetNames)
+        let roles = [longitude, latitude, altitude, geometry, title, snippet]
+        self.init(names: names, longitude: longitude, latitude: latitude, altitude: altitude, geometry: geometry, title: title,
+                  snippet: snippet, isProperty: header.indices.map { !roles.contains($0) }, renamed: renamed)
     }
 
     /// Whether the rows have a geometry.

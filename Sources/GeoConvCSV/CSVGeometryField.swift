@@ -24,7 +24,7 @@ enum CSVGeometryField {
             guard start < end else { return .success(nil) }
             let text = UnsafeBufferPointer(rebasing: buffer[start..<end])
             // Where the text starts in its line: after the opening quote of a quoted field.
-            let shift = start - range.lowerBound + (record.quoted[column] ? 1 : 0)
+            let shift = start - range.lowerBound + (record.isQuoted(column) ? 1 : 0)
             do throws(GeoConvError) {
                 if isHexWKB(text) {
                     let result = try WKB.read(hex: text, arcStep: arcStep)

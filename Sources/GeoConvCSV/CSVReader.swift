@@ -22,7 +22,11 @@ public struct CSVReader: FeatureReader {
     /// Whether the first line was data (no header): the record holds it, not yet returned.
     private var firstRowPending = false
     /// Where the last feature's row starts.
-    public private(set) var lastLocation: SourceLocation?
+    public var lastLocation: SourceLocation? {
+        lastRowStart.map { SourceLocation(file: records.name, line: $0.line, column: $0.column, byteOffset: $0.offset) }
+    }
+    /// `lastLocation`'s parts (a place is made only when asked for).
+    private var lastRowStart: (line: Int, column: Int, offset: Int)?
     /// The altitude column of the row being read when its value was not a number (kept as text).
     private var textAltitude: Int?
 
@@ -38,7 +42,7 @@ public struct CSVReader: FeatureReader {
         records = try CSVRecordReader(input, delimiter: options.delimiter)
         self.options = options
         self.diagnostics = diagnostics
-        self.columns = columns
+        self.columns = columns.copy()
     }
 
     // MARK: Runs (`--jobs`): whole records, cut where the grammar says a record ends.
@@ -113,16 +117,16 @@ public struct CSVReader: FeatureReader {
                 try diagnostics.skip("csv.invalid-row-skipped", "skipped a row: \(error.message)", at: error.location)
                 return nil
             }
-            let at = record.start(file: records.name)
             do throws(GeoConvError) {
                 let feature = try feature(columns)
-                lastLocation = at
+                let (line, column) = record.place(0)
+                lastRowStart = (line, column, record.fields[0].offset)
                 return feature
             } catch {
                 guard options.skipsInvalidRows, error.code == .invalidInput || error.code == .unsupported || error.code == .limitExceeded else {
                     throw error
                 }
-                try diagnostics.skip("csv.invalid-row-skipped", "skipped a row: \(error.message)", at: error.location ?? at)
+                try diagnostics.skip("csv.invalid-row-skipped", "skipped a row: \(error.message)", at: error.location ?? record.start(file: records.name))
             }
         }
     }
@@ -143,14 +147,18 @@ public struct CSVReader: FeatureReader {
         }
         try reportTextAfterQuote()
         textAltitude = nil
-        var feature = Feature(geometry: try geometry(columns))
-        if let title = columns.title { feature.title = try optionalText(title) }
-        if let snippet = columns.snippet { feature.snippet = try optionalText(snippet) }
-        feature.properties.reserveCapacity(columns.names.count)
+        // The parts first, the feature made once from them (no feature copied as it is filled).
+        let geometry = try geometry(columns)
+        var title: String?, snippet: String?
+        if let index = columns.title { title = try optionalText(index) }
+        if let index = columns.snippet { snippet = try optionalText(index) }
         let keepsStrings = options.keepsStrings
         var invalidUTF8: Int?
+        var values = ContiguousArray<JSONValue>()
+        values.reserveCapacity(columns.propertyKeys.count)
+        // (The record has at least a field per column: shorter ones were padded above.)
         record.bytes.withUnsafeBufferPointer { buffer in
-            for index in 0..<min(record.count, columns.names.count) where columns.isProperty[index] {
+            for index in 0..<columns.names.count where columns.isProperty[index] {
                 let field = UnsafeBufferPointer(rebasing: buffer[record.range(index)])
                 let text = { () -> String in
                     if let text = String(validating: field, as: UTF8.self) { return text }
@@ -158,17 +166,18 @@ public struct CSVReader: FeatureReader {
                     return String(decoding: field, as: UTF8.self)
                 }
                 let value: JSONValue = keepsStrings ? (field.isEmpty ? .null : .string(text())) : CSVValues.value(field, text: text)
-                feature.properties[columns.names[index]] = value
+                values.append(value)
             }
         }
+        var properties = JSONObject(distinctKeys: columns.propertyKeys, values: values)
         if let index = invalidUTF8 { try warnInvalidUTF8(at: record.location(index, file: records.name)) }
-        if let column = textAltitude { feature.properties[columns.names[column]] = .string(record.text(column).0) }
+        if let column = textAltitude { properties[columns.names[column]] = .string(record.text(column).0) }
         for index in columns.names.count..<max(columns.names.count, record.count) {
             let (text, _) = record.text(index)
-            feature.properties["field_\(index + 1)"] = keepsStrings || text.isEmpty ? (text.isEmpty ? .null : .string(text))
+            properties["field_\(index + 1)"] = keepsStrings || text.isEmpty ? (text.isEmpty ? .null : .string(text))
                 : record.bytes.withUnsafeBufferPointer { CSVValues.value(UnsafeBufferPointer(rebasing: $0[record.range(index)]), text: { text }) }
         }
-        return feature
+        return Feature(geometry: geometry, title: title, snippet: snippet, properties: properties)
     }
 
     /// A field's text, `nil` when empty.

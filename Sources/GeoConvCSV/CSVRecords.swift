@@ -6,39 +6,66 @@ import Darwin
 #endif
 
 /// One record's fields: their bytes (quotes removed, doubled quotes made one) end to end,
-/// and where each field starts in the input.
+/// and where each field starts in the input. Lines and columns are worked out when a place
+/// is asked for (a message, the conservation check), not kept per field.
 struct CSVRecord {
+    /// A field: the end of its bytes in `bytes`, its input offset, whether it was quoted.
+    struct Field {
+        var end: Int
+        var offset: Int
+        var quoted: Bool
+    }
+
     /// Every field's bytes, one after the other.
     var bytes: [UInt8] = []
-    /// The end of each field in `bytes`.
-    var ends: [Int] = []
-    /// Each field's line (1-based), column (1-based, in bytes) and byte offset.
-    var lines: [Int] = []
-    var columns: [Int] = []
-    var offsets: [Int] = []
-    /// Whether each field was quoted.
-    var quoted: [Bool] = []
+    /// The fields, in order.
+    var fields: [Field] = []
+    /// The line the record starts on (1-based) and the input offset where that line starts.
+    var firstLine = 1, firstLineStart = 0
+    /// The input offsets where the record's further lines start (after line breaks inside
+    /// quoted fields).
+    var lineStarts: [Int] = []
     /// Where the record ends (before its line break).
-    var endLine = 0, endColumn = 0, endOffset = 0
+    var endOffset = 0
     /// Where a field went on after its closing quote (`"ab"c`), read as text; the first place.
     var textAfterQuote: Int?
 
     /// The number of fields.
-    var count: Int { ends.count }
+    var count: Int { fields.count }
 
     /// The bytes of field `index`.
-    func range(_ index: Int) -> Range<Int> { (index == 0 ? 0 : ends[index - 1])..<ends[index] }
+    func range(_ index: Int) -> Range<Int> { (index == 0 ? 0 : fields[index - 1].end)..<fields[index].end }
+
+    /// Whether field `index` was quoted.
+    func isQuoted(_ index: Int) -> Bool { fields[index].quoted }
+
+    /// The line (1-based) and column (1-based, in bytes) of an input offset in the record.
+    func place(ofOffset offset: Int) -> (line: Int, column: Int) {
+        var line = firstLine, start = firstLineStart
+        for lineStart in lineStarts where lineStart <= offset {
+            line += 1
+            start = lineStart
+        }
+        return (line, offset - start + 1)
+    }
+
+    /// The line and column where field `index` starts.
+    func place(_ index: Int) -> (line: Int, column: Int) { place(ofOffset: fields[index].offset) }
 
     /// Where field `index` starts.
     func location(_ index: Int, file: String) -> SourceLocation {
-        SourceLocation(file: file, line: lines[index], column: columns[index], byteOffset: offsets[index])
+        let offset = fields[index].offset, (line, column) = place(ofOffset: offset)
+        return SourceLocation(file: file, line: line, column: column, byteOffset: offset)
     }
 
     /// Where the record starts.
     func start(file: String) -> SourceLocation { location(0, file: file) }
 
     /// Where the record ends.
-    func end(file: String) -> SourceLocation { SourceLocation(file: file, line: endLine, column: endColumn, byteOffset: endOffset) }
+    func end(file: String) -> SourceLocation {
+        let (line, column) = place(ofOffset: endOffset)
+        return SourceLocation(file: file, line: line, column: column, byteOffset: endOffset)
+    }
 
     /// The field's text (bytes that are not UTF-8 replaced by U+FFFD), and whether any was.
     func text(_ index: Int) -> (String, valid: Bool) {
@@ -51,22 +78,15 @@ struct CSVRecord {
 
     /// Adds empty fields at the record's end until it has `count`.
     mutating func padToCount(_ count: Int) {
-        while ends.count < count {
-            ends.append(bytes.count)
-            lines.append(endLine)
-            columns.append(endColumn)
-            offsets.append(endOffset)
-            quoted.append(false)
+        while fields.count < count {
+            fields.append(Field(end: bytes.count, offset: endOffset, quoted: false))
         }
     }
 
     mutating func reset() {
         bytes.removeAll(keepingCapacity: true)
-        ends.removeAll(keepingCapacity: true)
-        lines.removeAll(keepingCapacity: true)
-        columns.removeAll(keepingCapacity: true)
-        offsets.removeAll(keepingCapacity: true)
-        quoted.removeAll(keepingCapacity: true)
+        fields.removeAll(keepingCapacity: true)
+        if !lineStarts.isEmpty { lineStarts.removeAll(keepingCapacity: true) }
         textAfterQuote = nil
     }
 }
@@ -236,21 +256,18 @@ final class CSVRecordReader {
             if byte == 0x0A { newLine() }
         }
         guard try peek() != nil else { return false }
+        record.firstLine = line
+        record.firstLineStart = lineStart
         while true {
-            record.lines.append(line)
-            record.columns.append(offset - lineStart + 1)
-            record.offsets.append(offset)
+            let fieldOffset = offset
             let quoted = try peek() == UInt8(ascii: "\"")
-            record.quoted.append(quoted)
             if quoted { try quotedField(into: &record) }
             try unquotedText(into: &record)
-            record.ends.append(record.bytes.count)
+            record.fields.append(CSVRecord.Field(end: record.bytes.count, offset: fieldOffset, quoted: quoted))
             guard record.bytes.count <= maximumRecordBytes else {
                 throw GeoConvError(.limitExceeded, "a record is longer than \(maximumRecordBytes) bytes", at: record.start(file: name),
                                    hint: "is a quote left open? A quoted field runs to its closing quote, across lines")
             }
-            record.endLine = line
-            record.endColumn = offset - lineStart + 1
             record.endOffset = offset
             guard let byte = try peek() else { return true }
             position += 1
@@ -263,7 +280,8 @@ final class CSVRecordReader {
 
     /// A quoted field's content, from its opening quote through its closing one.
     private func quotedField(into record: inout CSVRecord) throws(GeoConvError) {
-        let opening = SourceLocation(file: name, line: line, column: offset - lineStart + 1, byteOffset: offset)
+        let (openingLine, openingColumn, openingOffset) = (line, offset - lineStart + 1, offset)
+        var opening: SourceLocation { SourceLocation(file: name, line: openingLine, column: openingColumn, byteOffset: openingOffset) }
         position += 1
         while true {
             guard let byte = try peek() else {
@@ -281,6 +299,7 @@ final class CSVRecordReader {
                 record.bytes.append(byte)
                 position += 1
                 newLine()
+                record.lineStarts.append(lineStart)
                 continue
             }
             var index = position

@@ -13,9 +13,11 @@ enum CSVValueListing {
         let header = headerless ? Array(repeating: "", count: record.count) : (0..<record.count).map { record.text($0).0 }
         let columns = try CSVColumns(header: header, options: CSVReadOptions())
         var values: [ListedValue] = []
-        let headerStart = ListedValue.Position(line: record.lines[0], column: record.columns[0])
+        let headerPlace = record.place(0)
+        let headerStart = ListedValue.Position(line: headerPlace.line, column: headerPlace.column)
         for index in 0..<record.count where columns.isProperty[index] && !headerless {
-            values.append(ListedValue(text: header[index], line: record.lines[index], column: record.columns[index], enclosing: [headerStart],
+            let (line, column) = record.place(index)
+            values.append(ListedValue(text: header[index], line: line, column: column, enclosing: [headerStart],
                                       holder: "header"))
         }
         var firstRowPending = headerless
@@ -25,10 +27,11 @@ enum CSVValueListing {
             } else {
                 guard try records.next(into: &record) else { break }
             }
-            let row = ListedValue.Position(line: record.lines[0], column: record.columns[0])
+            let rowPlace = record.place(0)
+            let row = ListedValue.Position(line: rowPlace.line, column: rowPlace.column)
             for index in 0..<record.count {
                 let holder = index < columns.names.count ? columns.names[index] : "field \(index + 1)"
-                let (line, column) = (record.lines[index], record.columns[index])
+                let (line, column) = record.place(index)
                 if index == columns.geometry, let ordinates = ordinates(record, index) {
                     for text in ordinates {
                         values.append(ListedValue(text: text, line: line, column: column, enclosing: [row], holder: holder))

@@ -172,6 +172,13 @@ public final class ByteWriter {
         if buffer.count >= flushThreshold { try flush() }
     }
 
+    /// Appends a literal's UTF-8 bytes.
+    @inline(__always)
+    package func write(literal: StaticString) throws(GeoConvError) {
+        buffer.append(literal: literal)
+        if buffer.count >= flushThreshold { try flush() }
+    }
+
     /// Appends one byte.
     @inline(__always)
     public func write(byte: UInt8) throws(GeoConvError) {

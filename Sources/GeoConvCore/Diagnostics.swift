@@ -59,8 +59,10 @@ public final class DiagnosticLog {
     public init(strict: Bool = false) { isStrict = strict }
 
     /// Records a warning, or throws it when strict.
-    /// The message (often interpolated) is made only when the warning is not merely counted.
-    public func warn(_ code: String, _ message: @autoclosure () -> String, at location: SourceLocation? = nil, hint: String? = nil)
+    /// The message (often interpolated) and the place are made only when the warning is not
+    /// merely counted.
+    public func warn(_ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation? = nil,
+                     hint: String? = nil)
         throws(GeoConvError)
     {
         // A code seen before is only counted (the common case: one loss on every feature).
@@ -68,7 +70,7 @@ public final class DiagnosticLog {
             entries.values[index].count += 1
             return
         }
-        let diagnostic = try record(code, message(), at: location, hint: hint)
+        let diagnostic = try record(code, message(), at: location(), hint: hint)
         if listsEveryWarning {
             if everyWarning.count < DiagnosticLog.maximumListedSkips {
                 everyWarning.append(diagnostic)

@@ -4,6 +4,15 @@ public import OrderedCollections
 /// foreign members.
 public typealias JSONObject = OrderedDictionary<String, JSONValue>
 
+extension OrderedDictionary where Key == String, Value == JSONValue {
+    /// An object of these members, the keys known to differ (a reader's column names): the
+    /// arrays are taken as they are — one keys array can serve every row — and no key is
+    /// looked up.
+    package init(distinctKeys keys: ContiguousArray<String>, values: ContiguousArray<JSONValue>) {
+        self.init(uncheckedUniqueKeys: keys, values: values)
+    }
+}
+
 /// A JSON number kept as its literal text, so that integers beyond 2^53 and long decimals
 /// survive a conversion without being rounded through `Double`.
 public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
@@ -165,9 +174,9 @@ package enum JSONText {
     /// Appends a value.
     package static func append(_ value: JSONValue, to out: inout [UInt8]) {
         switch value {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .number(let n): out.append(contentsOf: n.literal.utf8)
+        case .null: out.append(literal: "null")
+        case .bool(let b): b ? out.append(literal: "true") : out.append(literal: "false")
+        case .number(let n): out.append(utf8Of: n.literal)
         case .string(let s): appendString(s, to: &out)
         case .array(let elements):
             out.append(UInt8(ascii: "["))

@@ -138,31 +138,31 @@ public struct GeoJSONWriter: FeatureWriter {
             count += 1
             return
         }
-        buffer.append(contentsOf: #"{"type":"Feature""#.utf8)
+        buffer.append(literal: #"{"type":"Feature""#)
         if let id = feature.id {
-            buffer.append(contentsOf: #","id":"#.utf8)
+            buffer.append(literal: #","id":"#)
             switch id {
             case .string(let s): JSONOutput.appendString(s, to: &buffer)
-            case .number(let n): buffer.append(contentsOf: n.literal.utf8)
+            case .number(let n): buffer.append(utf8Of: n.literal)
             }
         }
         if options.writesBoundingBoxes, let box = geometry?.bounds {
-            buffer.append(contentsOf: #","bbox":"#.utf8)
+            buffer.append(literal: #","bbox":"#)
             appendBBox(box)
             bounds = bounds.map { $0.union(box) } ?? box
         }
-        buffer.append(contentsOf: #","properties":"#.utf8)
+        buffer.append(literal: #","properties":"#)
         if properties.isEmpty, feature.sourceForm.contains(.nullProperties) {
-            buffer.append(contentsOf: "null".utf8)  // as the input had it
+            buffer.append(literal: "null")  // as the input had it
         } else {
             JSONOutput.appendObject(properties, to: &buffer)
         }
-        buffer.append(contentsOf: #","geometry":"#.utf8)
+        buffer.append(literal: #","geometry":"#)
         if let geometry {
             let extra = feature.foreignMembers["geometry"]?.objectValue ?? [:]
             try appendGeometry(geometry, extra: extra)
         } else {
-            buffer.append(contentsOf: "null".utf8)
+            buffer.append(literal: "null")
         }
         for (key, value) in feature.foreignMembers where key != "geometry" {
             if key == "bbox" && options.writesBoundingBoxes { continue }
@@ -184,7 +184,12 @@ public struct GeoJSONWriter: FeatureWriter {
             try output.write(byte: 0x0A)
         case nil:
             let first = count == 0 && !writesRecordsOnly
-            try output.write(first ? (options.pretty ? "\n    " : "\n") : (options.pretty ? ",\n    " : ",\n"))
+            switch (first, options.pretty) {
+            case (true, false): try output.write(byte: 0x0A)
+            case (false, false): try output.write(literal: ",\n")
+            case (true, true): try output.write(literal: "\n    ")
+            case (false, true): try output.write(literal: ",\n    ")
+            }
             try output.write(buffer)
         }
         count += 1
@@ -279,36 +284,36 @@ public struct GeoJSONWriter: FeatureWriter {
     }
 
     private mutating func appendGeometry(_ geometry: Geometry, extra: JSONObject) throws(GeoConvError) {
-        buffer.append(contentsOf: #"{"type":""#.utf8)
+        buffer.append(literal: #"{"type":""#)
         switch geometry {
         case .point(let c):
-            buffer.append(contentsOf: #"Point","coordinates":"#.utf8)
+            buffer.append(literal: #"Point","coordinates":"#)
             position(c)
         case .lineString(let path):
-            buffer.append(contentsOf: #"LineString","coordinates":"#.utf8)
+            buffer.append(literal: #"LineString","coordinates":"#)
             positions(path)
         case .polygon(let rings):
-            buffer.append(contentsOf: #"Polygon","coordinates":"#.utf8)
+            buffer.append(literal: #"Polygon","coordinates":"#)
             polygon(rings)
         case .multiPoint(let points):
-            buffer.append(contentsOf: #"MultiPoint","coordinates":"#.utf8)
+            buffer.append(literal: #"MultiPoint","coordinates":"#)
             positions(points)
         case .multiLineString(let lines):
-            buffer.append(contentsOf: #"MultiLineString","coordinates":["#.utf8)
+            buffer.append(literal: #"MultiLineString","coordinates":["#)
             for (i, line) in lines.enumerated() {
                 if i > 0 { buffer.append(UInt8(ascii: ",")) }
                 positions(line)
             }
             buffer.append(UInt8(ascii: "]"))
         case .multiPolygon(let polygons):
-            buffer.append(contentsOf: #"MultiPolygon","coordinates":["#.utf8)
+            buffer.append(literal: #"MultiPolygon","coordinates":["#)
             for (i, rings) in polygons.enumerated() {
                 if i > 0 { buffer.append(UInt8(ascii: ",")) }
                 polygon(rings)
             }
             buffer.append(UInt8(ascii: "]"))
         case .geometryCollection(let members):
-            buffer.append(contentsOf: #"GeometryCollection","geometries":["#.utf8)
+            buffer.append(literal: #"GeometryCollection","geometries":["#)
             for (i, member) in members.enumerated() {
                 if i > 0 { buffer.append(UInt8(ascii: ",")) }
                 try appendGeometry(member, extra: [:])
@@ -319,15 +324,15 @@ public struct GeoJSONWriter: FeatureWriter {
             try diagnostics.warn("geojson.nested-circle-as-point",
                                  "a circle inside a GeometryCollection is written as its centre Point; its radius (\(radius) m) is lost",
                                  hint: "convert circles to polygons (--circles polygon)")
-            buffer.append(contentsOf: #"Point","coordinates":"#.utf8)
+            buffer.append(literal: #"Point","coordinates":"#)
             position(center)
         case .empty(let kind):
             switch kind {
-            case .geometryCollection: buffer.append(contentsOf: #"GeometryCollection","geometries":["#.utf8)
-            case .circle: buffer.append(contentsOf: #"Point","coordinates":["#.utf8)
+            case .geometryCollection: buffer.append(literal: #"GeometryCollection","geometries":["#)
+            case .circle: buffer.append(literal: #"Point","coordinates":["#)
             default:
                 buffer.append(contentsOf: kind.rawValue.utf8)
-                buffer.append(contentsOf: #"","coordinates":["#.utf8)
+                buffer.append(literal: #"","coordinates":["#)
             }
             buffer.append(UInt8(ascii: "]"))
         }

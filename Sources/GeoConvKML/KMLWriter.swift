@@ -174,7 +174,7 @@ final class KMLWriterState {
     /// Appends a literal's bytes to `bytes`.
     @inline(__always)
     static func append(_ text: StaticString, to bytes: inout [UInt8]) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(literal: text)
     }
 
     /// The property `name` (one of `askedNames`) of the feature being written.

@@ -115,6 +115,10 @@ struct CSVTests {
         #expect { try Self.read("lat,lon,v\n1,2,\"open\n") } throws: {
             ($0 as? GeoConvError)?.location == SourceLocation(file: "in.csv", line: 2, column: 5, byteOffset: 14)
         }
+        // A field after a line break inside a quoted field is placed on the later line.
+        #expect { try Self.read("name,lat,lon\n\"two\nlines\",1,east\n") } throws: {
+            ($0 as? GeoConvError)?.location == SourceLocation(file: "in.csv", line: 3, column: 10, byteOffset: 27)
+        }
         #expect { try Self.read("id,WKT\n1,\"POINT (1 x)\"\n") } throws: {
             let error = $0 as? GeoConvError
             return error?.location?.line == 2 && error?.location?.column == 13
