@@ -20,7 +20,7 @@ extension Feature {
 
     /// Whether every position, the circle radius and every style number is finite (the
     /// per-feature check: no message is built unless one is not).
-    var isAllFinite: Bool {
+    package var isAllFinite: Bool {
         switch geometry {
         case .point(let c)?:
             guard c.isFinite else { return false }

@@ -273,8 +273,11 @@ extension GeoJSONReader {
         default: nil
         }
         if ended, case .object(let object)? = properties, let geometry, geometry.foreign.isEmpty, let plainID {
+            // The place asked of the scanner, not of `self`: an autoclosure over `self` here
+            // would copy the reader (every feature).
+            let scanner = scanner
             return try makeFeature(id: plainID, geometry: geometry.geometry, properties: object, foreign: [:],
-                               at: location(of: place, pointer()))
+                                   at: scanner.location(of: place, pointer: pointer()))
         }
         parts.place = place
         parts.type = Self.typeNames.names[known]

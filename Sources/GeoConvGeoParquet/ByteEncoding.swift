@@ -20,10 +20,10 @@ enum ByteEncoding {
     static func unzigzag(_ raw: UInt64) -> Int64 { Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1) }
 
     static func appendUInt32(_ value: UInt32, to out: inout [UInt8]) {
-        for i in 0..<4 { out.append(UInt8(truncatingIfNeeded: value >> (8 * UInt32(i)))) }
+        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
     }
 
     static func appendUInt64(_ value: UInt64, to out: inout [UInt8]) {
-        for i in 0..<8 { out.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) }
+        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
     }
 }

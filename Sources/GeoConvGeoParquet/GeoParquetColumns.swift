@@ -42,7 +42,10 @@ struct PropertyColumn {
     var kinds: ColumnKinds = []
     /// Integers beyond ±2^53 in a column written as doubles (they lose digits; reported).
     var wideIntegers = 0
-    /// Where the column first held each kind, for what is reported about it.
+    /// Whether a row has had a value in it (not null).
+    var hasValue = false
+    /// Where the column had its first value and its first wide integer, for what is
+    /// reported about it (placed by the document's writer).
     var firstLocation: SourceLocation?
     var firstWideInteger: SourceLocation?
 }
@@ -65,6 +68,12 @@ enum SpooledRow {
 
     static func appendDouble(_ value: Double, to out: inout [UInt8]) { ByteEncoding.appendUInt64(value.bitPattern, to: &out) }
 
+    /// A bounding box's four doubles (west, south, east, north), in one copy.
+    static func appendBox(_ box: (Double, Double, Double, Double), to out: inout [UInt8]) {
+        let bits = (box.0.bitPattern.littleEndian, box.1.bitPattern.littleEndian, box.2.bitPattern.littleEndian, box.3.bitPattern.littleEndian)
+        withUnsafeBytes(of: bits) { out.append(contentsOf: $0) }
+    }
+
     static func readVarint(_ bytes: [UInt8], _ offset: inout Int) -> UInt64? {
         var result: UInt64 = 0, shift: UInt64 = 0
         while offset < bytes.count, shift < 64 {
@@ -75,6 +84,56 @@ enum SpooledRow {
             shift += 7
         }
         return nil
+    }
+
+    /// Where the cells of the row starting at `offset` start: after its geometry and box.
+    static func cellsStart(_ bytes: [UInt8], _ offset: Int) -> Int {
+        var at = offset
+        let wkbLength = Int(readVarint(bytes, &at) ?? 0)
+        if wkbLength > 0 { at += wkbLength - 1 }
+        let boxed = bytes[at] == 1
+        return at + 1 + (boxed ? 32 : 0)
+    }
+
+    /// Where the value starting at `offset` (its tag) ends.
+    static func valueEnd(_ bytes: [UInt8], _ offset: Int) -> Int {
+        var at = offset + 1
+        switch bytes[offset] {
+        case SpooledValue.tagInteger: _ = readVarint(bytes, &at)
+        case SpooledValue.tagReal: at += 8
+        case SpooledValue.tagText, SpooledValue.tagJSON, SpooledValue.tagBigInteger:
+            let length = Int(readVarint(bytes, &at) ?? 0)
+            at += length
+        default: break
+        }
+        return at
+    }
+
+    /// Framed rows (`varint(length)` then the row, one after the other) with each cell's
+    /// column `c` made `columns[c]`.
+    static func renumbered(_ bytes: [UInt8], columns: [Int]) -> [UInt8] {
+        var out: [UInt8] = [], row: [UInt8] = []
+        out.reserveCapacity(bytes.count + bytes.count / 8)
+        var at = 0
+        while at < bytes.count, let length = readVarint(bytes, &at) {
+            let end = at + Int(length)
+            var cursor = cellsStart(bytes, at)
+            row.removeAll(keepingCapacity: true)
+            row.append(contentsOf: bytes[at..<cursor])
+            let cells = readVarint(bytes, &cursor) ?? 0
+            appendVarint(cells, to: &row)
+            for _ in 0..<cells {
+                let column = Int(readVarint(bytes, &cursor) ?? 0)
+                appendVarint(UInt64(columns[column]), to: &row)
+                let valueEnd = valueEnd(bytes, cursor)
+                row.append(contentsOf: bytes[cursor..<valueEnd])
+                cursor = valueEnd
+            }
+            appendVarint(UInt64(row.count), to: &out)
+            out.append(contentsOf: row)
+            at = end
+        }
+        return out
     }
 
     static func readDouble(_ bytes: [UInt8], _ offset: inout Int) -> Double {

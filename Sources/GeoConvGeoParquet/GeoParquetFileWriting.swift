@@ -10,13 +10,15 @@ struct GeoParquetFileWriting {
     let types: [ColumnType]
     var position: Int64 = 0
     var rowGroups: [ParquetRowGroup] = []
+    /// The row group being written on another thread.
+    private var writing: BackgroundTask<Result<ParquetRowGroup, GeoConvError>>?
 
     init(_ state: GeoParquetWriting) {
         self.state = state
         chunks = ParquetChunkWriter(codec: state.codec)
-        types = state.columns.map(\.kinds.columnType)
-        var taken = Set(state.columns.map(\.name))
-        names = state.columns.map { column in
+        types = state.rows.columns.map(\.kinds.columnType)
+        var taken = Set(state.rows.columns.map(\.name))
+        names = state.rows.columns.map { column in
             guard column.name == "geometry" || column.name == "bbox" else { return column.name }
             var n = 2
             while taken.contains("\(column.name)_\(n)") { n += 1 }
@@ -27,7 +29,7 @@ struct GeoParquetFileWriting {
 
     mutating func write() throws(GeoConvError) {
         let diagnostics = state.diagnostics
-        for (index, column) in state.columns.enumerated() {
+        for (index, column) in state.rows.columns.enumerated() {
             if names[index] != column.name {
                 try diagnostics.warn("geoparquet.column-renamed", "the property \"\(column.name)\" is written as \"\(names[index])\": \"\(column.name)\" is the geometry's column")
             }
@@ -67,7 +69,8 @@ struct GeoParquetFileWriting {
         }
         if let failure { throw failure }
         if builder.rows > 0 { try flush(&builder) }
-        let footer = ParquetFileMetadata(schema: schema(), rowCount: Int64(state.rowCount), rowGroups: rowGroups,
+        try finishWritten()
+        let footer = ParquetFileMetadata(schema: schema(), rowCount: Int64(state.rows.rowCount), rowGroups: rowGroups,
                                          keyValues: [("geo", try geoMetadata())], createdBy: "geoconv")
         let bytes = footer.encoded()
         try emit(bytes)
@@ -83,30 +86,59 @@ struct GeoParquetFileWriting {
         position += Int64(bytes.count)
     }
 
-    /// Writes the row group the builder holds and empties it.
+    /// Hands the row group the builder holds to another thread, which encodes, compresses
+    /// and writes it, and empties the builder; the group handed over before is waited for
+    /// first. One at a time: the next group is built while one is written, and nothing else
+    /// writes to the output meanwhile (the group's place in the file is known when it starts).
     private mutating func flush(_ builder: inout RowGroupBuilder) throws(GeoConvError) {
-        let start = position
+        try finishWritten()
+        let group = builder, names = names, types = types, chunks = chunks, output = state.output, start = position
+        writing = BackgroundTask { Self.write(group, names: names, types: types, chunks: chunks, into: output, at: start) }
+        builder.clear()
+    }
+
+    /// Waits for the row group being written, if any, and notes it.
+    private mutating func finishWritten() throws(GeoConvError) {
+        guard let task = writing else { return }
+        writing = nil
+        let group = try task.value().get()
+        rowGroups.append(group)
+        position += group.totalCompressedSize ?? 0
+    }
+
+    /// Writes a row group's column chunks, encoded and compressed, into `output` from file
+    /// position `start`; its metadata. The builder's arrays are let go as their chunks are
+    /// written.
+    static func write(_ builder: consuming RowGroupBuilder, names: [String], types: [ColumnType], chunks: ParquetChunkWriter,
+                      into output: ByteWriter, at start: Int64) -> Result<ParquetRowGroup, GeoConvError>
+    {
+        var group = builder
         var metadata: [ParquetColumnMetadata] = []
-        let output = state.output
         var written: Int64 = 0
         let emitter: ([UInt8]) throws(GeoConvError) -> Void = { bytes throws(GeoConvError) in
             try output.write(bytes)
             written += Int64(bytes.count)
         }
-        for (index, leaf) in builder.columns.enumerated() {
-            metadata.append(try chunks.write(path: [names[index]], values: leaf.values, present: leaf.present, statistics: types[index] != .boolean && types[index] != .uint64,
-                                             offset: start + written, emit: emitter))
+        do throws(GeoConvError) {
+            for index in group.columns.indices {
+                let leaf = group.columns[index]
+                group.columns[index] = RowGroupBuilder.Column(type: leaf.type)
+                metadata.append(try chunks.write(path: [names[index]], values: leaf.values, present: leaf.present,
+                                                 statistics: types[index] != .boolean && types[index] != .uint64, offset: start + written, emit: emitter))
+            }
+            let geometry = group.geometry, ends = group.geometryEnds
+            (group.geometry, group.geometryEnds) = ([], [])
+            metadata.append(try chunks.write(path: ["geometry"], values: .bytes(geometry, ends: ends), present: group.hasGeometry,
+                                             statistics: false, dictionary: false, offset: start + written, emit: emitter))
+            for (k, name) in ["xmin", "ymin", "xmax", "ymax"].enumerated() {
+                metadata.append(try chunks.write(path: ["bbox", name], values: .double(group.box[k]), present: group.hasBox, statistics: true,
+                                                 offset: start + written, emit: emitter))
+            }
+        } catch {
+            return .failure(error)
         }
-        metadata.append(try chunks.write(path: ["geometry"], values: .bytes(builder.geometry, ends: builder.geometryEnds), present: builder.hasGeometry,
-                                         statistics: false, dictionary: false, offset: start + written, emit: emitter))
-        for (k, name) in ["xmin", "ymin", "xmax", "ymax"].enumerated() {
-            metadata.append(try chunks.write(path: ["bbox", name], values: .double(builder.box[k]), present: builder.hasBox, statistics: true,
-                                             offset: start + written, emit: emitter))
-        }
-        position += written
-        rowGroups.append(ParquetRowGroup(columns: metadata, totalByteSize: metadata.reduce(0) { $0 + $1.uncompressedSize }, rowCount: Int64(builder.rows),
-                                         fileOffset: start, totalCompressedSize: written))
-        builder.clear()
+        return .success(ParquetRowGroup(columns: metadata, totalByteSize: metadata.reduce(0) { $0 + $1.uncompressedSize }, rowCount: Int64(group.rows),
+                                        fileOffset: start, totalCompressedSize: written))
     }
 
     /// The schema, depth first: the root, the properties, `geometry` (optional binary) and
@@ -141,11 +173,11 @@ struct GeoParquetFileWriting {
     /// The `geo` key's JSON (GeoParquet 1.1 metadata).
     func geoMetadata() throws(GeoConvError) -> String {
         var column: [(String, JSONValue)] = [("encoding", .string("WKB"))]
-        column.append(("geometry_types", .array(state.geometryTypes.map { .string($0) })))
+        column.append(("geometry_types", .array(state.rows.geometryTypes.map { .string($0) })))
         if let crs = state.crs {
             column.append(("crs", try GeoParquetCRS.projJSON(for: crs)))
         }
-        if let b = state.bounds {
+        if let b = state.rows.bounds {
             column.append(("bbox", .array([b.0, b.1, b.2, b.3].compactMap { JSONNumber($0).map(JSONValue.number) })))
         }
         let covering: JSONValue = .object(JSONObject(uniqueKeysWithValues: ["xmin", "ymin", "xmax", "ymax"].map { ($0, JSONValue.array([.string("bbox"), .string($0)])) }))
@@ -207,15 +239,32 @@ struct RowGroupBuilder {
     /// them, so that growing the array does not double it past the limit).
     let geometryBytes: Int
 
-    init(types: [ColumnType], geometryBytes: Int) {
+    /// A builder whose arrays have room for `expectedRows` rows (the group before's: the
+    /// next is filled without growing them).
+    init(types: [ColumnType], geometryBytes: Int, expectedRows: Int = 0) {
         self.types = types
         self.geometryBytes = geometryBytes
         columns = types.map { Column(type: $0) }
         rowCells = Array(repeating: nil, count: types.count)
+        guard expectedRows > 0 else { return }
+        geometryEnds.reserveCapacity(expectedRows)
+        hasGeometry.reserveCapacity(expectedRows)
+        hasBox.reserveCapacity(expectedRows)
+        for k in box.indices { box[k].reserveCapacity(expectedRows) }
+        for index in columns.indices {
+            columns[index].present.reserveCapacity(expectedRows)
+            switch columns[index].type {
+            case .boolean: columns[index].flags.reserveCapacity(expectedRows)
+            case .int64, .uint64: columns[index].integers.reserveCapacity(expectedRows)
+            case .double: columns[index].reals.reserveCapacity(expectedRows)
+            case .text: columns[index].ends.reserveCapacity(expectedRows)
+            }
+        }
     }
 
+    /// Empties the builder for the next group (of about as many rows).
     mutating func clear() {
-        self = RowGroupBuilder(types: types, geometryBytes: geometryBytes)
+        self = RowGroupBuilder(types: types, geometryBytes: geometryBytes, expectedRows: rows)
     }
 
     /// Adds the spooled row `range` of `bytes` (its framing checked when it was written).
@@ -224,8 +273,11 @@ struct RowGroupBuilder {
         rows += 1
         let wkbLength = Int(SpooledRow.readVarint(bytes, &at) ?? 0)
         if wkbLength > 0 {
-            if geometry.count + wkbLength > geometry.capacity, geometry.count + wkbLength > geometryBytes / 2, geometry.capacity < geometryBytes {
-                geometry.reserveCapacity(geometryBytes + (1 << 20))
+            // Past half the limit, the array is given what it needs, not doubled: to the limit,
+            // then exactly room for the row that crosses it (the group's last).
+            let needed = geometry.count + wkbLength
+            if needed > geometry.capacity, needed > geometryBytes / 2 {
+                geometry.reserveCapacity(max(needed, geometryBytes))
             }
             geometry.append(contentsOf: bytes[at..<(at + wkbLength - 1)])
             geometryEnds.append(geometry.count)
@@ -247,17 +299,7 @@ struct RowGroupBuilder {
         for _ in 0..<cellCount {
             let slot = Int(SpooledRow.readVarint(bytes, &at) ?? 0)
             let start = at
-            switch bytes[at] {
-            case SpooledValue.tagInteger:
-                at += 1
-                _ = SpooledRow.readVarint(bytes, &at)
-            case SpooledValue.tagReal: at += 9
-            case SpooledValue.tagText, SpooledValue.tagJSON, SpooledValue.tagBigInteger:
-                at += 1
-                let length = Int(SpooledRow.readVarint(bytes, &at) ?? 0)
-                at += length
-            default: at += 1
-            }
+            at = SpooledRow.valueEnd(bytes, at)
             rowCells[slot] = start..<at
         }
         for index in columns.indices {

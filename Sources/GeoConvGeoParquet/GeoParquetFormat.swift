@@ -5,7 +5,7 @@ import GeoConvProjection
 public enum GeoParquetOptions {
     /// The most rows in a row group.
     public static let rowGroupRows = FormatOption<Int>(
-        name: "parquet-row-group", help: "GeoParquet: the most rows in a row group (default 65536; a row group also ends past 4 MB of values).")
+        name: "parquet-row-group", help: "GeoParquet: the most rows in a row group (default 65536; a row group also ends past 2 MB of values).")
     /// The page compression.
     public static let compression = FormatOption<String>(
         name: "parquet-compression", help: "GeoParquet: page compression, zstd, gzip or none (default zstd; gzip in a build without the Zstd trait).")

@@ -175,8 +175,14 @@ struct ParquetChunkWriter {
     /// arrays as a 4-byte length and their bytes.
     static func appendPlain(_ values: LeafValues, _ range: Range<Int>, to out: inout [UInt8]) {
         switch values {
+        #if _endian(little)
+        // Laid out in memory as PLAIN lays them out: copied at once.
+        case .int64(let v): v[range].withUnsafeBytes { out.append(contentsOf: $0) }
+        case .double(let v): v[range].withUnsafeBytes { out.append(contentsOf: $0) }
+        #else
         case .int64(let v): for i in range { appendUInt64(UInt64(bitPattern: v[i]), to: &out) }
         case .double(let v): for i in range { appendUInt64(v[i].bitPattern, to: &out) }
+        #endif
         case .boolean(let v):
             var byte: UInt8 = 0, bit = 0
             for i in range {

@@ -132,13 +132,15 @@ enum ParquetCompression {
     }
 
     #if Zstd
+    /// zstd at level 1, as Arrow writes it by default.
     private static func zstdCompress(_ bytes: [UInt8]) throws(GeoConvError) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: ZSTD_compressBound(bytes.count))
-        let written = out.withUnsafeMutableBytes { target in
-            bytes.withUnsafeBytes { source in ZSTD_compress(target.baseAddress, target.count, source.baseAddress, source.count, 3) }
+        var failed = false
+        let out = [UInt8](unsafeUninitializedCapacity: ZSTD_compressBound(bytes.count)) { target, count in
+            let written = bytes.withUnsafeBytes { source in ZSTD_compress(target.baseAddress, target.count, source.baseAddress, source.count, 1) }
+            failed = ZSTD_isError(written) != 0
+            count = failed ? 0 : written
         }
-        guard ZSTD_isError(written) == 0 else { throw GeoConvError(.io, "zstd failed compressing a page") }
-        out.removeLast(out.count - written)
+        guard !failed else { throw GeoConvError(.io, "zstd failed compressing a page") }
         return out
     }
 

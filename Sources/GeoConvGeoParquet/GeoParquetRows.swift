@@ -1,0 +1,251 @@
+import GeoConvCore
+
+/// Features made into spooled rows (`SpooledRow`), and what the property columns held: the
+/// part of writing that needs nothing but the rows before it. The document's writer has
+/// one; so has each records writer on another thread (`GeoParquetRecordsWriter`), whose
+/// columns the document's writer maps onto its own when it adds the records.
+struct GeoParquetRows {
+    /// The property columns, in the order met.
+    var columns: [PropertyColumn] = []
+    private var slots: [String: Int] = [:]
+    /// The bounding box of every geometry: west, south, east, north.
+    var bounds: (Double, Double, Double, Double)?
+    /// The rows made.
+    var rowCount = 0
+    /// The geometry kinds met (with Z or not), in the order met.
+    var kindsMet: [(GeometryKind, Bool)] = []
+    /// The columns that had their first value, and their first integer beyond ±2^53, in the
+    /// last row: for the owner to place (`PropertyColumn.firstLocation`).
+    var firstValues: [Int] = []
+    var firstWideIntegers: [Int] = []
+    private var row: [UInt8] = []
+    private var wkb: [UInt8] = []
+    /// The row's cells, made as they are met (their count goes before them), and how many.
+    private var cells: [UInt8] = []
+    private var cellCount = 0
+    /// The names the row before had, in its order, and their columns.
+    private var recentNames: [String] = []
+    private var recentSlots: [Int] = []
+    /// The row each column last had a value in (a second value in one row is renamed).
+    private var lastRow: [Int] = []
+
+    init() {}
+
+    /// Rows whose columns start as `names`, none with a value yet: a records writer's, so
+    /// that its columns are the document's for the names the document has met.
+    init(columnNames names: [String]) {
+        for name in names { _ = column(named: name) }
+    }
+
+    /// The slot of the column `name`, made when new.
+    mutating func column(named name: String) -> Int {
+        if let slot = slots[name] { return slot }
+        let slot = columns.count
+        slots[name] = slot
+        columns.append(PropertyColumn(name: name))
+        lastRow.append(-1)
+        return slot
+    }
+
+    /// Calls `body` with each cell of `feature`'s row, in order: `id`, the title as `name`,
+    /// the snippet as `description`, then the properties (one saying what the title or
+    /// snippet column says is that column); `isModel` for the first three.
+    static func forEachCell(of feature: Feature, _ body: (_ name: String, _ value: JSONValue, _ isModel: Bool) throws(GeoConvError) -> Void)
+        throws(GeoConvError)
+    {
+        if let id = feature.id {
+            switch id {
+            case .string(let s): try body("id", .string(s), true)
+            case .number(let n): try body("id", .number(n), true)
+            }
+        }
+        if let title = feature.title { try body("name", .string(title), true) }
+        if let snippet = feature.snippet { try body("description", .string(snippet), true) }
+        for (key, value) in feature.properties {
+            if case .string(let text) = value, (text == feature.title && (key == "name" || key == "title"))
+                || (text == feature.snippet && (key == "description" || key == "snippet")) { continue }
+            try body(key, value, false)
+        }
+    }
+
+    /// Whether making `feature`'s row would report something or fail: a style or members
+    /// that are dropped, a non-finite number, a nested value written as JSON text, a
+    /// property with a model column's name (renamed) — the features a records writer leaves
+    /// to the document's writer, so that every message is made there, in order.
+    static func reports(_ feature: Feature) -> Bool {
+        guard feature.style.isEmpty, feature.foreignMembers.isEmpty, feature.isAllFinite else { return true }
+        var reports = false
+        let hasID = feature.id != nil, hasTitle = feature.title != nil, hasSnippet = feature.snippet != nil
+        do throws(GeoConvError) {
+            try forEachCell(of: feature) { name, value, isModel in
+                switch value {
+                case .array, .object: reports = true
+                default: break
+                }
+                if !isModel, (hasID && name == "id") || (hasTitle && name == "name") || (hasSnippet && name == "description") { reports = true }
+            }
+        } catch {
+            return true
+        }
+        return reports
+    }
+
+    /// Appends `feature`'s row, framed (`varint(length)` then the row), to `out`; what is
+    /// lost is reported to `diagnostics`.
+    mutating func append(_ feature: Feature, to out: inout [UInt8], diagnostics: DiagnosticLog) throws(GeoConvError) {
+        if !feature.style.isEmpty {
+            try diagnostics.warn("geoparquet.style-dropped", "styles have no place in GeoParquet and are not written", hint: "write GeoJSON or KML to keep them")
+        }
+        if !feature.foreignMembers.isEmpty {
+            try diagnostics.warn("geoparquet.foreign-members-dropped", "a feature's members beyond its properties have no place in GeoParquet and are not written")
+        }
+        row.removeAll(keepingCapacity: true)
+        firstValues.removeAll(keepingCapacity: true)
+        firstWideIntegers.removeAll(keepingCapacity: true)
+        if let geometry = feature.geometry {
+            wkb.removeAll(keepingCapacity: true)
+            try WKB.append(geometry, to: &wkb)  // (first: nothing is changed when it throws)
+            SpooledRow.appendVarint(UInt64(wkb.count + 1), to: &row)
+            row.append(contentsOf: wkb)
+            noteType(of: geometry)
+            var box: (Double, Double, Double, Double)?
+            if case .point(let c) = geometry {
+                box = (c.longitude, c.latitude, c.longitude, c.latitude)  // (the common case, without a closure)
+            } else {
+                geometry.forEachCoordinate { c in
+                    if let b = box {
+                        box = (min(b.0, c.longitude), min(b.1, c.latitude), max(b.2, c.longitude), max(b.3, c.latitude))
+                    } else {
+                        box = (c.longitude, c.latitude, c.longitude, c.latitude)
+                    }
+                }
+            }
+            if let box {
+                row.append(1)
+                SpooledRow.appendBox(box, to: &row)
+                widen(box)
+            } else {
+                row.append(0)
+            }
+        } else {
+            row.append(contentsOf: [0, 0])  // no WKB, no bounding box
+        }
+        cells.removeAll(keepingCapacity: true)
+        cellCount = 0
+        try Self.forEachCell(of: feature) { name, value, _ throws(GeoConvError) in try add(name, value, diagnostics: diagnostics) }
+        SpooledRow.appendVarint(UInt64(cellCount), to: &row)
+        row.append(contentsOf: cells)
+        SpooledRow.appendVarint(UInt64(row.count), to: &out)
+        out.append(contentsOf: row)
+        rowCount += 1
+    }
+
+    /// Widens `bounds` to hold `box`.
+    mutating func widen(_ box: (Double, Double, Double, Double)) {
+        bounds = bounds.map { (min($0.0, box.0), min($0.1, box.1), max($0.2, box.2), max($0.3, box.3)) } ?? box
+    }
+
+    /// Notes a geometry kind met (with Z or not).
+    mutating func noteKind(_ kind: GeometryKind, hasAltitude z: Bool) {
+        if let last = kindsMet.last, last.0 == kind, last.1 == z { return }
+        guard !kindsMet.contains(where: { $0.0 == kind && $0.1 == z }) else { return }
+        kindsMet.append((kind, z))
+    }
+
+    /// Adds a cell, to the column of its name; a name a column of this row already has (a
+    /// property `name` beside a title) goes to `name_2`, reported.
+    private mutating func add(_ name: String, _ value: JSONValue, diagnostics: DiagnosticLog) throws(GeoConvError) {
+        // Rows mostly repeat the one before's names in its order: its slots are tried first.
+        let position = cellCount
+        var slot: Int
+        if position < recentNames.count, recentNames[position] == name {
+            slot = recentSlots[position]
+        } else {
+            slot = column(named: name)
+            if position < recentNames.count {
+                recentNames[position] = name
+                recentSlots[position] = slot
+            } else {
+                recentNames.append(name)
+                recentSlots.append(slot)
+            }
+        }
+        if lastRow[slot] == rowCount {
+            var n = 2
+            while lastRow[column(named: "\(name)_\(n)")] == rowCount { n += 1 }
+            slot = column(named: "\(name)_\(n)")
+            try diagnostics.warn("geoparquet.column-renamed", "a feature has two values for the column \"\(name)\": the second is written to \"\(name)_\(n)\"")
+        }
+        lastRow[slot] = rowCount
+        cellCount += 1
+        try append(slot, value, diagnostics: diagnostics)
+    }
+
+    private mutating func noteWideInteger(_ slot: Int) {
+        if columns[slot].wideIntegers == 0 { firstWideIntegers.append(slot) }
+        columns[slot].wideIntegers += 1
+    }
+
+    /// Appends a cell: its column and its value, tagged (`SpooledValue`).
+    private mutating func append(_ slot: Int, _ value: JSONValue, diagnostics: DiagnosticLog) throws(GeoConvError) {
+        SpooledRow.appendVarint(UInt64(slot), to: &cells)
+        if !columns[slot].hasValue, value != .null {
+            columns[slot].hasValue = true
+            firstValues.append(slot)
+        }
+        switch value {
+        case .null: cells.append(SpooledValue.tagNull)
+        case .bool(let flag):
+            columns[slot].kinds.insert(.bool)
+            cells.append(flag ? SpooledValue.tagTrue : SpooledValue.tagFalse)
+        case .number(let number):
+            switch NumberKind.value(number) {
+            case .integer(let n):
+                columns[slot].kinds.formUnion(ColumnKinds.of(n))
+                if n.magnitude > 1 << 53 { noteWideInteger(slot) }
+                cells.append(SpooledValue.tagInteger)
+                ByteEncoding.appendZigzag(n, to: &cells)
+            default:
+                if !number.literal.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+                    // An integer beyond Int64: exact in a UINT64 or text column, rounded in a DOUBLE one (reported).
+                    columns[slot].kinds.insert(UInt64(number.literal) != nil ? .bigUnsigned : .real)
+                    noteWideInteger(slot)
+                    cells.append(SpooledValue.tagBigInteger)
+                    SpooledRow.appendVarint(UInt64(number.literal.utf8.count), to: &cells)
+                    cells.append(contentsOf: number.literal.utf8)
+                } else {
+                    columns[slot].kinds.insert(.real)
+                    cells.append(SpooledValue.tagReal)
+                    SpooledRow.appendDouble(number.doubleValue, to: &cells)
+                }
+            }
+        case .string(let text):
+            columns[slot].kinds.insert(.string)
+            cells.append(SpooledValue.tagText)
+            SpooledRow.appendVarint(UInt64(text.utf8.count), to: &cells)
+            cells.append(utf8Of: text)
+        case .array, .object:
+            try diagnostics.warn("geoparquet.nested-value-as-json", "the property \"\(columns[slot].name)\" holds an \(value.typeName): it is written as JSON text",
+                                 hint: "GeoParquet columns here are flat; read the text back with a JSON parser")
+            columns[slot].kinds.insert(.nested)
+            var text: [UInt8] = []
+            JSONText.append(value, to: &text)
+            cells.append(SpooledValue.tagJSON)
+            SpooledRow.appendVarint(UInt64(text.count), to: &cells)
+            cells.append(contentsOf: text)
+        }
+    }
+
+    private mutating func noteType(of geometry: Geometry) {
+        var kind: GeometryKind
+        switch geometry {
+        case .empty(let k): kind = k
+        default: kind = geometry.kind
+        }
+        if kind == .circle { kind = .polygon }
+        noteKind(kind, hasAltitude: geometry.hasAltitude)
+    }
+
+    /// Geometry types met, in the order met (`Point`, `Polygon Z`…).
+    var geometryTypes: [String] { kindsMet.map { $0.1 ? $0.0.rawValue + " Z" : $0.0.rawValue } }
+}
