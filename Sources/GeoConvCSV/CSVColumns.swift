@@ -96,17 +96,19 @@ final class CSVColumns: Sendable {
     convenience init(header: [String], options: CSVReadOptions) throws(GeoConvError) {
         var names: [String] = [], renamed: [String] = []
         var longitude: Int?, latitude: Int?, altitude: Int?, geometry: Int?
-        var seen: [String: Int] = [:]
+        // A name met again becomes name_2, name_3…, skipping those the header gives itself
+        // (any case): every column keeps a name of its own.
+        let given = Set(header.map { $0.lowercased() })
+        var assigned: Set<String> = []
         for (index, raw) in header.enumerated() {
             var name = raw.isEmpty ? "field_\(index + 1)" : raw
-            let key = name.lowercased()
-            if let count = seen[key] {
-                seen[key] = count + 1
+            if assigned.contains(name.lowercased()) {
                 renamed.append(name)
-                name += "_\(count + 1)"
-            } else {
-                seen[key] = 1
+                var n = 2
+                while given.contains("\(name)_\(n)".lowercased()) || assigned.contains("\(name)_\(n)".lowercased()) { n += 1 }
+                name += "_\(n)"
             }
+            assigned.insert(name.lowercased())
             names.append(name)
         }
         let normalised = names.map(CSVColumns.normalised)

@@ -174,7 +174,13 @@ public struct CSVReader: FeatureReader {
         if let column = textAltitude { properties[columns.names[column]] = .string(record.text(column).0) }
         for index in columns.names.count..<max(columns.names.count, record.count) {
             let (text, _) = record.text(index)
-            properties["field_\(index + 1)"] = keepsStrings || text.isEmpty ? (text.isEmpty ? .null : .string(text))
+            // field_N, unless a column is named so (then field_N_2…).
+            var key = "field_\(index + 1)", n = 2
+            while properties.keys.contains(key) {
+                key = "field_\(index + 1)_\(n)"
+                n += 1
+            }
+            properties[key] = keepsStrings || text.isEmpty ? (text.isEmpty ? .null : .string(text))
                 : record.bytes.withUnsafeBufferPointer { CSVValues.value(UnsafeBufferPointer(rebasing: $0[record.range(index)]), text: { text }) }
         }
         return Feature(geometry: geometry, title: title, snippet: snippet, properties: properties)

@@ -96,7 +96,11 @@ final class GeoParquetWriting {
     /// these by name (the rows renumbered when a column's number differs), what the columns
     /// held learned, and the first value of a column new here placed at its record.
     func appendRecords(_ records: WrittenRecords<GeoParquetRecordFacts>, locating locate: (Int) -> Void) throws(GeoConvError) {
-        guard let facts = records.facts else { return }  // (a records writer gives facts with every take)
+        guard let facts = records.facts else {
+            // (`GeoParquetRecordsWriter` gives facts with every take: only another writer's records lack them.)
+            throw GeoConvError(.unsupported, "rows without their columns cannot be added to GeoParquet",
+                               hint: "add rows a GeoParquet records writer made (selectiveRecordsWriter())")
+        }
         var columns: [Int] = [], renumbers = false
         for (index, column) in facts.columns.enumerated() {
             let slot = rows.column(named: column.name)

@@ -105,6 +105,14 @@ struct CSVTests {
         let (long, longLog) = try Self.read("lat,lon,v\n1,2,3\n1,2,3,4\n")
         #expect(long[1].properties["field_4"] == 4 && long[1].properties["v"] == 3)
         #expect(longLog.entries["csv.long-row"]?.first.location == SourceLocation(file: "in.csv", line: 3, column: 7, byteOffset: 22))
+        // Every column keeps a name of its own: a repeated name skips the names the header gives
+        // itself, and a long row's extra field skips a column named field_N.
+        let (named, namedLog) = try Self.read("lat,lon,a,a,a_2,field_6\n1,2,x,y,z,w,extra\n")
+        #expect(Array(named[0].properties.keys) == ["a", "a_3", "a_2", "field_6", "field_7"] && named[0].properties["a_3"] == "y"
+            && named[0].properties["a_2"] == "z" && named[0].properties["field_6"] == "w" && named[0].properties["field_7"] == "extra")
+        #expect(namedLog.entries["csv.duplicate-column-renamed"] != nil)
+        let (clash, _) = try Self.read("lat,lon,field_4\n1,2,x,extra\n")
+        #expect(clash[0].properties["field_4"] == "x" && clash[0].properties["field_4_2"] == "extra")
         // A short row is read as GDAL reads it: the missing fields null, with a warning at its end.
         let (short, shortLog) = try Self.read("lat,lon,v\n1,2\n")
         #expect(short.first?.properties["v"] == .null && short.first?.geometry == .point(Coordinate(latitude: 1, longitude: 2)))
