@@ -89,6 +89,7 @@ struct CSVLayout {
 
     /// Appends one row: its cells in the columns' order, then LF.
     func appendRow(_ bytes: [UInt8], _ cells: [Range<Int>?], delimiter: UInt8, to out: inout [UInt8]) {
+        let rowStart = out.count
         for (index, slot) in slots.enumerated() {
             if index > 0 { out.append(delimiter) }
             if slot == CSVRowSlot.wkt, cells[slot] == nil, let lon = cells[CSVRowSlot.longitude], let lat = cells[CSVRowSlot.latitude] {
@@ -108,6 +109,9 @@ struct CSVLayout {
             guard let range = cells[slot] else { continue }
             CSVQuoting.append(bytes[range], delimiter: delimiter, header: false, to: &out)
         }
+        // A row of one empty field (one column, nothing in it) is written as "": a blank
+        // line is no row to readers (geoconv's and GDAL's skip it), and the feature would be lost.
+        if out.count == rowStart { out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: "\"")]) }
         out.append(0x0A)
     }
 }

@@ -28,6 +28,9 @@ struct GeoParquetFileWriting {
     }
 
     mutating func write() throws(GeoConvError) {
+        // On every way out, an error's too, no row group is left writing into the output
+        // (which the caller then discards).
+        defer { _ = writing?.value() }
         let diagnostics = state.diagnostics
         for (index, column) in state.rows.columns.enumerated() {
             if names[index] != column.name {

@@ -99,6 +99,16 @@ struct CSVTests {
         #expect(try Self.read("35.97, -87.13, Heaven\n", options: options).features.first?.geometry == .point(Coordinate(latitude: 35.97, longitude: -87.13)))
     }
 
+    @Test("A feature with nothing to write in a one-column file is written as \"\", not a blank line, and read back")
+    func emptyRow() throws {
+        let polygon = Feature(geometry: .polygon(PolygonRings(outer: Path([Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 1),
+                                                                                Coordinate(latitude: 1, longitude: 1), Coordinate(latitude: 0, longitude: 0)]))))
+        let (text, _) = try Self.write([polygon, Feature(geometry: nil), polygon])
+        #expect(text.split(separator: "\n", omittingEmptySubsequences: false)[2] == #""""#)
+        let (back, _) = try Self.read(text)
+        #expect(back.count == 3 && back[1].geometry == nil && back[1].properties.isEmpty && back[2].geometry == back[0].geometry)
+    }
+
     @Test("Bad rows are errors at their line and column, or skipped and counted")
     func badRows() throws {
         // A long row keeps its extra fields as field_N, with a warning at the first of them.

@@ -38,6 +38,17 @@ struct RoundTripFuzzRegressionTests {
         }
     }
 
+    @Test("A feature with nothing for a one-column CSV is written as \"\" and read back, not left as a blank line")
+    func csvEmptyRow() throws {
+        let input = try Self.document("regression-csv-empty-row")  // a featureless-geometry feature among circles
+        let report = try Converter().convert(.memory(input, name: "in.geojson"), to: .memory,
+                                             options: ConversionOptions(inputFormat: .geoJSON, outputFormat: .csv))
+        let back = try Converter().convert(.memory(report.output, name: "out.csv"), to: .memory,
+                                           options: ConversionOptions(inputFormat: .csv, outputFormat: .geoJSON))
+        #expect(report.statistics.featuresWritten == 3)
+        #expect(back.statistics.featuresRead == report.statistics.featuresWritten)
+    }
+
     @Test("With no geometry to write, a .wkb is refused rather than left as an empty file geoconv cannot read")
     func wkbWithoutGeometry() throws {
         let input = try Self.document("regression-wkb-no-geometry")  // an empty FeatureCollection
