@@ -126,7 +126,9 @@ public enum Geometry: Hashable, Sendable {
         return found
     }
 
-    /// The geometry with every position passed through `transform`.
+    /// The geometry with every position passed through `transform`, called once per position in
+    /// the order `forEachCoordinate` visits them (a polygon's shell before its holes, parts and
+    /// members in order), so a running index pairs each call with the same position.
     public func mapCoordinates<E: Error>(_ transform: (Coordinate) throws(E) -> Coordinate) throws(E) -> Geometry {
         func mapPath(_ path: Path) throws(E) -> Path {
             var result: [Coordinate] = []
@@ -135,9 +137,13 @@ public enum Geometry: Hashable, Sendable {
             return Path(result)
         }
         func mapRings(_ rings: PolygonRings) throws(E) -> PolygonRings {
+            // The shell first, then the holes: the order `forEachCoordinate` visits them in, which
+            // callers that hand out transformed positions by a running index rely on.
+            let outer = try mapPath(rings.outer)
             var holes: [Path] = []
+            holes.reserveCapacity(rings.holes.count)
             for hole in rings.holes { holes.append(try mapPath(hole)) }
-            return PolygonRings(outer: try mapPath(rings.outer), holes: holes)
+            return PolygonRings(outer: outer, holes: holes)
         }
         switch self {
         case .point(let c): return .point(try transform(c))
