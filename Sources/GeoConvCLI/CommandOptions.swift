@@ -8,28 +8,35 @@ struct InputOptions: ParsableArguments {
     @Argument(help: "The input file, or '-' for standard input.")
     var input: String
 
-    @Option(help: ArgumentHelp("The input format (default: from the extension or the content).", valueName: "format"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("The input format (default: from the extension or the content).", valueName: "format"))
     var from: FileFormat?
 
-    @Option(name: .customLong(PolylineOptions.precision.name), help: ArgumentHelp(PolylineOptions.precision.help))
+    @Option(name: .customLong(PolylineOptions.precision.name), parsing: .unconditional,
+            help: ArgumentHelp(PolylineOptions.precision.help))
     var polylinePrecision: Int?
 
-    @Option(name: .customLong(CSVOptions.delimiter.name), help: ArgumentHelp(CSVOptions.delimiter.help, valueName: "char"))
+    @Option(name: .customLong(CSVOptions.delimiter.name), parsing: .unconditional,
+            help: ArgumentHelp(CSVOptions.delimiter.help, valueName: "char"))
     var csvDelimiter: String?
 
-    @Option(name: .customLong(CSVOptions.longitude.name), help: ArgumentHelp(CSVOptions.longitude.help, valueName: "column"))
+    @Option(name: .customLong(CSVOptions.longitude.name), parsing: .unconditional,
+            help: ArgumentHelp(CSVOptions.longitude.help, valueName: "column"))
     var csvLon: String?
 
-    @Option(name: .customLong(CSVOptions.latitude.name), help: ArgumentHelp(CSVOptions.latitude.help, valueName: "column"))
+    @Option(name: .customLong(CSVOptions.latitude.name), parsing: .unconditional,
+            help: ArgumentHelp(CSVOptions.latitude.help, valueName: "column"))
     var csvLat: String?
 
-    @Option(name: .customLong(CSVOptions.geometry.name), help: ArgumentHelp(CSVOptions.geometry.help, valueName: "column"))
+    @Option(name: .customLong(CSVOptions.geometry.name), parsing: .unconditional,
+            help: ArgumentHelp(CSVOptions.geometry.help, valueName: "column"))
     var csvGeometry: String?
 
     @Flag(name: .customLong(CSVOptions.strings.name), help: ArgumentHelp(CSVOptions.strings.help))
     var csvStrings = false
 
-    @Option(name: .customLong(ShapefileOptions.encoding.name), help: ArgumentHelp(ShapefileOptions.encoding.help, valueName: "encoding"))
+    @Option(name: .customLong(ShapefileOptions.encoding.name), parsing: .unconditional,
+            help: ArgumentHelp(ShapefileOptions.encoding.help, valueName: "encoding"))
     var shpEncoding: String?
 
     func validate() throws {
@@ -61,7 +68,8 @@ struct OutputOptions: ParsableArguments {
     @Argument(help: "The output file, or '-' for standard output.")
     var output: String
 
-    @Option(help: ArgumentHelp("The output format (default: from the extension).", valueName: "format"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("The output format (default: from the extension).", valueName: "format"))
     var to: FileFormat?
 
     /// The output as the library names it.

@@ -21,7 +21,7 @@ struct Conservation: ParsableCommand {
     @Flag(help: "Print only the files with a silent loss or a refusal, and the totals.")
     var quiet = false
 
-    @Option(help: "How many silently lost values to list per file.")
+    @Option(parsing: .unconditional, help: "How many silently lost values to list per file.")
     var show = 5
 
     func run() throws {

@@ -78,7 +78,8 @@ struct Validate: ParsableCommand {
     @OptionGroup var inputOptions: InputOptions
 
 
-    @Option(name: .customLong("s-srs"), help: "The input's CRS, overriding what the file says; positions are range-checked only in WGS84.")
+    @Option(name: .customLong("s-srs"), parsing: .unconditional,
+            help: "The input's CRS, overriding what the file says; positions are range-checked only in WGS84.")
     var sourceCRS: String?
 
     func run() throws {
@@ -119,13 +120,14 @@ struct Measure: ParsableCommand {
     @OptionGroup(title: "Choosing what to read (as ogr2ogr)") var selectionOptions: SelectionOptions
 
 
-    @Option(name: .customLong("s-srs"), help: "The input's CRS (EPSG:n, +proj=…, WKT2, urn:ogc:def:crs:…), overriding what the file says.")
+    @Option(name: .customLong("s-srs"), parsing: .unconditional,
+            help: "The input's CRS (EPSG:n, +proj=…, WKT2, urn:ogc:def:crs:…), overriding what the file says.")
     var sourceCRS: String?
 
-    @Option(help: "geodesic, rhumb or projected.")
+    @Option(parsing: .unconditional, help: "geodesic, rhumb or projected.")
     var kind: LengthKind = .geodesic
 
-    @Option(help: "wgs84 or sphere (R = 6,371,009 m).")
+    @Option(parsing: .unconditional, help: "wgs84 or sphere (R = 6,371,009 m).")
     var model: EarthModel = .wgs84
 
     @Flag(help: "Print JSON: {\"model\", \"kind\", \"features\": [{\"index\", \"length_m\", \"area_m2\"}], \"total_length_m\", \"total_area_m2\"}.")

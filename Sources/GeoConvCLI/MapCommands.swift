@@ -24,10 +24,10 @@ struct Camera: ParsableCommand {
     @OptionGroup(title: "Choosing what to read (as ogr2ogr)") var selectionOptions: SelectionOptions
 
 
-    @Option(help: "The viewport in points, WIDTHxHEIGHT, e.g. 390x844.")
+    @Option(parsing: .unconditional, help: "The viewport in points, WIDTHxHEIGHT, e.g. 390x844.")
     var viewport: String
 
-    @Option(help: "Padding in points on every edge (default 64, as the Maps SDK's fitBounds).")
+    @Option(parsing: .unconditional, help: "Padding in points on every edge (default 64, as the Maps SDK's fitBounds).")
     var padding: Double = 64
 
     @Flag(help: "Print {\"target\":{\"latitude\",\"longitude\"},\"zoom\",\"bearing\",\"viewingAngle\"}.")
@@ -56,7 +56,7 @@ struct Camera: ParsableCommand {
 struct TileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "tile", abstract: "The tile holding a coordinate: z/x/y (x east, y south, origin north-west).")
 
-    @Option(help: "Zoom level, 0…30.")
+    @Option(parsing: .unconditional, help: "Zoom level, 0…30.")
     var zoom: Int
 
     @Flag(help: "Also print the quadkey and the TMS y.")
@@ -100,10 +100,11 @@ struct TilesList: ParsableCommand {
     @OptionGroup(title: "Choosing what to read (as ogr2ogr)") var selectionOptions: SelectionOptions
 
 
-    @Option(help: "Zoom level, 0…24.")
+    @Option(parsing: .unconditional, help: "Zoom level, 0…24.")
     var zoom: Int
 
-    @Option(help: "Print URLs from this template ({x} {y} {z} {-y} {quadkey}) instead of z/x/y.")
+    @Option(parsing: .unconditional,
+            help: "Print URLs from this template ({x} {y} {z} {-y} {quadkey}) instead of z/x/y.")
     var url: String?
 
     func validate() throws {
@@ -141,10 +142,10 @@ struct ClusterCommand: ParsableCommand {
 
     @OptionGroup var outputOptions: OutputOptions
 
-    @Option(help: "The zoom (fractional allowed).")
+    @Option(parsing: .unconditional, help: "The zoom (fractional allowed).")
     var zoom: Double
 
-    @Option(help: "Cluster distance in screen points (default 100).")
+    @Option(parsing: .unconditional, help: "Cluster distance in screen points (default 100).")
     var distance: Double = 100
 
     @Flag(help: "android-maps-utils semantics: ±distance/2 at the floored zoom (default: the iOS library's ±distance at the zoom).")

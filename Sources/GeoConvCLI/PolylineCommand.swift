@@ -26,7 +26,7 @@ struct Encode: ParsableCommand {
             """
     )
 
-    @Option(help: "Decimals kept: 5 (Google) or 6 (OSRM, Valhalla); 0…13 accepted.")
+    @Option(parsing: .unconditional, help: "Decimals kept: 5 (Google) or 6 (OSRM, Valhalla); 0…13 accepted.")
     var precision = EncodedPolyline.defaultPrecision
 
     @Flag(help: "Fail on coordinates outside latitude ±90 / longitude ±180.")
@@ -92,10 +92,11 @@ struct Decode: ParsableCommand {
             """
     )
 
-    @Option(help: "Decimals the encoding kept: 5 (Google) or 6 (OSRM, Valhalla); 0…13 accepted.")
+    @Option(parsing: .unconditional,
+            help: "Decimals the encoding kept: 5 (Google) or 6 (OSRM, Valhalla); 0…13 accepted.")
     var precision = EncodedPolyline.defaultPrecision
 
-    @Option(help: "Output: csv (lat,lng lines), geojson or wkt.")
+    @Option(parsing: .unconditional, help: "Output: csv (lat,lng lines), geojson or wkt.")
     var format: DecodeFormat = .csv
 
     @Argument(help: "Encoded polylines (quote them: they contain shell characters such as ` and \\).")

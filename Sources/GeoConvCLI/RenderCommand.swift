@@ -29,19 +29,19 @@ struct Render: ParsableCommand {
     var output: String
 
 
-    @Option(help: "The camera, LAT,LNG,ZOOM[,BEARING] (default: fitted to the data); write --camera=-33.86,151.21,14 when LAT is negative.")
+    @Option(parsing: .unconditional, help: "The camera, LAT,LNG,ZOOM[,BEARING] (default: fitted to the data).")
     var camera: String?
 
-    @Option(help: "The view in points, WIDTHxHEIGHT (default 512x512).")
+    @Option(parsing: .unconditional, help: "The view in points, WIDTHxHEIGHT (default 512x512).")
     var viewport = "512x512"
 
-    @Option(help: "Pixels per point (2 for Retina); PNG only.")
+    @Option(parsing: .unconditional, help: "Pixels per point (2 for Retina); PNG only.")
     var scale = 1.0
 
-    @Option(help: "Points kept free on every side when fitting (default 64, as fitBounds).")
+    @Option(parsing: .unconditional, help: "Points kept free on every side when fitting (default 64, as fitBounds).")
     var padding = 64.0
 
-    @Option(help: "The background: a CSS colour, or 'none' for transparent (default #f2efe9).")
+    @Option(parsing: .unconditional, help: "The background: a CSS colour, or 'none' for transparent (default #f2efe9).")
     var background: String?
 
     @Flag(help: "Cluster point markers at the camera's zoom, drawn as the utility libraries' count bubbles.")
@@ -110,13 +110,13 @@ struct TilesRender: ParsableCommand {
     var output: String
 
 
-    @Option(help: "Zooms, MIN-MAX (or one zoom), within 0…22.")
+    @Option(parsing: .unconditional, help: "Zooms, MIN-MAX (or one zoom), within 0…22.")
     var zoom: String
 
-    @Option(name: .customLong("tile-size"), help: "Tile side in pixels: 256 (default) or 512.")
+    @Option(name: .customLong("tile-size"), parsing: .unconditional, help: "Tile side in pixels: 256 (default) or 512.")
     var tileSize = 256
 
-    @Option(help: "Tiles drawn at once (default: the processor count, at most 8).")
+    @Option(parsing: .unconditional, help: "Tiles drawn at once (default: the processor count, at most 8).")
     var jobs: Int?
 
     var zooms: ClosedRange<Int>? {

@@ -7,25 +7,31 @@ import GeoConv
 /// `-explodecollections` and `-dim`, for every command that reads features through the
 /// pipeline (docs/cli.md, "Choosing what to convert").
 struct SelectionOptions: ParsableArguments {
-    @Option(name: .customLong("where"), help: ArgumentHelp("Keep the features matching this OGR SQL condition (ogr2ogr -where), e.g. \"kind = 'park' AND area > 1000\".", valueName: "expression"))
+    @Option(name: .customLong("where"), parsing: .unconditional,
+            help: ArgumentHelp("Keep the features matching this OGR SQL condition (ogr2ogr -where), e.g. \"kind = 'park' AND area > 1000\".", valueName: "expression"))
     var whereClause: String?
 
-    @Option(help: ArgumentHelp("Keep only these properties, in this order (ogr2ogr -select); name/title and description/snippet keep the title and snippet.", valueName: "a,b,c"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Keep only these properties, in this order (ogr2ogr -select); name/title and description/snippet keep the title and snippet.", valueName: "a,b,c"))
     var select: String?
 
-    @Option(help: ArgumentHelp("Keep the features whose geometry intersects this box, in the input's CRS unless --bbox-srs (ogr2ogr -spat); W > E crosses the antimeridian.", valueName: "W,S,E,N"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Keep the features whose geometry intersects this box, in the input's CRS unless --bbox-srs (ogr2ogr -spat); W > E crosses the antimeridian.", valueName: "W,S,E,N"))
     var bbox: String?
 
-    @Option(help: ArgumentHelp("The CRS --bbox is given in (ogr2ogr -spat_srs).", valueName: "crs"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("The CRS --bbox is given in (ogr2ogr -spat_srs).", valueName: "crs"))
     var bboxSrs: String?
 
-    @Option(help: ArgumentHelp("Write at most N features and stop reading there (ogr2ogr -limit).", valueName: "N"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Write at most N features and stop reading there (ogr2ogr -limit).", valueName: "N"))
     var limit: Int?
 
     @Flag(help: "One feature per part of each multi-geometry or collection (ogr2ogr -explodecollections).")
     var explodeCollections = false
 
-    @Option(help: ArgumentHelp("2 (or XY) drops altitudes; 3 (or XYZ) gives every position one, 0 where missing (ogr2ogr -dim).", valueName: "2|3"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("2 (or XY) drops altitudes; 3 (or XYZ) gives every position one, 0 where missing (ogr2ogr -dim).", valueName: "2|3"))
     var dim: String?
 
     func validate() throws {

@@ -198,6 +198,15 @@ struct SelectionTests {
         #expect(bad.stderr.contains("--where:1:18"))
         let badBox = try CLI.run([Self.places, out, "--bbox", "1,2,3"])
         #expect(badBox.status == 64 && badBox.stderr.contains("W,S,E,N"))
+        // Values may start with a minus sign, as ogr2ogr users type them (issue 43, item 7).
+        let west = try CLI.run([Self.places, out, "--bbox", "-2,4,7,6", "--bbox-srs", "EPSG:4326", "--select", "name"])
+        #expect(west.status == 0, "\(west.stderr)")
+        let westText = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(westText.contains("\"Ring road\"") && westText.contains("\"Lake\"") && !westText.contains("\"Park A\""), "\(westText)")
+        let tile = try CLI.run(["tile", "-33.8688", "151.2093", "--zoom", "10"])
+        #expect(tile.status == 0 && tile.stdout == "10/942/614\n", "\(tile.stdout)\(tile.stderr)")
+        let negativePrecision = try CLI.run([Self.places, out, "--precision", "-1"])
+        #expect(negativePrecision.status == 64 && !negativePrecision.stderr.contains("Missing value"), "\(negativePrecision.stderr)")
         let measured = try CLI.run(["measure", Self.places, "--where", "kind = 'water'"])
         #expect(measured.status == 0 && measured.stdout.split(separator: "\n").count == 2 && measured.stdout.contains("Lake"))
     }
