@@ -114,7 +114,8 @@ extension Reproject {
             abs(middle.longitude) > (abs(edge.a.longitude) + abs(edge.b.longitude)) / 2
         }
         guard wrapped else { return nil }
-        return geometry.mapPaths { Antimeridian.unwrap(Path($0)) }
+        // A hole is unwrapped from its shell's first longitude, so that it stays inside its shell.
+        return geometry.mapPaths { Antimeridian.unwrap(Path($0), reference: $1) }
     }
 }
 
@@ -131,14 +132,18 @@ extension Geometry {
         }
     }
 
-    /// The geometry with every line and ring passed through `transform` (points unchanged).
-    func mapPaths(_ transform: ([Coordinate]) -> [Coordinate]) -> Geometry {
+    /// The geometry with every line and ring passed through `transform` (points unchanged),
+    /// shells before their holes; a hole's call is given its shell's first longitude as it came
+    /// out of `transform`, other calls `nil`.
+    func mapPaths(_ transform: ([Coordinate], Double?) -> [Coordinate]) -> Geometry {
         func rings(_ r: PolygonRings) -> PolygonRings {
-            PolygonRings(outer: Path(transform(r.outer.coordinates)), holes: r.holes.map { Path(transform($0.coordinates)) })
+            let outer = transform(r.outer.coordinates, nil)
+            let reference = outer.first?.longitude
+            return PolygonRings(outer: Path(outer), holes: r.holes.map { Path(transform($0.coordinates, reference)) })
         }
         switch self {
-        case .lineString(let path): return .lineString(Path(transform(path.coordinates)))
-        case .multiLineString(let lines): return .multiLineString(lines.map { Path(transform($0.coordinates)) })
+        case .lineString(let path): return .lineString(Path(transform(path.coordinates, nil)))
+        case .multiLineString(let lines): return .multiLineString(lines.map { Path(transform($0.coordinates, nil)) })
         case .polygon(let r): return .polygon(rings(r))
         case .multiPolygon(let polygons): return .multiPolygon(polygons.map(rings))
         case .geometryCollection(let members): return .geometryCollection(members.map { $0.mapPaths(transform) })

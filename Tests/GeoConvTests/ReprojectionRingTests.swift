@@ -115,4 +115,26 @@ struct ReprojectionRingTests {
         #expect(hole.map(\.longitude).max().map { abs($0 - 3.5932611364780858) < 1e-9 } == true, "\(hole)")
         #expect(hole.map(\.longitude).min().map { abs($0 - 1.7966305682390429) < 1e-9 } == true, "\(hole)")
     }
+
+    @Test("A projected polygon across the antimeridian keeps its hole inside its shell")
+    func holeAcrossTheAntimeridian() throws {
+        // Web Mercator x beyond the map's edge: a shell from 170° to 190°, a hole from 184° to 187°.
+        let metresPerDegree = 20_037_508.342_789_244 / 180
+        func ring(_ west: Double, _ east: Double, _ south: Double, _ north: Double) -> Path {
+            let corners = [(west, south), (east, south), (east, north), (west, north), (west, south)]
+            return Path(corners.map { Coordinate(latitude: $0.1, longitude: $0.0 * metresPerDegree) })
+        }
+        let polygon = PolygonRings(outer: ring(170, 190, 0, 2_000_000), holes: [ring(184, 187, 500_000, 1_500_000)])
+        var transform = Reproject(sourceCRS: "EPSG:3857")
+        let diagnostics = DiagnosticLog()
+        _ = try transform.transform(DocumentHeader(), diagnostics: diagnostics)
+        for geometry in [Geometry.polygon(polygon), .multiPolygon([polygon])] {
+            let output = try transform.transform(Feature(geometry: geometry), diagnostics: diagnostics)
+            let rings = Self.paths(try #require(output.first?.geometry))
+            let shell = rings[0].path.map(\.longitude), hole = rings[1].path.map(\.longitude)
+            let (west, east) = (try #require(shell.min()), try #require(shell.max()))
+            #expect(abs(west - 170) < 1e-6 && abs(east - 190) < 1e-6, "shell \(shell)")
+            #expect(hole.allSatisfy { $0 > west && $0 < east }, "the hole \(hole) is outside its shell \(west)…\(east)")
+        }
+    }
 }
