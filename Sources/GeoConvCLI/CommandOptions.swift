@@ -28,6 +28,10 @@ struct InputOptions: ParsableArguments {
             help: ArgumentHelp(CSVOptions.latitude.help, valueName: "column"))
     var csvLat: String?
 
+    @Option(name: .customLong(CSVOptions.altitude.name), parsing: .unconditional,
+            help: ArgumentHelp(CSVOptions.altitude.help, valueName: "column"))
+    var csvAlt: String?
+
     @Option(name: .customLong(CSVOptions.geometry.name), parsing: .unconditional,
             help: ArgumentHelp(CSVOptions.geometry.help, valueName: "column"))
     var csvGeometry: String?
@@ -57,6 +61,7 @@ struct InputOptions: ParsableArguments {
         options.formatOptions[CSVOptions.longitude] = csvLon
         options.formatOptions[CSVOptions.latitude] = csvLat
         options.formatOptions[CSVOptions.geometry] = csvGeometry
+        options.formatOptions[CSVOptions.altitude] = csvAlt
         if csvStrings { options.formatOptions[CSVOptions.strings] = true }
         options.formatOptions[ShapefileOptions.encoding] = shpEncoding
         return options

@@ -8,6 +8,9 @@ public struct CSVReadOptions: Hashable, Sendable {
     public var longitudeColumn: String?
     public var latitudeColumn: String?
     public var geometryColumn: String?
+    /// The altitude column's name, when given (any case); by default only geoconv's own
+    /// `altitude` column, right after `latitude`.
+    public var altitudeColumn: String?
     /// Keep every value as text.
     public var keepsStrings: Bool
     /// Skip rows that do not parse, counting them.
@@ -17,12 +20,13 @@ public struct CSVReadOptions: Hashable, Sendable {
 
     /// Creates options.
     public init(delimiter: UInt8? = nil, longitudeColumn: String? = nil, latitudeColumn: String? = nil, geometryColumn: String? = nil,
-                keepsStrings: Bool = false, skipsInvalidRows: Bool = false, arcStep: Double = WKTParser.defaultArcStep)
+                altitudeColumn: String? = nil, keepsStrings: Bool = false, skipsInvalidRows: Bool = false, arcStep: Double = WKTParser.defaultArcStep)
     {
         self.delimiter = delimiter
         self.longitudeColumn = longitudeColumn
         self.latitudeColumn = latitudeColumn
         self.geometryColumn = geometryColumn
+        self.altitudeColumn = altitudeColumn
         self.keepsStrings = keepsStrings
         self.skipsInvalidRows = skipsInvalidRows
         self.arcStep = arcStep
@@ -33,7 +37,8 @@ public struct CSVReadOptions: Hashable, Sendable {
     public init(_ options: ConversionOptions) throws(GeoConvError) {
         self.init(delimiter: try CSVOptions.givenDelimiter(options),
                   longitudeColumn: options.formatOptions[CSVOptions.longitude], latitudeColumn: options.formatOptions[CSVOptions.latitude],
-                  geometryColumn: options.formatOptions[CSVOptions.geometry], keepsStrings: options.formatOptions[CSVOptions.strings] ?? false,
+                  geometryColumn: options.formatOptions[CSVOptions.geometry],
+                  altitudeColumn: options.formatOptions[CSVOptions.altitude], keepsStrings: options.formatOptions[CSVOptions.strings] ?? false,
                   skipsInvalidRows: options.skipInvalid, arcStep: options.formatOptions[CSVOptions.arcStep] ?? WKTParser.defaultArcStep)
     }
 }
@@ -45,7 +50,6 @@ public struct CSVReadOptions: Hashable, Sendable {
 final class CSVColumns: Sendable {
     static let longitudeNames: Set<String> = ["lon", "lng", "long", "longitude", "x"]
     static let latitudeNames: Set<String> = ["lat", "latitude", "y"]
-    static let altitudeNames: Set<String> = ["z", "alt", "altitude", "elevation", "ele", "height"]
     static let geometryNames: Set<String> = ["wkt", "geometry", "geom", "the_geom"]
     static let titleNames: Set<String> = ["name", "title"]
     static let snippetNames: Set<String> = ["description", "snippet"]
@@ -63,7 +67,7 @@ final class CSVColumns: Sendable {
     let geometry: Int?
     let title: Int?
     let snippet: Int?
-    /// Whether each column holds a property (not the geometry, title or snippet).
+    /// Whether each column holds a property (not the geometry's; the title's and snippet's do).
     let isProperty: [Bool]
     /// Names given twice, renamed (for a warning).
     let renamed: [String]
@@ -96,19 +100,20 @@ final class CSVColumns: Sendable {
     convenience init(header: [String], options: CSVReadOptions) throws(GeoConvError) {
         var names: [String] = [], renamed: [String] = []
         var longitude: Int?, latitude: Int?, altitude: Int?, geometry: Int?
-        // A name met again becomes name_2, name_3…, skipping those the header gives itself
-        // (any case): every column keeps a name of its own.
-        let given = Set(header.map { $0.lowercased() })
+        // A name met again becomes name_2, name_3…, skipping those the header gives itself:
+        // every column keeps a name of its own. Names are told apart as written (`NAME` and
+        // `Name` are two columns, as GDAL reads them).
+        let given = Set(header)
         var assigned: Set<String> = []
         for (index, raw) in header.enumerated() {
             var name = raw.isEmpty ? "field_\(index + 1)" : raw
-            if assigned.contains(name.lowercased()) {
+            if assigned.contains(name) {
                 renamed.append(name)
                 var n = 2
-                while given.contains("\(name)_\(n)".lowercased()) || assigned.contains("\(name)_\(n)".lowercased()) { n += 1 }
+                while given.contains("\(name)_\(n)") || assigned.contains("\(name)_\(n)") { n += 1 }
                 name += "_\(n)"
             }
-            assigned.insert(name.lowercased())
+            assigned.insert(name)
             names.append(name)
         }
         let normalised = names.map(CSVColumns.normalised)
@@ -137,11 +142,21 @@ final class CSVColumns: Sendable {
         if longitude == nil || latitude == nil {
             longitude = nil
             latitude = nil
-        } else {
-            altitude = first(CSVColumns.altitudeNames)
+            if let given = options.altitudeColumn {
+                throw GeoConvError(.usage, "--csv-alt \(given): altitudes are read with longitude and latitude columns only",
+                                   hint: "name the longitude and latitude columns too (--csv-lon, --csv-lat)")
+            }
+        } else if let given = options.altitudeColumn {
+            altitude = try named(given, "csv-alt")
+        } else if let latitude, latitude + 1 < names.count, names[latitude] == "latitude", names[latitude + 1] == "altitude" {
+            // The altitude column geoconv writes; any other (`elevation`, `Altitude`, `height`)
+            // is an attribute unless the user names it, as GDAL reads it.
+            altitude = latitude + 1
         }
+        // The title and snippet columns stay properties, under their own keys and in their
+        // places (`TitleProperties`).
         let title = first(CSVColumns.titleNames), snippet = first(CSVColumns.snippetNames)
-        let roles = [longitude, latitude, altitude, geometry, title, snippet]
+        let roles = [longitude, latitude, altitude, geometry]
         self.init(names: names, longitude: longitude, latitude: latitude, altitude: altitude, geometry: geometry, title: title,
                   snippet: snippet, isProperty: header.indices.map { !roles.contains($0) }, renamed: renamed)
     }

@@ -12,6 +12,11 @@ public enum CSVOptions {
     /// The column holding latitudes (any case); by default lat, latitude or y.
     public static let latitude = FormatOption<String>(
         name: "csv-lat", help: "The CSV column holding latitudes (default: lat, latitude or y, any case).")
+    /// The column holding altitudes (any case), with longitude/latitude columns. By default
+    /// only the `altitude` column geoconv writes (right after `latitude`): a column named
+    /// `elevation` or `Altitude` elsewhere is an attribute (a city's elevation), as GDAL reads it.
+    public static let altitude = FormatOption<String>(
+        name: "csv-alt", help: "The CSV column holding altitudes (default: only an 'altitude' column right after 'latitude', as geoconv writes it).")
     /// The column holding a WKT or hex-WKB geometry (any case); by default WKT, geometry,
     /// geom or the_geom.
     public static let geometry = FormatOption<String>(

@@ -60,9 +60,10 @@ struct CSVLayout {
 
     init(wkt: Bool, altitude: Bool, id: Bool, title: Bool, snippet: Bool, properties: [String]) {
         self.wkt = wkt
+        // Names are told apart as written (`NAME` and `Name` are two columns, as GDAL keeps them).
         var taken = Set<String>()
         func add(_ name: String, _ slot: Int) {
-            taken.insert(name.lowercased())
+            taken.insert(name)
             names.append(name)
             slots.append(slot)
         }
@@ -78,7 +79,9 @@ struct CSVLayout {
         if snippet { add("description", CSVRowSlot.snippet) }
         for (index, property) in properties.enumerated() {
             var name = property, suffix = 1
-            while taken.contains(name.lowercased()) {
+            // Right after `latitude`, a column named `altitude` is read as the altitudes.
+            let followsLatitude = !wkt && names.count == 2
+            while taken.contains(name) || (followsLatitude && name == "altitude") {
                 suffix += 1
                 name = property + "_\(suffix)"
             }
@@ -129,6 +132,9 @@ enum CSVQuoting {
             needsQuotes = true
             break
         }
+        // An empty text is written "", so that it reads back as text, not as a null (an
+        // empty field).
+        if !header, field.isEmpty { needsQuotes = true }
         if let first = field.first, first == 0x20 || first == 0x09 { needsQuotes = true }
         if let last = field.last, last == 0x20 || last == 0x09 { needsQuotes = true }
         guard needsQuotes else {

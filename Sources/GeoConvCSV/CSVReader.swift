@@ -4,12 +4,16 @@ public import GeoConvCore
 ///
 /// - The header line names the columns; the delimiter is the options' or sniffed from it.
 /// - The geometry comes from a WKT or hex-WKB column (WKT, geometry, geom, the_geom) or
-///   from longitude/latitude columns (lon/lng/long/longitude/x, lat/latitude/y, with an
-///   optional altitude column z/alt/altitude/elevation/ele/height), any case, or the
-///   columns the options name. These columns are not repeated as properties. A row whose
-///   longitude or latitude is empty has no geometry.
-/// - `name`/`title` → title, `description`/`snippet` → snippet; every other column is a
-///   property, typed value by value (`CSVValues`) unless `keepsStrings`.
+///   from longitude/latitude columns (lon/lng/long/longitude/x, lat/latitude/y), any case,
+///   or the columns the options name. The altitude comes only from the column the options
+///   name, or from an `altitude` column right after `latitude` (the one geoconv writes): an
+///   `elevation` or `Altitude` attribute stays a property, as GDAL reads it. These columns
+///   are not repeated as properties. A row whose longitude or latitude is empty has no
+///   geometry.
+/// - Every other column is a property under its own key, in its place, typed value by value
+///   (`CSVValues`) unless `keepsStrings`. The first `name`/`title` column (any case) also
+///   gives the title, the first `description`/`snippet` column the snippet
+///   (`TitleProperties`).
 /// - A row with the wrong number of fields, an unterminated quote, a bad WKT or WKB or a
 ///   non-numeric coordinate is an error at its line and column, or skipped and counted with
 ///   `skipsInvalidRows`.
@@ -165,7 +169,13 @@ public struct CSVReader: FeatureReader {
                     invalidUTF8 = invalidUTF8 ?? index
                     return String(decoding: field, as: UTF8.self)
                 }
-                let value: JSONValue = keepsStrings ? (field.isEmpty ? .null : .string(text())) : CSVValues.value(field, text: text)
+                let value: JSONValue
+                if field.isEmpty {
+                    // An empty field is a null; a quoted one ("") is an empty text.
+                    value = record.isQuoted(index) ? .string("") : .null
+                } else {
+                    value = keepsStrings ? .string(text()) : CSVValues.value(field, text: text)
+                }
                 values.append(value)
             }
         }

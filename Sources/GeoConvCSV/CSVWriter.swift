@@ -10,9 +10,11 @@ public import GeoConvCore
 /// - geometry: `longitude`,`latitude` (and `altitude` when any point has one) when every
 ///   geometry is a point; otherwise one `WKT` column for every row, points included. A row
 ///   without geometry has empty geometry cells.
-/// - `id` (when any feature has one), title → `name`, snippet → `description`, then every
-///   property in the order first seen; a property whose name another column has is renamed
-///   `name_2` (reported). Numbers as written, booleans `true`/`false`, null empty, arrays
+/// - `id` (when any feature has one), title → `name` and snippet → `description` when no
+///   property carries them (`TitleProperties`: a `Name` column read as the title is written
+///   back as `Name`, in its place), then every property in the order first seen; a property
+///   whose name another column has is renamed `name_2` (reported), and so is one named
+///   `altitude` that would stand right after `latitude`, where the reader takes altitudes. Numbers as written, booleans `true`/`false`, null empty, arrays
 ///   and objects as JSON text (reported).
 /// - Style, foreign members and the document's name, description, view and tile layers have
 ///   no place in CSV (reported).
@@ -54,25 +56,21 @@ public struct CSVWriter: FeatureWriter {
             anyID = true
             appendCell(CSVRowSlot.id, id.description)
         }
-        if let title = feature.title {
-            anyTitle = true
-            appendCell(CSVRowSlot.title, title)
-        }
-        if let snippet = feature.snippet {
-            anySnippet = true
-            appendCell(CSVRowSlot.snippet, snippet)
-        }
         if !feature.style.isEmpty {
             try diagnostics.warn("csv.style-dropped", "styles have no place in CSV and are not written", hint: "write GeoJSON or KML to keep them")
         }
         if !feature.foreignMembers.isEmpty {
             try diagnostics.warn("csv.foreign-members-dropped", "a feature's members beyond its properties have no place in CSV and are not written")
         }
+        var titleCarried = false, snippetCarried = false
         for (key, value) in feature.properties {
-            // A property that says what the title or snippet column says (GeoJSON's `name`,
-            // read as the title and kept) is that column.
-            if case .string(let text) = value, (text == feature.title && (key == "name" || key == "title"))
-                || (text == feature.snippet && (key == "description" || key == "snippet")) { continue }
+            // A property that says what the title or snippet says (GeoJSON's `name`, a CSV's
+            // `Name`) carries it: written in its place, under its key.
+            switch TitleProperties.carries(key, value, of: feature) {
+            case .title?: titleCarried = true
+            case .snippet?: snippetCarried = true
+            case nil: break
+            }
             let slot: Int
             if let known = propertySlots[key] {
                 slot = known
@@ -98,6 +96,14 @@ public struct CSVWriter: FeatureWriter {
                 JSONText.append(value, to: &cell)
             }
             CSVRowSlot.append(slot, cell, to: &row)
+        }
+        if let title = feature.title, !titleCarried {
+            anyTitle = true
+            appendCell(CSVRowSlot.title, title)
+        }
+        if let snippet = feature.snippet, !snippetCarried {
+            anySnippet = true
+            appendCell(CSVRowSlot.snippet, snippet)
         }
         var framed: [UInt8] = []
         framed.reserveCapacity(row.count + 5)
@@ -137,7 +143,7 @@ public struct CSVWriter: FeatureWriter {
                                properties: propertyNames)
         if !layout.renamed.isEmpty {
             try diagnostics.warn("csv.column-renamed",
-                                 "properties named as another column (\(layout.renamed.joined(separator: ", "))) are written as name_2…")
+                                 "properties named as another column, or as the altitude column the reader takes after latitude (\(layout.renamed.joined(separator: ", "))), are written as name_2…")
         }
         var out: [UInt8] = []
         out.reserveCapacity(1 << 20)

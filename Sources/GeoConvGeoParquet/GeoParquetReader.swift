@@ -4,9 +4,9 @@ public import GeoConvCore
 /// feature. The `geo` metadata's primary column, WKB-encoded, is the geometry; its CRS
 /// (PROJJSON, `EPSG:n` when it has an id) the document's; its bbox covering columns are
 /// skipped (they restate the geometry). Every other column is a property, by its dotted
-/// path for a struct's fields (`address.city`, as GDAL names them); `name`/`title` → the
-/// title and `description`/`snippet` → the snippet, as the CSV reader does, so that what the
-/// writer puts there comes back.
+/// path for a struct's fields (`address.city`, as GDAL names them), under its own key and in
+/// its place; the first text column named `name`/`title` (any case) also gives the title and
+/// the first `description`/`snippet` the snippet, as the CSV reader does (`TitleProperties`).
 ///
 /// Values: integers and reals as numbers (DECIMAL scaled, unsigned as unsigned), booleans,
 /// text; dates `YYYY-MM-DD`, timestamps ISO 8601 (`Z` when adjusted to UTC), times
@@ -63,16 +63,18 @@ public struct GeoParquetReader: FeatureReader {
         for (k, property) in layout.properties.enumerated() {
             let column = columns[k]
             guard column.present[row] else {
-                if property.role == .property { feature.properties[property.name] = .null }
+                feature.properties[property.name] = .null
                 continue
             }
             let value = ParquetValues.value(column.values, cursors[k], property.leaf.element)
             cursors[k] += 1
+            // The title and snippet columns stay properties, under their keys and in their places.
             switch property.role {
             case .title: feature.title = value.stringValue ?? ParquetValues.text(value)
             case .snippet: feature.snippet = value.stringValue ?? ParquetValues.text(value)
-            case .property: feature.properties[property.name] = value
+            case .property: break
             }
+            feature.properties[property.name] = value
         }
         return feature
     }

@@ -47,9 +47,10 @@ struct GeoParquetRows {
         return slot
     }
 
-    /// Calls `body` with each cell of `feature`'s row, in order: `id`, the title as `name`,
-    /// the snippet as `description`, then the properties (one saying what the title or
-    /// snippet column says is that column); `isModel` for the first three.
+    /// Calls `body` with each cell of `feature`'s row, in order: `id`, the title as `name` and
+    /// the snippet as `description` when no property carries them (`TitleProperties`: a `NAME`
+    /// column read as the title is written back as `NAME`, in its place), then the properties;
+    /// `isModel` for the first three.
     static func forEachCell(of feature: Feature, _ body: (_ name: String, _ value: JSONValue, _ isModel: Bool) throws(GeoConvError) -> Void)
         throws(GeoConvError)
     {
@@ -59,13 +60,13 @@ struct GeoParquetRows {
             case .number(let n): try body("id", .number(n), true)
             }
         }
-        if let title = feature.title { try body("name", .string(title), true) }
-        if let snippet = feature.snippet { try body("description", .string(snippet), true) }
-        for (key, value) in feature.properties {
-            if case .string(let text) = value, (text == feature.title && (key == "name" || key == "title"))
-                || (text == feature.snippet && (key == "description" || key == "snippet")) { continue }
-            try body(key, value, false)
+        if let title = feature.title, !TitleProperties.isCarried(.title, in: feature) {
+            try body("name", .string(title), true)
         }
+        if let snippet = feature.snippet, !TitleProperties.isCarried(.snippet, in: feature) {
+            try body("description", .string(snippet), true)
+        }
+        for (key, value) in feature.properties { try body(key, value, false) }
     }
 
     /// Whether making `feature`'s row would report something or fail: a style or members
@@ -75,7 +76,9 @@ struct GeoParquetRows {
     static func reports(_ feature: Feature) -> Bool {
         guard feature.style.isEmpty, feature.foreignMembers.isEmpty, feature.isAllFinite else { return true }
         var reports = false
-        let hasID = feature.id != nil, hasTitle = feature.title != nil, hasSnippet = feature.snippet != nil
+        let hasID = feature.id != nil
+        let hasTitle = feature.title != nil && !TitleProperties.isCarried(.title, in: feature)
+        let hasSnippet = feature.snippet != nil && !TitleProperties.isCarried(.snippet, in: feature)
         do throws(GeoConvError) {
             try forEachCell(of: feature) { name, value, isModel in
                 switch value {

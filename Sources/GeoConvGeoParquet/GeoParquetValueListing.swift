@@ -23,8 +23,7 @@ enum GeoParquetValueListing {
                 list(DecimalFormatter.shortest(c.latitude), "geometry")
                 if let altitude = c.altitude { list(DecimalFormatter.shortest(altitude), "geometry") }
             }
-            if let title = feature.title, !title.isEmpty { list(title, "name") }
-            if let snippet = feature.snippet, !snippet.isEmpty { list(snippet, "description") }
+            // (The title and snippet are their columns' values, listed with the properties.)
             for (key, value) in feature.properties {
                 switch value {
                 case .null: continue

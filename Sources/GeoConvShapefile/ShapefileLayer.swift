@@ -14,6 +14,9 @@ final class ShapefileLayer {
     let decoder: DBFTextDecoder?
     /// The DBF's fields: name (decoded), native type (`C`, `N`, `F`, `L`, `D`, `M`…), decimals.
     let fields: [(name: String, type: UInt8, decimals: Int)]
+    /// Fields whose name an earlier field has (GeoTools writes such DBFs), renamed as GDAL
+    /// renames them: the second `TestColumn` is `TestColumn2` (old name → new).
+    let renamedFields: [(String, String)]
     let shapeCount: Int
     let recordCount: Int
     /// The `.prj`'s text, `nil` when there is none.
@@ -73,13 +76,36 @@ final class ShapefileLayer {
                 }
                 fields.append((decoded, UInt8(bitPattern: DBFGetNativeFieldType(dbf, i)), Int(decimals)))
             }
-            self.fields = fields
+            (self.fields, renamedFields) = Self.uniquelyNamed(fields)
         } else {
             decoder = nil
             recordCount = 0
             fields = []
+            renamedFields = []
         }
         projection = Self.text(ofSibling: base, extensions: ["prj", "PRJ"])
+    }
+
+    /// The fields with every name made unique as GDAL makes them (`name2`, `name3`… for a name
+    /// met again, as written: `NAME` and `name` are two names), and the renamed ones.
+    static func uniquelyNamed(_ fields: [(String, UInt8, Int)])
+        -> (fields: [(name: String, type: UInt8, decimals: Int)], renamed: [(String, String)])
+    {
+        var taken = Set(fields.map(\.0)), seen: Set<String> = []
+        var result: [(name: String, type: UInt8, decimals: Int)] = [], renamed: [(String, String)] = []
+        for (name, type, decimals) in fields {
+            var unique = name
+            if seen.contains(name) {
+                var n = 2
+                while taken.contains(name + String(n)) { n += 1 }
+                unique = name + String(n)
+                taken.insert(unique)
+                renamed.append((name, unique))
+            }
+            seen.insert(unique)
+            result.append((unique, type, decimals))
+        }
+        return (result, renamed)
     }
 
     deinit {

@@ -68,6 +68,12 @@ public struct ShapefileReader: FeatureReader {
             try diagnostics.warn("shapefile.shx-restored", "'\(layer.displayName)' has no .shx: its index is rebuilt from the .shp (GDAL needs SHAPE_RESTORE_SHX=YES for that)",
                                  at: SourceLocation(file: layer.displayName), hint: "keep the .shx with the .shp")
         }
+        if !layer.renamedFields.isEmpty {
+            let list = layer.renamedFields.map { "\($0.0) → \($0.1)" }.joined(separator: ", ")
+            try diagnostics.warn("shapefile.duplicate-field-renamed",
+                                 "'\(layer.displayName)' names a field more than once: the later ones are renamed as GDAL renames them (\(list))",
+                                 at: SourceLocation(file: layer.displayName), hint: "give every field of the .dbf a name of its own")
+        }
         if !layer.hasAttributes {
             try diagnostics.warn("shapefile.dbf-missing", "'\(layer.displayName)' has no .dbf beside it: its features have no attributes",
                                  at: SourceLocation(file: layer.displayName), hint: "put the .dbf of the same name beside the .shp")
@@ -116,10 +122,9 @@ public struct ShapefileReader: FeatureReader {
             }
             try reportLosses(at: lastLocation)
             var feature = Feature(geometry: geometry, properties: current.properties(i))
-            // As GeoJSON's reader: `name`/`title` fields give the title, `description`/`snippet`
-            // the snippet, and stay properties.
-            if case .string(let title)? = feature.properties["name"] ?? feature.properties["title"] { feature.title = title }
-            if case .string(let snippet)? = feature.properties["description"] ?? feature.properties["snippet"] { feature.snippet = snippet }
+            // As the CSV and GeoParquet readers: `name`/`title` fields (any case) give the title,
+            // `description`/`snippet` the snippet, and stay properties (`TitleProperties`).
+            TitleProperties.derive(into: &feature)
             return feature
         }
     }

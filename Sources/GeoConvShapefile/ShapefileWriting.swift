@@ -162,13 +162,27 @@ final class ShapefileWriting {
     }
 
     /// The feature's attributes as columns: the title as `name` and the snippet as
-    /// `description` (unless a property has that name), the id as `id` (likewise), then
-    /// the properties.
+    /// `description` unless a property carries them (`TitleProperties`: a `NAME` field read as
+    /// the title is written back as `NAME`, in its place; a `name` property saying something
+    /// else is renamed by the schema, reported), the id as `id` (unless a property has that
+    /// name), then the properties.
     private func attributes(of feature: Feature) -> JSONObject {
         var record = JSONObject()
         func has(_ key: String) -> Bool { feature.properties.keys.contains { $0.lowercased() == key } }
-        if let title = feature.title, !has("name") { record["name"] = .string(title) }
-        if let snippet = feature.snippet, !has("description") { record["description"] = .string(snippet) }
+        // A key no property has, so that the title is not overwritten by a property `name`
+        // saying something else (the schema makes the field names unique without regard to case).
+        func free(_ key: String) -> String {
+            var name = key, n = 1
+            while feature.properties[name] != nil {
+                n += 1
+                name = key + "_\(n)"
+            }
+            return name
+        }
+        if let title = feature.title, !TitleProperties.isCarried(.title, in: feature) { record[free("name")] = .string(title) }
+        if let snippet = feature.snippet, !TitleProperties.isCarried(.snippet, in: feature) {
+            record[free("description")] = .string(snippet)
+        }
         if let id = feature.id, !has("id") {
             switch id {
             case .string(let s): record["id"] = .string(s)

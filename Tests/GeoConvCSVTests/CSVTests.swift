@@ -36,10 +36,15 @@ struct CSVTests {
         let (features, _) = try Self.read(String(decoding: try Data(contentsOf: URL(fileURLWithPath: Fixtures.testdata("csv/points.csv"))), as: UTF8.self))
         #expect(features.count == 3)
         #expect(features[0].title == #"Café, "Le Nord""# && features[0].snippet == "Two lines:\r\nfirst, second")
-        #expect(features[0].geometry == .point(Coordinate(latitude: 48.8566, longitude: 2.3522, altitude: 35)))
+        // `ele` is an attribute: only a column the options name, or geoconv's own `altitude`
+        // right after `latitude`, gives altitudes (issue 43: keys belong to the user).
+        #expect(features[0].geometry == .point(Coordinate(latitude: 48.8566, longitude: 2.3522)))
         #expect(features[0].properties["count"] == 12 && features[0].properties["ratio"] == .number(JSONNumber(literal: "0.5")!))
         #expect(features[0].properties["open"] == true && features[0].properties["code"] == "007")
-        #expect(features[0].properties["lon"] == nil && features[0].properties["name"] == nil, "geometry and title columns are consumed")
+        #expect(features[0].properties["lon"] == nil, "the geometry's columns are consumed")
+        #expect(Array(features[0].properties.keys) == ["name", "ele", "description", "kind", "count", "ratio", "open", "code"],
+                "the title and snippet columns stay properties, in their places")
+        #expect(features[0].properties["ele"] == 35 && features[0].properties["name"] == .string(#"Café, "Le Nord""#))
         #expect(features[1].geometry == .point(Coordinate(latitude: 51.5072, longitude: -0.1276)))
         #expect(features[1].properties["code"] == .null)
         #expect(features[2].geometry == nil, "empty longitude and latitude: no geometry")
@@ -68,8 +73,14 @@ struct CSVTests {
         var options = ConversionOptions()
         options.formatOptions[CSVOptions.longitude] = "E"
         options.formatOptions[CSVOptions.latitude] = "N"
+        let (attribute, _) = try Self.read("N,E,Elevation\n51.5,-0.1,12\n", options: options)
+        #expect(attribute.first?.geometry == .point(Coordinate(latitude: 51.5, longitude: -0.1)))
+        #expect(attribute.first?.properties["Elevation"] == 12, "an attribute unless named")
+        options.formatOptions[CSVOptions.altitude] = "elevation"
         let (named, _) = try Self.read("N,E,Elevation\n51.5,-0.1,12\n", options: options)
         #expect(named.first?.geometry == .point(Coordinate(latitude: 51.5, longitude: -0.1, altitude: 12)))
+        #expect(named.first?.properties.isEmpty == true)
+        options.formatOptions[CSVOptions.altitude] = nil
         options.formatOptions[CSVOptions.longitude] = "nope"
         #expect { try Self.read("N,E\n1,2\n", options: options) } throws: { ($0 as? GeoConvError)?.code == .usage }
         let (xy, _) = try Self.read("X,Y,geom_note\n3,4,a\n")
@@ -214,9 +225,11 @@ struct CSVTests {
         let output = String(decoding: four.output, as: UTF8.self)
         #expect(output.contains(#""note":"two\nlines, \"quoted\"""#) && output.contains(#""name":"Stop\n2""#))
     }
-    @Test("An altitude column found by name whose value is not a number: the point without altitude, the text kept as a property")
+    @Test("An altitude column named by the options whose value is not a number: the point without altitude, the text kept as a property")
     func textAltitude() throws {
-        let (features, log) = try Self.read("lat,lon,height\n48.1,11.5,98.470 m\n48.2,11.6,101.5\n")
+        var options = ConversionOptions()
+        options.formatOptions[CSVOptions.altitude] = "height"
+        let (features, log) = try Self.read("lat,lon,height\n48.1,11.5,98.470 m\n48.2,11.6,101.5\n", options: options)
         #expect(features[0].geometry == .point(Coordinate(latitude: 48.1, longitude: 11.5)) && features[0].properties["height"] == "98.470 m")
         #expect(features[1].geometry == .point(Coordinate(latitude: 48.2, longitude: 11.6, altitude: 101.5)) && features[1].properties["height"] == nil)
         #expect(log.entries["csv.altitude-not-number"]?.first.location == SourceLocation(file: "in.csv", line: 2, column: 11, byteOffset: 25))

@@ -79,7 +79,46 @@ struct ShapefileTests {
         let result = try CLI.run(["-", "out.geojson", "--from", "shapefile"], stdin: "not a shapefile")
         #expect(result.status == 64 && result.stderr.contains("give the .shp's path"), "\(result.stderr)")
     }
+
+    /// A dBASE III table with these text fields and rows (what GeoTools writes when two
+    /// attributes share a name), made byte by byte.
+    static func dbf(fields: [String], rows: [[String]], width: Int = 10) -> [UInt8] {
+        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        let headerLength = 32 + 32 * fields.count + 1, recordLength = 1 + width * fields.count
+        var out: [UInt8] = [3, 126, 1, 1] + [UInt8(rows.count), 0, 0, 0] + le16(headerLength) + le16(recordLength)
+        out += [UInt8](repeating: 0, count: 20)
+        for name in fields {
+            let bytes = Array(name.utf8.prefix(10))
+            out += bytes + [UInt8](repeating: 0, count: 11 - bytes.count) + [UInt8(ascii: "C"), 0, 0, 0, 0, UInt8(width), 0]
+            out += [UInt8](repeating: 0, count: 14)
+        }
+        out.append(0x0D)
+        for row in rows {
+            out.append(0x20)
+            for value in row { out += Array(value.utf8) + [UInt8](repeating: 0x20, count: width - value.utf8.count) }
+        }
+        out.append(0x1A)
+        return out
+    }
+
+    @Test("Two fields of one name: both kept, the second renamed as GDAL renames it, with a warning")
+    func duplicateFieldNames() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let csv = directory.appendingPathComponent("points.csv").path
+        let shp = directory.appendingPathComponent("dup.shp").path
+        try "lon,lat\n1,2\n3,4\n".write(toFile: csv, atomically: false, encoding: .utf8)
+        _ = try Converter().convert(.file(csv), to: .file(shp))
+        let table = Self.dbf(fields: ["TestColumn", "TestColumn", "testcolumn"], rows: [["a", "b", "c"], ["d", "e", "f"]])
+        try Data(table).write(to: directory.appendingPathComponent("dup.dbf"))
+        let log = DiagnosticLog()
+        let document = try OverlayDocument.load(.file(shp), diagnostics: log)
+        #expect(document.features.map { Array($0.properties.keys) } == Array(repeating: ["TestColumn", "TestColumn2", "testcolumn"], count: 2))
+        #expect(document.features.map { $0.properties["TestColumn2"] } == ["b", "e"])
+        #expect(document.features.map { $0.properties["testcolumn"] } == ["c", "f"])
+        #expect(log.entries["shapefile.duplicate-field-renamed"]?.first.message.contains("TestColumn → TestColumn2") == true)
+    }
 }
+
 #else
 @Suite("Shapefile")
 struct ShapefileTests {

@@ -1,0 +1,99 @@
+/// Which property of a feature carries its title or snippet, in formats whose features are rows
+/// of columns (CSV, GeoParquet, Shapefile): one place for the rule, for readers and writers.
+///
+/// Keys belong to the user. A tabular reader takes the title from the first column named
+/// `name` or `title` and the snippet from the first named `description` or `snippet`, in any
+/// ASCII case (`Name`, `NAME`: GDAL's KML driver finds its `NameField` so), and keeps that
+/// column as a property, under its own key and in its own place. A writer then writes that
+/// property where it is and adds a `name` (`description`) column of its own only when no
+/// property carries the title (snippet): a KML placemark's name, say. So a `NAME` column comes
+/// back as `NAME`, in its place, through CSV, GeoParquet and Shapefile.
+package enum TitleProperties {
+    /// The two roles a property can carry.
+    package enum Role: Sendable {
+        case title, snippet
+
+        /// The key a writer gives the role's own column when no property carries it.
+        package var columnName: String {
+            switch self {
+            case .title: "name"
+            case .snippet: "description"
+            }
+        }
+    }
+
+    /// The role a column named `key` gives its text, in any ASCII case; `nil` for other keys.
+    /// Compares bytes; allocates nothing.
+    package static func role(ofKey key: String) -> Role? {
+        let found = key.utf8.withContiguousStorageIfAvailable { bytes -> Role? in
+            switch bytes.count {
+            case 4: return equalsIgnoringCase(bytes, "name") ? .title : nil
+            case 5: return equalsIgnoringCase(bytes, "title") ? .title : nil
+            case 7: return equalsIgnoringCase(bytes, "snippet") ? .snippet : nil
+            case 11: return equalsIgnoringCase(bytes, "description") ? .snippet : nil
+            default: return nil
+            }
+        }
+        if let found { return found }
+        return key.utf8.count <= 11 ? role(ofKey: String(decoding: Array(key.utf8), as: UTF8.self)) : nil
+    }
+
+    /// Sets the feature's title and snippet from its properties: for each role, the first
+    /// property whose key names it (any case) and whose value is non-empty text. The
+    /// properties stay as they are.
+    package static func derive(into feature: inout Feature) {
+        var title: String?, snippet: String?
+        for (key, value) in feature.properties {
+            guard case .string(let text) = value, !text.isEmpty, let role = role(ofKey: key) else { continue }
+            switch role {
+            case .title: if title == nil { title = text }
+            case .snippet: if snippet == nil { snippet = text }
+            }
+            if title != nil, snippet != nil { break }
+        }
+        if let title { feature.title = title }
+        if let snippet { feature.snippet = snippet }
+    }
+
+    /// Whether the property `key: value` carries `feature`'s title or snippet: its key names
+    /// that role (any case) and its text is the feature's (a number's or boolean's literal
+    /// counts: a typed column's `123` carries the title `123`). A writer writes such a property
+    /// in its place instead of a column of its own for the title (snippet).
+    package static func carries(_ key: String, _ value: JSONValue, of feature: borrowing Feature) -> Role? {
+        guard let role = role(ofKey: key) else { return nil }
+        return holds(value, role == .title ? feature.title : feature.snippet) ? role : nil
+    }
+
+    /// Whether the property `key: value` carries `text` in `role`.
+    package static func carries(_ key: String, _ value: JSONValue, text: String?, as role: Role) -> Bool {
+        self.role(ofKey: key) == role && holds(value, text)
+    }
+
+    /// Whether a property's value reads as `text`.
+    private static func holds(_ value: JSONValue, _ text: String?) -> Bool {
+        guard let text else { return false }
+        switch value {
+        case .string(let string): return string == text
+        case .number(let number): return number.literal == text
+        case .bool(let flag): return (flag ? "true" : "false") == text
+        case .null, .array, .object: return false
+        }
+    }
+
+    /// Whether some property carries the feature's title (`role` `.title`) or snippet.
+    package static func isCarried(_ role: Role, in feature: borrowing Feature) -> Bool {
+        for (key, value) in feature.properties where carries(key, value, of: feature) == role { return true }
+        return false
+    }
+
+    private static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ lower: StaticString) -> Bool {
+        guard bytes.count == lower.utf8CodeUnitCount else { return false }
+        let expected = lower.utf8Start
+        for i in 0..<bytes.count {
+            let byte = bytes[i]
+            let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            if folded != expected[i] { return false }
+        }
+        return true
+    }
+}
