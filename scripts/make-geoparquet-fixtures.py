@@ -9,8 +9,12 @@ pyarrow and geopandas write without a Python in the test run:
   pyarrow-types.parquet      dates, timestamps, decimals, small and unsigned integers,
                              float32, binary, UUID-sized fixed binary, a struct, a list,
                              a null column; one WKB geometry column with geo metadata
+  duckdb-native-utm.parquet  Parquet's own GEOMETRY logical type (no geo metadata), its CRS
+                             UTM 33N as inline PROJJSON (DuckDB 1.4+ writes so): a polygon
+                             with a hole
+  duckdb-native-crs84.parquet   the same type with no CRS (OGC:CRS84)
 
-  pip install pyarrow geopandas && python3 scripts/make-geoparquet-fixtures.py
+  pip install pyarrow geopandas duckdb && python3 scripts/make-geoparquet-fixtures.py
 """
 import datetime
 import decimal
@@ -55,6 +59,21 @@ def main():
            "columns": {"geometry": {"encoding": "WKB", "geometry_types": ["Point", "LineString"]}}}
     types = types.replace_schema_metadata({"geo": json.dumps(geo)})
     pq.write_table(types, os.path.join(HERE, "pyarrow-types.parquet"))
+    native()
+
+
+def native():
+    import subprocess
+    import duckdb
+    projjson = subprocess.run(["projinfo", "EPSG:32633", "-o", "PROJJSON", "-q"], check=True,
+                              capture_output=True, text=True).stdout.replace("'", "''")
+    polygon = ("POLYGON((500000 4000000,510000 4000000,510000 4010000,500000 4010000,500000 4000000),"
+               "(502000 4002000,502000 4004000,504000 4004000,504000 4002000,502000 4002000))")
+    con = duckdb.connect()
+    con.sql(f"copy (select 1 as id, 'Lake' as NAME, '{polygon}'::GEOMETRY('{projjson}') as geom) "
+            f"to '{os.path.join(HERE, 'duckdb-native-utm.parquet')}' (format parquet, geoparquet_version 'NONE')")
+    con.sql(f"copy (select 2 as id, 'POINT(10.5 59.9)'::GEOMETRY as geom) "
+            f"to '{os.path.join(HERE, 'duckdb-native-crs84.parquet')}' (format parquet, geoparquet_version 'NONE')")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,26 @@ struct GeoParquetLayout {
     var crs: String?
     var properties: [Property] = []
 
+    /// The CRS a native GEOMETRY / GEOGRAPHY type's `crs` names (parquet-format's
+    /// Geospatial.md): absent or empty is OGC:CRS84 (`nil`); `srid:N` is EPSG:N; `projjson:KEY`
+    /// is the PROJJSON in the file's metadata under KEY; anything else is the CRS itself
+    /// (PROJJSON text as DuckDB writes it, WKT2, `EPSG:n`), PROJJSON named by its id.
+    static func crs(_ given: String, of file: ParquetFile, at: SourceLocation) throws(GeoConvError) -> String? {
+        let text = String(given.drop { $0 == " " })
+        if text.isEmpty { return nil }
+        if text.lowercased().hasPrefix("srid:") { return "EPSG:" + text.dropFirst(5) }
+        if text.lowercased().hasPrefix("projjson:") {
+            let key = String(text.dropFirst(9))
+            guard let value = file.metadata.keyValues.first(where: { $0.key == key })?.value, let json = JSONText.parse(value) else {
+                throw GeoConvError(.invalidInput, "the geometry column's CRS is '\(text)', but the file's metadata has no PROJJSON under \"\(key)\"",
+                                   at: at, hint: "give the CRS with --s-srs")
+            }
+            return GeoParquetCRS.name(of: json)
+        }
+        if text.hasPrefix("{"), let json = JSONText.parse(text) { return GeoParquetCRS.name(of: json) }
+        return text
+    }
+
     init(_ file: ParquetFile, diagnostics: DiagnosticLog) throws(GeoConvError) {
         let leaves = try ParquetLeaf.leaves(of: file.metadata.schema, file: file.name)
         let at = SourceLocation(file: file.name, byteOffset: 0)
@@ -52,6 +72,16 @@ struct GeoParquetLayout {
             if !others.isEmpty {
                 try diagnostics.warn("geoparquet.secondary-geometry-as-hex", "geometry columns besides the primary one (\(others.joined(separator: ", "))) are read as hex WKB properties",
                                      at: at, hint: "a feature has one geometry; convert each column separately with a tool that picks it")
+            }
+        } else if let native = leaves.first(where: { $0.path.count == 1 && $0.nativeCRS != nil }), let given = native.nativeCRS {
+            // Parquet's own GEOMETRY / GEOGRAPHY logical type (GeoParquet 2.0, DuckDB, GDAL 3.12):
+            // WKB in the CRS the type names.
+            primary = native.path[0]
+            crs = try Self.crs(given, of: file, at: at)
+            if case .geometry(_, true) = native.element.annotation {
+                diagnostics.note("geoparquet.geography-edges",
+                                 "the column \"\(native.path[0])\" is a GEOGRAPHY: its edges are arcs on the sphere; they are read as the same vertices",
+                                 at: at)
             }
         } else {
             let names = ["geometry", "wkb_geometry", "geom", "the_geom"]

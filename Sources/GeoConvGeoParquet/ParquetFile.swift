@@ -81,6 +81,13 @@ struct ParquetLeaf {
 
     var dottedName: String { path.joined(separator: ".") }
 
+    /// For a column of Parquet's own GEOMETRY or GEOGRAPHY type, the CRS its type gives (empty
+    /// when it gives none: OGC:CRS84); `nil` for other columns.
+    var nativeCRS: String? {
+        guard case .geometry(let crs, _) = element.annotation else { return nil }
+        return crs ?? ""
+    }
+
     /// The leaves of a schema, depth first.
     static func leaves(of schema: [ParquetSchemaElement], file: String) throws(GeoConvError) -> [ParquetLeaf] {
         var leaves: [ParquetLeaf] = []

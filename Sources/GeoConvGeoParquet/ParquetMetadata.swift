@@ -49,6 +49,10 @@ enum ParquetAnnotation: Equatable {
     case uuid
     case float16
     case unknown  // the Null logical type: every value null
+    /// Parquet's own GEOMETRY (planar edges) or GEOGRAPHY (spherical edges) logical type: WKB
+    /// values in the CRS `crs` says (`nil`: OGC:CRS84; `srid:N`, `projjson:KEY` naming a
+    /// key of the file's metadata, or the CRS itself — PROJJSON, WKT2, `EPSG:n`).
+    case geometry(crs: String?, isGeography: Bool)
 }
 
 /// One node of the schema: a leaf column or a group (`childCount` > 0 or no type).

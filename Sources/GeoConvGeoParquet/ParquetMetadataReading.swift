@@ -134,6 +134,15 @@ extension ParquetSchemaElement {
                 r.endStruct()
                 result = id == 7 ? .time(unitsPerSecond: units) : .timestamp(unitsPerSecond: units, isUTC: utc)
                 continue
+            case 17, 18:  // GeometryType { 1: crs }, GeographyType { 1: crs, 2: algorithm }
+                var crs: String?
+                try r.beginStruct()
+                while let (field, fieldType) = try r.field() {
+                    if field == 1, fieldType == .binary { crs = try r.string() } else { try r.skip(fieldType) }
+                }
+                r.endStruct()
+                result = .geometry(crs: crs, isGeography: id == 18)
+                continue
             case 10:  // IntType { 1: bitWidth (byte), 2: isSigned }
                 var bits = 64, signed = true
                 try r.beginStruct()

@@ -104,6 +104,28 @@ struct GeoParquetTests {
         #expect(read.map { $0.properties["open"] } == [1, 0, 1, 0, nil, 1].map { $0.map { JSONValue.number(JSONNumber($0)) } ?? .null })
     }
 
+    @Test("Parquet's own GEOMETRY type (DuckDB): its CRS is the document's, so UTM metres are reprojected, the hole kept",
+          .enabled(if: BuiltTraits.proj))
+    func nativeGeometryType() throws {
+        let path = Fixtures.testdata("geoparquet/duckdb-native-utm.parquet")
+        let document = try OverlayDocument.load(.file(path))
+        #expect(document.header.crs == "EPSG:32633")
+        let report = try Converter().convert(.file(path), to: .memory, options: ConversionOptions(outputFormat: .geoJSON))
+        let features = try readGeoJSON(bytes: report.output).features
+        guard case .polygon(let rings)? = features.first?.geometry else {
+            Issue.record("not a polygon: \(String(describing: features.first?.geometry))")
+            return
+        }
+        // cs2cs EPSG:32633 OGC:CRS84: 502000 4002000 → 15.0222365334949 36.1627474590235.
+        #expect(rings.holes.count == 1 && rings.holes[0].coordinates.contains { c in
+            abs(c.longitude - 15.0222365334949) < 1e-9 && abs(c.latitude - 36.1627474590235) < 1e-9
+        }, "\(rings)")
+        #expect(features.first?.properties == ["id": 1, "NAME": "Lake"])
+        #expect(report.diagnostics.entries["geoparquet.no-geo-metadata"] == nil)
+        let plain = try OverlayDocument.load(.file(Fixtures.testdata("geoparquet/duckdb-native-crs84.parquet")))
+        #expect(plain.header.crs == nil && plain.features.first?.geometry == .point(Coordinate(latitude: 59.9, longitude: 10.5)))
+    }
+
     @Test("geopandas' zstd file with its bbox covering column", .enabled(if: BuiltTraits.zstd))
     func othersZstd() throws {
         try othersFiles(name: "geopandas-zstd-bbox")
