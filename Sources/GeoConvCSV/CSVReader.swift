@@ -76,6 +76,10 @@ public struct CSVReader: FeatureReader {
                                at: SourceLocation(file: records.name, line: 1, column: 1, byteOffset: 0), hint: "give a header line naming the columns")
         }
         try reportTextAfterQuote()
+        if records.readsCROnlyLines {
+            diagnostics.note("csv.cr-line-ends", "lines end with CR alone (old Mac OS): each CR is read as a line break",
+                             at: SourceLocation(file: records.name, line: 1, column: 1, byteOffset: 0))
+        }
         var names: [String] = []
         if CSVHeaderless.isData(record) {
             // As GDAL's HEADERS=AUTO: a first line with a number in it is data, its columns field_1…

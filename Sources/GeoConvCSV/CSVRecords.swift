@@ -92,7 +92,7 @@ struct CSVRecord {
 }
 
 /// Reads RFC 4180 records from bytes: fields separated by the delimiter, records by LF or
-/// CRLF, quoted fields holding delimiters, doubled quotes and line breaks; a UTF-8 byte
+/// CRLF (or a lone CR, when the first line ends so), quoted fields holding delimiters, doubled quotes and line breaks; a UTF-8 byte
 /// order mark is skipped (columns count from after it). Empty lines are skipped. Lenient
 /// where RFC 4180 is strict, as GDAL is: a quote inside an unquoted field is text, and
 /// text after a closing quote is kept (and reported by the reader).
@@ -125,11 +125,55 @@ final class CSVRecordReader {
         self.delimiter = delimiter ?? UInt8(ascii: ",")
         self.maximumRecordBytes = maximumRecordBytes
         while end < 3, !atEnd { try fill() }
+        if input.startsInput, end >= 2, storage[0] == 0xFF && storage[1] == 0xFE || storage[0] == 0xFE && storage[1] == 0xFF {
+            let order = storage[0] == 0xFF ? "UTF-16LE" : "UTF-16BE"
+            throw GeoConvError(.unsupported, "the file is \(order) text (its byte order mark says so); geoconv reads CSV in UTF-8",
+                               at: SourceLocation(file: name, line: 1, column: 1, byteOffset: 0),
+                               hint: "convert it first: iconv -f UTF-16 -t UTF-8 '\(name)' > utf8.csv")
+        }
         if input.startsInput, end >= 3, storage[0] == 0xEF, storage[1] == 0xBB, storage[2] == 0xBF {
             position = 3
             lineStart = 3
         }
+        if input.startsInput { try detectCROnlyLines() }
         if delimiter == nil { self.delimiter = try sniffDelimiter() }
+    }
+
+    /// Whether lines end with a lone CR (old Mac OS files: USGS GNIS, exports of that era);
+    /// every CR is then read as LF.
+    private(set) var readsCROnlyLines = false
+
+    /// Looks at the first line break outside quotes: a CR not followed by LF means the file's
+    /// lines end with CR alone, as GDAL reads them too. From then on every CR read is taken as
+    /// LF (inside a quoted field as well: its line breaks are the file's).
+    private func detectCROnlyLines() throws(GeoConvError) {
+        var index = position, quoted = false
+        while true {
+            while index < end {
+                let byte = storage[index]
+                if byte == UInt8(ascii: "\"") {
+                    quoted.toggle()
+                } else if !quoted, byte == 0x0A {
+                    return
+                } else if !quoted, byte == 0x0D {
+                    if index + 1 >= end, !atEnd { break }  // read on: is LF next?
+                    guard index + 1 < end, storage[index + 1] != 0x0A else { return }
+                    readsCROnlyLines = true
+                    translateCR(from: position)
+                    return
+                }
+                index += 1
+            }
+            if atEnd || index - position >= 16 << 20 { return }
+            let offset = index - position
+            try fill()
+            index = position + offset
+        }
+    }
+
+    /// Turns each CR of the buffer from `start` on into LF.
+    private func translateCR(from start: Int) {
+        for i in start..<end where storage[i] == 0x0D { storage[i] = 0x0A }
     }
 
     deinit { storage.deallocate() }
@@ -170,6 +214,7 @@ final class CSVRecordReader {
         let n = try input.read(into: UnsafeMutableRawBufferPointer(start: storage + end, count: capacity - end))
         if n == 0 { atEnd = true }
         end += n
+        if readsCROnlyLines { translateCR(from: end - n) }
     }
 
     /// The next byte without taking it; `nil` at the end of the input.

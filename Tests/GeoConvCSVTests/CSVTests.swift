@@ -234,4 +234,33 @@ struct CSVTests {
         #expect(features[1].geometry == .point(Coordinate(latitude: 48.2, longitude: 11.6, altitude: 101.5)) && features[1].properties["height"] == nil)
         #expect(log.entries["csv.altitude-not-number"]?.first.location == SourceLocation(file: "in.csv", line: 2, column: 11, byteOffset: 25))
     }
+
+    @Test("Lines ended by CR alone (old Mac OS exports) are rows, as GDAL reads them; errors keep their lines")
+    func crOnlyLines() throws {
+        let (features, log) = try Self.read("name,lat,lon\rA,1,2\r\"B\rC\",3,4\r\rD,5,6")
+        #expect(features.map(\.title) == ["A", "B\nC", "D"])
+        #expect(features.map(\.geometry) == [.point(Coordinate(latitude: 1, longitude: 2)), .point(Coordinate(latitude: 3, longitude: 4)),
+                                               .point(Coordinate(latitude: 5, longitude: 6))])
+        #expect(log.entries["csv.cr-line-ends"]?.first.isNote == true)
+        #expect { try Self.read("name,lat,lon\rA,1,2\rB,x,4\r") } throws: { error in
+            (error as? GeoConvError)?.location?.line == 3
+        }
+        // CRLF and LF files are not touched: a lone CR inside a field stays text.
+        let (crlf, crlfLog) = try Self.read("name,lat,lon\r\nA\rB,1,2\r\n")
+        #expect(crlf.first?.title == "A\rB" && crlfLog.entries["csv.cr-line-ends"] == nil)
+    }
+
+    @Test("UTF-16 text (a byte order mark, either order) is refused with a clear error, as GDAL refuses it")
+    func utf16Refused() throws {
+        for mark: [UInt8] in [[0xFF, 0xFE], [0xFE, 0xFF]] {
+            let bytes = mark + Array("n\0a\0".utf8)
+            #expect {
+                var reader = try CSVReader(ByteReader(.memory(bytes, name: "u16.csv")), diagnostics: DiagnosticLog())
+                _ = try reader.readHeader()
+            } throws: { error in
+                let error = error as? GeoConvError
+                return error?.code == .unsupported && error?.message.contains("UTF-16") == true && error?.hint?.contains("iconv") == true
+            }
+        }
+    }
 }
