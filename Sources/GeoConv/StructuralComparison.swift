@@ -1,0 +1,247 @@
+/// One feature as the structural comparison sees it: its properties in order, keys as written,
+/// and its geometry.
+public struct ComparedFeature: Sendable {
+    /// The properties, in order.
+    public var properties: [(key: String, value: JSONValue)]
+    /// The geometry; `nil` for none (an empty geometry counts as none).
+    public var geometry: Geometry?
+
+    /// A feature given by its parts.
+    public init(properties: [(key: String, value: JSONValue)], geometry: Geometry?) {
+        self.properties = properties
+        self.geometry = geometry
+    }
+
+    /// A model feature as a property-bag format shows it: its properties with the title,
+    /// snippet and style in the properties GeoJSON writes for them (`name`, `description`,
+    /// `stroke`…), where no property carries them already.
+    public init(_ feature: Feature) {
+        properties = StyleProperties.merged(feature).map { (key: $0.key, value: $0.value) }
+        geometry = feature.geometry
+    }
+}
+
+/// Where two readings of the same data differ, and how.
+public struct StructuralDifference: Hashable, Sendable, CustomStringConvertible {
+    /// The feature (0-based, in the expected reading's order).
+    public var feature: Int
+    /// What differs, as a class a documented table can name: `feature.count`,
+    /// `geometry.kind`, `geometry.parts`, `geometry.vertices`, `geometry.position`,
+    /// `geometry.altitude`, `property.missing`, `property.value`, `property.type`,
+    /// `property.order`, `property.added`.
+    public var category: String
+    /// The place: `part 1 / ring 0 / vertex 3`, or a property's key.
+    public var place: String
+    /// What the two readings hold there.
+    public var detail: String
+
+    /// The difference in one line: feature, place, class and what each reading holds.
+    public var description: String { "feature \(feature) \(place): \(category): \(detail)" }
+}
+
+/// Compares two readings of the same data by address, never as a bag of values: feature by
+/// feature, the geometry part by part, ring by ring (in order) and vertex by vertex, the
+/// properties key by key with keys spelled the same. A value counts as carried only at its
+/// own place.
+///
+/// What may differ is said by the options: a ring's first vertex and direction (formats whose
+/// rule rewinds rings: RFC 7946, Shapefile), the order of the properties, properties only one
+/// side has, and a null where the other side has no property.
+public struct StructuralComparison: Sendable {
+    /// The largest difference between two ordinates (and altitudes) that still counts as equal.
+    public var tolerance: Double
+    /// Whether a ring may start at another vertex and run the other way.
+    public var ringsMayRestart: Bool
+    /// Whether the properties must come in the same order.
+    public var propertyOrderMatters: Bool
+    /// Whether the second reading may hold properties the first lacks.
+    public var allowsAddedProperties: Bool
+    /// Whether a null property equals an absent one.
+    public var nullMatchesAbsent: Bool
+
+    /// Creates a comparison; by default exact ordinates, rings as written, properties in order,
+    /// none added.
+    public init(tolerance: Double = 0, ringsMayRestart: Bool = false, propertyOrderMatters: Bool = true,
+                allowsAddedProperties: Bool = false, nullMatchesAbsent: Bool = false) {
+        self.tolerance = tolerance
+        self.ringsMayRestart = ringsMayRestart
+        self.propertyOrderMatters = propertyOrderMatters
+        self.allowsAddedProperties = allowsAddedProperties
+        self.nullMatchesAbsent = nullMatchesAbsent
+    }
+
+    /// Every difference of `got` from `expected`, feature by feature in order.
+    public func differences(expected: [ComparedFeature], got: [ComparedFeature]) -> [StructuralDifference] {
+        var result: [StructuralDifference] = []
+        if expected.count != got.count {
+            result.append(StructuralDifference(feature: min(expected.count, got.count), category: "feature.count", place: "features",
+                                               detail: "\(expected.count) expected, \(got.count) read"))
+        }
+        for (index, (a, b)) in zip(expected, got).enumerated() {
+            result += differences(expected: a, got: b, feature: index)
+        }
+        return result
+    }
+
+    /// Every difference of one feature from another.
+    public func differences(expected: ComparedFeature, got: ComparedFeature, feature: Int) -> [StructuralDifference] {
+        var result: [StructuralDifference] = []
+        func add(_ category: String, _ place: String, _ detail: String) {
+            result.append(StructuralDifference(feature: feature, category: category, place: place, detail: detail))
+        }
+        compare(expected.geometry, got.geometry, at: "geometry", add)
+        comparePropertiesOf(expected, got, add)
+        return result
+    }
+
+    // MARK: Properties
+
+    private func comparePropertiesOf(_ expected: ComparedFeature, _ got: ComparedFeature, _ add: (String, String, String) -> Void) {
+        var gotIndex: [String: Int] = [:]
+        for (index, property) in got.properties.enumerated() where gotIndex[property.key] == nil { gotIndex[property.key] = index }
+        var expectedKeys: Set<String> = []
+        var matchedOrder: [Int] = []
+        for property in expected.properties {
+            expectedKeys.insert(property.key)
+            guard let index = gotIndex[property.key] else {
+                if property.value == .null, nullMatchesAbsent { continue }
+                add("property.missing", property.key, "\(Self.text(property.value)) expected, no such key")
+                continue
+            }
+            matchedOrder.append(index)
+            let value = got.properties[index].value
+            if Self.equal(property.value, value) { continue }
+            if property.value.typeName != value.typeName, !(nullMatchesAbsent && (property.value == .null || value == .null)) {
+                add("property.type", property.key, "\(Self.text(property.value)) expected, \(Self.text(value)) read")
+            } else if !(nullMatchesAbsent && property.value == .null && value == .null) {
+                add("property.value", property.key, "\(Self.text(property.value)) expected, \(Self.text(value)) read")
+            }
+        }
+        if propertyOrderMatters, matchedOrder != matchedOrder.sorted() {
+            add("property.order", "properties", "keys read in another order: \(got.properties.map(\.key))")
+        }
+        if !allowsAddedProperties {
+            for property in got.properties where !expectedKeys.contains(property.key) {
+                if property.value == .null, nullMatchesAbsent { continue }
+                add("property.added", property.key, "\(Self.text(property.value)) read, no such key expected")
+            }
+        }
+    }
+
+    /// Whether two values are equal: numbers by value, arrays and objects member by member.
+    static func equal(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.number(let x), .number(let y)):
+            return x.literal == y.literal || x.doubleValue == y.doubleValue
+        case (.array(let x), .array(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1) }
+        case (.object(let x), .object(let y)):
+            return x.count == y.count && x.allSatisfy { key, value in y[key].map { equal(value, $0) } ?? false }
+        default:
+            return a == b
+        }
+    }
+
+    static func text(_ value: JSONValue) -> String {
+        var bytes: [UInt8] = []
+        JSONText.append(value, to: &bytes)
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.count > 60 ? String(text.prefix(57)) + "…" : text
+    }
+
+    // MARK: Geometry
+
+    private func compare(_ a: Geometry?, _ b: Geometry?, at place: String, _ add: (String, String, String) -> Void) {
+        let a = a.flatMap { $0.isEmpty ? nil : $0 }, b = b.flatMap { $0.isEmpty ? nil : $0 }
+        switch (a, b) {
+        case (nil, nil): return
+        case (let a?, nil): add("geometry.kind", place, "\(a.kind) expected, none read")
+        case (nil, let b?): add("geometry.kind", place, "none expected, \(b.kind) read")
+        case (let a?, let b?): compare(a, b, at: place, add)
+        }
+    }
+
+    private func compare(_ a: Geometry, _ b: Geometry, at place: String, _ add: (String, String, String) -> Void) {
+        switch (a, b) {
+        case (.point(let x), .point(let y)):
+            comparePositions([x], [y], at: place, add)
+        case (.lineString(let x), .lineString(let y)):
+            comparePositions(x.coordinates, y.coordinates, at: place, add)
+        case (.multiPoint(let x), .multiPoint(let y)):
+            comparePositions(x, y, at: place, add)
+        case (.polygon(let x), .polygon(let y)):
+            comparePolygons(x, y, at: place, add)
+        case (.multiLineString(let x), .multiLineString(let y)):
+            guard x.count == y.count else { return add("geometry.parts", place, "\(x.count) lines expected, \(y.count) read") }
+            for (i, (p, q)) in zip(x, y).enumerated() { comparePositions(p.coordinates, q.coordinates, at: place + " / line \(i)", add) }
+        case (.multiPolygon(let x), .multiPolygon(let y)):
+            guard x.count == y.count else { return add("geometry.parts", place, "\(x.count) polygons expected, \(y.count) read") }
+            for (i, (p, q)) in zip(x, y).enumerated() { comparePolygons(p, q, at: place + " / part \(i)", add) }
+        case (.geometryCollection(let x), .geometryCollection(let y)):
+            guard x.count == y.count else { return add("geometry.parts", place, "\(x.count) members expected, \(y.count) read") }
+            for (i, (p, q)) in zip(x, y).enumerated() { compare(p, q, at: place + " / member \(i)", add) }
+        case (.circle(let c, let r), .circle(let d, let s)):
+            comparePositions([c], [d], at: place, add)
+            if abs(r - s) > tolerance { add("geometry.position", place + " / radius", "\(r) expected, \(s) read") }
+        default:
+            add("geometry.kind", place, "\(a.kind) expected, \(b.kind) read")
+        }
+    }
+
+    private func comparePolygons(_ x: PolygonRings, _ y: PolygonRings, at place: String, _ add: (String, String, String) -> Void) {
+        let a = x.rings, b = y.rings
+        guard a.count == b.count else { return add("geometry.parts", place, "\(a.count) rings expected, \(b.count) read") }
+        for (i, (p, q)) in zip(a, b).enumerated() {
+            let where_ = place + " / ring \(i)"
+            guard ringsMayRestart else {
+                comparePositions(p.closed.coordinates, q.closed.coordinates, at: where_, add)
+                continue
+            }
+            compareRings(p.closed.coordinates, q.closed.coordinates, at: where_, add)
+        }
+    }
+
+    /// A closed ring against another that may start elsewhere and run the other way.
+    private func compareRings(_ a: [Coordinate], _ b: [Coordinate], at place: String, _ add: (String, String, String) -> Void) {
+        guard a.count == b.count, a.count > 1 else { return comparePositions(a, b, at: place, add) }
+        let n = a.count - 1  // the closing vertex repeats the first
+        for reversed in [false, true] {
+            let c = reversed ? Array(b.reversed()) : b
+            for start in 0..<n where same(a[0], c[start]) {
+                if (0..<n).allSatisfy({ same(a[$0], c[(start + $0) % n]) }) { return }
+            }
+        }
+        comparePositions(a, b, at: place, add)  // no rotation fits: say where they part
+    }
+
+    private func comparePositions(_ a: [Coordinate], _ b: [Coordinate], at place: String, _ add: (String, String, String) -> Void) {
+        guard a.count == b.count else { return add("geometry.vertices", place, "\(a.count) positions expected, \(b.count) read") }
+        var altitudeReported = false
+        for (i, (p, q)) in zip(a, b).enumerated() {
+            if !sameHorizontally(p, q) {
+                return add("geometry.position", place + (a.count > 1 ? " / vertex \(i)" : ""),
+                           "(\(p.longitude), \(p.latitude)) expected, (\(q.longitude), \(q.latitude)) read")
+            }
+            if !altitudeReported, !sameAltitude(p.altitude, q.altitude) {
+                altitudeReported = true
+                add("geometry.altitude", place + (a.count > 1 ? " / vertex \(i)" : ""),
+                    "altitude \(p.altitude.map { "\($0)" } ?? "none") expected, \(q.altitude.map { "\($0)" } ?? "none") read")
+            }
+        }
+    }
+
+    private func same(_ p: Coordinate, _ q: Coordinate) -> Bool { sameHorizontally(p, q) && sameAltitude(p.altitude, q.altitude) }
+
+    private func sameHorizontally(_ p: Coordinate, _ q: Coordinate) -> Bool {
+        (abs(p.longitude - q.longitude) <= tolerance || p.longitude == q.longitude)
+            && (abs(p.latitude - q.latitude) <= tolerance || p.latitude == q.latitude)
+    }
+
+    private func sameAltitude(_ a: Double?, _ b: Double?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case (let x?, let y?): return abs(x - y) <= tolerance || x == y
+        default: return false
+        }
+    }
+}
