@@ -26,8 +26,8 @@ public struct StructuralDifference: Hashable, Sendable, CustomStringConvertible 
     /// The feature (0-based, in the expected reading's order).
     public var feature: Int
     /// What differs, as a class a documented table can name: `feature.count`,
-    /// `geometry.kind`, `geometry.parts`, `geometry.vertices`, `geometry.position`,
-    /// `geometry.altitude`, `property.missing`, `property.value`, `property.type`,
+    /// `shape.kind`, `shape.parts`, `shape.vertices`, `shape.position`,
+    /// `shape.altitude`, `property.missing`, `property.value`, `property.type`,
     /// `property.order`, `property.added`.
     public var category: String
     /// The place: `part 1 / ring 0 / vertex 3`, or a property's key.
@@ -155,8 +155,8 @@ public struct StructuralComparison: Sendable {
         let a = a.flatMap { $0.isEmpty ? nil : $0 }, b = b.flatMap { $0.isEmpty ? nil : $0 }
         switch (a, b) {
         case (nil, nil): return
-        case (let a?, nil): add("geometry.kind", place, "\(a.kind) expected, none read")
-        case (nil, let b?): add("geometry.kind", place, "none expected, \(b.kind) read")
+        case (let a?, nil): add("shape.kind", place, "\(a.kind) expected, none read")
+        case (nil, let b?): add("shape.kind", place, "none expected, \(b.kind) read")
         case (let a?, let b?): compare(a, b, at: place, add)
         }
     }
@@ -172,25 +172,25 @@ public struct StructuralComparison: Sendable {
         case (.polygon(let x), .polygon(let y)):
             comparePolygons(x, y, at: place, add)
         case (.multiLineString(let x), .multiLineString(let y)):
-            guard x.count == y.count else { return add("geometry.parts", place, "\(x.count) lines expected, \(y.count) read") }
+            guard x.count == y.count else { return add("shape.parts", place, "\(x.count) lines expected, \(y.count) read") }
             for (i, (p, q)) in zip(x, y).enumerated() { comparePositions(p.coordinates, q.coordinates, at: place + " / line \(i)", add) }
         case (.multiPolygon(let x), .multiPolygon(let y)):
-            guard x.count == y.count else { return add("geometry.parts", place, "\(x.count) polygons expected, \(y.count) read") }
+            guard x.count == y.count else { return add("shape.parts", place, "\(x.count) polygons expected, \(y.count) read") }
             for (i, (p, q)) in zip(x, y).enumerated() { comparePolygons(p, q, at: place + " / part \(i)", add) }
         case (.geometryCollection(let x), .geometryCollection(let y)):
-            guard x.count == y.count else { return add("geometry.parts", place, "\(x.count) members expected, \(y.count) read") }
+            guard x.count == y.count else { return add("shape.parts", place, "\(x.count) members expected, \(y.count) read") }
             for (i, (p, q)) in zip(x, y).enumerated() { compare(p, q, at: place + " / member \(i)", add) }
         case (.circle(let c, let r), .circle(let d, let s)):
             comparePositions([c], [d], at: place, add)
-            if abs(r - s) > tolerance { add("geometry.position", place + " / radius", "\(r) expected, \(s) read") }
+            if abs(r - s) > tolerance { add("shape.position", place + " / radius", "\(r) expected, \(s) read") }
         default:
-            add("geometry.kind", place, "\(a.kind) expected, \(b.kind) read")
+            add("shape.kind", place, "\(a.kind) expected, \(b.kind) read")
         }
     }
 
     private func comparePolygons(_ x: PolygonRings, _ y: PolygonRings, at place: String, _ add: (String, String, String) -> Void) {
         let a = x.rings, b = y.rings
-        guard a.count == b.count else { return add("geometry.parts", place, "\(a.count) rings expected, \(b.count) read") }
+        guard a.count == b.count else { return add("shape.parts", place, "\(a.count) rings expected, \(b.count) read") }
         for (i, (p, q)) in zip(a, b).enumerated() {
             let where_ = place + " / ring \(i)"
             guard ringsMayRestart else {
@@ -215,16 +215,16 @@ public struct StructuralComparison: Sendable {
     }
 
     private func comparePositions(_ a: [Coordinate], _ b: [Coordinate], at place: String, _ add: (String, String, String) -> Void) {
-        guard a.count == b.count else { return add("geometry.vertices", place, "\(a.count) positions expected, \(b.count) read") }
+        guard a.count == b.count else { return add("shape.vertices", place, "\(a.count) positions expected, \(b.count) read") }
         var altitudeReported = false
         for (i, (p, q)) in zip(a, b).enumerated() {
             if !sameHorizontally(p, q) {
-                return add("geometry.position", place + (a.count > 1 ? " / vertex \(i)" : ""),
+                return add("shape.position", place + (a.count > 1 ? " / vertex \(i)" : ""),
                            "(\(p.longitude), \(p.latitude)) expected, (\(q.longitude), \(q.latitude)) read")
             }
             if !altitudeReported, !sameAltitude(p.altitude, q.altitude) {
                 altitudeReported = true
-                add("geometry.altitude", place + (a.count > 1 ? " / vertex \(i)" : ""),
+                add("shape.altitude", place + (a.count > 1 ? " / vertex \(i)" : ""),
                     "altitude \(p.altitude.map { "\($0)" } ?? "none") expected, \(q.altitude.map { "\($0)" } ?? "none") read")
             }
         }

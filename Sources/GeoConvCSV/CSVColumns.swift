@@ -51,8 +51,6 @@ final class CSVColumns: Sendable {
     static let longitudeNames: Set<String> = ["lon", "lng", "long", "longitude", "x"]
     static let latitudeNames: Set<String> = ["lat", "latitude", "y"]
     static let geometryNames: Set<String> = ["wkt", "geometry", "geom", "the_geom"]
-    static let titleNames: Set<String> = ["name", "title"]
-    static let snippetNames: Set<String> = ["description", "snippet"]
 
     /// A header name as it is matched: trimmed, lower case.
     static func normalised(_ name: String) -> String {
@@ -65,8 +63,10 @@ final class CSVColumns: Sendable {
     let latitude: Int?
     let altitude: Int?
     let geometry: Int?
-    let title: Int?
-    let snippet: Int?
+    /// The places among a row's property values the title and the snippet may come from, in
+    /// order of preference (`TitleProperties.columns(of:in:)`): the first that holds text.
+    let titleValues: [Int]
+    let snippetValues: [Int]
     /// Whether each column holds a property (not the geometry's; the title's and snippet's do).
     let isProperty: [Bool]
     /// Names given twice, renamed (for a warning).
@@ -74,24 +74,24 @@ final class CSVColumns: Sendable {
     /// The names of the property columns, in order: the keys of every row's properties.
     let propertyKeys: ContiguousArray<String>
 
-    private init(names: [String], longitude: Int?, latitude: Int?, altitude: Int?, geometry: Int?, title: Int?, snippet: Int?,
+    private init(names: [String], longitude: Int?, latitude: Int?, altitude: Int?, geometry: Int?,
                  isProperty: [Bool], renamed: [String]) {
         self.names = names
         self.longitude = longitude
         self.latitude = latitude
         self.altitude = altitude
         self.geometry = geometry
-        self.title = title
-        self.snippet = snippet
         self.isProperty = isProperty
         self.renamed = renamed
         propertyKeys = ContiguousArray(names.indices.lazy.filter { isProperty[$0] }.map { names[$0] })
+        titleValues = TitleProperties.columns(of: .title, in: propertyKeys)
+        snippetValues = TitleProperties.columns(of: .snippet, in: propertyKeys)
     }
 
     /// The same columns in arrays of their own.
     func copy() -> CSVColumns {
-        CSVColumns(names: names.map { String(decoding: Array($0.utf8), as: UTF8.self) }, longitude: longitude, latitude: latitude, altitude: altitude, geometry: geometry,
-                   title: title, snippet: snippet, isProperty: isProperty.map { $0 }, renamed: renamed)
+        CSVColumns(names: names.map { String(decoding: Array($0.utf8), as: UTF8.self) }, longitude: longitude, latitude: latitude,
+                   altitude: altitude, geometry: geometry, isProperty: isProperty.map { $0 }, renamed: renamed)
     }
 
     /// The roles of a header's columns: those the options name, else the first column of
@@ -155,10 +155,9 @@ final class CSVColumns: Sendable {
         }
         // The title and snippet columns stay properties, under their own keys and in their
         // places (`TitleProperties`).
-        let title = first(CSVColumns.titleNames), snippet = first(CSVColumns.snippetNames)
         let roles = [longitude, latitude, altitude, geometry]
-        self.init(names: names, longitude: longitude, latitude: latitude, altitude: altitude, geometry: geometry, title: title,
-                  snippet: snippet, isProperty: header.indices.map { !roles.contains($0) }, renamed: renamed)
+        self.init(names: names, longitude: longitude, latitude: latitude, altitude: altitude, geometry: geometry,
+                  isProperty: header.indices.map { !roles.contains($0) }, renamed: renamed)
     }
 
     /// Whether the rows have a geometry.

@@ -79,9 +79,14 @@ struct CSVLayout {
         if snippet { add("description", CSVRowSlot.snippet) }
         for (index, property) in properties.enumerated() {
             var name = property, suffix = 1
-            // Right after `latitude`, a column named `altitude` is read as the altitudes.
+            // Right after `latitude`, a column named `altitude` is read as the altitudes; beside
+            // longitude and latitude columns, one named as a geometry column (`WKT`, `geometry`,
+            // any case) would be read as the geometry.
             let followsLatitude = !wkt && names.count == 2
-            while taken.contains(name) || (followsLatitude && name == "altitude") {
+            func isRead(_ name: String) -> Bool {
+                (followsLatitude && name == "altitude") || (!wkt && CSVColumns.geometryNames.contains(CSVColumns.normalised(name)))
+            }
+            while taken.contains(name) || isRead(name) {
                 suffix += 1
                 name = property + "_\(suffix)"
             }

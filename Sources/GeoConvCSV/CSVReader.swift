@@ -157,9 +157,6 @@ public struct CSVReader: FeatureReader {
         textAltitude = nil
         // The parts first, the feature made once from them (no feature copied as it is filled).
         let geometry = try geometry(columns)
-        var title: String?, snippet: String?
-        if let index = columns.title { title = try optionalText(index) }
-        if let index = columns.snippet { snippet = try optionalText(index) }
         let keepsStrings = options.keepsStrings
         var invalidUTF8: Int?
         var values = ContiguousArray<JSONValue>()
@@ -181,6 +178,21 @@ public struct CSVReader: FeatureReader {
                     value = keepsStrings ? .string(text()) : CSVValues.value(field, text: text)
                 }
                 values.append(value)
+            }
+        }
+        // The title and snippet: their columns' values when those are text (a `name` of `12`
+        // is a number, and no title, as GeoJSON's reader reads it).
+        var title: String?, snippet: String?
+        for index in columns.titleValues {
+            if case .string(let text) = values[index] {
+                title = text
+                break
+            }
+        }
+        for index in columns.snippetValues {
+            if case .string(let text) = values[index] {
+                snippet = text
+                break
             }
         }
         var properties = JSONObject(distinctKeys: columns.propertyKeys, values: values)

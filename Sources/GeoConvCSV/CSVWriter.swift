@@ -14,7 +14,8 @@ public import GeoConvCore
 ///   property carries them (`TitleProperties`: a `Name` column read as the title is written
 ///   back as `Name`, in its place), then every property in the order first seen; a property
 ///   whose name another column has is renamed `name_2` (reported), and so is one named
-///   `altitude` that would stand right after `latitude`, where the reader takes altitudes. Numbers as written, booleans `true`/`false`, null empty, arrays
+///   `altitude` that would stand right after `latitude`, where the reader takes altitudes, and
+///   beside longitude and latitude columns one named as a geometry column (`WKT`, `geometry`). Numbers as written, booleans `true`/`false`, null empty, arrays
 ///   and objects as JSON text (reported).
 /// - Style, foreign members and the document's name, description, view and tile layers have
 ///   no place in CSV (reported).
@@ -143,7 +144,7 @@ public struct CSVWriter: FeatureWriter {
                                properties: propertyNames)
         if !layout.renamed.isEmpty {
             try diagnostics.warn("csv.column-renamed",
-                                 "properties named as another column, or as the altitude column the reader takes after latitude (\(layout.renamed.joined(separator: ", "))), are written as name_2…")
+                                 "properties named as another column, or as a column the reader takes as coordinates (\(layout.renamed.joined(separator: ", "))), are written as name_2…")
         }
         var out: [UInt8] = []
         out.reserveCapacity(1 << 20)

@@ -1,9 +1,10 @@
 /// Which property of a feature carries its title or snippet, in formats whose features are rows
 /// of columns (CSV, GeoParquet, Shapefile): one place for the rule, for readers and writers.
 ///
-/// Keys belong to the user. A tabular reader takes the title from the first column named
-/// `name` or `title` and the snippet from the first named `description` or `snippet`, in any
-/// ASCII case (`Name`, `NAME`: GDAL's KML driver finds its `NameField` so), and keeps that
+/// Keys belong to the user. A tabular reader takes the title from the column named `name` (or
+/// `title`, or either in any ASCII case: `Name`, `NAME`, as GDAL's KML driver finds its
+/// `NameField`) when its value is text, the snippet likewise from `description`/`snippet`, and
+/// keeps that
 /// column as a property, under its own key and in its own place. A writer then writes that
 /// property where it is and adds a `name` (`description`) column of its own only when no
 /// property carries the title (snippet): a KML placemark's name, say. So a `NAME` column comes
@@ -38,21 +39,36 @@ package enum TitleProperties {
         return key.utf8.count <= 11 ? role(ofKey: String(decoding: Array(key.utf8), as: UTF8.self)) : nil
     }
 
-    /// Sets the feature's title and snippet from its properties: for each role, the first
-    /// property whose key names it (any case) and whose value is non-empty text. The
+    /// The columns among `keys` a role may be taken from, in order of preference: those named
+    /// exactly as GeoJSON's reader takes them (`name`, then `title`; `description`, then
+    /// `snippet`), or where there is none, those named so in any case (`Name`, `NAME`). The role's value is the
+    /// first of them that holds text — the same rule for every format, so that a title a reader
+    /// derives agrees with what another reader derives from the same properties.
+    package static func columns<Keys: Collection<String>>(of role: Role, in keys: Keys) -> [Keys.Index] {
+        let exact: [String] = role == .title ? ["name", "title"] : ["description", "snippet"]
+        // Where a key is named exactly so, only those: the model's view of a `name` that is not
+        // text (a number) must not fall back to a `NAME`, or its writers would replace it.
+        let result = exact.compactMap { keys.firstIndex(of: $0) }
+        if !result.isEmpty { return result }
+        return keys.indices.filter { self.role(ofKey: keys[$0]) == role }
+    }
+
+    /// Sets the feature's title and snippet from its properties (`columns(of:in:)`). The
     /// properties stay as they are.
     package static func derive(into feature: inout Feature) {
-        var title: String?, snippet: String?
-        for (key, value) in feature.properties {
-            guard case .string(let text) = value, !text.isEmpty, let role = role(ofKey: key) else { continue }
-            switch role {
-            case .title: if title == nil { title = text }
-            case .snippet: if snippet == nil { snippet = text }
+        let keys = feature.properties.keys, values = feature.properties.values
+        for index in columns(of: .title, in: keys) {
+            if case .string(let text) = values[index] {
+                feature.title = text
+                break
             }
-            if title != nil, snippet != nil { break }
         }
-        if let title { feature.title = title }
-        if let snippet { feature.snippet = snippet }
+        for index in columns(of: .snippet, in: keys) {
+            if case .string(let text) = values[index] {
+                feature.snippet = text
+                break
+            }
+        }
     }
 
     /// Whether the property `key: value` carries `feature`'s title or snippet: its key names

@@ -93,7 +93,7 @@ struct GeoParquetLayout {
                                      hint: "write it with geopandas or GDAL to give it a geometry column")
             }
         }
-        var titleTaken = false, snippetTaken = false, lists: [String] = []
+        var lists: [String] = []
         for leaf in leaves {
             if let primary, leaf.path == [primary] {
                 geometry = leaf
@@ -104,16 +104,14 @@ struct GeoParquetLayout {
                 if !lists.contains(leaf.path[0]) { lists.append(leaf.path[0]) }
                 continue
             }
-            var role = Role.property
-            let lower = leaf.dottedName.lowercased()
-            if !titleTaken, lower == "name" || lower == "title", leaf.element.annotation == .string {
-                role = .title
-                titleTaken = true
-            } else if !snippetTaken, lower == "description" || lower == "snippet", leaf.element.annotation == .string {
-                role = .snippet
-                snippetTaken = true
+            properties.append(Property(name: leaf.dottedName, leaf: leaf, role: .property))
+        }
+        // The title's and snippet's text columns, chosen as every reader chooses them.
+        let names = properties.map(\.name)
+        for role in [TitleProperties.Role.title, .snippet] {
+            if let index = TitleProperties.columns(of: role, in: names).first(where: { properties[$0].leaf.element.annotation == .string }) {
+                properties[index].role = role == .title ? .title : .snippet
             }
-            properties.append(Property(name: leaf.dottedName, leaf: leaf, role: role))
         }
         if !lists.isEmpty {
             try diagnostics.warn("geoparquet.list-column-skipped", "columns of lists or maps (\(lists.joined(separator: ", "))) are not read", at: at,

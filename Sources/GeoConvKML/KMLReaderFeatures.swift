@@ -401,9 +401,12 @@ extension KMLReaderState {
     /// Earth shows every row; GDAL keeps one of them.
     private func setData(_ key: String, _ value: JSONValue, at place: (line: Int?, column: Int?), into feature: inout Feature,
                          reserved: Bool = false) {
-        if reserved || (key == "name" || key == "title") && feature.title != nil || key == "description" && feature.snippet != nil {
+        let saysOtherwise = (key == "name" || key == "title") && feature.title != nil && value.stringValue != feature.title
+            || key == "description" && feature.snippet != nil && value.stringValue != feature.snippet
+        if reserved || saysOtherwise {
             // The placemark's own <name>/<description> is that property in every other
-            // format (and the writer's): a value under that name would be taken for it.
+            // format (and the writer's): a value under that name saying something else would
+            // be taken for it. (One saying the same is the same property: kept as it is.)
             var number = 2
             while feature.properties[key + "_" + String(number)] != nil { number += 1 }
             let renamed = key + "_" + String(number)

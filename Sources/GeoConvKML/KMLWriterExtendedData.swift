@@ -96,8 +96,9 @@ extension KMLWriterState {
             place += 1
             if let ownElements, KMLWriterState.structural.contains(key) || ownElements.contains(key) { continue }
             // A "name" or "description" that the model's title or description does not stand
-            // for (ExtendedData read from KML under that name) is data like any other.
-            let isUnmirroredText = (key == "name" || key == "title") && feature.title == nil || key == "description" && feature.snippet == nil
+            // for (ExtendedData read from KML under that name) is data like any other; so is a
+            // "title" always: KML's <name> reads back as `name`, and the key is the user's.
+            let isUnmirroredText = key == "name" && feature.title == nil || key == "title" || key == "description" && feature.snippet == nil
             if StyleProperties.names.contains(key), !isUnmirroredText {
                 // Title, description and what the KML style says are written as such; the style
                 // facts KML has no element for go to ExtendedData (JSON text for geoconv's own).
