@@ -188,7 +188,10 @@ struct GeneratedRoundTripTests {
             return
         }
         let known = (try? String(contentsOfFile: Self.knownPath, encoding: .utf8)) ?? ""
+        // (Only the writers this build has: no shapefile rows without the Shapefile trait.)
+        let built = Set(Self.formats.map(\.format.name))
         let knownRows = known.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
+            .filter { built.contains(String($0.prefix { $0 != "\t" })) }
         for row in rows where !knownRows.contains(row) {
             Issue.record("a silent change not in roundtrip/known-silent.tsv (or with another count): \(row) — \(examples[row.split(separator: "\t").prefix(2).joined(separator: "\t")] ?? "")")
         }
