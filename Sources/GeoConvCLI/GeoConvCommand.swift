@@ -147,7 +147,7 @@ struct Convert: ParsableCommand {
 
     @Option(name: [.customShort("j"), .long],
             parsing: .unconditional,
-                    help: "Threads: 1 = one thread; 2+ = parse and write on separate threads, and cut line-delimited inputs (\(FormatRegistry.standard.lineDelimitedNames)) and the inputs whose readers cut runs of features (FeatureCollections, KML documents) into pieces parsed in parallel, output order kept. Default: the processor count (at most 8).")
+            help: "Threads: 1 = one thread; 2+ = parse and write on separate threads, and cut line-delimited inputs (\(FormatRegistry.standard.lineDelimitedNames)) and the inputs whose readers cut runs of features (FeatureCollections, KML documents) into pieces parsed in parallel, output order kept. Default: the processor count (at most 8).")
     var jobs: Int?
 
     func validate() throws {

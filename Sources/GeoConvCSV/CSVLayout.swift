@@ -55,6 +55,10 @@ struct CSVLayout {
     var slots: [Int] = []
     /// Properties renamed because another column has their name.
     var renamed: [String] = []
+    /// The property columns the title and snippet are written to when no property carries them.
+    private(set) var titleColumn: String?, snippetColumn: String?
+    /// For each column, the row slot to fall back on when the row has no cell in its own.
+    private var fallbacks: [Int?] = []
     /// Whether geometries are written as WKT (else as longitude, latitude[, altitude]).
     let wkt: Bool
 
@@ -75,8 +79,13 @@ struct CSVLayout {
             if altitude { add("altitude", CSVRowSlot.altitude) }
         }
         if id { add("id", CSVRowSlot.id) }
-        if title { add("name", CSVRowSlot.title) }
-        if snippet { add("description", CSVRowSlot.snippet) }
+        // The title's column is the property `name`'s where there is one (a feature whose `name`
+        // carries its title writes it there; one whose title nothing carries, its title): one
+        // column, not `name` and `name_2` (likewise `description`).
+        if title, !properties.contains("name") { add("name", CSVRowSlot.title) }
+        if snippet, !properties.contains("description") { add("description", CSVRowSlot.snippet) }
+        titleColumn = title && properties.contains("name") ? "name" : nil
+        snippetColumn = snippet && properties.contains("description") ? "description" : nil
         for (index, property) in properties.enumerated() {
             var name = property, suffix = 1
             // Right after `latitude`, a column named `altitude` is read as the altitudes; beside
@@ -92,6 +101,9 @@ struct CSVLayout {
             }
             if name != property { renamed.append(property) }
             add(name, CSVRowSlot.firstProperty + index)
+        }
+        fallbacks = names.map { name in
+            name == titleColumn ? CSVRowSlot.title : name == snippetColumn ? CSVRowSlot.snippet : nil
         }
     }
 
@@ -114,7 +126,7 @@ struct CSVLayout {
                 out.append(UInt8(ascii: ")"))
                 continue
             }
-            guard let range = cells[slot] else { continue }
+            guard let range = cells[slot] ?? fallbacks[index].flatMap({ cells[$0] }) else { continue }
             CSVQuoting.append(bytes[range], delimiter: delimiter, header: false, to: &out)
         }
         // A row of one empty field (one column, nothing in it) is written as "": a blank

@@ -11,9 +11,9 @@ public import GeoConvCore
 ///   are not repeated as properties. A row whose longitude or latitude is empty has no
 ///   geometry.
 /// - Every other column is a property under its own key, in its place, typed value by value
-///   (`CSVValues`) unless `keepsStrings`. The first `name`/`title` column (any case) also
-///   gives the title, the first `description`/`snippet` column the snippet
-///   (`TitleProperties`).
+///   (`CSVValues`) unless `keepsStrings`. A `name` column (else `title`; either in any case
+///   only where neither is there) also gives the title when its value is text, `description`
+///   or `snippet` the snippet (`TitleProperties.columns(of:in:)`).
 /// - A row with the wrong number of fields, an unterminated quote, a bad WKT or WKB or a
 ///   non-numeric coordinate is an error at its line and column, or skipped and counted with
 ///   `skipsInvalidRows`.

@@ -376,15 +376,15 @@ package struct MergedProperties {
         let mappings = StyleProperties.mappingTable
         for index in mappings.indices {
             guard let wanted = mappings[index].write(feature) else { continue }
-            if present & (1 << index) != 0, let place = mappings[index].keys.lazy.compactMap({ base.index(forKey: $0) }).first {
-                // Keep the source's literal when it already says the same thing.
-                if !mappings[index].agrees(base.values[place], wanted, base) { replaced.append((place, wanted)) }
-            } else if index < 2, case .string(let text) = wanted, base.contains(where: {
+            if index < 2, case .string(let text) = wanted, base.contains(where: {
                 TitleProperties.carries($0.key, $0.value, text: text, as: index == 0 ? .title : .snippet)
             }) {
                 // The title (snippet) is carried by a property under the user's own key (`Name`,
-                // `DESCRIPTION`): nothing is added (`TitleProperties`).
+                // `title` beside a `name` of 12): nothing is added or replaced (`TitleProperties`).
                 continue
+            } else if present & (1 << index) != 0, let place = mappings[index].keys.lazy.compactMap({ base.index(forKey: $0) }).first {
+                // Keep the source's literal when it already says the same thing.
+                if !mappings[index].agrees(base.values[place], wanted, base) { replaced.append((place, wanted)) }
             } else {
                 added.append((mappings[index].keys[0], wanted))
             }

@@ -53,6 +53,12 @@ package enum TitleProperties {
         return keys.indices.filter { self.role(ofKey: keys[$0]) == role }
     }
 
+    /// Whether any key names a role in any case (one pass over the keys, each rejected on its
+    /// length in the common case).
+    package static func mentionsRole(_ properties: JSONObject) -> Bool {
+        properties.keys.contains { role(ofKey: $0) != nil }
+    }
+
     /// Sets the feature's title and snippet from its properties (`columns(of:in:)`). The
     /// properties stay as they are.
     package static func derive(into feature: inout Feature) {

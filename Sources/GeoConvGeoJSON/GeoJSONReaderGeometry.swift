@@ -205,10 +205,24 @@ extension GeoJSONReader {
         }
         guard StyleProperties.mentionsStyle(properties) else {
             // Most features: built in place (a feature changed after it is made is copied).
-            return Feature(id: id, geometry: geometry, properties: properties, foreignMembers: foreign, sourceForm: sourceForm)
+            guard TitleProperties.mentionsRole(properties) else {
+                return Feature(id: id, geometry: geometry, properties: properties, foreignMembers: foreign, sourceForm: sourceForm)
+            }
+            // A title or snippet under another case only (`NAME`, as Natural Earth writes it),
+            // as the tabular readers and GDAL's KML writer take it (`TitleProperties`).
+            var feature = Feature(id: id, geometry: geometry, properties: properties, foreignMembers: foreign, sourceForm: sourceForm)
+            TitleProperties.derive(into: &feature)
+            return feature
         }
         var feature = Feature(id: id, geometry: geometry, properties: properties, foreignMembers: foreign, sourceForm: sourceForm)
-        for key in StyleProperties.derive(into: &feature) {
+        let unusable = StyleProperties.derive(into: &feature)
+        if feature.title == nil || feature.snippet == nil, TitleProperties.mentionsRole(properties) {
+            var derived = feature
+            TitleProperties.derive(into: &derived)
+            feature.title = feature.title ?? derived.title
+            feature.snippet = feature.snippet ?? derived.snippet
+        }
+        for key in unusable {
             var place = location()
             place.pointer = (place.pointer ?? "") + "/properties/" + JSONScanner.escapePointer(key)
             let value = feature.properties[key].map(JSONText.string) ?? ""

@@ -5,8 +5,9 @@ public import GeoConvCore
 /// (PROJJSON, `EPSG:n` when it has an id) the document's; its bbox covering columns are
 /// skipped (they restate the geometry). Every other column is a property, by its dotted
 /// path for a struct's fields (`address.city`, as GDAL names them), under its own key and in
-/// its place; the first text column named `name`/`title` (any case) also gives the title and
-/// the first `description`/`snippet` the snippet, as the CSV reader does (`TitleProperties`).
+/// its place; the text column `TitleProperties.columns(of:in:)` prefers (`name`, else `title`,
+/// either in any case only where neither is there) also gives the title, and likewise the
+/// snippet, as the CSV reader does.
 ///
 /// Values: integers and reals as numbers (DECIMAL scaled, unsigned as unsigned), booleans,
 /// text; dates `YYYY-MM-DD`, timestamps ISO 8601 (`Z` when adjusted to UTC), times

@@ -87,4 +87,39 @@ struct UserKeysTests {
         #expect(String(decoding: report.output, as: UTF8.self) == "longitude,latitude,altitude_2\n1,2,5\n")
         #expect(report.diagnostics.entries["csv.column-renamed"] != nil)
     }
+
+    @Test("A title some features carry in `name` and others only as their title: one `name` column, every title kept")
+    func mixedTitles() throws {
+        // KML: a placemark whose ExtendedData `name` says what its <name> says, and one with a <name> only.
+        let kml = """
+            <kml xmlns="http://www.opengis.net/kml/2.2"><Document>
+            <Placemark><name>A</name><ExtendedData><Data name="name"><value>A</value></Data></ExtendedData>\
+            <Point><coordinates>1,2</coordinates></Point></Placemark>
+            <Placemark><name>B</name><Point><coordinates>3,4</coordinates></Point></Placemark>
+            </Document></kml>
+            """
+        let csv = String(decoding: try Self.convert(Array(kml.utf8), from: .kml, to: .csv), as: UTF8.self)
+        #expect(csv == "longitude,latitude,name\n1,2,A\n3,4,B\n", "\(csv)")
+        let back = try Self.read(Array(csv.utf8), as: .csv)
+        #expect(back.map { $0.properties["name"] } == ["A", "B"])
+    }
+
+    @Test("A `name` that is not text beside a `title`: the title is the title's, and `name` keeps its number")
+    func numericName() throws {
+        let input = #"{"type":"Feature","properties":{"name":12,"title":"Main St"},"geometry":{"type":"Point","coordinates":[1,2]}}"#
+        for format in [FileFormat.geoJSON, .csv, .geoParquet] {
+            let written = try Self.convert(Array(input.utf8), from: .geoJSON, to: format)
+            let back = try Self.read(written, as: format)
+            #expect(back.first?.properties == ["name": 12, "title": "Main St"], "\(format.name): \(String(describing: back.first?.properties))")
+        }
+    }
+
+    @Test("GeoJSON's `NAME` alone is the title (as GDAL's KML writer takes it), and stays `NAME`")
+    func upperCaseName() throws {
+        let input = #"{"type":"Feature","properties":{"NAME":"Lesotho"},"geometry":{"type":"Point","coordinates":[27.5,-29.3]}}"#
+        let kml = String(decoding: try Self.convert(Array(input.utf8), from: .geoJSON, to: .kml), as: UTF8.self)
+        #expect(kml.contains("<name>Lesotho</name>") && kml.contains(#"name="NAME">Lesotho<"#), "\(kml)")
+        let geojson = String(decoding: try Self.convert(Array(input.utf8), from: .geoJSON, to: .geoJSON), as: UTF8.self)
+        #expect(geojson.contains(#""properties":{"NAME":"Lesotho"}"#), "\(geojson)")
+    }
 }
