@@ -134,6 +134,11 @@ public struct CSVWriter: FeatureWriter {
             return
         }
         anyNonPoint = true
+        if geometry.mixesAltitudes {
+            try diagnostics.warn("csv.missing-z-as-zero",
+                                 "a geometry mixes positions with and without an altitude: WKT gives every position one, so those without are written at altitude 0",
+                                 hint: "give every position an altitude, or write 2D with --dim 2")
+        }
         cell.removeAll(keepingCapacity: true)
         try WKTWriter(precision: precision).append(geometry, to: &cell)
         CSVRowSlot.append(CSVRowSlot.wkt, cell, to: &row)

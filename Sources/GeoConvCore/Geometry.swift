@@ -126,6 +126,16 @@ public enum Geometry: Hashable, Sendable {
         return found
     }
 
+    /// Whether some positions carry an altitude and others do not (a collection of a 3D line
+    /// and a 2D point): a format that gives a geometry one dimension for all its positions (WKT,
+    /// WKB) writes the others at altitude 0.
+    public var mixesAltitudes: Bool {
+        if case .point = self { return false }
+        var with = false, without = false
+        forEachCoordinate { c in if c.altitude == nil { without = true } else { with = true } }
+        return with && without
+    }
+
     /// The geometry with every position passed through `transform`, called once per position in
     /// the order `forEachCoordinate` visits them (a polygon's shell before its holes, parts and
     /// members in order), so a running index pairs each call with the same position.

@@ -74,7 +74,8 @@ struct GeoParquetRows {
     /// property with a model column's name (renamed) — the features a records writer leaves
     /// to the document's writer, so that every message is made there, in order.
     static func reports(_ feature: Feature) -> Bool {
-        guard feature.style.isEmpty, feature.foreignMembers.isEmpty, feature.isAllFinite else { return true }
+        guard feature.style.isEmpty, feature.foreignMembers.isEmpty, feature.isAllFinite,
+              feature.geometry?.mixesAltitudes != true else { return true }
         var reports = false
         let hasID = feature.id != nil
         let hasTitle = feature.title != nil && !TitleProperties.isCarried(.title, in: feature)
@@ -106,6 +107,11 @@ struct GeoParquetRows {
         firstValues.removeAll(keepingCapacity: true)
         firstWideIntegers.removeAll(keepingCapacity: true)
         if let geometry = feature.geometry {
+            if geometry.mixesAltitudes {
+                try diagnostics.warn("geoparquet.missing-z-as-zero",
+                                     "a geometry mixes positions with and without an altitude: WKB gives every position one, so those without are written at altitude 0",
+                                     hint: "give every position an altitude, or write 2D with --dim 2")
+            }
             wkb.removeAll(keepingCapacity: true)
             try WKB.append(geometry, to: &wkb)  // (first: nothing is changed when it throws)
             SpooledRow.appendVarint(UInt64(wkb.count + 1), to: &row)

@@ -311,12 +311,7 @@ public struct GeometryWriter: FeatureWriter {
             try diagnostics.warn("wkt.null-geometry-skipped", "a feature without a geometry is skipped")
             return
         }
-        var mixedZ = false
-        var anyZ = false
-        geometry.forEachCoordinate { c in
-            if c.altitude != nil { anyZ = true } else { mixedZ = true }
-        }
-        if anyZ && mixedZ {
+        if geometry.mixesAltitudes {
             try diagnostics.warn("wkt.missing-z-as-zero", "positions without an altitude in a geometry that has some are written with Z 0")
         }
         if output.discards, form != .wkbBinary, !geometry.containsCircle {

@@ -200,6 +200,24 @@ struct GeneratedRoundTripTests {
         }
     }
 
+    @Test("A collection of a 3D line and a 2D point: CSV, GeoParquet and WKT write the point at z 0 and say so")
+    func mixedAltitudes() throws {
+        let input = #"{"type":"Feature","properties":{},"geometry":{"type":"GeometryCollection","geometries":["#
+            + #"{"type":"LineString","coordinates":[[1,2,30],[3,4,40]]},{"type":"Point","coordinates":[5,6]}]}}"#
+        for (format, code) in [(FileFormat.csv, "csv.missing-z-as-zero"), (.geoParquet, "geoparquet.missing-z-as-zero"),
+                               (.wkt, "wkt.missing-z-as-zero")] {
+            let report = try Converter().convert(.memory(Array(input.utf8), name: "in.geojson"), to: .memory,
+                                                 options: ConversionOptions(inputFormat: .geoJSON, outputFormat: format))
+            #expect(report.diagnostics.entries[code]?.count == 1, "\(format.name): \(report.diagnostics.entries.keys)")
+            let back = try Self.read(report.output, as: format)
+            guard case .geometryCollection(let members)? = back.first?.geometry else {
+                Issue.record("\(format.name): \(String(describing: back.first?.geometry))")
+                continue
+            }
+            #expect(members.last == .point(Coordinate(latitude: 6, longitude: 5, altitude: 0)), "\(format.name)")
+        }
+    }
+
     @Test("Reprojection there and back (3857, UTM 33N, EPSG:2056): every ring in its place", .enabled(if: BuiltTraits.proj))
     func reprojectionThereAndBack() throws {
         var generator = FeatureGenerator(seed: 2056)
