@@ -74,8 +74,9 @@ public struct StructuralComparison: Sendable {
     public func differences(expected: [ComparedFeature], got: [ComparedFeature]) -> [StructuralDifference] {
         var result: [StructuralDifference] = []
         if expected.count != got.count {
-            result.append(StructuralDifference(feature: min(expected.count, got.count), category: "feature.count", place: "features",
-                                               detail: "\(expected.count) expected, \(got.count) read"))
+            let detail = "\(expected.count) expected, \(got.count) read"
+            result.append(StructuralDifference(feature: min(expected.count, got.count), category: "feature.count",
+                                               place: "features", detail: detail))
         }
         for (index, (a, b)) in zip(expected, got).enumerated() {
             result += differences(expected: a, got: b, feature: index)
@@ -94,11 +95,16 @@ public struct StructuralComparison: Sendable {
         return result
     }
 
+    /// Records a difference: its category, place and detail.
+    private typealias Add = (String, String, String) -> Void
+
     // MARK: Properties
 
-    private func comparePropertiesOf(_ expected: ComparedFeature, _ got: ComparedFeature, _ add: (String, String, String) -> Void) {
+    private func comparePropertiesOf(_ expected: ComparedFeature, _ got: ComparedFeature, _ add: Add) {
         var gotIndex: [String: Int] = [:]
-        for (index, property) in got.properties.enumerated() where gotIndex[property.key] == nil { gotIndex[property.key] = index }
+        for (index, property) in got.properties.enumerated() where gotIndex[property.key] == nil {
+            gotIndex[property.key] = index
+        }
         var expectedKeys: Set<String> = []
         var matchedOrder: [Int] = []
         for property in expected.properties {
@@ -111,10 +117,13 @@ public struct StructuralComparison: Sendable {
             matchedOrder.append(index)
             let value = got.properties[index].value
             if Self.equal(property.value, value) { continue }
-            if property.value.typeName != value.typeName, !(nullMatchesAbsent && (property.value == .null || value == .null)) {
-                add("property.type", property.key, "\(Self.text(property.value)) expected, \(Self.text(value)) read")
-            } else if !(nullMatchesAbsent && property.value == .null && value == .null) {
-                add("property.value", property.key, "\(Self.text(property.value)) expected, \(Self.text(value)) read")
+            // (A null beside a value, where nulls match absent keys, is a value that differs.)
+            let detail = "\(Self.text(property.value)) expected, \(Self.text(value)) read"
+            let eitherNull = property.value == .null || value == .null
+            if property.value.typeName != value.typeName, !(nullMatchesAbsent && eitherNull) {
+                add("property.type", property.key, detail)
+            } else {
+                add("property.value", property.key, detail)
             }
         }
         if propertyOrderMatters, matchedOrder != matchedOrder.sorted() {
@@ -151,7 +160,7 @@ public struct StructuralComparison: Sendable {
 
     // MARK: Geometry
 
-    private func compare(_ a: Geometry?, _ b: Geometry?, at place: String, _ add: (String, String, String) -> Void) {
+    private func compare(_ a: Geometry?, _ b: Geometry?, at place: String, _ add: Add) {
         let a = a.flatMap { $0.isEmpty ? nil : $0 }, b = b.flatMap { $0.isEmpty ? nil : $0 }
         switch (a, b) {
         case (nil, nil): return
@@ -161,7 +170,7 @@ public struct StructuralComparison: Sendable {
         }
     }
 
-    private func compare(_ a: Geometry, _ b: Geometry, at place: String, _ add: (String, String, String) -> Void) {
+    private func compare(_ a: Geometry, _ b: Geometry, at place: String, _ add: Add) {
         switch (a, b) {
         case (.point(let x), .point(let y)):
             comparePositions([x], [y], at: place, add)
@@ -172,13 +181,21 @@ public struct StructuralComparison: Sendable {
         case (.polygon(let x), .polygon(let y)):
             comparePolygons(x, y, at: place, add)
         case (.multiLineString(let x), .multiLineString(let y)):
-            guard x.count == y.count else { return add("shape.parts", place, "\(x.count) lines expected, \(y.count) read") }
-            for (i, (p, q)) in zip(x, y).enumerated() { comparePositions(p.coordinates, q.coordinates, at: place + " / line \(i)", add) }
+            guard x.count == y.count else {
+                return add("shape.parts", place, "\(x.count) lines expected, \(y.count) read")
+            }
+            for (i, (p, q)) in zip(x, y).enumerated() {
+                comparePositions(p.coordinates, q.coordinates, at: place + " / line \(i)", add)
+            }
         case (.multiPolygon(let x), .multiPolygon(let y)):
-            guard x.count == y.count else { return add("shape.parts", place, "\(x.count) polygons expected, \(y.count) read") }
+            guard x.count == y.count else {
+                return add("shape.parts", place, "\(x.count) polygons expected, \(y.count) read")
+            }
             for (i, (p, q)) in zip(x, y).enumerated() { comparePolygons(p, q, at: place + " / part \(i)", add) }
         case (.geometryCollection(let x), .geometryCollection(let y)):
-            guard x.count == y.count else { return add("shape.parts", place, "\(x.count) members expected, \(y.count) read") }
+            guard x.count == y.count else {
+                return add("shape.parts", place, "\(x.count) members expected, \(y.count) read")
+            }
             for (i, (p, q)) in zip(x, y).enumerated() { compare(p, q, at: place + " / member \(i)", add) }
         case (.circle(let c, let r), .circle(let d, let s)):
             comparePositions([c], [d], at: place, add)
@@ -188,7 +205,7 @@ public struct StructuralComparison: Sendable {
         }
     }
 
-    private func comparePolygons(_ x: PolygonRings, _ y: PolygonRings, at place: String, _ add: (String, String, String) -> Void) {
+    private func comparePolygons(_ x: PolygonRings, _ y: PolygonRings, at place: String, _ add: Add) {
         let a = x.rings, b = y.rings
         guard a.count == b.count else { return add("shape.parts", place, "\(a.count) rings expected, \(b.count) read") }
         for (i, (p, q)) in zip(a, b).enumerated() {
@@ -202,7 +219,7 @@ public struct StructuralComparison: Sendable {
     }
 
     /// A closed ring against another that may start elsewhere and run the other way.
-    private func compareRings(_ a: [Coordinate], _ b: [Coordinate], at place: String, _ add: (String, String, String) -> Void) {
+    private func compareRings(_ a: [Coordinate], _ b: [Coordinate], at place: String, _ add: Add) {
         guard a.count == b.count, a.count > 1 else { return comparePositions(a, b, at: place, add) }
         let n = a.count - 1  // the closing vertex repeats the first
         for reversed in [false, true] {
@@ -214,8 +231,10 @@ public struct StructuralComparison: Sendable {
         comparePositions(a, b, at: place, add)  // no rotation fits: say where they part
     }
 
-    private func comparePositions(_ a: [Coordinate], _ b: [Coordinate], at place: String, _ add: (String, String, String) -> Void) {
-        guard a.count == b.count else { return add("shape.vertices", place, "\(a.count) positions expected, \(b.count) read") }
+    private func comparePositions(_ a: [Coordinate], _ b: [Coordinate], at place: String, _ add: Add) {
+        guard a.count == b.count else {
+            return add("shape.vertices", place, "\(a.count) positions expected, \(b.count) read")
+        }
         var altitudeReported = false
         for (i, (p, q)) in zip(a, b).enumerated() {
             if !sameHorizontally(p, q) {
@@ -224,13 +243,16 @@ public struct StructuralComparison: Sendable {
             }
             if !altitudeReported, !sameAltitude(p.altitude, q.altitude) {
                 altitudeReported = true
-                add("shape.altitude", place + (a.count > 1 ? " / vertex \(i)" : ""),
-                    "altitude \(p.altitude.map { "\($0)" } ?? "none") expected, \(q.altitude.map { "\($0)" } ?? "none") read")
+                let (expected, read) = (p.altitude.map { "\($0)" } ?? "none", q.altitude.map { "\($0)" } ?? "none")
+                let at = place + (a.count > 1 ? " / vertex \(i)" : "")
+                add("shape.altitude", at, "altitude \(expected) expected, \(read) read")
             }
         }
     }
 
-    private func same(_ p: Coordinate, _ q: Coordinate) -> Bool { sameHorizontally(p, q) && sameAltitude(p.altitude, q.altitude) }
+    private func same(_ p: Coordinate, _ q: Coordinate) -> Bool {
+        sameHorizontally(p, q) && sameAltitude(p.altitude, q.altitude)
+    }
 
     private func sameHorizontally(_ p: Coordinate, _ q: Coordinate) -> Bool {
         (abs(p.longitude - q.longitude) <= tolerance || p.longitude == q.longitude)
