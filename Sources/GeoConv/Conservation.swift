@@ -16,13 +16,21 @@ public struct ConservationResult: Sendable {
     public var reported: Int
     /// Values neither carried nor reported, in input order.
     public var lostSilently: [ListedValue]
+    /// Places where the round trip's reading differs from the input's (a value at another
+    /// place, of another type, a key spelled otherwise, a ring or vertex moved) and a warning
+    /// of the round trip names the feature.
+    public var changedReported: Int = 0
+    /// Places where the round trip's reading differs from the input's and no warning names it.
+    public var changedSilently: [StructuralDifference] = []
     /// The error the round trip stopped with, when it refused the file.
     public var refusal: GeoConvError?
 }
 
 /// The conservation check: every value a reader takes in from a file reaches the output of
-/// a same-format round trip (KML → KML, KMZ → KMZ, GPX → GPX, GeoJSON → GeoJSON) or is
-/// named by a warning with its code and place. Formats take part by listing their values
+/// a same-format round trip (KML → KML, KMZ → KMZ, GPX → GPX, GeoJSON → GeoJSON, CSV → CSV,
+/// Shapefile → Shapefile, GeoParquet → GeoParquet) or is named by a warning with its code and
+/// place; and the round trip's reading equals the input's by address (feature, key, part, ring,
+/// vertex), or a warning names the feature that changed. Formats take part by listing their values
 /// (`FormatCapabilities.listsValues`); the equivalences accepted are the ones those
 /// listings mark (`ListedValue.Kind`) and `ListedValue.matchKey`'s: numbers by value, white
 /// space collapsed. See `docs/conservation.md`.
@@ -77,7 +85,21 @@ public struct ConservationCheck: Sendable {
         let written = try list(ByteReader(.file(output)))
         let warnings = report.diagnostics.everyWarning + report.diagnostics.skippedFeatures
             + report.diagnostics.entries.values.map(\.first).filter { !$0.isNote }
-        return compare(path: path, format: format.name, input: input, output: written, warnings: warnings)
+        var result = compare(path: path, format: format.name, input: input, output: written, warnings: warnings)
+        // By address: the output read back, feature by feature, against the input's reading.
+        let structure = ConservationStructure(converter: Converter(registry: registry))
+        let before = try structure.read(path)
+        do throws(GeoConvError) {
+            let after = try structure.read(output)
+            let changes = structure.changes(from: before, to: after, format: format, warnings: warnings)
+            result.changedReported = changes.reported
+            result.changedSilently = changes.silent
+        } catch {
+            // geoconv cannot read back what it wrote: everything changed, and nothing said so.
+            result.changedSilently = [StructuralDifference(feature: 0, category: "file.unreadable", place: "output",
+                                                           detail: error.description)]
+        }
+        return result
     }
 
     /// Matches the values read against the values written, then the rest against the warnings.

@@ -58,6 +58,9 @@ public struct StructuralComparison: Sendable {
     public var allowsAddedProperties: Bool
     /// Whether a null property equals an absent one.
     public var nullMatchesAbsent: Bool
+    /// Keys the second reading may hold where the first has none: a name the writer gives
+    /// (`FormatCapabilities.styleReferenceKey`, KML's `styleUrl` of an inline style).
+    public var keysTheWriterNames: Set<String> = []
 
     /// Creates a comparison; by default exact ordinates, rings as written, properties in order,
     /// none added.
@@ -68,6 +71,17 @@ public struct StructuralComparison: Sendable {
         self.propertyOrderMatters = propertyOrderMatters
         self.allowsAddedProperties = allowsAddedProperties
         self.nullMatchesAbsent = nullMatchesAbsent
+    }
+
+    /// The comparison of a reading with the reading of what `format`'s writer made of it:
+    /// exact ordinates, and what the format's rules let change (`FormatCapabilities`: a ring's
+    /// start and direction, the properties' order, a null for an absent key, the style names
+    /// the writer gives).
+    public init(format: FileFormat, tolerance: Double = 0) {
+        self.init(tolerance: tolerance, ringsMayRestart: format.capabilities.rewindsRings,
+                  propertyOrderMatters: format.capabilities.keepsPropertyOrder,
+                  nullMatchesAbsent: format.capabilities.readsAbsentPropertiesAsNull)
+        keysTheWriterNames = Set([format.capabilities.styleReferenceKey].compactMap { $0 })
     }
 
     /// Every difference of `got` from `expected`, feature by feature in order.
@@ -132,6 +146,7 @@ public struct StructuralComparison: Sendable {
         if !allowsAddedProperties {
             for property in got.properties where !expectedKeys.contains(property.key) {
                 if property.value == .null, nullMatchesAbsent { continue }
+                if keysTheWriterNames.contains(property.key) { continue }
                 add("property.added", property.key, "\(Self.text(property.value)) read, no such key expected")
             }
         }

@@ -6,12 +6,15 @@ struct Conservation: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check that every value of each file survives a same-format round trip or is reported.",
         discussion: """
-            For each KML, KMZ, GPX and GeoJSON file (directories are searched), lists every
-            value the file holds (element text, attribute values, JSON scalars, ordinates),
-            converts the file to its own format and checks each value reaches the output or
-            is named by a warning at its place. Prints per file and in total the values read,
-            carried, reported and lost silently; exit status 1 when any value was lost
-            silently. See docs/conservation.md.
+            For each KML, KMZ, GPX, GeoJSON, CSV, Shapefile and GeoParquet file (directories
+            are searched), lists every value the file holds (element text, attribute values,
+            JSON scalars, cells, ordinates), converts the file to its own format and checks
+            each value reaches the output or is named by a warning at its place (else: lost);
+            then reads the output back and compares it with the input's reading by address,
+            feature by feature, key by key, part, ring and vertex (else: changed). Prints per
+            file and in total the values read, carried, reported, lost silently and the places
+            changed silently; exit status 1 when anything was lost or changed silently. See
+            docs/conservation.md.
             """
     )
 
@@ -39,7 +42,7 @@ struct Conservation: ParsableCommand {
                 files.append(path)
             }
         }
-        var totals = (files: 0, read: 0, carried: 0, reported: 0, lost: 0, refused: 0)
+        var totals = (files: 0, read: 0, carried: 0, reported: 0, lost: 0, refused: 0, changed: 0, changedSilently: 0)
         for file in files {
             let result: ConservationResult
             do {
@@ -56,9 +59,13 @@ struct Conservation: ParsableCommand {
             totals.carried += result.carried
             totals.reported += result.reported
             totals.lost += result.lostSilently.count
+            totals.changed += result.changedReported
+            totals.changedSilently += result.changedSilently.count
             if result.refusal != nil { totals.refused += 1 }
-            if quiet, result.lostSilently.isEmpty, result.refusal == nil { continue }
-            var line = "\(file): \(result.format): read \(result.read), carried \(result.carried), reported \(result.reported), lost silently \(result.lostSilently.count)"
+            if quiet, result.lostSilently.isEmpty, result.changedSilently.isEmpty, result.refusal == nil { continue }
+            var line = "\(file): \(result.format): read \(result.read), carried \(result.carried), "
+                + "reported \(result.reported), lost silently \(result.lostSilently.count); "
+                + "changed with a warning \(result.changedReported), changed silently \(result.changedSilently.count)"
             if let refusal = result.refusal { line += " (refused: \(refusal.message))" }
             print(line.escapingControlCharacters)  // file names and messages quote the input
             for value in result.lostSilently.prefix(show) {
@@ -67,9 +74,17 @@ struct Conservation: ParsableCommand {
                       + (value.pointer.map { " at \($0)" } ?? ""))
             }
             if result.lostSilently.count > show { print("  … and \(result.lostSilently.count - show) more") }
+            for change in result.changedSilently.prefix(show) {
+                print("  \(file): changed silently: \(change)".escapingControlCharacters)
+            }
+            if result.changedSilently.count > show {
+                print("  … and \(result.changedSilently.count - show) more changes")
+            }
         }
-        print("total: \(totals.files) files (\(totals.refused) refused), values read \(totals.read), carried \(totals.carried), reported \(totals.reported), lost silently \(totals.lost)")
-        if totals.lost > 0 { throw ExitCode(1) }
+        print("total: \(totals.files) files (\(totals.refused) refused), values read \(totals.read), "
+              + "carried \(totals.carried), reported \(totals.reported), lost silently \(totals.lost); "
+              + "changed with a warning \(totals.changed), changed silently \(totals.changedSilently)")
+        if totals.lost > 0 || totals.changedSilently > 0 { throw ExitCode(1) }
     }
 
     /// Text in quotes, with control characters shown as escapes.

@@ -64,7 +64,8 @@ extension FileFormat {
                 guard let path, path.hasSuffix(".tsv"), options.formatOptions[CSVOptions.delimiter] == nil else { return }
                 options.formatOptions[CSVOptions.delimiter] = "tab"
             },
-            listsValues: { input throws(GeoConvError) in try CSVValueListing.values(of: input) }
+            listsValues: { input throws(GeoConvError) in try CSVValueListing.values(of: input) },
+            readsAbsentPropertiesAsNull: true
         ),
         sniff: { prefix in CSVHeaderSniffing.looksLikeCSV(prefix) },
         makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in

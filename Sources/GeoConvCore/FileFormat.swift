@@ -125,6 +125,23 @@ public struct FormatCapabilities: Sendable {
     /// JSON scalars, ordinates), each with its place, for the conservation check (`geoconv
     /// conservation`): `nil` when the format takes part in none.
     public var listsValues: (@Sendable (ByteReader) throws(GeoConvError) -> [ListedValue])?
+    /// The format's rule fixes each ring's direction, so its writer may start a ring at another
+    /// vertex and run it the other way (RFC 7946 GeoJSON, Shapefile): the structural checks
+    /// let a ring's start and direction change for it, and nothing else.
+    public var rewindsRings: Bool
+    /// The format writes the properties in their order. `false` where the title and snippet
+    /// are elements of their own, apart from the other data (KML, GPX): the structural checks
+    /// then compare the properties key by key, whatever their order.
+    public var keepsPropertyOrder: Bool
+    /// Every record of the format has every column (CSV, Shapefile, GeoParquet): a property a
+    /// feature lacks is written as an empty cell or a null and read back as a null, as GDAL
+    /// reads it. The structural checks count a null and an absent property as one for it.
+    public var readsAbsentPropertiesAsNull: Bool
+    /// The property under which this format's reading names the shared style a feature uses
+    /// (KML's `styleUrl`). Its writer names the styles the source left unnamed (an inline
+    /// style becomes `#s1`): the structural checks compare a style by its contents, and this
+    /// key only where the first reading has it.
+    public var styleReferenceKey: String?
 
     /// Describes what a format can hold (by default: any CRS, no circles, not line-delimited).
     public init(
@@ -134,8 +151,14 @@ public struct FormatCapabilities: Sendable {
         makeValidator: (@Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any ValidatingReader)? = nil,
         holdsEmbeddedFiles: Bool = false, writesFeaturesAs: String? = nil,
         listsValues: (@Sendable (ByteReader) throws(GeoConvError) -> [ListedValue])? = nil,
-        resolvesOptions: (@Sendable (_ options: inout ConversionOptions) throws(GeoConvError) -> Void)? = nil
+        resolvesOptions: (@Sendable (_ options: inout ConversionOptions) throws(GeoConvError) -> Void)? = nil,
+        rewindsRings: Bool = false, keepsPropertyOrder: Bool = true, readsAbsentPropertiesAsNull: Bool = false,
+        styleReferenceKey: String? = nil
     ) {
+        self.styleReferenceKey = styleReferenceKey
+        self.readsAbsentPropertiesAsNull = readsAbsentPropertiesAsNull
+        self.rewindsRings = rewindsRings
+        self.keepsPropertyOrder = keepsPropertyOrder
         self.listsValues = listsValues
         self.resolvesOptions = resolvesOptions
         self.isWGS84Only = isWGS84Only

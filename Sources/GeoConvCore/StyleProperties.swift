@@ -197,8 +197,22 @@ package enum StyleProperties {
             Mapping(keys: [opacityKey] + alsoOpacityKeys,
                     read: { _, _, _ in false },
                     write: { feature in
-                        guard let color = path.get(feature.style), color.opacity != 1 else { return nil }
-                        return number(color.opacity)
+                        guard let color = path.get(feature.style) else { return nil }
+                        // A colour property kept as written (`rgba(255,0,0,0.5)`: its colour is the
+                        // model's) says its own opacity, which the reader multiplies with this one:
+                        // the opacity to write is what is left over (`#rrggbb` says none).
+                        var own = 1.0
+                        for colorKey in [key] + alsoKeys {
+                            guard let text = feature.properties[colorKey]?.stringValue else { continue }
+                            if let written = Color(css: text), written.red == color.red, written.green == color.green,
+                               written.blue == color.blue, written.opacity > 0 {
+                                own = written.opacity
+                            }
+                            break
+                        }
+                        let opacity = color.opacity / own
+                        guard abs(opacity - 1) > 1e-12 else { return nil }
+                        return number(opacity)
                     },
                     reportsUnusable: false,
                     agrees: { existing, wanted, _ in

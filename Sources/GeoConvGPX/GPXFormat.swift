@@ -6,7 +6,11 @@ extension FileFormat {
         name: "gpx",
         extensions: ["gpx"],
         summary: "GPX 1.1 (1.0 read): waypoints, routes, tracks with times and elevations",
-        capabilities: FormatCapabilities(isWGS84Only: true, listsValues: { input throws(GeoConvError) in try GPXValueListing.values(of: input) }),
+        capabilities: FormatCapabilities(isWGS84Only: true,
+                                         listsValues: { input throws(GeoConvError) in
+                                             try GPXValueListing.values(of: input)
+                                         },
+                                         keepsPropertyOrder: false),
         sniff: { prefix in
             guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix), byte == UInt8(ascii: "<") else { return false }
             let head = String(decoding: prefix[index...].prefix(2048), as: UTF8.self)

@@ -43,12 +43,6 @@ struct GPXShape {
         self.fields = fields
     }
 
-    /// Whether a line's points all have times (it is then written as a track).
-    func hasTimes(lines: [[Coordinate]], nested: Bool) -> Bool {
-        guard let times = column("times", lines: lines, nested: nested) else { return false }
-        return times.allSatisfy { $0.allSatisfy { $0.stringValue.map(GPXShape.isDateTime) == true } }
-    }
-
     /// A per-point array shaped like `lines`, `nil` when there is none or it does not fit.
     private func column(_ key: String, lines: [[Coordinate]], nested: Bool) -> [[JSONValue]]? {
         guard let value = perPoint[key]?.arrayValue else { return nil }

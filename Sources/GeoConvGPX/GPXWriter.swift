@@ -12,12 +12,14 @@ public struct GPXWriteOptions: Hashable, Sendable {
 
 /// Writes GPX 1.1, valid against its schema, streaming.
 ///
-/// - Point → `wpt`; MultiPoint → one `wpt` per point (noted); LineString → `rte`, or a `trk`
-///   of one segment when every point has a time (a recording, as `gx:Track`);
-///   MultiLineString → `trk`, one `trkseg` per line. Other geometries (polygons,
-///   collections, none) are not written, with a warning.
+/// - Point → `wpt`; MultiPoint → one `wpt` per point (a warning: the feature becomes
+///   several); LineString → `rte` (times and all: `rtept` holds them), as GDAL writes it, so
+///   that it reads back as the LineString it was; MultiLineString → `trk`, one `trkseg` per
+///   line. An empty line or multi-line is a `rte` or `trk` with its fields and no points.
+///   Other geometries (polygons, collections, none) are not written, with a warning.
 /// - GPX puts waypoints before routes before tracks: routes and tracks wait in spools
-///   (memory, then a temporary file) and follow the waypoints, so memory stays bounded.
+///   (memory, then a temporary file) and follow the waypoints, so memory stays bounded; a
+///   feature that moves ahead of others so is reported (`gpx.reordered`).
 /// - The header's name and description, and `gpx:metadata`, make `metadata`.
 /// - Title → `name`, snippet → `desc`, marker symbol → `sym`, `timestamp` → `time`, and the
 ///   GPX fields by their names (`cmt`, `src`, `links`, `type`, `number`, accuracy fields)
@@ -32,6 +34,8 @@ public struct GPXWriter: FeatureWriter {
     private var buffer: [UInt8] = []
     private let routes = Spool()
     private let tracks = Spool()
+    /// Whether a route or a track waits in the spools (a waypoint or route after it moves ahead).
+    private var spooledRoute = false, spooledTrack = false
 
     /// Creates a writer into `output`.
     public init(_ output: ByteWriter, options: GPXWriteOptions = GPXWriteOptions(), diagnostics: DiagnosticLog) {
@@ -52,6 +56,7 @@ public struct GPXWriter: FeatureWriter {
 
     public mutating func write(_ feature: Feature) throws(GeoConvError) {
         guard try isWritten(feature.geometry) else { return }
+        try reportOrder(of: feature.geometry)
         if output.discards, feature.properties["extensions"] == nil, feature.properties["coordinateProperties"] == nil {
             // Bytes that go nowhere (`geoconv info` learning what would be lost): without
             // extensions or per-point values, only a longitude of 180 is left to report.
@@ -74,12 +79,19 @@ public struct GPXWriter: FeatureWriter {
                 buffer.append(0x0A)
             }
         case .lineString(let path)?:
-            let track = shape.hasTimes(lines: [Array(path)], nested: false)
-            try shape.line(track ? "trk" : "rte", lines: [Array(path)], nested: false, diagnostics: diagnostics)
+            try shape.line("rte", lines: [Array(path)], nested: false, diagnostics: diagnostics)
             shape.out.append(0x0A)
-            try (track ? tracks : routes).append(shape.out)
+            try routes.append(shape.out)
+        case .empty(.lineString)?:
+            try shape.line("rte", lines: [], nested: false, diagnostics: diagnostics)
+            shape.out.append(0x0A)
+            try routes.append(shape.out)
         case .multiLineString(let lines)?:
             try shape.line("trk", lines: lines.map { Array($0) }, nested: true, diagnostics: diagnostics)
+            shape.out.append(0x0A)
+            try tracks.append(shape.out)
+        case .empty(.multiLineString)?:
+            try shape.line("trk", lines: [], nested: true, diagnostics: diagnostics)
             shape.out.append(0x0A)
             try tracks.append(shape.out)
         default:
@@ -88,13 +100,37 @@ public struct GPXWriter: FeatureWriter {
         try flushIfFull()
     }
 
-    /// Whether GPX holds `geometry` (reporting it when not, and noting a MultiPoint's split).
+    /// Reports a feature that GPX's order (waypoints, routes, tracks) moves ahead of features
+    /// written before it, and notes what waits in the spools.
+    private mutating func reportOrder(of geometry: Geometry?) throws(GeoConvError) {
+        let movesAhead: Bool
+        switch geometry {
+        case .point?, .multiPoint?:
+            movesAhead = spooledRoute || spooledTrack
+        case .lineString?, .empty(.lineString)?:
+            movesAhead = spooledTrack
+            spooledRoute = true
+        default:
+            movesAhead = false
+            spooledTrack = true
+        }
+        guard movesAhead else { return }
+        try diagnostics.warn("gpx.reordered",
+                             "GPX puts waypoints before routes and routes before tracks: this feature is "
+                                 + "written ahead of the routes or tracks that came before it",
+                             hint: "order the features as GPX does, or write GeoJSON or KML to keep their order")
+    }
+
+    /// Whether GPX holds `geometry` (reporting it when not, and a MultiPoint's split).
     private func isWritten(_ geometry: Geometry?) throws(GeoConvError) -> Bool {
         switch geometry {
-        case .point?, .lineString?, .multiLineString?:
+        case .point?, .lineString?, .multiLineString?, .empty(.lineString)?, .empty(.multiLineString)?:
             return true
         case .multiPoint(let points)? where !points.isEmpty:
-            diagnostics.note("gpx.multipoint-split", "a MultiPoint is written as \(points.count) waypoints with the same fields")
+            try diagnostics.warn("gpx.multipoint-split",
+                                 "a MultiPoint is written as \(points.count) waypoints with the same fields: "
+                                     + "it reads back as \(points.count) features",
+                                 hint: "write GeoJSON or KML to keep it one feature")
             return true
         case let geometry:
             let kind = geometry.map { "a \($0.kind)" } ?? "a feature without geometry"

@@ -40,7 +40,8 @@ extension FileFormat {
                 reader.collectsProblems = true
                 return reader
             },
-            listsValues: { input throws(GeoConvError) in try GeoJSONValueListing.values(of: input) }
+            listsValues: { input throws(GeoConvError) in try GeoJSONValueListing.values(of: input) },
+            rewindsRings: true
         ),
         sniff: { prefix in
             guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix), byte == UInt8(ascii: "{") else { return false }
@@ -82,7 +83,8 @@ extension FileFormat {
                 reader.collectsProblems = true
                 return reader
             },
-            listsValues: { input throws(GeoConvError) in try GeoJSONValueListing.values(of: input) }
+            listsValues: { input throws(GeoConvError) in try GeoJSONValueListing.values(of: input) },
+            rewindsRings: true
         ),
         sniff: { prefix in
             guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }

@@ -466,8 +466,14 @@ public struct GeoJSONReader: FeatureReader {
             case "features":
                 throw GeoConvError(.invalidInput, "a second \"features\" member", at: location)
             case "bbox":
-                // Derived data (writers put it last once every feature is known): nothing is lost.
+                // Derived data (writers put it last once every feature is known), but the
+                // user's: said, with the way to get one back.
                 try checkBBox(value, at: location)
+                var location = location
+                location.pointer = "/bbox"
+                try diagnostics.warn("geojson.members-after-features",
+                                     "the document member \"bbox\" comes after the features and is not carried over",
+                                     at: location, hint: "--write-bbox writes one computed from the features written")
             default:
                 var location = location
                 location.pointer = "/" + JSONScanner.escapePointer(key)  // (the value too: all of it is dropped)

@@ -18,7 +18,9 @@ extension FileFormat {
         aliases: ["parquet"],
         extensions: ["parquet", "geoparquet"],
         summary: "GeoParquet 1.1 (Parquet, WKB geometry, bbox covering column): columns typed across the file",
-        capabilities: FormatCapabilities(listsValues: { input throws(GeoConvError) in try GeoParquetValueListing.values(of: input) }),
+        capabilities: FormatCapabilities(
+            listsValues: { input throws(GeoConvError) in try GeoParquetValueListing.values(of: input) },
+            readsAbsentPropertiesAsNull: true),
         sniff: { prefix in prefix.starts(with: Array("PAR1".utf8)) },
         makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
             try GeoParquetReader(input, diagnostics: diagnostics)

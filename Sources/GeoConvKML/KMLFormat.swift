@@ -7,7 +7,10 @@ extension FileFormat {
         extensions: ["kml"],
         summary: "KML 2.2: placemarks, styles, folders, ExtendedData, tracks, overlays",
         capabilities: FormatCapabilities(isWGS84Only: true, holdsCircles: true, drawsCirclesAsPolygons: true,
-                                         listsValues: { input throws(GeoConvError) in try KMLValueListing.values(of: input) }),
+                                         listsValues: { input throws(GeoConvError) in
+                                             try KMLValueListing.values(of: input)
+                                         },
+                                         keepsPropertyOrder: false, styleReferenceKey: "styleUrl"),
         sniff: { prefix in
             guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix), byte == UInt8(ascii: "<") else { return false }
             let head = String(decoding: prefix[index...].prefix(2048), as: UTF8.self)
@@ -32,7 +35,8 @@ extension FileFormat {
                                          writesFeaturesAs: "kml",
                                          listsValues: { input throws(GeoConvError) in
                                              try KMLValueListing.values(of: KMZ.openMainKML(input).kml)
-                                         }),
+                                         },
+                                         keepsPropertyOrder: false, styleReferenceKey: "styleUrl"),
         sniff: { prefix in prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) },
         makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
             try KMZReader(input, options: KMLReadOptions(skipsInvalidFeatures: options.skipInvalid,

@@ -79,12 +79,20 @@ final class KMLWriterState {
     @exclusivity(unchecked) var header = DocumentHeader()
     let body: Spool
     // What the document's start says (`documentStart()`): each change is counted.
-    @exclusivity(unchecked) var styles: OrderedDictionary<String, String> = [:] { didSet { startChanges &+= 1 } }  // style XML → id
+    /// Shared styles, id → style XML, in order of first use.
+    @exclusivity(unchecked) var styles: OrderedDictionary<String, String> = [:] { didSet { startChanges &+= 1 } }
+    /// The schema fields `kml.mixed-types` was reported for.
+    @exclusivity(unchecked) var mixedTypeFields: Set<Int> = []
+    /// Style XML → the first id it was written under, for the styles no source named.
+    @exclusivity(unchecked) var styleIDs: [String: String] = [:]
     @exclusivity(unchecked) var schema: OrderedDictionary<String, SchemaType> = [:] { didSet { startChanges &+= 1 } }  // field → type
     @exclusivity(unchecked) var displayNames: [String: String] = [:] { didSet { startChanges &+= 1 } }  // field → displayName
     /// The track arrays' fields (`gx:SimpleArrayField`), in the order met.
     @exclusivity(unchecked) var arrayFields: OrderedDictionary<String, SchemaType> = [:] { didSet { startChanges &+= 1 } }
-    @exclusivity(unchecked) var styleMaps: OrderedDictionary<String, String> = [:] { didSet { startChanges &+= 1 } }  // "normal id|highlight id" → StyleMap id
+    /// StyleMaps, id → "normal id|highlight id", in order of first use.
+    @exclusivity(unchecked) var styleMaps: OrderedDictionary<String, String> = [:] { didSet { startChanges &+= 1 } }
+    /// "normal id|highlight id" → the first StyleMap id it was written under, for maps no source named.
+    @exclusivity(unchecked) var styleMapIDs: [String: String] = [:]
     @exclusivity(unchecked) var usesGX = false { didSet { if usesGX != oldValue { startChanges &+= 1 } } }
     @exclusivity(unchecked) var startChanges = 0
     @exclusivity(unchecked) var usedIDs: Set<String> = []
@@ -132,6 +140,9 @@ final class KMLWriterState {
                                           ModelKey.balloonText.name, ModelKey.altitudeMode.name, ModelKey.extrude.name, ModelKey.radius.name,
                                           ModelKey.circleCenter.name, ModelKey.geodesic.name, ModelKey.groundAnchor.name, ModelKey.view.name,
                                           ModelKey.region.name, ModelKey.highlightStyle.name, ModelKey.displayNames.name])
+
+    /// The structural properties a geometry element holds.
+    static let geometryFacts: Set<String> = [ModelKey.altitudeMode.name, ModelKey.extrude.name]
 
     /// What GroundOverlays and NetworkLinks write as their own elements, in schema order.
     static let overlayElements = ["color", "drawOrder"]

@@ -49,8 +49,8 @@ extension KMLWriterState {
             append(text: "<tilt>\(DecimalFormatter.shortest(camera.viewingAngle))</tilt>")
             append(text: "<range>\(DecimalFormatter.shortest(camera.kmlRange))</range></LookAt>\n")
         }
-        for (xml, id) in styles { append(text: "<Style id=\"\(XMLEscaping.attribute(id))\">\(xml)</Style>\n") }
-        for (pair, id) in styleMaps {
+        for (id, xml) in styles { append(text: "<Style id=\"\(XMLEscaping.attribute(id))\">\(xml)</Style>\n") }
+        for (id, pair) in styleMaps {
             let ids = pair.split(separator: "|", maxSplits: 1).map(String.init)
             guard ids.count == 2 else { continue }
             append(text: "<StyleMap id=\"\(XMLEscaping.attribute(id))\"><Pair><key>normal</key><styleUrl>#\(XMLEscaping.text(ids[0]))</styleUrl></Pair>")

@@ -94,7 +94,11 @@ extension KMLWriterState {
         var place = -1
         for (key, value) in properties {
             place += 1
-            if let ownElements, KMLWriterState.structural.contains(key) || ownElements.contains(key) { continue }
+            if let ownElements, KMLWriterState.structural.contains(key) || ownElements.contains(key) {
+                // A geometry's own facts (an empty <gx:Track>'s altitudeMode) stay data when no
+                // geometry is written to hold them.
+                if feature.geometry != nil || !KMLWriterState.geometryFacts.contains(key) { continue }
+            }
             // A "name" or "description" that the model's title or description does not stand
             // for (ExtendedData read from KML under that name) is data like any other; so is a
             // "title" always: KML's <name> reads back as `name`, and the key is the user's.
@@ -138,8 +142,11 @@ extension KMLWriterState {
             case .number(let n):
                 let type = KMLWriterState.schemaType(of: n)
                 if type == .string {
-                    note("kml.number-as-text",
-                         "a number that no KML int or double holds exactly (more digits than a 64-bit float keeps, or beyond its range) is written as a string field, digits kept")
+                    try warn("kml.number-as-text",
+                             "a number that no KML int or double holds exactly (more digits than a 64-bit float "
+                                 + "keeps, or beyond its range) is written as a string field, digits kept: it reads "
+                                 + "back as text",
+                             hint: "write GeoJSON to keep it a number with every digit")
                 }
                 addSimple(field: try noteType(type, for: key, at: place), n.literal)
             case .array, .object:
@@ -269,17 +276,32 @@ extension KMLWriterState {
     /// makes string, with a warning.
     func widen(field: Int, to type: SchemaType) throws(GeoConvError) {
         let existing = schema.values[field]
-        if existing == type || existing == .string { return }
+        if existing == type { return }
+        if existing == .string {
+            // A number or boolean in a field an earlier value typed text reads back as text: said
+            // once per field, as a widening is (a records writer's, by the document writer).
+            if events != nil {
+                events?.append(.type(LearnedType(record: recordIndex, key: schema.keys[field], type: type)))
+            } else {
+                try reportMixedTypes(field: field)
+            }
+            return
+        }
         if (existing == .int && type == .double) || (existing == .double && type == .int) {
             schema.values[field] = .double
         } else {
             schema.values[field] = .string
             // (A records writer's widening is the document writer's to report: `learn`.)
-            if events == nil {
-                try diagnostics.warn("kml.mixed-types", "property \"\(schema.keys[field])\" has values of different types; KML types it as text")
-            }
+            if events == nil { try reportMixedTypes(field: field) }
         }
         events?.append(.type(LearnedType(record: recordIndex, key: schema.keys[field], type: schema.values[field])))
+    }
+
+    /// Reports, once per field, that its values are of several types and all read back as text.
+    func reportMixedTypes(field: Int) throws(GeoConvError) {
+        guard mixedTypeFields.insert(field).inserted else { return }
+        try diagnostics.warn("kml.mixed-types",
+                             "property \"\(schema.keys[field])\" has values of different types; KML types it as text")
     }
 
     /// What a records writer's placemark made or would report (`events`).

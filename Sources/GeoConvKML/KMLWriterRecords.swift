@@ -130,7 +130,7 @@ extension KMLWriterState {
             for reference in facts.styles {
                 buffer.append(contentsOf: bytes[start..<reference.offset])
                 append("<styleUrl>#")
-                XMLEscaping.appendText(sharedStyle(reference.xml, preferred: nil), to: &buffer)
+                XMLEscaping.appendText(sharedStyle(reference.xml), to: &buffer)
                 append("</styleUrl>")
                 start = reference.offset
             }

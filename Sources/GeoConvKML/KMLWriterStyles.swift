@@ -20,13 +20,20 @@ extension KMLWriterState {
                      "marker opacity, z-index and info-window anchor have no KML element; they are kept in ExtendedData")
         }
         var preferred = property("styleUrl", of: feature)?.stringValue.map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }
-        if let candidate = preferred, !KMLWriterState.isNCName(candidate) { preferred = nil }
+        if let candidate = preferred, !KMLWriterState.isNCName(candidate) {
+            // KML's ids are XML names (xsd:ID): the OGC schema refuses "14erStyle".
+            try warn("kml.style-id-renamed",
+                     "the style id \"\(candidate)\" is not an XML name, as KML's ids must be: the style is "
+                         + "written under an id of geoconv's, and the placemarks' styleUrl name that",
+                     hint: "start the id with a letter or an underscore, and use letters, digits, '-', '_' and '.'")
+            preferred = nil
+        }
         var highlightID: String?
         if let highlight = property(.highlightStyle, of: feature) {
             var styled = Feature(geometry: nil, properties: highlight)
             StyleProperties.derive(into: &styled)
             let highlightStyle = KMLStyle(feature: styled)
-            if !highlightStyle.isEmpty { highlightID = sharedStyle(highlightStyle.xml, preferred: nil) }
+            if !highlightStyle.isEmpty { highlightID = sharedStyle(highlightStyle.xml) }
         }
         guard !style.isEmpty || highlightID != nil else { return }
         guard let highlightID else {
@@ -35,27 +42,63 @@ extension KMLWriterState {
                 styleReferences?.append(StyleReference(offset: buffer.count, xml: style.xml))
                 return
             }
-            append(text: "<styleUrl>#\(XMLEscaping.text(sharedStyle(style.xml, preferred: preferred)))</styleUrl>")
+            let id = try sharedStyle(style.xml, preferred: preferred)
+            append(text: "<styleUrl>#\(XMLEscaping.text(id))</styleUrl>")
             return
         }
         // A StyleMap: the source's styleUrl named the map, so the map gets that id.
-        let normalID = sharedStyle(style.xml, preferred: nil)
+        let normalID = sharedStyle(style.xml)
         let key = normalID + "|" + highlightID
+        // As with styles: a map the source named keeps its name; others share one per pair.
         let mapID: String
-        if let existing = styleMaps[key] {
+        if let preferred, styleMaps[preferred] == key {
+            mapID = preferred
+        } else if let preferred, !usedIDs.contains(preferred) {
+            usedIDs.insert(preferred)
+            mapID = preferred
+            styleMaps[preferred] = key
+            if styleMapIDs[key] == nil { styleMapIDs[key] = preferred }
+        } else if let existing = styleMapIDs[key] {
             mapID = existing
         } else {
-            mapID = freshID(preferred: preferred, generated: "m\(styleMaps.count + 1)")
-            styleMaps[key] = mapID
+            mapID = freshID(preferred: nil, generated: "m\(styleMaps.count + 1)")
+            styleMaps[mapID] = key
+            styleMapIDs[key] = mapID
         }
         append(text: "<styleUrl>#\(XMLEscaping.text(mapID))</styleUrl>")
     }
 
-    /// The id of the shared `<Style>` with this XML, made on first use.
-    func sharedStyle(_ xml: String, preferred: String?) -> String {
-        if let existing = styles[xml] { return existing }
-        let id = freshID(preferred: preferred, generated: "s\(styles.count + 1)")
-        styles[xml] = id
+    /// The id of the shared `<Style>` with this XML, made on first use. A style the source
+    /// named (`preferred`) keeps its name, even beside an identical style of another name, as
+    /// Google Earth and GDAL keep it: a reference from another file (`doc.kml#b`) still finds
+    /// it. Styles of no name share the first id their XML was written under.
+    func sharedStyle(_ xml: String, preferred: String?) throws(GeoConvError) -> String {
+        if let preferred {
+            if styles[preferred] == xml { return preferred }
+            if !usedIDs.contains(preferred) {
+                usedIDs.insert(preferred)
+                styles[preferred] = xml
+                if styleIDs[xml] == nil { styleIDs[xml] = preferred }
+                return preferred
+            }
+            // The style differs from the one of that name (an inline Style merged into it) or the
+            // name is another element's: a style of its own, under an id of geoconv's.
+            try warn("kml.style-id-renamed",
+                     "the placemark's style differs from the style \"\(preferred)\" it names (an inline Style "
+                         + "is merged into it), or the id is taken: it is written as a style of its own, under an "
+                         + "id of geoconv's",
+                      hint: "a styleUrl and an inline Style on one placemark make one style in geoconv's model")
+        }
+        return sharedStyle(xml)
+    }
+
+    /// The id of the shared `<Style>` with this XML for styles no source named: the first id
+    /// the XML was written under, or one made now.
+    func sharedStyle(_ xml: String) -> String {
+        if let existing = styleIDs[xml] { return existing }
+        let id = freshID(preferred: nil, generated: "s\(styles.count + 1)")
+        styles[id] = xml
+        styleIDs[xml] = id
         return id
     }
 

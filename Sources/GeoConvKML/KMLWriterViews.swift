@@ -22,7 +22,13 @@ extension KMLWriterState {
             usesGX = true
             append(text: "<gx:TimeStamp><when>\(XMLEscaping.text(when))</when></gx:TimeStamp>")
         }
-        for name in KMLWriterState.viewElements where !(kind == "LookAt" && name == "roll") && !(kind == "Camera" && name == "range") {
+        let foreign = kind == "LookAt" ? "roll" : "range"
+        if view[foreign] != nil {
+            // (pykml writes a LookAt's roll; the KML 2.2 schema has none, and viewers ignore it.)
+            try warn("kml.element-dropped",
+                     "a \(kind)'s <\(foreign)> is not an element KML 2.2 gives a \(kind); it is not written")
+        }
+        for name in KMLWriterState.viewElements where name != foreign {
             guard let value = view[name] else { continue }
             if name == "altitudeMode" {
                 if let mode = value.stringValue { try writeAltitudeMode(mode) }

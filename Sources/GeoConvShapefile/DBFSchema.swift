@@ -22,6 +22,9 @@ struct DBFSchema {
         var sawMixed = false
         /// The name in the DBF.
         var fieldName = ""
+        /// The files (by index) whose features hold the property, null or not: each file gets
+        /// the columns of its own features, as each of GDAL's layers has its own fields.
+        var files: Set<Int> = []
     }
 
     private(set) var columns: [Column] = []
@@ -31,8 +34,8 @@ struct DBFSchema {
     static let maximumTextWidth = 254
     static let maximumNumberWidth = 24
 
-    /// Notes one value of `property`.
-    mutating func note(_ property: String, _ value: JSONValue) {
+    /// Notes one value of `property`, held by a feature of file `file`.
+    mutating func note(_ property: String, _ value: JSONValue, file: Int) {
         let i = index[property] ?? {
             columns.append(Column(property: property))
             index[property] = columns.count - 1
@@ -40,6 +43,7 @@ struct DBFSchema {
         }()
         var column = columns[i]
         defer { columns[i] = column }
+        column.files.insert(file)
         let kind: Kind
         var width: Int
         switch value {

@@ -27,20 +27,24 @@ enum ShapefileDBFWriting {
         }
         var handles: [DBFHandle] = []
         defer { handles.forEach { DBFClose($0) } }
-        for file in files {
+        // Each file's columns: those its features hold (in the schema's order).
+        let fileColumns = files.indices.map { index in
+            schema.columns.indices.filter { schema.columns[$0].files.contains(index) }
+        }
+        for (fileIndex, file) in files.enumerated() {
             var hooks = ShapelibHooks.quiet()
             guard let handle = DBFCreateLL(file.temporaryBase + ".dbf", "UTF-8", &hooks) else {
                 throw GeoConvError(.io, "cannot create '\(file.finalBase).dbf'", hint: "check that the output's folder is writable")
             }
             handles.append(handle)
-            for column in schema.columns {
+            for column in fileColumns[fileIndex].map({ schema.columns[$0] }) {
                 let (type, width, decimals) = fieldType(column)
                 guard DBFAddNativeFieldType(handle, column.fieldName, type, Int32(width), Int32(decimals)) >= 0 else {
                     throw GeoConvError(.limitExceeded, "the DBF of '\(file.finalBase).shp' cannot take the column \"\(column.property)\": a record holds at most 65,535 bytes",
                                        hint: "keep fewer properties with --select")
                 }
             }
-            if schema.columns.isEmpty {
+            if fileColumns[fileIndex].isEmpty {
                 // A DBF record needs a field: GDAL adds FID the same way.
                 _ = DBFAddNativeFieldType(handle, "FID", CChar(UInt8(ascii: "N")), 11, 0)
             }
@@ -57,11 +61,12 @@ enum ShapefileDBFWriting {
             let handle = handles[fileIndex]
             let row = Int32(counts[fileIndex])
             counts[fileIndex] += 1
-            if schema.columns.isEmpty {
+            if fileColumns[fileIndex].isEmpty {
                 _ = DBFWriteIntegerAttribute(handle, row, 0, row)
                 return
             }
-            for (i, column) in schema.columns.enumerated() {
+            for (i, columnIndex) in fileColumns[fileIndex].enumerated() {
+                let column = schema.columns[columnIndex]
                 let field = Int32(i)
                 guard let value = record[column.property], value != .null else {
                     _ = DBFWriteNULLAttribute(handle, row, field)

@@ -21,7 +21,7 @@ struct ShapefileSpool {
 
     /// Adds a shape's record (its columns noted in `schema`).
     mutating func append(file: Int, record: JSONObject, schema: inout DBFSchema) throws(GeoConvError) {
-        for (key, value) in record { schema.note(key, value) }
+        for (key, value) in record { schema.note(key, value, file: file) }
         buffer.append(contentsOf: JSONText.compact(.array([.number(JSONNumber(file)), .object(record)])))
         buffer.append(0x0A)
         if buffer.count >= 1 << 20 { try flush() }

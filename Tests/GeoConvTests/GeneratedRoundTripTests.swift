@@ -100,15 +100,16 @@ struct FeatureGenerator {
 /// the same structure (`StructuralComparison`), or a warning of the conversion naming a change.
 @Suite("Generated round trips")
 struct GeneratedRoundTripTests {
-    /// The formats written and read back, with what their rules let change silently: a ring's
-    /// start and direction (formats whose writer rewinds rings), and the tolerance of their numbers.
-    static let formats: [(format: FileFormat, rewinds: Bool, tolerance: Double)] = {
-        var formats: [(FileFormat, Bool, Double)] = [
-            (.geoJSON, true, 0), (.geoJSONSequence, true, 0), (.kml, false, 0), (.kmz, false, 0), (.gpx, false, 0),
-            (.csv, false, 0), (.geoParquet, false, 0), (.wkt, false, 0), (.wkbHex, false, 0), (.encodedPolyline, false, 1e-5),
+    /// The formats written and read back, with the tolerance of their numbers (what else their
+    /// rules let change, a ring's start and direction or the properties' order, they say in
+    /// their capabilities).
+    static let formats: [(format: FileFormat, tolerance: Double)] = {
+        var formats: [(FileFormat, Double)] = [
+            (.geoJSON, 0), (.geoJSONSequence, 0), (.kml, 0), (.kmz, 0), (.gpx, 0),
+            (.csv, 0), (.geoParquet, 0), (.wkt, 0), (.wkbHex, 0), (.encodedPolyline, 1e-5),
         ]
         #if Shapefile
-        formats.append((.shapefile, true, 0))
+        formats.append((.shapefile, 0))
         #endif
         return formats
     }()
@@ -132,10 +133,6 @@ struct GeneratedRoundTripTests {
     /// (`GEOCONV_UPDATE_KNOWN=1 swift test --filter GeneratedRoundTripTests`).
     static let knownPath = Fixtures.testdata("roundtrip/known-silent.tsv")
 
-    /// Whether the properties' order is the format's to keep: KML and GPX write the title and
-    /// snippet as elements of their own, apart from the other data (docs/conservation.md).
-    static func keepsPropertyOrder(_ format: FileFormat) -> Bool { ![FileFormat.kml, .kmz, .gpx].contains(format) }
-
     @Test("2,000 seeded features, each through every format and back: the same structure, a warning, or a known silent change")
     func everyFormat() throws {
         var cases = 0, equal = 0, reported = 0
@@ -145,7 +142,7 @@ struct GeneratedRoundTripTests {
             for index in 0..<1000 {
                 let feature = generator.feature()
                 let (bytes, original) = try Self.start(feature)
-                for (format, rewinds, tolerance) in Self.formats {
+                for (format, tolerance) in Self.formats {
                     cases += 1
                     let report: ConversionReport
                     do {
@@ -156,9 +153,7 @@ struct GeneratedRoundTripTests {
                         continue
                     }
                     let back = try Self.read(report.output, as: format)
-                    let comparison = StructuralComparison(tolerance: tolerance, ringsMayRestart: rewinds,
-                                                          propertyOrderMatters: Self.keepsPropertyOrder(format),
-                                                          allowsAddedProperties: false, nullMatchesAbsent: false)
+                    let comparison = StructuralComparison(format: format, tolerance: tolerance)
                     let differences = comparison.differences(expected: [ComparedFeature(original)], got: back.map(ComparedFeature.init))
                     if differences.isEmpty {
                         equal += 1

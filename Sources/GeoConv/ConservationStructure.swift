@@ -1,0 +1,89 @@
+/// The second half of the conservation check: the round trip's reading compared with the
+/// input's, feature by feature and by address (`StructuralComparison`), so that a value which
+/// reached the output at another place — a vertex in another ring, a key re-cased, a 2D point
+/// made 3D — counts as *changed*, not carried.
+package struct ConservationStructure {
+    /// One reading: the features in order, each with the place its reader gave it.
+    package struct Reading {
+        package var features: [ComparedFeature] = []
+        package var places: [SourceLocation?] = []
+        package init(features: [ComparedFeature] = [], places: [SourceLocation?] = []) {
+            self.features = features
+            self.places = places
+        }
+    }
+
+    let converter: Converter
+
+    package init(converter: Converter) { self.converter = converter }
+
+    /// Reads a file as a conversion does (the format from its name, positions reprojected to
+    /// WGS84 so that a document whose writer reprojects compares in degrees), keeping each
+    /// feature's place.
+    func read(_ path: String) throws(GeoConvError) -> Reading {
+        var options = ConversionOptions()
+        options.jobs = 1
+        let log = DiagnosticLog()
+        var loading = try FeatureLoading(.file(path), options: options, converter: converter, reprojectingToWGS84: true,
+                                         diagnostics: log)
+        var reading = Reading()
+        while try loading.next({ (feature: inout Feature) throws(GeoConvError) in
+            reading.features.append(ComparedFeature(feature))
+            reading.places.append(log.currentLocation)
+        }) {}
+        return reading
+    }
+
+    /// The differences of the output's reading from the input's, under the format's rules
+    /// (`StructuralComparison(format:)`), split into those a warning of the round trip names
+    /// and the silent ones. A warning names a feature's change when its place is the
+    /// feature's or lies inside it (between its place and the next feature's), or when it is
+    /// about the property that changed, quoting its key (`property "Shape_area" has values of
+    /// different types`: a column's type is the whole column's); a different number of
+    /// features is named by any warning or skipped feature.
+    package func changes(from input: Reading, to output: Reading, format: FileFormat, warnings: [Diagnostic])
+        -> (reported: Int, silent: [StructuralDifference])
+    {
+        let comparison = StructuralComparison(format: format)
+        let differences = comparison.differences(expected: input.features, got: output.features)
+        let located = warnings.compactMap(\.location)
+        let messages = warnings.map(\.message)
+        var reported = 0
+        var silent: [StructuralDifference] = []
+        for difference in differences {
+            let named: Bool
+            if difference.category == "feature.count" {
+                named = !warnings.isEmpty
+            } else {
+                let quoted = "\"" + difference.place + "\""
+                named = located.contains { covers($0, feature: difference.feature, places: input.places) }
+                    || difference.category.hasPrefix("property.") && messages.contains { $0.contains(quoted) }
+            }
+            if named { reported += 1 } else { silent.append(difference) }
+        }
+        return (reported, silent)
+    }
+
+    /// Whether a warning's place is feature `index`'s own or inside it.
+    private func covers(_ warning: SourceLocation, feature index: Int, places: [SourceLocation?]) -> Bool {
+        guard index < places.count, let start = places[index] else { return false }
+        if let own = start.pointer, let pointer = warning.pointer, !own.isEmpty {
+            return pointer == own || pointer.hasPrefix(own + "/")
+        }
+        guard let at = Self.order(warning), let from = Self.order(start), at >= from else { return false }
+        // The next feature with a place ends this one's span.
+        for next in places[(index + 1)...] {
+            guard let next, let end = Self.order(next) else { continue }
+            if end == from { continue }  // (several features from one element: a track's pieces)
+            return at < end
+        }
+        return true
+    }
+
+    /// A place as a comparable position: line and column in text, else the byte offset.
+    private static func order(_ location: SourceLocation) -> (Int, Int)? {
+        if let line = location.line { return (line, location.column ?? 0) }
+        if let offset = location.byteOffset { return (offset, 0) }
+        return nil
+    }
+}
