@@ -39,6 +39,10 @@ struct InputOptions: ParsableArguments {
     @Flag(name: .customLong(CSVOptions.strings.name), help: ArgumentHelp(CSVOptions.strings.help))
     var csvStrings = false
 
+    @Option(name: .customLong(CSVOptions.encoding.name), parsing: .unconditional,
+            help: ArgumentHelp(CSVOptions.encoding.help, valueName: "encoding"))
+    var csvEncoding: String?
+
     @Option(name: .customLong(ShapefileOptions.encoding.name), parsing: .unconditional,
             help: ArgumentHelp(ShapefileOptions.encoding.help, valueName: "encoding"))
     var shpEncoding: String?
@@ -63,6 +67,7 @@ struct InputOptions: ParsableArguments {
         options.formatOptions[CSVOptions.geometry] = csvGeometry
         options.formatOptions[CSVOptions.altitude] = csvAlt
         if csvStrings { options.formatOptions[CSVOptions.strings] = true }
+        options.formatOptions[CSVOptions.encoding] = csvEncoding
         options.formatOptions[ShapefileOptions.encoding] = shpEncoding
         return options
     }

@@ -21,6 +21,11 @@ public enum CSVOptions {
     /// geom or the_geom.
     public static let geometry = FormatOption<String>(
         name: "csv-geometry", help: "The CSV column holding WKT or hex WKB geometries (default: WKT, geometry, geom or the_geom, any case).")
+    /// The CSV's text encoding when it is not UTF-8 (`CP1252`, `ISO-8859-1`, `latin1`…, any
+    /// name iconv knows): the file is decoded to UTF-8 before it is read.
+    public static let encoding = FormatOption<String>(
+        name: "csv-encoding",
+        help: "The CSV's text encoding when it is not UTF-8: CP1252, ISO-8859-1, ISO-8859-15, SHIFT_JIS… (default: UTF-8).")
     /// Keep every CSV value as text (no numbers or booleans).
     public static let strings = FormatOption<Bool>(
         name: "csv-strings", help: "Keep every CSV value as text instead of typing numbers and booleans.")
@@ -69,7 +74,9 @@ extension FileFormat {
         ),
         sniff: { prefix in CSVHeaderSniffing.looksLikeCSV(prefix) },
         makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
-            try CSVReader(input, options: CSVReadOptions(options), diagnostics: diagnostics)
+            let settled = try CSVReadOptions(options)
+            return try CSVReader(CSVEncoding.open(input, options: options, diagnostics: diagnostics), options: settled,
+                                 diagnostics: diagnostics)
         },
         makeWriter: { (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
             CSVWriter(output, delimiter: try CSVOptions.givenDelimiter(options) ?? UInt8(ascii: ","),

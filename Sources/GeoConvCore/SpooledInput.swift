@@ -7,7 +7,8 @@ import Darwin
 #endif
 
 /// Standard input copied to a temporary file, so that it can be read more than once (a
-/// GeoJSON `crs` member after the features is read before them, as from a named file).
+/// GeoJSON `crs` member after the features is read before them, as from a named file); or an
+/// input in a legacy encoding copied as UTF-8 (`ByteReader.decoded(from:)`).
 /// The file and its directory are removed when the last reader of it is done, or when a
 /// signal ends the process (`TemporaryFiles`).
 package final class SpooledInput {
@@ -15,8 +16,9 @@ package final class SpooledInput {
     private let directory: String
     private let slot: Int?
 
-    /// Copies what `reader` has left into the spool.
-    package init(copying reader: ByteReader) throws(GeoConvError) {
+    /// Copies what `reader` has left into the spool, through `decoder` when given (text in
+    /// a legacy encoding written as UTF-8).
+    package init(copying reader: ByteReader, through decoder: TextDecoder? = nil) throws(GeoConvError) {
         let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array((base + "/geoconv-stdin-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
@@ -33,19 +35,31 @@ package final class SpooledInput {
         defer { close(fd) }
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { chunk.deallocate() }
-        while true {
-            let n = try reader.read(into: chunk)
-            if n == 0 { break }
+        /// Writes `bytes` whole; false on a failure (`errno` says which).
+        func put(_ bytes: UnsafeRawBufferPointer) -> Bool {
             var written = 0
-            while written < n {
-                let w = write(fd, chunk.baseAddress! + written, n - written)
+            while written < bytes.count {
+                let w = write(fd, bytes.baseAddress! + written, bytes.count - written)
                 if w < 0, errno == EINTR { continue }
-                guard w > 0 else {
-                    throw GeoConvError(.io, "cannot copy standard input to '\(path)': \(systemErrorMessage())",
-                                       hint: "free some disk space or set TMPDIR elsewhere, or give the input by its file name")
-                }
+                guard w > 0 else { return false }
                 written += w
             }
+            return true
+        }
+        while true {
+            let n = try reader.read(into: chunk)
+            let done: Bool
+            if let decoder {
+                let decoded = decoder.decode(UnsafeRawBufferPointer(rebasing: chunk[..<n]), isLast: n == 0)
+                done = decoded.withUnsafeBytes { put($0) }
+            } else {
+                done = put(UnsafeRawBufferPointer(rebasing: chunk[..<n]))
+            }
+            guard done else {
+                throw GeoConvError(.io, "cannot copy the input to '\(path)': \(systemErrorMessage())",
+                                   hint: "free some disk space or set TMPDIR elsewhere")
+            }
+            if n == 0 { break }
         }
     }
 

@@ -42,33 +42,8 @@ struct DBFEncoding {
 
     var isUTF8: Bool { name == "UTF-8" }
 
-    /// The iconv name for a `.cpg`'s text: `UTF-8`, `1252` / `ANSI 1252` / `CP1252`,
-    /// `88591` / `8859-1` / `ISO-8859-1`, `LATIN1`, `GBK`, `BIG5`, `SHIFT_JIS`, `KOI8-R`…
-    static func iconvName(cpg: String) -> String? {
-        let text = String(cpg.uppercased().filter { !$0.isWhitespace && $0 != "\u{FEFF}" })
-        if text.isEmpty { return nil }
-        if text == "UTF-8" || text == "UTF8" || text == "65001" { return "UTF-8" }
-        var digits = text
-        for prefix in ["ANSI", "OEM", "CP", "WINDOWS-", "IBM"] where digits.hasPrefix(prefix) {
-            digits = String(digits.dropFirst(prefix.count))
-        }
-        if digits.hasPrefix("ISO") { digits = String(digits.dropFirst(3).drop { $0 == "-" || $0 == "_" }) }
-        if digits.hasPrefix("8859") {
-            let part = digits.dropFirst(4).drop { $0 == "-" || $0 == "_" }
-            return part.isEmpty ? nil : "ISO-8859-\(part)"
-        }
-        if !digits.isEmpty, digits.allSatisfy(\.isNumber) {
-            switch digits {
-            case "936": return "GBK"
-            case "950": return "BIG5"
-            case "932": return "SHIFT_JIS"
-            case "949": return "CP949"
-            default: return "CP\(digits)"
-            }
-        }
-        if text == "LATIN1" { return "ISO-8859-1" }
-        return text
-    }
+    /// The iconv name for a `.cpg`'s text (`TextDecoder.iconvName`).
+    static func iconvName(cpg: String) -> String? { TextDecoder.iconvName(cpg) }
 
     /// The DBF language driver ids (dBase, ArcGIS) and their code pages.
     static let languageDrivers: [Int: String] = [

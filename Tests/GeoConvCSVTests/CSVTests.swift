@@ -50,6 +50,47 @@ struct CSVTests {
         #expect(features[2].geometry == nil, "empty longitude and latitude: no geometry")
     }
 
+    /// A multi-byte character cut by a read chunk's end is kept whole; an unknown name is refused.
+    @Test("--csv-encoding decodes a legacy file first: CP1252 and Latin-1 text, bytes of no character reported")
+    func legacyEncodings() throws {
+        func convert(_ bytes: [UInt8], encoding: String, jobs: Int = 1) throws -> (features: [Feature], report: ConversionReport) {
+            var options = ConversionOptions(inputFormat: .csv, outputFormat: .geoJSON)
+            options.formatOptions[CSVOptions.encoding] = encoding
+            options.jobs = jobs
+            let report = try Converter().convert(.memory(bytes, name: "legacy.csv"), to: .memory, options: options)
+            let back = try OverlayDocument.load(.memory(report.output, name: "out.geojson")).features
+            return (back, report)
+        }
+        // "Café Müller €" in Windows-1252 (0x80 is the euro sign); 0x81 is no character of it.
+        let cp1252: [UInt8] = Array("name,lat,lon\nCaf".utf8) + [0xE9] + Array(" M".utf8) + [0xFC] + Array("ller ".utf8) + [0x80]
+            + Array(",48.1,11.5\nK".utf8) + [0x81] + Array("se,48.2,11.6\n".utf8)
+        let (features, report) = try convert(cp1252, encoding: "CP1252")
+        #expect(features.map { $0.properties["name"] } == ["Café Müller €", "K\u{FFFD}se"])
+        #expect(features.first?.geometry == .point(Coordinate(latitude: 48.1, longitude: 11.5)))
+        #expect(report.diagnostics.entries["csv.invalid-encoding"]?.first.message.hasPrefix("1 byte(s)") == true)
+        #expect(report.diagnostics.entries["csv.invalid-utf8"] == nil)
+        // The same bytes as Latin-1 (every byte a character), and under the names people write.
+        for name in ["latin1", "ISO-8859-1", "88591"] {
+            let latin = try convert(cp1252, encoding: name)
+            #expect(latin.features.first?.properties["name"] == "Café Müller \u{80}", "\(name)")
+            #expect(latin.report.diagnostics.entries["csv.invalid-encoding"] == nil, "\(name)")
+        }
+        // Shift_JIS: the 1 MiB chunks the copy is made in end inside a two-byte character (the
+        // header's 21 bytes put the cut at byte 1 of a row: in 東).
+        let header = "name_in_sjis,lat,lon\n", row = "東京,35.68,139.76\n"
+        let rowBytes = try #require(row.data(using: .shiftJIS)).count
+        #expect(((1 << 20) - header.utf8.count) % rowBytes == 1)
+        let count = (1 << 20) / rowBytes + 100
+        let sjis = try #require((header + String(repeating: row, count: count)).data(using: .shiftJIS))
+        for jobs in [1, 2] {
+            let (rows, sjisReport) = try convert(Array(sjis), encoding: "SHIFT_JIS", jobs: jobs)
+            #expect(rows.count == count, "--jobs \(jobs)")
+            #expect(rows.allSatisfy { $0.properties["name_in_sjis"] == "東京" }, "--jobs \(jobs)")
+            #expect(sjisReport.diagnostics.entries["csv.invalid-encoding"] == nil)
+        }
+        #expect(throws: GeoConvError.self) { try convert(cp1252, encoding: "no-such-encoding") }
+    }
+
     @Test("The delimiter is sniffed from the header (outside quotes) or given; .tsv implies tab")
     func delimiters() throws {
         #expect(try Self.read("\"a,b\";lat;lon\nx;1;2\n").features.first?.properties["a,b"] == "x")
