@@ -102,6 +102,46 @@ public struct ConservationCheck: Sendable {
         return result
     }
 
+    /// Converts the file at `path` to `format` and compares the output's reading with the
+    /// file's own, by address (the structural half of the check, across formats): the
+    /// changes a warning of the conversion names, and the silent ones. `nil` when the file
+    /// is not read, or the conversion refuses it with an error (nothing changed silently).
+    /// `tolerance` is the largest ordinate difference that counts as equal (a polyline's
+    /// precision).
+    public func changes(_ path: String, through format: FileFormat, tolerance: Double = 0) throws(GeoConvError)
+        -> (reported: Int, silent: [StructuralDifference])?
+    {
+        guard registry.format(forPath: path)?.makeReader != nil, format.makeWriter != nil else { return nil }
+        let structure = ConservationStructure(converter: Converter(registry: registry))
+        let before: ConservationStructure.Reading
+        do throws(GeoConvError) { before = try structure.read(path) } catch { return nil }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geoconv-cross-" + UUID().uuidString)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw GeoConvError(.io, "cannot make a temporary directory for the conversion: \(error)")
+        }
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("out." + format.extensions[0]).path
+        var options = ConversionOptions(outputFormat: format)
+        options.jobs = 1
+        options.listsEveryWarning = true
+        let report: ConversionReport
+        do throws(GeoConvError) {
+            report = try Converter(registry: registry).convert(.file(path), to: .file(output), options: options)
+        } catch {
+            return nil
+        }
+        let warnings = report.diagnostics.everyWarning + report.diagnostics.skippedFeatures
+            + report.diagnostics.entries.values.map(\.first).filter { !$0.isNote }
+        do throws(GeoConvError) {
+            let after = try structure.read(output)
+            return structure.changes(from: before, to: after, format: format, warnings: warnings, tolerance: tolerance)
+        } catch {
+            return (0, [StructuralDifference(feature: 0, category: "file.unreadable", place: "output", detail: error.description)])
+        }
+    }
+
     /// Matches the values read against the values written, then the rest against the warnings.
     package func compare(path: String, format: String, input: [ListedValue], output: [ListedValue], warnings: [Diagnostic])
         -> ConservationResult

@@ -41,10 +41,10 @@ package struct ConservationStructure {
     /// about the property that changed, quoting its key (`property "Shape_area" has values of
     /// different types`: a column's type is the whole column's); a different number of
     /// features is named by any warning or skipped feature.
-    package func changes(from input: Reading, to output: Reading, format: FileFormat, warnings: [Diagnostic])
-        -> (reported: Int, silent: [StructuralDifference])
+    package func changes(from input: Reading, to output: Reading, format: FileFormat, warnings: [Diagnostic],
+                         tolerance: Double = 0) -> (reported: Int, silent: [StructuralDifference])
     {
-        let comparison = StructuralComparison(format: format)
+        let comparison = StructuralComparison(format: format, tolerance: tolerance)
         let differences = comparison.differences(expected: input.features, got: output.features)
         let located = warnings.compactMap(\.location)
         let messages = warnings.map(\.message)

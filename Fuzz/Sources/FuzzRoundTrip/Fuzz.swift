@@ -39,7 +39,9 @@ func log(_ text: String) {
 /// - an output cannot be read back, or converted again to the same format;
 /// - the output holds a different number of features than were written, less those the
 ///   writer reported dropping (`polyline.empty-geometry-dropped`, `wkt.null-geometry-skipped`,
-///   one warning per feature).
+///   one warning per feature);
+/// - a same-format round trip that warned of nothing reads back another structure than the
+///   input's reading (`StructuralComparison(format:)`: feature, key, part, ring, vertex).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard size >= 1 else { return 0 }
@@ -103,11 +105,11 @@ struct RoundTrip {
                 fail("\(inputFormat) → \(output) read \(report.statistics.featuresRead) features; the \(inputFormat) reader returns \(features.count)")
             }
             let split = RoundTrip.extraRecords(of: features, writing: output)
-            check(report, output: output, split: split)
+            check(report, output: output, split: split, input: features)
         }
     }
 
-    func check(_ report: ConversionReport, output format: String, split: Int = 0) {
+    func check(_ report: ConversionReport, output format: String, split: Int = 0, input: [Feature]? = nil) {
         let bytes = report.output
         let route = "\(inputFormat) → \(format)"
         if let token = RoundTrip.nonFiniteToken(in: bytes, format: format) {
@@ -137,6 +139,17 @@ struct RoundTrip {
         if back.count != expected {
             fail("\(route): wrote \(report.statistics.featuresWritten) features (\(dropped) reported dropped), read back \(back.count) [diagnostics: \(codes)]",
                  output: bytes)
+        }
+        // (d) A same-format round trip that warned of nothing gives back the same structure,
+        // by address: feature, key, part, ring, vertex (under the format's rules).
+        if format == inputFormat, !skipInvalid, !report.diagnostics.entries.values.contains(where: { !$0.first.isNote }),
+           let written = FormatRegistry.standard.format(named: format), let original = input
+        {
+            let differences = StructuralComparison(format: written).differences(
+                expected: original.map(ComparedFeature.init), got: back.map(ComparedFeature.init))
+            if let first = differences.first {
+                fail("\(route): changed silently: \(first) (\(differences.count) differences) [diagnostics: \(codes)]", output: bytes)
+            }
         }
         // (b) And the output converts again to its own format.
         do throws(GeoConvError) {
