@@ -19,10 +19,12 @@ package final class SpooledInput {
     /// Copies what `reader` has left into the spool, through `decoder` when given (text in
     /// a legacy encoding written as UTF-8).
     package init(copying reader: ByteReader, through decoder: TextDecoder? = nil) throws(GeoConvError) {
+        // (Named for what it holds: a copy of standard input, or a decoded file.)
+        let kind = decoder == nil ? "stdin" : "decoded"
         let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((base + "/geoconv-stdin-XXXXXX").utf8CString)
+        var template = Array((base + "/geoconv-" + kind + "-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw GeoConvError(.io, "cannot create a temporary directory in \(base) to hold standard input: \(systemErrorMessage())",
+            throw GeoConvError(.io, "cannot create a temporary directory in \(base) to hold a copy of the input: \(systemErrorMessage())",
                                hint: "set TMPDIR to a writable directory, or give the input by its file name")
         }
         directory = String(cString: made)

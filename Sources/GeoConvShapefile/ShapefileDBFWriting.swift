@@ -143,7 +143,12 @@ enum ShapefileProjectionText {
         guard let crs else { return wgs84 }
         if WGS84Names.contains(crs) { return wgs84 }
         let upper = crs.uppercased()
-        if ["EPSG:3857", "EPSG:900913", "EPSG:102100", "EPSG:102113", "EPSG:3785"].contains(upper) { return webMercator }
+        // Web Mercator in any spelling files use (`urn:ogc:def:crs:EPSG::3857`, an OGC URL).
+        if let (authority, code) = CRSNames.authorityAndCode(crs), authority == "epsg" || authority == "esri",
+           ["3857", "900913", "102100", "102113", "3785"].contains(code)
+        {
+            return webMercator
+        }
         let wktKeywords = ["GEOGCS[", "PROJCS[", "GEOGCRS[", "PROJCRS[", "GEODCRS[", "COMPD_CS[", "COMPOUNDCRS[", "BOUNDCRS["]
         if wktKeywords.contains(where: { upper.hasPrefix($0) }) { return crs }
         try diagnostics.warn("shapefile.prj-not-written", "no .prj is written for \(crs): geoconv writes a .prj from WKT, and \(crs) was given by name",

@@ -1,6 +1,8 @@
-/// XML 1.0 text and attribute escaping, byte by byte: markup characters become entities,
-/// and what XML 1.0 cannot hold (C0 controls other than tab and line breaks, U+FFFE,
-/// U+FFFF) is dropped. Text without any of these is copied as it is.
+/// XML 1.0 text and attribute escaping, byte by byte: markup characters become entities, a
+/// carriage return (and in attributes a tab or line feed) a character reference, so that a
+/// parser's line-end and attribute normalisation leaves the value as it was; what XML 1.0
+/// cannot hold (C0 controls other than tab and line breaks, U+FFFE, U+FFFF) is dropped. Text
+/// without any of these is copied as it is.
 public enum XMLEscaping {
     /// Appends `value` escaped as element text; true when characters XML cannot hold were dropped.
     @discardableResult
@@ -27,7 +29,12 @@ public enum XMLEscaping {
                 case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
                 case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
                 case UInt8(ascii: "\"") where quotes: out.append(contentsOf: "&quot;".utf8)
-                case 0x09, 0x0A, 0x0D: out.append(byte)
+                // A parser makes a literal CR (and CRLF) a LF, and in an attribute a tab or LF a
+                // space: character references keep them.
+                case 0x0D: out.append(contentsOf: "&#13;".utf8)
+                case 0x09 where quotes: out.append(contentsOf: "&#9;".utf8)
+                case 0x0A where quotes: out.append(contentsOf: "&#10;".utf8)
+                case 0x09, 0x0A: out.append(byte)
                 case 0..<0x20: dropped = true  // not allowed in XML 1.0
                 case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBF && (bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF):
                     index += 2  // U+FFFE, U+FFFF

@@ -39,6 +39,10 @@ struct CrossFormatTests {
         for (key, url) in roots {
             let found = FileManager.default.enumerator(atPath: url.path)?.compactMap { $0 as? String } ?? []
             for relative in found.sorted() where FormatRegistry.standard.format(forPath: relative)?.makeReader != nil {
+                // (The checks' own ledgers, tab-separated, are no corpus: they change with the results.)
+                if key == "testdata", ["conservation/", "roundtrip/", "differential/"].contains(where: relative.hasPrefix) {
+                    continue
+                }
                 let path = url.appendingPathComponent(relative).path
                 let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
                 if size <= largestFile { files.append((key + "/" + relative, path)) }
