@@ -59,7 +59,8 @@ public struct StructuralComparison: Sendable {
     /// Whether a null property equals an absent one.
     public var nullMatchesAbsent: Bool
     /// Keys the second reading may hold where the first has none: a name the writer gives
-    /// (`FormatCapabilities.styleReferenceKey`, KML's `styleUrl` of an inline style).
+    /// (`FormatCapabilities.styleReferenceKey`, KML's `styleUrl` of an inline style) or a
+    /// placeholder column (`placeholderKey`, Shapefile's `FID`).
     public var keysTheWriterNames: Set<String> = []
 
     /// Creates a comparison; by default exact ordinates, rings as written, properties in order,
@@ -81,7 +82,8 @@ public struct StructuralComparison: Sendable {
         self.init(tolerance: tolerance, ringsMayRestart: format.capabilities.rewindsRings,
                   propertyOrderMatters: format.capabilities.keepsPropertyOrder,
                   nullMatchesAbsent: format.capabilities.readsAbsentPropertiesAsNull)
-        keysTheWriterNames = Set([format.capabilities.styleReferenceKey].compactMap { $0 })
+        let capabilities = format.capabilities
+        keysTheWriterNames = Set([capabilities.styleReferenceKey, capabilities.placeholderKey].compactMap { $0 })
     }
 
     /// Every difference of `got` from `expected`, feature by feature in order.

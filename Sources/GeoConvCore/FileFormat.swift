@@ -142,6 +142,10 @@ public struct FormatCapabilities: Sendable {
     /// style becomes `#s1`): the structural checks compare a style by its contents, and this
     /// key only where the first reading has it.
     public var styleReferenceKey: String?
+    /// The column the writer gives records when the features have no properties at all
+    /// (Shapefile's `FID`: a DBF record needs a field, and GDAL adds the same): the structural
+    /// checks let it appear where the first reading has no such key.
+    public var placeholderKey: String?
 
     /// Describes what a format can hold (by default: any CRS, no circles, not line-delimited).
     public init(
@@ -153,8 +157,9 @@ public struct FormatCapabilities: Sendable {
         listsValues: (@Sendable (ByteReader) throws(GeoConvError) -> [ListedValue])? = nil,
         resolvesOptions: (@Sendable (_ options: inout ConversionOptions) throws(GeoConvError) -> Void)? = nil,
         rewindsRings: Bool = false, keepsPropertyOrder: Bool = true, readsAbsentPropertiesAsNull: Bool = false,
-        styleReferenceKey: String? = nil
+        styleReferenceKey: String? = nil, placeholderKey: String? = nil
     ) {
+        self.placeholderKey = placeholderKey
         self.styleReferenceKey = styleReferenceKey
         self.readsAbsentPropertiesAsNull = readsAbsentPropertiesAsNull
         self.rewindsRings = rewindsRings
