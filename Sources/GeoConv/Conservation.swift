@@ -54,12 +54,7 @@ public struct ConservationCheck: Sendable {
             return nil
         }
         let extensionPart = path.split(separator: ".").last.map(String.init) ?? format.extensions[0]
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geoconv-conservation-" + UUID().uuidString)
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw GeoConvError(.io, "cannot make a temporary directory for the round trip: \(error)")
-        }
+        let directory = try Self.workDirectory("geoconv-conservation-")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("round-trip." + extensionPart).path
 
@@ -115,12 +110,7 @@ public struct ConservationCheck: Sendable {
         let structure = ConservationStructure(converter: Converter(registry: registry))
         let before: ConservationStructure.Reading
         do throws(GeoConvError) { before = try structure.read(path) } catch { return nil }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geoconv-cross-" + UUID().uuidString)
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw GeoConvError(.io, "cannot make a temporary directory for the conversion: \(error)")
-        }
+        let directory = try Self.workDirectory("geoconv-cross-")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out." + format.extensions[0]).path
         var options = ConversionOptions(outputFormat: format)
@@ -140,6 +130,18 @@ public struct ConservationCheck: Sendable {
         } catch {
             return (0, [StructuralDifference(feature: 0, category: "file.unreadable", place: "output", detail: error.description)])
         }
+    }
+
+    /// A new temporary directory for a conversion's output (the caller removes it).
+    private static func workDirectory(_ prefix: String) throws(GeoConvError) -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(prefix + UUID().uuidString)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw GeoConvError(.io, "cannot make a temporary directory for the conversion's output: \(error)",
+                               hint: "set TMPDIR to a writable directory")
+        }
+        return directory
     }
 
     /// Matches the values read against the values written, then the rest against the warnings.
