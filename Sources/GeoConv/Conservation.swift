@@ -128,7 +128,9 @@ public struct ConservationCheck: Sendable {
             let after = try structure.read(output)
             return structure.changes(from: before, to: after, format: format, warnings: warnings, tolerance: tolerance)
         } catch {
-            return (0, [StructuralDifference(feature: 0, category: "file.unreadable", place: "output", detail: error.description)])
+            let unreadable = StructuralDifference(
+                feature: 0, category: "file.unreadable", place: "output", detail: error.description)
+            return (0, [unreadable])
         }
     }
 

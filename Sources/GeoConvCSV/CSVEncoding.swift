@@ -17,8 +17,8 @@ enum CSVEncoding {
         if name == "UTF-8" { return input }
         let decoder = try TextDecoder(from: name, optionName: "--" + CSVOptions.encoding.name)
         let decoded = try input.decoded(by: decoder)
-        diagnostics.note("csv.decoded", "read as \(name) text (--\(CSVOptions.encoding.name)); places count the bytes of "
-                             + "its UTF-8")
+        diagnostics.note("csv.decoded", "read as \(name) text (--\(CSVOptions.encoding.name));"
+                             + " places count the bytes of its UTF-8")
         if decoder.invalidBytes > 0 {
             try diagnostics.warn("csv.invalid-encoding",
                                  "\(decoder.invalidBytes) byte(s) are no character of \(name): each is read as U+FFFD",

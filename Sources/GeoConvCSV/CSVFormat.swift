@@ -25,7 +25,8 @@ public enum CSVOptions {
     /// name iconv knows): the file is decoded to UTF-8 before it is read.
     public static let encoding = FormatOption<String>(
         name: "csv-encoding",
-        help: "The CSV's text encoding when it is not UTF-8: CP1252, ISO-8859-1, ISO-8859-15, SHIFT_JIS… (default: UTF-8).")
+        help: "The CSV's text encoding when it is not UTF-8: CP1252, ISO-8859-1, ISO-8859-15, SHIFT_JIS…"
+            + " (default: UTF-8).")
     /// Keep every CSV value as text (no numbers or booleans).
     public static let strings = FormatOption<Bool>(
         name: "csv-strings", help: "Keep every CSV value as text instead of typing numbers and booleans.")

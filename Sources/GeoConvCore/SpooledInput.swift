@@ -24,7 +24,8 @@ package final class SpooledInput {
         let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array((base + "/geoconv-" + kind + "-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw GeoConvError(.io, "cannot create a temporary directory in \(base) to hold a copy of the input: \(systemErrorMessage())",
+            throw GeoConvError(.io, "cannot create a temporary directory in \(base) to hold a copy of the input: "
+                               + systemErrorMessage(),
                                hint: "set TMPDIR to a writable directory, or give the input by its file name")
         }
         directory = String(cString: made)

@@ -46,7 +46,8 @@ package final class TextDecoder {
             var inLeft = source.count
             output.withUnsafeMutableBytes { target in
                 while inLeft > 0 {
-                    var outPointer: UnsafeMutablePointer<CChar>? = target.baseAddress?.assumingMemoryBound(to: CChar.self)
+                    var outPointer: UnsafeMutablePointer<CChar>? =
+                        target.baseAddress?.assumingMemoryBound(to: CChar.self)
                     var outLeft = target.count
                     let status = iconv(converter, &inPointer, &inLeft, &outPointer, &outLeft)
                     result.append(contentsOf: UnsafeRawBufferPointer(rebasing: target[..<(target.count - outLeft)]))

@@ -53,7 +53,8 @@ struct CSVTests {
     /// A multi-byte character cut by a read chunk's end is kept whole; an unknown name is refused.
     @Test("--csv-encoding decodes a legacy file first: CP1252 and Latin-1 text, bytes of no character reported")
     func legacyEncodings() throws {
-        func convert(_ bytes: [UInt8], encoding: String, jobs: Int = 1) throws -> (features: [Feature], report: ConversionReport) {
+        func convert(_ bytes: [UInt8], encoding: String,
+                     jobs: Int = 1) throws -> (features: [Feature], report: ConversionReport) {
             var options = ConversionOptions(inputFormat: .csv, outputFormat: .geoJSON)
             options.formatOptions[CSVOptions.encoding] = encoding
             options.jobs = jobs
@@ -62,7 +63,8 @@ struct CSVTests {
             return (back, report)
         }
         // "Café Müller €" in Windows-1252 (0x80 is the euro sign); 0x81 is no character of it.
-        let cp1252: [UInt8] = Array("name,lat,lon\nCaf".utf8) + [0xE9] + Array(" M".utf8) + [0xFC] + Array("ller ".utf8) + [0x80]
+        let cp1252: [UInt8] = Array("name,lat,lon\nCaf".utf8) + [0xE9] + Array(" M".utf8) + [0xFC]
+            + Array("ller ".utf8) + [0x80]
             + Array(",48.1,11.5\nK".utf8) + [0x81] + Array("se,48.2,11.6\n".utf8)
         let (features, report) = try convert(cp1252, encoding: "CP1252")
         #expect(features.map { $0.properties["name"] } == ["Café Müller €", "K\u{FFFD}se"])

@@ -43,7 +43,7 @@ import GeoConvTestSupport
         #expect(result.lostSilently.map(\.text) == ["dropped silently"])  // a note reports no loss
     }
 
-    @Test("By address: a hole moved, a key re-cased or a value retyped is a change, silent unless a warning names the feature")
+    @Test("By address: a moved hole, re-cased key or retyped value is a change, silent unless warned of")
     func structuralHalfComparesByAddress() throws {
         let shell = Path([Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 10),
                           Coordinate(latitude: 10, longitude: 10), Coordinate(latitude: 0, longitude: 0)])

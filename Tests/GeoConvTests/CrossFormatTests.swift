@@ -40,7 +40,8 @@ struct CrossFormatTests {
             let found = FileManager.default.enumerator(atPath: url.path)?.compactMap { $0 as? String } ?? []
             for relative in found.sorted() where FormatRegistry.standard.format(forPath: relative)?.makeReader != nil {
                 // (The checks' own ledgers, tab-separated, are no corpus: they change with the results.)
-                if key == "testdata", ["conservation/", "roundtrip/", "differential/"].contains(where: relative.hasPrefix) {
+                let ledgers = ["conservation/", "roundtrip/", "differential/"]
+                if key == "testdata", ledgers.contains(where: relative.hasPrefix) {
                     continue
                 }
                 let path = url.appendingPathComponent(relative).path
@@ -58,7 +59,8 @@ struct CrossFormatTests {
     /// (The ledgers are the full build's: without PROJ, Shapefile or zstd, other files are read
     /// or refused, and the counts differ.)
     @Test("Every corpus file to each writer and back: the same structure, a warning, or a known silent class",
-          .enabled(if: BuiltTraits.proj && BuiltTraits.shapefile && BuiltTraits.zstd), arguments: writers.map(\.format.name))
+          .enabled(if: BuiltTraits.proj && BuiltTraits.shapefile && BuiltTraits.zstd),
+          arguments: writers.map(\.format.name))
     func throughWriter(_ name: String) throws {
         let (format, tolerance) = try #require(Self.writers.first { $0.format.name == name })
         let check = ConservationCheck()
@@ -82,19 +84,23 @@ struct CrossFormatTests {
         let rows = silent.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)" }
         let path = Self.ledgerPath(format)
         if ProcessInfo.processInfo.environment["GEOCONV_UPDATE_KNOWN"] == "1" {
-            let header = "# Silent changes of the corpora written as \(name) and read back, not fixed yet: class, places.\n"
-                + "# Written by GEOCONV_UPDATE_KNOWN=1 swift test --filter CrossFormatTests; the test holds geoconv to it.\n"
+            let header = "# Silent changes of the corpora written as \(name) and read back, not fixed yet:"
+                + " class, places.\n"
+                + "# Written by GEOCONV_UPDATE_KNOWN=1 swift test --filter CrossFormatTests;"
+                + " the test holds geoconv to it.\n"
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
                                                     withIntermediateDirectories: true)
-            try (header + rows.joined(separator: "\n") + (rows.isEmpty ? "" : "\n")).write(toFile: path, atomically: true,
-                                                                                           encoding: .utf8)
+            let text = header + rows.joined(separator: "\n") + (rows.isEmpty ? "" : "\n")
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
             return
         }
         let known = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n")
             .filter { !$0.hasPrefix("#") }.map(String.init)
         for row in rows where !known.contains(row) {
             let category = String(row.prefix { $0 != "\t" })
-            Issue.record("\(name): a silent change not in \(path) (or with another count): \(row) — \(examples[category] ?? "")")
+            let message = "\(name): a silent change not in \(path) (or with another count):"
+                + " \(row) — \(examples[category] ?? "")"
+            Issue.record(Comment(rawValue: message))
         }
         for row in known where !rows.contains(row) {
             Issue.record("\(name): \(path) lists \(row), which the corpora no longer show so: rewrite the table")

@@ -142,13 +142,15 @@ struct RoundTrip {
         }
         // (d) A same-format round trip that warned of nothing gives back the same structure,
         // by address: feature, key, part, ring, vertex (under the format's rules).
-        if format == inputFormat, !skipInvalid, !report.diagnostics.entries.values.contains(where: { !$0.first.isNote }),
+        let warned = report.diagnostics.entries.values.contains { !$0.first.isNote }
+        if format == inputFormat, !skipInvalid, !warned,
            let written = FormatRegistry.standard.format(named: format), let original = input
         {
             let differences = StructuralComparison(format: written).differences(
                 expected: original.map(ComparedFeature.init), got: back.map(ComparedFeature.init))
             if let first = differences.first {
-                fail("\(route): changed silently: \(first) (\(differences.count) differences) [diagnostics: \(codes)]", output: bytes)
+                fail("\(route): changed silently: \(first) (\(differences.count) differences)"
+                         + " [diagnostics: \(codes)]", output: bytes)
             }
         }
         // (b) And the output converts again to its own format.
