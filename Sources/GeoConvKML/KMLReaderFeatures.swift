@@ -26,8 +26,17 @@ extension KMLReaderState {
                 }
                 elements[child == "TimeSpan" ? "timespan" : "timestamp"] = .object(time)
             case let name where KMLWriterState.viewElements.contains(name):
+                let at = location()
                 let text = try parser.readElementText().trimmed
-                if let value = Double(text), value.isFinite, let number = JSONNumber(literal: text) ?? JSONNumber(value) {
+                if name == "longitude", let value = Double(text), value.isFinite, abs(value) > 180,
+                   let wrapped = JSONNumber(value.remainder(dividingBy: 360)) {
+                    // gpsbabel writes 186.5: the same meridian, which the KML schema wants within ±180.
+                    warn("kml.view-longitude-wrapped",
+                         "a \(element)'s longitude \(text) is beyond ±180, which the KML schema refuses: it is "
+                             + "read as \(wrapped.literal), the same meridian (as Google Earth reads it)", at: at)
+                    elements[child] = .number(wrapped)
+                } else if let value = Double(text), value.isFinite,
+                          let number = JSONNumber(literal: text) ?? JSONNumber(value) {
                     elements[child] = .number(number)
                 } else {
                     elements[child] = .string(text)
@@ -59,6 +68,7 @@ extension KMLReaderState {
         if element == "ScreenOverlay" { feature.properties[KMLNames.geometryType] = "screenoverlay" }
         guard !isEmpty else { return feature }
         var styleUrl: String?
+        var styleUrlPlace: SourceLocation?
         var inlineStyle: KMLStyle?
         var geometries: [Geometry] = []
         var times: [JSONValue] = []
@@ -91,6 +101,7 @@ extension KMLReaderState {
             case "address", "phoneNumber":
                 feature.properties[child] = .string(try parser.readElementText())
             case "styleUrl":
+                styleUrlPlace = location()
                 styleUrl = try parser.readElementText().trimmed
             case "Style":
                 let style = try parseStyle()
@@ -114,7 +125,13 @@ extension KMLReaderState {
                 feature.properties["timespan"] = .object(object)
             case "Icon" where element != "Placemark":
                 let at = location()
-                let icon = try parseChildren()
+                var icon: OrderedDictionary<String, String> = [:]
+                var direct = ""
+                try parser.forEachChild({ (name, isEmpty) throws(XMLParseError) in
+                    if !isEmpty { icon[name] = try parser.readElementText().trimmed }
+                }, text: { direct += parser.text })
+                // `<Icon>url</Icon>` (KML 2.0's writers, map georeferencers): the URL is its href.
+                if icon["href"] == nil, !direct.trimmed.isEmpty { icon["href"] = direct.trimmed }
                 if let href = icon["href"] { feature.properties["icon"] = .string(href) }
                 let others = icon.keys.filter { $0 != "href" }.sorted()
                 if !others.isEmpty {
@@ -153,20 +170,26 @@ extension KMLReaderState {
                 }
             }
         }
-        finish(&feature, styleUrl: styleUrl, inlineStyle: inlineStyle, geometries: geometries, times: times, latLonBox: latLonBox)
+        finish(&feature, styleUrl: styleUrl, styleUrlPlace: styleUrlPlace, inlineStyle: inlineStyle,
+               geometries: geometries, times: times, latLonBox: latLonBox)
         // Moved out (the children's closure holds `feature`: returning it would copy it).
         var made = Feature(geometry: nil)
         swap(&made, &feature)
         return made
     }
 
-    func finish(_ feature: inout Feature, styleUrl: String?, inlineStyle: KMLStyle?, geometries: [Geometry], times: [JSONValue],
-                latLonBox: JSONObject)
+    func finish(_ feature: inout Feature, styleUrl: String?, styleUrlPlace: SourceLocation? = nil,
+                inlineStyle: KMLStyle?, geometries: [Geometry], times: [JSONValue], latLonBox: JSONObject)
     {
         var style = KMLStyle()
         if let styleUrl {
             feature.properties["styleUrl"] = .string(styleUrl)
+            // (Copied only for a placemark with both: to undo the use if the merge changes it.)
+            let usedBefore = inlineStyle == nil ? [] : reports.usedStyles
             if let shared = resolve(styleUrl, into: &feature) { style = shared }
+            if let inlineStyle {
+                unmergeIfChanged(&feature, styleUrl, at: styleUrlPlace, style, inlineStyle, usedBefore)
+            }
         }
         if let inlineStyle { style = style.overridden(by: inlineStyle) }
         style.apply(to: &feature)
@@ -258,6 +281,28 @@ extension KMLReaderState {
             if !isEmpty { values[child] = try parser.readElementText().trimmed }
         }
         return values
+    }
+
+    /// A placemark whose inline `Style` changes the shared Style its `styleUrl` names has a
+    /// style of its own: the reference is not kept (written, it would give the shared name to
+    /// the merged style, and the shared style's own values would be gone without a word), and
+    /// the shared style counts as used only where a placemark uses it as it is. Google Earth
+    /// draws the same merge; GDAL's LIBKML driver keeps both and lets the viewer merge.
+    private func unmergeIfChanged(_ feature: inout Feature, _ styleUrl: String, at place: SourceLocation?,
+                                  _ shared: KMLStyle, _ inline: KMLStyle, _ usedBefore: Set<String>) {
+        let id = styleUrl.hasPrefix("#") ? String(styleUrl.dropFirst()) : styleUrl
+        guard tables.styles[id] != nil, shared.overridden(by: inline) != shared else { return }
+        feature.properties.removeValue(forKey: "styleUrl")
+        if !usedBefore.contains(id) {
+            reports.usedStyles.remove(id)
+            reports.lastUsedStyle = nil
+        }
+        warn("kml.style-merged",
+             "the placemark's inline Style changes the shared style \"\(id)\" it names: its style is the two "
+                 + "merged, written as a style of its own, and the styleUrl is not kept",
+             at: place ?? lastLocation,
+             hint: "geoconv keeps one style per feature; the shared style is written where a placemark uses it "
+                 + "as it is")
     }
 
     /// The text of each child of the element just started that is one of `known`; any other

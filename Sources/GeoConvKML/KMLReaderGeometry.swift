@@ -269,10 +269,15 @@ extension KMLReaderState {
         try parser.forEachChild { (child, isEmpty) throws(XMLParseError) in
             if isEmpty {
                 if child == "coord" { emptyCoords.append((coordinates.count + emptyCoords.count, location())) }
+                // A position without a time (gpsbabel writes `<when/>`): null, so that the
+                // times stay matched to the positions.
+                if child == "when" { trackTimes.append(.null) }
                 return
             }
             switch child {
-            case "when": trackTimes.append(.string(try parser.readElementText().trimmed))
+            case "when":
+                let when = try parser.readElementText().trimmed
+                trackTimes.append(when.isEmpty ? .null : .string(when))
             case "ExtendedData": arrays += try parseTrackArrays(into: &feature)
             case "coord":
                 let text = try parser.readElementText()

@@ -236,7 +236,8 @@ extension KMLReaderState {
         }
         for (id, location) in reports.styleDefinitions where !reports.usedStyles.contains(id) {
             warn("kml.unused-style-dropped",
-                 "shared style \"\(id)\" is used by no feature and is not written: geoconv keeps styles as the styles of the features that use them",
+                 "shared style \"\(id)\" is used by no feature as it is defined and is not written: geoconv keeps "
+                     + "styles as the styles of the features that use them",
                  at: location)
         }
     }

@@ -101,7 +101,6 @@ extension KMLWriterState {
         append(text: "<ExtendedData><SchemaData schemaUrl=\"#\(KMLWriterState.schemaID)\">")
         for array in arrays {
             append(text: "<gx:SimpleArrayData name=\"\(XMLEscaping.attribute(array.name))\">")
-            var type = arrayFields[array.name]
             for value in array.lines[index] {
                 append("<gx:value>")
                 switch value {
@@ -111,12 +110,23 @@ extension KMLWriterState {
                 default: break
                 }
                 append("</gx:value>")
-                type = Self.widened(type, by: value)
             }
             append("</gx:SimpleArrayData>")
-            if arrayFields[array.name] != type { arrayFields[array.name] = type ?? .string }
         }
         append("</SchemaData></ExtendedData>")
+        declareArrayFields(arrays, lines: index...index)
+    }
+
+    /// Notes each array's field type for the schema's `gx:SimpleArrayField`s, from the values
+    /// of `lines` (all of them when `nil`).
+    func declareArrayFields(_ arrays: [(name: String, lines: [[JSONValue]])], lines: ClosedRange<Int>? = nil) {
+        for array in arrays {
+            var type = arrayFields[array.name]
+            for line in lines.map({ Array(array.lines[$0]) }) ?? array.lines {
+                for value in line { type = Self.widened(type, by: value) }
+            }
+            if arrayFields[array.name] != type { arrayFields[array.name] = type ?? .string }
+        }
     }
 
     /// The field type that holds what `type` held and `value`.

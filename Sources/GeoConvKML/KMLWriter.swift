@@ -51,6 +51,7 @@ public struct KMLWriter: FeatureWriter {
                                hint: "reproject the input first")
         }
         state.header = header
+        if let longitude = header.camera?.target.longitude { _ = try state.viewLongitude(longitude) }
         // A document view with a gx:TimeSpan/TimeStamp (written in the start) needs the gx namespace.
         if let view = header.foreignMembers[model: .view], view["timespan"] != nil || view["timestamp"] != nil {
             state.usesGX = true

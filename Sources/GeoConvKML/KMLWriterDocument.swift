@@ -40,10 +40,11 @@ extension KMLWriterState {
            view["altitudeMode"].map({ KMLWriterState.altitudeModes.contains($0.stringValue ?? "") }) ?? true {
             // The view as read (its range, heading and altitude exactly), while it is still the
             // camera. (Its altitude mode is a valid one: writing it reports nothing.)
-            do throws(GeoConvError) { try writeView(view) } catch {}
+            do throws(GeoConvError) { try writeView(view, reportsWrap: false) } catch {}
             append("\n")
         } else if let camera = header.camera {
-            append(text: "<LookAt><longitude>\(DecimalFormatter.shortest(camera.target.longitude))</longitude>")
+            let longitude = (try? viewLongitude(camera.target.longitude, reports: false)) ?? camera.target.longitude
+            append(text: "<LookAt><longitude>\(DecimalFormatter.shortest(longitude))</longitude>")
             append(text: "<latitude>\(DecimalFormatter.shortest(camera.target.latitude))</latitude>")
             append(text: "<heading>\(DecimalFormatter.shortest(camera.bearing))</heading>")
             append(text: "<tilt>\(DecimalFormatter.shortest(camera.viewingAngle))</tilt>")

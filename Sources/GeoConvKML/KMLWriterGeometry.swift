@@ -7,7 +7,7 @@ extension KMLWriterState {
         guard case .lineString(let path)? = feature.geometry,
               let times = property("coordinateProperties", of: feature)?.objectValue?["times"]?.arrayValue
         else { return false }
-        return times.count == path.count && times.allSatisfy { $0.stringValue != nil }
+        return times.count == path.count && times.allSatisfy(Self.isTrackTime)
     }
 
     /// The times of a `gx:MultiTrack`: one array of time strings per line, each as long as its line.
@@ -18,10 +18,36 @@ extension KMLWriterState {
         else { return nil }
         var result: [[JSONValue]] = []
         for (line, entry) in zip(lines, times) {
-            guard let array = entry.arrayValue, array.count == line.count, array.allSatisfy({ $0.stringValue != nil }) else { return nil }
+            guard let array = entry.arrayValue, array.count == line.count, array.allSatisfy(Self.isTrackTime) else {
+                return nil
+            }
             result.append(array)
         }
         return result
+    }
+
+    /// A `gx:Track`'s `<when>`: a time. (A position without one, `null`, read from gpsbabel's
+    /// `<when/>`, has none the OGC schema accepts: such a track is a LineString with its
+    /// times as data, `kml.track-times-as-data`.)
+    static func isTrackTime(_ value: JSONValue) -> Bool {
+        value.stringValue != nil
+    }
+
+    /// A line with per-point times of which some are missing (`null`): no gx:Track can hold
+    /// it, so it is a LineString and its times and arrays stay data (`coordinateProperties`);
+    /// the arrays' fields are still declared in the schema, with their types and display names.
+    func keepTrackAsData(_ feature: Feature, lineCounts: [Int], multi: Bool) throws(GeoConvError) {
+        guard let times = property("coordinateProperties", of: feature)?.objectValue?["times"]?.arrayValue,
+              times.contains(where: { $0 == .null || $0.arrayValue?.contains(.null) == true })
+        else { return }
+        try warn("kml.track-times-as-data",
+                 "a track has positions without a time (gpsbabel's <when/>), which no gx:Track of the OGC schema "
+                     + "can hold: it is written as a LineString, with its times and per-point values as data "
+                     + "(coordinateProperties)",
+                 hint: "give every position a time, or convert to GeoJSON or GPX, which keep a position without one")
+        let arrays = trackArrays(feature, lineCounts: lineCounts, multi: multi)
+        if !arrays.isEmpty { usesGX = true }
+        declareArrayFields(arrays)
     }
 
     /// A `gx:Track`: its times, then its positions.
@@ -115,6 +141,7 @@ extension KMLWriterState {
             if usesTrack(feature), let times = property("coordinateProperties", of: feature)?.objectValue?["times"]?.arrayValue {
                 try writeTrack(path, times: times, arrays: trackArrays(feature, lineCounts: [path.count], multi: false), feature: feature)
             } else {
+                try keepTrackAsData(feature, lineCounts: [path.count], multi: false)
                 append("<LineString>")
                 try attributes(feature, line: true)
                 coordinates(path)
@@ -135,6 +162,7 @@ extension KMLWriterState {
             }
             append("</gx:MultiTrack>")
         case .multiLineString(let lines):
+            try keepTrackAsData(feature, lineCounts: lines.map(\.count), multi: true)
             append("<MultiGeometry>")
             for l in lines {
                 append("<LineString>")

@@ -5,8 +5,9 @@ import GeoConvCore
 /// `gx:TimeSpan`/`gx:TimeStamp`, and a feature's `Region`.
 extension KMLWriterState {
 
-    /// A feature's own `LookAt` or `Camera` (or the document's), as read.
-    func writeView(_ view: JSONObject) throws(GeoConvError) {
+    /// A feature's own `LookAt` or `Camera` (or the document's, whose wrapped longitude
+    /// `begin` reports once: `reportsWrap` false), as read.
+    func writeView(_ view: JSONObject, reportsWrap: Bool = true) throws(GeoConvError) {
         let kind = view["kind"]?.stringValue == "Camera" ? "Camera" : "LookAt"
         append(text: "<\(kind)>")
         // gx:TimeSpan / gx:TimeStamp first (the view's object extensions precede its elements).
@@ -33,10 +34,23 @@ extension KMLWriterState {
             if name == "altitudeMode" {
                 if let mode = value.stringValue { try writeAltitudeMode(mode) }
             } else if let number = value.doubleValue, number.isFinite {
-                append(text: "<\(name)>\(DecimalFormatter.shortest(number))</\(name)>")
+                let written = name == "longitude" ? try viewLongitude(number, reports: reportsWrap) : number
+                append(text: "<\(name)>\(DecimalFormatter.shortest(written))</\(name)>")
             }
         }
         append(text: "</\(kind)>")
+    }
+
+    /// A view's longitude within -180…180, as the KML schema asks: one beyond (gpsbabel writes
+    /// 186.5) is the same meridian, wrapped and reported. (Google Earth wraps it the same way.)
+    func viewLongitude(_ longitude: Double, reports: Bool = true) throws(GeoConvError) -> Double {
+        guard abs(longitude) > 180 else { return longitude }
+        let wrapped = longitude.remainder(dividingBy: 360)
+        guard reports else { return wrapped }
+        try warn("kml.view-longitude-wrapped",
+                 "a view's longitude \(DecimalFormatter.shortest(longitude)) is beyond ±180, which the KML schema "
+                     + "refuses: it is written as \(DecimalFormatter.shortest(wrapped)), the same meridian")
+        return wrapped
     }
 
     /// A feature's `Region`: its `LatLonAltBox` and `Lod`.

@@ -422,6 +422,17 @@ public struct KMZReader: FeatureReader {
         var reader = try KMLReader(try ByteReader(.memory(bytes, name: archiveName + "/" + path)), options: options, diagnostics: diagnostics)
         _ = try reader.readHeader()
         followedLinks += 1
+        // What the link itself says beyond where it leads (its Region, refresh mode, open…) has
+        // no place once its features stand in for it.
+        let ignored: Set<String> = [KMLNames.geometryType, "href", ModelKey.folder.name]
+        let dropped = (link.snippet == nil ? [] : ["description"])
+            + link.properties.keys.filter { !ignored.contains($0) }
+        if !dropped.isEmpty {
+            try diagnostics.warn("kmz.network-link-parts-dropped",
+                                 "the followed NetworkLink's \(dropped.joined(separator: ", ")) "
+                                     + "\(dropped.count == 1 ? "is" : "are") not carried over: the linked file's "
+                                     + "features come in its place", at: lastLocation)
+        }
         // The link's own folder path (already under the folders of the file it came from).
         var folder = link[model: .folder] ?? []
         folder.append(.string(link.title ?? path))

@@ -16,7 +16,11 @@ struct KMLSchemaTests {
         var paths = ["kml/rich.kml", "kml/trails.kml", "kml/track-arrays.kml", "kml/forward-styles.kml", "geojson/faithful.geojson",
                      "geojson/markers.geojson"].map(Fixtures.testdata)
         // Peers' fixtures and the real files people have.
-        for corpus in [Fixtures.conformance.appendingPathComponent("kml"), Fixtures.shared.appendingPathComponent("realworld/kml")] {
+        let corpora = [Fixtures.conformance.appendingPathComponent("kml"),
+                       Fixtures.shared.appendingPathComponent("realworld/kml"),
+                       Fixtures.shared.appendingPathComponent("realworld-more/kml"),
+                       Fixtures.shared.appendingPathComponent("realworld-more/kmz")]
+        for corpus in corpora {
             if let files = FileManager.default.enumerator(atPath: corpus.path)?.compactMap({ $0 as? String }) {
                 paths += files.filter { $0.hasSuffix(".kml") || $0.hasSuffix(".kmz") }.sorted().map { corpus.appendingPathComponent($0).path }
             }

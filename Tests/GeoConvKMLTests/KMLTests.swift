@@ -380,6 +380,10 @@ struct KMLWriterTests {
         let cycle = try #require(report.diagnostics.entries["kmz.network-link-cycle"])
         #expect(cycle.first.location?.file?.hasSuffix("superoverlay.kmz/tiles/sub/1.kml") == true && cycle.first.location?.line == 4)
         #expect(report.diagnostics.entries["embedded-files-dropped"] == nil, "the linked KML files were read, not dropped")
+        // The followed link's Region and refresh mode have no place once its features stand in for it.
+        let parts = try #require(report.diagnostics.entries["kmz.network-link-parts-dropped"])
+        #expect(parts.first.message.contains("geoconv:region, viewRefreshMode"), "\(parts.first.message)")
+        #expect(!parts.first.isNote && parts.first.location?.line == 4)
     }
 
     @Test("Diagnostics sit at the element's own line and column, in a minified one-line KML too, with comments, CDATA and quoted '>' stepped over")
