@@ -88,6 +88,13 @@ final class DBFTextDecoder {
         if let converter { iconv_close(converter) }
     }
 
+    /// Whether iconv converts from the encoding `name` here.
+    static func knows(_ name: String) -> Bool {
+        guard let handle = iconv_open("UTF-8", name), Int(bitPattern: handle) != -1 else { return false }
+        iconv_close(handle)
+        return true
+    }
+
     /// `bytes` (without their terminator) as a string.
     func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         guard let converter, bytes.contains(where: { $0 >= 0x80 }) else {

@@ -20,6 +20,9 @@ struct DBFSchema {
         var decimals = 0
         var sawNested = false
         var sawMixed = false
+        /// The first feature (0-based, in writing order) with a real that 15 decimals cannot
+        /// hold exactly: rounded when the column is written as real.
+        var firstRounded: Int?
         /// The name in the DBF.
         var fieldName = ""
         /// The files (by index) whose features hold the property, null or not: each file gets
@@ -29,21 +32,46 @@ struct DBFSchema {
 
     private(set) var columns: [Column] = []
     private var index: [String: Int] = [:]
+    /// The columns of the last feature's keys, by position: the next feature's keys are most
+    /// often the same, in the same order, and a string comparison is cheaper than a hash.
+    private var lastKeys: [(key: String, column: Int)] = []
 
     /// The widest text field dBase allows, and the widest number GDAL writes.
     static let maximumTextWidth = 254
     static let maximumNumberWidth = 24
 
-    /// Notes one value of `property`, held by a feature of file `file`.
-    mutating func note(_ property: String, _ value: JSONValue, file: Int) {
-        let i = index[property] ?? {
-            columns.append(Column(property: property))
-            index[property] = columns.count - 1
-            return columns.count - 1
-        }()
-        var column = columns[i]
-        defer { columns[i] = column }
-        column.files.insert(file)
+    /// Notes one value of `property`, held by feature `feature` (0-based, in writing order) of
+    /// file `file`; returns the column's index.
+    @discardableResult
+    mutating func note(_ property: String, _ value: JSONValue, file: Int, feature: Int = 0, position: Int = 0) -> Int {
+        let i: Int
+        if position < lastKeys.count, lastKeys[position].key == property {
+            i = lastKeys[position].column
+        } else {
+            i = index[property] ?? {
+                columns.append(Column(property: property))
+                index[property] = columns.count - 1
+                return columns.count - 1
+            }()
+            if position < lastKeys.count { lastKeys[position] = (property, i) } else if position == lastKeys.count {
+                lastKeys.append((property, i))
+            }
+        }
+        // (In place: a copy of the column would copy its set of files on every value.)
+        Self.note(value, file: file, feature: feature, in: &columns[i])
+        return i
+    }
+
+    /// Whether a text column holds a value longer than a DBF text field: cut when written.
+    var truncatesText: Bool { columns.contains { $0.kind == .text && $0.width > Self.maximumTextWidth } }
+
+    /// The first column, in order, whose reals are rounded when written, and its first feature.
+    var firstRounded: (property: String, feature: Int)? {
+        columns.first { $0.kind == .real && $0.firstRounded != nil }.map { ($0.property, $0.firstRounded ?? 0) }
+    }
+
+    private static func note(_ value: JSONValue, file: Int, feature: Int, in column: inout Column) {
+        if !column.files.contains(file) { column.files.insert(file) }
         let kind: Kind
         var width: Int
         switch value {
@@ -60,7 +88,14 @@ struct DBFSchema {
                 kind = .real
                 width = n.literal.utf8.count
                 column.integerWidth = max(column.integerWidth, DecimalFormatter.fixed(n.doubleValue, digits: 0).utf8.count)
-                column.decimals = max(column.decimals, Self.decimals(of: n.doubleValue))
+                let own = decimals(of: n.doubleValue)
+                column.decimals = max(column.decimals, own)
+                // A column's decimals are the most its reals need, at most 15: a real needing
+                // fewer is written exactly; one needing 15 or more may not be.
+                if own == 15, column.firstRounded == nil,
+                   Double(realText(n.doubleValue, decimals: 15)) != n.doubleValue {
+                    column.firstRounded = feature
+                }
             } else {
                 kind = .text  // beyond a DBF number's width: its literal, as text
                 width = n.literal.utf8.count

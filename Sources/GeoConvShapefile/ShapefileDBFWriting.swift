@@ -6,8 +6,10 @@ import GeoConvCore
 /// text (a `.cpg` says so), each column's type widened across the file (logical, integer,
 /// real, text), dBase's limits reported — 10-byte field names, 254-byte text, 2 GB files.
 enum ShapefileDBFWriting {
+    /// Writes the DBFs (and `.cpg`s); when `counting` (`geoconv info`: the output is
+    /// discarded), only checks and reports what writing them would.
     static func write(files: [ShapefileWriting.File], spool: inout ShapefileSpool, schema: inout DBFSchema,
-                      diagnostics: DiagnosticLog) throws(GeoConvError)
+                      diagnostics: DiagnosticLog, counting: Bool) throws(GeoConvError)
     {
         let renamed = schema.assignFieldNames()
         if !renamed.isEmpty {
@@ -25,63 +27,84 @@ enum ShapefileDBFWriting {
         for column in schema.columns where column.sawMixed {
             diagnostics.note("shapefile.value-as-text", "the property \"\(column.property)\" holds values of several types: its column is text, and its numbers and booleans are read back as text")
         }
-        var handles: [DBFHandle] = []
-        defer { handles.forEach { DBFClose($0) } }
+        var writers: [DBFFileWriter] = []
         // Each file's columns: those its features hold (in the schema's order).
         let fileColumns = files.indices.map { index in
             schema.columns.indices.filter { schema.columns[$0].files.contains(index) }
         }
         for (fileIndex, file) in files.enumerated() {
-            var hooks = ShapelibHooks.quiet()
-            guard let handle = DBFCreateLL(file.temporaryBase + ".dbf", "UTF-8", &hooks) else {
-                throw GeoConvError(.io, "cannot create '\(file.finalBase).dbf'", hint: "check that the output's folder is writable")
-            }
-            handles.append(handle)
-            for column in fileColumns[fileIndex].map({ schema.columns[$0] }) {
+            var fields = fileColumns[fileIndex].map { schema.columns[$0] }.map { column in
                 let (type, width, decimals) = fieldType(column)
-                guard DBFAddNativeFieldType(handle, column.fieldName, type, Int32(width), Int32(decimals)) >= 0 else {
-                    throw GeoConvError(.limitExceeded, "the DBF of '\(file.finalBase).shp' cannot take the column \"\(column.property)\": a record holds at most 65,535 bytes",
-                                       hint: "keep fewer properties with --select")
-                }
+                return DBFFileWriter.Field(name: column.fieldName, type: UInt8(bitPattern: type), width: width,
+                                           decimals: decimals)
             }
-            if fileColumns[fileIndex].isEmpty {
-                // A DBF record needs a field: GDAL adds FID the same way.
-                _ = DBFAddNativeFieldType(handle, "FID", CChar(UInt8(ascii: "N")), 11, 0)
+            // A DBF record needs a field: GDAL adds FID the same way.
+            if fields.isEmpty {
+                fields = [DBFFileWriter.Field(name: "FID", type: UInt8(ascii: "N"), width: 11, decimals: 0)]
             }
-            let recordBytes = Int(handle.pointee.nRecordLength) * file.records + Int(handle.pointee.nHeaderLength)
-            guard recordBytes <= ShapefileWriting.maximumFileBytes else {
+            guard DBFFileWriter.recordLength(fields) <= 65_535 else {
+                let column = fileColumns[fileIndex].last.map { schema.columns[$0].property } ?? ""
+                throw GeoConvError(.limitExceeded,
+                                   "the DBF of '\(file.finalBase).shp' cannot take the column \"\(column)\": a record "
+                                       + "holds at most 65,535 bytes",
+                                   hint: "keep fewer properties with --select")
+            }
+            let fileBytes = DBFFileWriter.recordLength(fields) * file.records
+                + DBFFileWriter.headerLength(fields: fields.count)
+            guard fileBytes <= ShapefileWriting.maximumFileBytes else {
                 throw GeoConvError(.limitExceeded, "'\(file.finalBase).dbf' would pass 2 GB, the most a DBF holds",
-                                   hint: "keep fewer properties (--select) or features (--where, --bbox, --limit), or write GeoJSON, GeoParquet or KML")
+                                   hint: "keep fewer properties (--select) or features (--where, --bbox, --limit), "
+                                       + "or write GeoJSON, GeoParquet or KML")
             }
+            if counting { continue }
+            writers.append(try DBFFileWriter(path: file.temporaryBase + ".dbf", fields: fields, records: file.records))
+            try writeCodePage(file.temporaryBase + ".cpg")
         }
-        var counts = [Int](repeating: 0, count: files.count)
-        var truncated = false, rounded = false
-        try spool.forEach { (fileIndex, record) throws(GeoConvError) in
-            guard fileIndex < handles.count else { return }
-            let handle = handles[fileIndex]
-            let row = Int32(counts[fileIndex])
+        if !counting { try writeRecords(&spool, schema: schema, fileColumns: fileColumns, into: &writers) }
+        for index in writers.indices { try writers[index].close() }
+        if schema.truncatesText {
+            try diagnostics.warn("shapefile.text-truncated",
+                                 "text longer than 254 bytes is cut to 254 (at a character's end): a DBF text field "
+                                     + "holds no more",
+                                 hint: "write GeoJSON, GeoParquet or KML to keep long text")
+        }
+        if let (property, feature) = schema.firstRounded {
+            try diagnostics.warn("shapefile.number-rounded",
+                                 "real numbers are written with at most 15 decimals: some are rounded, the first "
+                                     + "in \"\(property)\" of feature \(feature + 1)",
+                                 hint: "write GeoJSON or GeoParquet to keep every digit")
+        }
+    }
+
+    /// Each spooled record into its file's DBF, in order.
+    private static func writeRecords(_ spool: inout ShapefileSpool, schema: DBFSchema, fileColumns: [[Int]],
+                                     into writers: inout [DBFFileWriter]) throws(GeoConvError) {
+        var counts = [Int](repeating: 0, count: writers.count)
+        try spool.forEach(columns: schema.columns.count) { (fileIndex, record) throws(GeoConvError) in
+            guard fileIndex < writers.count else { return }
+            let row = counts[fileIndex]
             counts[fileIndex] += 1
+            try writers[fileIndex].beginRecord()
             if fileColumns[fileIndex].isEmpty {
-                _ = DBFWriteIntegerAttribute(handle, row, 0, row)
+                writers[fileIndex].appendField(String(row), width: 11, rightAligned: true)
                 return
             }
-            for (i, columnIndex) in fileColumns[fileIndex].enumerated() {
+            for columnIndex in fileColumns[fileIndex] {
                 let column = schema.columns[columnIndex]
-                let field = Int32(i)
-                guard let value = record[column.property], value != .null else {
-                    _ = DBFWriteNULLAttribute(handle, row, field)
+                let (type, width, decimals) = fieldType(column)
+                guard let value = record[columnIndex], value != .null else {
+                    writers[fileIndex].appendNull(type: UInt8(bitPattern: type), width: width)
                     continue
                 }
-                let (_, width, decimals) = fieldType(column)
                 switch (column.kind, value) {
                 case (.logical?, .bool(let b)):
-                    writeDirectly(handle, row, field, b ? "1" : "0")
+                    writers[fileIndex].appendField(b ? "1" : "0", width: width)
                 case (.integer?, .number(let n)):
-                    writeDirectly(handle, row, field, rightAligned(n.intValue.map(String.init) ?? n.literal, width))
+                    writers[fileIndex].appendField(n.intValue.map(String.init) ?? n.literal, width: width,
+                                                   rightAligned: true)
                 case (.real?, .number(let n)):
-                    let text = DBFSchema.realText(n.doubleValue, decimals: decimals)
-                    if Double(text) != n.doubleValue { rounded = true }
-                    writeDirectly(handle, row, field, rightAligned(text, width))
+                    writers[fileIndex].appendField(DBFSchema.realText(n.doubleValue, decimals: decimals), width: width,
+                                                   rightAligned: true)
                 default:
                     var text: String
                     switch value {
@@ -90,21 +113,13 @@ enum ShapefileDBFWriting {
                     case .bool(let b): text = b ? "true" : "false"
                     default: text = String(decoding: JSONText.compact(value), as: UTF8.self)
                     }
+                    // (Reported from the schema: `truncatesText`.)
                     if text.utf8.count > DBFSchema.maximumTextWidth {
                         text = DBFSchema.cut(text, to: DBFSchema.maximumTextWidth)
-                        truncated = true
                     }
-                    _ = DBFWriteStringAttribute(handle, row, field, text)
+                    writers[fileIndex].appendField(text, width: width)
                 }
             }
-        }
-        if truncated {
-            try diagnostics.warn("shapefile.text-truncated", "text longer than 254 bytes is cut to 254 (at a character's end): a DBF text field holds no more",
-                                 hint: "write GeoJSON, GeoParquet or KML to keep long text")
-        }
-        if rounded {
-            try diagnostics.warn("shapefile.number-rounded", "real numbers are written with at most 15 decimals: some are rounded",
-                                 hint: "write GeoJSON or GeoParquet to keep every digit")
         }
     }
 
@@ -120,14 +135,11 @@ enum ShapefileDBFWriting {
         }
     }
 
-    private static func rightAligned(_ text: String, _ width: Int) -> String {
-        let count = text.utf8.count
-        return count >= width ? text : String(repeating: " ", count: width - count) + text
-    }
-
-    private static func writeDirectly(_ handle: DBFHandle, _ row: Int32, _ field: Int32, _ text: String) {
-        var bytes = Array(text.utf8CString)
-        _ = bytes.withUnsafeMutableBytes { DBFWriteAttributeDirectly(handle, row, field, $0.baseAddress) }
+    /// The `.cpg` beside the DBF: its text is UTF-8.
+    private static func writeCodePage(_ path: String) throws(GeoConvError) {
+        var file = try BufferedFile(creating: path)
+        "UTF-8".utf8.forEach { file.append($0) }
+        try file.close()
     }
 }
 

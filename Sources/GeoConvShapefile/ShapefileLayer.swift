@@ -17,6 +17,10 @@ final class ShapefileLayer {
     /// Fields whose name an earlier field has (GeoTools writes such DBFs), renamed as GDAL
     /// renames them: the second `TestColumn` is `TestColumn2` (old name → new).
     let renamedFields: [(String, String)]
+    /// A `.cpg` naming no encoding iconv knows (QGIS writes `System`), and what the DBF was
+    /// read as instead: its language driver's code page, as GDAL reads it, or UTF-8 where the
+    /// bytes are UTF-8 and ISO-8859-1 where not.
+    private(set) var unknownCodePage: (given: String, readAs: String)?
     let shapeCount: Int
     let recordCount: Int
     /// The `.prj`'s text, `nil` when there is none.
@@ -61,7 +65,14 @@ final class ShapefileLayer {
         dbf = DBFOpenLL(base + ".dbf", "rb", &hooks) ?? DBFOpenLL(base + ".DBF", "rb", &hooks)
         if let dbf {
             let codePage = DBFGetCodePage(dbf).map { String(cString: $0) }
-            let decoder = try DBFTextDecoder(DBFEncoding(codePage: codePage, override: encodingOverride))
+            var encoding = DBFEncoding(codePage: codePage, override: encodingOverride)
+            if encodingOverride == nil, !encoding.isUTF8, !DBFTextDecoder.knows(encoding.name) {
+                let driver = Int(dbf.pointee.iLanguageDriver)
+                encoding = DBFEncoding(codePage: driver > 0 ? "LDID/\(driver)" : nil, override: nil)
+                unknownCodePage = (codePage ?? "", driver > 0 ? "\(encoding.name) (the DBF's language driver id \(driver))"
+                                       : "UTF-8 where the bytes are UTF-8, ISO-8859-1 where not")
+            }
+            let decoder = try DBFTextDecoder(encoding)
             self.decoder = decoder
             recordCount = Int(DBFGetRecordCount(dbf))
             var fields: [(String, UInt8, Int)] = []

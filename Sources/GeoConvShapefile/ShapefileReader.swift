@@ -68,6 +68,13 @@ public struct ShapefileReader: FeatureReader {
             try diagnostics.warn("shapefile.shx-restored", "'\(layer.displayName)' has no .shx: its index is rebuilt from the .shp (GDAL needs SHAPE_RESTORE_SHX=YES for that)",
                                  at: SourceLocation(file: layer.displayName), hint: "keep the .shx with the .shp")
         }
+        if let unknown = layer.unknownCodePage {
+            try diagnostics.warn("shapefile.unknown-code-page",
+                                 "'\(layer.displayName)': the .cpg says \"\(unknown.given)\", which names no encoding "
+                                     + "known here: its text is read as \(unknown.readAs), as GDAL reads it",
+                                 at: SourceLocation(file: layer.displayName),
+                                 hint: "name the encoding with --shp-encoding (e.g. CP1252, UTF-8) if the text looks wrong")
+        }
         if !layer.renamedFields.isEmpty {
             let list = layer.renamedFields.map { "\($0.0) → \($0.1)" }.joined(separator: ", ")
             try diagnostics.warn("shapefile.duplicate-field-renamed",

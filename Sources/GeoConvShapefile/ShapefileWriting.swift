@@ -9,7 +9,7 @@ import ZIPFoundation
 final class ShapefileWriting {
     /// One shapefile being written.
     struct File {
-        let handle: SHPHandle
+        var shapes: ShapeRecordWriter
         /// Its name in the temporary folder (`k0`) and its final base path (`out`, `out_lines`).
         let temporaryBase: String
         let finalBase: String
@@ -25,6 +25,11 @@ final class ShapefileWriting {
     let base: String
     /// Whether the files are zipped into the output.
     let zips: Bool
+    /// Whether the output is discarded (`geoconv info`): the shapes and columns are counted and
+    /// checked, and every loss reported as writing would, but no file is written.
+    let counts: Bool
+    /// Features written so far (0-based: the one being written), in all files.
+    private var featureIndex = 0
     let directory: TemporaryDirectory
     var files: [File] = []
     var spool: ShapefileSpool
@@ -42,6 +47,7 @@ final class ShapefileWriting {
         self.output = output
         self.diagnostics = diagnostics
         self.options = options
+        counts = output.discards
         let names = (0..<ShapeKind.allCases.count).flatMap { i in ["shp", "shx", "dbf", "cpg", "prj"].map { "k\(i).\($0)" } }
             + ["spool", "out.shx", "out.dbf", "out.cpg", "out.prj", "out.zip"]
         zips = path?.lowercased().hasSuffix(".zip") ?? true
@@ -59,7 +65,13 @@ final class ShapefileWriting {
             directory = try TemporaryDirectory(holding: names)
             base = directory.url.appendingPathComponent("out").path
         }
-        spool = try ShapefileSpool(path: directory.url.appendingPathComponent("spool").path)
+        spool = try ShapefileSpool(path: counts ? nil : directory.url.appendingPathComponent("spool").path)
+    }
+
+    deinit {
+        // (Closed already when the writer finished; a failed conversion leaves them open.)
+        for index in files.indices { files[index].shapes.abandon() }
+        spool.abandon()
     }
 
     func begin(_ header: DocumentHeader) throws(GeoConvError) {
@@ -70,6 +82,7 @@ final class ShapefileWriting {
     }
 
     func write(_ feature: Feature) throws(GeoConvError) {
+        defer { featureIndex += 1 }
         if feature.style != Style() {
             try diagnostics.warn("shapefile.style-dropped", "styles have no place in a shapefile and are not written", hint: "write KML or GeoJSON to keep them")
         }
@@ -116,58 +129,49 @@ final class ShapefileWriting {
         if !files.isEmpty, files[0].kind == nil || kind == nil { return 0 }
         let number = files.count
         let temporary = directory.url.appendingPathComponent("k\(number)").path
-        var hooks = ShapelibHooks.quiet()
-        guard let handle = SHPCreateLL(temporary, SHPT_NULL, &hooks) else {
-            throw GeoConvError(.io, "cannot create a shapefile in \(directory.url.path)", hint: "check that the output's folder is writable")
-        }
+        let shapes = try ShapeRecordWriter(base: counts ? nil : temporary)
         let finalBase = files.isEmpty ? base : base + "_" + (kind?.rawValue ?? "null")
-        files.append(File(handle: handle, temporaryBase: temporary, finalBase: finalBase, kind: nil))
+        files.append(File(shapes: shapes, temporaryBase: temporary, finalBase: finalBase, kind: nil))
         return number
     }
 
     private func writeShape(_ geometry: Geometry?, kind: ShapeKind?, feature: Feature) throws(GeoConvError) {
         let index = try file(for: kind)
-        var file = files[index]
+        // (The file is changed in place: a copy would copy its write buffers.)
         if let geometry, let kind {
-            if file.kind == nil {
+            if files[index].kind == nil {
                 // The first geometry decides the file's kind and whether it has z.
-                file.kind = kind
-                file.hasZ = geometry.hasAltitude
-                file.handle.pointee.nShapeType = kind.shapeType(withZ: file.hasZ)
-            } else if !file.hasZ, geometry.hasAltitude {
-                try diagnostics.warn("shapefile.altitude-dropped", "altitudes are dropped: the shapefile of \(kind.rawValue) was begun without z by its first feature",
+                files[index].kind = kind
+                files[index].hasZ = geometry.hasAltitude
+                files[index].shapes.shapeType = kind.shapeType(withZ: files[index].hasZ)
+            } else if !files[index].hasZ, geometry.hasAltitude {
+                try diagnostics.warn("shapefile.altitude-dropped",
+                                     "altitudes are dropped: the shapefile of \(kind.rawValue) was begun without z by "
+                                         + "its first feature",
                                      hint: "--dim 3 gives every position one, so that z is kept")
             }
-            let object = ShapeObjects.make(geometry, kind: kind, type: file.handle.pointee.nShapeType, hasZ: file.hasZ)
-            defer { SHPDestroyObject(object) }
-            guard SHPWriteObject(file.handle, -1, object) >= 0 else {
-                throw GeoConvError(.io, "cannot write a shape to '\(file.finalBase).shp'", hint: "check the disk space")
-            }
+            try files[index].shapes.write(geometry, kind: kind)
         } else {
-            guard let object = SHPCreateSimpleObject(SHPT_NULL, 0, nil, nil, nil) else {
-                throw GeoConvError(.io, "cannot make a null shape")
-            }
-            defer { SHPDestroyObject(object) }
-            guard SHPWriteObject(file.handle, -1, object) >= 0 else {
-                throw GeoConvError(.io, "cannot write a shape to '\(file.finalBase).shp'", hint: "check the disk space")
-            }
+            try files[index].shapes.writeNull()
         }
-        if Int(file.handle.pointee.nFileSize) > Self.maximumFileBytes || file.handle.pointee.nFileSize >= UInt32(Int32.max) {
-            throw GeoConvError(.limitExceeded, "'\(file.finalBase).shp' would pass 2 GB, the most a shapefile holds",
+        if files[index].shapes.byteCount > Self.maximumFileBytes {
+            throw GeoConvError(.limitExceeded,
+                               "'\(files[index].finalBase).shp' would pass 2 GB, the most a shapefile holds",
                                hint: "split the input (--where, --bbox, --limit) or write GeoJSON, GeoParquet or KML")
         }
-        file.records += 1
-        files[index] = file
-        try spool.append(file: index, record: attributes(of: feature), schema: &schema)
+        files[index].records += 1
+        try spool.append(file: index, feature: featureIndex, leading: leadingAttributes(of: feature),
+                         properties: feature.properties, schema: &schema)
     }
 
-    /// The feature's attributes as columns: the title as `name` and the snippet as
+    /// The feature's attributes before its properties: the title as `name` and the snippet as
     /// `description` unless a property carries them (`TitleProperties`: a `NAME` field read as
     /// the title is written back as `NAME`, in its place; a `name` property saying something
     /// else is renamed by the schema, reported), the id as `id` (unless a property has that
-    /// name), then the properties.
-    private func attributes(of feature: Feature) -> JSONObject {
-        var record = JSONObject()
+    /// name). None of their keys is a property's. (Most features have none: no allocation.)
+    private func leadingAttributes(of feature: Feature) -> [(key: String, value: JSONValue)] {
+        if feature.title == nil, feature.snippet == nil, feature.id == nil { return [] }
+        var record: [(key: String, value: JSONValue)] = []
         func has(_ key: String) -> Bool { feature.properties.keys.contains { $0.lowercased() == key } }
         // A key no property has, so that the title is not overwritten by a property `name`
         // saying something else (the schema makes the field names unique without regard to case).
@@ -179,17 +183,19 @@ final class ShapefileWriting {
             }
             return name
         }
-        if let title = feature.title, !TitleProperties.isCarried(.title, in: feature) { record[free("name")] = .string(title) }
-        if let snippet = feature.snippet, !TitleProperties.isCarried(.snippet, in: feature) {
-            record[free("description")] = .string(snippet)
+        if let title = feature.title, !TitleProperties.isCarried(.title, in: feature) {
+            record.append((free("name"), .string(title)))
         }
-        if let id = feature.id, !has("id") {
+        if let snippet = feature.snippet, !TitleProperties.isCarried(.snippet, in: feature) {
+            let key = free("description")
+            if !record.contains(where: { $0.key == key }) { record.append((key, .string(snippet))) }
+        }
+        if let id = feature.id, !has("id"), !record.contains(where: { $0.key == "id" }) {
             switch id {
-            case .string(let s): record["id"] = .string(s)
-            case .number(let n): record["id"] = .number(n)
+            case .string(let s): record.append(("id", .string(s)))
+            case .number(let n): record.append(("id", .number(n)))
             }
         }
-        for (key, value) in feature.properties { record[key] = value }
         return record
     }
 
@@ -199,13 +205,14 @@ final class ShapefileWriting {
             try diagnostics.warn("shapefile.kind-dropped", "\(count) features of kind \(kind.rawValue) are not written: --shp-kind \(options.kind?.rawValue ?? "") keeps only that kind",
                                  hint: "leave out --shp-kind to write one shapefile per kind")
         }
-        for file in files { SHPClose(file.handle) }
+        for index in files.indices { try files[index].shapes.close() }
         if files.count > 1 {
             let list = files.map { "\($0.kind?.rawValue ?? "null shapes") in \(($0.finalBase as NSString).lastPathComponent).shp" }
             diagnostics.note("shapefile.kinds-split", "the features are of several geometry kinds, and a shapefile holds one: \(list.joined(separator: ", "))")
         }
-        try ShapefileDBFWriting.write(files: files, spool: &spool, schema: &schema, diagnostics: diagnostics)
-        try moveIntoPlace()
+        try ShapefileDBFWriting.write(files: files, spool: &spool, schema: &schema, diagnostics: diagnostics,
+                                      counting: counts)
+        if !counts { try moveIntoPlace() }
     }
 
     /// Copies the main `.shp` into the output (renamed into place when the conversion

@@ -63,6 +63,26 @@ struct ShapefileTests {
         #expect(wrongLog.entries["shapefile.invalid-text"] != nil)
     }
 
+    @Test("A .cpg naming no known encoding (QGIS's \"System\") is read as GDAL reads it, with a warning",
+          arguments: ["stops-ldid", "stops"])
+    func unknownCodePage(base: String) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geoconv-cpg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for part in ["shp", "shx", "dbf", "prj"] {
+            try FileManager.default.copyItem(atPath: Fixtures.testdata("shapefile/\(base).\(part)"),
+                                             toPath: directory.appendingPathComponent("s.\(part)").path)
+        }
+        try "System".write(to: directory.appendingPathComponent("s.cpg"), atomically: true, encoding: .utf8)
+        let log = DiagnosticLog()
+        let document = try OverlayDocument.load(.file(directory.appendingPathComponent("s.shp").path), diagnostics: log)
+        // The language driver's CP1252 (stops-ldid), or UTF-8 else ISO-8859-1 (stops: no driver id).
+        #expect(document.features.map(\.title) == ["Gare de Lyon", "Besançon Viotte", "Señora de la Peña"])
+        let warning = try #require(log.entries["shapefile.unknown-code-page"])
+        #expect(!warning.first.isNote && warning.first.message.contains(#"the .cpg says "System""#))
+        #expect(warning.first.message.contains(base == "stops-ldid" ? "CP1252 (the DBF's language driver id 3)" : "ISO-8859-1"))
+    }
+
     @Test("A .zip of shapefiles is read whole, one after the other, from a file or from standard input")
     func zipped() throws {
         let (document, log) = try Self.load("both.zip")

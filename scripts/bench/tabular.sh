@@ -3,18 +3,20 @@
 # seconds and peak RSS from /usr/bin/time), the median of REPEAT alternated runs.
 #
 #   scripts/bench/tabular.sh [DATA_DIR]        (default bench-out/data)
-#   ONLY=i,k scripts/bench/tabular.sh          only those rows (default: i,j,k,l)
+#   ONLY=i,k scripts/bench/tabular.sh          only those rows (default: i,j,k,l,m,n,o)
 #   NO_BUILD=1 REPEAT=1 …                      as scripts/bench/points.sh
 #
 # Rows: i the shared generator's 1 M points as a CSV (X,Y columns and the id, written by
 # ogr2ogr -lco GEOMETRY=AS_XY) → GeoJSON; j the same with --where "id < 500000" against
 # row i's plain conversion (the selection's cost; and against ogr2ogr -where); k a polygon
 # shapefile of at least 100 MB (scripts/bench/gen_parcels.py, made by ogr2ogr) → GeoJSON;
-# l the same → KML. ratio = ogr2ogr s / geoconv s (> 1: geoconv is faster).
+# l the same → KML; m the 1 M points GeoJSON → Shapefile; n the polygons (as GeoJSON) →
+# Shapefile; o 1 M typed rows of eight columns (id, name, lat, lon, pop, score, kind, open;
+# scripts/bench/gen_typed_csv.py) → GeoJSON. ratio = ogr2ogr s / geoconv s (> 1: geoconv is faster).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DATA=${1:-bench-out/data}
-ONLY=${ONLY:-i,j,k,l}
+ONLY=${ONLY:-i,j,k,l,m,n,o}
 REPEAT=${REPEAT:-3}
 OUT=${GEOCONV_BENCH_OUT:-bench-out/tabular}
 mkdir -p "$DATA" "$OUT"
@@ -29,11 +31,16 @@ if want i || want j; then
     [ -s "$P1M" ] || python3 ../shared/bench/gen_data.py --out "$DATA" --only points
     [ -s "$CSV" ] || { ogr2ogr -f CSV "$CSV.tmp.csv" "$P1M" -lco GEOMETRY=AS_XY && mv "$CSV.tmp.csv" "$CSV"; }
 fi
-if (want k || want l) && [ ! -s "$SHP" ]; then
-    python3 scripts/bench/gen_parcels.py "${PARCELS:-180000}" > "$DATA/parcels.geojsonl"
-    ogr2ogr -f "ESRI Shapefile" "$SHP" "$DATA/parcels.geojsonl" -nlt POLYGON -lco ENCODING=UTF-8
+PARCELS_JSON=$DATA/parcels.geojson
+TYPED=$DATA/typed_1m.csv
+if (want k || want l || want n) && { [ ! -s "$SHP" ] || [ ! -s "$PARCELS_JSON" ]; }; then
+    [ -s "$DATA/parcels.geojsonl" ] || python3 scripts/bench/gen_parcels.py "${PARCELS:-180000}" > "$DATA/parcels.geojsonl"
+    [ -s "$SHP" ] || ogr2ogr -f "ESRI Shapefile" "$SHP" "$DATA/parcels.geojsonl" -nlt POLYGON -lco ENCODING=UTF-8
+    [ -s "$PARCELS_JSON" ] || ogr2ogr -f GeoJSON "$PARCELS_JSON" "$DATA/parcels.geojsonl"
     rm -f "$DATA/parcels.geojsonl"
 fi
+if want m; then [ -s "$P1M" ] || python3 ../shared/bench/gen_data.py --out "$DATA" --only points; fi
+if want o && [ ! -s "$TYPED" ]; then python3 scripts/bench/gen_typed_csv.py 1000000 > "$TYPED.tmp" && mv "$TYPED.tmp" "$TYPED"; fi
 [ -n "${NO_BUILD:-}" ] || swift build -c release >/dev/null
 GEOCONV=.build/release/geoconv
 source scripts/bench/measure.sh
@@ -56,4 +63,11 @@ if want j; then
 fi
 want k && run "k. Shapefile (polygons) → GeoJSON" "$SHP" "$GEOCONV" "$SHP" "$OUT/g.geojson" --quiet :: ogr2ogr -f GeoJSON "$OUT/o.geojson" "$SHP"
 want l && run "l. Shapefile (polygons) → KML" "$SHP" "$GEOCONV" "$SHP" "$OUT/g.kml" --quiet :: ogr2ogr -f KML "$OUT/o.kml" "$SHP"
+SHP_OUT=(-f "ESRI Shapefile" -lco ENCODING=UTF-8)
+want m && run "m. GeoJSON (1 M points) → Shapefile" "$P1M" "$GEOCONV" "$P1M" "$OUT/g.shp" --quiet \
+    :: ogr2ogr "${SHP_OUT[@]}" "$OUT/o.shp" "$P1M"
+want n && run "n. GeoJSON (polygons) → Shapefile" "$PARCELS_JSON" "$GEOCONV" "$PARCELS_JSON" "$OUT/g.shp" --quiet \
+    :: ogr2ogr "${SHP_OUT[@]}" "$OUT/o.shp" "$PARCELS_JSON" -nlt POLYGON
+want o && run "o. CSV (1 M typed rows, 8 columns) → GeoJSON" "$TYPED" "$GEOCONV" "$TYPED" "$OUT/g.geojson" --quiet \
+    :: ogr2ogr -f GeoJSON "$OUT/o.geojson" "$TYPED" -oo X_POSSIBLE_NAMES=lon -oo Y_POSSIBLE_NAMES=lat -oo AUTODETECT_TYPE=YES
 true
