@@ -167,6 +167,9 @@ extension Converter {
         }
         _ = written?.value()
         written = nil
+        // Each writer finishes as a conversion's would: what it reports only once it has seen
+        // every feature (a shapefile's columns, a CSV's header) is a loss too.
+        for target in targets where target.featureTwin == nil { target.finish() }
         report.readWarnings = readLog.summary
         report.readingLoses = readLog.entries.values.contains { !$0.first.isNote } || !readLog.skippedFeatures.isEmpty
         for target in targets {

@@ -112,6 +112,13 @@ final class InspectionTarget: @unchecked Sendable {
         failed = true
     }
 
+    /// Finishes the writer (into nowhere), as a conversion would once every feature is written.
+    func finish() {
+        guard !failed else { return }
+        log.currentLocation = nil
+        do throws(GeoConvError) { try writer.finish() } catch { refuse(error) }
+    }
+
     /// Writes the pieces' features as a conversion to each of `targets` (none a twin: see
     /// `featureTwin`) would, noting what each loses. A feature is read out of its piece once
     /// for all of them (a copy each); when a target's transforms leave all of a piece's

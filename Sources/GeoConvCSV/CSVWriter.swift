@@ -31,6 +31,9 @@ public struct CSVWriter: FeatureWriter {
     private var anyNonPoint = false, anyAltitude = false, anyID = false, anyTitle = false, anySnippet = false
     private var row: [UInt8] = []
     private var cell: [UInt8] = []
+    /// Whether the output is discarded (`geoconv info`): the columns and losses are noted as
+    /// writing would note them, and no row is built.
+    private let counts: Bool
 
     /// Creates a writer into `output`.
     public init(_ output: ByteWriter, delimiter: UInt8 = UInt8(ascii: ","), precision: Int? = nil, diagnostics: DiagnosticLog) {
@@ -39,6 +42,7 @@ public struct CSVWriter: FeatureWriter {
         self.precision = precision
         self.diagnostics = diagnostics
         spool = Spool(discards: output.discards)
+        counts = output.discards
     }
 
     public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) {
@@ -55,7 +59,7 @@ public struct CSVWriter: FeatureWriter {
         if let geometry = feature.geometry { try appendGeometry(geometry) }
         if let id = feature.id {
             anyID = true
-            appendCell(CSVRowSlot.id, id.description)
+            if !counts { appendCell(CSVRowSlot.id, id.description) }
         }
         if !feature.style.isEmpty {
             try diagnostics.warn("csv.style-dropped", "styles have no place in CSV and are not written", hint: "write GeoJSON or KML to keep them")
@@ -83,6 +87,7 @@ public struct CSVWriter: FeatureWriter {
             cell.removeAll(keepingCapacity: true)
             switch value {
             case .null: continue
+            case .bool where counts, .number where counts: continue
             case .bool(let flag): cell.append(contentsOf: (flag ? "true" : "false").utf8)
             case .number(let number): cell.append(contentsOf: number.literal.utf8)
             case .string(let text):
@@ -90,22 +95,25 @@ public struct CSVWriter: FeatureWriter {
                     diagnostics.note("csv.text-reads-as-typed", "text that reads as a number or a boolean (\"\(text.prefix(20))\") is read back as one",
                                      at: diagnostics.currentLocation)
                 }
+                if counts { continue }
                 cell.append(contentsOf: text.utf8)
             case .array, .object:
                 try diagnostics.warn("csv.nested-value-as-json", "the property \"\(key)\" holds an \(value.typeName): it is written as JSON text",
                                      hint: "CSV cells hold text; read it back with a JSON parser")
+                if counts { continue }
                 JSONText.append(value, to: &cell)
             }
             CSVRowSlot.append(slot, cell, to: &row)
         }
         if let title = feature.title, !titleCarried {
             anyTitle = true
-            appendCell(CSVRowSlot.title, title)
+            if !counts { appendCell(CSVRowSlot.title, title) }
         }
         if let snippet = feature.snippet, !snippetCarried {
             anySnippet = true
-            appendCell(CSVRowSlot.snippet, snippet)
+            if !counts { appendCell(CSVRowSlot.snippet, snippet) }
         }
+        if counts { return }
         var framed: [UInt8] = []
         framed.reserveCapacity(row.count + 5)
         CSVRowSlot.appendVarint(row.count, to: &framed)
@@ -119,6 +127,10 @@ public struct CSVWriter: FeatureWriter {
 
     private mutating func appendGeometry(_ geometry: Geometry) throws(GeoConvError) {
         if case .point(let c) = geometry {
+            if counts {
+                if c.altitude != nil { anyAltitude = true }
+                return
+            }
             cell.removeAll(keepingCapacity: true)
             DecimalFormatter.append(c.longitude, digits: precision, to: &cell)
             CSVRowSlot.append(CSVRowSlot.longitude, cell, to: &row)

@@ -230,10 +230,26 @@ public final class DiagnosticLog {
     /// Whether any warning (not a note) was reported.
     public var hasWarnings: Bool { entries.values.contains { !$0.first.isNote } }
 
-    /// One line per warning code: the first occurrence, and how many more followed.
+    /// One line per warning code: the first occurrence, and how many more followed; those of
+    /// the document first, then in the order of their first places in the input (so that one
+    /// thread or several print them alike: a transform's note on a worker thread may be
+    /// recorded before a writer's warning about an earlier feature).
     public var summary: [String] {
-        entries.values.map { entry in
-            entry.count == 1 ? entry.first.description : entry.first.description + " (\(entry.count) times)"
+        var fileRanks: [String: Int] = [:]
+        let ranked = entries.values.enumerated().map { index, entry in
+            let place = entry.first.location
+            let file = place.map { location in
+                let name = location.file ?? ""
+                if let rank = fileRanks[name] { return rank }
+                fileRanks[name] = fileRanks.count
+                return fileRanks.count - 1
+            }
+            return (entry: entry, key: [place == nil ? 0 : 1, file ?? 0, place?.line ?? 0, place?.column ?? 0,
+                                        place?.byteOffset ?? 0, index])
+        }
+        return ranked.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { item in
+            let entry = item.entry
+            return entry.count == 1 ? entry.first.description : entry.first.description + " (\(entry.count) times)"
         }
     }
 

@@ -234,7 +234,10 @@ struct DiagnosticsTests {
         try log.warn("a", "dropped A", at: SourceLocation(file: "f", line: 2))
         try log.warn("b", "dropped B")
         #expect(log.count == 3)
-        #expect(log.summary == ["f:1: warning: dropped A [a] (2 times)", "warning: dropped B [b]"])
+        // The document's own (no place) first, then by first place, whatever order they came in.
+        #expect(log.summary == ["warning: dropped B [b]", "f:1: warning: dropped A [a] (2 times)"])
+        try log.warn("c", "dropped C", at: SourceLocation(file: "f", line: 1, column: 1))
+        #expect(log.summary.last == "f:1:1: warning: dropped C [c]")
 
         let strict = DiagnosticLog(strict: true)
         #expect(throws: GeoConvError.self) { try strict.warn("a", "dropped A") }

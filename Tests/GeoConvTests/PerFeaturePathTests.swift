@@ -339,6 +339,49 @@ struct PerFeaturePathTests {
                 "\(report.losses["kml"] ?? [])")
     }
 
+    @Test("One thread or several print the same messages in the same order")
+    func messageOrderAcrossJobs() throws {
+        let path = Fixtures.testdata("geojson/faithful.geojson")
+        let summaries = try [1, 2, 4].map { jobs in
+            var options = ConversionOptions(outputFormat: .kml)
+            options.jobs = jobs
+            return try Converter().convert(.file(path), to: .memory, options: options).diagnostics.summary
+        }
+        #expect(summaries[0].count >= 4)
+        #expect(summaries[1] == summaries[0] && summaries[2] == summaries[0], "\(summaries)")
+        // The document's own first, then by place: the circle's note (feature 8) after feature 0's warnings.
+        #expect(summaries[0].first?.contains("kml.document-members-dropped") == true)
+        #expect(summaries[0].last?.contains("circle.drawn-as-polygon") == true)
+    }
+
+    @Test("info's losses for every target are the conversion's warnings, finish-time ones included",
+          arguments: ["geojson/faithful.geojson", "geojson/markers.geojson", "shapefile/source/mixed.geojson",
+                      "kml/screen-overlay.kml", "kml/track-arrays.kml", "gpx/hike.gpx", "gpx/sensors.gpx"])
+    func inspectionMatchesConversion(_ fixture: String) throws {
+        let path = Fixtures.testdata(fixture)
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        let report = try Converter().inspect(.file(path))
+        var compared = 0
+        for format in FormatRegistry.standard.formats where format.makeWriter != nil && format.name != report.format {
+            guard let losses = report.losses[format.name], !losses.contains(where: { $0.contains(".refused]") }) else {
+                continue
+            }
+            let converted: ConversionReport
+            do {
+                converted = try Converter().convert(.file(path), to: .memory,
+                                                    options: ConversionOptions(outputFormat: format))
+            } catch {
+                continue
+            }
+            // (Reading's own warnings are listed once, apart: "beyond reading".)
+            let reading = Set(report.readWarnings)
+            let expected = converted.diagnostics.summary.filter { !reading.contains($0) }
+            #expect(losses == expected, "\(fixture) → \(format.name)")
+            compared += 1
+        }
+        #expect(compared >= 5, "\(fixture): \(compared) targets compared")
+    }
+
     @Test("info reads runs of features on several threads with the report of one thread: counts, bounds, types, warnings and their places")
     func inspectionRuns() throws {
         // Mixed kinds and property types, positions on both sides of the antimeridian, a title
