@@ -162,7 +162,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "GeoConvCLI",
-            dependencies: ["GeoConv", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            // (It imports the model and the XML reader's error type as well as the umbrella.)
+            dependencies: ["GeoConv", "GeoConvCore", "GeoConvXML",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSwift
         ),
 

@@ -39,7 +39,8 @@ public struct CSVReadOptions: Hashable, Sendable {
                   longitudeColumn: options.formatOptions[CSVOptions.longitude], latitudeColumn: options.formatOptions[CSVOptions.latitude],
                   geometryColumn: options.formatOptions[CSVOptions.geometry],
                   altitudeColumn: options.formatOptions[CSVOptions.altitude], keepsStrings: options.formatOptions[CSVOptions.strings] ?? false,
-                  skipsInvalidRows: options.skipInvalid, arcStep: options.formatOptions[CSVOptions.arcStep] ?? WKTParser.defaultArcStep)
+                  skipsInvalidRows: options.skipInvalid,
+                  arcStep: options.formatOptions[WKTParser.arcStepOption] ?? WKTParser.defaultArcStep)
     }
 }
 

@@ -31,10 +31,6 @@ public enum CSVOptions {
     public static let strings = FormatOption<Bool>(
         name: "csv-strings", help: "Keep every CSV value as text instead of typing numbers and booleans.")
 
-    /// WKT's `--arc-step` (declared by the WKT format, whose value a conversion carries under
-    /// this name): the arc step for curves in a geometry column.
-    static let arcStep = FormatOption<Double>(name: "arc-step", help: "")
-
     /// The delimiter byte an option value names, or `nil` when it names none.
     public static func delimiterByte(_ text: String) -> UInt8? {
         switch text.lowercased() {

@@ -56,6 +56,11 @@ public struct WKTParser {
     /// The arc step used when none is given: 4°, as GDAL.
     public static let defaultArcStep = 4.0
 
+    /// The option that sets the arc step (`--arc-step`), declared once with the codec: the WKT
+    /// format lists it, and CSV's geometry column reads its value.
+    public static let arcStepOption = FormatOption<Double>(
+        name: "arc-step", help: "Degrees one segment spans when WKT/WKB curves are linearised (default 4, as GDAL).")
+
     static let maximumNesting = 32
 
     /// Parses one geometry from `bytes` (the whole buffer must be one geometry).

@@ -36,6 +36,8 @@ public struct GPXWriter: FeatureWriter {
     private let tracks = Spool()
     /// Whether a route or a track waits in the spools (a waypoint or route after it moves ahead).
     private var spooledRoute = false, spooledTrack = false
+    /// Features given, and those GPX holds (the others are reported one by one).
+    private var given = 0, kept = 0
 
     /// Creates a writer into `output`.
     public init(_ output: ByteWriter, options: GPXWriteOptions = GPXWriteOptions(), diagnostics: DiagnosticLog) {
@@ -55,7 +57,9 @@ public struct GPXWriter: FeatureWriter {
     }
 
     public mutating func write(_ feature: Feature) throws(GeoConvError) {
+        given += 1
         guard try isWritten(feature.geometry) else { return }
+        kept += 1
         try reportOrder(of: feature.geometry)
         if output.discards, feature.properties["extensions"] == nil, feature.properties["coordinateProperties"] == nil {
             // Bytes that go nowhere (`geoconv info` learning what would be lost): without
@@ -141,6 +145,12 @@ public struct GPXWriter: FeatureWriter {
     }
 
     public mutating func finish() throws(GeoConvError) {
+        if given > 0, kept == 0 {
+            // Once, as a conversion says it of a writer that was given nothing to write.
+            try diagnostics.warn("output.empty",
+                                 "none of the \(given) features read was written: the output holds no feature",
+                                 hint: "GPX holds points and lines; write GeoJSON or KML to keep polygons")
+        }
         try output.write(buffer)
         buffer.removeAll()
         try routes.drain(into: output)

@@ -33,6 +33,17 @@ final class PROJOperation {
 
     /// Prepares a transformation, e.g. from `EPSG:3857`, `+proj=utm +zone=33`, a WKT2 string or
     /// `urn:ogc:def:crs:EPSG::2154` to `OGC:CRS84`.
+    /// What to give instead of a CRS PROJ does not know. An Esri code written as an EPSG one
+    /// (`urn:ogc:def:crs:EPSG::102645`, as some exporters write Esri's State Plane feet CRSs)
+    /// is named as what it is: `ESRI:102645`.
+    static func hint(unknown crs: String) -> String {
+        if let (authority, code) = CRSNames.authorityAndCode(crs), authority == "epsg", let number = Int(code),
+           (53_000..<55_000).contains(number) || number >= 100_000 {
+            return "EPSG has no code \(code): it is one of Esri's; give ESRI:\(code) (with --s-srs)"
+        }
+        return "give a CRS PROJ knows: EPSG:n, OGC:CRS84, urn:ogc:def:crs:…, a +proj string or WKT2"
+    }
+
     init(from source: String, to target: String = "OGC:CRS84") throws(GeoConvError) {
         guard let context = proj_context_create() else { throw GeoConvError(.io, "PROJ could not create a context") }
         self.context = context
@@ -40,19 +51,18 @@ final class PROJOperation {
         proj_log_level(context, PJ_LOG_NONE)
         self.source = source
         self.target = target
-        func failure(_ what: String) -> GeoConvError {
+        func failure(_ what: String, crs: String) -> GeoConvError {
             let code = proj_context_errno(context)
             let reason = proj_context_errno_string(context, code).map { String(cString: $0) } ?? "unknown error"
-            return GeoConvError(.invalidInput, "\(what): \(reason)",
-                                hint: "give a CRS PROJ knows: EPSG:n, OGC:CRS84, urn:ogc:def:crs:…, a +proj string or WKT2")
+            return GeoConvError(.invalidInput, "\(what): \(reason)", hint: Self.hint(unknown: crs))
         }
         guard let sourceCRS = proj_create(context, Reprojection.crsDefinition(source)) else {
-            let error = failure("PROJ does not know the CRS '\(source)'")
+            let error = failure("PROJ does not know the CRS '\(source)'", crs: source)
             proj_context_destroy(context)
             throw error
         }
         guard let targetCRS = proj_create(context, Reprojection.crsDefinition(target)) else {
-            let error = failure("PROJ does not know the CRS '\(target)'")
+            let error = failure("PROJ does not know the CRS '\(target)'", crs: target)
             proj_destroy(sourceCRS)
             proj_context_destroy(context)
             throw error
@@ -67,14 +77,14 @@ final class PROJOperation {
             areaOfUse = nil
         }
         guard let raw = proj_create_crs_to_crs_from_pj(context, sourceCRS, targetCRS, nil, nil) else {
-            let error = failure("PROJ found no way from '\(source)' to '\(target)'")
+            let error = failure("PROJ found no way from '\(source)' to '\(target)'", crs: source)
             proj_destroy(sourceCRS)
             proj_destroy(targetCRS)
             proj_context_destroy(context)
             throw error
         }
         guard let normalized = proj_normalize_for_visualization(context, raw) else {
-            let error = failure("PROJ could not put '\(source)' → '\(target)' in longitude/latitude order")
+            let error = failure("PROJ could not put '\(source)' → '\(target)' in longitude/latitude order", crs: source)
             proj_destroy(raw)
             proj_destroy(sourceCRS)
             proj_destroy(targetCRS)

@@ -20,8 +20,7 @@ func hexByte(_ high: UInt8, _ low: UInt8) -> UInt8? {
 public enum WKTOptions {
     /// The largest angle, in degrees, one segment spans when curves (CIRCULARSTRING…) are
     /// linearised; 4° by default, as GDAL.
-    public static let arcStep = FormatOption<Double>(
-        name: "arc-step", help: "Degrees one segment spans when WKT/WKB curves are linearised (default 4, as GDAL).")
+    public static let arcStep = WKTParser.arcStepOption
     /// The SRID of EWKT/EWKB output: a target CRS, `EPSG:srid`. The data is reprojected to it
     /// (as with `--t-srs`) and the SRID written, even 4326; it is never a label put on data
     /// in another CRS.
