@@ -23,6 +23,9 @@ struct DBFSchema {
         /// The first feature (0-based, in writing order) with a real that 15 decimals cannot
         /// hold exactly: rounded when the column is written as real.
         var firstRounded: Int?
+        /// The first feature with an integer: written with the column's decimals when the
+        /// column is real (12 as 12.0).
+        var firstInteger: Int?
         /// The name in the DBF.
         var fieldName = ""
         /// The files (by index) whose features hold the property, null or not: each file gets
@@ -62,6 +65,14 @@ struct DBFSchema {
         return i
     }
 
+    /// The real columns that hold integers too (written with decimals), with their first.
+    var integersAsReal: [(property: String, feature: Int)] {
+        columns.compactMap { column in
+            guard column.kind == .real, column.decimals > 0, let first = column.firstInteger else { return nil }
+            return (column.property, first)
+        }
+    }
+
     /// Whether a text column holds a value longer than a DBF text field: cut when written.
     var truncatesText: Bool { columns.contains { $0.kind == .text && $0.width > Self.maximumTextWidth } }
 
@@ -82,6 +93,7 @@ struct DBFSchema {
         case .number(let n):
             if n.isInteger, let integer = Int(n.literal), n.literal.utf8.count <= 18 {
                 kind = .integer
+                if column.firstInteger == nil { column.firstInteger = feature }
                 width = String(integer).utf8.count
                 column.integerWidth = max(column.integerWidth, width)
             } else if abs(n.doubleValue) < 1e20 {

@@ -24,6 +24,12 @@ enum ShapefileDBFWriting {
             try diagnostics.warn("shapefile.boolean-as-integer", "booleans are written as integers 1 and 0, as GDAL writes them (it reads a DBF logical field as text)",
                                  hint: "they read back as numbers")
         }
+        for (property, feature) in schema.integersAsReal {
+            // GDAL's AUTODETECT_TYPE types such a column Real too.
+            diagnostics.note("shapefile.integers-as-real",
+                             "the property \"\(property)\" holds integers and reals: its field is real, and its "
+                                 + "integers are written with decimals (12 as 12.0), the first in feature \(feature + 1)")
+        }
         for column in schema.columns where column.sawMixed {
             diagnostics.note("shapefile.value-as-text", "the property \"\(column.property)\" holds values of several types: its column is text, and its numbers and booleans are read back as text")
         }
