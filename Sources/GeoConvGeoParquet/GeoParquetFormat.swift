@@ -23,7 +23,7 @@ extension FileFormat {
             readsAbsentPropertiesAsNull: true),
         sniff: { prefix in prefix.starts(with: Array("PAR1".utf8)) },
         makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
-            try GeoParquetReader(input, diagnostics: diagnostics)
+            try GeoParquetReader(input, skipsInvalid: options.skipInvalid, diagnostics: diagnostics)
         },
         makeWriter: { (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
             try GeoParquetWriter(output, options: GeoParquetWriteOptions(rowGroupRows: options.formatOptions[GeoParquetOptions.rowGroupRows] ?? 65_536,

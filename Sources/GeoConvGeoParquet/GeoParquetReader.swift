@@ -32,9 +32,14 @@ public struct GeoParquetReader: FeatureReader {
     /// Where the last feature's row group starts (rows have no byte offset of their own).
     public private(set) var lastLocation: SourceLocation?
 
+    /// Whether a row whose geometry does not decode (a NaN or infinite ordinate among others)
+    /// is skipped (`--skip-invalid`) rather than refused.
+    private let skipsInvalid: Bool
+
     /// Opens `input` (copied to a temporary file when it is not a file).
-    public init(_ input: ByteReader, diagnostics: DiagnosticLog) throws(GeoConvError) {
+    public init(_ input: ByteReader, skipsInvalid: Bool = false, diagnostics: DiagnosticLog) throws(GeoConvError) {
         file = try ParquetFile(input)
+        self.skipsInvalid = skipsInvalid
         self.diagnostics = diagnostics
     }
 
@@ -46,7 +51,24 @@ public struct GeoParquetReader: FeatureReader {
         return header
     }
 
+    /// The error of the row just read when its geometry is invalid and `--skip-invalid`
+    /// skips it (its other columns are read all the same, to keep the cursors in step).
+    private var invalidRow: GeoConvError?
+
+    /// The next row's feature. A geometry that does not decode (a NaN or infinite ordinate:
+    /// WKB holds any double, no output format one) is refused, or skipped with
+    /// `--skip-invalid`.
     public mutating func next() throws(GeoConvError) -> Feature? {
+        while let feature = try nextRow() {
+            guard let error = invalidRow else { return feature }
+            invalidRow = nil
+            try diagnostics.skip("geoparquet.invalid-geometry-skipped",
+                                 error.message + ": the row is skipped (--skip-invalid)", at: error.location)
+        }
+        return nil
+    }
+
+    private mutating func nextRow() throws(GeoConvError) -> Feature? {
         if layout == nil { _ = try readHeader() }
         guard let layout else { return nil }
         while rowInGroup >= rowsInGroup {
@@ -58,7 +80,12 @@ public struct GeoParquetReader: FeatureReader {
         rowInGroup += 1
         var feature = Feature(geometry: nil)
         if let column = geometry, column.present[row] {
-            feature.geometry = try readGeometry(column, layout)
+            do throws(GeoConvError) {
+                feature.geometry = try readGeometry(column, layout)
+            } catch {
+                guard skipsInvalid, error.code == .invalidInput else { throw error }
+                invalidRow = error
+            }
         }
         feature.properties.reserveCapacity(layout.properties.count)
         for (k, property) in layout.properties.enumerated() {
