@@ -29,14 +29,37 @@ public struct Reproject: FeatureTransform {
         if targetCRS == nil, keepsSourceCRS {
             // Kept as it is; PROJ still checks that the CRS exists (without the PROJ trait it is
             // carried unchecked: nothing is transformed).
-            if let source, !Reproject.isWGS84(source), PROJLibrary.isLinked { _ = try Reprojection(from: source, to: source) }
+            if let source, !Reproject.isWGS84(source), PROJLibrary.isLinked {
+                do throws(GeoConvError) {
+                    _ = try Reprojection(from: source, to: source)
+                } catch {
+                    // The file's own CRS (a .prj PROJ cannot read, "Unknown Projection"): carried as
+                    // written, since nothing is reprojected; one the user gave must be right.
+                    guard sourceCRS == nil else { throw error }
+                    try diagnostics.warn("crs.not-understood",
+                                         "the input's CRS is not one PROJ reads (\(error.message)): it is carried as "
+                                             + "written and nothing is reprojected",
+                                         hint: "to convert to a format in degrees, give the input's CRS with --s-srs")
+                }
+            }
             result.crs = Reproject.isWGS84(source) ? nil : source
             return result
         }
         result.crs = Reproject.isWGS84(targetCRS) ? nil : targetCRS
         guard !(Reproject.isWGS84(source) && Reproject.isWGS84(targetCRS)) else { return result }
-        let operation = try Reprojection(from: Reproject.isWGS84(source) ? "OGC:CRS84" : (source ?? "OGC:CRS84"),
+        let operation: Reprojection
+        do throws(GeoConvError) {
+            operation = try Reprojection(from: Reproject.isWGS84(source) ? "OGC:CRS84" : (source ?? "OGC:CRS84"),
                                          to: targetCRS.map { Reproject.isWGS84($0) ? "OGC:CRS84" : $0 } ?? "OGC:CRS84")
+        } catch {
+            // The file's own CRS, which PROJ cannot read: say how to give the right one.
+            guard sourceCRS == nil, header.crs != nil, error.code == .invalidInput,
+                  error.hint?.contains("ESRI:") != true  // (an Esri code's hint says what to give)
+            else { throw error }
+            throw GeoConvError(error.code, error.message, at: error.location,
+                               hint: "give the input's CRS with --s-srs (EPSG:n, ESRI:n, a +proj string or WKT); "
+                                   + "a format that keeps the CRS (Shapefile, GeoParquet, WKT) converts without it")
+        }
         if !operation.missingGrids.isEmpty {
             try diagnostics.warn("proj.grid-missing",
                                  "the datum change from \(operation.source) needs \(operation.missingGrids.joined(separator: ", ")), which PROJ does not have here; a less accurate transformation is used\(operation.accuracy.map { " (about \($0) m)" } ?? "")",

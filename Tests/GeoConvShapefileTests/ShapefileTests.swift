@@ -83,6 +83,32 @@ struct ShapefileTests {
         #expect(warning.first.message.contains(base == "stops-ldid" ? "CP1252 (the DBF's language driver id 3)" : "ISO-8859-1"))
     }
 
+    @Test("A .prj PROJ cannot read: shapefile → shapefile carries it with a warning; to degrees, refused with the --s-srs hint",
+          .enabled(if: BuiltTraits.proj))
+    func unreadablePRJ() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geoconv-prj-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for part in ["shp", "shx", "dbf"] {
+            try FileManager.default.copyItem(atPath: Fixtures.testdata("shapefile/roads.\(part)"),
+                                             toPath: directory.appendingPathComponent("r.\(part)").path)
+        }
+        let prj = #"PROJCS["Unknown Projection",GEOGCS["GCS_unknown",DATUM["D_unknown",SPHEROID["unknown",0,0]]],"#
+            + #"PROJECTION["No_Such_Projection"],UNIT["Meter",1]]"#
+        try prj.write(to: directory.appendingPathComponent("r.prj"), atomically: true, encoding: .utf8)
+        let input = directory.appendingPathComponent("r.shp").path
+        let out = directory.appendingPathComponent("out.shp").path
+        let report = try Converter().convert(.file(input), to: .file(out))
+        #expect(report.diagnostics.entries["crs.not-understood"]?.first.isNote == false)
+        #expect(try String(contentsOfFile: directory.appendingPathComponent("out.prj").path, encoding: .utf8) == prj)
+        let before = try OverlayDocument.load(.file(input)).features, after = try OverlayDocument.load(.file(out)).features
+        #expect(after.map(\.geometry) == before.map(\.geometry) && !after.isEmpty)
+        let error = #expect(throws: GeoConvError.self) {
+            _ = try Converter().convert(.file(input), to: .memory, options: ConversionOptions(outputFormat: .geoJSON))
+        }
+        #expect(error?.hint?.contains("--s-srs") == true, "\(String(describing: error))")
+    }
+
     @Test("A .zip of shapefiles is read whole, one after the other, from a file or from standard input")
     func zipped() throws {
         let (document, log) = try Self.load("both.zip")
