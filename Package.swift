@@ -118,7 +118,7 @@ let package = Package(
         .target(
             name: "GeoConvShapefile",
             dependencies: [
-                "GeoConvCore", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "GeoConvCore", "GeoConvProjection", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .target(name: "CShapelib", condition: .when(traits: ["Shapefile"])),
             ],
             swiftSettings: strictSwift

@@ -1,6 +1,7 @@
 #if Shapefile
 internal import CShapelib
 import GeoConvCore
+internal import GeoConvProjection
 
 /// The DBFs of the shapefiles written, from the spool, once the columns are known: UTF-8
 /// text (a `.cpg` says so), each column's type widened across the file (logical, integer,
@@ -151,8 +152,8 @@ enum ShapefileDBFWriting {
 
 /// The `.prj` written for a CRS: Esri's WKT of WGS84 longitude/latitude for none, the WKT
 /// itself for one given as WKT (a `.prj` read, `--t-srs` in WKT), Esri's Web Mercator for
-/// EPSG:3857 and its aliases; another CRS named by code is written with no `.prj`,
-/// reported (geoconv's formats keep no database of CRS definitions).
+/// EPSG:3857 and its aliases; another CRS (named by code, PROJJSON) as PROJ writes it in
+/// Esri's WKT, as GDAL writes it; without PROJ, no `.prj`, reported.
 enum ShapefileProjectionText {
     static let wgs84 = #"GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]"#
     static let webMercator = #"PROJCS["WGS_1984_Web_Mercator_Auxiliary_Sphere",GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],PROJECTION["Mercator_Auxiliary_Sphere"],PARAMETER["False_Easting",0.0],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",0.0],PARAMETER["Standard_Parallel_1",0.0],PARAMETER["Auxiliary_Sphere_Type",0.0],UNIT["Meter",1.0]]"#
@@ -169,7 +170,12 @@ enum ShapefileProjectionText {
         }
         let wktKeywords = ["GEOGCS[", "PROJCS[", "GEOGCRS[", "PROJCRS[", "GEODCRS[", "COMPD_CS[", "COMPOUNDCRS[", "BOUNDCRS["]
         if wktKeywords.contains(where: { upper.hasPrefix($0) }) { return crs }
-        try diagnostics.warn("shapefile.prj-not-written", "no .prj is written for \(crs): geoconv writes a .prj from WKT, and \(crs) was given by name",
+        // A CRS named by code or given as PROJJSON (a projected GeoParquet's): Esri's WKT of it,
+        // as GDAL writes a .prj, when PROJ is linked.
+        if let wkt = ESRIWKTText.of(crs) { return wkt }
+        try diagnostics.warn("shapefile.prj-not-written",
+                             "no .prj is written for \(crs): it is not WKT, and PROJ (when linked) cannot write it "
+                                 + "as Esri's WKT",
                              hint: "give the CRS as WKT with --t-srs, or reproject to WGS84 (--t-srs EPSG:4326)")
         return nil
     }

@@ -68,6 +68,19 @@ struct ShapefileRecordTests {
         #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o044 } == 0o044, "readable as the umask allows")
     }
 
+    @Test("A projected GeoParquet (PROJJSON CRS) → Shapefile: the .prj in Esri's WKT, as GDAL writes it",
+          .enabled(if: BuiltTraits.proj && BuiltTraits.zstd))
+    func projectedPRJ() throws {
+        let directory = try ShapefileWritingTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("utm.shp").path
+        let report = try Converter().convert(.file(Fixtures.testdata("geoparquet/duckdb-native-utm.parquet")), to: .file(out))
+        #expect(report.diagnostics.entries["shapefile.prj-not-written"] == nil)
+        let prj = try String(contentsOf: directory.appendingPathComponent("utm.prj"), encoding: .utf8)
+        #expect(prj.hasPrefix(#"PROJCS["WGS_1984_UTM_Zone_33N",GEOGCS["GCS_WGS_1984""#), "\(prj)")
+        #expect(prj.contains(#"PARAMETER["Central_Meridian",15.0]"#))
+    }
+
     @Test("`info` counts what the Shapefile writer would report, without writing: the conversion's warnings")
     func infoCountsAsWritingReports() throws {
         let path = Fixtures.testdata("shapefile/source/mixed.geojson")
