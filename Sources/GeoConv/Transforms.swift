@@ -36,7 +36,7 @@ public struct Reproject: FeatureTransform {
                     // The file's own CRS (a .prj PROJ cannot read, "Unknown Projection"): carried as
                     // written, since nothing is reprojected; one the user gave must be right.
                     guard sourceCRS == nil else { throw error }
-                    try diagnostics.warn("crs.not-understood",
+                    try diagnostics.warn("proj.crs-not-understood",
                                          "the input's CRS is not one PROJ reads (\(error.message)): it is carried as "
                                              + "written and nothing is reprojected",
                                          hint: "to convert to a format in degrees, give the input's CRS with --s-srs")

@@ -166,7 +166,7 @@ public struct CSVReader: FeatureReader {
             for index in 0..<columns.names.count where columns.isProperty[index] {
                 let field = UnsafeBufferPointer(rebasing: buffer[record.range(index)])
                 let text = { () -> String in
-                    if let text = String(validating: field, as: UTF8.self) { return text }
+                    if let text = CSVRecord.validText(field) { return text }
                     invalidUTF8 = invalidUTF8 ?? index
                     return String(decoding: field, as: UTF8.self)
                 }

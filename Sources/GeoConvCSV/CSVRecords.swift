@@ -71,9 +71,20 @@ struct CSVRecord {
     func text(_ index: Int) -> (String, valid: Bool) {
         bytes.withUnsafeBufferPointer { buffer in
             let field = UnsafeBufferPointer(rebasing: buffer[range(index)])
-            if let text = String(validating: field, as: UTF8.self) { return (text, true) }
+            if let text = Self.validText(field) { return (text, true) }
             return (String(decoding: field, as: UTF8.self), false)
         }
+    }
+
+    /// The field's text when it is UTF-8. ASCII (most fields) is made without the generic
+    /// validating initializer, which looks up its encoding's metadata on every call.
+    static func validText(_ field: UnsafeBufferPointer<UInt8>) -> String? {
+        var ascii = true
+        for byte in field where byte >= 0x80 {
+            ascii = false
+            break
+        }
+        return ascii ? String(decoding: field, as: UTF8.self) : String(validating: field, as: UTF8.self)
     }
 
     /// Adds empty fields at the record's end until it has `count`.

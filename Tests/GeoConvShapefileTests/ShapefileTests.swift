@@ -99,7 +99,7 @@ struct ShapefileTests {
         let input = directory.appendingPathComponent("r.shp").path
         let out = directory.appendingPathComponent("out.shp").path
         let report = try Converter().convert(.file(input), to: .file(out))
-        #expect(report.diagnostics.entries["crs.not-understood"]?.first.isNote == false)
+        #expect(report.diagnostics.entries["proj.crs-not-understood"]?.first.isNote == false)
         #expect(try String(contentsOfFile: directory.appendingPathComponent("out.prj").path, encoding: .utf8) == prj)
         let before = try OverlayDocument.load(.file(input)).features, after = try OverlayDocument.load(.file(out)).features
         #expect(after.map(\.geometry) == before.map(\.geometry) && !after.isEmpty)
