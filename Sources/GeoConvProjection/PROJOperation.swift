@@ -84,7 +84,8 @@ final class PROJOperation {
             throw error
         }
         guard let normalized = proj_normalize_for_visualization(context, raw) else {
-            let error = failure("PROJ could not put '\(source)' → '\(target)' in longitude/latitude order", crs: source)
+            let error = failure("PROJ could not put '\(source)' → '\(target)' in longitude/latitude order",
+                                crs: source)
             proj_destroy(raw)
             proj_destroy(sourceCRS)
             proj_destroy(targetCRS)

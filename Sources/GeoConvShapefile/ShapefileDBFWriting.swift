@@ -29,7 +29,8 @@ enum ShapefileDBFWriting {
             // GDAL's AUTODETECT_TYPE types such a column Real too.
             diagnostics.note("shapefile.integers-as-real",
                              "the property \"\(property)\" holds integers and reals: its field is real, and its "
-                                 + "integers are written with decimals (12 as 12.0), the first in feature \(feature + 1)")
+                                 + "integers are written with decimals (12 as 12.0), the first in feature "
+                                 + "\(feature + 1)")
         }
         for column in schema.columns where column.sawMixed {
             diagnostics.note("shapefile.value-as-text", "the property \"\(column.property)\" holds values of several types: its column is text, and its numbers and booleans are read back as text")

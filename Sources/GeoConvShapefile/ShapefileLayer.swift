@@ -69,8 +69,9 @@ final class ShapefileLayer {
             if encodingOverride == nil, !encoding.isUTF8, !DBFTextDecoder.knows(encoding.name) {
                 let driver = Int(dbf.pointee.iLanguageDriver)
                 encoding = DBFEncoding(codePage: driver > 0 ? "LDID/\(driver)" : nil, override: nil)
-                unknownCodePage = (codePage ?? "", driver > 0 ? "\(encoding.name) (the DBF's language driver id \(driver))"
-                                       : "UTF-8 where the bytes are UTF-8, ISO-8859-1 where not")
+                let readAs = driver > 0 ? "\(encoding.name) (the DBF's language driver id \(driver))"
+                    : "UTF-8 where the bytes are UTF-8, ISO-8859-1 where not"
+                unknownCodePage = (codePage ?? "", readAs)
             }
             let decoder = try DBFTextDecoder(encoding)
             self.decoder = decoder

@@ -73,7 +73,8 @@ public struct ShapefileReader: FeatureReader {
                                  "'\(layer.displayName)': the .cpg says \"\(unknown.given)\", which names no encoding "
                                      + "known here: its text is read as \(unknown.readAs), as GDAL reads it",
                                  at: SourceLocation(file: layer.displayName),
-                                 hint: "name the encoding with --shp-encoding (e.g. CP1252, UTF-8) if the text looks wrong")
+                                 hint: "name the encoding with --shp-encoding (e.g. CP1252, UTF-8) if the text "
+                                     + "looks wrong")
         }
         if !layer.renamedFields.isEmpty {
             let list = layer.renamedFields.map { "\($0.0) → \($0.1)" }.joined(separator: ", ")

@@ -268,8 +268,10 @@ struct GPXTests {
 
     @Test("Polygons only → GPX: each reported, and once at the end that the output holds no feature")
     func polygonsOnly() throws {
-        let polygon = #"{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}}"#
-        let text = #"{"type":"FeatureCollection","features":["# + [polygon, polygon, polygon].joined(separator: ",") + "]}"
+        let polygon = #"{"type":"Feature","properties":{},"#
+            + #""geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}}"#
+        let text = #"{"type":"FeatureCollection","features":["# + [polygon, polygon, polygon].joined(separator: ",")
+            + "]}"
         let report = try Converter().convert(.memory(Array(text.utf8), name: "p.geojson"), to: .memory,
                                              options: ConversionOptions(outputFormat: .gpx))
         #expect(report.diagnostics.entries["gpx.geometry-not-written"]?.count == 3)

@@ -15,7 +15,8 @@ struct GeoParquetNonFiniteTests {
             + #"{"type":"Feature","properties":{"n":2},"geometry":{"type":"Point","coordinates":[1,2]}}]}"#
         var options = ConversionOptions(outputFormat: .geoParquet)
         options.formatOptions[GeoParquetOptions.compression] = "none"
-        var bytes = try Converter().convert(.memory(Array(text.utf8), name: "p.geojson"), to: .memory, options: options).output
+        var bytes = try Converter().convert(.memory(Array(text.utf8), name: "p.geojson"), to: .memory,
+                                            options: options).output
         let pattern = withUnsafeBytes(of: (123.25).bitPattern.littleEndian) { Array($0) }
         let nan = withUnsafeBytes(of: Double.nan.bitPattern.littleEndian) { Array($0) }
         var replaced = 0
@@ -44,7 +45,8 @@ struct GeoParquetNonFiniteTests {
         skipping.skipInvalid = true
         let report = try Converter().convert(.memory(bytes, name: "nan.parquet"), to: .memory, options: skipping)
         #expect(report.diagnostics.skippedFeatures.count == 1)
-        #expect(report.diagnostics.entries["geoparquet.invalid-geometry-skipped"]?.first.message.hasSuffix("(--skip-invalid)") == true)
+        let skipped = report.diagnostics.entries["geoparquet.invalid-geometry-skipped"]
+        #expect(skipped?.first.message.hasSuffix("(--skip-invalid)") == true)
         let back = try OverlayDocument.load(.memory(report.output, name: "back.geojson")).features
         #expect(back.count == 1 && back.first?.properties["n"] == 2)
     }

@@ -74,7 +74,8 @@ struct ShapefileRecordTests {
         let directory = try ShapefileWritingTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("utm.shp").path
-        let report = try Converter().convert(.file(Fixtures.testdata("geoparquet/duckdb-native-utm.parquet")), to: .file(out))
+        let input = Fixtures.testdata("geoparquet/duckdb-native-utm.parquet")
+        let report = try Converter().convert(.file(input), to: .file(out))
         #expect(report.diagnostics.entries["shapefile.prj-not-written"] == nil)
         let prj = try String(contentsOf: directory.appendingPathComponent("utm.prj"), encoding: .utf8)
         #expect(prj.hasPrefix(#"PROJCS["WGS_1984_UTM_Zone_33N",GEOGCS["GCS_WGS_1984""#), "\(prj)")

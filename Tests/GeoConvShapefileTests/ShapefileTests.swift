@@ -66,7 +66,8 @@ struct ShapefileTests {
     @Test("A .cpg naming no known encoding (QGIS's \"System\") is read as GDAL reads it, with a warning",
           arguments: ["stops-ldid", "stops"])
     func unknownCodePage(base: String) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geoconv-cpg-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("geoconv-cpg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         for part in ["shp", "shx", "dbf", "prj"] {
@@ -80,13 +81,15 @@ struct ShapefileTests {
         #expect(document.features.map(\.title) == ["Gare de Lyon", "Besançon Viotte", "Señora de la Peña"])
         let warning = try #require(log.entries["shapefile.unknown-code-page"])
         #expect(!warning.first.isNote && warning.first.message.contains(#"the .cpg says "System""#))
-        #expect(warning.first.message.contains(base == "stops-ldid" ? "CP1252 (the DBF's language driver id 3)" : "ISO-8859-1"))
+        let readAs = base == "stops-ldid" ? "CP1252 (the DBF's language driver id 3)" : "ISO-8859-1"
+        #expect(warning.first.message.contains(readAs))
     }
 
-    @Test("A .prj PROJ cannot read: shapefile → shapefile carries it with a warning; to degrees, refused with the --s-srs hint",
+    @Test("A .prj PROJ cannot read: carried shapefile → shapefile with a warning; to degrees, refused with a hint",
           .enabled(if: BuiltTraits.proj))
     func unreadablePRJ() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geoconv-prj-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("geoconv-prj-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         for part in ["shp", "shx", "dbf"] {
@@ -101,7 +104,8 @@ struct ShapefileTests {
         let report = try Converter().convert(.file(input), to: .file(out))
         #expect(report.diagnostics.entries["proj.crs-not-understood"]?.first.isNote == false)
         #expect(try String(contentsOfFile: directory.appendingPathComponent("out.prj").path, encoding: .utf8) == prj)
-        let before = try OverlayDocument.load(.file(input)).features, after = try OverlayDocument.load(.file(out)).features
+        let before = try OverlayDocument.load(.file(input)).features
+        let after = try OverlayDocument.load(.file(out)).features
         #expect(after.map(\.geometry) == before.map(\.geometry) && !after.isEmpty)
         let error = #expect(throws: GeoConvError.self) {
             _ = try Converter().convert(.file(input), to: .memory, options: ConversionOptions(outputFormat: .geoJSON))

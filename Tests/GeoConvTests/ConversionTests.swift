@@ -8,8 +8,10 @@ import GeoConvTestSupport
 struct ConversionTests {
     @Test("An Esri code written as an EPSG one: the hint names it as Esri's", .enabled(if: BuiltTraits.proj))
     func esriCodeInEPSGURN() throws {
-        let text = #"{"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"urn:ogc:def:crs:EPSG::102645"}},"#
-            + #""features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[6.5e6,1.9e6]}}]}"#
+        let text = #"{"type":"FeatureCollection","#
+            + #""crs":{"type":"name","properties":{"name":"urn:ogc:def:crs:EPSG::102645"}},"#
+            + #""features":[{"type":"Feature","properties":{},"#
+            + #""geometry":{"type":"Point","coordinates":[6.5e6,1.9e6]}}]}"#
         let error = #expect(throws: GeoConvError.self) {
             _ = try Converter().convert(.memory(Array(text.utf8), name: "esri.geojson"), to: .memory,
                                         options: ConversionOptions(outputFormat: .kml))
