@@ -94,7 +94,13 @@ struct DBFSchema {
             if n.isInteger, let integer = Int(n.literal), n.literal.utf8.count <= 18 {
                 kind = .integer
                 if column.firstInteger == nil { column.firstInteger = feature }
-                width = String(integer).utf8.count
+                // (Its digits counted, not printed: once per value.)
+                var digits = 1, rest = integer.magnitude
+                while rest >= 10 {
+                    rest /= 10
+                    digits += 1
+                }
+                width = digits + (integer < 0 ? 1 : 0)
                 column.integerWidth = max(column.integerWidth, width)
             } else if abs(n.doubleValue) < 1e20 {
                 kind = .real

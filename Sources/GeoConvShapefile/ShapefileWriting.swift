@@ -29,11 +29,12 @@ final class ShapefileWriting {
     /// checked, and every loss reported as writing would, but no file is written.
     let counts: Bool
     /// Features written so far (0-based: the one being written), in all files.
-    private var featureIndex = 0
+    @exclusivity(unchecked) private var featureIndex = 0
     let directory: TemporaryDirectory
-    var files: [File] = []
-    var spool: ShapefileSpool
-    var schema = DBFSchema()
+    // (One writer is used by one thread: no exclusivity checks on every feature's accesses.)
+    @exclusivity(unchecked) var files: [File] = []
+    @exclusivity(unchecked) var spool: ShapefileSpool
+    @exclusivity(unchecked) var schema = DBFSchema()
     var projection: String?
     /// Features dropped by `--shp-kind`, by kind.
     var dropped: [ShapeKind: Int] = [:]
@@ -83,7 +84,7 @@ final class ShapefileWriting {
 
     func write(_ feature: Feature) throws(GeoConvError) {
         defer { featureIndex += 1 }
-        if feature.style != Style() {
+        if !feature.style.isEmpty {
             try diagnostics.warn("shapefile.style-dropped", "styles have no place in a shapefile and are not written", hint: "write KML or GeoJSON to keep them")
         }
         if !feature.foreignMembers.isEmpty {
