@@ -66,20 +66,15 @@ public struct ConservationCheck: Sendable {
             return ConservationResult(file: path, format: format.name, read: 0, carried: 0, reported: 0, lostSilently: [],
                                       refusal: error)
         }
-        var options = ConversionOptions()
-        options.jobs = 1
-        options.listsEveryWarning = true
-        let report: ConversionReport
+        let warnings: [Diagnostic]
         do throws(GeoConvError) {
-            report = try Converter(registry: registry).convert(.file(path), to: .file(output), options: options)
+            warnings = try checkedConversion(path, to: output, as: nil)
         } catch {
             // Refused with a located error: nothing is lost silently.
             return ConservationResult(file: path, format: format.name, read: input.count, carried: 0, reported: input.count,
                                       lostSilently: [], refusal: error)
         }
         let written = try list(ByteReader(.file(output)))
-        let warnings = report.diagnostics.everyWarning + report.diagnostics.skippedFeatures
-            + report.diagnostics.entries.values.map(\.first).filter { !$0.isNote }
         var result = compare(path: path, format: format.name, input: input, output: written, warnings: warnings)
         // By address: the output read back, feature by feature, against the input's reading.
         let structure = ConservationStructure(converter: Converter(registry: registry))
@@ -113,17 +108,8 @@ public struct ConservationCheck: Sendable {
         let directory = try Self.workDirectory("geoconv-cross-")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out." + format.extensions[0]).path
-        var options = ConversionOptions(outputFormat: format)
-        options.jobs = 1
-        options.listsEveryWarning = true
-        let report: ConversionReport
-        do throws(GeoConvError) {
-            report = try Converter(registry: registry).convert(.file(path), to: .file(output), options: options)
-        } catch {
-            return nil
-        }
-        let warnings = report.diagnostics.everyWarning + report.diagnostics.skippedFeatures
-            + report.diagnostics.entries.values.map(\.first).filter { !$0.isNote }
+        let warnings: [Diagnostic]
+        do throws(GeoConvError) { warnings = try checkedConversion(path, to: output, as: format) } catch { return nil }
         do throws(GeoConvError) {
             let after = try structure.read(output)
             return structure.changes(from: before, to: after, format: format, warnings: warnings, tolerance: tolerance)
@@ -132,6 +118,21 @@ public struct ConservationCheck: Sendable {
                 feature: 0, category: "file.unreadable", place: "output", detail: error.description)
             return (0, [unreadable])
         }
+    }
+
+    /// Converts `path` to `output` as both halves of the check do (one thread, every warning
+    /// listed; `format` `nil`: by the output's extension) and returns every warning: each
+    /// listed one, each skipped feature, and the first of each code.
+    private func checkedConversion(_ path: String, to output: String, as format: FileFormat?)
+        throws(GeoConvError) -> [Diagnostic]
+    {
+        var options = ConversionOptions()
+        options.outputFormat = format
+        options.jobs = 1
+        options.listsEveryWarning = true
+        let report = try Converter(registry: registry).convert(.file(path), to: .file(output), options: options)
+        return report.diagnostics.everyWarning + report.diagnostics.skippedFeatures
+            + report.diagnostics.entries.values.map(\.first).filter { !$0.isNote }
     }
 
     /// A new temporary directory for a conversion's output (the caller removes it).

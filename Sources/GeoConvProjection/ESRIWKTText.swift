@@ -10,17 +10,15 @@ public enum ESRIWKTText {
     /// line; `nil` without the PROJ trait, or when PROJ cannot read it or write it so.
     public static func of(_ crs: String) -> String? {
         #if PROJ
-        guard let context = proj_context_create() else { return nil }
-        defer { proj_context_destroy(context) }
-        proj_context_set_enable_network(context, 0)
-        proj_log_level(context, PJ_LOG_NONE)
-        guard let object = proj_create(context, Reprojection.crsDefinition(crs)) else { return nil }
-        defer { proj_destroy(object) }
-        return "MULTILINE=NO".withCString { option in
-            var options: [UnsafePointer<CChar>?] = [option, nil]
-            return options.withUnsafeMutableBufferPointer { proj_as_wkt(context, object, PJ_WKT1_ESRI, $0.baseAddress) }
-                .map { String(cString: $0) }
+        let text = try? PROJJSONText.withCRS(crs) { context, object in
+            "MULTILINE=NO".withCString { option in
+                var options: [UnsafePointer<CChar>?] = [option, nil]
+                return options.withUnsafeMutableBufferPointer { buffer in
+                    proj_as_wkt(context, object, PJ_WKT1_ESRI, buffer.baseAddress)
+                }.map { String(cString: $0) }
+            }
         }
+        return text ?? nil
         #else
         return nil
         #endif

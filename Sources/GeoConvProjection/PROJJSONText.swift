@@ -10,17 +10,12 @@ public enum PROJJSONText {
     /// trait, Web Mercator's (as PROJ 9 writes it) and a usage error for any other CRS.
     public static func of(_ crs: String) throws(GeoConvError) -> String {
         #if PROJ
-        guard let context = proj_context_create() else { throw GeoConvError(.io, "PROJ could not create a context") }
-        defer { proj_context_destroy(context) }
-        proj_context_set_enable_network(context, 0)
-        proj_log_level(context, PJ_LOG_NONE)
-        guard let object = proj_create(context, Reprojection.crsDefinition(crs)) else {
-            throw GeoConvError(.invalidInput, "PROJ does not know the CRS '\(crs)'", hint: "give a CRS PROJ knows: EPSG:n, OGC:CRS84, a +proj string or WKT2")
-        }
-        defer { proj_destroy(object) }
-        let text: String? = "MULTILINE=NO".withCString { option in
-            var options: [UnsafePointer<CChar>?] = [option, nil]
-            return options.withUnsafeMutableBufferPointer { proj_as_projjson(context, object, $0.baseAddress) }.map { String(cString: $0) }
+        let text: String? = try withCRS(crs) { context, object in
+            "MULTILINE=NO".withCString { option in
+                var options: [UnsafePointer<CChar>?] = [option, nil]
+                return options.withUnsafeMutableBufferPointer { proj_as_projjson(context, object, $0.baseAddress) }
+                    .map { String(cString: $0) }
+            }
         }
         guard let text else { throw GeoConvError(.unsupported, "PROJ cannot write the CRS '\(crs)' as PROJJSON") }
         return text
@@ -29,6 +24,23 @@ public enum PROJJSONText {
         return wgs84
         #endif
     }
+
+    #if PROJ
+    /// `body` with a PROJ context (offline, silent) and `crs`'s object, both freed after it;
+    /// the CRS written out by PROJJSONText and ESRIWKTText alike.
+    static func withCRS<R>(_ crs: String, _ body: (OpaquePointer, OpaquePointer) -> R) throws(GeoConvError) -> R {
+        guard let context = proj_context_create() else { throw GeoConvError(.io, "PROJ could not create a context") }
+        defer { proj_context_destroy(context) }
+        proj_context_set_enable_network(context, 0)
+        proj_log_level(context, PJ_LOG_NONE)
+        guard let object = proj_create(context, Reprojection.crsDefinition(crs)) else {
+            throw GeoConvError(.invalidInput, "PROJ does not know the CRS '\(crs)'",
+                               hint: "give a CRS PROJ knows: EPSG:n, OGC:CRS84, a +proj string or WKT2")
+        }
+        defer { proj_destroy(object) }
+        return body(context, object)
+    }
+    #endif
 
     #if !PROJ
     /// `projinfo EPSG:3857 -o PROJJSON -q --single-line` (PROJ 9.1.1).
