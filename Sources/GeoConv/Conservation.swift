@@ -107,7 +107,8 @@ public struct ConservationCheck: Sendable {
         do throws(GeoConvError) { before = try structure.read(path) } catch { return nil }
         let directory = try Self.workDirectory("geoconv-cross-")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let output = directory.appendingPathComponent("out." + format.extensions[0]).path
+        let output = directory.appendingPathComponent(
+            "out." + (format.capabilities.wholeOutputExtension ?? format.extensions[0])).path
         let warnings: [Diagnostic]
         do throws(GeoConvError) { warnings = try checkedConversion(path, to: output, as: format) } catch { return nil }
         do throws(GeoConvError) {

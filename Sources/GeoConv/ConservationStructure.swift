@@ -45,7 +45,26 @@ package struct ConservationStructure {
                          tolerance: Double = 0) -> (reported: Int, silent: [StructuralDifference])
     {
         let comparison = StructuralComparison(format: format, tolerance: tolerance)
-        let differences = comparison.differences(expected: input.features, got: output.features)
+        // The features in the order the writer puts them (GPX: waypoints, routes, tracks),
+        // by their index in the input; those the format does not hold are left out, each a
+        // difference of its own.
+        var order = Array(input.features.indices)
+        var differences: [StructuralDifference] = []
+        if let written = format.capabilities.writtenOrder {
+            order = written(input.features.map(\.geometry))
+            var held = Set(order)
+            for (index, feature) in input.features.enumerated() where held.insert(index).inserted {
+                let kind = feature.geometry.map { "\($0.kind)" } ?? "no geometry"
+                differences.append(StructuralDifference(feature: index, category: "feature.missing",
+                                                        place: "feature", detail: "\(kind), not written"))
+            }
+        }
+        let arranged = order.map { input.features[$0] }
+        differences += comparison.differences(expected: arranged, got: output.features).map { difference in
+            var difference = difference
+            if difference.feature < order.count { difference.feature = order[difference.feature] }
+            return difference
+        }
         let located = warnings.compactMap(\.location)
         let messages = warnings.map(\.message)
         var reported = 0

@@ -5,11 +5,17 @@ public struct ComparedFeature: Sendable {
     public var properties: [(key: String, value: JSONValue)]
     /// The geometry; `nil` for none (an empty geometry counts as none).
     public var geometry: Geometry?
+    /// The feature's id, `nil` for none.
+    public var id: JSONValue?
+    /// The keys that carry the model's own fields (the title as `name`, the snippet as
+    /// `description`, the style), not a property: their place is the writer's.
+    public var modelKeys: Set<String> = []
 
     /// A feature given by its parts.
-    public init(properties: [(key: String, value: JSONValue)], geometry: Geometry?) {
+    public init(properties: [(key: String, value: JSONValue)], geometry: Geometry?, id: JSONValue? = nil) {
         self.properties = properties
         self.geometry = geometry
+        self.id = id
     }
 
     /// A model feature as a property-bag format shows it: its properties with the title,
@@ -17,7 +23,13 @@ public struct ComparedFeature: Sendable {
     /// `stroke`…), where no property carries them already.
     public init(_ feature: Feature) {
         properties = StyleProperties.merged(feature).map { (key: $0.key, value: $0.value) }
+        modelKeys = Set(properties.map(\.key).filter { feature.properties[$0] == nil })
         geometry = feature.geometry
+        switch feature.id {
+        case .string(let text)?: id = .string(text)
+        case .number(let number)?: id = .number(number)
+        case nil: id = nil
+        }
     }
 }
 
@@ -25,7 +37,7 @@ public struct ComparedFeature: Sendable {
 public struct StructuralDifference: Hashable, Sendable, CustomStringConvertible {
     /// The feature (0-based, in the expected reading's order).
     public var feature: Int
-    /// What differs, as a class a documented table can name: `feature.count`,
+    /// What differs, as a class a documented table can name: `feature.count`, `feature.missing`,
     /// `shape.kind`, `shape.parts`, `shape.vertices`, `shape.position`,
     /// `shape.altitude`, `property.missing`, `property.value`, `property.type`,
     /// `property.order`, `property.added`.
@@ -62,6 +74,21 @@ public struct StructuralComparison: Sendable {
     /// (`FormatCapabilities.styleReferenceKey`, KML's `styleUrl` of an inline style) or a
     /// placeholder column (`placeholderKey`, Shapefile's `FID`).
     public var keysTheWriterNames: Set<String> = []
+    /// Whether a multi-geometry of one part equals that part, and a collection of one kind
+    /// that kind's multi-geometry (`FormatCapabilities.mergesGeometryKinds`).
+    public var mergesGeometryKinds = false
+    /// The property that may hold the feature's id in the second reading, where the first
+    /// has it as the id (`FormatCapabilities.idKey`).
+    public var idKey: String?
+    /// Whether the style properties are compared by the style they say, colours to 8 bits a
+    /// channel (`FormatCapabilities.holdsStyleAsElements`).
+    public var comparesStyleByValue = false
+    /// Whether the properties come in the file's column order, the order each key first
+    /// appears in (a one-header format: CSV, GeoParquet, Shapefile), rather than each
+    /// feature's own.
+    public var ordersPropertiesByColumn = false
+    /// Each key's column, when `ordersPropertiesByColumn` (set by `differences(expected:got:)`).
+    private var columns: [String: Int] = [:]
 
     /// Creates a comparison; by default exact ordinates, rings as written, properties in order,
     /// none added.
@@ -84,6 +111,10 @@ public struct StructuralComparison: Sendable {
                   nullMatchesAbsent: format.capabilities.readsAbsentPropertiesAsNull)
         let capabilities = format.capabilities
         keysTheWriterNames = Set([capabilities.styleReferenceKey, capabilities.placeholderKey].compactMap { $0 })
+        mergesGeometryKinds = capabilities.mergesGeometryKinds
+        comparesStyleByValue = capabilities.holdsStyleAsElements
+        ordersPropertiesByColumn = capabilities.readsAbsentPropertiesAsNull
+        idKey = capabilities.idKey
     }
 
     /// Every difference of `got` from `expected`, feature by feature in order.
@@ -94,8 +125,16 @@ public struct StructuralComparison: Sendable {
             result.append(StructuralDifference(feature: min(expected.count, got.count), category: "feature.count",
                                                place: "features", detail: detail))
         }
+        var comparison = self
+        if ordersPropertiesByColumn {
+            for feature in expected {
+                for property in feature.properties where comparison.columns[property.key] == nil {
+                    comparison.columns[property.key] = comparison.columns.count
+                }
+            }
+        }
         for (index, (a, b)) in zip(expected, got).enumerated() {
-            result += differences(expected: a, got: b, feature: index)
+            result += comparison.differences(expected: a, got: b, feature: index)
         }
         return result
     }
@@ -117,22 +156,33 @@ public struct StructuralComparison: Sendable {
     // MARK: Properties
 
     private func comparePropertiesOf(_ expected: ComparedFeature, _ got: ComparedFeature, _ add: Add) {
+        var expected = expected, got = got
+        if comparesStyleByValue, Self.style(of: expected) == Self.style(of: got) {
+            // The same style, however spelt: its properties are not compared one by one.
+            expected.properties.removeAll { StyleProperties.isStyleOnlyName($0.key) }
+            got.properties.removeAll { StyleProperties.isStyleOnlyName($0.key) }
+        }
         var gotIndex: [String: Int] = [:]
         for (index, property) in got.properties.enumerated() where gotIndex[property.key] == nil {
             gotIndex[property.key] = index
         }
         var expectedKeys: Set<String> = []
         var matchedOrder: [Int] = []
-        for property in expected.properties {
+        // (With the file's columns: the keys in column order, each read back in that order.)
+        let properties = columns.isEmpty ? expected.properties
+            : expected.properties.sorted { (columns[$0.key] ?? Int.max) < (columns[$1.key] ?? Int.max) }
+        for property in properties {
             expectedKeys.insert(property.key)
             guard let index = gotIndex[property.key] else {
                 if property.value == .null, nullMatchesAbsent { continue }
                 add("property.missing", property.key, "\(Self.text(property.value)) expected, no such key")
                 continue
             }
-            matchedOrder.append(index)
+            if !expected.modelKeys.contains(property.key) { matchedOrder.append(index) }
             let value = got.properties[index].value
             if Self.equal(property.value, value) { continue }
+            if mergesGeometryKinds, property.key == "coordinateProperties",
+               Self.equal(Self.unnestedOnePart(property.value), Self.unnestedOnePart(value)) { continue }
             // (A null beside a value, where nulls match absent keys, is a value that differs.)
             let detail = "\(Self.text(property.value)) expected, \(Self.text(value)) read"
             let eitherNull = property.value == .null || value == .null
@@ -149,6 +199,9 @@ public struct StructuralComparison: Sendable {
             for property in got.properties where !expectedKeys.contains(property.key) {
                 if property.value == .null, nullMatchesAbsent { continue }
                 if keysTheWriterNames.contains(property.key) { continue }
+                if property.key == idKey, let id = expected.id, got.id == nil, Self.equal(id, property.value) {
+                    continue
+                }
                 add("property.added", property.key, "\(Self.text(property.value)) read, no such key expected")
             }
         }
@@ -178,7 +231,11 @@ public struct StructuralComparison: Sendable {
     // MARK: Geometry
 
     private func compare(_ a: Geometry?, _ b: Geometry?, at place: String, _ add: Add) {
-        let a = a.flatMap { $0.isEmpty ? nil : $0 }, b = b.flatMap { $0.isEmpty ? nil : $0 }
+        var a = a.flatMap { $0.isEmpty ? nil : $0 }, b = b.flatMap { $0.isEmpty ? nil : $0 }
+        if mergesGeometryKinds {
+            a = a.map(Self.merged)
+            b = b.map(Self.merged)
+        }
         switch (a, b) {
         case (nil, nil): return
         case (let a?, nil): add("shape.kind", place, "\(a.kind) expected, none read")
@@ -188,6 +245,8 @@ public struct StructuralComparison: Sendable {
     }
 
     private func compare(_ a: Geometry, _ b: Geometry, at place: String, _ add: Add) {
+        // (An empty member is empty however it is held: `LINESTRING EMPTY`, no coordinates.)
+        if a.isEmpty, b.isEmpty, a.kind == b.kind { return }
         switch (a, b) {
         case (.point(let x), .point(let y)):
             comparePositions([x], [y], at: place, add)
@@ -220,6 +279,66 @@ public struct StructuralComparison: Sendable {
         default:
             add("shape.kind", place, "\(a.kind) expected, \(b.kind) read")
         }
+    }
+
+    /// A geometry as a format that does not tell the kinds apart reads it: a multi-geometry
+    /// of one part as that part, a collection of one kind as that kind's multi-geometry.
+    static func merged(_ geometry: Geometry) -> Geometry {
+        switch geometry {
+        case .multiPoint(let points) where points.count == 1: return .point(points[0])
+        case .multiLineString(let lines) where lines.count == 1: return .lineString(lines[0])
+        case .multiPolygon(let polygons) where polygons.count == 1: return .polygon(polygons[0])
+        case .geometryCollection(let members):
+            let members = members.map(merged)
+            var points: [Coordinate] = [], lines: [Path] = [], polygons: [PolygonRings] = []
+            for member in members {
+                switch member {
+                case .point(let c): points.append(c)
+                case .multiPoint(let p): points += p
+                case .lineString(let l): lines.append(l)
+                case .multiLineString(let l): lines += l
+                case .polygon(let p): polygons.append(p)
+                case .multiPolygon(let p): polygons += p
+                default: return .geometryCollection(members)
+                }
+            }
+            switch (points.isEmpty, lines.isEmpty, polygons.isEmpty) {
+            case (false, true, true): return merged(.multiPoint(points))
+            case (true, false, true): return merged(.multiLineString(lines))
+            case (true, true, false): return merged(.multiPolygon(polygons))
+            default: return .geometryCollection(members)
+            }
+        default:
+            return geometry
+        }
+    }
+
+    /// The style a feature's properties say, its colours as KML holds them (8 bits a channel).
+    static func style(of feature: ComparedFeature) -> Style {
+        var model = Feature(geometry: nil)
+        for (key, value) in feature.properties where StyleProperties.isStyleOnlyName(key) {
+            model.properties[key] = value
+        }
+        StyleProperties.derive(into: &model)
+        var style = model.style
+        func eightBit(_ color: Color?) -> Color? {
+            color.map { Color(red: $0.red, green: $0.green, blue: $0.blue, opacity: Double($0.alphaByte) / 255) }
+        }
+        style.strokeColor = eightBit(style.strokeColor)
+        style.fillColor = eightBit(style.fillColor)
+        style.markerColor = eightBit(style.markerColor)
+        return style
+    }
+
+    /// Per-point values with each one-element array of arrays (a one-part multi-geometry's)
+    /// made its element.
+    static func unnestedOnePart(_ value: JSONValue) -> JSONValue {
+        guard case .object(let object) = value else { return value }
+        var result = object
+        for (key, member) in object {
+            if case .array(let parts) = member, parts.count == 1, case .array = parts[0] { result[key] = parts[0] }
+        }
+        return .object(result)
     }
 
     private func comparePolygons(_ x: PolygonRings, _ y: PolygonRings, at place: String, _ add: Add) {

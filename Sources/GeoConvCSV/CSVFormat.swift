@@ -67,7 +67,7 @@ extension FileFormat {
                 options.formatOptions[CSVOptions.delimiter] = "tab"
             },
             listsValues: { input throws(GeoConvError) in try CSVValueListing.values(of: input) },
-            readsAbsentPropertiesAsNull: true
+            readsAbsentPropertiesAsNull: true, idKey: "id"
         ),
         sniff: { prefix in CSVHeaderSniffing.looksLikeCSV(prefix) },
         makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in

@@ -92,8 +92,13 @@ public struct CSVWriter: FeatureWriter {
             case .number(let number): cell.append(contentsOf: number.literal.utf8)
             case .string(let text):
                 if CSVValues.readsAsTyped(text) {
-                    diagnostics.note("csv.text-reads-as-typed", "text that reads as a number or a boolean (\"\(text.prefix(20))\") is read back as one",
-                                     at: diagnostics.currentLocation)
+                    // A CSV cell has no type: geoconv's reader, and GDAL's with
+                    // AUTODETECT_TYPE, give the text back as the number or boolean it spells.
+                    try diagnostics.warn("csv.text-reads-as-typed",
+                                         "the property \"\(key)\" holds text that reads back as a number or a "
+                                             + "boolean (\"\(text.prefix(20))\")",
+                                         at: diagnostics.currentLocation,
+                                         hint: "write GeoJSON or GeoParquet to keep it text")
                 }
                 if counts { continue }
                 cell.append(contentsOf: text.utf8)

@@ -146,6 +146,30 @@ public struct FormatCapabilities: Sendable {
     /// (Shapefile's `FID`: a DBF record needs a field, and GDAL adds the same): the structural
     /// checks let it appear where the first reading has no such key.
     public var placeholderKey: String?
+    /// The format does not tell some geometry kinds apart, so its reading gives back another
+    /// kind of the same shape: a multi-geometry of one part as that part (Shapefile's
+    /// one-part polygon, KML's one-segment track) and a collection of one kind as that
+    /// kind's multi-geometry (KML's MultiGeometry, as GDAL reads it too). The structural
+    /// checks compare such geometries by their parts.
+    public var mergesGeometryKinds: Bool
+    /// The format holds a feature's style as style elements, not as properties (KML: colours
+    /// as 8-bit `aabbggrr`): the structural checks compare the style the properties say,
+    /// colours to 8 bits a channel, not its spelling (`#000` is `#000000`, `rgba(255,0,0,0.5)`
+    /// is `#ff0000` at opacity 0.5, an opacity of 1 is none).
+    public var holdsStyleAsElements: Bool
+    /// The property under which the writer keeps a feature's id, where the format has no id
+    /// of its own (CSV's `id` column): the structural checks take it for the id.
+    public var idKey: String?
+    /// Where the writer puts the features when not in their order, one each: given their
+    /// geometries, the index of each feature the output holds, in the output's order — an
+    /// index twice for a feature written as several (GPX's MultiPoint as waypoints), none for
+    /// one the format does not hold (a warning names both). GPX writes waypoints, then routes,
+    /// then tracks; Shapefile a file per geometry kind. `nil`: in their order, one each.
+    public var writtenOrder: (@Sendable ([Geometry?]) -> [Int])?
+    /// The extension of an output that holds everything the writer writes, where an output
+    /// named by the first extension holds a part (Shapefile: a `.zip` of the shapefiles, one
+    /// per geometry kind, where `.shp` is the first kind's): the checks write to it.
+    public var wholeOutputExtension: String?
 
     /// Describes what a format can hold (by default: any CRS, no circles, not line-delimited).
     public init(
@@ -157,8 +181,16 @@ public struct FormatCapabilities: Sendable {
         listsValues: (@Sendable (ByteReader) throws(GeoConvError) -> [ListedValue])? = nil,
         resolvesOptions: (@Sendable (_ options: inout ConversionOptions) throws(GeoConvError) -> Void)? = nil,
         rewindsRings: Bool = false, keepsPropertyOrder: Bool = true, readsAbsentPropertiesAsNull: Bool = false,
-        styleReferenceKey: String? = nil, placeholderKey: String? = nil
+        styleReferenceKey: String? = nil, placeholderKey: String? = nil, mergesGeometryKinds: Bool = false,
+        holdsStyleAsElements: Bool = false,
+        idKey: String? = nil, writtenOrder: (@Sendable ([Geometry?]) -> [Int])? = nil,
+        wholeOutputExtension: String? = nil
     ) {
+        self.mergesGeometryKinds = mergesGeometryKinds
+        self.holdsStyleAsElements = holdsStyleAsElements
+        self.idKey = idKey
+        self.writtenOrder = writtenOrder
+        self.wholeOutputExtension = wholeOutputExtension
         self.placeholderKey = placeholderKey
         self.styleReferenceKey = styleReferenceKey
         self.readsAbsentPropertiesAsNull = readsAbsentPropertiesAsNull

@@ -86,6 +86,12 @@ package enum StyleProperties {
     /// Whether `key` is one of the names this mapping reads or writes (no hashing).
     package static func isStyleName(_ key: String) -> Bool { mappingIndex(of: key) != nil }
 
+    /// Whether `key` names a part of the style (not the title or snippet, the first two mappings).
+    package static func isStyleOnlyName(_ key: String) -> Bool { (mappingIndex(of: key) ?? 0) >= titleAndSnippet }
+
+    /// How many mappings, from the first, carry the title and snippet rather than the style.
+    static let titleAndSnippet = 2
+
     /// Whether any key of `properties` is one of `names`, so that `derive(into:)` would read
     /// something (most features carry none: their reader can then build the feature in one go).
     package static func mentionsStyle(_ properties: JSONObject) -> Bool {

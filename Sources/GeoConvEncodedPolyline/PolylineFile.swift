@@ -191,6 +191,16 @@ public struct PolylineFileWriter: FeatureWriter {
         if !header.tileLayers.isEmpty { try diagnostics.warn("polyline.tile-layers-dropped", "tile layers are dropped: a polyline file cannot hold them") }
     }
 
+    /// The features a polyline file holds (`FormatCapabilities.writtenOrder`): those with
+    /// positions, a circle's left out, in order.
+    public static func heldFeatures(_ geometries: [Geometry?]) -> [Int] {
+        geometries.indices.filter { index in
+            guard let geometry = geometries[index], !geometry.isEmpty else { return false }
+            if case .circle = geometry { return false }
+            return true
+        }
+    }
+
     public mutating func write(_ feature: Feature) throws(GeoConvError) {
         try feature.requireFinite(writing: "an encoded polyline", at: diagnostics.currentLocation)
         try reportDroppedAttributes(feature)
@@ -245,7 +255,12 @@ public struct PolylineFileWriter: FeatureWriter {
             }
             try appendPath(path)
         case .polygon(let rings): try appendPolygon(rings)
-        case .multiPoint(let points): for p in points { try appendPath(CollectionOfOne(p)) }
+        case .multiPoint(let points):
+            if points.count == 1 {
+                try diagnostics.warn("polyline.single-part-multi",
+                                     "a one-part Multi geometry reads back as its single part")
+            }
+            for p in points { try appendPath(CollectionOfOne(p)) }
         case .multiLineString(let lines):
             if lines.count == 1 {
                 try diagnostics.warn("polyline.single-part-multi", "a one-part Multi geometry reads back as its single part")
@@ -257,8 +272,16 @@ public struct PolylineFileWriter: FeatureWriter {
             }
             for p in polygons { try appendPolygon(p) }
         case .geometryCollection(let members):
+            // It reads back as itself only when its members are single Points, LineStrings
+            // and Polygons of two kinds or more (the reader makes one kind a Multi geometry).
             let kinds = Set(members.map(\.kind))
-            if !topLevel || kinds.count <= 1 || kinds.contains(.geometryCollection) {
+            let singles = members.allSatisfy { member in
+                switch member {
+                case .point, .lineString, .polygon: true
+                default: false
+                }
+            }
+            if !topLevel || !singles || kinds.count <= 1 {
                 try diagnostics.warn("polyline.collection-flattened",
                                      "a GeometryCollection is written as its parts and reads back as a Multi geometry or a flat collection")
             }

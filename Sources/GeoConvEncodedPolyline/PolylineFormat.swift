@@ -22,7 +22,8 @@ extension FileFormat {
                 if options.formatOptions[PolylineOptions.precision] == nil {
                     options.formatOptions[PolylineOptions.precision] = path?.hasSuffix(".polyline6") == true ? 6 : EncodedPolyline.defaultPrecision
                 }
-            }
+            },
+            writtenOrder: PolylineFileWriter.heldFeatures(_:)
         ),
         sniff: { prefix in
             // Only the polyline alphabet, separators, parentheses and '#' comments.

@@ -10,7 +10,7 @@ extension FileFormat {
                                          listsValues: { input throws(GeoConvError) in
                                              try GPXValueListing.values(of: input)
                                          },
-                                         keepsPropertyOrder: false),
+                                         keepsPropertyOrder: false, writtenOrder: GPXWriter.order(of:)),
         sniff: { prefix in
             guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix), byte == UInt8(ascii: "<") else { return false }
             let head = String(decoding: prefix[index...].prefix(2048), as: UTF8.self)

@@ -104,6 +104,23 @@ public struct GPXWriter: FeatureWriter {
         try flushIfFull()
     }
 
+    /// Where GPX puts features with these geometries: the index of each feature written, in
+    /// the output's order — waypoints (a MultiPoint's, one per point), then routes, then
+    /// tracks, each in the features' order; a geometry GPX does not hold is left out.
+    public static func order(of geometries: [Geometry?]) -> [Int] {
+        var waypoints: [Int] = [], routes: [Int] = [], tracks: [Int] = []
+        for (index, geometry) in geometries.enumerated() {
+            switch geometry {
+            case .point?: waypoints.append(index)
+            case .multiPoint(let points)?: waypoints += repeatElement(index, count: points.count)
+            case .lineString?, .empty(.lineString)?: routes.append(index)
+            case .multiLineString?, .empty(.multiLineString)?: tracks.append(index)
+            default: break
+            }
+        }
+        return waypoints + routes + tracks
+    }
+
     /// Reports a feature that GPX's order (waypoints, routes, tracks) moves ahead of features
     /// written before it, and notes what waits in the spools.
     private mutating func reportOrder(of geometry: Geometry?) throws(GeoConvError) {

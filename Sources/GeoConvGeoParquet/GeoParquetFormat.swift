@@ -20,7 +20,7 @@ extension FileFormat {
         summary: "GeoParquet 1.1 (Parquet, WKB geometry, bbox covering column): columns typed across the file",
         capabilities: FormatCapabilities(
             listsValues: { input throws(GeoConvError) in try GeoParquetValueListing.values(of: input) },
-            readsAbsentPropertiesAsNull: true),
+            readsAbsentPropertiesAsNull: true, idKey: "id"),
         sniff: { prefix in prefix.starts(with: Array("PAR1".utf8)) },
         makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
             try GeoParquetReader(input, skipsInvalid: options.skipInvalid, diagnostics: diagnostics)

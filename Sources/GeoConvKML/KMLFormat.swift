@@ -10,7 +10,8 @@ extension FileFormat {
                                          listsValues: { input throws(GeoConvError) in
                                              try KMLValueListing.values(of: input)
                                          },
-                                         keepsPropertyOrder: false, styleReferenceKey: "styleUrl"),
+                                         keepsPropertyOrder: false, styleReferenceKey: "styleUrl",
+                                         mergesGeometryKinds: true, holdsStyleAsElements: true),
         sniff: { prefix in
             guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix), byte == UInt8(ascii: "<") else { return false }
             let head = String(decoding: prefix[index...].prefix(2048), as: UTF8.self)
@@ -36,7 +37,8 @@ extension FileFormat {
                                          listsValues: { input throws(GeoConvError) in
                                              try KMLValueListing.values(of: KMZ.openMainKML(input).kml)
                                          },
-                                         keepsPropertyOrder: false, styleReferenceKey: "styleUrl"),
+                                         keepsPropertyOrder: false, styleReferenceKey: "styleUrl",
+                                         mergesGeometryKinds: true, holdsStyleAsElements: true),
         sniff: { prefix in prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) },
         makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
             try KMZReader(input, options: KMLReadOptions(skipsInvalidFeatures: options.skipInvalid,

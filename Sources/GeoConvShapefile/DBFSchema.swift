@@ -20,12 +20,20 @@ struct DBFSchema {
         var decimals = 0
         var sawNested = false
         var sawMixed = false
+        /// Whether a number too wide for a DBF number field made the column text.
+        var sawNumberAsText = false
+        /// The first feature whose text is longer than a DBF text field (cut when written).
+        var firstTruncated: Int?
         /// The first feature (0-based, in writing order) with a real that 15 decimals cannot
         /// hold exactly: rounded when the column is written as real.
         var firstRounded: Int?
         /// The first feature with an integer: written with the column's decimals when the
         /// column is real (12 as 12.0).
         var firstInteger: Int?
+        /// The first feature with text a DBF does not give back as written: empty (read back
+        /// as null), with spaces at an end (a DBF pads with spaces; readers, GDAL's too, trim
+        /// them) or holding a NUL (where readers end the text).
+        var firstUnkeptText: Int?
         /// The name in the DBF.
         var fieldName = ""
         /// The files (by index) whose features hold the property, null or not: each file gets
@@ -73,8 +81,19 @@ struct DBFSchema {
         }
     }
 
-    /// Whether a text column holds a value longer than a DBF text field: cut when written.
-    var truncatesText: Bool { columns.contains { $0.kind == .text && $0.width > Self.maximumTextWidth } }
+    /// The columns with text a DBF does not give back as written, with their first feature.
+    var unkeptText: [(property: String, feature: Int)] {
+        columns.compactMap { column in column.firstUnkeptText.map { (column.property, $0) } }
+    }
+
+    /// The text columns with a value longer than a DBF text field (cut when written), with
+    /// their first.
+    var truncatedText: [(property: String, feature: Int)] {
+        columns.compactMap { column in
+            guard column.kind == .text, column.width > Self.maximumTextWidth else { return nil }
+            return (column.property, column.firstTruncated ?? 0)
+        }
+    }
 
     /// The first column, in order, whose reals are rounded when written, and its first feature.
     var firstRounded: (property: String, feature: Int)? {
@@ -116,11 +135,17 @@ struct DBFSchema {
                 }
             } else {
                 kind = .text  // beyond a DBF number's width: its literal, as text
+                column.sawNumberAsText = true
                 width = n.literal.utf8.count
             }
         case .string(let s):
             kind = .text
             width = s.utf8.count
+            if column.firstUnkeptText == nil, width == 0 || s.utf8.first == 0x20 || s.utf8.last == 0x20
+                || s.utf8.withContiguousStorageIfAvailable({ $0.contains(0) }) ?? s.utf8.contains(0)
+            {
+                column.firstUnkeptText = feature
+            }
         case .array, .object:
             kind = .text
             column.sawNested = true
@@ -137,6 +162,7 @@ struct DBFSchema {
             column.kind = kind
         }
         if column.kind == .text, kind != .text, case .number(let n) = value { width = n.literal.utf8.count }
+        if width > maximumTextWidth, column.firstTruncated == nil { column.firstTruncated = feature }
         column.width = max(column.width, width)
     }
 

@@ -37,7 +37,9 @@ final class ShapefileArchive {
         directory = try TemporaryDirectory(holding: entries.indices.flatMap { i in parts.map { "\(i).\($0)" } })
         var bases: [String: Int] = [:]  // entry path without extension, lower-cased → extracted name
         var shpEntries: [(entry: String, path: String)] = []
-        for entry in entries.sorted(by: { $0.path < $1.path }) {
+        // In the archive's order, as GDAL lists a zip's layers (geoconv writes the first
+        // kind's file first).
+        for entry in entries {
             let ext = (entry.path as NSString).pathExtension.lowercased()
             let base = String(entry.path.dropLast(ext.count + 1)).lowercased()
             let number = bases[base] ?? bases.count

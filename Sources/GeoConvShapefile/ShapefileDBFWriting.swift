@@ -21,8 +21,10 @@ enum ShapefileDBFWriting {
         for column in schema.columns where column.sawNested {
             try diagnostics.warn("shapefile.nested-value-as-json", "the property \"\(column.property)\" holds arrays or objects: they are written as JSON text")
         }
-        if schema.columns.contains(where: { $0.kind == .logical }) {
-            try diagnostics.warn("shapefile.boolean-as-integer", "booleans are written as integers 1 and 0, as GDAL writes them (it reads a DBF logical field as text)",
+        for column in schema.columns where column.kind == .logical {
+            try diagnostics.warn("shapefile.boolean-as-integer",
+                                 "the property \"\(column.property)\" holds booleans: they are written as integers 1 "
+                                     + "and 0, as GDAL writes them (it reads a DBF logical field as text)",
                                  hint: "they read back as numbers")
         }
         for (property, feature) in schema.integersAsReal {
@@ -32,8 +34,19 @@ enum ShapefileDBFWriting {
                                  + "integers are written with decimals (12 as 12.0), the first in feature "
                                  + "\(feature + 1)")
         }
-        for column in schema.columns where column.sawMixed {
-            diagnostics.note("shapefile.value-as-text", "the property \"\(column.property)\" holds values of several types: its column is text, and its numbers and booleans are read back as text")
+        for (property, feature) in schema.unkeptText {
+            // GDAL reads such a DBF the same way: an empty text field is null, and the
+            // spaces that pad a field are trimmed at both ends.
+            try diagnostics.warn("shapefile.text-trimmed",
+                                 "the property \"\(property)\" holds text a DBF does not keep as written: empty "
+                                     + "text reads back as null, spaces at either end are trimmed and a NUL ends "
+                                     + "the text, the first in feature \(feature + 1)",
+                                 hint: "write GeoJSON, GeoParquet or CSV to keep the text as it is")
+        }
+        for column in schema.columns where column.sawMixed || column.sawNumberAsText {
+            try diagnostics.warn("shapefile.value-as-text",
+                                 "the property \"\(column.property)\" holds values of several types: its column "
+                                     + "is text, and its numbers and booleans are read back as text")
         }
         var writers: [DBFFileWriter] = []
         // Each file's columns: those its features hold (in the schema's order).
@@ -70,10 +83,11 @@ enum ShapefileDBFWriting {
         }
         if !counting { try writeRecords(&spool, schema: schema, fileColumns: fileColumns, into: &writers) }
         for index in writers.indices { try writers[index].close() }
-        if schema.truncatesText {
+        for (property, feature) in schema.truncatedText {
             try diagnostics.warn("shapefile.text-truncated",
-                                 "text longer than 254 bytes is cut to 254 (at a character's end): a DBF text field "
-                                     + "holds no more",
+                                 "the property \"\(property)\" holds text longer than 254 bytes, cut to 254 (at a "
+                                     + "character's end): a DBF text field holds no more; the first in feature "
+                                     + "\(feature + 1)",
                                  hint: "write GeoJSON, GeoParquet or KML to keep long text")
         }
         if let (property, feature) = schema.firstRounded {
@@ -121,7 +135,7 @@ enum ShapefileDBFWriting {
                     case .bool(let b): text = b ? "true" : "false"
                     default: text = String(decoding: JSONText.compact(value), as: UTF8.self)
                     }
-                    // (Reported from the schema: `truncatesText`.)
+                    // (Reported from the schema: `truncatedText`.)
                     if text.utf8.count > DBFSchema.maximumTextWidth {
                         text = DBFSchema.cut(text, to: DBFSchema.maximumTextWidth)
                     }

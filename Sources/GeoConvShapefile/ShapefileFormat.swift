@@ -40,7 +40,8 @@ extension FileFormat {
         summary: "Esri Shapefile (.shp with .shx, .dbf, .prj, .cpg; a .zip of them read): one geometry kind per file",
         capabilities: FormatCapabilities(
             listsValues: { input throws(GeoConvError) in try ShapefileValueListing.values(of: input) },
-            rewindsRings: true, readsAbsentPropertiesAsNull: true, placeholderKey: "FID"),
+            rewindsRings: true, readsAbsentPropertiesAsNull: true, placeholderKey: "FID", mergesGeometryKinds: true,
+            idKey: "id", writtenOrder: ShapefileLayout.order(of:), wholeOutputExtension: "zip"),
         sniff: { prefix in prefix.count >= 4 && prefix[0] == 0 && prefix[1] == 0 && prefix[2] == 0x27 && prefix[3] == 0x0A },
         makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
             try ShapefileReader(input, options: ShapefileReadOptions(encoding: options.formatOptions[ShapefileOptions.encoding],

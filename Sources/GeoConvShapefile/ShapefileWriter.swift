@@ -38,6 +38,45 @@ public struct ShapefileWriter: FeatureWriter {
     }
 }
 
+/// Which shapefile each feature goes to: the output's own name for the first kind (and for
+/// features without a geometry), `out_KIND` for each other kind, in the order first met; a
+/// collection's members each to the file of their kind.
+struct ShapefileLayout {
+    /// The kind of each file, in order (`nil` while a file holds only features without one).
+    private(set) var kinds: [ShapeKind?] = []
+
+    /// The file a shape of `kind` (`nil`: none) goes to; a new file's index is `kinds.count - 1`.
+    mutating func file(for kind: ShapeKind?) -> Int {
+        if let kind, let index = kinds.firstIndex(of: kind) { return index }
+        if !kinds.isEmpty, kinds[0] == nil || kind == nil {
+            if kinds[0] == nil { kinds[0] = kind }
+            return 0
+        }
+        kinds.append(kind)
+        return kinds.count - 1
+    }
+
+    /// The index of each record the files hold, in the order they are read back (file by
+    /// file): `FormatCapabilities.writtenOrder`.
+    static func order(of geometries: [Geometry?]) -> [Int] {
+        var layout = ShapefileLayout()
+        var files: [[Int]] = []
+        for (index, geometry) in geometries.enumerated() {
+            let shapes: [Geometry?] = switch geometry {
+            case .geometryCollection(let members)?: ShapefileWriting.flattened(members)
+            case let geometry?: geometry.isEmpty ? [nil] : [geometry]
+            case nil: [nil]
+            }
+            for shape in shapes {
+                let file = layout.file(for: shape.flatMap(ShapeKind.of))
+                if file == files.count { files.append([]) }
+                files[file].append(index)
+            }
+        }
+        return files.flatMap { $0 }
+    }
+}
+
 /// The kinds of shapefile geometry, and the name suffix of the file each goes to.
 enum ShapeKind: String, CaseIterable, Sendable {
     case points, multipoints, lines, polygons

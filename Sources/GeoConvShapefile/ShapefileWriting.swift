@@ -33,6 +33,7 @@ final class ShapefileWriting {
     let directory: TemporaryDirectory
     // (One writer is used by one thread: no exclusivity checks on every feature's accesses.)
     @exclusivity(unchecked) var files: [File] = []
+    @exclusivity(unchecked) var layout = ShapefileLayout()
     @exclusivity(unchecked) var spool: ShapefileSpool
     @exclusivity(unchecked) var schema = DBFSchema()
     var projection: String?
@@ -103,6 +104,14 @@ final class ShapefileWriting {
         try write(geometry, feature: feature)
     }
 
+    /// Whether some position of `geometry` has no altitude.
+    static func lacksAltitude(_ geometry: Geometry) -> Bool {
+        if case .point(let c) = geometry { return c.altitude == nil }
+        var missing = false
+        geometry.forEachCoordinate { if $0.altitude == nil { missing = true } }
+        return missing
+    }
+
     /// Members of nested collections, in order.
     static func flattened(_ members: [Geometry]) -> [Geometry] {
         members.flatMap { member -> [Geometry] in
@@ -123,12 +132,10 @@ final class ShapefileWriting {
         try writeShape(geometry, kind: kind, feature: feature)
     }
 
-    /// The file `kind` goes to, opened when first needed: the output's own name for the
-    /// first kind (and for features without a geometry), `out_KIND` for the others.
+    /// The file `kind` goes to (`ShapefileLayout`), opened when first needed.
     private func file(for kind: ShapeKind?) throws(GeoConvError) -> Int {
-        if let kind, let index = files.firstIndex(where: { $0.kind == kind }) { return index }
-        if !files.isEmpty, files[0].kind == nil || kind == nil { return 0 }
-        let number = files.count
+        let number = layout.file(for: kind)
+        if number < files.count { return number }
         let temporary = directory.url.appendingPathComponent("k\(number)").path
         let shapes = try ShapeRecordWriter(base: counts ? nil : temporary)
         let finalBase = files.isEmpty ? base : base + "_" + (kind?.rawValue ?? "null")
@@ -150,6 +157,13 @@ final class ShapefileWriting {
                                      "altitudes are dropped: the shapefile of \(kind.rawValue) was begun without z by "
                                          + "its first feature",
                                      hint: "--dim 3 gives every position one, so that z is kept")
+            }
+            if files[index].hasZ, Self.lacksAltitude(geometry) {
+                // (GDAL writes them at 0 too.)
+                try diagnostics.warn("shapefile.missing-z-as-zero",
+                                     "positions without an altitude are written at altitude 0: the shapefile of "
+                                         + "\(kind.rawValue) has z, and every position of a shape has one",
+                                     hint: "--dim 2 writes 2D shapes; --dim 3 gives every position an altitude")
             }
             try files[index].shapes.write(geometry, kind: kind)
         } else {

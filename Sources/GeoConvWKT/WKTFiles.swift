@@ -234,6 +234,12 @@ public struct WKBFileReader: FeatureReader {
 /// styles, ids); features without a geometry are skipped and reported. A document CRS
 /// `EPSG:n` (or `--srid`) is written as the EWKT/EWKB `SRID=n` prefix.
 public struct GeometryWriter: FeatureWriter {
+    /// The features a geometry file holds (`FormatCapabilities.writtenOrder`): those with a
+    /// geometry, in order.
+    public static func heldFeatures(_ geometries: [Geometry?]) -> [Int] {
+        geometries.indices.filter { geometries[$0] != nil }
+    }
+
     /// The output form.
     public enum Form: Hashable, Sendable {
         case wkt, wkbHex, wkbBinary

@@ -49,7 +49,8 @@ extension FileFormat {
         extensions: ["wkt", "ewkt"],
         summary: "Well-Known Text (OGC, ISO Z/M, EWKT SRID), one geometry per line",
         capabilities: FormatCapabilities(holdsEmptyMembers: true, lineRecords: GeometryLineEncoding.wkt.lineRecords,
-                                         resolvesOptions: WKTOptions.resolve),
+                                         resolvesOptions: WKTOptions.resolve,
+                                         writtenOrder: GeometryWriter.heldFeatures(_:)),
         sniff: { prefix in
             guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
             let head = String(decoding: prefix[index...].prefix(32), as: UTF8.self).uppercased()
@@ -72,7 +73,8 @@ extension FileFormat {
         extensions: ["wkbhex", "hexwkb"],
         summary: "hexadecimal WKB/EWKB (PostGIS's text form), one geometry per line",
         capabilities: FormatCapabilities(holdsEmptyMembers: true, lineRecords: GeometryLineEncoding.wkbHex.lineRecords,
-                                         resolvesOptions: WKTOptions.resolve),
+                                         resolvesOptions: WKTOptions.resolve,
+                                         writtenOrder: GeometryWriter.heldFeatures(_:)),
         sniff: { prefix in
             guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
             let head = prefix[index...].prefix(18)

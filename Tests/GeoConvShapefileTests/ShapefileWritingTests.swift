@@ -154,6 +154,32 @@ struct ShapefileWritingTests {
         }
     }
 
+    @Test("Empty text and text with spaces at an end, which a DBF gives back otherwise, are reported by field")
+    func unkeptTextIsReported() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.geojson").path
+        let text = #"{"type":"FeatureCollection","features":["#
+            + #"{"type":"Feature","properties":{"kept":"a b","spaced":"x","empty":"y"},"#
+            + #""geometry":{"type":"Point","coordinates":[1,2]}},"#
+            + #"{"type":"Feature","properties":{"kept":"c","spaced":"  0.00 m","empty":""},"#
+            + #""geometry":{"type":"Point","coordinates":[3,4]}}]}"#
+        try text.write(toFile: input, atomically: true, encoding: .utf8)
+        let out = directory.appendingPathComponent("out.shp").path
+        var options = ConversionOptions()
+        options.listsEveryWarning = true
+        let report = try Self.convert(input, to: out, options: options)
+        let messages = report.diagnostics.everyWarning.filter { $0.code == "shapefile.text-trimmed" }.map(\.message)
+        #expect(messages.count == 2)
+        #expect(messages.contains { $0.contains("\"spaced\"") && $0.contains("feature 2") })
+        #expect(messages.contains { $0.contains("\"empty\"") && $0.contains("feature 2") })
+        #expect(!messages.contains { $0.contains("\"kept\"") })
+        // What GDAL and geoconv read back: the text trimmed, the empty text null.
+        let back = try OverlayDocument.load(.file(out)).features
+        #expect(back[1].properties["spaced"] == "0.00 m" && back[1].properties["empty"] == .null)
+        #expect(back[0].properties["kept"] == "a b")
+    }
+
     @Test("--shp-kind writes one kind and reports the others as dropped")
     func oneKind() throws {
         let directory = try Self.temporaryDirectory()

@@ -72,6 +72,9 @@ struct CrossFormatTests {
             reported += changes.reported
             for difference in changes.silent {
                 silent[difference.category, default: 0] += 1
+                if ProcessInfo.processInfo.environment["GEOCONV_CROSS_DUMP"] == "1" {
+                    print("silent \(name)\t\(difference.category)\t\(key)\t\(difference)")
+                }
                 if examples[difference.category] == nil { examples[difference.category] = "\(key): \(difference)" }
             }
         }
