@@ -89,10 +89,12 @@ package struct ConservationStructure {
         if let own = start.pointer, let pointer = warning.pointer, !own.isEmpty {
             return pointer == own || pointer.hasPrefix(own + "/")
         }
+        // (Places in another file — a zip's next shapefile — are not comparable.)
+        if let file = start.file, let other = warning.file, file != other { return false }
         guard let at = Self.order(warning), let from = Self.order(start), at >= from else { return false }
-        // The next feature with a place ends this one's span.
+        // The next feature with a place in the same file ends this one's span.
         for next in places[(index + 1)...] {
-            guard let next, let end = Self.order(next) else { continue }
+            guard let next, next.file == start.file, let end = Self.order(next) else { continue }
             if end == from { continue }  // (several features from one element: a track's pieces)
             return at < end
         }

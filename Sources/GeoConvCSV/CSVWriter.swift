@@ -91,15 +91,7 @@ public struct CSVWriter: FeatureWriter {
             case .bool(let flag): cell.append(contentsOf: (flag ? "true" : "false").utf8)
             case .number(let number): cell.append(contentsOf: number.literal.utf8)
             case .string(let text):
-                if CSVValues.readsAsTyped(text) {
-                    // A CSV cell has no type: geoconv's reader, and GDAL's with
-                    // AUTODETECT_TYPE, give the text back as the number or boolean it spells.
-                    try diagnostics.warn("csv.text-reads-as-typed",
-                                         "the property \"\(key)\" holds text that reads back as a number or a "
-                                             + "boolean (\"\(text.prefix(20))\")",
-                                         at: diagnostics.currentLocation,
-                                         hint: "write GeoJSON or GeoParquet to keep it text")
-                }
+                try reportTyped(text, column: key)
                 if counts { continue }
                 cell.append(contentsOf: text.utf8)
             case .array, .object:
@@ -112,10 +104,12 @@ public struct CSVWriter: FeatureWriter {
         }
         if let title = feature.title, !titleCarried {
             anyTitle = true
+            try reportTyped(title, column: TitleProperties.Role.title.columnName)
             if !counts { appendCell(CSVRowSlot.title, title) }
         }
         if let snippet = feature.snippet, !snippetCarried {
             anySnippet = true
+            try reportTyped(snippet, column: TitleProperties.Role.snippet.columnName)
             if !counts { appendCell(CSVRowSlot.snippet, snippet) }
         }
         if counts { return }
@@ -124,6 +118,16 @@ public struct CSVWriter: FeatureWriter {
         CSVRowSlot.appendVarint(row.count, to: &framed)
         framed.append(contentsOf: row)
         try spool.append(framed)
+    }
+
+    /// Reports text that reads back as a number or a boolean: a CSV cell has no type, and
+    /// geoconv's reader, and GDAL's with AUTODETECT_TYPE, give it back as what it spells.
+    private func reportTyped(_ text: String, column: String) throws(GeoConvError) {
+        guard CSVValues.readsAsTyped(text) else { return }
+        try diagnostics.warn("csv.text-reads-as-typed",
+                             "the property \"\(column)\" holds text that reads back as a number or a boolean "
+                                 + "(\"\(text.prefix(20))\")",
+                             at: diagnostics.currentLocation, hint: "write GeoJSON or GeoParquet to keep it text")
     }
 
     private mutating func appendCell(_ slot: Int, _ text: String) {

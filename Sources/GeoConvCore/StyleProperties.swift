@@ -402,8 +402,11 @@ package struct MergedProperties {
                 // The title (snippet) is carried by a property under the user's own key (`Name`,
                 // `title` beside a `name` of 12): nothing is added or replaced (`TitleProperties`).
                 continue
-            } else if present & (1 << index) != 0, let place = mappings[index].keys.lazy.compactMap({ base.index(forKey: $0) }).first {
-                // Keep the source's literal when it already says the same thing.
+            } else if present & (1 << index) != 0,
+                      let place = mappings[index].keys.lazy.compactMap({ base.index(forKey: $0) }).first,
+                      index >= StyleProperties.titleAndSnippet || base.keys[place] == mappings[index].keys[0] {
+                // Keep the source's literal when it already says the same thing. (A `title` that
+                // says another title is the user's data: the title goes under `name`.)
                 if !mappings[index].agrees(base.values[place], wanted, base) { replaced.append((place, wanted)) }
             } else {
                 added.append((mappings[index].keys[0], wanted))

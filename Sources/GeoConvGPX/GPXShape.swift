@@ -29,9 +29,9 @@ struct GPXShape {
         if let snippet = feature.snippet { fields["desc"] = .string(snippet) }
         if let symbol = feature.style.markerSymbol { fields["sym"] = .string(symbol) }
         for (key, value) in StyleProperties.merged(feature) {
+            // (A `title` that gives the title is written as `name` and kept under its own key.)
             switch key {
             case "name" where value.stringValue == feature.title && value.stringValue != nil: continue
-            case "title" where value.stringValue == feature.title && value.stringValue != nil: continue
             case "description" where value.stringValue == feature.snippet && value.stringValue != nil: continue
             case "marker-symbol" where value.stringValue == feature.style.markerSymbol && value.stringValue != nil: continue
             case "timestamp" where value.stringValue.map(GPXShape.isDateTime) == true: fields["time"] = value
@@ -69,7 +69,7 @@ struct GPXShape {
         var longitude = c.longitude
         if longitude == 180 {
             longitude = -180  // GPX's longitudeType stops short of 180: the same meridian
-            Self.noteLongitude180(diagnostics)
+            try Self.warnLongitude180(diagnostics)
         }
         number(longitude)
         out.append(contentsOf: "\">".utf8)
@@ -175,8 +175,14 @@ struct GPXShape {
     }
 
     /// Notes that a longitude of 180 is written as -180.
-    static func noteLongitude180(_ diagnostics: DiagnosticLog) {
-        diagnostics.note("gpx.longitude-180", "longitude 180 is written as -180 (GPX longitudes are in [-180, 180))")
+    /// A warning, not a note: the same meridian, but a line that reaches it from the east
+    /// now ends at -180, and viewers that do not wrap draw it across the map.
+    static func warnLongitude180(_ diagnostics: DiagnosticLog) throws(GeoConvError) {
+        try diagnostics.warn("gpx.longitude-180",
+                             "longitude 180 is written as -180 (GPX longitudes are in [-180, 180)): the same meridian, "
+                                 + "but a line that reaches it from the east is drawn across the map by viewers "
+                                 + "that do not wrap",
+                             hint: "GeoJSON and KML keep 180")
     }
 
     private mutating func number(_ value: Double) { DecimalFormatter.append(value, digits: precision, to: &out) }

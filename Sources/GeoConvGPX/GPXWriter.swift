@@ -66,7 +66,7 @@ public struct GPXWriter: FeatureWriter {
             // extensions or per-point values, only a longitude of 180 is left to report.
             var at180 = false
             feature.geometry?.forEachCoordinate { if $0.longitude == 180 { at180 = true } }
-            if at180 { GPXShape.noteLongitude180(diagnostics) }
+            if at180 { try GPXShape.warnLongitude180(diagnostics) }
             return
         }
         var shape = GPXShape(feature: feature, precision: options.precision)

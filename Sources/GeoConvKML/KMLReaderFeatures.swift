@@ -446,7 +446,9 @@ extension KMLReaderState {
     /// Earth shows every row; GDAL keeps one of them.
     private func setData(_ key: String, _ value: JSONValue, at place: (line: Int?, column: Int?), into feature: inout Feature,
                          reserved: Bool = false) {
-        let saysOtherwise = (key == "name" || key == "title") && feature.title != nil && value.stringValue != feature.title
+        // (A "title" is data: the <name> is written as `name`, which every reader takes for the
+        // title before a `title`.)
+        let saysOtherwise = key == "name" && feature.title != nil && value.stringValue != feature.title
             || key == "description" && feature.snippet != nil && value.stringValue != feature.snippet
         if reserved || saysOtherwise {
             // The placemark's own <name>/<description> is that property in every other

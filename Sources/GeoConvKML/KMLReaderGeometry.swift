@@ -83,9 +83,17 @@ extension KMLReaderState {
                 if child == "Track" {
                     var trackTimes: [JSONValue] = []
                     var arrays: [(name: String, values: [JSONValue])] = []
-                    if case .lineString(let path)? = try parseTrack(into: &feature, times: &trackTimes, arrays: &arrays) {
+                    switch try parseTrack(into: &feature, times: &trackTimes, arrays: &arrays) {
+                    case .lineString(let path)?:
                         lines.append(path)
                         perTrack.append((arrays, path.count))
+                    case .point(let c)?:
+                        // A track of one position is a line of one in a MultiTrack (as GDAL
+                        // reads it), so that the other tracks keep their places.
+                        lines.append(Path([c]))
+                        perTrack.append((arrays, 1))
+                    default:
+                        break
                     }
                     allTimes.append(.array(trackTimes))
                 } else {

@@ -142,6 +142,18 @@ final class KMLWriterState {
                                           ModelKey.circleCenter.name, ModelKey.geodesic.name, ModelKey.groundAnchor.name, ModelKey.view.name,
                                           ModelKey.region.name, ModelKey.highlightStyle.name, ModelKey.displayNames.name])
 
+    /// Whether a structural property's value is one KML's own element does not take, so that
+    /// it stays data under its key: a `visibility` that is not a boolean (`"0"`), an
+    /// `@geometry-type` the feature is not written as (a `groundoverlay` with a polygon and no
+    /// box is a Placemark).
+    static func isUnusedStructural(_ key: String, _ value: JSONValue, element: FeatureElement) -> Bool {
+        switch key {
+        case "visibility": value.boolValue == nil
+        case KMLNames.geometryType: element == .placemark
+        default: false
+        }
+    }
+
     /// The structural properties a geometry element holds.
     static let geometryFacts: Set<String> = [ModelKey.altitudeMode.name, ModelKey.extrude.name]
 

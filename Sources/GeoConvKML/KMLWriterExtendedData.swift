@@ -94,7 +94,9 @@ extension KMLWriterState {
         var place = -1
         for (key, value) in properties {
             place += 1
-            if let ownElements, KMLWriterState.structural.contains(key) || ownElements.contains(key) {
+            if let ownElements, KMLWriterState.structural.contains(key) || ownElements.contains(key),
+               !KMLWriterState.isUnusedStructural(key, value, element: element)
+            {
                 // A geometry's own facts (an empty <gx:Track>'s altitudeMode) stay data when no
                 // geometry is written to hold them.
                 if feature.geometry != nil || !KMLWriterState.geometryFacts.contains(key) { continue }
@@ -102,7 +104,16 @@ extension KMLWriterState {
             // A "name" or "description" that the model's title or description does not stand
             // for (ExtendedData read from KML under that name) is data like any other; so is a
             // "title" always: KML's <name> reads back as `name`, and the key is the user's.
-            let isUnmirroredText = key == "name" && feature.title == nil || key == "title" || key == "description" && feature.snippet == nil
+            let otherName = key == "name" && (feature.title == nil || value.stringValue != feature.title)
+            let otherSnippet = key == "description" && (feature.snippet == nil || value.stringValue != feature.snippet)
+            let isUnmirroredText = otherName || key == "title" || otherSnippet
+            if otherName && feature.title != nil || otherSnippet && feature.snippet != nil {
+                // (The reader keeps such data as `name_2`: the <name> is `name` everywhere.)
+                try warn("kml.name-as-data",
+                         "the property \"\(key)\" does not say the placemark's own <\(key)>: it is kept as data, "
+                             + "and reads back as \"\(key)_2\"",
+                         hint: "rename the property, or give the title (snippet) under another key")
+            }
             if StyleProperties.names.contains(key), !isUnmirroredText {
                 // Title, description and what the KML style says are written as such; the style
                 // facts KML has no element for go to ExtendedData (JSON text for geoconv's own).

@@ -35,7 +35,16 @@ extension KMLWriterState {
             let highlightStyle = KMLStyle(feature: styled)
             if !highlightStyle.isEmpty { highlightID = sharedStyle(highlightStyle.xml) }
         }
-        guard !style.isEmpty || highlightID != nil else { return }
+        guard !style.isEmpty || highlightID != nil else {
+            // A reference to a style the document does not hold (another file's, or one the
+            // source left out) is written as it is: Google Earth and GDAL keep it so.
+            if let url = property("styleUrl", of: feature)?.stringValue, !url.isEmpty {
+                append("<styleUrl>")
+                XMLEscaping.appendText(url, to: &buffer)
+                append("</styleUrl>")
+            }
+            return
+        }
         guard let highlightID else {
             if styleReferences != nil, preferred == nil {
                 // A records writer's placemark: the shared style's id is the document writer's to give.

@@ -95,9 +95,12 @@ struct DBFSchema {
         }
     }
 
-    /// The first column, in order, whose reals are rounded when written, and its first feature.
-    var firstRounded: (property: String, feature: Int)? {
-        columns.first { $0.kind == .real && $0.firstRounded != nil }.map { ($0.property, $0.firstRounded ?? 0) }
+    /// The columns whose reals are rounded when written, each with its first feature.
+    var rounded: [(property: String, feature: Int)] {
+        columns.compactMap { column in
+            guard column.kind == .real, let first = column.firstRounded else { return nil }
+            return (column.property, first)
+        }
     }
 
     private static func note(_ value: JSONValue, file: Int, feature: Int, in column: inout Column) {

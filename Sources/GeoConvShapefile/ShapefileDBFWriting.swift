@@ -90,7 +90,7 @@ enum ShapefileDBFWriting {
                                      + "\(feature + 1)",
                                  hint: "write GeoJSON, GeoParquet or KML to keep long text")
         }
-        if let (property, feature) = schema.firstRounded {
+        for (property, feature) in schema.rounded {
             try diagnostics.warn("shapefile.number-rounded",
                                  "real numbers are written with at most 15 decimals: some are rounded, the first "
                                      + "in \"\(property)\" of feature \(feature + 1)",

@@ -104,6 +104,31 @@ final class ShapefileWriting {
         try write(geometry, feature: feature)
     }
 
+    /// Reports a polygon whose rings a reader groups otherwise: a shapefile keeps rings, not
+    /// which shell a hole belongs to, and readers (geoconv's, GDAL's) give each hole to the
+    /// smallest shell around it — so a hole outside its shell, or inside another, moves. The
+    /// written rings are grouped as the reader groups them (`ShapeGeometry.assemble`).
+    private func reportRegroupedRings(_ geometry: Geometry) throws(GeoConvError) {
+        let polygons: [PolygonRings]
+        switch geometry {
+        case .polygon(let rings): polygons = [rings]
+        case .multiPolygon(let parts): polygons = parts
+        default: return
+        }
+        guard polygons.contains(where: { !$0.holes.isEmpty }) else { return }
+        var losses = ShapeGeometry.Losses()
+        let read = ShapeGeometry.assemble(polygons.flatMap(ShapeRecordWriter.oriented), losses: &losses)
+        let same = read.count == polygons.count && zip(read, polygons).allSatisfy { read, written in
+            read.holes.count == written.holes.count && read.outer.count == written.outer.closed.count
+        }
+        guard !same else { return }
+        try diagnostics.warn("shapefile.rings-regrouped",
+                             "a polygon's holes are not each inside their own shell: a shapefile keeps rings, not "
+                                 + "which shell a hole belongs to, and it reads back as \(read.count) polygons "
+                                 + "(GDAL groups the rings the same way)",
+                             hint: "check the polygon with a validity tool (a hole must lie inside its shell)")
+    }
+
     /// Whether some position of `geometry` has no altitude.
     static func lacksAltitude(_ geometry: Geometry) -> Bool {
         if case .point(let c) = geometry { return c.altitude == nil }
@@ -158,6 +183,7 @@ final class ShapefileWriting {
                                          + "its first feature",
                                      hint: "--dim 3 gives every position one, so that z is kept")
             }
+            try reportRegroupedRings(geometry)
             if files[index].hasZ, Self.lacksAltitude(geometry) {
                 // (GDAL writes them at 0 too.)
                 try diagnostics.warn("shapefile.missing-z-as-zero",
