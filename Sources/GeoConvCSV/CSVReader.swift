@@ -25,6 +25,10 @@ public struct CSVReader: FeatureReader {
     private var columns: CSVColumns?
     /// Whether the first line was data (no header): the record holds it, not yet returned.
     private var firstRowPending = false
+    /// Whether the header ended with the delimiter (an empty last name, ignored as GDAL
+    /// ignores it: its writer ends a one-column header so), so that a row's empty last
+    /// field is no field of its own.
+    private var ignoresEmptyLastField = false
     /// Where the last feature's row starts.
     public var lastLocation: SourceLocation? {
         lastRowStart.map { SourceLocation(file: records.name, line: $0.line, column: $0.column, byteOffset: $0.offset) }
@@ -93,6 +97,10 @@ public struct CSVReader: FeatureReader {
                 if !valid { try warnInvalidUTF8(at: record.location(index, file: records.name)) }
                 names.append(text)
             }
+            if names.count > 1, names.last?.isEmpty == true {
+                names.removeLast()
+                ignoresEmptyLastField = true
+            }
         }
         let columns = try CSVColumns(header: names, options: options)
         let at = record.start(file: records.name)
@@ -141,6 +149,7 @@ public struct CSVReader: FeatureReader {
 
     /// The feature of the row in `record`.
     private mutating func feature(_ columns: CSVColumns) throws(GeoConvError) -> Feature {
+        if ignoresEmptyLastField, record.count == columns.names.count + 1 { record.dropEmptyLastField() }
         if record.count > columns.names.count {
             // GDAL drops the fields beyond the header's without a word; they are kept here.
             try diagnostics.warn("csv.long-row", "rows with more fields than the header keep the extra ones as field_N properties (N their position)",

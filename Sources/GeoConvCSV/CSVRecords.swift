@@ -88,6 +88,13 @@ struct CSVRecord {
     }
 
     /// Adds empty fields at the record's end until it has `count`.
+    /// Drops the last field when it is empty (a trailing delimiter).
+    mutating func dropEmptyLastField() {
+        guard let last = fields.last else { return }
+        let start = fields.count > 1 ? fields[fields.count - 2].end : 0
+        if last.end == start, !last.quoted { fields.removeLast() }
+    }
+
     mutating func padToCount(_ count: Int) {
         while fields.count < count {
             fields.append(Field(end: bytes.count, offset: endOffset, quoted: false))

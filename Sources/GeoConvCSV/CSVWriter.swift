@@ -178,6 +178,9 @@ public struct CSVWriter: FeatureWriter {
             if index > 0 { out.append(delimiter) }
             CSVQuoting.append(Array(name.utf8), delimiter: delimiter, header: true, to: &out)
         }
+        // A header of one column ends with the delimiter, as GDAL writes it: GDAL opens no
+        // CSV whose first line has no delimiter (both readers ignore the empty last name).
+        if layout.names.count == 1 { out.append(delimiter) }
         out.append(0x0A)
         var pending: [UInt8] = []
         var cells = [Range<Int>?](repeating: nil, count: CSVRowSlot.firstProperty + propertyNames.count)

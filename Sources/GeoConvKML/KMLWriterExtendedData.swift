@@ -149,7 +149,9 @@ extension KMLWriterState {
             case .string(let s):
                 addSimple(field: try noteType(.string, for: key, at: place), s)
             case .bool(let b):
-                addSimple(field: try noteType(.bool, for: key, at: place), b ? "true" : "false")
+                // 1 and 0 (xsd:boolean's other spelling): GDAL's LIBKML driver reads a bool
+                // field as an integer, and took `true` for 0.
+                addSimple(field: try noteType(.bool, for: key, at: place), b ? "1" : "0")
             case .number(let n):
                 let type = KMLWriterState.schemaType(of: n)
                 if type == .string {

@@ -88,8 +88,9 @@ enum ShapeGeometry {
     }
 
     /// Rings into polygons: clockwise rings are outer ones, counter-clockwise ones holes of
-    /// the smallest outer ring holding them. A hole inside no outer ring becomes a polygon of
-    /// its own (as GDAL makes it; reported). With no clockwise ring at all (files written
+    /// the smallest outer ring holding them — all of the outer ring's when there is one, as
+    /// GDAL reads them. A hole inside no outer ring of several becomes a polygon of its own (as
+    /// GDAL makes it; reported). With no clockwise ring at all (files written
     /// with the wrong winding), every ring is an outer one.
     static func assemble(_ rings: [[Coordinate]], losses: inout Losses) -> [PolygonRings] {
         let areas = rings.map { Path($0).planarSignedDoubleArea }
@@ -102,6 +103,12 @@ enum ShapeGeometry {
             outerIndex.append(i)
         }
         for (i, ring) in rings.enumerated() where !clockwise[i] {
+            // With one outer ring, every hole is its (GDAL's OGR_ORGANIZE_POLYGONS=ONLY_CCW,
+            // its default for shapefiles, reads them so).
+            if outerIndex.count == 1 {
+                polygons[0].holes.append(Path(ring))
+                continue
+            }
             let probe = ring[0]
             var best: Int?
             for (p, o) in outerIndex.enumerated() where Path(rings[o]).planarEncloses(probe.longitude, probe.latitude) {

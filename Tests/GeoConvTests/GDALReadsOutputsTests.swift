@@ -1,0 +1,110 @@
+import Foundation
+import GeoConv
+import Testing
+import GeoConvTestSupport
+
+/// GDAL reads what geoconv writes (issue 43, item 3, the second half): every corpus file GDAL
+/// reads, written by each writer whose format GDAL 3.6 reads here (GeoJSON, GeoJSON text
+/// sequences, KML, GPX, CSV, Shapefile), is read back by GDAL and by geoconv and the two
+/// readings compared by address as the differential check compares them
+/// (`GDALDifferentialTests.differences`), under the same documented rules
+/// (`testdata/differential/rules.tsv`). With `CrossFormatTests` (geoconv's reading of the output
+/// is its reading of the input, or a warning says what changed) this holds GDAL's reading of
+/// every output to geoconv's reading of the input.
+@Suite("GDAL reads geoconv's outputs",
+       .enabled(if: GDALFileReading.python != nil && BuiltTraits.proj && BuiltTraits.shapefile))
+struct GDALReadsOutputsTests {
+    /// The writers, with the extension GDAL opens their output by and the driver it reads
+    /// them with (it may take a one-feature GeoJSON sequence for GeoJSON).
+    static let writers: [(format: FileFormat, extension: String, driver: String)] = {
+        var writers: [(FileFormat, String, String)] = [
+            (.geoJSON, "geojson", "GeoJSON"), (.geoJSONSequence, "geojsonl", "GeoJSONSeq"), (.kml, "kml", "LIBKML"),
+            (.gpx, "gpx", "GPX"), (.csv, "csv", "CSV"),
+        ]
+        #if Shapefile
+        writers.append((.shapefile, "shp", "ESRI Shapefile"))
+        #endif
+        return writers
+    }()
+
+    /// The known differences of GDAL's reading of geoconv's outputs from geoconv's, each with
+    /// its reason in docs/differential.md (the rules of the corpus check's table, for outputs).
+    static let rulesFile = "differential/output-rules.tsv"
+
+    /// Input files up to this size (the larger ones take the differential check's own time).
+    static let largestFile = 64 << 10
+
+    @Test("Each corpus file through each writer GDAL reads: GDAL's reading of the output as geoconv's, or documented",
+          arguments: writers.map(\.format.name))
+    func outputs(_ name: String) throws {
+        let (format, ext, driver) = try #require(Self.writers.first { $0.format.name == name })
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var outputs: [(path: String, shown: String)] = []
+        for (index, (path, shown)) in GDALDifferentialTests.files.enumerated() {
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            guard size <= Self.largestFile else { continue }
+            // Each output in a folder of its own: a shapefile's siblings (one file per kind).
+            let folder = directory.appendingPathComponent("\(index)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let output = folder.appendingPathComponent("out." + ext).path
+            var options = ConversionOptions()
+            options.outputFormat = format
+            options.jobs = 1
+            do {
+                _ = try Converter().convert(.file(path), to: .file(output), options: options)
+            } catch {
+                continue  // refused with a located error: nothing to read back
+            }
+            // A shapefile split into one file per kind: the first kind's, alone, is what
+            // GDAL opens under this name (the others are their own layers).
+            let siblings = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            if siblings.filter({ $0.hasSuffix(".shp") }).count > 1 { continue }
+            if FileManager.default.fileExists(atPath: output) { outputs.append((output, shown)) }
+        }
+        let readings = try GDALFileReading.read(outputs.map(\.path))
+        // The corpus check's rules first (what GDAL reads otherwise in the input, it reads
+        // otherwise in the output), then those of outputs only.
+        let corpusRules = try GDALDifferentialTests.rules()
+        let rules = try GDALDifferentialTests.rules(Self.rulesFile)
+        let documented = try String(contentsOfFile: Fixtures.root.appendingPathComponent("docs/differential.md").path,
+                                    encoding: .utf8)
+        for reason in Set(rules.map(\.reason)) {
+            #expect(documented.contains("### `\(reason)`"),
+                    "\(Self.rulesFile) names \(reason), which docs/differential.md does not explain")
+        }
+        var used = Set<Int>()
+        var compared = 0, equal = 0, features = 0
+        for (output, shown) in outputs {
+            guard let gdal = readings[output] else {
+                // (An output of no feature — an empty GeoJSON sequence, a CSV header alone —
+                // is no file GDAL opens as data.)
+                let empty = (try? OverlayDocument.load(.file(output)).features.isEmpty) ?? false
+                if !empty { Issue.record("\(shown) → \(name): GDAL does not open geoconv's output") }
+                continue
+            }
+            compared += 1
+            features += gdal.layers.reduce(0) { $0 + $1.features.count }
+            let found = GDALDifferentialTests.differences(output, gdal: gdal)
+            if found.isEmpty { equal += 1 }
+            for (key, count) in found.sorted(by: { $0.key < $1.key }) {
+                func matches(_ rule: GDALDifferentialTests.Rule) -> Bool {
+                    rule.driver == gdal.driver && (try? rule.difference.wholeMatch(in: key)) != nil
+                        && rule.file.map { (try? $0.firstMatch(in: shown)) != nil } ?? true
+                }
+                if corpusRules.contains(where: matches) { continue }
+                if let rule = rules.first(where: matches) { used.insert(rule.line) } else {
+                    let message = "\(shown) → \(name): \(count)× \(key) (GDAL's \(gdal.driver) reading of the output)"
+                        + ": a difference no rule of testdata/\(Self.rulesFile) names"
+                    Issue.record(Comment(rawValue: message))
+                }
+            }
+        }
+        // (A rule is this writer's when its driver is the one GDAL reads the writer's output with.)
+        for rule in rules where rule.driver == driver && !used.contains(rule.line) {
+            Issue.record("\(Self.rulesFile):\(rule.line) (\(rule.reason)) matches no difference any more")
+        }
+        print("GDAL reads outputs, \(name): \(compared) outputs, \(features) GDAL features, \(equal) equal")
+        #expect(compared > 100)
+    }
+}
