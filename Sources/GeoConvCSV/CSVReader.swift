@@ -25,8 +25,8 @@ public struct CSVReader: FeatureReader {
     private var columns: CSVColumns?
     /// Whether the first line was data (no header): the record holds it, not yet returned.
     private var firstRowPending = false
-    /// Whether the header ended with the delimiter (an empty last name, ignored as GDAL
-    /// ignores it: its writer ends a one-column header so), so that a row's empty last
+    /// Whether the header is one name and the delimiter (an empty second name, ignored as
+    /// GDAL ignores it: its writer ends a one-column header so), so that a row's empty second
     /// field is no field of its own.
     private var ignoresEmptyLastField = false
     /// Where the last feature's row starts.
@@ -97,7 +97,9 @@ public struct CSVReader: FeatureReader {
                 if !valid { try warnInvalidUTF8(at: record.location(index, file: records.name)) }
                 names.append(text)
             }
-            if names.count > 1, names.last?.isEmpty == true {
+            // (Only after a single name, as GDAL: a longer header's empty last name is a column,
+            // `field_N`, as gpsbabel's MTK logs have it.)
+            if names.count == 2, names[1].isEmpty {
                 names.removeLast()
                 ignoresEmptyLastField = true
             }
