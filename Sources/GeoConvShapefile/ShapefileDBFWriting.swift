@@ -34,14 +34,12 @@ enum ShapefileDBFWriting {
                                  + "integers are written with decimals (12 as 12.0), the first in feature "
                                  + "\(feature + 1)")
         }
-        for (property, feature) in schema.unkeptText {
-            // GDAL reads such a DBF the same way: an empty text field is null, and the
-            // spaces that pad a field are trimmed at both ends.
-            try diagnostics.warn("shapefile.text-trimmed",
-                                 "the property \"\(property)\" holds text a DBF does not keep as written: empty "
-                                     + "text reads back as null, spaces at either end are trimmed and a NUL ends "
-                                     + "the text, the first in feature \(feature + 1)",
-                                 hint: "write GeoJSON, GeoParquet or CSV to keep the text as it is")
+        // GDAL reads such a DBF the same way: an empty text field is null, and the spaces that
+        // pad a field are trimmed at both ends.
+        try warnPerColumn(schema.unkeptText, "shapefile.text-trimmed", diagnostics: diagnostics,
+                          hint: "write GeoJSON, GeoParquet or CSV to keep the text as it is") { property in
+            "the property \"\(property)\" holds text a DBF does not keep as written: empty text reads back as "
+                + "null, spaces at either end are trimmed and a NUL ends the text"
         }
         for column in schema.columns where column.sawMixed || column.sawNumberAsText {
             try diagnostics.warn("shapefile.value-as-text",
@@ -83,18 +81,23 @@ enum ShapefileDBFWriting {
         }
         if !counting { try writeRecords(&spool, schema: schema, fileColumns: fileColumns, into: &writers) }
         for index in writers.indices { try writers[index].close() }
-        for (property, feature) in schema.truncatedText {
-            try diagnostics.warn("shapefile.text-truncated",
-                                 "the property \"\(property)\" holds text longer than 254 bytes, cut to 254 (at a "
-                                     + "character's end): a DBF text field holds no more; the first in feature "
-                                     + "\(feature + 1)",
-                                 hint: "write GeoJSON, GeoParquet or KML to keep long text")
+        try warnPerColumn(schema.truncatedText, "shapefile.text-truncated", diagnostics: diagnostics,
+                          hint: "write GeoJSON, GeoParquet or KML to keep long text") { property in
+            "the property \"\(property)\" holds text longer than 254 bytes, cut to 254 (at a character's end): "
+                + "a DBF text field holds no more"
         }
-        for (property, feature) in schema.rounded {
-            try diagnostics.warn("shapefile.number-rounded",
-                                 "real numbers are written with at most 15 decimals: some are rounded, the first "
-                                     + "in \"\(property)\" of feature \(feature + 1)",
-                                 hint: "write GeoJSON or GeoParquet to keep every digit")
+        try warnPerColumn(schema.rounded, "shapefile.number-rounded", diagnostics: diagnostics,
+                          hint: "write GeoJSON or GeoParquet to keep every digit") { property in
+            "the reals of \"\(property)\" are written with at most 15 decimals: some are rounded"
+        }
+    }
+
+    /// Warns once per column, naming it (`message`) and the first feature (0-based) it was seen in.
+    private static func warnPerColumn(_ columns: [(property: String, feature: Int)], _ code: String,
+                                      diagnostics: DiagnosticLog, hint: String,
+                                      _ message: (String) -> String) throws(GeoConvError) {
+        for (property, feature) in columns {
+            try diagnostics.warn(code, message(property) + ", the first in feature \(feature + 1)", hint: hint)
         }
     }
 
