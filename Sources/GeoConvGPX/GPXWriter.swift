@@ -104,34 +104,45 @@ public struct GPXWriter: FeatureWriter {
         try flushIfFull()
     }
 
+    /// The GPX elements, in the order GPX puts them.
+    enum Element: Int, CaseIterable {
+        case waypoint, route, track
+    }
+
+    /// The element a geometry is written as; `nil` for one GPX does not hold.
+    static func element(of geometry: Geometry?) -> Element? {
+        switch geometry {
+        case .point?, .multiPoint?: .waypoint
+        case .lineString?, .empty(.lineString)?: .route
+        case .multiLineString?, .empty(.multiLineString)?: .track
+        default: nil
+        }
+    }
+
     /// Where GPX puts features with these geometries: the index of each feature written, in
     /// the output's order — waypoints (a MultiPoint's, one per point), then routes, then
     /// tracks, each in the features' order; a geometry GPX does not hold is left out.
     public static func order(of geometries: [Geometry?]) -> [Int] {
-        var waypoints: [Int] = [], routes: [Int] = [], tracks: [Int] = []
+        var elements = [[Int]](repeating: [], count: Element.allCases.count)
         for (index, geometry) in geometries.enumerated() {
-            switch geometry {
-            case .point?: waypoints.append(index)
-            case .multiPoint(let points)?: waypoints += repeatElement(index, count: points.count)
-            case .lineString?, .empty(.lineString)?: routes.append(index)
-            case .multiLineString?, .empty(.multiLineString)?: tracks.append(index)
-            default: break
-            }
+            guard let element = element(of: geometry) else { continue }
+            let count = if case .multiPoint(let points)? = geometry { points.count } else { 1 }
+            elements[element.rawValue] += repeatElement(index, count: count)
         }
-        return waypoints + routes + tracks
+        return elements.flatMap { $0 }
     }
 
     /// Reports a feature that GPX's order (waypoints, routes, tracks) moves ahead of features
     /// written before it, and notes what waits in the spools.
     private mutating func reportOrder(of geometry: Geometry?) throws(GeoConvError) {
         let movesAhead: Bool
-        switch geometry {
-        case .point?, .multiPoint?:
+        switch Self.element(of: geometry) {
+        case .waypoint?:
             movesAhead = spooledRoute || spooledTrack
-        case .lineString?, .empty(.lineString)?:
+        case .route?:
             movesAhead = spooledTrack
             spooledRoute = true
-        default:
+        case .track?, nil:
             movesAhead = false
             spooledTrack = true
         }

@@ -233,6 +233,12 @@ struct GDALDifferentialTests {
         var difference: Regex<AnyRegexOutput>
         var file: Regex<AnyRegexOutput>?
         var line: Int
+
+        /// Whether the rule names difference class `key` of GDAL's `driver` in the corpus file `shown`.
+        func names(_ key: String, driver: String, in shown: String) -> Bool {
+            self.driver == driver && (try? difference.wholeMatch(in: key)) != nil
+                && file.map { (try? $0.firstMatch(in: shown)) != nil } ?? true
+        }
     }
 
     static func rules(_ file: String = "differential/rules.tsv") throws -> [Rule] {
@@ -267,10 +273,7 @@ struct GDALDifferentialTests {
             let found = Self.differences(path, gdal: gdal)
             if found.isEmpty { equalFiles += 1 }
             for (key, count) in found.sorted(by: { $0.key < $1.key }) {
-                let rule = rules.first { rule in
-                    rule.driver == gdal.driver && (try? rule.difference.wholeMatch(in: key)) != nil
-                        && rule.file.map { (try? $0.firstMatch(in: shown)) != nil } ?? true
-                }
+                let rule = rules.first { $0.names(key, driver: gdal.driver, in: shown) }
                 report.append("\(shown)\t\(gdal.driver)\t\(key)\t\(count)\t\(rule?.reason ?? "UNDOCUMENTED")")
                 guard let rule else {
                     Issue.record("\(shown): \(count)× \(key) (GDAL's \(gdal.driver)): a difference from GDAL no rule of testdata/differential/rules.tsv names")
