@@ -102,10 +102,24 @@ package enum TitleProperties {
         }
     }
 
-    /// Whether some property carries the feature's title (`role` `.title`) or snippet.
-    package static func isCarried(_ role: Role, in feature: borrowing Feature) -> Bool {
-        for (key, value) in feature.properties where carries(key, value, of: feature) == role { return true }
+    /// Whether some property carries the feature's title (`role` `.title`) or snippet; with
+    /// `key`, some property other than that one.
+    package static func isCarried(_ role: Role, in feature: borrowing Feature, besides key: String? = nil) -> Bool {
+        for (other, value) in feature.properties where other != key && carries(other, value, of: feature) == role {
+            return true
+        }
         return false
+    }
+
+    /// Whether a writer that gives the title (snippet) an element of its own (KML's and GPX's
+    /// `<name>`) must still write the property `key: value` as data: it is the role's own
+    /// column (`name`, `description`) saying the same text, and another property (`NAME`)
+    /// carries the role too — a reader would then take that one for it, and `key` were gone.
+    package static func mustKeepBesideElement(_ key: String, _ value: JSONValue, of feature: borrowing Feature) -> Bool {
+        guard let role = role(ofKey: key), key == role.columnName, carries(key, value, of: feature) == role else {
+            return false
+        }
+        return isCarried(role, in: feature, besides: key)
     }
 
     private static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ lower: StaticString) -> Bool {

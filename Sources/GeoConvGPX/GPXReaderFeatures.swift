@@ -72,6 +72,9 @@ extension GPXReaderState {
         return (feature, failure)
     }
 
+    /// The fields `take(_:into:)` gives a place of their own.
+    static let placedFields: Set<String> = ["name", "desc", "sym", "extensions", GPXFields.gdalFields]
+
     /// Moves a feature's fields to their places: `name` → title, `desc` → snippet, `sym` →
     /// marker symbol, GDAL fields (`ogr:` extensions) → properties, the rest → properties.
     private func take(_ fields: JSONObject, into feature: inout Feature) {
@@ -191,9 +194,19 @@ extension GPXReaderState {
                 }
             case .end:
                 // GDAL's fields of a point are its fields (a time among them when it was not a dateTime).
-                if let gdal = point.fields.removeValue(forKey: GPXFields.gdalFields)?.objectValue {
-                    for (key, value) in gdal {
-                        if key == "time", point.time == nil, let text = value.stringValue { point.time = text } else { point.fields[key] = value }
+                // (When one is named like a GPX element the point has, or one with a place of its
+                // own — an `ogr:name` — they stay GDAL's, in their order, so that a waypoint keeps
+                // both: `take(_:into:)`.)
+                if var gdal = point.fields[GPXFields.gdalFields]?.objectValue {
+                    if point.time == nil, let text = gdal["time"]?.stringValue {
+                        point.time = text
+                        gdal.removeValue(forKey: "time")
+                    }
+                    if !gdal.keys.contains(where: { point.fields[$0] != nil || Self.placedFields.contains($0) }) {
+                        point.fields.removeValue(forKey: GPXFields.gdalFields)
+                        for (key, value) in gdal { point.fields[key] = value }
+                    } else {
+                        point.fields[GPXFields.gdalFields] = .object(gdal)
                     }
                 }
                 return point

@@ -31,8 +31,10 @@ struct GPXShape {
         for (key, value) in StyleProperties.merged(feature) {
             // (A `title` that gives the title is written as `name` and kept under its own key.)
             switch key {
-            case "name" where value.stringValue == feature.title && value.stringValue != nil: continue
-            case "description" where value.stringValue == feature.snippet && value.stringValue != nil: continue
+            case "name" where value.stringValue == feature.title && value.stringValue != nil
+                && !TitleProperties.mustKeepBesideElement(key, value, of: feature): continue
+            case "description" where value.stringValue == feature.snippet && value.stringValue != nil
+                && !TitleProperties.mustKeepBesideElement(key, value, of: feature): continue
             case "marker-symbol" where value.stringValue == feature.style.markerSymbol && value.stringValue != nil: continue
             case "timestamp" where value.stringValue.map(GPXShape.isDateTime) == true: fields["time"] = value
             case "extensions" where value.objectValue != nil: extensions = value.objectValue ?? [:]

@@ -93,8 +93,8 @@ extension KMLReaderState {
             case "ExtendedData": try parseExtendedData(into: &feature, reserving: element == "NetworkLink" ? Self.linkChildren : [])
             case "name": feature.title = try parser.readElementText()
             case "description":
-                let text = try parser.readElementMarkup()
-                feature.snippet = text.isEmpty ? nil : text
+                // (An empty one says "" as an empty <name> does, and as GPX's <desc></desc>.)
+                feature.snippet = try parser.readElementMarkup()
             case "Snippet": feature.properties["Snippet"] = .string(try parser.readElementText())
             case "visibility":
                 if let flag = Self.kmlBool(try parser.readElementText()) { feature.properties["visibility"] = .bool(flag) }

@@ -107,6 +107,7 @@ extension KMLWriterState {
             let otherName = key == "name" && (feature.title == nil || value.stringValue != feature.title)
             let otherSnippet = key == "description" && (feature.snippet == nil || value.stringValue != feature.snippet)
             let isUnmirroredText = otherName || key == "title" || otherSnippet
+                || TitleProperties.mustKeepBesideElement(key, value, of: feature)
             if otherName && feature.title != nil || otherSnippet && feature.snippet != nil {
                 // (The reader keeps such data as `name_2`: the <name> is `name` everywhere.)
                 try warn("kml.name-as-data",

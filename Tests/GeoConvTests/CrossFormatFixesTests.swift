@@ -77,6 +77,36 @@ import GeoConvTestSupport
         #expect(back.first?.properties["title"] == "M 1.7")
     }
 
+    @Test("A `name` beside a `NAME` saying the same title comes back through KML and GPX, keys in order",
+          arguments: [FileFormat.kml, .gpx])
+    func nameBesideNAME(format: FileFormat) throws {
+        let (out, _) = try convert(feature(#"{"name":"A","NAME":"A","x":1}"#), to: format)
+        let back = try read(out, as: format)
+        #expect(back.first?.title == "A")
+        #expect(back.first?.properties.keys.elementsEqual(["name", "NAME", "x"]) == true)
+        #expect(back.first?.properties["name"] == "A")
+    }
+
+    @Test("A GPX waypoint's GDAL field `name` that is not text stays a field: the title is not taken from it")
+    func gpxNumberName() throws {
+        let (out, _) = try convert(feature(#"{"lon":"bank","name":12.0,"code":"L"}"#), to: .gpx)
+        let back = try read(out, as: .gpx)
+        #expect(back.first?.title == nil)
+        #expect(back.first?.properties.keys.elementsEqual(["lon", "name", "code"]) == true)
+        #expect(back.first?.properties["name"]?.doubleValue == 12)
+    }
+
+    @Test("An empty KML <description></description> reads as an empty snippet, as an empty <name> does")
+    func kmlEmptyDescription() throws {
+        let kml = """
+            <kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><name></name>
+            <description></description><Point><coordinates>1,2</coordinates></Point></Placemark></Document></kml>
+            """
+        let features = try readKML(text: kml)
+        #expect(features.first?.title == "")
+        #expect(features.first?.snippet == "")
+    }
+
     @Test("GPX says that a longitude of 180 is written as -180 (a warning: lines reaching it are drawn across)")
     func gpxLongitude180() throws {
         let (out, warnings) = try convert(feature("{}", #"{"type":"LineString","coordinates":[[170,0],[180,0]]}"#),

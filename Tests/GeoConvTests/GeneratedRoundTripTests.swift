@@ -131,6 +131,7 @@ struct GeneratedRoundTripTests {
     /// and class, summed over the seeds: the test holds the round trips to these counts exactly,
     /// so a new silent change fails it and a fixed one asks for the table to be rewritten
     /// (`GEOCONV_UPDATE_KNOWN=1 swift test --filter GeneratedRoundTripTests`).
+    /// `GEOCONV_ROUNDTRIP_CASE=43:324` prints that case's GeoJSON.
     static let knownPath = Fixtures.testdata("roundtrip/known-silent.tsv")
 
     @Test("2,000 seeded features, each through every format and back: the same structure, a warning, or a known silent change")
@@ -142,6 +143,9 @@ struct GeneratedRoundTripTests {
             for index in 0..<1000 {
                 let feature = generator.feature()
                 let (bytes, original) = try Self.start(feature)
+                if ProcessInfo.processInfo.environment["GEOCONV_ROUNDTRIP_CASE"] == "\(seed):\(index)" {
+                    print("seed \(seed) #\(index): " + String(decoding: bytes, as: UTF8.self))
+                }
                 for (format, tolerance) in Self.formats {
                     cases += 1
                     let report: ConversionReport
