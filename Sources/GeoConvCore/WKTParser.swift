@@ -172,7 +172,7 @@ public struct WKTParser {
             index = save
         }
         let (geometry, dimensions) = try geometryText(depth: 0, parent: nil)
-        if peek() != nil { throw error("unexpected \(describe()) after the geometry") }
+        if peek() != nil { throw error("expected the end of the geometry, found \(describe())") }
         return WKTGeometry(geometry: geometry, dimensions: dimensions, srid: srid)
     }
 

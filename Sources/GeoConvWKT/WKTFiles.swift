@@ -274,7 +274,7 @@ public struct GeometryWriter: FeatureWriter {
                     throw GeoConvError(.unsupported, "the data is in \(crs), not SRID \(srid)",
                                        hint: "reproject with --t-srs EPSG:\(srid) (or --srid alone), or drop --srid")
                 }
-                try diagnostics.warn("wkt.srid-dropped", "the data's CRS (\(crs)) has no EPSG code, so no SRID is written; the coordinates stay in that CRS",
+                try diagnostics.warn(form == .wkt ? "wkt.srid-dropped" : "wkb.srid-dropped", "the data's CRS (\(crs)) has no EPSG code, so no SRID is written; the coordinates stay in that CRS",
                                      hint: "reproject to an EPSG CRS with --t-srs EPSG:n to write its SRID")
                 return try beginDocument(header)
             }
@@ -304,21 +304,21 @@ public struct GeometryWriter: FeatureWriter {
     private mutating func beginDocument(_ header: DocumentHeader) throws(GeoConvError) {
         try header.reportEmbeddedFilesDropped(by: formName, diagnostics: diagnostics)
         if header.name != nil || header.description != nil || header.camera != nil || !header.tileLayers.isEmpty {
-            try diagnostics.warn("wkt.document-info-dropped", "the document's name, description, camera and tile layers are dropped: \(formName) holds geometries only")
+            try diagnostics.warn(form == .wkt ? "wkt.document-info-dropped" : "wkb.document-info-dropped", "the document's name, description, camera and tile layers are dropped: \(formName) holds geometries only")
         }
     }
 
     public mutating func write(_ feature: Feature) throws(GeoConvError) {
         try feature.requireFinite(writing: formName, at: diagnostics.currentLocation)
         if !feature.properties.isEmpty || feature.title != nil || feature.snippet != nil || !feature.style.isEmpty || feature.id != nil {
-            try diagnostics.warn("wkt.attributes-dropped", "feature properties, names, styles and ids are dropped: \(formName) holds geometries only")
+            try diagnostics.warn(form == .wkt ? "wkt.attributes-dropped" : "wkb.attributes-dropped", "feature properties, names, styles and ids are dropped: \(formName) holds geometries only")
         }
         guard let geometry = feature.geometry else {
-            try diagnostics.warn("wkt.null-geometry-skipped", "a feature without a geometry is skipped")
+            try diagnostics.warn(form == .wkt ? "wkt.null-geometry-skipped" : "wkb.null-geometry-skipped", "a feature without a geometry is skipped")
             return
         }
         if geometry.mixesAltitudes {
-            try diagnostics.warn("wkt.missing-z-as-zero", "positions without an altitude in a geometry that has some are written with Z 0")
+            try diagnostics.warn(form == .wkt ? "wkt.missing-z-as-zero" : "wkb.missing-z-as-zero", "positions without an altitude in a geometry that has some are written with Z 0")
         }
         if output.discards, form != .wkbBinary, !geometry.containsCircle {
             // Bytes that go nowhere (`geoconv info` learning what would be lost): past this
