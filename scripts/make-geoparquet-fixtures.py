@@ -13,23 +13,30 @@ pyarrow and geopandas write without a Python in the test run:
                              UTM 33N as inline PROJJSON (DuckDB 1.4+ writes so): a polygon
                              with a hole
   duckdb-native-crs84.parquet   the same type with no CRS (OGC:CRS84)
+  pyarrow-lists-v1.parquet   lists (of text, of integers, with null and empty ones and null
+  pyarrow-lists-v2.parquet   elements), a map, a list of structs and a list of lists;
+                             pages of 256 bytes, row groups of 25 (v1 snappy, v2 plain)
+  pyarrow-legacy-list.parquet   a list under pyarrow's older level names (`list.item`)
 
   pip install pyarrow geopandas duckdb && python3 scripts/make-geoparquet-fixtures.py
+  python3 scripts/make-geoparquet-fixtures.py lists      (the list fixtures alone: pyarrow)
 """
 import datetime
 import decimal
 import json
 import os
 
-import geopandas
+import sys
+
 import pyarrow as pa
 import pyarrow.parquet as pq
-import shapely
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testdata", "geoparquet")
 
 
 def main():
+    import geopandas
+    import shapely
     frame = geopandas.read_file(os.path.join(HERE, "source.geojson"))
     frame.to_parquet(os.path.join(HERE, "geopandas-snappy.parquet"))
     frame.to_parquet(os.path.join(HERE, "geopandas-zstd-bbox.parquet"), compression="zstd", write_covering_bbox=True)
@@ -76,5 +83,35 @@ def native():
             f"to '{os.path.join(HERE, 'duckdb-native-crs84.parquet')}' (format parquet, geoparquet_version 'NONE')")
 
 
+def lists():
+    rows = 40
+    point = bytes.fromhex("0101000000000000000000f03f0000000000000040")  # POINT (1 2)
+    table = pa.table({
+        "id": pa.array(range(rows), pa.int32()),
+        "tags": pa.array([None if i % 7 == 3 else [f"t{i}"] * (i % 4) + ([None] if i % 5 == 1 else [])
+                          for i in range(rows)], pa.list_(pa.string())),
+        "sizes": pa.array([[i, -i, 2**40] if i % 3 else [] for i in range(rows)], pa.list_(pa.int64())),
+        "attrs": pa.array([None if i % 6 == 5 else [(f"k{j}", None if j == 1 else i * 10 + j) for j in range(i % 3)]
+                           for i in range(rows)], pa.map_(pa.string(), pa.int32())),
+        "stops": pa.array([[{"at": i, "name": "a"}] for i in range(rows)],
+                          pa.list_(pa.struct([("at", pa.int32()), ("name", pa.string())]))),
+        "grid": pa.array([[[i], [i, i]] for i in range(rows)], pa.list_(pa.list_(pa.int32()))),
+        "geometry": pa.array([point] * rows, pa.binary()),
+    })
+    geo = {"version": "1.0.0", "primary_column": "geometry",
+           "columns": {"geometry": {"encoding": "WKB", "geometry_types": ["Point"]}}}
+    table = table.replace_schema_metadata({"geo": json.dumps(geo)})
+    pq.write_table(table, os.path.join(HERE, "pyarrow-lists-v1.parquet"), data_page_size=256, row_group_size=25)
+    pq.write_table(table, os.path.join(HERE, "pyarrow-lists-v2.parquet"), data_page_size=256, row_group_size=25,
+                   data_page_version="2.0", compression="none", use_dictionary=False)
+    # pyarrow's older names for a list's levels (`list.item`, not `list.element`).
+    legacy = pa.table({"id": pa.array([1, 2], pa.int32()), "legacy": pa.array([[1, 2], []], pa.list_(pa.int32()))})
+    pq.write_table(legacy, os.path.join(HERE, "pyarrow-legacy-list.parquet"), use_compliant_nested_type=False)
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["lists"]:
+        lists()
+    else:
+        main()
+        lists()

@@ -5,10 +5,22 @@ import GeoConvCore
 struct GeoParquetLayout {
     enum Role { case property, title, snippet }
 
+    /// How a property's rows are made of its leaf columns.
+    enum Shape {
+        /// One value per row.
+        case scalar
+        /// A list of the leaf's values per row (an array): null below `listDefinition`, empty
+        /// below `entryDefinition`, else one element per entry.
+        case list(listDefinition: Int, entryDefinition: Int)
+        /// A map per row (an object) of the leaf's keys and `value`'s values, levels as a list's.
+        case map(value: ParquetLeaf, listDefinition: Int, entryDefinition: Int)
+    }
+
     struct Property {
         var name: String
         var leaf: ParquetLeaf
         var role: Role
+        var shape: Shape = .scalar
     }
 
     var geometry: ParquetLeaf?
@@ -101,7 +113,12 @@ struct GeoParquetLayout {
             }
             if covering.contains(leaf.path) { continue }
             if leaf.maxRepetition > 0 {
-                if !lists.contains(leaf.path[0]) { lists.append(leaf.path[0]) }
+                let siblings = leaves.filter { $0.path[0] == leaf.path[0] }
+                if siblings.first?.index == leaf.index, let shape = Self.shape(of: siblings) {
+                    properties.append(Property(name: leaf.path[0], leaf: leaf, role: .property, shape: shape))
+                } else if siblings.first?.index == leaf.index, !lists.contains(leaf.path[0]) {
+                    lists.append(leaf.path[0])
+                }
                 continue
             }
             properties.append(Property(name: leaf.dottedName, leaf: leaf, role: .property))
@@ -114,8 +131,32 @@ struct GeoParquetLayout {
             }
         }
         if !lists.isEmpty {
-            try diagnostics.warn("geoparquet.list-column-skipped", "columns of lists or maps (\(lists.joined(separator: ", "))) are not read", at: at,
-                                 hint: "flatten them to text first (pyarrow: cast to string; DuckDB: to_json)")
+            try diagnostics.warn("geoparquet.list-column-skipped",
+                                 "columns of nested lists, or lists or maps of structs (\(lists.joined(separator: ", "))), are not read",
+                                 at: at, hint: "flatten them to text first (pyarrow: cast to string; DuckDB: to_json)")
+        }
+    }
+
+    /// How the leaves of one top-level column (`leaves`, all under its name) make a list or a
+    /// map of plain values, each level once repeated; `nil` for deeper nesting (a list of
+    /// lists or of structs, a map of structs). Lists: a LIST group of a repeated group of one
+    /// value (`tags.list.element`), or of a repeated value (the legacy two-level form), or a
+    /// repeated value alone. Maps: a MAP group of a repeated group of a key and a value.
+    static func shape(of leaves: [ParquetLeaf]) -> Shape? {
+        guard let first = leaves.first, leaves.allSatisfy({ $0.maxRepetition == 1 }),
+              let repeatedAt = first.repeated.firstIndex(of: true)
+        else { return nil }
+        // The list's own level: where its group is defined (0 when it is the repeated field).
+        let listDefinition = repeatedAt == 0 ? 0 : first.definitions[repeatedAt - 1]
+        let entryDefinition = first.definitions[repeatedAt]
+        switch leaves.count {
+        case 1 where first.topAnnotation != .map && first.path.count <= repeatedAt + 2
+            && (first.path.count == 1 || first.topAnnotation == .list):
+            return .list(listDefinition: listDefinition, entryDefinition: entryDefinition)
+        case 2 where first.topAnnotation == .map && repeatedAt == 1 && first.path.count == 3 && leaves[1].path.count == 3:
+            return .map(value: leaves[1], listDefinition: listDefinition, entryDefinition: entryDefinition)
+        default:
+            return nil
         }
     }
 }

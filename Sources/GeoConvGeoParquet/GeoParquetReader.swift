@@ -12,7 +12,8 @@ public import GeoConvCore
 /// Values: integers and reals as numbers (DECIMAL scaled, unsigned as unsigned), booleans,
 /// text; dates `YYYY-MM-DD`, timestamps ISO 8601 (`Z` when adjusted to UTC), times
 /// `HH:MM:SS.fff`; binary and fixed-length values as lower-case hex, UUIDs in their 8-4-4-4-12
-/// form. Lists and maps (repeated columns) are not read: each is reported, once. Without
+/// form. A list of plain values is an array, a map of them an object; deeper nesting (a list
+/// of lists or of structs) is not read: each such column is reported, once. Without
 /// `geo` metadata a binary column named `geometry` (or `wkb_geometry`, `geom`) is read as
 /// WKB, as GDAL does; else the rows have no geometry (reported).
 ///
@@ -25,6 +26,11 @@ public struct GeoParquetReader: FeatureReader {
     private var rowInGroup = 0
     private var columns: [DecodedColumn] = []
     private var cursors: [Int] = []
+    /// A list's or map's next entry (its levels), and a map's value column and next value.
+    private var entryCursors: [Int] = []
+    private var valueColumns: [DecodedColumn?] = []
+    private var valueCursors: [Int] = []
+    private var valueEntries: [Int] = []
     private var geometry: DecodedColumn?
     private var geometryCursor = 0
     private var rowsInGroup = 0
@@ -90,6 +96,10 @@ public struct GeoParquetReader: FeatureReader {
         feature.properties.reserveCapacity(layout.properties.count)
         for (k, property) in layout.properties.enumerated() {
             let column = columns[k]
+            if case .scalar = property.shape {} else {
+                feature.properties[property.name] = nested(k, property)
+                continue
+            }
             guard column.present[row] else {
                 feature.properties[property.name] = .null
                 continue
@@ -107,17 +117,92 @@ public struct GeoParquetReader: FeatureReader {
         return feature
     }
 
+    /// The next row's value of the list or map property `k`: its entries up to the next row's
+    /// start, each a value, or null where the entry is defined only so far.
+    private mutating func nested(_ k: Int, _ property: GeoParquetLayout.Property) -> JSONValue {
+        let column = columns[k]
+        var entry = entryCursors[k]
+        guard entry < column.definitionLevels.count else { return .null }
+        let (listDefinition, entryDefinition): (Int, Int)
+        switch property.shape {
+        case .scalar: return .null
+        case .list(let list, let each), .map(_, let list, let each): (listDefinition, entryDefinition) = (list, each)
+        }
+        let first = Int(column.definitionLevels[entry])
+        if first < entryDefinition {
+            // A row of one entry: the list itself null, or empty.
+            entryCursors[k] = entry + 1
+            skipValueEntry(k)
+            return first < listDefinition ? .null : (isMap(property) ? .object([:]) : .array([]))
+        }
+        var elements: [JSONValue] = [], object: JSONObject = [:]
+        repeat {
+            let present = column.present[entry]
+            let value = present ? ParquetValues.value(column.values, cursors[k], property.leaf.element) : JSONValue.null
+            if present { cursors[k] += 1 }
+            if case .map(let valueLeaf, _, _) = property.shape {
+                let key = value.stringValue ?? ParquetValues.text(value)
+                object[key] = mapValue(k, valueLeaf)
+            } else {
+                elements.append(value)
+            }
+            entry += 1
+        } while entry < column.repetitionLevels.count && column.repetitionLevels[entry] != 0
+        entryCursors[k] = entry
+        return isMap(property) ? .object(object) : .array(elements)
+    }
+
+    private func isMap(_ property: GeoParquetLayout.Property) -> Bool {
+        if case .map = property.shape { return true }
+        return false
+    }
+
+    /// A map's next value (its value column has an entry for each key).
+    private mutating func mapValue(_ k: Int, _ leaf: ParquetLeaf) -> JSONValue {
+        guard let column = valueColumns[k] else { return .null }
+        let entry = valueEntries[k]
+        valueEntries[k] += 1
+        guard entry < column.present.count, column.present[entry] else { return .null }
+        let value = ParquetValues.value(column.values, valueCursors[k], leaf.element)
+        valueCursors[k] += 1
+        return value
+    }
+
+    /// Steps a map's value column past an entry that holds no pair (a null or empty map).
+    private mutating func skipValueEntry(_ k: Int) {
+        if valueColumns[k] != nil { valueEntries[k] += 1 }
+    }
+
     private mutating func load(_ index: Int, _ layout: GeoParquetLayout) throws(GeoConvError) {
         let rowGroup = file.metadata.rowGroups[index]
         let rows = Int(clamping: rowGroup.rowCount)
         columns.removeAll()
+        valueColumns.removeAll()
         cursors = Array(repeating: 0, count: layout.properties.count)
-        for property in layout.properties {
-            guard property.leaf.index < rowGroup.columns.count else {
+        entryCursors = cursors
+        valueCursors = cursors
+        valueEntries = cursors
+        func read(_ leaf: ParquetLeaf) throws(GeoConvError) -> DecodedColumn {
+            guard leaf.index < rowGroup.columns.count else {
                 throw GeoConvError(.invalidInput, "row group \(index) has \(rowGroup.columns.count) column chunks; the schema has more columns",
                                    at: SourceLocation(file: file.name), hint: "check that the file is complete")
             }
-            columns.append(try ParquetColumnReading(file: file, leaf: property.leaf).read(rowGroup.columns[property.leaf.index], rows: rows))
+            return try ParquetColumnReading(file: file, leaf: leaf).read(rowGroup.columns[leaf.index], rows: rows)
+        }
+        for property in layout.properties {
+            columns.append(try read(property.leaf))
+            if case .map(let value, _, _) = property.shape {
+                let values = try read(value)
+                let keys = columns[columns.count - 1].definitionLevels.count
+                guard values.definitionLevels.count == keys else {
+                    throw GeoConvError(.invalidInput, "the map column \"\(property.name)\" has \(keys) keys and "
+                                           + "\(values.definitionLevels.count) values in row group \(index)",
+                                       at: SourceLocation(file: file.name), hint: "check that the file is complete")
+                }
+                valueColumns.append(values)
+            } else {
+                valueColumns.append(nil)
+            }
         }
         if let leaf = layout.geometry {
             guard leaf.index < rowGroup.columns.count else {

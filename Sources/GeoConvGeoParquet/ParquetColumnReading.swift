@@ -12,6 +12,10 @@ struct DecodedColumn {
 
     var present: [Bool] = []
     var values: Values
+    /// A repeated column's levels, an entry each (`present` has an entry each too): where
+    /// each row starts (repetition 0) and how far each entry is defined.
+    var repetitionLevels: [UInt8] = []
+    var definitionLevels: [UInt8] = []
 }
 
 /// Decodes column chunks: dictionary pages, data pages v1 and v2, PLAIN and dictionary
@@ -33,7 +37,7 @@ struct ParquetColumnReading {
         var column = DecodedColumn(values: Self.empty(type))
         var dictionary: DecodedColumn.Values?
         var offset = 0
-        var levels: [UInt32] = []
+        var levels: [UInt32] = [], repetitions: [UInt32] = []
         var valuesRead = 0
         while valuesRead < Int(chunk.valueCount), offset < bytes.count {
             let (header, headerLength) = try bytes.withBytes { buffer throws(GeoConvError) in
@@ -79,6 +83,28 @@ struct ParquetColumnReading {
                 }
                 let count = Int(header.valueCount)
                 var cursor = 0
+                // Repetition levels, then definition levels: v1 each with a 4-byte length
+                // before it; v2 given apart.
+                if leaf.maxRepetition > 0 {
+                    let width = ParquetHybrid.width(forMaximum: leaf.maxRepetition)
+                    if header.type == .dataPageV2 {
+                        let repetitionBytes = bytes[pageStart..<(pageStart + Int(header.repetitionLevelsLength))]
+                        try repetitionBytes.withBytes { buffer throws(GeoConvError) in
+                            try ParquetHybrid.decode(buffer, width: width, count: count, into: &repetitions, base: at)
+                        }
+                    } else {
+                        let length = try uint32(page, &cursor, at: at)
+                        guard length <= page.count - cursor else { throw failure("its repetition levels run past the page", at: at) }
+                        try page.withBytes { buffer throws(GeoConvError) in
+                            try ParquetHybrid.decode(UnsafeRawBufferPointer(rebasing: buffer[cursor..<(cursor + length)]), width: width,
+                                                     count: count, into: &repetitions, base: at)
+                        }
+                        cursor += length
+                    }
+                    guard repetitions.count == count else { throw failure("a page has fewer repetition levels than values", at: at) }
+                    guard valuesRead > 0 || repetitions.first ?? 0 == 0 else { throw failure("its first value continues no row", at: at) }
+                    column.repetitionLevels.append(contentsOf: repetitions.lazy.map { UInt8(truncatingIfNeeded: $0) })
+                }
                 // Definition levels: v1 with a 4-byte length before them; v2 given apart.
                 if leaf.maxDefinition > 0 {
                     let width = ParquetHybrid.width(forMaximum: leaf.maxDefinition)
@@ -98,6 +124,9 @@ struct ParquetColumnReading {
                     let before = column.present.count
                     for level in levels { column.present.append(Int(level) == leaf.maxDefinition) }
                     guard column.present.count - before == count else { throw failure("a page has fewer levels than values", at: at) }
+                    if leaf.maxRepetition > 0 {
+                        column.definitionLevels.append(contentsOf: levels.lazy.map { UInt8(truncatingIfNeeded: $0) })
+                    }
                 } else {
                     column.present.append(contentsOf: repeatElement(true, count: count))
                 }
@@ -109,8 +138,9 @@ struct ParquetColumnReading {
             }
             offset = pageEnd
         }
-        guard column.present.count >= rows else {
-            throw failure("it has \(column.present.count) values for \(rows) rows", at: start)
+        let rowsMet = leaf.maxRepetition > 0 ? column.repetitionLevels.lazy.filter { $0 == 0 }.count : column.present.count
+        guard rowsMet >= rows else {
+            throw failure("it has \(rowsMet) values for \(rows) rows", at: start)
         }
         return column
     }

@@ -53,6 +53,8 @@ enum ParquetAnnotation: Equatable {
     /// values in the CRS `crs` says (`nil`: OGC:CRS84; `srid:N`, `projjson:KEY` naming a
     /// key of the file's metadata, or the CRS itself — PROJJSON, WKT2, `EPSG:n`).
     case geometry(crs: String?, isGeography: Bool)
+    /// A group of one repeated group or field: a list; of repeated key-value pairs: a map.
+    case list, map
 }
 
 /// One node of the schema: a leaf column or a group (`childCount` > 0 or no type).

@@ -72,6 +72,8 @@ extension ParquetSchemaElement {
     static func annotation(converted: Int32?, scale: Int32?) -> ParquetAnnotation {
         switch converted {
         case 0: .string
+        case 1, 2: .map  // MAP, MAP_KEY_VALUE
+        case 3: .list
         case 4: .enumeration
         case 5: .decimal(scale: scale ?? 0)
         case 6: .date
@@ -104,6 +106,8 @@ extension ParquetSchemaElement {
             }
             switch id {
             case 1: result = .string
+            case 2: result = .map
+            case 3: result = .list
             case 4: result = .enumeration
             case 6: result = .date
             case 11: result = .unknown

@@ -140,21 +140,57 @@ struct GeoParquetTests {
         }
     }
 
-    @Test("pyarrow's types: dates, timestamps, decimals, unsigned, float32, binary as hex, struct fields by path; a list reported")
+    @Test("pyarrow's types: dates, timestamps, decimals, unsigned, float32, binary as hex, struct fields by path, a list")
     func pyarrowTypes() throws {
         let report = try Converter().convert(.file(Fixtures.testdata("geoparquet/pyarrow-types.parquet")), to: .memory,
                                              options: ConversionOptions(outputFormat: .geoJSON))
-        #expect(report.diagnostics.entries["geoparquet.list-column-skipped"]?.count == 1)
+        #expect(report.diagnostics.entries["geoparquet.list-column-skipped"] == nil)
         let features = try OverlayDocument.load(.file(Fixtures.testdata("geoparquet/pyarrow-types.parquet"))).features
         let first = features[0].properties
         #expect(first["day"] == .string("2024-01-01") && first["utc"] == .string("2024-01-01T12:30:05.123Z"))
         #expect(first["local"] == .string("2024-02-29T23:59:59.999999") && first["amount"] == .number(JSONNumber(literal: "12.345")!))
         #expect(first["small"] == .number(JSONNumber(-128)) && first["big_unsigned"] == .number(JSONNumber(UInt64.max)))
         #expect(first["single"] == .number(JSONNumber(literal: "0.5")!) && first["blob"] == .string("00ff"))
-        #expect(first["address.city"] == .string("Paris") && first["address.zip"] == .number(JSONNumber(75001)) && first["tags"] == nil)
+        #expect(first["address.city"] == .string("Paris") && first["address.zip"] == .number(JSONNumber(75001)))
+        #expect(features.map { $0.properties["tags"] } == [.array(["a", "b"]), .array([]), .null])
         #expect(features[1].properties["amount"] == .number(JSONNumber(literal: "-0.005")!) && features[1].geometry == nil)
         #expect(features[2].properties["day"] == .string("1969-12-31") && features[2].properties["address.city"] == .null)
         #expect(features[0].geometry == .point(Coordinate(latitude: 2, longitude: 1)))
+    }
+
+    @Test("Lists and maps of plain values, in pages v1 and v2 over several pages and row groups, as pyarrow wrote them",
+          arguments: ["pyarrow-lists-v1.parquet", "pyarrow-lists-v2.parquet"])
+    func listsAndMaps(_ name: String) throws {
+        let report = try Converter().convert(.file(Fixtures.testdata("geoparquet/" + name)), to: .memory,
+                                             options: ConversionOptions(outputFormat: .geoJSON))
+        // A list of structs and a list of lists stay unread, and say so.
+        #expect(report.diagnostics.entries["geoparquet.list-column-skipped"]?.first.message.contains("(stops, grid)") == true)
+        let features = try OverlayDocument.load(.file(Fixtures.testdata("geoparquet/" + name))).features
+        #expect(features.count == 40)
+        for (i, feature) in features.enumerated() {
+            // The values scripts/make-geoparquet-fixtures.py gives row i.
+            var tags: JSONValue = .null
+            if i % 7 != 3 {
+                var list = [JSONValue](repeating: .string("t\(i)"), count: i % 4)
+                if i % 5 == 1 { list.append(.null) }
+                tags = .array(list)
+            }
+            let sizes: JSONValue = i % 3 == 0 ? .array([])
+                : .array([.number(JSONNumber(i)), .number(JSONNumber(-i)), .number(JSONNumber(1 << 40))])
+            var attrs: JSONValue = .null
+            if i % 6 != 5 {
+                var object: JSONObject = [:]
+                for j in 0..<(i % 3) { object["k\(j)"] = j == 1 ? .null : .number(JSONNumber(i * 10 + j)) }
+                attrs = .object(object)
+            }
+            #expect(Array(feature.properties.keys) == ["id", "tags", "sizes", "attrs"], "row \(i)")
+            #expect(feature.properties["tags"] == tags, "row \(i)")
+            #expect(feature.properties["sizes"] == sizes, "row \(i)")
+            #expect(feature.properties["attrs"] == attrs, "row \(i)")
+            #expect(feature.geometry == .point(Coordinate(latitude: 2, longitude: 1)))
+        }
+        let legacy = try OverlayDocument.load(.file(Fixtures.testdata("geoparquet/pyarrow-legacy-list.parquet"))).features
+        #expect(legacy.map { $0.properties["legacy"] } == [.array([1, 2]), .array([])])
     }
 
     @Test("A truncated file is an error at the byte where it breaks; an unknown codec is a usage error")
