@@ -394,7 +394,10 @@ package struct MergedProperties {
         // (Each mapping used in place, no closure capturing the feature: a copy of either
         // would retain what it holds.)
         let mappings = StyleProperties.mappingTable
-        for index in mappings.indices {
+        // (Past the title and snippet every mapping writes a style field: none without a
+        // style. Loading each mapping's closure retains what every thread shares.)
+        let end = feature.style.isEmpty ? StyleProperties.titleAndSnippet : mappings.count
+        for index in 0..<end {
             guard let wanted = mappings[index].write(feature) else { continue }
             if index < 2, case .string(let text) = wanted, base.contains(where: {
                 TitleProperties.carries($0.key, $0.value, text: text, as: index == 0 ? .title : .snippet)
