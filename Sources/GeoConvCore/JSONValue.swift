@@ -144,31 +144,38 @@ package enum JSONText {
     /// Appends a JSON string literal (quotes, escapes for `"` `\\` and control characters).
     package static func appendString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { bytes in
-            // Runs that need no escape are copied whole (most strings are one run).
-            var runStart = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                if index > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-                runStart = index + 1
-                switch byte {
-                case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-                case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-                case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-                case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-                default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-                }
-            }
-            if bytes.count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+        // (A native string's bytes in place; `withUTF8` on a copy asks whether it is unique.)
+        if text.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, to: &out) }) == nil {
+            var text = text
+            text.withUTF8 { appendEscaped($0, to: &out) }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends UTF-8 `bytes` escaped as the inside of a JSON string.
+    @inline(__always)
+    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        // Runs that need no escape are copied whole (most strings are one run).
+        var runStart = 0
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            if index > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+            runStart = index + 1
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+            case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+            default:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            }
+        }
+        if bytes.count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
     }
 
     /// Appends a value.
