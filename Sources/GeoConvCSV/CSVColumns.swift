@@ -188,10 +188,19 @@ enum CSVValues {
         case .other:
             if let number = DecimalParser.parse(bytes), number.isFinite, let json = JSONNumber(number) { return .number(json) }
         case .none:
-            if bytes.count == 4, bytes.elementsEqual("true".utf8) { return .bool(true) }
-            if bytes.count == 5, bytes.elementsEqual("false".utf8) { return .bool(false) }
+            if isTrue(bytes) { return .bool(true) }
+            if isFalse(bytes) { return .bool(false) }
         }
         return .string(text())
+    }
+
+    /// Whether `bytes` spell `true` (`false`), byte by byte.
+    static func isTrue(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count == 4 && bytes[0] == 0x74 && bytes[1] == 0x72 && bytes[2] == 0x75 && bytes[3] == 0x65
+    }
+
+    static func isFalse(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count == 5 && bytes[0] == 0x66 && bytes[1] == 0x61 && bytes[2] == 0x6C && bytes[3] == 0x73 && bytes[4] == 0x65
     }
 
     /// How a field reads as a number.
@@ -240,7 +249,7 @@ enum CSVValues {
     static func readsAsTyped(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
-            numberForm(bytes) != nil || bytes.elementsEqual("true".utf8) || bytes.elementsEqual("false".utf8)
+            numberForm(bytes) != nil || isTrue(bytes) || isFalse(bytes)
         }
     }
 }
