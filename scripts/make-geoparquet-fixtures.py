@@ -14,7 +14,8 @@ pyarrow and geopandas write without a Python in the test run:
                              with a hole
   duckdb-native-crs84.parquet   the same type with no CRS (OGC:CRS84)
   pyarrow-lists-v1.parquet   lists (of text, of integers, with null and empty ones and null
-  pyarrow-lists-v2.parquet   elements), a map, a list of structs and a list of lists;
+  pyarrow-lists-v2.parquet   elements), a map, a list of structs, a list of lists, and a
+                             struct holding a list, a map and a list of structs;
                              pages of 256 bytes, row groups of 25 (v1 snappy, v2 plain)
   pyarrow-legacy-list.parquet   a list under pyarrow's older level names (`list.item`)
 
@@ -96,6 +97,13 @@ def lists():
         "stops": pa.array([[{"at": i, "name": "a"}] for i in range(rows)],
                           pa.list_(pa.struct([("at", pa.int32()), ("name", pa.string())]))),
         "grid": pa.array([[[i], [i, i]] for i in range(rows)], pa.list_(pa.list_(pa.int32()))),
+        # A struct holding a list, a map and a list of structs (Overture's `names` has that shape).
+        "place": pa.array([None if i % 8 == 7 else {"city": f"c{i}", "tags": [f"p{i}"] * (i % 2),
+                                                    "common": [("en", f"e{i}")], "rules": [{"v": "x"}]}
+                           for i in range(rows)],
+                          pa.struct([("city", pa.string()), ("tags", pa.list_(pa.string())),
+                                     ("common", pa.map_(pa.string(), pa.string())),
+                                     ("rules", pa.list_(pa.struct([("v", pa.string())])))])),
         "geometry": pa.array([point] * rows, pa.binary()),
     })
     geo = {"version": "1.0.0", "primary_column": "geometry",

@@ -113,11 +113,17 @@ struct GeoParquetLayout {
             }
             if covering.contains(leaf.path) { continue }
             if leaf.maxRepetition > 0 {
-                let siblings = leaves.filter { $0.path[0] == leaf.path[0] }
-                if siblings.first?.index == leaf.index, let shape = Self.shape(of: siblings) {
-                    properties.append(Property(name: leaf.path[0], leaf: leaf, role: .property, shape: shape))
-                } else if siblings.first?.index == leaf.index, !lists.contains(leaf.path[0]) {
-                    lists.append(leaf.path[0])
+                // The list (map) is the group holding the first repeated node — or that node
+                // itself when it is a field alone — named by its path (`tags`, `address.tags`,
+                // as a struct's fields are), read once: at its first leaf.
+                let listAt = leaf.repeated.firstIndex(of: true) ?? 0
+                let prefix = Array(leaf.path.prefix(max(1, listAt)))
+                let members = leaves.filter { $0.path.starts(with: prefix) }
+                guard members.first?.index == leaf.index else { continue }
+                if let shape = Self.shape(of: members, at: prefix.count - 1) {
+                    properties.append(Property(name: prefix.joined(separator: "."), leaf: leaf, role: .property, shape: shape))
+                } else {
+                    lists.append(prefix.joined(separator: "."))
                 }
                 continue
             }
@@ -142,18 +148,19 @@ struct GeoParquetLayout {
     /// lists or of structs, a map of structs). Lists: a LIST group of a repeated group of one
     /// value (`tags.list.element`), or of a repeated value (the legacy two-level form), or a
     /// repeated value alone. Maps: a MAP group of a repeated group of a key and a value.
-    static func shape(of leaves: [ParquetLeaf]) -> Shape? {
+    static func shape(of leaves: [ParquetLeaf], at group: Int) -> Shape? {
         guard let first = leaves.first, leaves.allSatisfy({ $0.maxRepetition == 1 }),
-              let repeatedAt = first.repeated.firstIndex(of: true)
+              let repeatedAt = first.repeated.firstIndex(of: true), repeatedAt <= group + 1
         else { return nil }
-        // The list's own level: where its group is defined (0 when it is the repeated field).
+        // The list's own level: where its group is defined (0 when it is a field alone at the top).
         let listDefinition = repeatedAt == 0 ? 0 : first.definitions[repeatedAt - 1]
         let entryDefinition = first.definitions[repeatedAt]
+        let annotation = repeatedAt == 0 ? ParquetAnnotation.none : first.annotations[repeatedAt - 1]
+        let depth = first.path.count - repeatedAt  // 1: the repeated node is the leaf; 2: it holds it
         switch leaves.count {
-        case 1 where first.topAnnotation != .map && first.path.count <= repeatedAt + 2
-            && (first.path.count == 1 || first.topAnnotation == .list):
+        case 1 where annotation != .map && depth <= 2 && (repeatedAt == 0 || annotation == .list):
             return .list(listDefinition: listDefinition, entryDefinition: entryDefinition)
-        case 2 where first.topAnnotation == .map && repeatedAt == 1 && first.path.count == 3 && leaves[1].path.count == 3:
+        case 2 where annotation == .map && depth == 2 && leaves[1].path.count == first.path.count:
             return .map(value: leaves[1], listDefinition: listDefinition, entryDefinition: entryDefinition)
         default:
             return nil

@@ -77,11 +77,10 @@ struct ParquetLeaf {
     var maxDefinition: Int
     var maxRepetition: Int
     /// The definition level each node of `path` is defined at (the last is `maxDefinition`),
-    /// and whether it is repeated.
+    /// whether it is repeated, and its annotation (a list's or map's group).
     var definitions: [Int] = []
     var repeated: [Bool] = []
-    /// The annotation of the top node of `path` (a list's or map's group).
-    var topAnnotation: ParquetAnnotation = .none
+    var annotations: [ParquetAnnotation] = []
     /// The index of the leaf among all leaves (its column chunk in each row group).
     var index: Int
 
@@ -98,7 +97,7 @@ struct ParquetLeaf {
     static func leaves(of schema: [ParquetSchemaElement], file: String) throws(GeoConvError) -> [ParquetLeaf] {
         var leaves: [ParquetLeaf] = []
         var position = 1
-        var definitions: [Int] = [], repeated: [Bool] = [], top = ParquetAnnotation.none
+        var definitions: [Int] = [], repeated: [Bool] = [], annotations: [ParquetAnnotation] = []
         func walk(_ count: Int, path: [String], definition: Int, repetition: Int, depth: Int) throws(GeoConvError) {
             guard depth < 32 else { throw GeoConvError(.invalidInput, "the Parquet schema nests more than 32 deep", at: SourceLocation(file: file)) }
             guard count >= 0, count <= schema.count - position else {
@@ -118,18 +117,19 @@ struct ParquetLeaf {
                 default: break
                 }
                 let children = Int(element.childCount ?? 0)
-                if depth == 0 { top = element.annotation }
                 definitions.append(def)
                 repeated.append(element.repetition == .repeated)
+                annotations.append(element.annotation)
                 defer {
                     definitions.removeLast()
                     repeated.removeLast()
+                    annotations.removeLast()
                 }
                 if element.type == nil || children > 0 {
                     try walk(children, path: path + [element.name], definition: def, repetition: rep, depth: depth + 1)
                 } else {
                     leaves.append(ParquetLeaf(path: path + [element.name], element: element, maxDefinition: def, maxRepetition: rep,
-                                              definitions: definitions, repeated: repeated, topAnnotation: top,
+                                              definitions: definitions, repeated: repeated, annotations: annotations,
                                               index: leaves.count))
                 }
             }
