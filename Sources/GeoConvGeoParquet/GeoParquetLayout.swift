@@ -143,11 +143,12 @@ struct GeoParquetLayout {
         }
     }
 
-    /// How the leaves of one top-level column (`leaves`, all under its name) make a list or a
-    /// map of plain values, each level once repeated; `nil` for deeper nesting (a list of
-    /// lists or of structs, a map of structs). Lists: a LIST group of a repeated group of one
-    /// value (`tags.list.element`), or of a repeated value (the legacy two-level form), or a
-    /// repeated value alone. Maps: a MAP group of a repeated group of a key and a value.
+    /// How the leaves under one list's (map's) group — `leaves`, the group the node at index
+    /// `group` of their paths, at the top or inside a struct — make a list or a map of plain
+    /// values, repeated once; `nil` for deeper nesting (a list of lists or of structs, a map of
+    /// structs). Lists: a LIST group of a repeated group of one value (`tags.list.element`), or
+    /// of a repeated value (the legacy two-level form), or a repeated value alone at the top.
+    /// Maps: a MAP group of a repeated group of a key and a value.
     static func shape(of leaves: [ParquetLeaf], at group: Int) -> Shape? {
         guard let first = leaves.first, leaves.allSatisfy({ $0.maxRepetition == 1 }),
               let repeatedAt = first.repeated.firstIndex(of: true), repeatedAt <= group + 1
