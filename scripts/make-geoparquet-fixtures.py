@@ -94,7 +94,8 @@ def lists():
         "sizes": pa.array([[i, -i, 2**40] if i % 3 else [] for i in range(rows)], pa.list_(pa.int64())),
         "attrs": pa.array([None if i % 6 == 5 else [(f"k{j}", None if j == 1 else i * 10 + j) for j in range(i % 3)]
                            for i in range(rows)], pa.map_(pa.string(), pa.int32())),
-        "stops": pa.array([[{"at": i, "name": "a"}] for i in range(rows)],
+        "stops": pa.array([[{"at": i, "name": None if i % 3 == 0 else "a"}] + ([None] if i % 4 == 0 else [])
+                           for i in range(rows)],
                           pa.list_(pa.struct([("at", pa.int32()), ("name", pa.string())]))),
         "grid": pa.array([[[i], [i, i]] for i in range(rows)], pa.list_(pa.list_(pa.int32()))),
         # A struct holding a list, a map and a list of structs (Overture's `names` has that shape).

@@ -14,6 +14,28 @@ struct GeoParquetLayout {
         case list(listDefinition: Int, entryDefinition: Int)
         /// A map per row (an object) of the leaf's keys and `value`'s values, levels as a list's.
         case map(value: ParquetLeaf, listDefinition: Int, entryDefinition: Int)
+        /// A list of structs of plain fields per row (an array of objects): the leaf is the
+        /// first field, `others` the rest; an element is null below `elementDefinition`.
+        case structs(names: [String], others: [ParquetLeaf], listDefinition: Int, entryDefinition: Int,
+                     elementDefinition: Int)
+
+        /// The levels below which a row's list is null (`list`) or empty (`entry`).
+        var levels: (list: Int, entry: Int)? {
+            switch self {
+            case .scalar: nil
+            case .list(let list, let entry), .map(_, let list, let entry), .structs(_, _, let list, let entry, _):
+                (list, entry)
+            }
+        }
+
+        /// The leaves read beside the property's own, entry for entry.
+        var others: [ParquetLeaf] {
+            switch self {
+            case .scalar, .list: []
+            case .map(let value, _, _): [value]
+            case .structs(_, let others, _, _, _): others
+            }
+        }
     }
 
     struct Property {
@@ -138,17 +160,18 @@ struct GeoParquetLayout {
         }
         if !lists.isEmpty {
             try diagnostics.warn("geoparquet.list-column-skipped",
-                                 "columns of nested lists, or lists or maps of structs (\(lists.joined(separator: ", "))), are not read",
+                                 "columns of nested lists, maps of structs or structs nested deeper (\(lists.joined(separator: ", "))) are not read",
                                  at: at, hint: "flatten them to text first (pyarrow: cast to string; DuckDB: to_json)")
         }
     }
 
     /// How the leaves under one list's (map's) group — `leaves`, the group the node at index
     /// `group` of their paths, at the top or inside a struct — make a list or a map of plain
-    /// values, repeated once; `nil` for deeper nesting (a list of lists or of structs, a map of
-    /// structs). Lists: a LIST group of a repeated group of one value (`tags.list.element`), or
-    /// of a repeated value (the legacy two-level form), or a repeated value alone at the top.
-    /// Maps: a MAP group of a repeated group of a key and a value.
+    /// values, or a list of structs of plain fields, repeated once; `nil` for deeper nesting (a
+    /// list of lists, a map of structs, a struct in a struct in a list). Lists: a LIST group of a
+    /// repeated group of one value (`tags.list.element`), or of a repeated value (the legacy
+    /// two-level form), or a repeated value alone at the top; of structs, a LIST group of a
+    /// repeated group of a struct. Maps: a MAP group of a repeated group of a key and a value.
     static func shape(of leaves: [ParquetLeaf], at group: Int) -> Shape? {
         guard let first = leaves.first, leaves.allSatisfy({ $0.maxRepetition == 1 }),
               let repeatedAt = first.repeated.firstIndex(of: true), repeatedAt <= group + 1
@@ -164,7 +187,13 @@ struct GeoParquetLayout {
         case 2 where annotation == .map && depth == 2 && leaves[1].path.count == first.path.count:
             return .map(value: leaves[1], listDefinition: listDefinition, entryDefinition: entryDefinition)
         default:
-            return nil
+            // A LIST of a struct of plain fields (`sources.list.element.dataset`).
+            guard annotation == .list, depth == 3,
+                  leaves.allSatisfy({ $0.path.count == first.path.count && $0.repeated.firstIndex(of: true) == repeatedAt })
+            else { return nil }
+            return .structs(names: leaves.map { $0.path.last ?? "" }, others: Array(leaves.dropFirst()),
+                            listDefinition: listDefinition, entryDefinition: entryDefinition,
+                            elementDefinition: first.definitions[repeatedAt + 1])
         }
     }
 }

@@ -12,8 +12,9 @@ public import GeoConvCore
 /// Values: integers and reals as numbers (DECIMAL scaled, unsigned as unsigned), booleans,
 /// text; dates `YYYY-MM-DD`, timestamps ISO 8601 (`Z` when adjusted to UTC), times
 /// `HH:MM:SS.fff`; binary and fixed-length values as lower-case hex, UUIDs in their 8-4-4-4-12
-/// form. A list of plain values is an array, a map of them an object; deeper nesting (a list
-/// of lists or of structs) is not read: each such column is reported, once. Without
+/// form. A list of plain values is an array, a map of them an object, a list of structs of
+/// them an array of objects; deeper nesting (a list of lists) is not read: each such column
+/// is reported, once. Without
 /// `geo` metadata a binary column named `geometry` (or `wkb_geometry`, `geom`) is read as
 /// WKB, as GDAL does; else the rows have no geometry (reported).
 ///
@@ -26,11 +27,11 @@ public struct GeoParquetReader: FeatureReader {
     private var rowInGroup = 0
     private var columns: [DecodedColumn] = []
     private var cursors: [Int] = []
-    /// A list's or map's next entry (its levels), and a map's value column and next value.
+    /// A list's or map's next entry (its levels), and the columns read beside its own, entry
+    /// for entry (a map's values, a struct's other fields), with their next values.
     private var entryCursors: [Int] = []
-    private var valueColumns: [DecodedColumn?] = []
-    private var valueCursors: [Int] = []
-    private var valueEntries: [Int] = []
+    private var otherColumns: [[DecodedColumn]] = []
+    private var otherCursors: [[Int]] = []
     private var geometry: DecodedColumn?
     private var geometryCursor = 0
     private var rowsInGroup = 0
@@ -122,66 +123,61 @@ public struct GeoParquetReader: FeatureReader {
     private mutating func nested(_ k: Int, _ property: GeoParquetLayout.Property) -> JSONValue {
         let column = columns[k]
         var entry = entryCursors[k]
-        guard entry < column.definitionLevels.count else { return .null }
-        let (listDefinition, entryDefinition): (Int, Int)
-        switch property.shape {
-        case .scalar: return .null
-        case .list(let list, let each), .map(_, let list, let each): (listDefinition, entryDefinition) = (list, each)
-        }
+        guard entry < column.definitionLevels.count, let levels = property.shape.levels else { return .null }
         let first = Int(column.definitionLevels[entry])
-        if first < entryDefinition {
+        if first < levels.entry {
             // A row of one entry: the list itself null, or empty.
             entryCursors[k] = entry + 1
-            skipValueEntry(k)
-            return first < listDefinition ? .null : (isMap(property) ? .object([:]) : .array([]))
+            if first < levels.list { return .null }
+            if case .map = property.shape { return .object([:]) }
+            return .array([])
         }
         var elements: [JSONValue] = [], object: JSONObject = [:]
         repeat {
-            let present = column.present[entry]
-            let value = present ? ParquetValues.value(column.values, cursors[k], property.leaf.element) : JSONValue.null
-            if present { cursors[k] += 1 }
-            if case .map(let valueLeaf, _, _) = property.shape {
-                let key = value.stringValue ?? ParquetValues.text(value)
-                object[key] = mapValue(k, valueLeaf)
-            } else {
-                elements.append(value)
+            let value = take(k, property.leaf, at: entry)
+            switch property.shape {
+            case .scalar, .list: elements.append(value)
+            case .map(let leaf, _, _): object[value.stringValue ?? ParquetValues.text(value)] = takeOther(k, 0, leaf, at: entry)
+            case .structs(let names, let others, _, _, let elementDefinition):
+                guard Int(column.definitionLevels[entry]) >= elementDefinition else {
+                    elements.append(.null)
+                    break
+                }
+                var member: JSONObject = [:]
+                member[names[0]] = value
+                for (i, leaf) in others.enumerated() { member[names[i + 1]] = takeOther(k, i, leaf, at: entry) }
+                elements.append(.object(member))
             }
             entry += 1
         } while entry < column.repetitionLevels.count && column.repetitionLevels[entry] != 0
         entryCursors[k] = entry
-        return isMap(property) ? .object(object) : .array(elements)
+        if case .map = property.shape { return .object(object) }
+        return .array(elements)
     }
 
-    private func isMap(_ property: GeoParquetLayout.Property) -> Bool {
-        if case .map = property.shape { return true }
-        return false
+    /// Property `k`'s own column's value at `entry`: the next value when the entry has one.
+    private mutating func take(_ k: Int, _ leaf: ParquetLeaf, at entry: Int) -> JSONValue {
+        guard columns[k].present[entry] else { return .null }
+        defer { cursors[k] += 1 }
+        return ParquetValues.value(columns[k].values, cursors[k], leaf.element)
     }
 
-    /// A map's next value (its value column has an entry for each key).
-    private mutating func mapValue(_ k: Int, _ leaf: ParquetLeaf) -> JSONValue {
-        guard let column = valueColumns[k] else { return .null }
-        let entry = valueEntries[k]
-        valueEntries[k] += 1
+    /// The value at `entry` of the `i`-th column read beside property `k`'s own.
+    private mutating func takeOther(_ k: Int, _ i: Int, _ leaf: ParquetLeaf, at entry: Int) -> JSONValue {
+        let column = otherColumns[k][i]
         guard entry < column.present.count, column.present[entry] else { return .null }
-        let value = ParquetValues.value(column.values, valueCursors[k], leaf.element)
-        valueCursors[k] += 1
-        return value
-    }
-
-    /// Steps a map's value column past an entry that holds no pair (a null or empty map).
-    private mutating func skipValueEntry(_ k: Int) {
-        if valueColumns[k] != nil { valueEntries[k] += 1 }
+        defer { otherCursors[k][i] += 1 }
+        return ParquetValues.value(column.values, otherCursors[k][i], leaf.element)
     }
 
     private mutating func load(_ index: Int, _ layout: GeoParquetLayout) throws(GeoConvError) {
         let rowGroup = file.metadata.rowGroups[index]
         let rows = Int(clamping: rowGroup.rowCount)
         columns.removeAll()
-        valueColumns.removeAll()
+        otherColumns.removeAll()
+        otherCursors.removeAll()
         cursors = Array(repeating: 0, count: layout.properties.count)
         entryCursors = cursors
-        valueCursors = cursors
-        valueEntries = cursors
         func read(_ leaf: ParquetLeaf) throws(GeoConvError) -> DecodedColumn {
             guard leaf.index < rowGroup.columns.count else {
                 throw GeoConvError(.invalidInput, "row group \(index) has \(rowGroup.columns.count) column chunks; the schema has more columns",
@@ -190,19 +186,21 @@ public struct GeoParquetReader: FeatureReader {
             return try ParquetColumnReading(file: file, leaf: leaf).read(rowGroup.columns[leaf.index], rows: rows)
         }
         for property in layout.properties {
-            columns.append(try read(property.leaf))
-            if case .map(let value, _, _) = property.shape {
-                let values = try read(value)
-                let keys = columns[columns.count - 1].definitionLevels.count
-                guard values.definitionLevels.count == keys else {
-                    throw GeoConvError(.invalidInput, "the map column \"\(property.name)\" has \(keys) keys and "
-                                           + "\(values.definitionLevels.count) values in row group \(index)",
+            let own = try read(property.leaf)
+            columns.append(own)
+            var others: [DecodedColumn] = []
+            for leaf in property.shape.others {
+                let other = try read(leaf)
+                // (A map's keys and values, a struct's fields: one entry each, in step.)
+                guard other.definitionLevels.count == own.definitionLevels.count else {
+                    throw GeoConvError(.invalidInput, "the column \"\(leaf.dottedName)\" has \(other.definitionLevels.count) entries "
+                                           + "where \"\(property.leaf.dottedName)\" has \(own.definitionLevels.count), in row group \(index)",
                                        at: SourceLocation(file: file.name), hint: "check that the file is complete")
                 }
-                valueColumns.append(values)
-            } else {
-                valueColumns.append(nil)
+                others.append(other)
             }
+            otherColumns.append(others)
+            otherCursors.append(Array(repeating: 0, count: others.count))
         }
         if let leaf = layout.geometry {
             guard leaf.index < rowGroup.columns.count else {
