@@ -252,13 +252,14 @@ public enum WKB {
         try write(geometry, hasZ: geometry.hasAltitude, flavor: flavor, srid: flavor == .extended ? srid : nil, to: &out)
     }
 
+    // (Little-endian words appended whole: a byte at a time asked eight times per double
+    // whether the array was unique.)
     private static func uint32(_ value: UInt32, _ out: inout [UInt8]) {
-        for i in 0..<4 { out.append(UInt8(truncatingIfNeeded: value >> (8 * UInt32(i)))) }
+        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
     }
 
     private static func double(_ value: Double, _ out: inout [UInt8]) {
-        let bits = value.bitPattern
-        for i in 0..<8 { out.append(UInt8(truncatingIfNeeded: bits >> (8 * UInt64(i)))) }
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { out.append(contentsOf: $0) }
     }
 
     private static func header(_ code: UInt32, hasZ: Bool, flavor: Flavor, srid: Int?, _ out: inout [UInt8]) {
