@@ -195,12 +195,16 @@ enum CSVValues {
     }
 
     /// Whether `bytes` spell `true` (`false`), byte by byte.
-    static func isTrue(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.count == 4 && bytes[0] == 0x74 && bytes[1] == 0x72 && bytes[2] == 0x75 && bytes[3] == 0x65
-    }
+    static func isTrue(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { spell(bytes, "true") }
 
-    static func isFalse(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.count == 5 && bytes[0] == 0x66 && bytes[1] == 0x61 && bytes[2] == 0x6C && bytes[3] == 0x73 && bytes[4] == 0x65
+    static func isFalse(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { spell(bytes, "false") }
+
+    @inline(__always)
+    private static func spell(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        guard bytes.count == word.utf8CodeUnitCount else { return false }
+        let expected = word.utf8Start
+        for i in 0..<bytes.count where bytes[i] != expected[i] { return false }
+        return true
     }
 
     /// How a field reads as a number.

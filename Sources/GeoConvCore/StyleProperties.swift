@@ -391,8 +391,8 @@ package struct MergedProperties {
         if feature.title == nil, feature.snippet == nil, feature.style.isEmpty { return }
         // The common case of rows read from a table: no style, and the title (snippet) carried
         // by a property of the user's (`name`, `NAME`): nothing to merge.
-        if feature.style.isEmpty, Self.isCarried(feature.title, as: .title, in: base),
-           Self.isCarried(feature.snippet, as: .snippet, in: base) { return }
+        if feature.style.isEmpty, feature.title.map({ TitleProperties.isCarried($0, as: .title, in: base) }) ?? true,
+           feature.snippet.map({ TitleProperties.isCarried($0, as: .snippet, in: base) }) ?? true { return }
         let present = StyleProperties.presentMappings(in: base)
         var replaced: [(index: Int, value: JSONValue)] = [], added: [(key: String, value: JSONValue)] = []
         // (Each mapping used in place, no closure capturing the feature: a copy of either
@@ -422,13 +422,6 @@ package struct MergedProperties {
         if replaced.count > 1 { replaced.sort { $0.index < $1.index } }
         self.replaced = replaced
         self.added = added
-    }
-
-    /// Whether `text` is absent or carried by a property of `base` in `role`.
-    private static func isCarried(_ text: String?, as role: TitleProperties.Role, in base: JSONObject) -> Bool {
-        guard let text else { return true }
-        for (key, value) in base where TitleProperties.carries(key, value, text: text, as: role) { return true }
-        return false
     }
 
     /// Whether there is no property.

@@ -105,7 +105,15 @@ package enum TitleProperties {
     /// Whether some property carries the feature's title (`role` `.title`) or snippet; with
     /// `key`, some property other than that one.
     package static func isCarried(_ role: Role, in feature: borrowing Feature, besides key: String? = nil) -> Bool {
-        for (other, value) in feature.properties where other != key && carries(other, value, of: feature) == role {
+        guard let text = role == .title ? feature.title : feature.snippet else { return false }
+        return isCarried(text, as: role, in: feature.properties, besides: key)
+    }
+
+    /// Whether some property of `properties` (other than `key`) carries `text` in `role`.
+    package static func isCarried(_ text: String, as role: Role, in properties: JSONObject,
+                                  besides key: String? = nil) -> Bool
+    {
+        for (other, value) in properties where other != key && carries(other, value, text: text, as: role) {
             return true
         }
         return false
@@ -115,7 +123,9 @@ package enum TitleProperties {
     /// `<name>`) must still write the property `key: value` as data: it is the role's own
     /// column (`name`, `description`) saying the same text, and another property (`NAME`)
     /// carries the role too — a reader would then take that one for it, and `key` were gone.
-    package static func mustKeepBesideElement(_ key: String, _ value: JSONValue, of feature: borrowing Feature) -> Bool {
+    package static func mustKeepBesideElement(_ key: String, _ value: JSONValue,
+                                              of feature: borrowing Feature) -> Bool
+    {
         guard let role = role(ofKey: key), key == role.columnName, carries(key, value, of: feature) == role else {
             return false
         }

@@ -143,7 +143,8 @@ struct GeoParquetLayout {
                 let members = leaves.filter { $0.path.starts(with: prefix) }
                 guard members.first?.index == leaf.index else { continue }
                 if let shape = Self.shape(of: members, at: prefix.count - 1) {
-                    properties.append(Property(name: prefix.joined(separator: "."), leaf: leaf, role: .property, shape: shape))
+                    properties.append(Property(name: prefix.joined(separator: "."), leaf: leaf, role: .property,
+                                               shape: shape))
                 } else {
                     lists.append(prefix.joined(separator: "."))
                 }
@@ -160,7 +161,8 @@ struct GeoParquetLayout {
         }
         if !lists.isEmpty {
             try diagnostics.warn("geoparquet.list-column-skipped",
-                                 "columns of nested lists, maps of structs or structs nested deeper (\(lists.joined(separator: ", "))) are not read",
+                                 "columns of nested lists, maps of structs or structs nested deeper "
+                                     + "(\(lists.joined(separator: ", "))) are not read",
                                  at: at, hint: "flatten them to text first (pyarrow: cast to string; DuckDB: to_json)")
         }
     }
@@ -189,7 +191,9 @@ struct GeoParquetLayout {
         default:
             // A LIST of a struct of plain fields (`sources.list.element.dataset`).
             guard annotation == .list, depth == 3,
-                  leaves.allSatisfy({ $0.path.count == first.path.count && $0.repeated.firstIndex(of: true) == repeatedAt })
+                  leaves.allSatisfy({
+                      $0.path.count == first.path.count && $0.repeated.firstIndex(of: true) == repeatedAt
+                  })
             else { return nil }
             return .structs(names: leaves.map { $0.path.last ?? "" }, others: Array(leaves.dropFirst()),
                             listDefinition: listDefinition, entryDefinition: entryDefinition,

@@ -137,7 +137,8 @@ public struct GeoParquetReader: FeatureReader {
             let value = take(k, property.leaf, at: entry)
             switch property.shape {
             case .scalar, .list: elements.append(value)
-            case .map(let leaf, _, _): object[value.stringValue ?? ParquetValues.text(value)] = takeOther(k, 0, leaf, at: entry)
+            case .map(let leaf, _, _):
+                object[value.stringValue ?? ParquetValues.text(value)] = takeOther(k, 0, leaf, at: entry)
             case .structs(let names, let others, _, _, let elementDefinition):
                 guard Int(column.definitionLevels[entry]) >= elementDefinition else {
                     elements.append(.null)
@@ -157,17 +158,21 @@ public struct GeoParquetReader: FeatureReader {
 
     /// Property `k`'s own column's value at `entry`: the next value when the entry has one.
     private mutating func take(_ k: Int, _ leaf: ParquetLeaf, at entry: Int) -> JSONValue {
-        guard columns[k].present[entry] else { return .null }
-        defer { cursors[k] += 1 }
-        return ParquetValues.value(columns[k].values, cursors[k], leaf.element)
+        Self.value(of: columns[k], leaf, at: entry, cursor: &cursors[k])
     }
 
     /// The value at `entry` of the `i`-th column read beside property `k`'s own.
     private mutating func takeOther(_ k: Int, _ i: Int, _ leaf: ParquetLeaf, at entry: Int) -> JSONValue {
-        let column = otherColumns[k][i]
+        Self.value(of: otherColumns[k][i], leaf, at: entry, cursor: &otherCursors[k][i])
+    }
+
+    /// `column`'s value at `entry`, the next from `cursor` when the entry has one; else null.
+    private static func value(of column: DecodedColumn, _ leaf: ParquetLeaf, at entry: Int,
+                              cursor: inout Int) -> JSONValue
+    {
         guard entry < column.present.count, column.present[entry] else { return .null }
-        defer { otherCursors[k][i] += 1 }
-        return ParquetValues.value(column.values, otherCursors[k][i], leaf.element)
+        defer { cursor += 1 }
+        return ParquetValues.value(column.values, cursor, leaf.element)
     }
 
     private mutating func load(_ index: Int, _ layout: GeoParquetLayout) throws(GeoConvError) {
@@ -193,8 +198,10 @@ public struct GeoParquetReader: FeatureReader {
                 let other = try read(leaf)
                 // (A map's keys and values, a struct's fields: one entry each, in step.)
                 guard other.definitionLevels.count == own.definitionLevels.count else {
-                    throw GeoConvError(.invalidInput, "the column \"\(leaf.dottedName)\" has \(other.definitionLevels.count) entries "
-                                           + "where \"\(property.leaf.dottedName)\" has \(own.definitionLevels.count), in row group \(index)",
+                    let ownCount = "\"\(property.leaf.dottedName)\" has \(own.definitionLevels.count)"
+                    throw GeoConvError(.invalidInput, "the column \"\(leaf.dottedName)\" has "
+                                           + "\(other.definitionLevels.count) entries where \(ownCount), "
+                                           + "in row group \(index)",
                                        at: SourceLocation(file: file.name), hint: "check that the file is complete")
                 }
                 others.append(other)

@@ -58,15 +58,16 @@ struct ParquetColumnReading {
                 dictionary = values
             case .dataPage, .dataPageV2:
                 let page: [UInt8]
-                var levelBytes: ArraySlice<UInt8> = []
-                var definitionLength = 0
+                // (v2 gives the levels apart, before the values; v1 has them in the page.)
+                var repetitionBytes: ArraySlice<UInt8>?, definitionBytes: ArraySlice<UInt8>?
                 if header.type == .dataPageV2 {
                     let levelsLength = Int(header.repetitionLevelsLength) + Int(header.definitionLevelsLength)
                     guard levelsLength <= pageEnd - pageStart, header.repetitionLevelsLength >= 0, header.definitionLevelsLength >= 0 else {
                         throw failure("a page's levels run past it", at: at)
                     }
-                    levelBytes = bytes[(pageStart + Int(header.repetitionLevelsLength))..<(pageStart + levelsLength)]
-                    definitionLength = Int(header.definitionLevelsLength)
+                    let definitionStart = pageStart + Int(header.repetitionLevelsLength)
+                    repetitionBytes = bytes[pageStart..<definitionStart]
+                    definitionBytes = bytes[definitionStart..<(pageStart + levelsLength)]
                     let valuesStart = pageStart + levelsLength
                     if header.valuesCompressed {
                         page = try bytes.withBytes { buffer throws(GeoConvError) in
@@ -83,44 +84,21 @@ struct ParquetColumnReading {
                 }
                 let count = Int(header.valueCount)
                 var cursor = 0
-                // Repetition levels, then definition levels: v1 each with a 4-byte length
-                // before it; v2 given apart.
+                // Repetition levels, then definition levels.
                 if leaf.maxRepetition > 0 {
-                    let width = ParquetHybrid.width(forMaximum: leaf.maxRepetition)
-                    if header.type == .dataPageV2 {
-                        let repetitionBytes = bytes[pageStart..<(pageStart + Int(header.repetitionLevelsLength))]
-                        try repetitionBytes.withBytes { buffer throws(GeoConvError) in
-                            try ParquetHybrid.decode(buffer, width: width, count: count, into: &repetitions, base: at)
-                        }
-                    } else {
-                        let length = try uint32(page, &cursor, at: at)
-                        guard length <= page.count - cursor else { throw failure("its repetition levels run past the page", at: at) }
-                        try page.withBytes { buffer throws(GeoConvError) in
-                            try ParquetHybrid.decode(UnsafeRawBufferPointer(rebasing: buffer[cursor..<(cursor + length)]), width: width,
-                                                     count: count, into: &repetitions, base: at)
-                        }
-                        cursor += length
+                    try decodeLevels("repetition", maximum: leaf.maxRepetition, count: count, apart: repetitionBytes,
+                                     page: page, cursor: &cursor, into: &repetitions, at: at)
+                    guard repetitions.count == count else {
+                        throw failure("a page has fewer repetition levels than values", at: at)
                     }
-                    guard repetitions.count == count else { throw failure("a page has fewer repetition levels than values", at: at) }
-                    guard valuesRead > 0 || repetitions.first ?? 0 == 0 else { throw failure("its first value continues no row", at: at) }
+                    guard valuesRead > 0 || repetitions.first ?? 0 == 0 else {
+                        throw failure("its first value continues no row", at: at)
+                    }
                     column.repetitionLevels.append(contentsOf: repetitions.lazy.map { UInt8(truncatingIfNeeded: $0) })
                 }
-                // Definition levels: v1 with a 4-byte length before them; v2 given apart.
                 if leaf.maxDefinition > 0 {
-                    let width = ParquetHybrid.width(forMaximum: leaf.maxDefinition)
-                    if header.type == .dataPageV2 {
-                        try levelBytes.withBytes { buffer throws(GeoConvError) in
-                            try ParquetHybrid.decode(buffer, width: width, count: count, into: &levels, base: at)
-                        }
-                        _ = definitionLength
-                    } else {
-                        let length = try uint32(page, &cursor, at: at)
-                        guard length <= page.count - cursor else { throw failure("its definition levels run past the page", at: at) }
-                        try page.withBytes { buffer throws(GeoConvError) in
-                            try ParquetHybrid.decode(UnsafeRawBufferPointer(rebasing: buffer[cursor..<(cursor + length)]), width: width, count: count, into: &levels, base: at)
-                        }
-                        cursor += length
-                    }
+                    try decodeLevels("definition", maximum: leaf.maxDefinition, count: count, apart: definitionBytes,
+                                     page: page, cursor: &cursor, into: &levels, at: at)
                     let before = column.present.count
                     for level in levels { column.present.append(Int(level) == leaf.maxDefinition) }
                     guard column.present.count - before == count else { throw failure("a page has fewer levels than values", at: at) }
@@ -138,7 +116,8 @@ struct ParquetColumnReading {
             }
             offset = pageEnd
         }
-        let rowsMet = leaf.maxRepetition > 0 ? column.repetitionLevels.lazy.filter { $0 == 0 }.count : column.present.count
+        let rowsMet = leaf.maxRepetition > 0
+            ? column.repetitionLevels.lazy.filter { $0 == 0 }.count : column.present.count
         guard rowsMet >= rows else {
             throw failure("it has \(rowsMet) values for \(rows) rows", at: start)
         }
@@ -152,6 +131,29 @@ struct ParquetColumnReading {
         case .float, .double: .reals([])
         case .byteArray, .fixedLenByteArray, .int96: .bytes([], ends: [])
         }
+    }
+
+    /// Decodes `count` levels of at most `maximum` (`what`: repetition or definition): from
+    /// `apart` when the page gives them apart (v2), else from `page` at `cursor`, after their
+    /// 4-byte length (v1).
+    private func decodeLevels(_ what: String, maximum: Int, count: Int, apart: ArraySlice<UInt8>?, page: [UInt8],
+                              cursor: inout Int, into levels: inout [UInt32], at: Int) throws(GeoConvError)
+    {
+        let width = ParquetHybrid.width(forMaximum: maximum)
+        if let apart {
+            try apart.withBytes { buffer throws(GeoConvError) in
+                try ParquetHybrid.decode(buffer, width: width, count: count, into: &levels, base: at)
+            }
+            return
+        }
+        let length = try uint32(page, &cursor, at: at)
+        guard length <= page.count - cursor else { throw failure("its \(what) levels run past the page", at: at) }
+        let start = cursor
+        try page.withBytes { buffer throws(GeoConvError) in
+            try ParquetHybrid.decode(UnsafeRawBufferPointer(rebasing: buffer[start..<(start + length)]), width: width,
+                                     count: count, into: &levels, base: at)
+        }
+        cursor += length
     }
 
     private func uint32(_ page: [UInt8], _ cursor: inout Int, at offset: Int) throws(GeoConvError) -> Int {

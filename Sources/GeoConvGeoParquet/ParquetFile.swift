@@ -128,7 +128,8 @@ struct ParquetLeaf {
                 if element.type == nil || children > 0 {
                     try walk(children, path: path + [element.name], definition: def, repetition: rep, depth: depth + 1)
                 } else {
-                    leaves.append(ParquetLeaf(path: path + [element.name], element: element, maxDefinition: def, maxRepetition: rep,
+                    leaves.append(ParquetLeaf(path: path + [element.name], element: element, maxDefinition: def,
+                                              maxRepetition: rep,
                                               definitions: definitions, repeated: repeated, annotations: annotations,
                                               index: leaves.count))
                 }

@@ -249,6 +249,20 @@ public struct GeometryWriter: FeatureWriter {
     private let form: Form
     /// The form's name in messages: "WKT" or "WKB".
     private var formName: String { form == .wkt ? "WKT" : "WKB" }
+
+    /// The writer's warning codes, under the form's prefix (`wkt.`, `wkb.`).
+    private struct Codes {
+        let sridDropped, documentInfoDropped, attributesDropped, nullGeometrySkipped, missingZAsZero: String
+
+        static let wkt = Codes(sridDropped: "wkt.srid-dropped", documentInfoDropped: "wkt.document-info-dropped",
+                               attributesDropped: "wkt.attributes-dropped", nullGeometrySkipped: "wkt.null-geometry-skipped",
+                               missingZAsZero: "wkt.missing-z-as-zero")
+        static let wkb = Codes(sridDropped: "wkb.srid-dropped", documentInfoDropped: "wkb.document-info-dropped",
+                               attributesDropped: "wkb.attributes-dropped", nullGeometrySkipped: "wkb.null-geometry-skipped",
+                               missingZAsZero: "wkb.missing-z-as-zero")
+    }
+
+    private let codes: Codes
     private let writer: WKTWriter
     private var diagnostics: DiagnosticLog
     private var srid: Int?
@@ -260,6 +274,7 @@ public struct GeometryWriter: FeatureWriter {
     public init(_ output: ByteWriter, form: Form, precision: Int? = nil, srid: Int? = nil, diagnostics: DiagnosticLog) {
         self.output = output
         self.form = form
+        codes = form == .wkt ? .wkt : .wkb
         writer = WKTWriter(precision: precision)
         self.diagnostics = diagnostics
         self.srid = srid
@@ -274,7 +289,9 @@ public struct GeometryWriter: FeatureWriter {
                     throw GeoConvError(.unsupported, "the data is in \(crs), not SRID \(srid)",
                                        hint: "reproject with --t-srs EPSG:\(srid) (or --srid alone), or drop --srid")
                 }
-                try diagnostics.warn(form == .wkt ? "wkt.srid-dropped" : "wkb.srid-dropped", "the data's CRS (\(crs)) has no EPSG code, so no SRID is written; the coordinates stay in that CRS",
+                try diagnostics.warn(codes.sridDropped,
+                                     "the data's CRS (\(crs)) has no EPSG code, so no SRID is written; "
+                                         + "the coordinates stay in that CRS",
                                      hint: "reproject to an EPSG CRS with --t-srs EPSG:n to write its SRID")
                 return try beginDocument(header)
             }
@@ -304,21 +321,26 @@ public struct GeometryWriter: FeatureWriter {
     private mutating func beginDocument(_ header: DocumentHeader) throws(GeoConvError) {
         try header.reportEmbeddedFilesDropped(by: formName, diagnostics: diagnostics)
         if header.name != nil || header.description != nil || header.camera != nil || !header.tileLayers.isEmpty {
-            try diagnostics.warn(form == .wkt ? "wkt.document-info-dropped" : "wkb.document-info-dropped", "the document's name, description, camera and tile layers are dropped: \(formName) holds geometries only")
+            try diagnostics.warn(codes.documentInfoDropped,
+                                 "the document's name, description, camera and tile layers are dropped: "
+                                     + "\(formName) holds geometries only")
         }
     }
 
     public mutating func write(_ feature: Feature) throws(GeoConvError) {
         try feature.requireFinite(writing: formName, at: diagnostics.currentLocation)
         if !feature.properties.isEmpty || feature.title != nil || feature.snippet != nil || !feature.style.isEmpty || feature.id != nil {
-            try diagnostics.warn(form == .wkt ? "wkt.attributes-dropped" : "wkb.attributes-dropped", "feature properties, names, styles and ids are dropped: \(formName) holds geometries only")
+            try diagnostics.warn(codes.attributesDropped,
+                                 "feature properties, names, styles and ids are dropped: "
+                                     + "\(formName) holds geometries only")
         }
         guard let geometry = feature.geometry else {
-            try diagnostics.warn(form == .wkt ? "wkt.null-geometry-skipped" : "wkb.null-geometry-skipped", "a feature without a geometry is skipped")
+            try diagnostics.warn(codes.nullGeometrySkipped, "a feature without a geometry is skipped")
             return
         }
         if geometry.mixesAltitudes {
-            try diagnostics.warn(form == .wkt ? "wkt.missing-z-as-zero" : "wkb.missing-z-as-zero", "positions without an altitude in a geometry that has some are written with Z 0")
+            try diagnostics.warn(codes.missingZAsZero,
+                                 "positions without an altitude in a geometry that has some are written with Z 0")
         }
         if output.discards, form != .wkbBinary, !geometry.containsCircle {
             // Bytes that go nowhere (`geoconv info` learning what would be lost): past this

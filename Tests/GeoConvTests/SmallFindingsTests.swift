@@ -74,7 +74,8 @@ import GeoConvTestSupport
         let result = try CLI.run(["-", output, "--from", "geojson"],
                                  stdin: #"{"type":"Feature","properties":{"a":1},"geometry":{"type":"Point","coordinates":[1,2]}}"#)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("dropped: WKB holds geometries only [wkb.attributes-dropped]"), "\(result.stderr)")
+        #expect(result.stderr.contains("dropped: WKB holds geometries only [wkb.attributes-dropped]"),
+                "\(result.stderr)")
         #expect(!result.stderr.contains("WKT") && !result.stderr.contains("wkt."))
     }
 

@@ -48,7 +48,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let selector = Int(data[0])
     let document = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
     let index = selector & 0x0F
-    guard index < RoundTrip.selectable.count, RoundTrip.inputFormats.contains(RoundTrip.selectable[index]) else { return 0 }
+    guard index < RoundTrip.selectable.count, RoundTrip.inputFormats.contains(RoundTrip.selectable[index]) else {
+        return 0
+    }
     let format = RoundTrip.selectable[index]
     var jobs = selector & 0x10 == 0 ? 1 : 2
     if Known.seqMultiline && format == "geojsonseq" { jobs = 1 }
@@ -67,7 +69,8 @@ struct RoundTrip {
     /// Every format with a reader and a writer in this build.
     static let outputFormats = FormatRegistry.standard.formats.filter { $0.makeWriter != nil && $0.makeReader != nil }.map(\.name)
     /// Writer warnings issued once per feature left out of the output.
-    static let featureDropCodes = ["polyline.empty-geometry-dropped", "wkt.null-geometry-skipped", "wkb.null-geometry-skipped",
+    static let featureDropCodes = ["polyline.empty-geometry-dropped", "wkt.null-geometry-skipped",
+                                   "wkb.null-geometry-skipped",
                                    "gpx.geometry-not-written"]
 
     let inputFormat: String
