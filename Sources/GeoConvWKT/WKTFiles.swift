@@ -255,10 +255,12 @@ public struct GeometryWriter: FeatureWriter {
         let sridDropped, documentInfoDropped, attributesDropped, nullGeometrySkipped, missingZAsZero: String
 
         static let wkt = Codes(sridDropped: "wkt.srid-dropped", documentInfoDropped: "wkt.document-info-dropped",
-                               attributesDropped: "wkt.attributes-dropped", nullGeometrySkipped: "wkt.null-geometry-skipped",
+                               attributesDropped: "wkt.attributes-dropped",
+                               nullGeometrySkipped: "wkt.null-geometry-skipped",
                                missingZAsZero: "wkt.missing-z-as-zero")
         static let wkb = Codes(sridDropped: "wkb.srid-dropped", documentInfoDropped: "wkb.document-info-dropped",
-                               attributesDropped: "wkb.attributes-dropped", nullGeometrySkipped: "wkb.null-geometry-skipped",
+                               attributesDropped: "wkb.attributes-dropped",
+                               nullGeometrySkipped: "wkb.null-geometry-skipped",
                                missingZAsZero: "wkb.missing-z-as-zero")
     }
 
