@@ -71,8 +71,18 @@ public struct InspectionReport: Sendable {
 
 extension Converter {
     /// Reads an input once and reports what it holds, and what converting it to each other
-    /// writable format would lose (every writer runs on the same features into nowhere).
-    public func inspect(_ input: InputSource, options: ConversionOptions = ConversionOptions()) throws(GeoConvError) -> InspectionReport {
+    /// writable format would lose (every writer runs on the same features into nowhere,
+    /// counting what it would lose instead of making bytes).
+    ///
+    /// - Parameter targets: the formats to report losses for, by name (the input's own too,
+    ///   when named); `nil`, every format that writes but the input's own.
+    public func inspect(_ input: InputSource, options: ConversionOptions = ConversionOptions(),
+                        targets targetNames: Set<String>? = nil) throws(GeoConvError) -> InspectionReport {
+        for name in targetNames ?? [] where registry.format(named: name)?.makeWriter == nil {
+            let writable = registry.formats.filter { $0.makeWriter != nil }.map(\.name)
+            throw GeoConvError(.usage, "'\(name)' is not a format geoconv writes",
+                               hint: "name one or more of \(writable.joined(separator: ", ")), separated by commas")
+        }
         let reader = try ByteReader(input)
         let format = try inputFormat(for: input, reader: reader, options: options)
         guard let makeReader = format.makeReader else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
@@ -90,7 +100,8 @@ extension Converter {
         // Each target gets the transforms a conversion to it would run (reprojection, circles
         // as polygons…), so the losses listed here are the ones the conversion reports.
         var targets: [InspectionTarget] = []
-        for target in registry.formats where target.name != format.name {
+        // (The input's own format only when asked for by name: what a rewrite loses.)
+        for target in registry.formats where targetNames?.contains(target.name) ?? (target.name != format.name) {
             guard let makeWriter = target.makeWriter else { continue }
             let log = DiagnosticLog()
             var targetOptions = options
@@ -161,6 +172,9 @@ extension Converter {
                 features.append(original)
                 locations.append(featureReader.lastLocation)
                 try counts.add(original, checkedBy: &checks, diagnostics: readLog)
+                // (What the reader says while reading the next feature is placed by the reader,
+                // as in a conversion, whose reader reads ahead with a log of its own.)
+                readLog.currentLocation = nil
                 if features.count == 4096 { flush() }
             }
             flush()

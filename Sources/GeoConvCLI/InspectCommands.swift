@@ -8,14 +8,17 @@ struct Info: ParsableCommand {
 
     @OptionGroup var inputOptions: InputOptions
 
+    @Option(name: .customLong("to"),
+            help: "Only say what converting to these formats would lose (names separated by commas: kml,shapefile).")
+    var targets: String?
 
     @Flag(help: "Print a JSON object instead of text.")
     var json = false
 
     func run() throws {
         do {
-            let report = try Converter().inspect(inputOptions.source,
-                                                 options: inputOptions.options)
+            let names = targets.map { Set($0.split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }) }
+            let report = try Converter().inspect(inputOptions.source, options: inputOptions.options, targets: names)
             if json {
                 print(String(decoding: JSONText.pretty(report.json), as: UTF8.self))
                 return

@@ -64,9 +64,10 @@ public struct GPXWriter: FeatureWriter {
         if output.discards, feature.properties["extensions"] == nil, feature.properties["coordinateProperties"] == nil {
             // Bytes that go nowhere (`geoconv info` learning what would be lost): without
             // extensions or per-point values, only a longitude of 180 is left to report.
-            var at180 = false
-            feature.geometry?.forEachCoordinate { if $0.longitude == 180 { at180 = true } }
-            if at180 { try GPXShape.warnLongitude180(diagnostics) }
+            // (One warning per position, as the writer's: each is a point of its own.)
+            var at180 = 0
+            feature.geometry?.forEachCoordinate { if $0.longitude == 180 { at180 += 1 } }
+            for _ in 0..<at180 { try GPXShape.warnLongitude180(diagnostics) }
             return
         }
         var shape = GPXShape(feature: feature, precision: options.precision)
