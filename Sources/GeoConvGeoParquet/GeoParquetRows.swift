@@ -28,6 +28,10 @@ struct GeoParquetRows {
     private var recentSlots: [Int] = []
     /// The row each column last had a value in (a second value in one row is renamed).
     private var lastRow: [Int] = []
+    /// Whether rows are made at all: `false` when their bytes would go nowhere (`geoconv
+    /// info` learning what would be lost), when only what the columns held is learned and
+    /// what is lost reported.
+    var makesRows = true
 
     init() {}
 
@@ -112,6 +116,13 @@ struct GeoParquetRows {
                                      "a geometry mixes positions with and without an altitude: WKB gives every position one, so those without are written at altitude 0",
                                      hint: "give every position an altitude, or write 2D with --dim 2")
             }
+            if !makesRows, !geometry.containsCircle {
+                // Counting: the bounds and the WKB (which refuses only a circle) are not needed.
+                noteType(of: geometry)
+                try addCells(of: feature, diagnostics: diagnostics)
+                rowCount += 1
+                return
+            }
             wkb.removeAll(keepingCapacity: true)
             try WKB.append(geometry, to: &wkb)  // (first: nothing is changed when it throws)
             SpooledRow.appendVarint(UInt64(wkb.count + 1), to: &row)
@@ -139,14 +150,19 @@ struct GeoParquetRows {
         } else {
             row.append(contentsOf: [0, 0])  // no WKB, no bounding box
         }
-        cells.removeAll(keepingCapacity: true)
-        cellCount = 0
-        try Self.forEachCell(of: feature) { name, value, _ throws(GeoConvError) in try add(name, value, diagnostics: diagnostics) }
+        try addCells(of: feature, diagnostics: diagnostics)
         SpooledRow.appendVarint(UInt64(cellCount), to: &row)
         row.append(contentsOf: cells)
         SpooledRow.appendVarint(UInt64(row.count), to: &out)
         out.append(contentsOf: row)
         rowCount += 1
+    }
+
+    /// Adds the cells of `feature`'s row, counted as a row of its own.
+    private mutating func addCells(of feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) {
+        cells.removeAll(keepingCapacity: true)
+        cellCount = 0
+        try Self.forEachCell(of: feature) { name, value, _ throws(GeoConvError) in try add(name, value, diagnostics: diagnostics) }
     }
 
     /// Widens `bounds` to hold `box`.

@@ -72,6 +72,7 @@ final class GeoParquetWriting {
             throw GeoConvError(.usage, "--parquet-row-group \(options.rowGroupRows): a row group holds at least one row", hint: "give a positive number of rows, e.g. 65536")
         }
         spool = Spool(discards: output.discards)
+        rows.makesRows = !output.discards
     }
 
     func begin(_ header: DocumentHeader) throws(GeoConvError) {

@@ -344,9 +344,11 @@ public struct GeometryWriter: FeatureWriter {
             try diagnostics.warn(codes.missingZAsZero,
                                  "positions without an altitude in a geometry that has some are written with Z 0")
         }
-        if output.discards, form != .wkbBinary, !geometry.containsCircle {
+        if output.discards, !geometry.containsCircle {
             // Bytes that go nowhere (`geoconv info` learning what would be lost): past this
-            // point only a circle (which neither WKT nor WKB holds) is refused.
+            // point only a circle (which neither WKT nor WKB holds) and a `.wkb` file's second
+            // geometry are refused.
+            if form == .wkbBinary, written > 0 { throw Self.secondGeometry }
             written += 1
             return
         }
@@ -361,15 +363,16 @@ public struct GeometryWriter: FeatureWriter {
             WKB.appendHex(wkb, to: &buffer)
             buffer.append(0x0A)
         case .wkbBinary:
-            guard written == 0 else {
-                throw GeoConvError(.unsupported, "a .wkb file holds one geometry, and the input has more",
-                                   hint: "write hex WKB, one per line (--to wkbhex), or WKT")
-            }
+            guard written == 0 else { throw Self.secondGeometry }
             try WKB.append(geometry, flavor: srid == nil ? .iso : .extended, srid: srid, to: &buffer)
         }
         try output.write(buffer)
         written += 1
     }
+
+    /// A `.wkb` file's refusal of a second geometry (made once: each later one is refused too).
+    private static let secondGeometry = GeoConvError(.unsupported, "a .wkb file holds one geometry, and the input has more",
+                                                     hint: "write hex WKB, one per line (--to wkbhex), or WKT")
 
     /// One geometry per line: lines are written apart (a `.wkb` file's single geometry is not).
     public func recordsWriter(into output: ByteWriter, diagnostics: DiagnosticLog) -> (any FeatureWriter)? {
