@@ -77,9 +77,10 @@ public enum Antimeridian {
     /// The furthest longitude that is still cut; beyond it data is not geographic.
     static let limit = 540.0
 
-    /// A position beyond ±180° (and within ±540°) moved into range; `nil` when it is in range.
+    /// A position beyond ±180° (and within ±540°) moved into range; `nil` when it is in range,
+    /// or not geographic (a latitude beyond ±90°: a projected shapefile without its `.prj`).
     static func normalized(_ c: Coordinate) -> Coordinate? {
-        guard abs(c.longitude) > 180, abs(c.longitude) <= limit else { return nil }
+        guard abs(c.longitude) > 180, abs(c.longitude) <= limit, abs(c.latitude) <= 90 else { return nil }
         return Coordinate(latitude: c.latitude, longitude: c.longitude + (c.longitude > 0 ? -360 : 360), altitude: c.altitude)
     }
 

@@ -354,6 +354,20 @@ struct GeoJSONWriterTests {
         #expect(text.contains(#""coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]],[[0.2,0.2],[0.2,0.8],[0.8,0.8],[0.8,0.2],[0.2,0.2]]]"#))
     }
 
+    @Test("Coordinates that are not degrees (a latitude beyond ±90) are never cut nor moved, points and multipoints too")
+    func notDegreesNotCut() throws {
+        // A projected shapefile without its .prj (Chinese sample data): -248.7 stayed where
+        // it was only in lines and polygons; a point was moved to 111.3 with latitude 625.6.
+        let point = Feature(geometry: .point(Coordinate(latitude: 625.6, longitude: -248.7)))
+        let points = Feature(geometry: .multiPoint([Coordinate(latitude: 625.6, longitude: -248.7),
+                                                    Coordinate(latitude: 45, longitude: 190)]))
+        let (text, diagnostics) = try writeGeoJSON([point, points])
+        #expect(text.contains(#"{"type":"Point","coordinates":[-248.7,625.6]}"#), "\(text)")
+        // (Within the multipoint, the one position that is degrees is still moved into range.)
+        #expect(text.contains(#"{"type":"MultiPoint","coordinates":[[-248.7,625.6],[-170,45]]}"#), "\(text)")
+        #expect(diagnostics.entries["geojson.antimeridian-cut"]?.count == 1)
+    }
+
     @Test("A line that goes the short way across the antimeridian is cut (the appendix example); planar ones are not")
     func antimeridian() throws {
         let line = Feature(geometry: .lineString([Coordinate(latitude: 45, longitude: 170), Coordinate(latitude: 45, longitude: -170)]))
