@@ -186,6 +186,39 @@ public final class ByteWriter {
         if buffer.count >= flushThreshold { try flush() }
     }
 
+    /// Appends the bytes of the file at `path` (a writer's own temporary file, made whole
+    /// before it is known where it goes): into a file on Linux by the kernel (`sendfile`),
+    /// not through this process's memory; else read and written a megabyte at a time.
+    package func write(contentsOfFileAt path: String) throws(GeoConvError) {
+        let source = open(path, O_RDONLY | O_CLOEXEC)
+        guard source >= 0 else { throw GeoConvError(.io, "cannot read back '\(path)': \(systemErrorMessage())") }
+        defer { close(source) }
+        #if os(Linux)
+        if !discards, !keepsInMemory, descriptor >= 0 {
+            try flush()
+            while true {
+                let sent = sendfile(descriptor, source, nil, 1 << 30)
+                if sent < 0, errno == EINTR { continue }
+                if sent < 0, errno == EINVAL || errno == ENOSYS { break }  // (then by hand, below)
+                guard sent >= 0 else {
+                    throw GeoConvError(.io, "cannot write '\(name)': \(systemErrorMessage())",
+                                       hint: "free some disk space and run again")
+                }
+                if sent == 0 { return }
+                bytesWritten += sent
+            }
+        }
+        #endif
+        var block = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = block.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else { throw GeoConvError(.io, "cannot read back '\(path)': \(systemErrorMessage())") }
+            if n == 0 { return }
+            try write(Array(block[..<n]))
+        }
+    }
+
     /// Hands buffered bytes to the operating system.
     public func flush() throws(GeoConvError) {
         defer { buffer.removeAll(keepingCapacity: true) }

@@ -92,7 +92,16 @@ extension Path {
     public var isCounterClockwise: Bool { planarSignedDoubleArea > 0 }
 
     /// The path in reverse order.
-    public var reversedPath: Path { Path(coordinates.reversed()) }
+    public var reversedPath: Path {
+        // (Written into place: `Array(coordinates.reversed())` appends one element at a time.)
+        let count = coordinates.count
+        return Path(coordinates.withUnsafeBufferPointer { source in
+            [Coordinate](unsafeUninitializedCapacity: count) { target, initialized in
+                for index in 0..<count { target.initializeElement(at: index, to: source[count - 1 - index]) }
+                initialized = count
+            }
+        })
+    }
 
     /// Whether the ring encloses the point (x = longitude, y = latitude) in the plane, by the
     /// even–odd rule: a ray towards +x crosses the ring an odd number of times.

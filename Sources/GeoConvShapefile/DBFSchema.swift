@@ -171,10 +171,15 @@ struct DBFSchema {
 
     /// The decimals a real needs written in fixed notation (its shortest form's, at most 15).
     static func decimals(of value: Double) -> Int {
-        let text = DecimalFormatter.shortest(value)
-        if text.contains("e") || text.contains("E") { return 15 }
-        guard let point = text.firstIndex(of: ".") else { return 0 }
-        return min(15, text.distance(from: point, to: text.endIndex) - 1)
+        // (Per value written: the shortest form's bytes, no Foundation search.)
+        var point: Int?, count = 0
+        for byte in DecimalFormatter.shortest(value).utf8 {
+            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return 15 }
+            if byte == UInt8(ascii: ".") { point = count }
+            count += 1
+        }
+        guard let point else { return 0 }
+        return min(15, count - point - 1)
     }
 
     static func realText(_ value: Double, decimals: Int) -> String {

@@ -275,14 +275,7 @@ final class ShapefileWriting {
                 }
             }
         }
-        let result = zips ? try zipped() : files[0].temporaryBase + ".shp"
-        guard let main = FileHandle(forReadingAtPath: result) else {
-            throw GeoConvError(.io, "cannot read back '\(result)'")
-        }
-        defer { try? main.close() }
-        while let chunk = try? main.read(upToCount: 1 << 20), !chunk.isEmpty {
-            try output.write(Array(chunk))
-        }
+        try output.write(contentsOfFileAt: zips ? try zipped() : files[0].temporaryBase + ".shp")
     }
 
     /// Every file written, zipped (deflate) in the temporary folder; the archive's path.
