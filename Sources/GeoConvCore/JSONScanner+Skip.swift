@@ -67,6 +67,29 @@ extension JSONScanner {
                     }
                     continue
                 }
+                if depth > 0 {
+                    // Inside an array or object only brackets, quotes and line breaks matter: commas,
+                    // digits and white space go by, byte by byte for the first eight (keys and small
+                    // values are short), then eight at a time (a coordinate array is mostly digits
+                    // and commas). Or-ing 0x20 into each byte makes `[` `{` and `]` `}` one byte
+                    // each and a line break `*`; a few others (`*` itself, controls) stop it early.
+                    let probeEnd = min(limit, index + 8)
+                    while index < probeEnd, !JSONScanner.mattersInside(bytes[index]) { index += 1 }
+                    if index == probeEnd {
+                        while index + 8 <= limit {
+                            let word = ByteWords.load(bytes + index) | 0x2020_2020_2020_2020
+                            let found = ByteWords.hits(word, UInt8(ascii: "{")) | ByteWords.hits(word, UInt8(ascii: "}"))
+                                | ByteWords.hits(word, UInt8(ascii: "\"")) | ByteWords.hits(word, 0x0A | 0x20)
+                            if found != 0 {
+                                index += found.trailingZeroBitCount / 8
+                                break
+                            }
+                            index += 8
+                        }
+                        while index < limit, !JSONScanner.mattersInside(bytes[index]) { index += 1 }
+                    }
+                    guard index < limit else { break }
+                }
                 // Bytes that mean nothing here (digits, letters) go by in a tight loop.
                 while index < limit, !JSONScanner.isStructural(bytes[index]) { index += 1 }
                 guard index < limit else { break }
@@ -107,6 +130,16 @@ extension JSONScanner {
         position = index
         return error("a record of a newline-delimited text sequence continues on the next line",
                      hint: "write one JSON text per line, or start every record with RS (RFC 8142, .geojsons)")
+    }
+
+    /// Whether `byte` is one `skipValueBytes` acts on inside an array or object, outside
+    /// strings: a quote, a bracket or brace, or a line break (counted).
+    @inline(__always)
+    static func mattersInside(_ byte: UInt8) -> Bool {
+        let low: UInt64 = 1 << 0x22 | 1 << 0x0A
+        let high: UInt64 = 1 << (0x7B - 64) | 1 << (0x7D - 64) | 1 << (0x5B - 64) | 1 << (0x5D - 64)
+        let mask = byte < 64 ? low : (byte < 128 ? high : 0)
+        return (mask >> UInt64(byte & 63)) & 1 != 0
     }
 
     /// Whether `byte` is one `skipValueBytes` acts on outside strings: a quote, a bracket or
