@@ -106,7 +106,8 @@ extension Converter {
             let log = DiagnosticLog()
             var targetOptions = options
             if targetOptions.sourceDirectory == nil { targetOptions.sourceDirectory = Converter.sourceDirectory(of: input) }
-            let writer = try makeWriter(try ByteWriter(.discard), targetOptions, log)
+            let writer = try makeWriter(try ByteWriter(.discard), target.writerOptions(targetOptions, for: .discard),
+                                        log)
             let entry = InspectionTarget(name: target.name, writer: writer, log: log)
             do throws(GeoConvError) {
                 entry.transforms = try self.transforms(writing: target, options: options)()

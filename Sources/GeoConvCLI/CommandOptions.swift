@@ -47,10 +47,34 @@ struct InputOptions: ParsableArguments {
             help: ArgumentHelp(ShapefileOptions.encoding.help, valueName: "encoding"))
     var shpEncoding: String?
 
+    @Option(name: .customLong("oo"), parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("An option of the input format's reader, as GDAL's -oo (geoconv formats lists them).",
+                               valueName: "NAME=VALUE"))
+    var openOptions: [String] = []
+
     func validate() throws {
         if let polylinePrecision, !EncodedPolyline.supportedPrecisions.contains(polylinePrecision) {
             throw ValidationError("--polyline-precision must be within 0…13 (5 for Google, 6 for OSRM and Valhalla)")
         }
+        _ = try givenOpenOptions()
+    }
+
+    /// `--oo`'s values, set on the input format's options (named by `--from` or the file's
+    /// extension: `--oo` needs one of them, as the content is looked at only later).
+    private func givenOpenOptions() throws -> FormatOptionValues {
+        var values = FormatOptionValues()
+        guard !openOptions.isEmpty else { return values }
+        guard let format = from ?? (input == "-" ? nil : FormatRegistry.standard.format(forPath: input)) else {
+            throw ValidationError("--oo needs the input's format: give --from (the file's name does not say it)")
+        }
+        for assignment in openOptions {
+            do throws(GeoConvError) {
+                try format.setOption(assignment, for: .read, in: &values)
+            } catch {
+                throw ValidationError(error.message + (error.hint.map { "\n  hint: " + $0 } ?? ""))
+            }
+        }
+        return values
     }
 
     /// The input as the library names it.
@@ -69,6 +93,7 @@ struct InputOptions: ParsableArguments {
         if csvStrings { options.formatOptions[CSVOptions.strings] = true }
         options.formatOptions[CSVOptions.encoding] = csvEncoding
         options.formatOptions[ShapefileOptions.encoding] = shpEncoding
+        options.openOptions = (try? givenOpenOptions()) ?? FormatOptionValues()  // (checked by validate())
         return options
     }
 }
@@ -82,8 +107,33 @@ struct OutputOptions: ParsableArguments {
             help: ArgumentHelp("The output format (default: from the extension).", valueName: "format"))
     var to: FileFormat?
 
+    @Option(name: .customLong("co"), parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("An option of the output format's writer, as GDAL's -co/-lco "
+                                   + "(geoconv formats lists them).",
+                               valueName: "NAME=VALUE"))
+    var creationOptions: [String] = []
+
+    func validate() throws { _ = try givenCreationOptions() }
+
     /// The output as the library names it.
     var target: OutputTarget { output == "-" ? .standardOutput : .file(output) }
+
+    /// `--co`'s values, set on the output format's options (`--to`'s, or the extension's).
+    func givenCreationOptions() throws -> FormatOptionValues {
+        var values = FormatOptionValues()
+        guard !creationOptions.isEmpty else { return values }
+        guard let format = to ?? (output == "-" ? nil : FormatRegistry.standard.format(forPath: output)) else {
+            throw ValidationError("--co needs the output's format: give --to (the file's name does not say it)")
+        }
+        for assignment in creationOptions {
+            do throws(GeoConvError) {
+                try format.setOption(assignment, for: .write, in: &values)
+            } catch {
+                throw ValidationError(error.message + (error.hint.map { "\n  hint: " + $0 } ?? ""))
+            }
+        }
+        return values
+    }
 }
 
 /// `--from` and `--to` take the registry's format names and aliases (any case); an unknown

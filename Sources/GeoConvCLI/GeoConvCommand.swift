@@ -166,6 +166,7 @@ struct Convert: ParsableCommand {
         // The precision applies to a polyline input and a polyline output alike.
         var options = inputOptions.options
         options.outputFormat = outputOptions.to
+        options.creationOptions = try outputOptions.givenCreationOptions()
         options.coordinatePrecision = precision
         options.strict = strict
         options.skipInvalid = skipInvalid
@@ -208,10 +209,17 @@ struct Formats: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the formats this build reads and writes.")
 
     func run() {
+        // A line per format (name, r/w, extensions, summary, tab-separated), then its options
+        // indented: NAME=<type>, the sides (--oo for reading, --co for writing), the long flag.
         for format in FormatRegistry.standard.formats {
             let modes = (format.makeReader != nil ? "r" : "-") + (format.makeWriter != nil ? "w" : "-")
             let extensions = format.extensions.map { "." + $0 }.joined(separator: " ")
             print("\(format.name)\t\(modes)\t\(extensions)\t\(format.summary)")
+            for option in format.options {
+                let sides = [option.sides.contains(.read) ? "--oo" : nil, option.sides.contains(.write) ? "--co" : nil]
+                    .compactMap { $0 }.joined(separator: " ")
+                print("  \(option.key)=<\(option.typeName)>  \(sides)  --\(option.name): \(option.help)")
+            }
         }
     }
 }

@@ -5,31 +5,40 @@ public enum CSVOptions {
     /// The field delimiter: `,` `;` `tab` (or `\t`) `|`. Reading without it sniffs the header
     /// line; writing without it uses a comma (a tab for `.tsv`).
     public static let delimiter = FormatOption<String>(
-        name: "csv-delimiter", help: "CSV field delimiter: , ; tab | (default: sniffed from the header when reading; comma, or tab for .tsv, when writing).")
+        name: "csv-delimiter", key: "SEPARATOR", sides: [.read, .write],
+        help: "CSV field delimiter: , ; tab | (default: sniffed from the header when reading; comma, or tab for "
+            + ".tsv, when writing).")
     /// The column holding longitudes (any case); by default lon, lng, long, longitude or x.
     public static let longitude = FormatOption<String>(
-        name: "csv-lon", help: "The CSV column holding longitudes (default: lon, lng, long, longitude or x, any case).")
+        name: "csv-lon", key: "X_POSSIBLE_NAMES", sides: .read,
+        help: "The CSV column holding longitudes (default: lon, lng, long, longitude or x, any case).")
     /// The column holding latitudes (any case); by default lat, latitude or y.
     public static let latitude = FormatOption<String>(
-        name: "csv-lat", help: "The CSV column holding latitudes (default: lat, latitude or y, any case).")
+        name: "csv-lat", key: "Y_POSSIBLE_NAMES", sides: .read,
+        help: "The CSV column holding latitudes (default: lat, latitude or y, any case).")
     /// The column holding altitudes (any case), with longitude/latitude columns. By default
     /// only the `altitude` column geoconv writes (right after `latitude`): a column named
     /// `elevation` or `Altitude` elsewhere is an attribute (a city's elevation), as GDAL reads it.
     public static let altitude = FormatOption<String>(
-        name: "csv-alt", help: "The CSV column holding altitudes (default: only an 'altitude' column right after 'latitude', as geoconv writes it).")
+        name: "csv-alt", key: "Z_POSSIBLE_NAMES", sides: .read,
+        help: "The CSV column holding altitudes (default: only an 'altitude' column right after 'latitude', as "
+            + "geoconv writes it).")
     /// The column holding a WKT or hex-WKB geometry (any case); by default WKT, geometry,
     /// geom or the_geom.
     public static let geometry = FormatOption<String>(
-        name: "csv-geometry", help: "The CSV column holding WKT or hex WKB geometries (default: WKT, geometry, geom or the_geom, any case).")
+        name: "csv-geometry", key: "GEOM_POSSIBLE_NAMES", sides: .read,
+        help: "The CSV column holding WKT or hex WKB geometries (default: WKT, geometry, geom or the_geom, any "
+            + "case).")
     /// The CSV's text encoding when it is not UTF-8 (`CP1252`, `ISO-8859-1`, `latin1`…, any
     /// name iconv knows): the file is decoded to UTF-8 before it is read.
     public static let encoding = FormatOption<String>(
-        name: "csv-encoding",
+        name: "csv-encoding", key: "ENCODING", sides: .read,
         help: "The CSV's text encoding when it is not UTF-8: CP1252, ISO-8859-1, ISO-8859-15, SHIFT_JIS…"
             + " (default: UTF-8).")
     /// Keep every CSV value as text (no numbers or booleans).
     public static let strings = FormatOption<Bool>(
-        name: "csv-strings", help: "Keep every CSV value as text instead of typing numbers and booleans.")
+        name: "csv-strings", key: "STRINGS", sides: .read,
+        help: "Keep every CSV value as text instead of typing numbers and booleans.")
 
     /// The delimiter byte an option value names, or `nil` when it names none.
     public static func delimiterByte(_ text: String) -> UInt8? {
@@ -69,6 +78,9 @@ extension FileFormat {
             listsValues: { input throws(GeoConvError) in try CSVValueListing.values(of: input) },
             readsAbsentPropertiesAsNull: true, idKey: "id"
         ),
+        options: [CSVOptions.delimiter, CSVOptions.longitude, CSVOptions.latitude, CSVOptions.altitude,
+                  CSVOptions.geometry, CSVOptions.encoding].map(\.declared)
+            + [CSVOptions.strings.declared, WKTParser.arcStepOption.declared],
         sniff: { prefix in CSVHeaderSniffing.looksLikeCSV(prefix) },
         makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
             let settled = try CSVReadOptions(options)

@@ -20,6 +20,11 @@ public struct ConversionOptions: Hashable, Sendable {
     /// The values of the options formats declare for themselves (`GeoJSONOptions.pretty`,
     /// `WKTOptions.arcStep`, …), handed to their readers and writers.
     public var formatOptions = FormatOptionValues()
+    /// Format options for the reader only (`--oo NAME=VALUE`), over `formatOptions` there:
+    /// a `.polyline6` read at 6 digits while the output is written at 5.
+    public var openOptions = FormatOptionValues()
+    /// Format options for the writer only (`--co NAME=VALUE`), over `formatOptions` there.
+    public var creationOptions = FormatOptionValues()
     /// What to do with circles: `polygon` (geodesic polygons), `point` (centre + radius, for
     /// formats that keep it); `nil` chooses per output format (polygons where circles
     /// cannot be held).

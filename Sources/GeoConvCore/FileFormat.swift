@@ -26,11 +26,13 @@ public struct FileFormat: Hashable, Sendable, CustomStringConvertible {
     public let makeWriter: MakeWriter?
     /// What the format can hold and how the pipeline may treat it.
     public let capabilities: FormatCapabilities
+    /// The options its reader and writer take (`--oo`/`--co`, `geoconv formats`).
+    public let options: [DeclaredFormatOption]
 
     /// Describes a format.
     public init(
         name: String, aliases: [String] = [], extensions: [String], summary: String,
-        capabilities: FormatCapabilities = FormatCapabilities(),
+        capabilities: FormatCapabilities = FormatCapabilities(), options: [DeclaredFormatOption] = [],
         sniff: @escaping @Sendable ([UInt8]) -> Bool, makeReader: MakeReader?, makeWriter: MakeWriter?
     ) {
         self.name = name
@@ -38,6 +40,7 @@ public struct FileFormat: Hashable, Sendable, CustomStringConvertible {
         self.extensions = extensions
         self.summary = summary
         self.capabilities = capabilities
+        self.options = options
         self.sniff = sniff
         self.makeReader = makeReader
         self.makeWriter = makeWriter
@@ -71,10 +74,39 @@ public struct FileFormat: Hashable, Sendable, CustomStringConvertible {
     }
 
     private func implied(_ options: ConversionOptions, path: String?, role: FileRole) -> ConversionOptions {
-        guard let impliedOptions = capabilities.impliedOptions else { return options }
         var result = options
-        impliedOptions(path?.lowercased(), role, &result)
+        // What was given for this side only (`--oo`, `--co`) over what was given for both.
+        let sided = role == .input ? options.openOptions : options.creationOptions
+        if !sided.isEmpty { result.formatOptions = options.formatOptions.merging(sided) }
+        capabilities.impliedOptions?(path?.lowercased(), role, &result)
         return result
+    }
+
+    /// Sets the option `assignment` (`NAME=VALUE`, GDAL's `-oo`/`-lco` form; the name in any
+    /// case) names for this format's reader (`side` `.read`) or writer (`.write`) in `values`.
+    /// A name the format does not declare for that side, or a value it cannot take, is a
+    /// usage error that lists what it takes.
+    public func setOption(_ assignment: String, for side: FormatOptionSides, in values: inout FormatOptionValues)
+        throws(GeoConvError)
+    {
+        let flag = side == .read ? "--oo" : "--co"
+        let taken = options.filter { $0.sides.contains(side) }
+        let listed = taken.isEmpty ? "none" : taken.map { "\($0.key)=<\($0.typeName)>" }.joined(separator: ", ")
+        guard let equals = assignment.firstIndex(of: "=") else {
+            throw GeoConvError(.usage, "\(flag) \(assignment): give NAME=VALUE",
+                               hint: "\(name) \(side == .read ? "reading" : "writing") takes \(listed)")
+        }
+        let key = assignment[..<equals].uppercased(), text = String(assignment[assignment.index(after: equals)...])
+        guard let option = taken.first(where: { $0.key == key }) else {
+            let kind = side == .read ? "open" : "creation", doing = side == .read ? "reading" : "writing"
+            throw GeoConvError(.usage, "\(flag) \(assignment): \(name) has no \(kind) option \(key)",
+                               hint: "\(name) \(doing) takes \(listed) (geoconv formats lists them)")
+        }
+        guard option.assign(text, &values) else {
+            throw GeoConvError(.usage,
+                               "\(flag) \(assignment): \(option.key) takes \(option.typeName) values, not '\(text)'",
+                               hint: "\(option.key): \(option.help)")
+        }
     }
 }
 

@@ -1,18 +1,102 @@
+/// Which side of a conversion an option speaks to: the reader's (GDAL's open options,
+/// `--oo`) or the writer's (GDAL's creation options, `--co`).
+public struct FormatOptionSides: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// The reader's.
+    public static let read = FormatOptionSides(rawValue: 1)
+    /// The writer's.
+    public static let write = FormatOptionSides(rawValue: 2)
+}
+
+/// A value an option takes from the command line's text (`--oo NAME=VALUE`).
+public protocol FormatOptionValue: Hashable, Sendable {
+    /// The value `text` spells, `nil` when it spells none.
+    init?(optionText text: String)
+    /// What `geoconv formats` calls such a value (`integer`, `text`…).
+    static var optionTypeName: String { get }
+}
+
+extension Int: FormatOptionValue {
+    public init?(optionText text: String) { self.init(text) }
+    public static var optionTypeName: String { "integer" }
+}
+
+extension Double: FormatOptionValue {
+    public init?(optionText text: String) {
+        guard let value = Double(text), value.isFinite else { return nil }
+        self = value
+    }
+    public static var optionTypeName: String { "number" }
+}
+
+extension String: FormatOptionValue {
+    public init?(optionText text: String) { self = text }
+    public static var optionTypeName: String { "text" }
+}
+
+extension Bool: FormatOptionValue {
+    /// YES/NO, TRUE/FALSE, ON/OFF or 1/0, any case (GDAL's spellings).
+    public init?(optionText text: String) {
+        switch text.lowercased() {
+        case "yes", "true", "on", "1": self = true
+        case "no", "false", "off", "0": self = false
+        default: return nil
+        }
+    }
+    public static var optionTypeName: String { "YES/NO" }
+}
+
 /// An option a format declares for its reader or writer — GeoJSON's `--pretty`, WKT's
-/// `--arc-step` — with the name a command line gives it and its help. The format's own
-/// module defines it (`GeoJSONOptions.pretty`); the pipeline carries its value to the
-/// format in `ConversionOptions.formatOptions` without knowing what it means.
-public struct FormatOption<Value: Hashable & Sendable>: Hashable, Sendable {
-    /// The option's name on the command line, without dashes (`pretty`).
+/// `--arc-step` — with the long flag a command line gives it, the name `--oo`/`--co`
+/// give it (GDAL's where GDAL has the same option), the sides it speaks to and its help.
+/// The format's own module defines it (`GeoJSONOptions.pretty`) and lists it in its
+/// `FileFormat.options`; the pipeline carries its value to the format in
+/// `ConversionOptions.formatOptions` without knowing what it means.
+public struct FormatOption<Value: FormatOptionValue>: Hashable, Sendable {
+    /// The option's long flag, without dashes (`pretty`).
     public let name: String
+    /// Its name in `--oo NAME=VALUE` / `--co NAME=VALUE` (`PRETTY`, GDAL's `WRITE_BBOX`).
+    public let key: String
+    /// Whether it speaks to the reader, the writer or both.
+    public let sides: FormatOptionSides
     /// One line of help, as `--help` prints it.
     public let help: String
 
     /// Declares an option.
-    public init(name: String, help: String) {
+    public init(name: String, key: String, sides: FormatOptionSides, help: String) {
         self.name = name
+        self.key = key
+        self.sides = sides
         self.help = help
     }
+
+    /// The option without its value's type: for `--oo`/`--co` and `geoconv formats`.
+    public var declared: DeclaredFormatOption {
+        DeclaredFormatOption(name: name, key: key, sides: sides, help: help, typeName: Value.optionTypeName) {
+            text, values in
+            guard let value = Value(optionText: text) else { return false }
+            values[self] = value
+            return true
+        }
+    }
+}
+
+/// A format's option as `--oo`/`--co` and `geoconv formats` see it: its names, sides, help
+/// and how a text sets it.
+public struct DeclaredFormatOption: Sendable {
+    /// The long flag, without dashes.
+    public let name: String
+    /// The name in `NAME=VALUE`.
+    public let key: String
+    /// The sides it speaks to.
+    public let sides: FormatOptionSides
+    /// One line of help.
+    public let help: String
+    /// What its value is (`integer`, `text`, `YES/NO`…).
+    public let typeName: String
+    /// Sets the option to the value `text` spells in `values`; `false` when it spells none.
+    let assign: @Sendable (String, inout FormatOptionValues) -> Bool
 }
 
 /// The values given to formats' options, by option: what a conversion hands each format's
@@ -27,6 +111,16 @@ public struct FormatOptionValues: Hashable, Sendable {
     public subscript<Value>(option: FormatOption<Value>) -> Value? {
         get { values[option.name] as? Value }  // set only through this subscript, with this type
         set { values[option.name] = newValue }
+    }
+
+    /// Whether no option has a value.
+    public var isEmpty: Bool { values.isEmpty }
+
+    /// These values, with `other`'s over them where both give one.
+    public func merging(_ other: FormatOptionValues) -> FormatOptionValues {
+        var merged = self
+        merged.values.merge(other.values) { _, new in new }
+        return merged
     }
 
     public static func == (a: FormatOptionValues, b: FormatOptionValues) -> Bool {

@@ -59,7 +59,8 @@ public struct WKTParser {
     /// The option that sets the arc step (`--arc-step`), declared once with the codec: the WKT
     /// format lists it, and CSV's geometry column reads its value.
     public static let arcStepOption = FormatOption<Double>(
-        name: "arc-step", help: "Degrees one segment spans when WKT/WKB curves are linearised (default 4, as GDAL).")
+        name: "arc-step", key: "ARC_STEP", sides: .read,
+        help: "Degrees one segment spans when WKT/WKB curves are linearised (default 4, as GDAL).")
 
     static let maximumNesting = 32
 

@@ -5,8 +5,9 @@ public enum PolylineOptions {
     /// Decimal digits the coordinates are encoded with: 5 (Google) or 6 (OSRM, Valhalla);
     /// 0…13 accepted. By default 6 for `.polyline6` files, else 5.
     public static let precision = FormatOption<Int>(
-        name: "polyline-precision",
-        help: "Encoded-polyline precision: 5 (Google) or 6 (OSRM, Valhalla); 0…13 accepted. Default 6 for .polyline6, else 5.")
+        name: "polyline-precision", key: "PRECISION", sides: [.read, .write],
+        help: "Encoded-polyline precision: 5 (Google) or 6 (OSRM, Valhalla); 0…13 accepted. Default 6 for .polyline6, "
+            + "else 5; for reading and writing alike (--oo PRECISION=6 --co PRECISION=5 set them apart).")
 }
 
 extension FileFormat {
@@ -25,6 +26,7 @@ extension FileFormat {
             },
             writtenOrder: PolylineFileWriter.heldFeatures(_:)
         ),
+        options: [PolylineOptions.precision.declared],
         sniff: { prefix in
             // Only the polyline alphabet, separators, parentheses and '#' comments.
             guard !prefix.isEmpty else { return false }

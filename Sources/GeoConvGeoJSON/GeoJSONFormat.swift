@@ -12,17 +12,22 @@ private func looksLineDelimited(_ prefix: [UInt8], from index: Int) -> Bool {
 /// The options GeoJSON's writers take (`ConversionOptions.formatOptions`).
 public enum GeoJSONOptions {
     /// Indented output.
-    public static let pretty = FormatOption<Bool>(name: "pretty", help: "Indent GeoJSON output.")
+    public static let pretty = FormatOption<Bool>(
+        name: "pretty", key: "PRETTY", sides: .write,
+        help: "Indent GeoJSON output.")
     /// A `bbox` on every feature and on the collection.
-    public static let boundingBoxes = FormatOption<Bool>(name: "write-bbox", help: "Write a bbox on every GeoJSON feature and on the collection (GDAL's WRITE_BBOX).")
+    public static let boundingBoxes = FormatOption<Bool>(
+        name: "write-bbox", key: "WRITE_BBOX", sides: .write,
+        help: "Write a bbox on every GeoJSON feature and on the collection (GDAL's WRITE_BBOX).")
     /// Text sequences' records delimited by RS (RFC 8142) rather than newlines; by default
     /// RS for `.geojsons` files only.
     public static let recordSeparator = FormatOption<Bool>(
-        name: "rs", help: "Delimit GeoJSON text sequence records with RS (RFC 8142); default for .geojsons only.")
+        name: "rs", key: "RS", sides: .write,
+        help: "Delimit GeoJSON text sequence records with RS (RFC 8142); default for .geojsons only.")
     /// Geometry written exactly as read: rings not rewound to RFC 7946's orientation, nor cut
     /// at the antimeridian (the loss report then says the output is not RFC 7946).
     public static let keepsGeometry = FormatOption<Bool>(
-        name: "keep-geometry",
+        name: "keep-geometry", key: "KEEP_GEOMETRY", sides: .write,
         help: "Write GeoJSON geometry exactly as read: no RFC 7946 rewinding or antimeridian cut (the output is then not RFC 7946).")
 }
 
@@ -43,6 +48,7 @@ extension FileFormat {
             listsValues: { input throws(GeoConvError) in try GeoJSONValueListing.values(of: input) },
             rewindsRings: true
         ),
+        options: [GeoJSONOptions.pretty, GeoJSONOptions.boundingBoxes, GeoJSONOptions.keepsGeometry].map(\.declared),
         sniff: { prefix in
             guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix), byte == UInt8(ascii: "{") else { return false }
             return !looksLineDelimited(prefix, from: index)
@@ -86,6 +92,8 @@ extension FileFormat {
             listsValues: { input throws(GeoConvError) in try GeoJSONValueListing.values(of: input) },
             rewindsRings: true
         ),
+        options: [GeoJSONOptions.recordSeparator, GeoJSONOptions.boundingBoxes, GeoJSONOptions.keepsGeometry]
+            .map(\.declared),
         sniff: { prefix in
             guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
             if byte == 0x1E { return true }

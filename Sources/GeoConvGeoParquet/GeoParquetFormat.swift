@@ -5,10 +5,13 @@ import GeoConvProjection
 public enum GeoParquetOptions {
     /// The most rows in a row group.
     public static let rowGroupRows = FormatOption<Int>(
-        name: "parquet-row-group", help: "GeoParquet: the most rows in a row group (default 65536; a row group also ends past 2 MB of values).")
+        name: "parquet-row-group", key: "ROW_GROUP_SIZE", sides: .write,
+        help: "GeoParquet: the most rows in a row group (default 65536; a row group also ends past 2 MB of values).")
     /// The page compression.
     public static let compression = FormatOption<String>(
-        name: "parquet-compression", help: "GeoParquet: page compression, zstd, gzip or none (default zstd; gzip in a build without the Zstd trait).")
+        name: "parquet-compression", key: "COMPRESSION", sides: .write,
+        help: "GeoParquet: page compression, zstd, gzip or none (default zstd; gzip in a build without the Zstd "
+            + "trait).")
 }
 
 extension FileFormat {
@@ -21,6 +24,7 @@ extension FileFormat {
         capabilities: FormatCapabilities(
             listsValues: { input throws(GeoConvError) in try GeoParquetValueListing.values(of: input) },
             readsAbsentPropertiesAsNull: true, idKey: "id"),
+        options: [GeoParquetOptions.rowGroupRows.declared, GeoParquetOptions.compression.declared],
         sniff: { prefix in prefix.starts(with: Array("PAR1".utf8)) },
         makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
             try GeoParquetReader(input, skipsInvalid: options.skipInvalid, diagnostics: diagnostics)

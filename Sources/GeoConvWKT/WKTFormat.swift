@@ -24,7 +24,9 @@ public enum WKTOptions {
     /// The SRID of EWKT/EWKB output: a target CRS, `EPSG:srid`. The data is reprojected to it
     /// (as with `--t-srs`) and the SRID written, even 4326; it is never a label put on data
     /// in another CRS.
-    public static let srid = FormatOption<Int>(name: "srid", help: "The SRID to write in EWKT / EWKB output (SRID=n;).")
+    public static let srid = FormatOption<Int>(
+        name: "srid", key: "SRID", sides: .write,
+        help: "The SRID to write in EWKT / EWKB output (SRID=n;).")
 
     /// `--srid N` as the conversion's target CRS `EPSG:N`; a usage error when `--t-srs`
     /// names another CRS.
@@ -51,6 +53,7 @@ extension FileFormat {
         capabilities: FormatCapabilities(holdsEmptyMembers: true, lineRecords: GeometryLineEncoding.wkt.lineRecords,
                                          resolvesOptions: WKTOptions.resolve,
                                          writtenOrder: GeometryWriter.heldFeatures(_:)),
+        options: [WKTOptions.srid.declared, WKTOptions.arcStep.declared],
         sniff: { prefix in
             guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
             let head = String(decoding: prefix[index...].prefix(32), as: UTF8.self).uppercased()
@@ -75,6 +78,7 @@ extension FileFormat {
         capabilities: FormatCapabilities(holdsEmptyMembers: true, lineRecords: GeometryLineEncoding.wkbHex.lineRecords,
                                          resolvesOptions: WKTOptions.resolve,
                                          writtenOrder: GeometryWriter.heldFeatures(_:)),
+        options: [WKTOptions.srid.declared, WKTOptions.arcStep.declared],
         sniff: { prefix in
             guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
             let head = prefix[index...].prefix(18)
@@ -96,6 +100,7 @@ extension FileFormat {
         extensions: ["wkb", "ewkb"],
         summary: "binary WKB/EWKB, one geometry",
         capabilities: FormatCapabilities(holdsEmptyMembers: true, resolvesOptions: WKTOptions.resolve),
+        options: [WKTOptions.srid.declared, WKTOptions.arcStep.declared],
         sniff: { prefix in
             prefix.count >= 5 && (prefix[0] == 0 || prefix[0] == 1) && prefix.contains(where: { $0 < 9 && $0 != 0 && $0 != 1 })
         },

@@ -89,6 +89,8 @@ def read_formats(geoconv):
         sys.exit(f"convert.py: {geoconv} formats failed:\n{run.stderr.strip()}")
     by_extension, extensions = {}, {}
     for line in run.stdout.splitlines():
+        if line.startswith(" "):
+            continue  # a format's option, under its line
         name, _modes, names = line.split("\t")[:3]
         extensions[name] = names.split()
         by_extension.update((extension, name) for extension in names.split())

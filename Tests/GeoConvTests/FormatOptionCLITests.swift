@@ -1,0 +1,65 @@
+import Foundation
+import GeoConv
+import Testing
+import GeoConvTestSupport
+
+/// Formats declare their options (issue 45, item 3): GDAL's `--oo NAME=VALUE` for the reader
+/// and `--co NAME=VALUE` for the writer, checked against what the format declares, and
+/// `geoconv formats` lists them. The first use: a `.polyline6` path re-encoded at 5 digits,
+/// where `--polyline-precision` set both sides (the Spark helper's finding).
+@Suite("Format options: --oo and --co (runs the built binary)")
+struct FormatOptionCLITests {
+    @Test("--oo and --co give the reader and the writer their own precision; the long flag gives both")
+    func precisionApart() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geoconv-oo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // (38.5, -120.2) at 6 digits; read at 6, it is (38.5, -120.2), written at 5 it is "_p~iF~ps|U".
+        let input = folder.appendingPathComponent("in.txt").path
+        try "_izlhA~rlgdF\n".write(toFile: input, atomically: true, encoding: .utf8)
+        let output = folder.appendingPathComponent("out.polyline").path
+        let apart = try CLI.run(["convert", input, output, "--from", "polyline", "--oo", "precision=6",
+                                 "--co", "PRECISION=5", "--quiet"])
+        #expect(apart.status == 0, "\(apart.stderr)")
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "_p~iF~ps|U\n")
+        // The long flag gives both sides; --co then says otherwise for the writer only.
+        let both = try CLI.run(["convert", input, output, "--from", "polyline", "--polyline-precision", "6", "--quiet"])
+        #expect(both.status == 0, "\(both.stderr)")
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "_izlhA~rlgdF\n")
+        let over = try CLI.run(["convert", input, output, "--from", "polyline", "--polyline-precision", "6",
+                                "--co", "PRECISION=5", "--quiet"])
+        #expect(over.status == 0, "\(over.stderr)")
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "_p~iF~ps|U\n")
+    }
+
+    @Test("A name the format does not declare for that side, or a value of another type, is a usage error listing what it takes")
+    func refusals() throws {
+        let input = Fixtures.testdata("polyline/sydney.polyline")
+        let unknown = try CLI.run(["convert", input, "-", "--to", "geojson", "--co", "PRECISION=5"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("geojson has no creation option PRECISION"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("PRETTY=<YES/NO>"), "\(unknown.stderr)")
+        let wrongSide = try CLI.run(["convert", input, "-", "--to", "geojson", "--oo", "PRETTY=YES"])
+        #expect(wrongSide.status == 64)
+        #expect(wrongSide.stderr.contains("polyline has no open option PRETTY"), "\(wrongSide.stderr)")
+        let badValue = try CLI.run(["convert", input, "-", "--to", "geojson", "--co", "PRETTY=maybe"])
+        #expect(badValue.status == 64)
+        #expect(badValue.stderr.contains("PRETTY takes YES/NO values, not 'maybe'"), "\(badValue.stderr)")
+        let pretty = try CLI.run(["convert", input, "-", "--to", "geojson", "--co", "pretty=yes", "--quiet"])
+        #expect(pretty.status == 0)
+        #expect(pretty.stdout.contains("\n  \"features\": ["), "\(pretty.stdout.prefix(200))")
+    }
+
+    @Test("geoconv formats lists each format's options under it, with their sides and long flags")
+    func listed() throws {
+        let formats = try CLI.run(["formats"])
+        #expect(formats.status == 0)
+        let lines = formats.stdout.split(separator: "\n").map(String.init)
+        let polyline = try #require(lines.firstIndex { $0.hasPrefix("polyline\t") })
+        #expect(lines[polyline + 1].hasPrefix("  PRECISION=<integer>  --oo --co  --polyline-precision: "))
+        let csv = try #require(lines.firstIndex { $0.hasPrefix("csv\t") })
+        #expect(lines[(csv + 1)...].prefix { $0.hasPrefix("  ") }.contains { $0.hasPrefix("  SEPARATOR=<text>  --oo --co") })
+        // Every format line still has its four tab-separated fields (scripts read them).
+        #expect(lines.filter { !$0.hasPrefix(" ") }.allSatisfy { $0.split(separator: "\t").count == 4 })
+    }
+}
