@@ -62,19 +62,7 @@ struct InputOptions: ParsableArguments {
     /// `--oo`'s values, set on the input format's options (named by `--from` or the file's
     /// extension: `--oo` needs one of them, as the content is looked at only later).
     private func givenOpenOptions() throws -> FormatOptionValues {
-        var values = FormatOptionValues()
-        guard !openOptions.isEmpty else { return values }
-        guard let format = from ?? (input == "-" ? nil : FormatRegistry.standard.format(forPath: input)) else {
-            throw ValidationError("--oo needs the input's format: give --from (the file's name does not say it)")
-        }
-        for assignment in openOptions {
-            do throws(GeoConvError) {
-                try format.setOption(assignment, for: .read, in: &values)
-            } catch {
-                throw ValidationError(error.message + (error.hint.map { "\n  hint: " + $0 } ?? ""))
-            }
-        }
-        return values
+        try FormatRegistry.standard.optionValues(openOptions, for: .read, of: from, path: input == "-" ? nil : input)
     }
 
     /// The input as the library names it.
@@ -120,19 +108,7 @@ struct OutputOptions: ParsableArguments {
 
     /// `--co`'s values, set on the output format's options (`--to`'s, or the extension's).
     func givenCreationOptions() throws -> FormatOptionValues {
-        var values = FormatOptionValues()
-        guard !creationOptions.isEmpty else { return values }
-        guard let format = to ?? (output == "-" ? nil : FormatRegistry.standard.format(forPath: output)) else {
-            throw ValidationError("--co needs the output's format: give --to (the file's name does not say it)")
-        }
-        for assignment in creationOptions {
-            do throws(GeoConvError) {
-                try format.setOption(assignment, for: .write, in: &values)
-            } catch {
-                throw ValidationError(error.message + (error.hint.map { "\n  hint: " + $0 } ?? ""))
-            }
-        }
-        return values
+        try FormatRegistry.standard.optionValues(creationOptions, for: .write, of: to, path: output == "-" ? nil : output)
     }
 }
 
@@ -148,6 +124,28 @@ extension FileFormat: ExpressibleByArgument {
 }
 
 extension FormatRegistry {
+    /// `--oo`'s (`side` `.read`) or `--co`'s (`.write`) `NAME=VALUE`s set on the options of
+    /// `format`, or of the format `path`'s extension names; a usage error when neither says
+    /// which, or the format does not take one of them.
+    func optionValues(_ assignments: [String], for side: FormatOptionSides, of format: FileFormat?,
+                      path: String?) throws -> FormatOptionValues
+    {
+        var values = FormatOptionValues()
+        guard !assignments.isEmpty else { return values }
+        let (flag, which, given) = side == .read ? ("--oo", "input", "--from") : ("--co", "output", "--to")
+        guard let format = format ?? path.flatMap({ self.format(forPath: $0) }) else {
+            throw ValidationError("\(flag) needs the \(which)'s format: give \(given) (the file's name does not say it)")
+        }
+        for assignment in assignments {
+            do throws(GeoConvError) {
+                try format.setOption(assignment, for: side, in: &values)
+            } catch {
+                throw ValidationError(error.message + (error.hint.map { "\n  hint: " + $0 } ?? ""))
+            }
+        }
+        return values
+    }
+
     /// The names of the formats with a reader and a writer, for help texts: `geojson, kml, …`.
     var names: String { formats.map(\.name).joined(separator: ", ") }
 
