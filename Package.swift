@@ -1,9 +1,10 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// geoconv: map overlays between Google encoded polylines, GeoJSON, KML/KMZ and WKT.
-/// The target layout follows `DESIGN.md` §1: a format-agnostic core, one target per
-/// format, an umbrella that knows them all, and the command line on top.
+/// geoconv: map overlays between encoded polylines, GeoJSON, KML/KMZ, WKT/WKB, GPX, CSV,
+/// Shapefile and GeoParquet. The target layout follows the design's §1 (`../shared/DESIGN.md`;
+/// as built, `docs/architecture.md`): a format-agnostic core, one target per format, an
+/// umbrella that knows them all, and the command line on top.
 let strictSwift: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
     .enableUpcomingFeature("InternalImportsByDefault"),
