@@ -193,6 +193,30 @@ struct ShapefileWritingTests {
         #expect(report.diagnostics.entries["shapefile.kind-dropped"]?.count == 2)  // points (2) and lines (1): one line each
     }
 
+    @Test("A shapefile without a .prj whose coordinates are not degrees keeps them in every output, with the --s-srs hint")
+    func notDegreesKept() throws {
+        // Chinese sample data: projected metres (here scaled down) with the .prj missing. GDAL
+        // writes them as they are; nothing geographic (an antimeridian cut) may move them.
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("in.geojson").path
+        try #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"n":1},"#
+            .appending(#""geometry":{"type":"Point","coordinates":[-248.7,625.6]}}]}"#)
+            .write(toFile: source, atomically: true, encoding: .utf8)
+        let shapefile = directory.appendingPathComponent("pts.shp").path
+        _ = try Self.convert(source, to: shapefile)
+        try FileManager.default.removeItem(atPath: directory.appendingPathComponent("pts.prj").path)
+        for suffix in ["geojson", "kml", "wkt", "csv", "geojsonl"] {
+            let out = directory.appendingPathComponent("out.\(suffix)").path
+            let report = try Self.convert(shapefile, to: out)
+            #expect(report.diagnostics.summary.contains { $0.contains("[coordinate.out-of-range]") }, "\(suffix)")
+            #expect(report.diagnostics.entries["coordinate.out-of-range"]?.first.message.contains("--s-srs") == true)
+            #expect(report.diagnostics.entries["geojson.antimeridian-cut"] == nil, "\(suffix)")
+            let back = try OverlayDocument.load(.file(out)).features
+            #expect(back.first?.geometry == .point(Coordinate(latitude: 625.6, longitude: -248.7)), "\(suffix)")
+        }
+    }
+
     @Test("An output named .zip holds the shapefiles, named after it; geoconv and GDAL read it back")
     func zippedOutput() throws {
         let directory = try Self.temporaryDirectory()
