@@ -74,8 +74,11 @@ extension Converter {
     /// writable format would lose (every writer runs on the same features into nowhere,
     /// counting what it would lose instead of making bytes).
     ///
-    /// - Parameter targets: the formats to report losses for, by name (the input's own too,
-    ///   when named); `nil`, every format that writes but the input's own.
+    /// - Parameters:
+    ///   - input: what to describe.
+    ///   - options: how to read it, as a conversion would (its format, CRS, format options).
+    ///   - targetNames: the formats to report losses for, by name (the input's own too, when
+    ///     named); `nil`, every format that writes but the input's own.
     public func inspect(_ input: InputSource, options: ConversionOptions = ConversionOptions(),
                         targets targetNames: Set<String>? = nil) throws(GeoConvError) -> InspectionReport {
         for name in targetNames ?? [] where registry.format(named: name)?.makeWriter == nil {

@@ -163,7 +163,7 @@ struct Convert: ParsableCommand {
     }
 
     func run() throws {
-        // The precision applies to a polyline input and a polyline output alike.
+        // The long flags give a format option to its reader and writer alike; --oo/--co to one side.
         var options = inputOptions.options
         options.outputFormat = outputOptions.to
         options.creationOptions = try outputOptions.givenCreationOptions()
