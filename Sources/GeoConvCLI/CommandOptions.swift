@@ -47,7 +47,7 @@ struct InputOptions: ParsableArguments {
             help: ArgumentHelp(ShapefileOptions.encoding.help, valueName: "encoding"))
     var shpEncoding: String?
 
-    @Option(name: .customLong("oo"), parsing: .unconditionalSingleValue,
+    @Option(name: [.customLong("oo"), .customLong("oo", withSingleDash: true)], parsing: .unconditionalSingleValue,
             help: ArgumentHelp("An option of the input format's reader, as GDAL's -oo (geoconv formats lists them).",
                                valueName: "NAME=VALUE"))
     var openOptions: [String] = []
@@ -95,7 +95,9 @@ struct OutputOptions: ParsableArguments {
             help: ArgumentHelp("The output format (default: from the extension).", valueName: "format"))
     var to: FileFormat?
 
-    @Option(name: .customLong("co"), parsing: .unconditionalSingleValue,
+    @Option(name: [.customLong("co"), .customLong("co", withSingleDash: true), .customLong("lco", withSingleDash: true),
+                   .customLong("dsco", withSingleDash: true)],
+            parsing: .unconditionalSingleValue,
             help: ArgumentHelp("An option of the output format's writer, as GDAL's -co/-lco "
                                    + "(geoconv formats lists them).",
                                valueName: "NAME=VALUE"))
@@ -108,7 +110,8 @@ struct OutputOptions: ParsableArguments {
 
     /// `--co`'s values, set on the output format's options (`--to`'s, or the extension's).
     func givenCreationOptions() throws -> FormatOptionValues {
-        try FormatRegistry.standard.optionValues(creationOptions, for: .write, of: to, path: output == "-" ? nil : output)
+        try FormatRegistry.standard.optionValues(creationOptions, for: .write, of: to,
+                                                 path: output == "-" ? nil : output)
     }
 }
 
@@ -134,7 +137,8 @@ extension FormatRegistry {
         guard !assignments.isEmpty else { return values }
         let (flag, which, given) = side == .read ? ("--oo", "input", "--from") : ("--co", "output", "--to")
         guard let format = format ?? path.flatMap({ self.format(forPath: $0) }) else {
-            throw ValidationError("\(flag) needs the \(which)'s format: give \(given) (the file's name does not say it)")
+            throw ValidationError("\(flag) needs the \(which)'s format: give \(given) "
+                                      + "(the file's name does not say it)")
         }
         for assignment in assignments {
             do throws(GeoConvError) {

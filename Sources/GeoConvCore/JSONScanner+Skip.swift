@@ -78,7 +78,8 @@ extension JSONScanner {
                     if index == probeEnd {
                         while index + 8 <= limit {
                             let word = ByteWords.load(bytes + index) | 0x2020_2020_2020_2020
-                            let found = ByteWords.hits(word, UInt8(ascii: "{")) | ByteWords.hits(word, UInt8(ascii: "}"))
+                            let found = ByteWords.hits(word, UInt8(ascii: "{"))
+                                | ByteWords.hits(word, UInt8(ascii: "}"))
                                 | ByteWords.hits(word, UInt8(ascii: "\"")) | ByteWords.hits(word, 0x0A | 0x20)
                             if found != 0 {
                                 index += found.trailingZeroBitCount / 8

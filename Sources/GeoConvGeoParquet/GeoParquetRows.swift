@@ -162,7 +162,9 @@ struct GeoParquetRows {
     private mutating func addCells(of feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) {
         cells.removeAll(keepingCapacity: true)
         cellCount = 0
-        try Self.forEachCell(of: feature) { name, value, _ throws(GeoConvError) in try add(name, value, diagnostics: diagnostics) }
+        try Self.forEachCell(of: feature) { name, value, _ throws(GeoConvError) in
+            try add(name, value, diagnostics: diagnostics)
+        }
     }
 
     /// Widens `bounds` to hold `box`.

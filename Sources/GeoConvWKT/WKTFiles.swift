@@ -371,7 +371,8 @@ public struct GeometryWriter: FeatureWriter {
     }
 
     /// A `.wkb` file's refusal of a second geometry (made once: each later one is refused too).
-    private static let secondGeometry = GeoConvError(.unsupported, "a .wkb file holds one geometry, and the input has more",
+    private static let secondGeometry = GeoConvError(.unsupported,
+                                                     "a .wkb file holds one geometry, and the input has more",
                                                      hint: "write hex WKB, one per line (--to wkbhex), or WKT")
 
     /// One geometry per line: lines are written apart (a `.wkb` file's single geometry is not).

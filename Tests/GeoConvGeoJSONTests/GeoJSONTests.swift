@@ -354,7 +354,7 @@ struct GeoJSONWriterTests {
         #expect(text.contains(#""coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]],[[0.2,0.2],[0.2,0.8],[0.8,0.8],[0.8,0.2],[0.2,0.2]]]"#))
     }
 
-    @Test("Coordinates that are not degrees (a latitude beyond ±90) are never cut nor moved, points and multipoints too")
+    @Test("Coordinates that are not degrees (a latitude beyond ±90) are never cut nor moved, points included")
     func notDegreesNotCut() throws {
         // A projected shapefile without its .prj (Chinese sample data): -248.7 stayed where
         // it was only in lines and polygons; a point was moved to 111.3 with latitude 625.6.

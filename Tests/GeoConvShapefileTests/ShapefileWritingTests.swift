@@ -193,7 +193,7 @@ struct ShapefileWritingTests {
         #expect(report.diagnostics.entries["shapefile.kind-dropped"]?.count == 2)  // points (2) and lines (1): one line each
     }
 
-    @Test("A shapefile without a .prj whose coordinates are not degrees keeps them in every output, with the --s-srs hint")
+    @Test("A .prj-less shapefile whose coordinates are not degrees keeps them in every output, with the --s-srs hint")
     func notDegreesKept() throws {
         // Chinese sample data: projected metres (here scaled down) with the .prj missing. GDAL
         // writes them as they are; nothing geographic (an antimeridian cut) may move them.

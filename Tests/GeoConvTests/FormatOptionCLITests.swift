@@ -30,9 +30,14 @@ struct FormatOptionCLITests {
                                 "--co", "PRECISION=5", "--quiet"])
         #expect(over.status == 0, "\(over.stderr)")
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "_p~iF~ps|U\n")
+        // GDAL's own spellings, one dash: -oo, and -co, -lco or -dsco for the writer.
+        let gdal = try CLI.run(["convert", input, output, "--from", "polyline", "-oo", "PRECISION=6",
+                                "-lco", "PRECISION=5", "--quiet"])
+        #expect(gdal.status == 0, "\(gdal.stderr)")
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "_p~iF~ps|U\n")
     }
 
-    @Test("A name the format does not declare for that side, or a value of another type, is a usage error listing what it takes")
+    @Test("An undeclared name, a name for the other side, a value of another type: usage errors listing what it takes")
     func refusals() throws {
         let input = Fixtures.testdata("polyline/sydney.polyline")
         let unknown = try CLI.run(["convert", input, "-", "--to", "geojson", "--co", "PRECISION=5"])
@@ -58,7 +63,8 @@ struct FormatOptionCLITests {
         let polyline = try #require(lines.firstIndex { $0.hasPrefix("polyline\t") })
         #expect(lines[polyline + 1].hasPrefix("  PRECISION=<integer>  --oo --co  --polyline-precision: "))
         let csv = try #require(lines.firstIndex { $0.hasPrefix("csv\t") })
-        #expect(lines[(csv + 1)...].prefix { $0.hasPrefix("  ") }.contains { $0.hasPrefix("  SEPARATOR=<text>  --oo --co") })
+        let csvOptions = lines[(csv + 1)...].prefix { $0.hasPrefix("  ") }
+        #expect(csvOptions.contains { $0.hasPrefix("  SEPARATOR=<text>  --oo --co") })
         // Every format line still has its four tab-separated fields (scripts read them).
         #expect(lines.filter { !$0.hasPrefix(" ") }.allSatisfy { $0.split(separator: "\t").count == 4 })
     }
