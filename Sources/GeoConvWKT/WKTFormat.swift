@@ -28,10 +28,10 @@ public enum WKTOptions {
         name: "srid", key: "SRID", sides: .write,
         help: "The SRID to write in EWKT / EWKB output (SRID=n;).")
 
-    /// `--srid N` as the conversion's target CRS `EPSG:N`; a usage error when `--t-srs`
-    /// names another CRS.
+    /// `--srid N` (or `--co SRID=N`) as the conversion's target CRS `EPSG:N`; a usage error
+    /// when `--t-srs` names another CRS.
     @Sendable static func resolve(_ options: inout ConversionOptions) throws(GeoConvError) {
-        guard let srid = options.formatOptions[srid] else { return }
+        guard let srid = options.creationOptions[srid] ?? options.formatOptions[srid] else { return }
         let target = "EPSG:\(srid)"
         if let given = options.targetCRS {
             let same = srid == 4326 ? WGS84Names.contains(given) : given.uppercased() == target

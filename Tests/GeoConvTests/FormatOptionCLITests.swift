@@ -55,6 +55,16 @@ struct FormatOptionCLITests {
         #expect(pretty.stdout.contains("\n  \"features\": ["), "\(pretty.stdout.prefix(200))")
     }
 
+    @Test("--co SRID=N is --srid N: the target CRS, reprojected and written as EWKT")
+    func sridAsCreationOption() throws {
+        let input = Fixtures.testdata("polyline/sydney.polyline")
+        let flag = try CLI.run(["convert", input, "-", "--to", "wkt", "--srid", "3857", "--quiet"])
+        let option = try CLI.run(["convert", input, "-", "--to", "wkt", "--co", "SRID=3857", "--quiet"])
+        #expect(flag.status == 0 && option.status == 0, "\(option.stderr)")
+        #expect(option.stdout.hasPrefix("SRID=3857;"), "\(option.stdout.prefix(80))")
+        #expect(option.stdout == flag.stdout)
+    }
+
     @Test("geoconv formats lists each format's options under it, with their sides and long flags")
     func listed() throws {
         let formats = try CLI.run(["formats"])
