@@ -135,9 +135,9 @@ extension FormatRegistry {
     {
         var values = FormatOptionValues()
         guard !assignments.isEmpty else { return values }
-        let (flag, which, given) = side == .read ? ("--oo", "input", "--from") : ("--co", "output", "--to")
+        let (which, given) = side == .read ? ("input", "--from") : ("output", "--to")
         guard let format = format ?? path.flatMap({ self.format(forPath: $0) }) else {
-            throw ValidationError("\(flag) needs the \(which)'s format: give \(given) "
+            throw ValidationError("\(side.flags) needs the \(which)'s format: give \(given) "
                                       + "(the file's name does not say it)")
         }
         for assignment in assignments {

@@ -216,9 +216,7 @@ struct Formats: ParsableCommand {
             let extensions = format.extensions.map { "." + $0 }.joined(separator: " ")
             print("\(format.name)\t\(modes)\t\(extensions)\t\(format.summary)")
             for option in format.options {
-                let sides = [option.sides.contains(.read) ? "--oo" : nil, option.sides.contains(.write) ? "--co" : nil]
-                    .compactMap { $0 }.joined(separator: " ")
-                print("  \(option.key)=<\(option.typeName)>  \(sides)  --\(option.name): \(option.help)")
+                print("  \(option.usage)  \(option.sides.flags)  --\(option.name): \(option.help)")
             }
         }
     }

@@ -89,9 +89,9 @@ public struct FileFormat: Hashable, Sendable, CustomStringConvertible {
     public func setOption(_ assignment: String, for side: FormatOptionSides, in values: inout FormatOptionValues)
         throws(GeoConvError)
     {
-        let flag = side == .read ? "--oo" : "--co"
+        let flag = side.flags
         let taken = options.filter { $0.sides.contains(side) }
-        let listed = taken.isEmpty ? "none" : taken.map { "\($0.key)=<\($0.typeName)>" }.joined(separator: ", ")
+        let listed = taken.isEmpty ? "none" : taken.map(\.usage).joined(separator: ", ")
         guard let equals = assignment.firstIndex(of: "=") else {
             throw GeoConvError(.usage, "\(flag) \(assignment): give NAME=VALUE",
                                hint: "\(name) \(side == .read ? "reading" : "writing") takes \(listed)")

@@ -7,6 +7,11 @@ public struct FormatOptionSides: OptionSet, Hashable, Sendable {
     public static let read = FormatOptionSides(rawValue: 1)
     /// The writer's.
     public static let write = FormatOptionSides(rawValue: 2)
+
+    /// The flags that give an option of these sides: `--oo`, `--co` or `--oo --co`.
+    public var flags: String {
+        [contains(.read) ? "--oo" : nil, contains(.write) ? "--co" : nil].compactMap { $0 }.joined(separator: " ")
+    }
 }
 
 /// A value an option takes from the command line's text (`--oo NAME=VALUE`).
@@ -95,6 +100,8 @@ public struct DeclaredFormatOption: Sendable {
     public let help: String
     /// What its value is (`integer`, `text`, `YES/NO`…).
     public let typeName: String
+    /// How `--oo`/`--co` take it: `NAME=<type>`.
+    public var usage: String { "\(key)=<\(typeName)>" }
     /// Sets the option to the value `text` spells in `values`; `false` when it spells none.
     let assign: @Sendable (String, inout FormatOptionValues) -> Bool
 }
