@@ -85,19 +85,38 @@ let package = Package(
 
         // Scanning bytes eight at a time: shared by the JSON scanner and the XML readers.
         .target(name: "GeoConvBytes", swiftSettings: strictSwift),
+        // The overlay model: coordinates, geometries, features, properties, styles, the
+        // document header, errors and diagnostics.
         .target(
             name: "GeoConvCore",
+            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")],
+            swiftSettings: strictSwift
+        ),
+        // Bytes in and out (files, standard streams, spools, temporary files) and the JSON
+        // tokenizer every JSON-bearing format shares.
+        .target(
+            name: "GeoConvIO",
+            dependencies: ["GeoConvCore", "GeoConvBytes", .product(name: "OrderedCollections", package: "swift-collections")],
+            swiftSettings: strictSwift
+        ),
+        // What a format is and implements: the reader, writer and transform protocols, the
+        // one pump, formats, options and capabilities, runs of features for --jobs.
+        .target(
+            name: "GeoConvFormatKit",
             dependencies: [
-                "GeoConvBytes",
+                "GeoConvCore", "GeoConvIO",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strictSwift
         ),
-        .target(name: "GeoConvEncodedPolyline", dependencies: ["GeoConvCore"], swiftSettings: strictSwift),
-        .target(name: "GeoConvGeoJSON", dependencies: ["GeoConvCore"], swiftSettings: strictSwift),
-        .target(name: "GeoConvWKT", dependencies: ["GeoConvCore"], swiftSettings: strictSwift),
-        .target(name: "GeoConvCSV", dependencies: ["GeoConvCore"], swiftSettings: strictSwift),
+        // Geometries as WKT and WKB text and bytes: shared by the WKT, CSV and GeoParquet
+        // formats without entering the model (orb's encoding/internal/wkbcommon).
+        .target(name: "GeoConvGeometryEncoding", dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit"], swiftSettings: strictSwift),
+        .target(name: "GeoConvEncodedPolyline", dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit"], swiftSettings: strictSwift),
+        .target(name: "GeoConvGeoJSON", dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit"], swiftSettings: strictSwift),
+        .target(name: "GeoConvWKT", dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvGeometryEncoding"], swiftSettings: strictSwift),
+        .target(name: "GeoConvCSV", dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvGeometryEncoding"], swiftSettings: strictSwift),
         // No Foundation here: see DESIGN §1 (ICU clash between libxml2 and Foundation).
         .target(
             name: "GeoConvXML",
@@ -107,19 +126,19 @@ let package = Package(
         .target(
             name: "GeoConvKML",
             dependencies: [
-                "GeoConvCore", "GeoConvXML", "GeoConvBytes", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvXML", "GeoConvBytes", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strictSwift
         ),
-        .target(name: "GeoConvGPX", dependencies: ["GeoConvCore", "GeoConvXML"], swiftSettings: strictSwift),
-        .target(name: "GeoConvGeometry", dependencies: ["GeoConvCore"], swiftSettings: strictSwift),
+        .target(name: "GeoConvGPX", dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvXML"], swiftSettings: strictSwift),
+        .target(name: "GeoConvGeometry", dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit"], swiftSettings: strictSwift),
         // Empty without the Shapefile trait (every file is `#if Shapefile`).
         .target(
             name: "GeoConvShapefile",
             dependencies: [
-                "GeoConvCore", "GeoConvProjection", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvProjection", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .target(name: "CShapelib", condition: .when(traits: ["Shapefile"])),
             ],
             swiftSettings: strictSwift
@@ -128,7 +147,7 @@ let package = Package(
         .target(
             name: "GeoConvRender",
             dependencies: [
-                "GeoConvCore", "GeoConvGeometry",
+                "GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvGeometry",
                 .target(name: "CGeoConvZlib", condition: .when(platforms: pkgConfigPlatforms)),
                 .target(name: "CCairo", condition: .when(traits: ["Rendering"])),
                 .target(name: "CSQLite", condition: .when(platforms: pkgConfigPlatforms, traits: ["Rendering"])),
@@ -140,7 +159,7 @@ let package = Package(
         .target(
             name: "GeoConvGeoParquet",
             dependencies: [
-                "GeoConvCore", "GeoConvProjection",
+                "GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvGeometryEncoding", "GeoConvProjection",
                 .target(name: "CGeoConvZlib", condition: .when(platforms: pkgConfigPlatforms)),
                 .target(name: "CZstd", condition: .when(traits: ["Zstd"])),
             ],
@@ -148,13 +167,13 @@ let package = Package(
         ),
         .target(
             name: "GeoConvProjection",
-            dependencies: ["GeoConvCore", .target(name: "CPROJ", condition: .when(traits: ["PROJ"]))],
+            dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit", .target(name: "CPROJ", condition: .when(traits: ["PROJ"]))],
             swiftSettings: strictSwift
         ),
         .target(
             name: "GeoConv",
             dependencies: [
-                "GeoConvCore", "GeoConvEncodedPolyline", "GeoConvGeoJSON", "GeoConvWKT",
+                "GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvGeometryEncoding", "GeoConvEncodedPolyline", "GeoConvGeoJSON", "GeoConvWKT",
                 "GeoConvXML", "GeoConvKML", "GeoConvGPX", "GeoConvCSV", "GeoConvShapefile", "GeoConvGeoParquet", "GeoConvProjection", "GeoConvGeometry", "GeoConvRender",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -164,7 +183,7 @@ let package = Package(
         .executableTarget(
             name: "GeoConvCLI",
             // (It imports the model and the XML reader's error type as well as the umbrella.)
-            dependencies: ["GeoConv", "GeoConvCore", "GeoConvXML",
+            dependencies: ["GeoConv", "GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvXML",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSwift
         ),

@@ -1,4 +1,5 @@
 import GeoConvCore
+import GeoConvFormatKit
 
 /// How a conversion's features flow from its reader to its writer: the one `pump`, alone or
 /// with a decorator. `Converter.convert` plans (formats, options, transforms), picks the

@@ -1,4 +1,7 @@
 @_exported public import GeoConvCore
+@_exported public import GeoConvIO
+@_exported public import GeoConvFormatKit
+@_exported public import GeoConvGeometryEncoding
 @_exported public import GeoConvEncodedPolyline
 @_exported public import GeoConvGeoJSON
 @_exported public import GeoConvWKT

@@ -1,4 +1,5 @@
 import GeoConvCore
+import GeoConvFormatKit
 import OrderedCollections
 
 /// Features read for `inspect`, in input order, with what was counted of them and how to

@@ -1,4 +1,6 @@
 public import GeoConvCore
+public import GeoConvIO
+public import GeoConvFormatKit
 public import GeoConvGeometry
 
 /// What `MarkerClusters.write` is asked to do.

@@ -1,6 +1,8 @@
 import Dispatch
 import DequeModule
 import GeoConvCore
+import GeoConvIO
+import GeoConvFormatKit
 
 /// `--jobs N`: the decorator around the pipeline. A reader that cuts its features into runs
 /// (`FeatureReader.nextFeatureRun`) hands them out here; `jobs` runs at a time are read and

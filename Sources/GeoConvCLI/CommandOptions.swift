@@ -1,6 +1,8 @@
 public import ArgumentParser
 import GeoConv
-public import GeoConvCore
+import GeoConvCore
+import GeoConvIO
+public import GeoConvFormatKit
 
 /// The file a command reads and how: `INPUT` and `--from`. One group for every command
 /// that reads a file.

@@ -1,4 +1,6 @@
 public import GeoConvCore
+public import GeoConvFormatKit
+public import GeoConvGeometryEncoding
 
 /// Options for reading CSV.
 public struct CSVReadOptions: Hashable, Sendable {

@@ -1,4 +1,6 @@
 import GeoConvCore
+import GeoConvIO
+import GeoConvFormatKit
 
 /// A CSV in a legacy encoding (`--csv-encoding CP1252`: what Excel on Windows and old exports
 /// write), decoded to UTF-8 before it is read. Without the option a CSV is UTF-8, as GDAL

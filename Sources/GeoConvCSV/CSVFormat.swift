@@ -1,4 +1,6 @@
-public import GeoConvCore
+import GeoConvCore
+public import GeoConvFormatKit
+import GeoConvGeometryEncoding
 
 /// The options CSV's reader and writer take (`ConversionOptions.formatOptions`).
 public enum CSVOptions {

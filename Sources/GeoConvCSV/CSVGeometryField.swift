@@ -1,4 +1,5 @@
 import GeoConvCore
+import GeoConvGeometryEncoding
 
 /// A geometry column's field: WKT (or EWKT), or hexadecimal WKB (or EWKB), read with Core's
 /// WKT and WKB readers; empty for no geometry.

@@ -1,4 +1,6 @@
 public import GeoConvCore
+public import GeoConvIO
+public import GeoConvFormatKit
 
 /// Reads CSV/TSV streaming, one row at a time.
 ///

@@ -1,4 +1,5 @@
 import GeoConvCore
+import GeoConvIO
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,7 @@
 import GeoConvCore
+import GeoConvIO
+import GeoConvFormatKit
+import GeoConvGeometryEncoding
 
 /// CSV's part of the conservation check: the names of the property columns, and every
 /// non-empty cell at its place (a geometry column's WKT or WKB as its ordinates), each

@@ -1,4 +1,7 @@
 public import GeoConvCore
+public import GeoConvIO
+public import GeoConvFormatKit
+import GeoConvGeometryEncoding
 
 /// Writes CSV (or TSV): a header line, then a row per feature, LF line breaks (GDAL's
 /// default outside Windows), RFC 4180 quoting (a field holding the delimiter, a quote, CR

@@ -128,8 +128,9 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     public init(nilLiteral: ()) { self = .null }
 }
 
-/// JSON text for `JSONValue`s: writing (compact, numbers by their literal) and parsing short
-/// texts (a property value stored as text by a format that only holds strings).
+/// JSON text for `JSONValue`s: writing (compact, numbers by their literal) here, and parsing
+/// short texts (a property value stored as text by a format that only holds strings) with
+/// the JSON tokenizer, in `GeoConvIO`.
 package enum JSONText {
     /// Compact UTF-8 JSON.
     package static func compact(_ value: JSONValue) -> [UInt8] {
@@ -220,24 +221,5 @@ package enum JSONText {
         appendString(key, to: &out)
         out.append(UInt8(ascii: ":"))
         append(value, to: &out)
-    }
-
-    /// Parses a short JSON text (at most 64 levels deep) with the package's one JSON
-    /// tokenizer (`JSONScanner`); `nil` when it is not exactly one JSON value.
-    package static func parse(_ text: String) -> JSONValue? {
-        parse(Array(text.utf8), maximumDepth: 64)
-    }
-
-    /// Parses JSON text of any length, at most `maximumDepth` levels deep; `nil` when it is
-    /// not exactly one JSON value.
-    package static func parse(_ bytes: [UInt8], maximumDepth: Int) -> JSONValue? {
-        guard let reader = try? ByteReader(.memory(bytes, name: "JSON text")) else { return nil }
-        let scanner = JSONScanner(reader, maximumDepth: maximumDepth)
-        do throws(GeoConvError) {
-            let value = try scanner.parseValue(depth: 0, pointer: "")
-            return try scanner.peekToken() == nil ? value : nil
-        } catch {
-            return nil
-        }
     }
 }

@@ -1,4 +1,6 @@
 public import GeoConvCore
+public import GeoConvIO
+public import GeoConvFormatKit
 
 /// Options for reading and writing `.polyline` files.
 public struct PolylineFileOptions: Hashable, Sendable {

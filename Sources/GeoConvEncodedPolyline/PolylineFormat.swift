@@ -1,4 +1,5 @@
-public import GeoConvCore
+import GeoConvCore
+public import GeoConvFormatKit
 
 /// The options encoded-polyline files take (`ConversionOptions.formatOptions`).
 public enum PolylineOptions {

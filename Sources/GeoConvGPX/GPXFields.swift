@@ -1,4 +1,5 @@
 import GeoConvCore
+import GeoConvIO
 internal import GeoConvXML
 
 /// The fields of waypoints, routes and tracks, read into JSON values.

@@ -1,4 +1,5 @@
-public import GeoConvCore
+import GeoConvCore
+public import GeoConvFormatKit
 
 extension FileFormat {
     /// GPX 1.1 (1.0 read too): waypoints, routes and tracks.

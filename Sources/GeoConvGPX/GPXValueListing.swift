@@ -1,4 +1,6 @@
 import GeoConvCore
+import GeoConvIO
+import GeoConvFormatKit
 import GeoConvXML
 
 /// GPX's part of the conservation check: every element text and attribute value

@@ -1,4 +1,5 @@
-public import GeoConvCore
+import GeoConvCore
+public import GeoConvFormatKit
 
 extension GeoJSONReader: ValidatingReader {}
 

@@ -1,4 +1,5 @@
 public import GeoConvCore
+public import GeoConvFormatKit
 
 /// The marker index of a FeatureCollection or text sequence: each feature stepped over as
 /// bytes except its geometry's type and position and its ids (`FeatureReader`'s marker index).

@@ -1,4 +1,6 @@
 public import GeoConvCore
+public import GeoConvIO
+public import GeoConvFormatKit
 
 /// Options for reading GeoJSON.
 public struct GeoJSONReadOptions: Hashable, Sendable {

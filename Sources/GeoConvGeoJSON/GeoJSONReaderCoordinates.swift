@@ -1,4 +1,5 @@
 import GeoConvCore
+import GeoConvIO
 
 /// Coordinates: the one parser, straight into the shape the geometry's type needs. When
 /// "coordinates" comes before "type", the object reader steps over them and comes back once

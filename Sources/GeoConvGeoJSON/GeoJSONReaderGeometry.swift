@@ -1,4 +1,6 @@
 import GeoConvCore
+import GeoConvIO
+import GeoConvFormatKit
 
 /// Geometries and features: a geometry object's members interpreted by its type (its
 /// coordinates are parsed by `GeoJSONReaderCoordinates.swift`), and the feature built from

@@ -1,4 +1,6 @@
 import GeoConvCore
+import GeoConvIO
+import GeoConvFormatKit
 
 /// Objects: one JSON object's members read into its parts before its type says what it is,
 /// member names matched as bytes, and which members belong to which kind of object.

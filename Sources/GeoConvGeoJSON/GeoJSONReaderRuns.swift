@@ -1,4 +1,5 @@
 public import GeoConvCore
+public import GeoConvFormatKit
 
 /// `--jobs` on a FeatureCollection: its `features` array cut into runs of whole features,
 /// each read by a reader of its own on another thread (`FeatureReader`'s runs).

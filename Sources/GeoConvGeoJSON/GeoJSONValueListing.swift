@@ -1,4 +1,6 @@
 import GeoConvCore
+import GeoConvIO
+import GeoConvFormatKit
 
 /// GeoJSON's part of the conservation check: every JSON value (`JSONValueListing`), with
 /// the ordinates, `bbox` and `crs` member of a document in another CRS marked as reprojected

@@ -1,4 +1,6 @@
 public import GeoConvCore
+public import GeoConvIO
+public import GeoConvFormatKit
 
 /// Options for writing GeoJSON.
 public struct GeoJSONWriteOptions: Hashable, Sendable {

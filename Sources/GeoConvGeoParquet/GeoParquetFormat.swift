@@ -1,4 +1,6 @@
-public import GeoConvCore
+import GeoConvCore
+import GeoConvIO
+public import GeoConvFormatKit
 import GeoConvProjection
 
 /// The options GeoParquet's writer takes (`ConversionOptions.formatOptions`).

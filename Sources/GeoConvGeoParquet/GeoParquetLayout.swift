@@ -1,4 +1,5 @@
 import GeoConvCore
+import GeoConvIO
 
 /// What a Parquet file's schema and `geo` metadata say: the geometry column, its CRS, and
 /// the columns read as properties (and as title and snippet).

@@ -1,4 +1,7 @@
 public import GeoConvCore
+public import GeoConvIO
+public import GeoConvFormatKit
+import GeoConvGeometryEncoding
 
 /// Reads GeoParquet (1.0 and 1.1) and plain Parquet: a row group at a time, each row a
 /// feature. The `geo` metadata's primary column, WKB-encoded, is the geometry; its CRS

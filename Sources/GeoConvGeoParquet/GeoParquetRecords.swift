@@ -1,4 +1,5 @@
 public import GeoConvCore
+public import GeoConvFormatKit
 
 /// Rows made on other threads (`--jobs`): a feature's spooled row takes nothing from the
 /// rows before it but its columns' numbers, which the document's writer maps by name when

@@ -1,4 +1,5 @@
 import GeoConvCore
+import GeoConvGeometryEncoding
 
 /// Features made into spooled rows (`SpooledRow`), and what the property columns held: the
 /// part of writing that needs nothing but the rows before it. The document's writer has

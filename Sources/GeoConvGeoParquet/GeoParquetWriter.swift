@@ -1,4 +1,6 @@
 public import GeoConvCore
+public import GeoConvIO
+public import GeoConvFormatKit
 
 /// How GeoParquet is written.
 public struct GeoParquetWriteOptions: Hashable, Sendable {

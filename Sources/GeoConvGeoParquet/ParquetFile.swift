@@ -1,4 +1,5 @@
 import GeoConvCore
+import GeoConvIO
 
 /// A Parquet file opened for reading at random: its footer decoded, byte ranges read again
 /// from the input (`pread` for a file, a slice for memory). Standard input is copied to a

@@ -1,4 +1,5 @@
 public import GeoConvCore
+public import GeoConvFormatKit
 
 /// Turns circles into geodesic polygons (for formats that cannot hold circles, or on
 /// request with `--circles polygon`), reporting the approximation — or, with

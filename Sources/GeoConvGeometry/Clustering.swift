@@ -1,4 +1,5 @@
 public import GeoConvCore
+import GeoConvIO
 import Dispatch
 import Synchronization
 #if canImport(Glibc)

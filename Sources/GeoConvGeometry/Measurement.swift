@@ -1,4 +1,5 @@
 public import GeoConvCore
+public import GeoConvFormatKit
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)

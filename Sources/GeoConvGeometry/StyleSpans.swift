@@ -1,4 +1,5 @@
 public import GeoConvCore
+public import GeoConvFormatKit
 
 /// Repeating style-span patterns along a path (the Maps SDK's `GMSStyleSpans(path, styles,
 /// lengths, kind, offset)`), and the explosion of spans into one styled line per span.

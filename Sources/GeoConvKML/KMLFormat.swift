@@ -1,4 +1,5 @@
-public import GeoConvCore
+import GeoConvCore
+public import GeoConvFormatKit
 
 extension FileFormat {
     /// KML 2.2 (2.1 and prefixed documents are read too).

@@ -1,4 +1,5 @@
 import GeoConvCore
+import GeoConvIO
 internal import GeoConvXML
 internal import Synchronization
 

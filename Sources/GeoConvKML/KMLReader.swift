@@ -1,4 +1,6 @@
 public import GeoConvCore
+public import GeoConvIO
+public import GeoConvFormatKit
 internal import GeoConvXML
 internal import DequeModule
 

@@ -1,4 +1,6 @@
 import GeoConvCore
+import GeoConvIO
+import GeoConvFormatKit
 internal import GeoConvXML
 internal import OrderedCollections
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 public import GeoConvCore
+public import GeoConvFormatKit
 internal import DequeModule
 import Synchronization
 

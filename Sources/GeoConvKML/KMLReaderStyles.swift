@@ -1,4 +1,5 @@
 import GeoConvCore
+import GeoConvFormatKit
 internal import GeoConvXML
 
 /// Styles, StyleMaps and schemas: read where they are defined, resolved as a placemark ends.

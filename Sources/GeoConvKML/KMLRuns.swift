@@ -1,4 +1,5 @@
 import GeoConvCore
+import GeoConvIO
 internal import GeoConvXML
 #if canImport(Glibc)
 internal import Glibc

@@ -1,5 +1,6 @@
 internal import GeoConvXML
 import GeoConvCore
+import GeoConvFormatKit
 
 /// A KML `<Style>` as read: the parts geoconv maps, each optional so that an inline style
 /// can override only what it says (KML's cascading of shared and inline styles).

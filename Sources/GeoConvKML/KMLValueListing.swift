@@ -1,4 +1,6 @@
 import GeoConvCore
+import GeoConvIO
+import GeoConvFormatKit
 import GeoConvXML
 
 /// KML's part of the conservation check: every element text and attribute value of a KML

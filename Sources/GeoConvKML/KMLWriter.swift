@@ -1,5 +1,7 @@
 internal import GeoConvXML
 public import GeoConvCore
+public import GeoConvIO
+public import GeoConvFormatKit
 import OrderedCollections
 
 /// Options for writing KML.

@@ -1,4 +1,6 @@
 public import GeoConvCore
+import GeoConvIO
+public import GeoConvFormatKit
 internal import GeoConvXML
 
 /// Placemarks written on other threads (`--jobs`): most placemarks of a large file take

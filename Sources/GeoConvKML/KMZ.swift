@@ -1,5 +1,7 @@
 import Foundation
 public import GeoConvCore
+public import GeoConvIO
+public import GeoConvFormatKit
 import ZIPFoundation
 
 /// Limits against zip bombs when reading KMZ.

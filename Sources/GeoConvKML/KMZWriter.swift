@@ -1,5 +1,7 @@
 import Foundation
 public import GeoConvCore
+public import GeoConvIO
+public import GeoConvFormatKit
 import ZIPFoundation
 
 /// Writes a KMZ: the KML from `KMLWriter`, zipped as `doc.kml`, the archive's first entry.

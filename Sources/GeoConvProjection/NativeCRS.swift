@@ -1,4 +1,5 @@
 public import GeoConvCore
+import GeoConvFormatKit
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)

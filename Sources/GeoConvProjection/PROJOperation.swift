@@ -1,6 +1,7 @@
 #if PROJ
 // Built with the PROJ trait only.
 internal import GeoConvCore
+internal import GeoConvFormatKit
 internal import CPROJ
 
 /// The runtime PROJ library's version, e.g. `9.1.1` (from `proj_info()`).

@@ -1,6 +1,8 @@
 #if Rendering
 // Built with the Rendering trait (Cairo, SQLite) only.
 public import GeoConvCore
+import GeoConvIO
+public import GeoConvFormatKit
 public import GeoConvGeometry
 #if canImport(Glibc)
 import Glibc

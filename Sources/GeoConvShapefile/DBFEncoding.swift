@@ -6,6 +6,7 @@ import Glibc
 import Darwin
 #endif
 import GeoConvCore
+import GeoConvIO
 
 /// The character set of a DBF's text, decoded to UTF-8: from `--shp-encoding`, else the
 /// `.cpg` file beside it, else the language driver id in its header (byte 29) — GDAL's

@@ -1,6 +1,7 @@
 #if Shapefile
 import Foundation
 import GeoConvCore
+import GeoConvIO
 import ZIPFoundation
 
 /// The shapefiles of a zip archive, extracted to a temporary folder (shapelib reads files):

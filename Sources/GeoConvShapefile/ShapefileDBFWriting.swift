@@ -1,6 +1,7 @@
 #if Shapefile
 internal import CShapelib
 import GeoConvCore
+import GeoConvFormatKit
 internal import GeoConvProjection
 
 /// The DBFs of the shapefiles written, from the spool, once the columns are known: UTF-8

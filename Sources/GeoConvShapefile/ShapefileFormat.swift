@@ -1,5 +1,6 @@
 #if Shapefile
 public import GeoConvCore
+public import GeoConvFormatKit
 
 /// How a shapefile is read.
 public struct ShapefileReadOptions: Sendable {

@@ -2,6 +2,7 @@
 internal import CShapelib
 import Foundation
 import GeoConvCore
+import GeoConvIO
 
 /// One shapefile open for reading: its `.shp` (with `.shx`) and `.dbf` through shapelib,
 /// its `.prj` and the DBF's text encoding.

@@ -1,4 +1,5 @@
-public import GeoConvCore
+import GeoConvCore
+public import GeoConvFormatKit
 
 /// The options shapefile readers and writers take (`ConversionOptions.formatOptions`).
 public enum ShapefileOptions {

@@ -1,6 +1,8 @@
 #if Shapefile
 import Foundation
 public import GeoConvCore
+public import GeoConvIO
+public import GeoConvFormatKit
 
 /// Reads a shapefile — its `.shp` named, the `.shx`, `.dbf`, `.prj` and `.cpg` beside it —
 /// or every shapefile in a `.zip`, one after the other, feature by feature (one shape and

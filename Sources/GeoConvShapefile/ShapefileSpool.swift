@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import GeoConvCore
+import GeoConvIO
 
 /// The properties of every shape written, in order, in a temporary file, read back once when
 /// the DBFs are written (their columns are known only then). Binary, so that neither side

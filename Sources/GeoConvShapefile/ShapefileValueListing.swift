@@ -1,5 +1,7 @@
 #if Shapefile
 import GeoConvCore
+import GeoConvIO
+import GeoConvFormatKit
 
 /// Every value a shapefile holds, for the conservation check: each DBF value (line = record
 /// number from 1, column = field number from 1) and each ordinate of each shape (on its

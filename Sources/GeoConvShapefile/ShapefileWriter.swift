@@ -2,6 +2,8 @@
 internal import CShapelib
 import Foundation
 public import GeoConvCore
+public import GeoConvIO
+public import GeoConvFormatKit
 
 /// Writes shapefiles: one per geometry kind, because a shapefile holds one — `out.shp` for
 /// the first kind met, `out_points.shp`, `out_multipoints.shp`, `out_lines.shp`,

@@ -2,6 +2,7 @@
 internal import CShapelib
 import Foundation
 import GeoConvCore
+import GeoConvIO
 import ZIPFoundation
 
 /// The state of a `ShapefileWriter`: the shapefiles open in the temporary folder, the spool

@@ -1,4 +1,7 @@
 public import GeoConvCore
+public import GeoConvIO
+public import GeoConvFormatKit
+public import GeoConvGeometryEncoding
 
 /// How a line-based geometry file encodes each line.
 public enum GeometryLineEncoding: String, Hashable, Sendable {

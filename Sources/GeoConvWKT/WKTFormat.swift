@@ -1,4 +1,6 @@
-public import GeoConvCore
+import GeoConvCore
+public import GeoConvFormatKit
+import GeoConvGeometryEncoding
 
 private let hexDigits = Set("0123456789abcdefABCDEF".utf8)
 

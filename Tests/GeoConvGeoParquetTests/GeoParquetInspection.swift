@@ -1,6 +1,7 @@
 import Foundation
 @testable import GeoConvGeoParquet
 import GeoConvCore
+import GeoConvIO
 import Testing
 
 /// What a GeoParquet file's footer says, for assertions.

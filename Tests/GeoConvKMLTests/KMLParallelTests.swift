@@ -1,6 +1,8 @@
 import Foundation
 @testable import GeoConv
 import GeoConvCore
+import GeoConvIO
+import GeoConvFormatKit
 @testable import GeoConvKML
 import GeoConvTestSupport
 import Testing

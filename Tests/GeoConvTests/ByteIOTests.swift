@@ -1,6 +1,7 @@
 import Foundation
 import GeoConv
 import GeoConvCore
+import GeoConvIO
 import Synchronization
 import Testing
 import GeoConvTestSupport

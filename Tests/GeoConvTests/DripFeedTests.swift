@@ -1,6 +1,8 @@
 import Foundation
 import GeoConv
 import GeoConvCore
+import GeoConvIO
+import GeoConvFormatKit
 import GeoConvTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import GeoConv
 import GeoConvCore
+import GeoConvFormatKit
 import Testing
 import GeoConvTestSupport
 

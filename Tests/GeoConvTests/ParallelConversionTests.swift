@@ -1,6 +1,7 @@
 import Foundation
 @testable import GeoConv
 import GeoConvCore
+import GeoConvFormatKit
 import Testing
 import GeoConvTestSupport
 

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import GeoConvCore
+import GeoConvFormatKit
 
 /// Whether a geometry intersects `--bbox` in the plane of its coordinates (x = longitude,
 /// y = latitude), edges included: a point in the box, an edge through it, or a polygon

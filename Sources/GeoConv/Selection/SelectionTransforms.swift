@@ -1,4 +1,5 @@
 import GeoConvCore
+import GeoConvFormatKit
 import GeoConvProjection
 
 extension Converter {

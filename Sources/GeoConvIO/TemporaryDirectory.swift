@@ -1,3 +1,5 @@
+package import GeoConvCore
+
 package import Foundation
 
 /// A temporary directory removed with its contents when no longer needed — or when a

@@ -1,3 +1,5 @@
+public import GeoConvCore
+
 import Synchronization
 #if canImport(Glibc)
 import Glibc

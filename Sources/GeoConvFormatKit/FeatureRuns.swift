@@ -1,3 +1,6 @@
+public import GeoConvCore
+public import GeoConvIO
+
 /// Whole records cut from an input — lines of a line-delimited file, the features of a
 /// FeatureCollection's array, a KML document's run of Placemarks — with where they start and
 /// the reader of their features, for a worker on another thread (`--jobs`).

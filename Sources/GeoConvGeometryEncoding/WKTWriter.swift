@@ -1,3 +1,5 @@
+public import GeoConvCore
+
 /// Writes a model geometry as OGC WKT: `x y` is longitude latitude; `Z` when every position
 /// of the geometry has an altitude (positions without one are written with Z 0, reported by
 /// the file writer); `… EMPTY` for empties; numbers in the shortest form that reads back

@@ -1,3 +1,6 @@
+public import GeoConvCore
+public import GeoConvFormatKit
+
 /// The ordinates a WKT or WKB geometry declares.
 public enum WKTDimensions: String, Hashable, Sendable {
     case xy = "XY", xyz = "XYZ", xym = "XYM", xyzm = "XYZM"

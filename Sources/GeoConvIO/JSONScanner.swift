@@ -1,3 +1,4 @@
+package import GeoConvCore
 
 /// A byte-level JSON scanner over a streaming input.
 ///

@@ -1,3 +1,5 @@
+package import GeoConvCore
+
 internal import GeoConvBytes
 
 /// Stepping over values as bytes, without building them (for readers that need only some

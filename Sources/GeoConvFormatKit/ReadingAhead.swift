@@ -1,3 +1,5 @@
+package import GeoConvCore
+
 import Foundation
 import DequeModule
 

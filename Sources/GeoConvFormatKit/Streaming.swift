@@ -1,3 +1,6 @@
+public import GeoConvCore
+public import GeoConvIO
+
 /// Produces a document's header, then its features one at a time, so that a conversion
 /// holds one feature in memory, never the whole file.
 ///

@@ -1,3 +1,6 @@
+public import GeoConvCore
+public import GeoConvIO
+
 /// One value a reader took in from a file, for the conservation check (`geoconv conservation`):
 /// an XML element's text or an attribute's value, a JSON scalar or member name, one ordinate.
 ///

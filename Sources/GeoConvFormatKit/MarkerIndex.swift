@@ -1,3 +1,6 @@
+public import GeoConvCore
+public import GeoConvIO
+
 /// One feature of an input as a marker index sees it: its position when it is a Point, and
 /// where its bytes are, so that it can be read again when it is needed (a marker that
 /// stays alone in a cluster) instead of being held in memory.

@@ -1,3 +1,4 @@
+package import GeoConvCore
 
 /// Strings: the escape-free ASCII fast path, escapes and surrogate pairs, UTF-8 checks.
 extension JSONScanner {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GeoConvCore
 
 /// Curves (SQL/MM, ISO 19125): read and linearised, as GDAL does (`-nlt CONVERT_TO_LINEAR`):
 /// every arc becomes straight segments spanning at most `arcStep` degrees (4°, GDAL's

@@ -1,3 +1,6 @@
+public import GeoConvCore
+public import GeoConvIO
+
 /// A file format geoconv can read and/or write, and what it can hold.
 ///
 /// Each format's target defines its own value (`FileFormat.geoJSON` in GeoConvGeoJSON, …);

@@ -1,3 +1,5 @@
+package import GeoConvCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,3 +1,4 @@
+package import GeoConvCore
 
 /// Numbers: JSON's grammar checked as the bytes pass, values parsed to exactly the `Double`
 /// `strtod` gives, literals kept as text.

@@ -1,3 +1,5 @@
+public import GeoConvCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,3 +1,5 @@
+public import GeoConvCore
+
 /// Well-Known Binary, ISO and PostGIS EWKB: both byte orders; Z and M as ISO type codes
 /// (+1000, +2000, +3000) or EWKB flags (0x80000000 Z, 0x40000000 M); the EWKB SRID flag
 /// (0x20000000). M values are read and dropped (the model has none); `POINT EMPTY` is a
