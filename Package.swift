@@ -157,11 +157,19 @@ let package = Package(
         // Parquet written and read from its specification (Thrift compact footers, PLAIN and
         // dictionary pages); zstd with the Zstd trait.
         .target(
+            name: "GeoConvParquet",
+            dependencies: [
+                "GeoConvCore", "GeoConvIO",
+                .target(name: "CGeoConvZlib", condition: .when(platforms: pkgConfigPlatforms)),
+                .target(name: "CZstd", condition: .when(traits: ["Zstd"])),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .target(
             name: "GeoConvGeoParquet",
             dependencies: [
                 "GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvGeometryEncoding", "GeoConvProjection",
-                .target(name: "CGeoConvZlib", condition: .when(platforms: pkgConfigPlatforms)),
-                .target(name: "CZstd", condition: .when(traits: ["Zstd"])),
+                "GeoConvParquet",
             ],
             swiftSettings: strictSwift
         ),
@@ -205,7 +213,8 @@ let package = Package(
         .testTarget(name: "GeoConvGPXTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "GeoConvCSVTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "GeoConvShapefileTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
-        .testTarget(name: "GeoConvGeoParquetTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
+        .testTarget(name: "GeoConvParquetTests", dependencies: ["GeoConvParquet", "GeoConvTestSupport"], swiftSettings: strictSwift),
+        .testTarget(name: "GeoConvGeoParquetTests", dependencies: ["GeoConv", "GeoConvParquet", "GeoConvTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "GeoConvKMLTests", dependencies: ["GeoConv", "GeoConvKML", "GeoConvXML", "GeoConvTestSupport"],
                     swiftSettings: strictSwift),
         .testTarget(

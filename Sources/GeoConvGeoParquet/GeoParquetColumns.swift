@@ -1,4 +1,5 @@
 import GeoConvCore
+import GeoConvParquet
 
 /// The kinds of value a property column has held, and the Parquet column it becomes: the
 /// widest type that holds them all.

@@ -1,4 +1,5 @@
 import GeoConvCore
+import GeoConvParquet
 import GeoConvIO
 
 /// The end of writing: the columns' types settled, the spooled rows written a row group at

@@ -1,4 +1,5 @@
 import GeoConvCore
+import GeoConvParquet
 import GeoConvIO
 
 /// What a Parquet file's schema and `geo` metadata say: the geometry column, its CRS, and

@@ -1,4 +1,5 @@
 public import GeoConvCore
+import GeoConvParquet
 public import GeoConvIO
 public import GeoConvFormatKit
 import GeoConvGeometryEncoding

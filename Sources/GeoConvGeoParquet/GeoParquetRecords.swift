@@ -1,4 +1,5 @@
 public import GeoConvCore
+import GeoConvParquet
 public import GeoConvFormatKit
 
 /// Rows made on other threads (`--jobs`): a feature's spooled row takes nothing from the

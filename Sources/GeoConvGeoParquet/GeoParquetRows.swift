@@ -1,4 +1,5 @@
 import GeoConvCore
+import GeoConvParquet
 import GeoConvGeometryEncoding
 
 /// Features made into spooled rows (`SpooledRow`), and what the property columns held: the

@@ -1,4 +1,5 @@
 import GeoConvCore
+import GeoConvParquet
 import GeoConvIO
 import GeoConvFormatKit
 

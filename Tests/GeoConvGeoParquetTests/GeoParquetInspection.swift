@@ -1,5 +1,6 @@
 import Foundation
 @testable import GeoConvGeoParquet
+@testable import GeoConvParquet
 import GeoConvCore
 import GeoConvIO
 import Testing

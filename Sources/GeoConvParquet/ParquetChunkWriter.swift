@@ -1,15 +1,15 @@
-import GeoConvCore
+package import GeoConvCore
 
 /// A leaf column's values for one row group, as they are encoded: which rows have a value
 /// (for an optional column) and the values of those rows.
-enum LeafValues {
+package enum LeafValues {
     case int64([Int64])
     case double([Double])
     case boolean([Bool])
     /// Byte arrays end to end, and where each ends.
     case bytes([UInt8], ends: [Int])
 
-    var parquetType: ParquetType {
+    package var parquetType: ParquetType {
         switch self {
         case .int64: .int64
         case .double: .double
@@ -18,7 +18,7 @@ enum LeafValues {
         }
     }
 
-    var count: Int {
+    package var count: Int {
         switch self {
         case .int64(let v): v.count
         case .double(let v): v.count
@@ -30,17 +30,22 @@ enum LeafValues {
 
 /// Writes column chunks: an optional dictionary page, then data pages (v1) of about
 /// `pageBytes` of values each, every page compressed with the file's codec.
-struct ParquetChunkWriter {
-    let codec: ParquetCodec
+package struct ParquetChunkWriter {
+    /// Every stored property, as the memberwise initializer takes them (package-wide).
+    package init(codec: ParquetCodec) {
+        self.codec = codec
+    }
+
+    package let codec: ParquetCodec
     /// Values per data page, about (a page is cut at the first row past it).
-    var pageBytes = 1 << 20
+    package var pageBytes = 1 << 20
     /// A text column is dictionary-encoded while its dictionary stays under this and it has
     /// fewer distinct values than half its values.
-    var dictionaryBytes = 1 << 20
+    package var dictionaryBytes = 1 << 20
 
     /// Writes one chunk through `emit` (bytes at `offset`, the file position of the first
     /// byte), returning its metadata. `present` is `nil` for a required column.
-    func write(path: [String], values: LeafValues, present: [Bool]?, statistics wantsStatistics: Bool, dictionary: Bool = true, offset: Int64,
+    package func write(path: [String], values: LeafValues, present: [Bool]?, statistics wantsStatistics: Bool, dictionary: Bool = true, offset: Int64,
                emit: ([UInt8]) throws(GeoConvError) -> Void) throws(GeoConvError) -> ParquetColumnMetadata
     {
         let rows = present?.count ?? values.count
@@ -138,7 +143,7 @@ struct ParquetChunkWriter {
     }
 
     /// Definition levels (0 null, 1 value) as the hybrid's runs.
-    static func encodeLevels(_ present: ArraySlice<Bool>, to out: inout [UInt8]) {
+    package static func encodeLevels(_ present: ArraySlice<Bool>, to out: inout [UInt8]) {
         var i = present.startIndex
         var literal: [UInt32] = []
         while i < present.endIndex {
@@ -157,7 +162,7 @@ struct ParquetChunkWriter {
         ParquetHybrid.encode(literal, width: 1, to: &out)
     }
 
-    static func size(of values: LeafValues, at index: Int, dictionary: Bool) -> Int {
+    package static func size(of values: LeafValues, at index: Int, dictionary: Bool) -> Int {
         switch values {
         case .int64, .double: 8
         case .boolean: 1
@@ -165,15 +170,15 @@ struct ParquetChunkWriter {
         }
     }
 
-    static func appendUInt32(_ value: UInt32, to out: inout [UInt8]) { ByteEncoding.appendUInt32(value, to: &out) }
+    package static func appendUInt32(_ value: UInt32, to out: inout [UInt8]) { ByteEncoding.appendUInt32(value, to: &out) }
 
-    static func appendLength(_ value: Int, to out: inout [UInt8]) { ByteEncoding.appendUInt32(UInt32(truncatingIfNeeded: value), to: &out) }
+    package static func appendLength(_ value: Int, to out: inout [UInt8]) { ByteEncoding.appendUInt32(UInt32(truncatingIfNeeded: value), to: &out) }
 
-    static func appendUInt64(_ value: UInt64, to out: inout [UInt8]) { ByteEncoding.appendUInt64(value, to: &out) }
+    package static func appendUInt64(_ value: UInt64, to out: inout [UInt8]) { ByteEncoding.appendUInt64(value, to: &out) }
 
     /// PLAIN: little-endian numbers, booleans one bit each (least significant first), byte
     /// arrays as a 4-byte length and their bytes.
-    static func appendPlain(_ values: LeafValues, _ range: Range<Int>, to out: inout [UInt8]) {
+    package static func appendPlain(_ values: LeafValues, _ range: Range<Int>, to out: inout [UInt8]) {
         switch values {
         #if _endian(little)
         // Laid out in memory as PLAIN lays them out: copied at once.
@@ -206,7 +211,7 @@ struct ParquetChunkWriter {
 
     /// The chunk's minimum and maximum, PLAIN-encoded (text without its length), for the
     /// columns whose order readers compare by: numbers and UTF-8 text.
-    static func bounds(of values: LeafValues) -> ([UInt8]?, [UInt8]?) {
+    package static func bounds(of values: LeafValues) -> ([UInt8]?, [UInt8]?) {
         var low: [UInt8] = [], high: [UInt8] = []
         switch values {
         case .int64(let v):

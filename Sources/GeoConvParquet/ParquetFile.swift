@@ -1,20 +1,20 @@
-import GeoConvCore
-import GeoConvIO
+package import GeoConvCore
+package import GeoConvIO
 
 /// A Parquet file opened for reading at random: its footer decoded, byte ranges read again
 /// from the input (`pread` for a file, a slice for memory). Standard input is copied to a
 /// temporary file first (the footer is at the end).
-final class ParquetFile {
-    let name: String
-    let metadata: ParquetFileMetadata
-    let size: Int
+package final class ParquetFile {
+    package let name: String
+    package let metadata: ParquetFileMetadata
+    package let size: Int
     private let source: ByteReader
     private let copy: SpooledInput?
 
     /// The largest footer accepted (Overture's are a few MB).
-    static let maximumFooterBytes = 256 << 20
+    package static let maximumFooterBytes = 256 << 20
 
-    init(_ input: ByteReader) throws(GeoConvError) {
+    package init(_ input: ByteReader) throws(GeoConvError) {
         name = input.name
         if input.readsRanges, input.totalBytes != nil {
             copy = nil
@@ -55,7 +55,7 @@ final class ParquetFile {
     }
 
     /// `count` bytes from `offset`.
-    func read(_ offset: Int, _ count: Int) throws(GeoConvError) -> [UInt8] {
+    package func read(_ offset: Int, _ count: Int) throws(GeoConvError) -> [UInt8] {
         guard offset >= 0, count >= 0, offset <= size, count <= size - offset else {
             throw GeoConvError(.invalidInput, "a column chunk (\(count) bytes at \(offset)) lies outside the file's \(size) bytes",
                                at: SourceLocation(file: name, byteOffset: max(0, offset)), hint: "check that the file is complete")
@@ -72,30 +72,30 @@ final class ParquetFile {
 }
 
 /// A leaf column of the schema: its path, levels and how its values read.
-struct ParquetLeaf {
-    var path: [String]
-    var element: ParquetSchemaElement
-    var maxDefinition: Int
-    var maxRepetition: Int
+package struct ParquetLeaf {
+    package var path: [String]
+    package var element: ParquetSchemaElement
+    package var maxDefinition: Int
+    package var maxRepetition: Int
     /// The definition level each node of `path` is defined at (the last is `maxDefinition`),
     /// whether it is repeated, and its annotation (a list's or map's group).
-    var definitions: [Int] = []
-    var repeated: [Bool] = []
-    var annotations: [ParquetAnnotation] = []
+    package var definitions: [Int] = []
+    package var repeated: [Bool] = []
+    package var annotations: [ParquetAnnotation] = []
     /// The index of the leaf among all leaves (its column chunk in each row group).
-    var index: Int
+    package var index: Int
 
-    var dottedName: String { path.joined(separator: ".") }
+    package var dottedName: String { path.joined(separator: ".") }
 
     /// For a column of Parquet's own GEOMETRY or GEOGRAPHY type, the CRS its type gives (empty
     /// when it gives none: OGC:CRS84); `nil` for other columns.
-    var nativeCRS: String? {
+    package var nativeCRS: String? {
         guard case .geometry(let crs, _) = element.annotation else { return nil }
         return crs ?? ""
     }
 
     /// The leaves of a schema, depth first.
-    static func leaves(of schema: [ParquetSchemaElement], file: String) throws(GeoConvError) -> [ParquetLeaf] {
+    package static func leaves(of schema: [ParquetSchemaElement], file: String) throws(GeoConvError) -> [ParquetLeaf] {
         var leaves: [ParquetLeaf] = []
         var position = 1
         var definitions: [Int] = [], repeated: [Bool] = [], annotations: [ParquetAnnotation] = []

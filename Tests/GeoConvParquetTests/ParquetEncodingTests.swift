@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-@testable import GeoConvGeoParquet
+@testable import GeoConvParquet
 import GeoConvCore
 
 @Suite("Parquet's encodings: Thrift compact, the RLE/bit-packing hybrid, Snappy")
-struct GeoParquetEncodingTests {
+struct ParquetEncodingTests {
     @Test("The hybrid decodes what it encodes: runs, literals, padding, widths 1 to 20")
     func hybridRoundTrip() throws {
         for width in [1, 2, 3, 7, 8, 13, 20] {

@@ -2,23 +2,23 @@ import GeoConvCore
 
 /// The parts of Parquet's footer and page headers (parquet-format's `parquet.thrift`) that
 /// geoconv writes and reads; fields it does not know are skipped when reading.
-enum ParquetType: Int32 {
+package enum ParquetType: Int32 {
     case boolean = 0, int32 = 1, int64 = 2, int96 = 3, float = 4, double = 5, byteArray = 6, fixedLenByteArray = 7
 }
 
-enum ParquetRepetition: Int32 {
+package enum ParquetRepetition: Int32 {
     case required = 0, optional = 1, repeated = 2
 }
 
-enum ParquetEncoding: Int32 {
+package enum ParquetEncoding: Int32 {
     case plain = 0, plainDictionary = 2, rle = 3, bitPacked = 4, deltaBinaryPacked = 5, deltaLengthByteArray = 6, deltaByteArray = 7,
         rleDictionary = 8, byteStreamSplit = 9
 }
 
-enum ParquetCodec: Int32 {
+package enum ParquetCodec: Int32 {
     case uncompressed = 0, snappy = 1, gzip = 2, lzo = 3, brotli = 4, lz4 = 5, zstd = 6, lz4Raw = 7
 
-    var name: String {
+    package var name: String {
         switch self {
         case .uncompressed: "none"
         case .snappy: "snappy"
@@ -32,12 +32,12 @@ enum ParquetCodec: Int32 {
     }
 }
 
-enum ParquetPageType: Int32 {
+package enum ParquetPageType: Int32 {
     case dataPage = 0, indexPage = 1, dictionaryPage = 2, dataPageV2 = 3
 }
 
 /// The converted (legacy) and logical annotations geoconv reads a column's values by.
-enum ParquetAnnotation: Equatable {
+package enum ParquetAnnotation: Equatable {
     case none
     case string, json, bson, enumeration
     case date
@@ -58,77 +58,123 @@ enum ParquetAnnotation: Equatable {
 }
 
 /// One node of the schema: a leaf column or a group (`childCount` > 0 or no type).
-struct ParquetSchemaElement {
-    var type: ParquetType?
-    var typeLength: Int32?
-    var repetition: ParquetRepetition?
-    var name: String
-    var childCount: Int32?
-    var convertedType: Int32?
-    var scale: Int32?
-    var precision: Int32?
-    var annotation: ParquetAnnotation = .none
+package struct ParquetSchemaElement {
+    /// Every stored property, as the memberwise initializer takes them (package-wide).
+    package init(type: ParquetType? = nil, typeLength: Int32? = nil, repetition: ParquetRepetition? = nil, name: String, childCount: Int32? = nil, convertedType: Int32? = nil, scale: Int32? = nil, precision: Int32? = nil, annotation: ParquetAnnotation = .none) {
+        self.type = type
+        self.typeLength = typeLength
+        self.repetition = repetition
+        self.name = name
+        self.childCount = childCount
+        self.convertedType = convertedType
+        self.scale = scale
+        self.precision = precision
+        self.annotation = annotation
+    }
+
+    package var type: ParquetType?
+    package var typeLength: Int32?
+    package var repetition: ParquetRepetition?
+    package var name: String
+    package var childCount: Int32?
+    package var convertedType: Int32?
+    package var scale: Int32?
+    package var precision: Int32?
+    package var annotation: ParquetAnnotation = .none
 }
 
-struct ParquetStatistics {
-    var nullCount: Int64?
-    var minValue: [UInt8]?
-    var maxValue: [UInt8]?
+package struct ParquetStatistics {
+    package var nullCount: Int64?
+    package var minValue: [UInt8]?
+    package var maxValue: [UInt8]?
 }
 
-struct ParquetColumnMetadata {
-    var type: ParquetType
-    var encodings: [ParquetEncoding]
-    var path: [String]
-    var codec: ParquetCodec
-    var valueCount: Int64
-    var uncompressedSize: Int64
-    var compressedSize: Int64
-    var dataPageOffset: Int64
-    var dictionaryPageOffset: Int64?
-    var statistics: ParquetStatistics?
+package struct ParquetColumnMetadata {
+    /// Every stored property, as the memberwise initializer takes them (package-wide).
+    package init(type: ParquetType, encodings: [ParquetEncoding], path: [String], codec: ParquetCodec, valueCount: Int64, uncompressedSize: Int64, compressedSize: Int64, dataPageOffset: Int64, dictionaryPageOffset: Int64? = nil, statistics: ParquetStatistics? = nil) {
+        self.type = type
+        self.encodings = encodings
+        self.path = path
+        self.codec = codec
+        self.valueCount = valueCount
+        self.uncompressedSize = uncompressedSize
+        self.compressedSize = compressedSize
+        self.dataPageOffset = dataPageOffset
+        self.dictionaryPageOffset = dictionaryPageOffset
+        self.statistics = statistics
+    }
+
+    package var type: ParquetType
+    package var encodings: [ParquetEncoding]
+    package var path: [String]
+    package var codec: ParquetCodec
+    package var valueCount: Int64
+    package var uncompressedSize: Int64
+    package var compressedSize: Int64
+    package var dataPageOffset: Int64
+    package var dictionaryPageOffset: Int64?
+    package var statistics: ParquetStatistics?
 }
 
-struct ParquetRowGroup {
-    var columns: [ParquetColumnMetadata]
-    var totalByteSize: Int64
-    var rowCount: Int64
-    var fileOffset: Int64?
-    var totalCompressedSize: Int64?
+package struct ParquetRowGroup {
+    /// Every stored property, as the memberwise initializer takes them (package-wide).
+    package init(columns: [ParquetColumnMetadata], totalByteSize: Int64, rowCount: Int64, fileOffset: Int64? = nil, totalCompressedSize: Int64? = nil) {
+        self.columns = columns
+        self.totalByteSize = totalByteSize
+        self.rowCount = rowCount
+        self.fileOffset = fileOffset
+        self.totalCompressedSize = totalCompressedSize
+    }
+
+    package var columns: [ParquetColumnMetadata]
+    package var totalByteSize: Int64
+    package var rowCount: Int64
+    package var fileOffset: Int64?
+    package var totalCompressedSize: Int64?
 }
 
-struct ParquetFileMetadata {
-    var version: Int32 = 1
-    var schema: [ParquetSchemaElement]
-    var rowCount: Int64
-    var rowGroups: [ParquetRowGroup]
-    var keyValues: [(key: String, value: String?)]
-    var createdBy: String?
+package struct ParquetFileMetadata {
+    /// Every stored property, as the memberwise initializer takes them (package-wide).
+    package init(version: Int32 = 1, schema: [ParquetSchemaElement], rowCount: Int64, rowGroups: [ParquetRowGroup], keyValues: [(key: String, value: String?)], createdBy: String? = nil) {
+        self.version = version
+        self.schema = schema
+        self.rowCount = rowCount
+        self.rowGroups = rowGroups
+        self.keyValues = keyValues
+        self.createdBy = createdBy
+    }
+
+    package var version: Int32 = 1
+    package var schema: [ParquetSchemaElement]
+    package var rowCount: Int64
+    package var rowGroups: [ParquetRowGroup]
+    package var keyValues: [(key: String, value: String?)]
+    package var createdBy: String?
 }
 
-struct ParquetPageHeader {
-    var type: ParquetPageType
-    var uncompressedSize: Int32
-    var compressedSize: Int32
+package struct ParquetPageHeader {
+    package var type: ParquetPageType
+    package var uncompressedSize: Int32
+    package var compressedSize: Int32
     /// Data pages (v1 and v2) and dictionary pages: the number of values (v1, dictionary) or
     /// of rows' level entries (v2) and the encoding of the values.
-    var valueCount: Int32 = 0
-    var encoding: ParquetEncoding = .plain
+    package var valueCount: Int32 = 0
+    package var encoding: ParquetEncoding = .plain
     /// v2 only: nulls, rows, the byte lengths of the levels (never compressed), and whether
     /// the values are compressed.
-    var nullCount: Int32 = 0
-    var rowCount: Int32 = 0
-    var definitionLevelsLength: Int32 = 0
-    var repetitionLevelsLength: Int32 = 0
-    var valuesCompressed = true
+    package var nullCount: Int32 = 0
+    package var rowCount: Int32 = 0
+    package var definitionLevelsLength: Int32 = 0
+    package var repetitionLevelsLength: Int32 = 0
+    package var valuesCompressed = true
     /// v1 statistics (written for data pages of numeric columns).
-    var statistics: ParquetStatistics?
+    package var statistics: ParquetStatistics?
 }
 
 // MARK: Writing
 
 extension ParquetStatistics {
-    func write(_ id: Int16, to w: inout ThriftWriter) {
+    package func write(_ id: Int16, to w: inout ThriftWriter) {
         w.beginStruct(id)
         if let nullCount { w.i64(3, nullCount) }
         if let maxValue { w.binary(5, maxValue) }
@@ -138,7 +184,7 @@ extension ParquetStatistics {
 }
 
 extension ParquetSchemaElement {
-    func write(to w: inout ThriftWriter) {
+    package func write(to w: inout ThriftWriter) {
         w.beginElement()
         if let type { w.i32(1, type.rawValue) }
         if let typeLength { w.i32(2, typeLength) }
@@ -172,7 +218,7 @@ extension ParquetSchemaElement {
 
 extension ParquetFileMetadata {
     /// The footer's bytes.
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var w = ThriftWriter()
         w.i32(1, version)
         w.list(2, of: .structure, count: schema.count)
@@ -232,7 +278,7 @@ extension ParquetFileMetadata {
 }
 
 extension ParquetPageHeader {
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var w = ThriftWriter()
         w.i32(1, type.rawValue)
         w.i32(2, uncompressedSize)

@@ -1,8 +1,8 @@
-import GeoConvCore
+package import GeoConvCore
 
 /// A column chunk's values, decoded: which rows have a value, and the values in order.
-struct DecodedColumn {
-    enum Values {
+package struct DecodedColumn {
+    package enum Values {
         case integers([Int64])
         case reals([Double])
         case flags([Bool])
@@ -10,26 +10,32 @@ struct DecodedColumn {
         case bytes([UInt8], ends: [Int])
     }
 
-    var present: [Bool] = []
-    var values: Values
+    package var present: [Bool] = []
+    package var values: Values
     /// A repeated column's levels, an entry each (`present` has an entry each too): where
     /// each row starts (repetition 0) and how far each entry is defined.
-    var repetitionLevels: [UInt8] = []
-    var definitionLevels: [UInt8] = []
+    package var repetitionLevels: [UInt8] = []
+    package var definitionLevels: [UInt8] = []
 }
 
 /// Decodes column chunks: dictionary pages, data pages v1 and v2, PLAIN and dictionary
 /// (RLE_DICTIONARY, PLAIN_DICTIONARY) values, RLE booleans, compressed or not.
-struct ParquetColumnReading {
-    let file: ParquetFile
-    let leaf: ParquetLeaf
+package struct ParquetColumnReading {
+    /// Every stored property, as the memberwise initializer takes them (package-wide).
+    package init(file: ParquetFile, leaf: ParquetLeaf) {
+        self.file = file
+        self.leaf = leaf
+    }
 
-    func failure(_ what: String, at offset: Int) -> GeoConvError {
+    package let file: ParquetFile
+    package let leaf: ParquetLeaf
+
+    package func failure(_ what: String, at offset: Int) -> GeoConvError {
         GeoConvError(.invalidInput, "the column \"\(leaf.dottedName)\" is damaged: \(what)", at: SourceLocation(file: file.name, byteOffset: offset),
                      hint: "check that the file is complete")
     }
 
-    func read(_ chunk: ParquetColumnMetadata, rows: Int) throws(GeoConvError) -> DecodedColumn {
+    package func read(_ chunk: ParquetColumnMetadata, rows: Int) throws(GeoConvError) -> DecodedColumn {
         let type = leaf.element.type ?? .byteArray
         var start = Int(chunk.dataPageOffset)
         if let dictionary = chunk.dictionaryPageOffset, dictionary > 0, dictionary < chunk.dataPageOffset { start = Int(dictionary) }
@@ -124,7 +130,7 @@ struct ParquetColumnReading {
         return column
     }
 
-    static func empty(_ type: ParquetType) -> DecodedColumn.Values {
+    package static func empty(_ type: ParquetType) -> DecodedColumn.Values {
         switch type {
         case .boolean: .flags([])
         case .int32, .int64: .integers([])

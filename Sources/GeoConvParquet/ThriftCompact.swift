@@ -1,22 +1,22 @@
-import GeoConvCore
+package import GeoConvCore
 
 /// Thrift's compact protocol, the encoding of Parquet's footer and page headers (Apache
 /// Thrift, "Thrift Compact protocol encoding", THRIFT-110): field headers as a delta from
 /// the previous field id in the high nibble and the type in the low one, integers as
 /// zigzag varints, binaries and strings with a varint length, lists with a size-and-type
 /// byte, structs ended by a stop byte.
-enum ThriftType: UInt8 {
+package enum ThriftType: UInt8 {
     case stop = 0, boolTrue = 1, boolFalse = 2, byte = 3, i16 = 4, i32 = 5, i64 = 6, double = 7, binary = 8, list = 9, set = 10,
         map = 11, structure = 12
 }
 
 /// Writes compact-protocol structs: `field(_:_:)` headers in increasing id order, then the
 /// value; `beginStruct`/`endStruct` around nested structs.
-struct ThriftWriter {
+package struct ThriftWriter {
     private(set) var bytes: [UInt8] = []
     private var lastField: [Int16] = [0]
 
-    mutating func varint(_ value: UInt64) { ByteEncoding.appendVarint(value, to: &bytes) }
+    package mutating func varint(_ value: UInt64) { ByteEncoding.appendVarint(value, to: &bytes) }
 
     private mutating func zigzag(_ value: Int64) { ByteEncoding.appendZigzag(value, to: &bytes) }
 
@@ -32,52 +32,52 @@ struct ThriftWriter {
         lastField[lastField.count - 1] = id
     }
 
-    mutating func i32(_ id: Int16, _ value: Int32) {
+    package mutating func i32(_ id: Int16, _ value: Int32) {
         header(id, .i32)
         zigzag(Int64(value))
     }
 
-    mutating func i64(_ id: Int16, _ value: Int64) {
+    package mutating func i64(_ id: Int16, _ value: Int64) {
         header(id, .i64)
         zigzag(value)
     }
 
-    mutating func bool(_ id: Int16, _ value: Bool) { header(id, value ? .boolTrue : .boolFalse) }
+    package mutating func bool(_ id: Int16, _ value: Bool) { header(id, value ? .boolTrue : .boolFalse) }
 
-    mutating func byte(_ id: Int16, _ value: UInt8) {
+    package mutating func byte(_ id: Int16, _ value: UInt8) {
         header(id, .byte)
         bytes.append(value)
     }
 
-    mutating func binary(_ id: Int16, _ value: [UInt8]) {
+    package mutating func binary(_ id: Int16, _ value: [UInt8]) {
         header(id, .binary)
         varint(UInt64(value.count))
         bytes.append(contentsOf: value)
     }
 
-    mutating func string(_ id: Int16, _ value: String) { binary(id, Array(value.utf8)) }
+    package mutating func string(_ id: Int16, _ value: String) { binary(id, Array(value.utf8)) }
 
     /// A struct field: its header, then the caller writes its fields and calls `endStruct`.
-    mutating func beginStruct(_ id: Int16) {
+    package mutating func beginStruct(_ id: Int16) {
         header(id, .structure)
         lastField.append(0)
     }
 
     /// A struct that is a list element (no header).
-    mutating func beginElement() { lastField.append(0) }
+    package mutating func beginElement() { lastField.append(0) }
 
-    mutating func endStruct() {
+    package mutating func endStruct() {
         bytes.append(ThriftType.stop.rawValue)
         lastField.removeLast()
     }
 
     /// A list field's header: `count` elements of `type` follow.
-    mutating func list(_ id: Int16, of type: ThriftType, count: Int) {
+    package mutating func list(_ id: Int16, of type: ThriftType, count: Int) {
         header(id, .list)
         listHeader(type, count: count)
     }
 
-    mutating func listHeader(_ type: ThriftType, count: Int) {
+    package mutating func listHeader(_ type: ThriftType, count: Int) {
         if count < 15 {
             bytes.append(UInt8(count) << 4 | type.rawValue)
         } else {
@@ -87,14 +87,14 @@ struct ThriftWriter {
     }
 
     /// A list element.
-    mutating func elementI32(_ value: Int32) { zigzag(Int64(value)) }
-    mutating func elementString(_ value: String) {
+    package mutating func elementI32(_ value: Int32) { zigzag(Int64(value)) }
+    package mutating func elementString(_ value: String) {
         varint(UInt64(value.utf8.count))
         bytes.append(contentsOf: value.utf8)
     }
 
     /// Ends the outermost struct (the message).
-    mutating func finish() -> [UInt8] {
+    package mutating func finish() -> [UInt8] {
         bytes.append(ThriftType.stop.rawValue)
         return bytes
     }
@@ -102,32 +102,32 @@ struct ThriftWriter {
 
 /// Reads compact-protocol structs field by field; `skip` passes over what a reader does
 /// not know (Parquet adds fields over time). Errors give the byte offset in the message.
-struct ThriftReader {
-    let bytes: UnsafeRawBufferPointer
+package struct ThriftReader {
+    package let bytes: UnsafeRawBufferPointer
     private(set) var offset: Int
     /// Where `bytes` starts in the file, for messages.
-    let base: Int
+    package let base: Int
     private var lastField: [Int16] = [0]
     private var depth = 0
 
-    init(_ bytes: UnsafeRawBufferPointer, base: Int = 0) {
+    package init(_ bytes: UnsafeRawBufferPointer, base: Int = 0) {
         self.bytes = bytes
         self.base = base
         offset = 0
     }
 
-    func failure(_ what: String) -> GeoConvError {
+    package func failure(_ what: String) -> GeoConvError {
         GeoConvError(.invalidInput, "the Parquet metadata is damaged: \(what)", at: SourceLocation(byteOffset: base + offset),
                      hint: "check that the file is complete (a Parquet file ends with its footer and PAR1)")
     }
 
-    mutating func byte() throws(GeoConvError) -> UInt8 {
+    package mutating func byte() throws(GeoConvError) -> UInt8 {
         guard offset < bytes.count else { throw failure("it ends inside a value") }
         defer { offset += 1 }
         return bytes[offset]
     }
 
-    mutating func varint() throws(GeoConvError) -> UInt64 {
+    package mutating func varint() throws(GeoConvError) -> UInt64 {
         var result: UInt64 = 0, shift: UInt64 = 0
         while true {
             let b = try byte()
@@ -138,13 +138,13 @@ struct ThriftReader {
         }
     }
 
-    mutating func zigzag() throws(GeoConvError) -> Int64 {
+    package mutating func zigzag() throws(GeoConvError) -> Int64 {
         ByteEncoding.unzigzag(try varint())
     }
 
     /// The next field's id and type; `nil` at the struct's stop byte. A bool field's value
     /// is in its type (`boolTrue`/`boolFalse`).
-    mutating func field() throws(GeoConvError) -> (id: Int16, type: ThriftType)? {
+    package mutating func field() throws(GeoConvError) -> (id: Int16, type: ThriftType)? {
         let b = try byte()
         guard let type = ThriftType(rawValue: b & 0x0F) else { throw failure("unknown field type \(b & 0x0F)") }
         if type == .stop { return nil }
@@ -161,26 +161,26 @@ struct ThriftReader {
         return (id, type)
     }
 
-    mutating func beginStruct() throws(GeoConvError) {
+    package mutating func beginStruct() throws(GeoConvError) {
         depth += 1
         guard depth < 64 else { throw failure("structs nested more than 64 deep") }
         lastField.append(0)
     }
 
-    mutating func endStruct() {
+    package mutating func endStruct() {
         depth -= 1
         lastField.removeLast()
     }
 
-    mutating func i32() throws(GeoConvError) -> Int32 {
+    package mutating func i32() throws(GeoConvError) -> Int32 {
         let v = try zigzag()
         guard let n = Int32(exactly: v) else { throw failure("\(v) does not fit a 32-bit integer") }
         return n
     }
 
-    mutating func i64() throws(GeoConvError) -> Int64 { try zigzag() }
+    package mutating func i64() throws(GeoConvError) -> Int64 { try zigzag() }
 
-    mutating func binary() throws(GeoConvError) -> [UInt8] {
+    package mutating func binary() throws(GeoConvError) -> [UInt8] {
         let length = try varint()
         guard length <= UInt64(bytes.count - offset) else { throw failure("a string of \(length) bytes runs past the end") }
         let n = Int(length)
@@ -188,10 +188,10 @@ struct ThriftReader {
         return Array(bytes[offset..<(offset + n)])
     }
 
-    mutating func string() throws(GeoConvError) -> String { String(decoding: try binary(), as: UTF8.self) }
+    package mutating func string() throws(GeoConvError) -> String { String(decoding: try binary(), as: UTF8.self) }
 
     /// A list's element type and count.
-    mutating func listHeader() throws(GeoConvError) -> (type: ThriftType, count: Int) {
+    package mutating func listHeader() throws(GeoConvError) -> (type: ThriftType, count: Int) {
         let b = try byte()
         guard let type = ThriftType(rawValue: b & 0x0F) else { throw failure("unknown list element type \(b & 0x0F)") }
         var count = Int(b >> 4)
@@ -204,7 +204,7 @@ struct ThriftReader {
     }
 
     /// Passes over a value of `type`.
-    mutating func skip(_ type: ThriftType) throws(GeoConvError) {
+    package mutating func skip(_ type: ThriftType) throws(GeoConvError) {
         switch type {
         case .stop, .boolTrue, .boolFalse: return
         case .byte: _ = try byte()

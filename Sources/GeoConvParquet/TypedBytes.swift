@@ -1,9 +1,9 @@
-import GeoConvCore
+package import GeoConvCore
 
 extension Array where Element == UInt8 {
     /// `withUnsafeBytes` for a body that throws `GeoConvError` (the standard library's
     /// rethrows an untyped error).
-    func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws(GeoConvError) -> T) throws(GeoConvError) -> T {
+    package func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws(GeoConvError) -> T) throws(GeoConvError) -> T {
         try withUnsafeBytes { raw -> Result<T, GeoConvError> in
             do throws(GeoConvError) { return .success(try body(raw)) } catch { return .failure(error) }
         }.get()
@@ -12,7 +12,7 @@ extension Array where Element == UInt8 {
 
 extension ArraySlice where Element == UInt8 {
     /// `withUnsafeBytes` for a body that throws `GeoConvError`.
-    func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws(GeoConvError) -> T) throws(GeoConvError) -> T {
+    package func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws(GeoConvError) -> T) throws(GeoConvError) -> T {
         try withUnsafeBytes { raw -> Result<T, GeoConvError> in
             do throws(GeoConvError) { return .success(try body(raw)) } catch { return .failure(error) }
         }.get()

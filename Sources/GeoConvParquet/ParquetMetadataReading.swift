@@ -1,8 +1,8 @@
-import GeoConvCore
+package import GeoConvCore
 
 /// Decoding the footer and page headers from the compact protocol.
 extension ParquetFileMetadata {
-    init(decoding bytes: UnsafeRawBufferPointer, at base: Int) throws(GeoConvError) {
+    package init(decoding bytes: UnsafeRawBufferPointer, at base: Int) throws(GeoConvError) {
         var r = ThriftReader(bytes, base: base)
         var version: Int32 = 1, rowCount: Int64 = 0, createdBy: String?
         var schema: [ParquetSchemaElement] = [], rowGroups: [ParquetRowGroup] = [], keyValues: [(String, String?)] = []
@@ -43,7 +43,7 @@ extension ParquetFileMetadata {
 }
 
 extension ParquetSchemaElement {
-    init(_ r: inout ThriftReader) throws(GeoConvError) {
+    package init(_ r: inout ThriftReader) throws(GeoConvError) {
         self.init(name: "")
         var logical: ParquetAnnotation?
         try r.beginStruct()
@@ -69,7 +69,7 @@ extension ParquetSchemaElement {
     }
 
     /// The legacy converted type's meaning (parquet-format's `ConvertedType`).
-    static func annotation(converted: Int32?, scale: Int32?) -> ParquetAnnotation {
+    package static func annotation(converted: Int32?, scale: Int32?) -> ParquetAnnotation {
         switch converted {
         case 0: .string
         case 1, 2: .map  // MAP, MAP_KEY_VALUE
@@ -96,7 +96,7 @@ extension ParquetSchemaElement {
     }
 
     /// The LogicalType union (field 10).
-    static func logicalType(_ r: inout ThriftReader) throws(GeoConvError) -> ParquetAnnotation? {
+    package static func logicalType(_ r: inout ThriftReader) throws(GeoConvError) -> ParquetAnnotation? {
         var result: ParquetAnnotation?
         try r.beginStruct()
         while let (id, type) = try r.field() {
@@ -170,7 +170,7 @@ extension ParquetSchemaElement {
     }
 
     /// TimeUnit union: 1 MILLIS, 2 MICROS, 3 NANOS.
-    static func timeUnit(_ r: inout ThriftReader) throws(GeoConvError) -> Int64 {
+    package static func timeUnit(_ r: inout ThriftReader) throws(GeoConvError) -> Int64 {
         var units: Int64 = 1000
         try r.beginStruct()
         while let (field, fieldType) = try r.field() {
@@ -187,7 +187,7 @@ extension ParquetSchemaElement {
 }
 
 extension ParquetStatistics {
-    init(_ r: inout ThriftReader) throws(GeoConvError) {
+    package init(_ r: inout ThriftReader) throws(GeoConvError) {
         try r.beginStruct()
         while let (id, type) = try r.field() {
             switch (id, type) {
@@ -202,7 +202,7 @@ extension ParquetStatistics {
 }
 
 extension ParquetRowGroup {
-    init(_ r: inout ThriftReader) throws(GeoConvError) {
+    package init(_ r: inout ThriftReader) throws(GeoConvError) {
         self.init(columns: [], totalByteSize: 0, rowCount: 0)
         try r.beginStruct()
         while let (id, type) = try r.field() {
@@ -222,7 +222,7 @@ extension ParquetRowGroup {
 
     /// A ColumnChunk: its ColumnMetaData (field 3) is what is read; a chunk in another file
     /// (`file_path`) is refused.
-    static func columnChunk(_ r: inout ThriftReader) throws(GeoConvError) -> ParquetColumnMetadata {
+    package static func columnChunk(_ r: inout ThriftReader) throws(GeoConvError) -> ParquetColumnMetadata {
         var metadata: ParquetColumnMetadata?
         try r.beginStruct()
         while let (id, type) = try r.field() {
@@ -239,7 +239,7 @@ extension ParquetRowGroup {
         return metadata
     }
 
-    static func columnMetadata(_ r: inout ThriftReader) throws(GeoConvError) -> ParquetColumnMetadata {
+    package static func columnMetadata(_ r: inout ThriftReader) throws(GeoConvError) -> ParquetColumnMetadata {
         var m = ParquetColumnMetadata(type: .int32, encodings: [], path: [], codec: .uncompressed, valueCount: 0, uncompressedSize: 0,
                                       compressedSize: 0, dataPageOffset: 0)
         try r.beginStruct()
@@ -272,7 +272,7 @@ extension ParquetRowGroup {
 
 extension ParquetPageHeader {
     /// Decodes a page header at the start of `bytes`; also returns its length.
-    static func decode(_ bytes: UnsafeRawBufferPointer, at base: Int) throws(GeoConvError) -> (ParquetPageHeader, length: Int) {
+    package static func decode(_ bytes: UnsafeRawBufferPointer, at base: Int) throws(GeoConvError) -> (ParquetPageHeader, length: Int) {
         var r = ThriftReader(bytes, base: base)
         var header = ParquetPageHeader(type: .dataPage, uncompressedSize: 0, compressedSize: 0)
         var sawType = false

@@ -1,9 +1,9 @@
-import GeoConvCore
+package import GeoConvCore
 
 /// A decoded value as a property: numbers, booleans and text as themselves; dates, times
 /// and timestamps as ISO 8601 text; decimals scaled; binary as hex.
-enum ParquetValues {
-    static func value(_ values: DecodedColumn.Values, _ index: Int, _ element: ParquetSchemaElement) -> JSONValue {
+package enum ParquetValues {
+    package static func value(_ values: DecodedColumn.Values, _ index: Int, _ element: ParquetSchemaElement) -> JSONValue {
         switch values {
         case .flags(let list): return .bool(list[index])
         case .reals(let list): return JSONNumber(list[index]).map(JSONValue.number) ?? .string(String(list[index]))
@@ -14,7 +14,7 @@ enum ParquetValues {
         }
     }
 
-    static func integer(_ raw: Int64, _ element: ParquetSchemaElement) -> JSONValue {
+    package static func integer(_ raw: Int64, _ element: ParquetSchemaElement) -> JSONValue {
         switch element.annotation {
         case .date: return .string(date(days: raw))
         case .timestamp(let units, let utc): return .string(timestamp(raw, unitsPerSecond: units, utc: utc))
@@ -28,7 +28,7 @@ enum ParquetValues {
         }
     }
 
-    static func byteValue(_ bytes: ArraySlice<UInt8>, _ element: ParquetSchemaElement) -> JSONValue {
+    package static func byteValue(_ bytes: ArraySlice<UInt8>, _ element: ParquetSchemaElement) -> JSONValue {
         switch element.annotation {
         case .string, .json, .enumeration:
             return .string(String(decoding: bytes, as: UTF8.self))
@@ -59,7 +59,7 @@ enum ParquetValues {
     }
 
     /// IEEE 754 half precision (`Float16` is not on every platform Swift runs on).
-    static func half(_ bits: UInt16) -> Double {
+    package static func half(_ bits: UInt16) -> Double {
         let sign: Double = bits & 0x8000 != 0 ? -1 : 1
         let exponent = Int((bits >> 10) & 0x1F), mantissa = Double(bits & 0x3FF)
         switch exponent {
@@ -69,7 +69,7 @@ enum ParquetValues {
         }
     }
 
-    static func hex(_ bytes: ArraySlice<UInt8>) -> String {
+    package static func hex(_ bytes: ArraySlice<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)
@@ -81,7 +81,7 @@ enum ParquetValues {
     }
 
     /// A decimal's text: the unscaled integer with `scale` digits after the point.
-    static func decimal(magnitude: UInt64, negative: Bool, scale: Int) -> JSONNumber {
+    package static func decimal(magnitude: UInt64, negative: Bool, scale: Int) -> JSONNumber {
         var digits = String(magnitude)
         guard scale.magnitude <= 40 else {
             // A scale no decimal type has (Parquet's reach 38): the exponent form.
@@ -98,7 +98,7 @@ enum ParquetValues {
 
     /// The civil date of a day count from 1970-01-01 (proleptic Gregorian; Hinnant's
     /// days-to-civil algorithm).
-    static func civil(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    package static func civil(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -110,26 +110,26 @@ enum ParquetValues {
         return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 
-    static func pad(_ value: Int64, _ width: Int) -> String {
+    package static func pad(_ value: Int64, _ width: Int) -> String {
         let text = String(value.magnitude)
         return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - text.count)) + text
     }
 
-    static func date(days: Int64) -> String {
+    package static func date(days: Int64) -> String {
         // Beyond ±2^40 days (three billion years) a date is not one: the count itself.
         guard days.magnitude < 1 << 40 else { return String(days) }
         let (y, m, d) = civil(days)
         return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
     }
 
-    static func time(_ raw: Int64, unitsPerSecond: Int64) -> String {
+    package static func time(_ raw: Int64, unitsPerSecond: Int64) -> String {
         let seconds = raw / unitsPerSecond, fraction = raw % unitsPerSecond
         var text = "\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))"
         if fraction != 0 { text += "." + pad(fraction, String(unitsPerSecond).count - 1) }
         return text
     }
 
-    static func timestamp(_ raw: Int64, unitsPerSecond: Int64, utc: Bool) -> String {
+    package static func timestamp(_ raw: Int64, unitsPerSecond: Int64, utc: Bool) -> String {
         var seconds = raw / unitsPerSecond, fraction = raw % unitsPerSecond
         if fraction < 0 {
             fraction += unitsPerSecond
@@ -144,7 +144,7 @@ enum ParquetValues {
     }
 
     /// A value as text for the title and snippet.
-    static func text(_ value: JSONValue) -> String {
+    package static func text(_ value: JSONValue) -> String {
         switch value {
         case .string(let s): return s
         default: return String(decoding: JSONText.compact(value), as: UTF8.self)

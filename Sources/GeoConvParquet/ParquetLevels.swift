@@ -1,13 +1,13 @@
-import GeoConvCore
+package import GeoConvCore
 
 /// Parquet's RLE / bit-packing hybrid (parquet-format `Encodings.md`): a varint header
 /// whose low bit says a bit-packed run (`groups << 1 | 1`, groups of eight values packed
 /// least significant bit first) or a repeated run (`count << 1`, the value in
 /// ⌈width/8⌉ little-endian bytes). Definition levels and dictionary indices use it.
-enum ParquetHybrid {
+package enum ParquetHybrid {
     /// Appends `values` (each below 2^`width`): runs of eight or more equal values as
     /// repeated runs, the rest bit-packed (the last group padded with zeros).
-    static func encode(_ values: [UInt32], width: Int, to out: inout [UInt8]) {
+    package static func encode(_ values: [UInt32], width: Int, to out: inout [UInt8]) {
         guard width > 0 else {
             if !values.isEmpty { ByteEncoding.appendVarint(UInt64(values.count) << 1, to: &out) }
             return
@@ -55,7 +55,7 @@ enum ParquetHybrid {
     }
 
     /// Appends `count` copies of `value` as one repeated run.
-    static func encodeRun(_ value: UInt32, count: Int, width: Int, to out: inout [UInt8]) {
+    package static func encodeRun(_ value: UInt32, count: Int, width: Int, to out: inout [UInt8]) {
         guard count > 0 else { return }
         ByteEncoding.appendVarint(UInt64(count) << 1, to: &out)
         var v = value
@@ -67,7 +67,7 @@ enum ParquetHybrid {
 
     /// Decodes `count` values of `width` bits from `bytes` into `values`; an error at
     /// `base` + the offset where the runs end early.
-    static func decode(_ bytes: UnsafeRawBufferPointer, width: Int, count: Int, into values: inout [UInt32], base: Int) throws(GeoConvError) {
+    package static func decode(_ bytes: UnsafeRawBufferPointer, width: Int, count: Int, into values: inout [UInt32], base: Int) throws(GeoConvError) {
         values.removeAll(keepingCapacity: true)
         values.reserveCapacity(count)
         guard width <= 32 else { throw failure("a bit width of \(width)", at: base) }
@@ -116,13 +116,13 @@ enum ParquetHybrid {
         }
     }
 
-    static func failure(_ what: String, at offset: Int) -> GeoConvError {
+    package static func failure(_ what: String, at offset: Int) -> GeoConvError {
         GeoConvError(.invalidInput, "a Parquet page is damaged: \(what)", at: SourceLocation(byteOffset: offset),
                      hint: "check that the file is complete")
     }
 
     /// The number of bits for values up to `maximum`.
-    static func width(forMaximum maximum: Int) -> Int {
+    package static func width(forMaximum maximum: Int) -> Int {
         var width = 0
         while (1 << width) <= maximum { width += 1 }
         return width

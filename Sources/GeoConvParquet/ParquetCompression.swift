@@ -1,4 +1,4 @@
-import GeoConvCore
+package import GeoConvCore
 #if canImport(CGeoConvZlib)
 internal import CGeoConvZlib
 #else
@@ -11,9 +11,9 @@ internal import CZstd
 /// Page compression: none, gzip (zlib, always there) and zstd (libzstd, with the `Zstd`
 /// trait) both ways; Snappy — pyarrow's and geopandas' default — decompressed by
 /// `Snappy`, written from its format description.
-enum ParquetCompression {
+package enum ParquetCompression {
     /// The codecs geoconv writes, by the names `--parquet-compression` takes.
-    static var writable: [String: ParquetCodec] {
+    package static var writable: [String: ParquetCodec] {
         var codecs: [String: ParquetCodec] = ["none": .uncompressed, "gzip": .gzip]
         #if Zstd
         codecs["zstd"] = .zstd
@@ -22,7 +22,7 @@ enum ParquetCompression {
     }
 
     /// The default: zstd where it is built in, else gzip.
-    static var defaultCodec: ParquetCodec {
+    package static var defaultCodec: ParquetCodec {
         #if Zstd
         .zstd
         #else
@@ -30,7 +30,7 @@ enum ParquetCompression {
         #endif
     }
 
-    static func compress(_ bytes: [UInt8], _ codec: ParquetCodec) throws(GeoConvError) -> [UInt8] {
+    package static func compress(_ bytes: [UInt8], _ codec: ParquetCodec) throws(GeoConvError) -> [UInt8] {
         switch codec {
         case .uncompressed: return bytes
         case .gzip: return try gzip(bytes)
@@ -45,7 +45,7 @@ enum ParquetCompression {
     }
 
     /// `bytes` decompressed to exactly `size` bytes; a located error otherwise.
-    static func decompress(_ bytes: UnsafeRawBufferPointer, _ codec: ParquetCodec, size: Int, at offset: Int) throws(GeoConvError) -> [UInt8] {
+    package static func decompress(_ bytes: UnsafeRawBufferPointer, _ codec: ParquetCodec, size: Int, at offset: Int) throws(GeoConvError) -> [UInt8] {
         // A page says how big it is; what no codec reaches (beyond 1024 : 1, or 512 MB) is refused
         // before memory is taken for it, as a zip bomb is.
         guard size >= 0, size <= maximumPageBytes, codec != .uncompressed || size == bytes.count, size <= bytes.count * 1024 + (1 << 20) else {
@@ -73,9 +73,9 @@ enum ParquetCompression {
     }
 
     /// The largest page read, uncompressed.
-    static let maximumPageBytes = 512 << 20
+    package static let maximumPageBytes = 512 << 20
 
-    static func unavailable(_ codec: ParquetCodec) -> GeoConvError {
+    package static func unavailable(_ codec: ParquetCodec) -> GeoConvError {
         #if Zstd
         let built = "none, gzip, snappy (reading) and zstd"
         #else
@@ -161,9 +161,9 @@ enum ParquetCompression {
 /// the uncompressed length as a varint, then elements whose tag's low two bits say a
 /// literal (length in the tag or in 1–4 following bytes) or a copy of earlier output with
 /// a 1-, 2- or 4-byte offset (copies may overlap what they write).
-enum Snappy {
+package enum Snappy {
     /// Decompresses `bytes`, which must say they hold `size` bytes.
-    static func decompress(_ bytes: UnsafeRawBufferPointer, size: Int, at base: Int) throws(GeoConvError) -> [UInt8] {
+    package static func decompress(_ bytes: UnsafeRawBufferPointer, size: Int, at base: Int) throws(GeoConvError) -> [UInt8] {
         var offset = 0
         func fail(_ what: String) -> GeoConvError {
             GeoConvError(.invalidInput, "a snappy page is damaged: \(what)", at: SourceLocation(byteOffset: base + offset),
