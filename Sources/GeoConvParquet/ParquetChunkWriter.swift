@@ -170,11 +170,15 @@ package struct ParquetChunkWriter {
         }
     }
 
-    package static func appendUInt32(_ value: UInt32, to out: inout [UInt8]) { ByteEncoding.appendUInt32(value, to: &out) }
+    package static func appendUInt32(_ value: UInt32, to out: inout [UInt8]) {
+        ByteEncoding.appendUInt32(value, to: &out)
+    }
 
     package static func appendLength(_ value: Int, to out: inout [UInt8]) { ByteEncoding.appendUInt32(UInt32(truncatingIfNeeded: value), to: &out) }
 
-    package static func appendUInt64(_ value: UInt64, to out: inout [UInt8]) { ByteEncoding.appendUInt64(value, to: &out) }
+    package static func appendUInt64(_ value: UInt64, to out: inout [UInt8]) {
+        ByteEncoding.appendUInt64(value, to: &out)
+    }
 
     /// PLAIN: little-endian numbers, booleans one bit each (least significant first), byte
     /// arrays as a 4-byte length and their bytes.

@@ -163,7 +163,8 @@ package enum ParquetCompression {
 /// a 1-, 2- or 4-byte offset (copies may overlap what they write).
 package enum Snappy {
     /// Decompresses `bytes`, which must say they hold `size` bytes.
-    package static func decompress(_ bytes: UnsafeRawBufferPointer, size: Int, at base: Int) throws(GeoConvError) -> [UInt8] {
+    package static func decompress(_ bytes: UnsafeRawBufferPointer, size: Int, at base: Int)
+        throws(GeoConvError) -> [UInt8] {
         var offset = 0
         func fail(_ what: String) -> GeoConvError {
             GeoConvError(.invalidInput, "a snappy page is damaged: \(what)", at: SourceLocation(byteOffset: base + offset),

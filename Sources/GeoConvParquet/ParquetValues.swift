@@ -3,7 +3,8 @@ package import GeoConvCore
 /// A decoded value as a property: numbers, booleans and text as themselves; dates, times
 /// and timestamps as ISO 8601 text; decimals scaled; binary as hex.
 package enum ParquetValues {
-    package static func value(_ values: DecodedColumn.Values, _ index: Int, _ element: ParquetSchemaElement) -> JSONValue {
+    package static func value(_ values: DecodedColumn.Values, _ index: Int,
+                            _ element: ParquetSchemaElement) -> JSONValue {
         switch values {
         case .flags(let list): return .bool(list[index])
         case .reals(let list): return JSONNumber(list[index]).map(JSONValue.number) ?? .string(String(list[index]))
