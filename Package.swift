@@ -178,10 +178,21 @@ let package = Package(
             dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit", .target(name: "CPROJ", condition: .when(traits: ["PROJ"]))],
             swiftSettings: strictSwift
         ),
+        // --jobs: the decorators of the one pump (runs read, transformed and written on
+        // workers; reading ahead) and the route that picks one. No codec starts a thread.
+        .target(
+            name: "GeoConvParallel",
+            dependencies: [
+                "GeoConvCore", "GeoConvIO", "GeoConvFormatKit",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: strictSwift
+        ),
         .target(
             name: "GeoConv",
             dependencies: [
-                "GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvGeometryEncoding", "GeoConvEncodedPolyline", "GeoConvGeoJSON", "GeoConvWKT",
+                "GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvParallel", "GeoConvGeometryEncoding",
+                "GeoConvEncodedPolyline", "GeoConvGeoJSON", "GeoConvWKT",
                 "GeoConvXML", "GeoConvKML", "GeoConvGPX", "GeoConvCSV", "GeoConvShapefile", "GeoConvGeoParquet", "GeoConvProjection", "GeoConvGeometry", "GeoConvRender",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -220,7 +231,7 @@ let package = Package(
         .testTarget(
             name: "GeoConvTests",
             dependencies: [
-                "GeoConv", "GeoConvXML", "GeoConvCLI", "GeoConvTestSupport",
+                "GeoConv", "GeoConvParallel", "GeoConvXML", "GeoConvCLI", "GeoConvTestSupport",
                 .target(name: "CLibXML2", condition: .when(platforms: pkgConfigPlatforms)),
                 .target(name: "CSQLite", condition: .when(platforms: pkgConfigPlatforms, traits: ["Rendering"])),
                 .target(name: "CPROJ", condition: .when(traits: ["PROJ"])),

@@ -1,3 +1,5 @@
+import GeoConvParallel
+
 /// What a conversion did: counts, the formats used, and the warnings about loss.
 public struct ConversionReport {
     /// The input format's name.

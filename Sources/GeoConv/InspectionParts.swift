@@ -1,5 +1,6 @@
 import GeoConvCore
 import GeoConvFormatKit
+import GeoConvParallel
 import OrderedCollections
 
 /// Features read for `inspect`, in input order, with what was counted of them and how to

@@ -1,6 +1,7 @@
 public import GeoConvCore
 public import GeoConvIO
 public import GeoConvFormatKit
+import GeoConvParallel
 public import GeoConvGeometry
 
 /// What `MarkerClusters.write` is asked to do.

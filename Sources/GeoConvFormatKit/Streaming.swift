@@ -18,6 +18,11 @@ public protocol FeatureReader {
     mutating func next() throws(GeoConvError) -> Feature?
     /// Where the feature last returned by `next()` starts in the input.
     var lastLocation: SourceLocation? { get }
+    /// Makes `diagnostics` place what is reported next (about the feature `next()` returned
+    /// last) at that feature. Default: `diagnostics.currentLocation = lastLocation`; a
+    /// reader whose places are costly to make and seldom asked for installs a locator that
+    /// makes one only when a message needs it (`DiagnosticLog.locateCurrent`).
+    mutating func placeMessages(in diagnostics: DiagnosticLog)
 
     /// Runs: whether `nextFeatureRun` can cut runs now (the header is read and features are
     /// ahead). Default `false`.
@@ -96,6 +101,10 @@ public protocol FeatureTransform {
     /// (`geoconv info`, writing them for every format) hands them on without copies.
     /// Default: `false`.
     func leavesUnchanged(_ features: UnsafeBufferPointer<Feature>) -> Bool
+}
+
+extension FeatureReader {
+    public mutating func placeMessages(in diagnostics: DiagnosticLog) { diagnostics.currentLocation = lastLocation }
 }
 
 extension FeatureTransform {
@@ -183,7 +192,7 @@ public func pump<Reader: FeatureReader, Writer: FeatureWriter>(
     try writer.begin(transforms.apply(to: reader.readHeader(), diagnostics: diagnostics))
     while statistics.featuresWritten < limit, let feature = try reader.next() {
         statistics.featuresRead += 1
-        diagnostics.currentLocation = reader.lastLocation
+        reader.placeMessages(in: diagnostics)
         try transforms.apply(to: feature, diagnostics: diagnostics) { (item: inout Feature) throws(GeoConvError) in
             guard statistics.featuresWritten < limit else { return }
             try writer.write(item)

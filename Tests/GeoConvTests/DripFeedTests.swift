@@ -3,6 +3,7 @@ import GeoConv
 import GeoConvCore
 import GeoConvIO
 import GeoConvFormatKit
+import GeoConvParallel
 import GeoConvTestSupport
 import Testing
 

@@ -1,10 +1,10 @@
-import GeoConvCore
-import GeoConvFormatKit
+package import GeoConvCore
+package import GeoConvFormatKit
 
 /// How a conversion's features flow from its reader to its writer: the one `pump`, alone or
 /// with a decorator. `Converter.convert` plans (formats, options, transforms), picks the
 /// route here, and runs it; every route writes the same bytes and messages.
-enum Route {
+package enum Route {
     /// `pump` on this thread (`--jobs 1`).
     case oneThread
     /// `pump` over `ReadingAhead`: the reader parses on its own thread while this one
@@ -17,7 +17,7 @@ enum Route {
     /// The route for `reader` with `jobs` threads. With two or more, the header is read here
     /// (on this thread, as `pump` would), and the reader asked whether its features are worth
     /// cutting into runs (`cutsRuns`: the conversion allows it).
-    init(for reader: inout any FeatureReader, jobs: Int, cutsRuns: Bool, runs: ParallelRuns) throws(GeoConvError) {
+    package init(for reader: inout any FeatureReader, jobs: Int, cutsRuns: Bool, runs: ParallelRuns) throws(GeoConvError) {
         guard jobs >= 2 else {
             self = .oneThread
             return
@@ -32,7 +32,7 @@ enum Route {
 
     /// Whether the workers read and write runs (the writer then reports into the reading
     /// log: this thread puts what they made into it in input order).
-    var runsInParallel: Bool {
+    package var runsInParallel: Bool {
         if case .runs = self { return true }
         return false
     }
@@ -41,7 +41,7 @@ enum Route {
     /// are in `readLog`, the transforms' and writer's in `writeLog` (with runs, in `readLog`
     /// too, in order).
     /// At most `limit` features are written (`--limit`, which plans the route `oneThread`).
-    func run(_ reader: inout any FeatureReader, into writer: inout any FeatureWriter, runs: ParallelRuns,
+    package func run(_ reader: inout any FeatureReader, into writer: inout any FeatureWriter, runs: ParallelRuns,
              transforms: [any FeatureTransform], limit: Int?, readLog: DiagnosticLog, writeLog: DiagnosticLog)
         throws(GeoConvError) -> PumpStatistics
     {

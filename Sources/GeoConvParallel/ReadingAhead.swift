@@ -1,4 +1,5 @@
 package import GeoConvCore
+package import GeoConvFormatKit
 
 import Foundation
 import DequeModule
@@ -107,8 +108,8 @@ package final class ReadingAhead<Reader: FeatureReader>: FeatureReader {
 /// The reader thread's work. The closure owns the reader, and the calling thread never
 /// touches the reader again once the thread starts, so no state is shared through it.
 private final class ReaderJob: @unchecked Sendable {
-    let run: () -> Void
-    init(_ run: @escaping () -> Void) { self.run = run }
+    package let run: () -> Void
+    package init(_ run: @escaping () -> Void) { self.run = run }
 }
 
 /// A bounded single-producer, single-consumer queue of feature batches. All state is
@@ -126,10 +127,10 @@ final class FeatureQueue: @unchecked Sendable {
     private var cancelled = false
     private let maximumWeight: Int
 
-    init(maximumWeight: Int) { self.maximumWeight = maximumWeight }
+    package init(maximumWeight: Int) { self.maximumWeight = maximumWeight }
 
     /// Waits for room, then adds an item; false when the consumer has given up.
-    func put(_ item: Item, weight itemWeight: Int) -> Bool {
+    package func put(_ item: Item, weight itemWeight: Int) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while !cancelled && !items.isEmpty && weight + itemWeight > maximumWeight { condition.wait() }
@@ -141,7 +142,7 @@ final class FeatureQueue: @unchecked Sendable {
     }
 
     /// Waits for an item and removes it.
-    func take() -> Item {
+    package func take() -> Item {
         condition.lock()
         defer { condition.unlock() }
         while items.isEmpty { condition.wait() }
@@ -152,7 +153,7 @@ final class FeatureQueue: @unchecked Sendable {
     }
 
     /// Tells the producer to stop.
-    func cancel() {
+    package func cancel() {
         condition.lock()
         cancelled = true
         condition.broadcast()
