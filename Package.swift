@@ -96,7 +96,8 @@ let package = Package(
         // tokenizer every JSON-bearing format shares.
         .target(
             name: "GeoConvIO",
-            dependencies: ["GeoConvCore", "GeoConvBytes", .product(name: "OrderedCollections", package: "swift-collections")],
+            dependencies: ["GeoConvCore", "GeoConvBytes", .product(name: "OrderedCollections",
+                package: "swift-collections")],
             swiftSettings: strictSwift
         ),
         // What a format is and implements: the reader, writer and transform protocols, the
@@ -112,11 +113,16 @@ let package = Package(
         ),
         // Geometries as WKT and WKB text and bytes: shared by the WKT, CSV and GeoParquet
         // formats without entering the model (orb's encoding/internal/wkbcommon).
-        .target(name: "GeoConvGeometryEncoding", dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit"], swiftSettings: strictSwift),
-        .target(name: "GeoConvEncodedPolyline", dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit"], swiftSettings: strictSwift),
-        .target(name: "GeoConvGeoJSON", dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit"], swiftSettings: strictSwift),
-        .target(name: "GeoConvWKT", dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvGeometryEncoding"], swiftSettings: strictSwift),
-        .target(name: "GeoConvCSV", dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvGeometryEncoding"], swiftSettings: strictSwift),
+        .target(name: "GeoConvGeometryEncoding", dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit"],
+            swiftSettings: strictSwift),
+        .target(name: "GeoConvEncodedPolyline", dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit"],
+            swiftSettings: strictSwift),
+        .target(name: "GeoConvGeoJSON", dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit"],
+            swiftSettings: strictSwift),
+        .target(name: "GeoConvWKT", dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit",
+            "GeoConvGeometryEncoding"], swiftSettings: strictSwift),
+        .target(name: "GeoConvCSV", dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit",
+            "GeoConvGeometryEncoding"], swiftSettings: strictSwift),
         // No Foundation here: see DESIGN §1 (ICU clash between libxml2 and Foundation).
         .target(
             name: "GeoConvXML",
@@ -126,19 +132,23 @@ let package = Package(
         .target(
             name: "GeoConvKML",
             dependencies: [
-                "GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvXML", "GeoConvBytes", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvXML", "GeoConvBytes",
+                    .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strictSwift
         ),
-        .target(name: "GeoConvGPX", dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvXML"], swiftSettings: strictSwift),
-        .target(name: "GeoConvGeometry", dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit"], swiftSettings: strictSwift),
+        .target(name: "GeoConvGPX", dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvXML"],
+            swiftSettings: strictSwift),
+        .target(name: "GeoConvGeometry", dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit"],
+            swiftSettings: strictSwift),
         // Empty without the Shapefile trait (every file is `#if Shapefile`).
         .target(
             name: "GeoConvShapefile",
             dependencies: [
-                "GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvProjection", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvProjection", .product(name: "ZIPFoundation",
+                    package: "ZIPFoundation"),
                 .target(name: "CShapelib", condition: .when(traits: ["Shapefile"])),
             ],
             swiftSettings: strictSwift
@@ -175,7 +185,8 @@ let package = Package(
         ),
         .target(
             name: "GeoConvProjection",
-            dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit", .target(name: "CPROJ", condition: .when(traits: ["PROJ"]))],
+            dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit", .target(name: "CPROJ",
+                condition: .when(traits: ["PROJ"]))],
             swiftSettings: strictSwift
         ),
         // --jobs: the decorators of the one pump (runs read, transformed and written on
@@ -224,8 +235,20 @@ let package = Package(
         .testTarget(name: "GeoConvGPXTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "GeoConvCSVTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "GeoConvShapefileTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
-        .testTarget(name: "GeoConvParquetTests", dependencies: ["GeoConvParquet", "GeoConvTestSupport"], swiftSettings: strictSwift),
-        .testTarget(name: "GeoConvGeoParquetTests", dependencies: ["GeoConv", "GeoConvParquet", "GeoConvTestSupport"], swiftSettings: strictSwift),
+        .testTarget(name: "GeoConvCoreTests", dependencies: ["GeoConvCore", "GeoConvTestSupport"],
+            swiftSettings: strictSwift),
+        .testTarget(
+            name: "GeoConvGeometryTests",
+            dependencies: ["GeoConvGeometry", "GeoConvTestSupport", .target(name: "CPROJ",
+                condition: .when(traits: ["PROJ"]))],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(name: "GeoConvProjectionTests", dependencies: ["GeoConvProjection", "GeoConvTestSupport"],
+                    swiftSettings: strictSwift),
+        .testTarget(name: "GeoConvParquetTests", dependencies: ["GeoConvParquet", "GeoConvTestSupport"],
+            swiftSettings: strictSwift),
+        .testTarget(name: "GeoConvGeoParquetTests", dependencies: ["GeoConv", "GeoConvParquet", "GeoConvTestSupport"],
+            swiftSettings: strictSwift),
         .testTarget(name: "GeoConvKMLTests", dependencies: ["GeoConv", "GeoConvKML", "GeoConvXML", "GeoConvTestSupport"],
                     swiftSettings: strictSwift),
         .testTarget(

@@ -29,7 +29,8 @@ extension JSONScanner {
         /// The elements up to here as a run; the scanner stays here (as after an element).
         func run(elements count: Int) -> FeatureRun {
             elementsBefore += count
-            return FeatureRun(bytes: Array(UnsafeBufferPointer(start: storage + start, count: position - start)), line: startLine,
+            return FeatureRun(bytes: Array(UnsafeBufferPointer(start: storage + start, count: position - start)),
+                line: startLine,
                               column: startColumn, byteOffset: startOffset, recordsBefore: elementsBefore - count)
         }
         /// Stops before the last comma (the caller's parser reads what follows it and says
@@ -44,7 +45,8 @@ extension JSONScanner {
         }
         while true {
             // The array ends, or an element is missing.
-            guard let byte = try peekToken(), byte != UInt8(ascii: "]"), byte != UInt8(ascii: "}"), byte != UInt8(ascii: ",") else {
+            guard let byte = try peekToken(), byte != UInt8(ascii: "]"), byte != UInt8(ascii: "}"),
+                byte != UInt8(ascii: ",") else {
                 return stop()
             }
             do throws(GeoConvError) {

@@ -15,7 +15,8 @@ package struct LineRuns: FeatureReader {
 
     /// The runs of `input`, each read by the format's reader that `makeReader` makes with
     /// `options`.
-    package init(_ input: ByteReader, options: ConversionOptions, makeReader: @escaping FileFormat.MakeReader) throws(GeoConvError) {
+    package init(_ input: ByteReader, options: ConversionOptions,
+        makeReader: @escaping FileFormat.MakeReader) throws(GeoConvError) {
         chunker = try Chunker(reader: input)
         self.makeReader = { input, diagnostics throws(GeoConvError) in try makeReader(input, options, diagnostics) }
     }
@@ -25,7 +26,8 @@ package struct LineRuns: FeatureReader {
     /// Nothing after the runs; asked before them, a refusal (the features are read by runs).
     package mutating func next() throws(GeoConvError) -> Feature? {
         guard cut else {
-            throw GeoConvError(.unsupported, "a line-delimited input split for --jobs is read by its runs", hint: "read it with its format's reader")
+            throw GeoConvError(.unsupported, "a line-delimited input split for --jobs is read by its runs",
+                hint: "read it with its format's reader")
         }
         return nil
     }

@@ -12,7 +12,8 @@ package import GeoConvFormatKit
 /// messages keep their places in the input; the output is byte for byte what `pump` writes.
 package struct ParallelRuns {
     /// Every stored property, as the memberwise initializer takes them (package-wide).
-    package init(jobs: Int, inputName: String, runSize: Int, strict: Bool, makeTransforms: @escaping () -> [any FeatureTransform]) {
+    package init(jobs: Int, inputName: String, runSize: Int, strict: Bool,
+        makeTransforms: @escaping () -> [any FeatureTransform]) {
         self.jobs = jobs
         self.inputName = inputName
         self.runSize = runSize
@@ -48,9 +49,12 @@ package struct ParallelRuns {
     /// declares no CRS, and its features are small enough (big features — long lines, many
     /// rings — parse fast per byte, and a byte scan made only to cut them would cost as much
     /// as it saves), unless the reader finds its runs anyway.
-    package func worthCutting<Reader: FeatureReader>(_ reader: inout Reader, header: DocumentHeader) throws(GeoConvError) -> Bool {
-        guard reader.cutsFeatureRuns, header.crs == nil, let sample = try reader.sampleFeatureRun(size: runSize) else { return false }
-        return reader.findsRunsWhileReading || sample.bytes <= FeatureRun.largestParallelFeature * max(1, sample.features)
+    package func worthCutting<Reader: FeatureReader>(_ reader: inout Reader,
+        header: DocumentHeader) throws(GeoConvError) -> Bool {
+        guard reader.cutsFeatureRuns, header.crs == nil,
+            let sample = try reader.sampleFeatureRun(size: runSize) else { return false }
+        return reader.findsRunsWhileReading || sample.bytes <= FeatureRun.largestParallelFeature * max(1,
+            sample.features)
     }
 
     /// Converts the rest of `reader`'s features, cut into runs, into `writer`: begins it with
@@ -95,7 +99,8 @@ package struct ParallelRuns {
             let cursor = run.locatesCurrentFeature(in: log, inputName: inputName)
             var reader = CountingReader(try run.reader(named: inputName, diagnostics: log), cursor: cursor)
             var writer = BatchWriter(batch: prepared.batch, cursor: cursor)
-            outcome.read = try pump(from: &reader, to: &writer, transforms: makeTransforms(), diagnostics: log).featuresRead
+            outcome.read = try pump(from: &reader, to: &writer, transforms: makeTransforms(),
+                diagnostics: log).featuresRead
             outcome.batch = writer.batch
         } catch {
             outcome.error = error
@@ -142,7 +147,8 @@ package struct BatchWriter<Facts>: FeatureWriter {
 
     package func begin(_ header: DocumentHeader) throws(GeoConvError) {}
 
-    package mutating func write(_ feature: Feature) throws(GeoConvError) { try batch.add(feature, ordinal: cursor.ordinal) }
+    package mutating func write(_ feature: Feature) throws(GeoConvError) { try batch.add(feature,
+        ordinal: cursor.ordinal) }
 
     package mutating func finish() throws(GeoConvError) { try batch.finish() }
 }

@@ -17,7 +17,8 @@ package enum Route {
     /// The route for `reader` with `jobs` threads. With two or more, the header is read here
     /// (on this thread, as `pump` would), and the reader asked whether its features are worth
     /// cutting into runs (`cutsRuns`: the conversion allows it).
-    package init(for reader: inout any FeatureReader, jobs: Int, cutsRuns: Bool, runs: ParallelRuns) throws(GeoConvError) {
+    package init(for reader: inout any FeatureReader, jobs: Int, cutsRuns: Bool,
+        runs: ParallelRuns) throws(GeoConvError) {
         guard jobs >= 2 else {
             self = .oneThread
             return

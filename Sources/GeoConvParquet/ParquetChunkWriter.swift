@@ -45,7 +45,8 @@ package struct ParquetChunkWriter {
 
     /// Writes one chunk through `emit` (bytes at `offset`, the file position of the first
     /// byte), returning its metadata. `present` is `nil` for a required column.
-    package func write(path: [String], values: LeafValues, present: [Bool]?, statistics wantsStatistics: Bool, dictionary: Bool = true, offset: Int64,
+    package func write(path: [String], values: LeafValues, present: [Bool]?, statistics wantsStatistics: Bool,
+        dictionary: Bool = true, offset: Int64,
                emit: ([UInt8]) throws(GeoConvError) -> Void) throws(GeoConvError) -> ParquetColumnMetadata
     {
         let rows = present?.count ?? values.count
@@ -174,7 +175,8 @@ package struct ParquetChunkWriter {
         ByteEncoding.appendUInt32(value, to: &out)
     }
 
-    package static func appendLength(_ value: Int, to out: inout [UInt8]) { ByteEncoding.appendUInt32(UInt32(truncatingIfNeeded: value), to: &out) }
+    package static func appendLength(_ value: Int,
+        to out: inout [UInt8]) { ByteEncoding.appendUInt32(UInt32(truncatingIfNeeded: value), to: &out) }
 
     package static func appendUInt64(_ value: UInt64, to out: inout [UInt8]) {
         ByteEncoding.appendUInt64(value, to: &out)

@@ -45,7 +45,8 @@ package enum ParquetCompression {
     }
 
     /// `bytes` decompressed to exactly `size` bytes; a located error otherwise.
-    package static func decompress(_ bytes: UnsafeRawBufferPointer, _ codec: ParquetCodec, size: Int, at offset: Int) throws(GeoConvError) -> [UInt8] {
+    package static func decompress(_ bytes: UnsafeRawBufferPointer, _ codec: ParquetCodec, size: Int,
+        at offset: Int) throws(GeoConvError) -> [UInt8] {
         // A page says how big it is; what no codec reaches (beyond 1024 : 1, or 512 MB) is refused
         // before memory is taken for it, as a zip bomb is.
         guard size >= 0, size <= maximumPageBytes, codec != .uncompressed || size == bytes.count, size <= bytes.count * 1024 + (1 << 20) else {

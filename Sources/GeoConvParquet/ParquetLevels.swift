@@ -67,7 +67,8 @@ package enum ParquetHybrid {
 
     /// Decodes `count` values of `width` bits from `bytes` into `values`; an error at
     /// `base` + the offset where the runs end early.
-    package static func decode(_ bytes: UnsafeRawBufferPointer, width: Int, count: Int, into values: inout [UInt32], base: Int) throws(GeoConvError) {
+    package static func decode(_ bytes: UnsafeRawBufferPointer, width: Int, count: Int, into values: inout [UInt32],
+        base: Int) throws(GeoConvError) {
         values.removeAll(keepingCapacity: true)
         values.reserveCapacity(count)
         guard width <= 32 else { throw failure("a bit width of \(width)", at: base) }

@@ -60,7 +60,9 @@ package enum ParquetAnnotation: Equatable {
 /// One node of the schema: a leaf column or a group (`childCount` > 0 or no type).
 package struct ParquetSchemaElement {
     /// Every stored property, as the memberwise initializer takes them (package-wide).
-    package init(type: ParquetType? = nil, typeLength: Int32? = nil, repetition: ParquetRepetition? = nil, name: String, childCount: Int32? = nil, convertedType: Int32? = nil, scale: Int32? = nil, precision: Int32? = nil, annotation: ParquetAnnotation = .none) {
+    package init(type: ParquetType? = nil, typeLength: Int32? = nil, repetition: ParquetRepetition? = nil,
+        name: String, childCount: Int32? = nil, convertedType: Int32? = nil, scale: Int32? = nil,
+        precision: Int32? = nil, annotation: ParquetAnnotation = .none) {
         self.type = type
         self.typeLength = typeLength
         self.repetition = repetition
@@ -91,7 +93,9 @@ package struct ParquetStatistics {
 
 package struct ParquetColumnMetadata {
     /// Every stored property, as the memberwise initializer takes them (package-wide).
-    package init(type: ParquetType, encodings: [ParquetEncoding], path: [String], codec: ParquetCodec, valueCount: Int64, uncompressedSize: Int64, compressedSize: Int64, dataPageOffset: Int64, dictionaryPageOffset: Int64? = nil, statistics: ParquetStatistics? = nil) {
+    package init(type: ParquetType, encodings: [ParquetEncoding], path: [String], codec: ParquetCodec,
+        valueCount: Int64, uncompressedSize: Int64, compressedSize: Int64, dataPageOffset: Int64,
+        dictionaryPageOffset: Int64? = nil, statistics: ParquetStatistics? = nil) {
         self.type = type
         self.encodings = encodings
         self.path = path
@@ -118,7 +122,8 @@ package struct ParquetColumnMetadata {
 
 package struct ParquetRowGroup {
     /// Every stored property, as the memberwise initializer takes them (package-wide).
-    package init(columns: [ParquetColumnMetadata], totalByteSize: Int64, rowCount: Int64, fileOffset: Int64? = nil, totalCompressedSize: Int64? = nil) {
+    package init(columns: [ParquetColumnMetadata], totalByteSize: Int64, rowCount: Int64, fileOffset: Int64? = nil,
+        totalCompressedSize: Int64? = nil) {
         self.columns = columns
         self.totalByteSize = totalByteSize
         self.rowCount = rowCount
@@ -135,7 +140,8 @@ package struct ParquetRowGroup {
 
 package struct ParquetFileMetadata {
     /// Every stored property, as the memberwise initializer takes them (package-wide).
-    package init(version: Int32 = 1, schema: [ParquetSchemaElement], rowCount: Int64, rowGroups: [ParquetRowGroup], keyValues: [(key: String, value: String?)], createdBy: String? = nil) {
+    package init(version: Int32 = 1, schema: [ParquetSchemaElement], rowCount: Int64, rowGroups: [ParquetRowGroup],
+        keyValues: [(key: String, value: String?)], createdBy: String? = nil) {
         self.version = version
         self.schema = schema
         self.rowCount = rowCount

@@ -272,7 +272,8 @@ extension ParquetRowGroup {
 
 extension ParquetPageHeader {
     /// Decodes a page header at the start of `bytes`; also returns its length.
-    package static func decode(_ bytes: UnsafeRawBufferPointer, at base: Int) throws(GeoConvError) -> (ParquetPageHeader, length: Int) {
+    package static func decode(_ bytes: UnsafeRawBufferPointer,
+        at base: Int) throws(GeoConvError) -> (ParquetPageHeader, length: Int) {
         var r = ThriftReader(bytes, base: base)
         var header = ParquetPageHeader(type: .dataPage, uncompressedSize: 0, compressedSize: 0)
         var sawType = false

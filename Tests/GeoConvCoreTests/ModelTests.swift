@@ -1,4 +1,4 @@
-import GeoConv
+import GeoConvCore
 import Testing
 import GeoConvTestSupport
 

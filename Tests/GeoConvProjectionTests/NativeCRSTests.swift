@@ -1,5 +1,7 @@
 import Foundation
-import GeoConv
+import GeoConvCore
+import GeoConvProjection
+import GeoConvFormatKit
 import Testing
 import GeoConvTestSupport
 

@@ -1,5 +1,5 @@
 import Foundation
-import GeoConv
+import GeoConvCore
 import Testing
 import GeoConvTestSupport
 @testable import GeoConvGeometry
