@@ -1,3 +1,5 @@
+import GeoConvParallel
+
 /// An input opened to be read feature by feature, as `OverlayDocument.load` and
 /// `FeatureSequence` read it: the format chosen as `convert` chooses it, positions checked
 /// for the geographic range, and features reprojected to WGS84 on request; the selection
@@ -26,8 +28,12 @@ struct FeatureLoading {
         transforms = try converter.selectionTransforms(options)() + [GeographicRangeCheck(sourceCRS: options.sourceCRS)]
         if reprojectingToWGS84 { transforms.append(Reproject(sourceCRS: options.sourceCRS)) }
         do throws(GeoConvError) {
-            features = try makeReader(reader, format.readerOptions(options, for: input), diagnostics)
-            header = try transforms.apply(to: features.readHeader(), diagnostics: diagnostics)
+            let readerOptions = format.readerOptions(options, for: input)
+            features = try makeReader(reader, readerOptions, diagnostics)
+            let read = try features.readHeader()
+            features = ParallelReading.wrapping(features, header: read, options: readerOptions, inputName: inputName,
+                                                diagnostics: diagnostics)
+            header = try transforms.apply(to: read, diagnostics: diagnostics)
         } catch {
             throw Self.located(error, in: input.displayName)
         }

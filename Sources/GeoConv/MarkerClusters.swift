@@ -86,6 +86,9 @@ public enum MarkerClusters {
         if header.crs == nil, reader.readsRanges, features.indexesMarkers, let readers = features.markerReaders {
             markers = try MarkerSource.indexed(&features, readers: readers, reader: reader, keepsIDs: options.listsMembers, log: log)
         } else {
+            features = ParallelReading.wrapping(features, header: header,
+                                                options: format.readerOptions(conversion, for: input),
+                                                inputName: input.displayName, diagnostics: log)
             markers = try MarkerSource.held(&features, header: &header, log: log)
         }
         if markers.skipped > 0 {

@@ -1,3 +1,5 @@
+import GeoConvParallel
+
 /// What `geoconv measure` found: each feature's length and area, and their totals.
 public struct MeasurementReport: Hashable, Sendable {
     /// One feature's measurements.
@@ -62,6 +64,8 @@ extension Converter {
             var reproject = Reproject(sourceCRS: options.sourceCRS)
             var selection = try selectionTransforms(options)()
             let header = try features.readHeader()
+            features = ParallelReading.wrapping(features, header: header, options: readerOptions,
+                                                inputName: input.displayName, diagnostics: log)
             _ = try reproject.transform(header, diagnostics: log)
             _ = try selection.apply(to: header, diagnostics: log)
             var remaining = options.selection.limit ?? .max

@@ -19,9 +19,10 @@ extension FileFormat {
             return head.contains("<kml") || head.contains(":kml") || head.contains("opengis.net/kml")
         },
         makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
-            try KMLReader(input, options: KMLReadOptions(skipsInvalidFeatures: options.skipInvalid,
-                                                         jobs: options.jobs ?? ConversionOptions.defaultJobs),
-                          diagnostics: diagnostics)
+            // (Runs are cut for --jobs' workers; the reader itself starts no thread.)
+            let cutsRuns = (options.jobs ?? ConversionOptions.defaultJobs) >= 2
+            let readOptions = KMLReadOptions(skipsInvalidFeatures: options.skipInvalid, cutsRuns: cutsRuns)
+            return try KMLReader(input, options: readOptions, diagnostics: diagnostics)
         },
         makeWriter: { output, options, diagnostics in
             KMLWriter(output, options: KMLWriteOptions(precision: options.coordinatePrecision), diagnostics: diagnostics)
@@ -42,9 +43,10 @@ extension FileFormat {
                                          mergesGeometryKinds: true, holdsStyleAsElements: true),
         sniff: { prefix in prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) },
         makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
-            try KMZReader(input, options: KMLReadOptions(skipsInvalidFeatures: options.skipInvalid,
-                                                         jobs: options.jobs ?? ConversionOptions.defaultJobs),
-                          diagnostics: diagnostics)
+            // (Runs are cut for --jobs' workers; the reader itself starts no thread.)
+            let cutsRuns = (options.jobs ?? ConversionOptions.defaultJobs) >= 2
+            let readOptions = KMLReadOptions(skipsInvalidFeatures: options.skipInvalid, cutsRuns: cutsRuns)
+            return try KMZReader(input, options: readOptions, diagnostics: diagnostics)
         },
         makeWriter: { (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
             try KMZWriter(output, options: KMLWriteOptions(precision: options.coordinatePrecision), sourceDirectory: options.sourceDirectory,

@@ -10,15 +10,17 @@ public struct KMLReadOptions: Hashable, Sendable {
     public var skipsInvalidFeatures: Bool
     /// The deepest element nesting accepted.
     public var maximumDepth: Int
-    /// Threads that read long runs of Placemarks (`--jobs`); 1 reads everything on the
-    /// reader's own thread. The features, their order and their warnings are the same.
-    public var jobs: Int
+    /// Whether the reader finds runs of Placemarks as it reads (a splitter scans the bytes),
+    /// to hand them out as `FeatureRun`s to whoever reads them on other threads (`--jobs`).
+    /// The reader starts no thread: a run not handed out is read on its own thread. The
+    /// features, their order and their warnings are the same either way.
+    public var cutsRuns: Bool
 
     /// Creates options.
-    public init(skipsInvalidFeatures: Bool = false, maximumDepth: Int = 256, jobs: Int = 1) {
+    public init(skipsInvalidFeatures: Bool = false, maximumDepth: Int = 256, cutsRuns: Bool = false) {
         self.skipsInvalidFeatures = skipsInvalidFeatures
         self.maximumDepth = maximumDepth
-        self.jobs = jobs
+        self.cutsRuns = cutsRuns
     }
 }
 
@@ -44,7 +46,7 @@ public struct KMLReader: FeatureReader {
 
     /// Creates a reader over an input.
     public init(_ input: ByteReader, options: KMLReadOptions = KMLReadOptions(), diagnostics: DiagnosticLog) throws(GeoConvError) {
-        let splitter = options.jobs >= 2 ? KMLSplitter(input) : nil
+        let splitter = options.cutsRuns ? KMLSplitter(input) : nil
         let failure = ReadFailure()
         do {
             let parser = try XMLPullParser(maximumDepth: options.maximumDepth) { buffer in
@@ -59,7 +61,7 @@ public struct KMLReader: FeatureReader {
             throw GeoConvError(.io, error.message, underlyingError: error)
         }
         if let splitter {
-            state.scheduler.runs = KMLRunReading(splitter: splitter, jobs: options.jobs)
+            state.scheduler.runs = KMLRunReading(splitter: splitter)
             state.scheduler.runElement = splitter.markerName
         }
     }
@@ -178,7 +180,6 @@ final class KMLReaderState {
             if let error = pendingError {
                 pendingError = nil
                 finished = true
-                scheduler.runs?.finish()
                 throw error
             }
             if finished {
@@ -198,20 +199,15 @@ final class KMLReaderState {
         }
     }
 
-    /// At a run's marker (main reader): its features, read on another thread, become
-    /// pending, its warnings this reader's. A run's own wrapper element (a run's reader)
-    /// is nothing.
+    /// At a run's marker (main reader): its features, read here when the run is not handed
+    /// out, become pending, its warnings this reader's. A run's own wrapper element (a run's
+    /// reader) is nothing.
     func readRun() {
         guard let runs = scheduler.runs, let index = parser.attribute("n").flatMap({ Int($0) }) else { return }
         if scheduler.cut != nil { return cutRun(index, from: runs) }
-        let found: KMLRunOutcome?
-        do throws(GeoConvError) {
-            found = try runs.outcome(index, snapshot: snapshot, version: version, name: name, options: options, like: diagnostics)
-        } catch {
-            pendingError = error
-            return
-        }
-        guard var outcome = found else { return }
+        guard var outcome = runs.outcome(index, snapshot: snapshot, version: version, name: name, options: options,
+                                         like: diagnostics)
+        else { return }
         reports.usedStyles.formUnion(outcome.usedStyles)
         reports.usedFields.formUnion(outcome.usedFields)
         reports.featuresMet += outcome.run.placemarks

@@ -140,11 +140,7 @@ extension KMLReaderState {
     /// error ends it (and reading: `next()` returns `nil` after).
     func nextCut(size: Int) -> KMLCut? {
         guard let reading = scheduler.runs else { return nil }
-        if scheduler.cut == nil {
-            // Runs the header's first run started reading ahead, with its tables: read again in cuts.
-            reading.finish()
-            scheduler.cut = []
-        }
+        if scheduler.cut == nil { scheduler.cut = [] }
         let outer = diagnostics
         diagnostics = freshCutLog()
         defer { diagnostics = outer }

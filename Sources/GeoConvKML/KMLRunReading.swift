@@ -44,16 +44,15 @@ final class KMLFastPathGauge: Sendable {
     }
 }
 
-/// The main reader's side of `--jobs`: the splitter, and runs read ahead on other threads.
+/// The main reader's side of `--jobs`: the splitter, and the runs it found read on this
+/// thread when they are not handed out (no thread is started here: runs handed out as
+/// `FeatureRun`s are read wherever their taker reads them).
 final class KMLRunReading {
     let splitter: KMLSplitter
-    let jobs: Int
-    private var started: [Int: BackgroundTask<KMLRunOutcome>] = [:]
     let gauge = KMLFastPathGauge()
 
-    init(splitter: KMLSplitter, jobs: Int) {
+    init(splitter: KMLSplitter) {
         self.splitter = splitter
-        self.jobs = jobs
     }
 
     /// What reading a run of this document needs besides its tables, for a reader named
@@ -63,38 +62,13 @@ final class KMLRunReading {
                       strict: log.isStrict, listsEveryWarning: log.listsEveryWarning, gauge: gauge)
     }
 
-    /// Run `index`'s features, read with `snapshot` (runs after it are started now too, with
-    /// the same snapshot; one whose snapshot turns out stale at its marker is read again).
+    /// Run `index`'s features, read here with `snapshot` (the tables at its marker).
     func outcome(_ index: Int, snapshot: KMLReaderSnapshot, version: Int, name: String, options: KMLReadOptions,
-                 like log: DiagnosticLog) throws(GeoConvError) -> KMLRunOutcome?
+                 like log: DiagnosticLog) -> KMLRunOutcome?
     {
-        let splitter = self.splitter
-        let context = context(name: name, options: options, like: log)
-        func read(_ run: KMLSplitter.Run) -> KMLRunOutcome { context.read(run, snapshot: snapshot, version: version) }
-        func start(_ run: KMLSplitter.Run) -> BackgroundTask<KMLRunOutcome> { BackgroundTask { read(run) } }
-        let task: BackgroundTask<KMLRunOutcome>
-        if let running = started.removeValue(forKey: index) {
-            _ = splitter.takeRun(index)
-            task = running
-        } else {
-            guard let run = splitter.takeRun(index) else { return nil }
-            task = start(run)
-        }
-        for run in try splitter.upcomingRuns(after: index, count: jobs) where started[run.index] == nil {
-            started[run.index] = start(run)
-        }
-        var outcome = task.value()
-        if outcome.version != version { outcome = read(outcome.run) }
-        return outcome
+        guard let run = splitter.takeRun(index) else { return nil }
+        return context(name: name, options: options, like: log).read(run, snapshot: snapshot, version: version)
     }
-
-    /// Waits for the runs still being read (never leave threads reading behind an error).
-    func finish() {
-        for task in started.values { _ = task.value() }
-        started.removeAll()
-    }
-
-    deinit { finish() }
 }
 
 extension KMLReaderState {
@@ -151,7 +125,7 @@ struct KMLRunContext: Sendable {
                 throw GeoConvError(.io, error.message)
             }
             var runOptions = options
-            runOptions.jobs = 1
+            runOptions.cutsRuns = false
             let state = KMLReaderState(parser: parser, name: name, options: runOptions, diagnostics: log)
             state.containers = snapshot.containers
             state.folderCache.isValid = false

@@ -420,7 +420,7 @@ public struct KMZReader: FeatureReader {
         let bytes = try linkedFiles.contents(of: path)
         followedEntries.insert(path)
         var options = options
-        options.jobs = 1
+        options.cutsRuns = false
         var reader = try KMLReader(try ByteReader(.memory(bytes, name: archiveName + "/" + path)), options: options, diagnostics: diagnostics)
         _ = try reader.readHeader()
         followedLinks += 1

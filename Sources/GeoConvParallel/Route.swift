@@ -10,6 +10,10 @@ package enum Route {
     /// `pump` over `ReadingAhead`: the reader parses on its own thread while this one
     /// transforms and writes (`--jobs N` when the features are not cut into runs).
     case readingAhead(header: DocumentHeader)
+    /// `pump` over `ParallelReading`: runs the reader found as it read (a KML document's runs
+    /// of Placemarks) are parsed on the workers, and transformed and written here (when the
+    /// transforms must run on one thread: a reprojection).
+    case readingRuns(header: DocumentHeader)
     /// `ParallelRuns`: the reader cuts its features into runs, read, transformed and — where
     /// the writer allows — written on `jobs` workers, put into the writer here in order.
     case runs(header: DocumentHeader)
@@ -26,6 +30,9 @@ package enum Route {
         let header = try reader.readHeader()
         if cutsRuns, try runs.worthCutting(&reader, header: header) {
             self = .runs(header: header)
+        } else if reader.cutsFeatureRuns, reader.findsRunsWhileReading,
+                  try reader.sampleFeatureRun(size: runs.runSize) != nil {
+            self = .readingRuns(header: header)
         } else {
             self = .readingAhead(header: header)
         }
@@ -56,6 +63,10 @@ package enum Route {
         switch self {
         case .oneThread:
             return try pump(from: &reader, to: &writer, transforms: transforms, limit: limit, diagnostics: writeLog)
+        case .readingRuns(let header):
+            var parallel = ParallelReading(reader, header: header, jobs: runs.jobs, runSize: runs.runSize,
+                                           inputName: runs.inputName, diagnostics: readLog)
+            return try pump(from: &parallel, to: &writer, transforms: transforms, diagnostics: writeLog)
         case .readingAhead(let header):
             var ahead = ReadingAhead(reader, header: header)
             return try pump(from: &ahead, to: &writer, transforms: transforms, diagnostics: writeLog)

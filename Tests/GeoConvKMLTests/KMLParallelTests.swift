@@ -111,6 +111,30 @@ struct KMLParallelTests {
         #expect(features[3_205].properties["geoconv:folder"] == ["second", "inner", "few"])
     }
 
+    @Test("Reprojected (transforms on one thread): runs parsed on the workers, one thread's output and messages")
+    func reprojectedRuns() throws {
+        let text = Self.document()
+        func convert(jobs: Int) throws -> ConversionReport {
+            var options = ConversionOptions(inputFormat: .kml, outputFormat: .wkt)
+            options.targetCRS = "EPSG:3857"
+            options.jobs = jobs
+            return try Converter().convert(.memory(Array(text.utf8), name: "in.kml"), to: .memory, options: options)
+        }
+        let one = try convert(jobs: 1)
+        #expect(one.statistics.featuresWritten == 3_209)
+        #expect(String(decoding: one.output.prefix(40), as: UTF8.self).hasPrefix("SRID=3857;"))
+        for jobs in [2, 4] {
+            let many = try convert(jobs: jobs)
+            #expect(many.output == one.output, "--jobs \(jobs)")
+            #expect(many.statistics.featuresRead == one.statistics.featuresRead)
+            #expect(Array(many.diagnostics.entries.keys) == Array(one.diagnostics.entries.keys))
+            for (code, entry) in one.diagnostics.entries {
+                #expect(many.diagnostics.entries[code]?.count == entry.count, "\(code)")
+                #expect(many.diagnostics.entries[code]?.first.location == entry.first.location, "\(code)")
+            }
+        }
+    }
+
     @Test("A loop of StyleMaps named inside a run, an emptied Style and an unused schema field: one thread's messages with --jobs")
     func documentEndReports() throws {
         var lines = [#"<kml xmlns="http://www.opengis.net/kml/2.2"><Document>"#,
@@ -140,7 +164,8 @@ struct KMLParallelTests {
     func cuts() throws {
         let text = Self.document()
         func reader() throws -> KMLReader {
-            try KMLReader(try ByteReader(.memory(Array(text.utf8), name: "in.kml")), options: KMLReadOptions(jobs: 2),
+            try KMLReader(try ByteReader(.memory(Array(text.utf8), name: "in.kml")),
+                          options: KMLReadOptions(cutsRuns: true),
                           diagnostics: DiagnosticLog())
         }
         var sequential = try KMLReader(try ByteReader(.memory(Array(text.utf8), name: "in.kml")), diagnostics: DiagnosticLog())
