@@ -59,8 +59,8 @@ struct KMLDocumentReports {
     var remoteLinks: [(href: String, location: SourceLocation)] = []
 }
 
-/// `--jobs` on the main reader: runs of Placemarks read ahead on other threads
-/// (`KMLRunReading`), or cut out and handed to the pipeline's workers (`nextCut`).
+/// `--jobs` on the main reader: runs of Placemarks cut out and handed to the pipeline's
+/// workers (`nextCut`), or read on this thread when nobody takes them (`KMLRunReading`).
 struct KMLRunScheduling {
     /// The runs found in the document (main reader), and the name of the element that stands
     /// for a run (main reader) or wraps one (a run's reader).

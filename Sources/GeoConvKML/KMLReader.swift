@@ -79,7 +79,7 @@ public struct KMLReader: FeatureReader {
 ///   styles, StyleMaps, schemas — and what a run read on a worker starts from;
 /// - what the document's end reports (`KMLDocumentReports`): the styles and fields used, where
 ///   they were defined, the NetworkLinks met;
-/// - the run scheduler (`KMLRunScheduling`, `--jobs`): runs read ahead, or cut and handed out.
+/// - the run scheduler (`KMLRunScheduling`, `--jobs`): runs cut and handed out, or read here.
 final class KMLReaderState {
     let parser: XMLPullParser
     /// The input's own error when reading it failed inside the parser.
@@ -96,9 +96,6 @@ final class KMLReaderState {
     @exclusivity(unchecked) var pending = Deque<(feature: Feature, location: SourceLocation?)>()
     /// An error a run ended with, thrown once its features before it are returned.
     @exclusivity(unchecked) var pendingError: GeoConvError?
-    /// Bumped by every event that can change what a Placemark reads as (containers, styles,
-    /// schemas), so that a run read ahead with older tables is read again.
-    @exclusivity(unchecked) var version = 0
     /// How many properties the last placemark with more than a few had (`parseExtendedData`).
     @exclusivity(unchecked) var largeExtendedData = 0
     @exclusivity(unchecked) var containers: [(isFolder: Bool, name: String?, features: Int)] = []
@@ -205,8 +202,7 @@ final class KMLReaderState {
     func readRun() {
         guard let runs = scheduler.runs, let index = parser.attribute("n").flatMap({ Int($0) }) else { return }
         if scheduler.cut != nil { return cutRun(index, from: runs) }
-        guard var outcome = runs.outcome(index, snapshot: snapshot, version: version, name: name, options: options,
-                                         like: diagnostics)
+        guard var outcome = runs.outcome(index, snapshot: snapshot, name: name, options: options, like: diagnostics)
         else { return }
         reports.usedStyles.formUnion(outcome.usedStyles)
         reports.usedFields.formUnion(outcome.usedFields)
@@ -264,7 +260,6 @@ final class KMLReaderState {
             case .end(let element):
                 if element == "Document" || element == "Folder", let container = containers.popLast() {
                     folderCache.isValid = false
-                    version &+= 1
                     if container.isFolder && container.features == 0 {
                         warn("kml.empty-folder-dropped",
                              "an empty Folder\(container.name.map { " (\"\($0)\")" } ?? "") is not carried over: folders are rebuilt from the features in them",
@@ -281,7 +276,6 @@ final class KMLReaderState {
                     readRun()
                     return nil
                 }
-                version &+= 1
                 return try start(element, isEmpty: isEmpty)
             }
         } catch {

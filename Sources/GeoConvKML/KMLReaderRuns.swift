@@ -121,7 +121,7 @@ struct KMLCutReader: FeatureReader {
             case .error(let error):
                 pendingError = error
             case .run(let run, let snapshot):
-                var outcome = cut.context.read(run, snapshot: snapshot, version: 0)
+                var outcome = cut.context.read(run, snapshot: snapshot)
                 cut.styleUses.add(outcome.usedStyles, fields: outcome.usedFields)
                 diagnostics.absorb(outcome.log)
                 swap(&features, &outcome.features)

@@ -12,14 +12,13 @@ struct KMLReaderSnapshot {
     var sawDocument: Bool
 }
 
-/// A run's features, read on another thread, with their places in the whole input.
+/// A run's features, read on a worker or on the reader's thread, with their places in the
+/// whole input.
 struct KMLRunOutcome {
     /// (A deque: the main reader takes it over whole and pops its features, moving them.)
     var features = Deque<(feature: Feature, location: SourceLocation?)>()
     var log: DiagnosticLog
     var error: GeoConvError?
-    /// The main reader's state version the run was read with.
-    var version: Int
     var run: KMLSplitter.Run
     /// The styles its features' `styleUrl`s resolved to.
     var usedStyles: Set<String> = []
@@ -63,11 +62,11 @@ final class KMLRunReading {
     }
 
     /// Run `index`'s features, read here with `snapshot` (the tables at its marker).
-    func outcome(_ index: Int, snapshot: KMLReaderSnapshot, version: Int, name: String, options: KMLReadOptions,
+    func outcome(_ index: Int, snapshot: KMLReaderSnapshot, name: String, options: KMLReadOptions,
                  like log: DiagnosticLog) -> KMLRunOutcome?
     {
         guard let run = splitter.takeRun(index) else { return nil }
-        return context(name: name, options: options, like: log).read(run, snapshot: snapshot, version: version)
+        return context(name: name, options: options, like: log).read(run, snapshot: snapshot)
     }
 }
 
@@ -97,20 +96,20 @@ struct KMLRunContext: Sendable {
     /// The fast XML path reads it first when `gauge` finds it worth trying; what it reads is
     /// kept only when it read the whole run with nothing to report (places in messages are
     /// libxml2's), else the run is read again with libxml2.
-    func read(_ run: KMLSplitter.Run, snapshot: KMLReaderSnapshot, version: Int) -> KMLRunOutcome {
+    func read(_ run: KMLSplitter.Run, snapshot: KMLReaderSnapshot) -> KMLRunOutcome {
         if gauge.isWorthTrying {
-            let outcome = read(run, snapshot: snapshot, version: version, fast: true)
+            let outcome = read(run, snapshot: snapshot, fast: true)
             let succeeded = outcome.error == nil && outcome.log.isEmpty
             gauge.record(succeeded: succeeded)
             if succeeded { return outcome }
         }
-        return read(run, snapshot: snapshot, version: version, fast: false)
+        return read(run, snapshot: snapshot, fast: false)
     }
 
-    private func read(_ run: KMLSplitter.Run, snapshot: KMLReaderSnapshot, version: Int, fast: Bool) -> KMLRunOutcome {
+    private func read(_ run: KMLSplitter.Run, snapshot: KMLReaderSnapshot, fast: Bool) -> KMLRunOutcome {
         let log = DiagnosticLog(strict: strict)
         log.listsEveryWarning = listsEveryWarning
-        var outcome = KMLRunOutcome(log: log, version: version, run: run)
+        var outcome = KMLRunOutcome(log: log, run: run)
         outcome.features.reserveCapacity(run.placemarks)
         // The run starts where it did in the input modulo libxml2's 512-byte chunks, so the
         // parser reads it in the same pieces and reports the same (look-ahead) positions.
