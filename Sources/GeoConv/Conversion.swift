@@ -107,7 +107,7 @@ public struct Converter: Sendable {
         if writerOptions.sourceDirectory == nil { writerOptions.sourceDirectory = Converter.sourceDirectory(of: input) }
         let writer = try ByteWriter(output)
         do throws(GeoConvError) {
-            guard let makeReader = inFormat.makeReader, let makeWriter = outFormat.makeWriter else {
+            guard let reading = inFormat.reading, let writing = outFormat.writing else {
                 throw GeoConvError(.usage, "cannot convert \(inFormat.name) to \(outFormat.name)")
             }
             let selectionTransforms = try self.selectionTransforms(options)
@@ -127,19 +127,23 @@ public struct Converter: Sendable {
                 && options.selection.boundingBoxCRS == nil
             let runs = ParallelRuns(jobs: jobs, inputName: input.displayName, runSize: max(16, readerOptions.chunkBytes / 4),
                                     strict: options.strict, makeTransforms: makeTransforms)
-            var featureReader: any FeatureReader
+            // The format's reader as a cutter of runs where it is one and threads may read them.
+            var route: Route
             if cutsRuns, let lineRecords = inFormat.capabilities.lineRecords, !lineRecords.declaresCRS(try reader.inputStart()) {
-                featureReader = try LineRuns(reader, options: readerOptions, makeReader: makeReader)
+                route = try Route(runs: try LineRuns(reader, options: readerOptions, makeReader: reading.features),
+                                  jobs: jobs, cutsRuns: cutsRuns, runs: runs)
+            } else if jobs >= 2, let makeRunReader = reading.runs {
+                route = try Route(runs: try makeRunReader(reader, readerOptions, readLog), jobs: jobs, cutsRuns: cutsRuns,
+                                  runs: runs)
             } else {
-                featureReader = try makeReader(reader, readerOptions, readLog)
+                route = try Route(features: try reading.features(reader, readerOptions, readLog), jobs: jobs)
             }
-            let route = try Route(for: &featureReader, jobs: jobs, cutsRuns: cutsRuns, runs: runs)
             // Written where the features are put into the writer: with runs, this thread
             // reports in the input's order what the workers read and wrote.
-            var featureWriter = try makeWriter(writer, writerOptions, route.runsInParallel ? readLog : diagnostics)
+            var featureWriter = try writing.records(writer, writerOptions, route.runsInParallel ? readLog : diagnostics)
             let statistics: PumpStatistics
             do throws(GeoConvError) {
-                statistics = try route.run(&featureReader, into: &featureWriter, runs: runs, transforms: makeTransforms(),
+                statistics = try route.run(into: &featureWriter, runs: runs, transforms: makeTransforms(),
                                            limit: options.selection.limit, readLog: readLog, writeLog: diagnostics)
             } catch {
                 diagnostics.absorb(readLog)

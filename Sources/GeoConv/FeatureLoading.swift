@@ -21,7 +21,7 @@ struct FeatureLoading {
     {
         let reader = try ByteReader(input)
         format = try converter.inputFormat(for: input, reader: reader, options: options)
-        guard let makeReader = format.makeReader else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
+        guard let reading = format.reading else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
         inputName = input.displayName
         self.diagnostics = diagnostics
         remaining = options.selection.limit ?? .max
@@ -29,9 +29,8 @@ struct FeatureLoading {
         if reprojectingToWGS84 { transforms.append(Reproject(sourceCRS: options.sourceCRS)) }
         do throws(GeoConvError) {
             let readerOptions = format.readerOptions(options, for: input)
-            features = try makeReader(reader, readerOptions, diagnostics)
-            let read = try features.readHeader()
-            features = ParallelReading.wrapping(features, header: read, options: readerOptions, inputName: inputName,
+            let read: DocumentHeader
+            (features, read) = try reading.open(reader, options: readerOptions, inputName: inputName,
                                                 diagnostics: diagnostics)
             header = try transforms.apply(to: read, diagnostics: diagnostics)
         } catch {

@@ -88,9 +88,46 @@ extension Converter {
         }
         let reader = try ByteReader(input)
         let format = try inputFormat(for: input, reader: reader, options: options)
-        guard let makeReader = format.makeReader else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
+        guard let reading = format.reading else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
         let readLog = DiagnosticLog()
-        var featureReader = try makeReader(reader, format.readerOptions(options, for: input), readLog)
+        let readerOptions = format.readerOptions(options, for: input)
+        let jobs = max(1, options.jobs ?? ConversionOptions.defaultJobs)
+        // Runs of whole features parsed and counted on every core, as a conversion's, where
+        // the format's reader cuts them.
+        if jobs >= 2, options.sourceCRS == nil, let makeRunReader = reading.runs {
+            var featureReader = try makeRunReader(reader, readerOptions, readLog)
+            return try inspectRuns(&featureReader, of: input, format: format, options: options, targets: targetNames,
+                                   readLog: readLog)
+        }
+        var featureReader = try reading.features(reader, readerOptions, readLog)
+        return try inspectFeatures(&featureReader, of: input, format: format, options: options, targets: targetNames,
+                                   readLog: readLog)
+    }
+
+    private func inspectRuns<Reader: FeatureRunReader>(
+        _ featureReader: inout Reader, of input: InputSource, format: FileFormat, options: ConversionOptions,
+        targets targetNames: Set<String>?, readLog: DiagnosticLog
+    ) throws(GeoConvError) -> InspectionReport {
+        try inspect(&featureReader, of: input, format: format, options: options, targets: targetNames,
+                    readLog: readLog, runs: (cuts: { $0.cutsFeatureRuns }, next: { (reader, size) throws(GeoConvError) in
+                        try reader.nextFeatureRun(size: size)
+                    }))
+    }
+
+    private func inspectFeatures<Reader: FeatureReader>(
+        _ featureReader: inout Reader, of input: InputSource, format: FileFormat, options: ConversionOptions,
+        targets targetNames: Set<String>?, readLog: DiagnosticLog
+    ) throws(GeoConvError) -> InspectionReport {
+        try inspect(&featureReader, of: input, format: format, options: options, targets: targetNames,
+                    readLog: readLog, runs: nil)
+    }
+
+    /// `inspect` with the input's reader made: `runs` cuts its features into runs when it can.
+    private func inspect<Reader: FeatureReader>(
+        _ featureReader: inout Reader, of input: InputSource, format: FileFormat, options: ConversionOptions,
+        targets targetNames: Set<String>?, readLog: DiagnosticLog,
+        runs: (cuts: (inout Reader) -> Bool, next: (inout Reader, Int) throws(GeoConvError) -> FeatureRun?)?
+    ) throws(GeoConvError) -> InspectionReport {
         let sourceHeader = try featureReader.readHeader()
         // Counts and bounds in WGS84 (range-checked as a conversion would be; warnings are reported).
         let makeChecks: () -> [any FeatureTransform] = {
@@ -150,12 +187,12 @@ extension Converter {
             written = BackgroundTask { groups.concurrentMap { group in InspectionTarget.write(pieces, by: group) } }
         }
         let readerOptions = format.readerOptions(options, for: input)
-        if jobs >= 2, options.sourceCRS == nil, header.crs == nil, featureReader.cutsFeatureRuns {
+        if jobs >= 2, header.crs == nil, let runs, runs.cuts(&featureReader) {
             // Runs of whole features parsed and counted on every core, as a conversion's.
-            let runs = InspectionRuns(jobs: jobs, inputName: input.displayName, size: max(16, readerOptions.chunkBytes / 4),
-                                      makeChecks: makeChecks)
-            try runs.read(into: readLog, hand: hand) { (size) throws(GeoConvError) in
-                try featureReader.nextFeatureRun(size: size)
+            let inspectionRuns = InspectionRuns(jobs: jobs, inputName: input.displayName,
+                                                size: max(16, readerOptions.chunkBytes / 4), makeChecks: makeChecks)
+            try inspectionRuns.read(into: readLog, hand: hand) { (size) throws(GeoConvError) in
+                try runs.next(&featureReader, size)
             }
             if try featureReader.next() != nil {
                 throw GeoConvError(.invalidInput, "a feature after the runs of features", at: featureReader.lastLocation)

@@ -55,7 +55,7 @@ public struct ClusterReport {
 /// `MarkerClusterer`), and one feature written per cluster, streaming.
 ///
 /// Memory holds the positions, not the features. A reader that can index its markers
-/// (`FeatureReader.nextMarker()`: GeoJSON and GeoJSON text sequences from a file) gives, per feature,
+/// (`MarkerIndexReader.nextMarker()`: GeoJSON and GeoJSON text sequences from a file) gives, per feature,
 /// its position and where its bytes are, so a marker that stays alone is read again from
 /// the input when it is written, with every property it had. Other inputs (KML, standard
 /// input) are read whole into memory.
@@ -76,19 +76,30 @@ public enum MarkerClusters {
         var conversion = ConversionOptions(inputFormat: options.inputFormat, outputFormat: options.outputFormat)
         conversion.formatOptions = options.formatOptions
         let writerFormat = try converter.outputFormat(for: output, options: conversion)
-        guard let makeWriter = writerFormat.makeWriter else { throw GeoConvError(.usage, "\(writerFormat.name) cannot be written") }
+        guard let writing = writerFormat.writing else { throw GeoConvError(.usage, "\(writerFormat.name) cannot be written") }
         let reader = try ByteReader(input)
         let format = try converter.inputFormat(for: input, reader: reader, options: conversion)
-        guard let makeReader = format.makeReader else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
-        var features = try makeReader(reader, format.readerOptions(conversion, for: input), log)
-        var header = try features.readHeader()
+        guard let reading = format.reading else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
+        let readerOptions = format.readerOptions(conversion, for: input)
+        var header: DocumentHeader
         let markers: MarkerSource
-        if header.crs == nil, reader.readsRanges, features.indexesMarkers, let readers = features.markerReaders {
-            markers = try MarkerSource.indexed(&features, readers: readers, reader: reader, keepsIDs: options.listsMembers, log: log)
+        if reader.readsRanges, let makeMarkerReader = reading.markers {
+            // An index of where the markers are, where the reader makes one (the input must be
+            // read again by range to write the markers left alone).
+            var indexing = try makeMarkerReader(reader, readerOptions, log)
+            header = try indexing.readHeader()
+            if header.crs == nil, indexing.indexesMarkers, let readers = indexing.markerReaders {
+                markers = try MarkerSource.indexed(&indexing, readers: readers, reader: reader,
+                                                   keepsIDs: options.listsMembers, log: log)
+            } else {
+                var features = ParallelReading.wrapping(indexing, header: header, options: readerOptions,
+                                                        inputName: input.displayName, diagnostics: log)
+                markers = try MarkerSource.held(&features, header: &header, log: log)
+            }
         } else {
-            features = ParallelReading.wrapping(features, header: header,
-                                                options: format.readerOptions(conversion, for: input),
-                                                inputName: input.displayName, diagnostics: log)
+            var features: any FeatureReader
+            (features, header) = try reading.open(reader, options: readerOptions, inputName: input.displayName,
+                                                  diagnostics: log)
             markers = try MarkerSource.held(&features, header: &header, log: log)
         }
         if markers.skipped > 0 {
@@ -97,7 +108,7 @@ public enum MarkerClusters {
         let clusterer = MarkerClusterer(positions: markers.positions, distance: options.distance, variant: options.variant)
         let bytes = try ByteWriter(output)
         do throws(GeoConvError) {
-            var writer = try makeWriter(bytes, writerFormat.writerOptions(conversion, for: output), log)
+            var writer = try writing.records(bytes, writerFormat.writerOptions(conversion, for: output), log)
             header.crs = nil
             try writer.begin(header)
             var written = 0
@@ -133,7 +144,7 @@ public enum MarkerClusters {
     }
 
     /// Writes one zoom's clusters in the order the algorithm made them.
-    private static func write<Writer: FeatureWriter>(_ zoomClusters: ZoomClusters, of markers: MarkerSource,
+    private static func write<Writer: RecordAppendingWriter>(_ zoomClusters: ZoomClusters, of markers: MarkerSource,
                                                      options: ClusterOptions, to writer: inout Writer, log: DiagnosticLog)
         throws(GeoConvError) -> Int
     {
@@ -271,7 +282,7 @@ private struct MarkerSource {
     /// Held: the features themselves (inputs that cannot be indexed).
     var held: [Feature] = []
 
-    static func indexed(_ indexing: inout any FeatureReader, readers: MarkerReaders, reader: ByteReader, keepsIDs: Bool,
+    static func indexed(_ indexing: inout any MarkerIndexReader, readers: MarkerReaders, reader: ByteReader, keepsIDs: Bool,
                         log: DiagnosticLog) throws(GeoConvError) -> MarkerSource
     {
         var source = MarkerSource(input: reader, markerReaders: readers)
@@ -312,7 +323,10 @@ private struct MarkerSource {
         let log = DiagnosticLog()
         var entries: [MarkerEntry] = []
         do throws(GeoConvError) {
-            var reader = try run.reader(named: name, diagnostics: log)
+            guard let makeMarkerReader = run.makeMarkerReader else {
+                return ([], log, GeoConvError(.unsupported, "this reader's runs of features cannot be indexed"))
+            }
+            var reader = try makeMarkerReader(try run.input(named: name), log)
             _ = try reader.readHeader()
             guard reader.indexesMarkers else {
                 return ([], log, GeoConvError(.unsupported, "this reader's runs of features cannot be indexed"))

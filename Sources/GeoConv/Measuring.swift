@@ -54,18 +54,16 @@ extension Converter {
     {
         let reader = try ByteReader(input)
         let format = try inputFormat(for: input, reader: reader, options: options)
-        guard let makeReader = format.makeReader else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
+        guard let reading = format.reading else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
         let readerOptions = format.readerOptions(options, for: input)
         let log = DiagnosticLog()
         var report = MeasurementReport(kind: measurer.kind, model: measurer.model, features: [], totalLength: 0, totalArea: 0,
                                        warnings: [])
         do throws(GeoConvError) {
-            var features = try makeReader(reader, readerOptions, log)
             var reproject = Reproject(sourceCRS: options.sourceCRS)
             var selection = try selectionTransforms(options)()
-            let header = try features.readHeader()
-            features = ParallelReading.wrapping(features, header: header, options: readerOptions,
-                                                inputName: input.displayName, diagnostics: log)
+            var (features, header) = try reading.open(reader, options: readerOptions, inputName: input.displayName,
+                                                      diagnostics: log)
             _ = try reproject.transform(header, diagnostics: log)
             _ = try selection.apply(to: header, diagnostics: log)
             var remaining = options.selection.limit ?? .max

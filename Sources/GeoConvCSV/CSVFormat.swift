@@ -84,12 +84,12 @@ extension FileFormat {
                   CSVOptions.geometry, CSVOptions.encoding].map(\.declared)
             + [CSVOptions.strings.declared, WKTParser.arcStepOption.declared],
         sniff: { prefix in CSVHeaderSniffing.looksLikeCSV(prefix) },
-        makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
+        makeReader: .runs { (input, options, diagnostics) throws(GeoConvError) -> any FeatureRunReader in
             let settled = try CSVReadOptions(options)
             return try CSVReader(CSVEncoding.open(input, options: options, diagnostics: diagnostics), options: settled,
                                  diagnostics: diagnostics)
         },
-        makeWriter: { (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
+        makeWriter: .features { (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
             CSVWriter(output, delimiter: try CSVOptions.givenDelimiter(options) ?? UInt8(ascii: ","),
                       precision: options.coordinatePrecision, diagnostics: diagnostics)
         }

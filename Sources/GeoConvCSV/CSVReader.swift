@@ -19,7 +19,7 @@ public import GeoConvFormatKit
 /// - A row with the wrong number of fields, an unterminated quote, a bad WKT or WKB or a
 ///   non-numeric coordinate is an error at its line and column, or skipped and counted with
 ///   `skipsInvalidRows`.
-public struct CSVReader: FeatureReader {
+public struct CSVReader: FeatureRunReader {
     private let records: CSVRecordReader
     private let options: CSVReadOptions
     private let diagnostics: DiagnosticLog

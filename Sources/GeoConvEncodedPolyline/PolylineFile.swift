@@ -170,7 +170,7 @@ enum PolylineLine {
 /// Everything but the geometry's latitude and longitude is dropped, and each kind of loss
 /// is reported once with a count: properties, names, styles, ids, altitudes, coordinates
 /// rounded to the precision, circles, and features with no or an empty geometry.
-public struct PolylineFileWriter: FeatureWriter {
+public struct PolylineFileWriter: RecordAppendingWriter {
     private let output: ByteWriter
     private let options: PolylineFileOptions
     private let diagnostics: DiagnosticLog

@@ -41,12 +41,12 @@ extension FileFormat {
             }
             return sawPolylineByte && prefix.first != UInt8(ascii: "{") && prefix.first != UInt8(ascii: "[")
         },
-        makeReader: { input, options, diagnostics in
+        makeReader: .features { input, options, diagnostics in
             PolylineFileReader(input, options: PolylineFileOptions(precision: options.formatOptions[PolylineOptions.precision] ?? EncodedPolyline.defaultPrecision,
                                                                    skipsInvalidLines: options.skipInvalid),
                                diagnostics: diagnostics)
         },
-        makeWriter: { output, options, diagnostics in
+        makeWriter: .records { output, options, diagnostics in
             PolylineFileWriter(output, options: PolylineFileOptions(precision: options.formatOptions[PolylineOptions.precision] ?? EncodedPolyline.defaultPrecision),
                                diagnostics: diagnostics)
         }

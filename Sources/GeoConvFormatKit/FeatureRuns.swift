@@ -25,6 +25,9 @@ public struct FeatureRun: Sendable {
     /// The reader of this run's features, made by the reader that cut it (with its options
     /// and, for a KML run, the style and schema tables the document had there).
     public var makeReader: MakeReader
+    /// The same reader as a marker index, when the reader that cut the run indexes markers
+    /// (`geoconv cluster` indexes runs on every core); `nil` otherwise.
+    public var makeMarkerReader: (@Sendable (ByteReader, DiagnosticLog) throws(GeoConvError) -> any MarkerIndexReader)?
 
     /// Creates a run read by `makeReader` (a scanner that cuts bytes leaves it to the
     /// reader that hands the run out: `unassigned` until then).
@@ -80,16 +83,58 @@ extension FeatureRun {
     package static let largestParallelFeature = 4096
 }
 
-/// What a reader that cuts no runs answers (`FeatureReader`'s runs requirements).
-extension FeatureReader {
-    public var cutsFeatureRuns: Bool { false }
-    public mutating func sampleFeatureRun(size: Int) throws(GeoConvError) -> (bytes: Int, features: Int)? { nil }
-    public mutating func nextFeatureRun(size: Int) throws(GeoConvError) -> FeatureRun? { nil }
+/// A reader whose features can be cut into runs of whole features, each read by a reader of
+/// its own on another thread: what `--jobs` asks of a reader beyond `FeatureReader`. The
+/// reader itself starts no thread; its format registers it with `ReaderMaking.runs`, so
+/// that the scheduler (`GeoConvParallel`) gets it as one, without a cast.
+public protocol FeatureRunReader: FeatureReader {
+    /// Whether `nextFeatureRun` can cut runs now (the header is read and features are ahead).
+    var cutsFeatureRuns: Bool { get }
+    /// The size and count of the features the next `nextFeatureRun(size:)` would cut,
+    /// without taking them; `nil` when it would cut none.
+    mutating func sampleFeatureRun(size: Int) throws(GeoConvError) -> (bytes: Int, features: Int)?
+    /// The next run of at least `size` bytes of whole features (fewer at the end), with the
+    /// reader of its features; `nil` when none is left, after which `next()` reads what
+    /// follows them.
+    mutating func nextFeatureRun(size: Int) throws(GeoConvError) -> FeatureRun?
+    /// Whether finding runs costs nothing beyond reading on one thread (a KML reader's
+    /// splitter scans the document whether or not its runs are handed out), so that runs of
+    /// big features are worth taking too. Default `false`: a scan made only to cut them costs
+    /// as much as big features' parsing saves.
+    var findsRunsWhileReading: Bool { get }
+}
+
+extension FeatureRunReader {
     public var findsRunsWhileReading: Bool { false }
 }
 
-/// What a writer without records answers (`FeatureWriter`'s records requirements).
-extension FeatureWriter {
+/// A writer whose features can be written as records on other threads (`--jobs`), and the
+/// records put into it here in order: what the parallel route asks of a writer beyond
+/// `FeatureWriter`. Each requirement has a default that declines; a writer of records alone
+/// gives `recordsWriter`, one whose records depend on what it has seen gives
+/// `selectiveRecordsWriter`. Its format registers it with `WriterMaking.records`.
+public protocol RecordAppendingWriter: FeatureWriter {
+    /// What a selective records writer's records teach this writer, in its format's terms.
+    associatedtype RecordFacts = Void
+    /// A writer of features as records alone into `output` (nothing before or after them),
+    /// as this writer, begun, would write them after at least one other; `nil` when a record
+    /// depends on what this writer has seen. Default `nil`.
+    func recordsWriter(into output: ByteWriter, diagnostics: DiagnosticLog) -> (any FeatureWriter)?
+    /// Adds `count` records that a records writer wrote, in order after those written so
+    /// far. Default: refused (only writers with a records writer are asked).
+    mutating func appendRecords(_ bytes: [UInt8], count: Int) throws(GeoConvError)
+    /// When `recordsWriter` is `nil`: a writer, made on this writer's thread from its state,
+    /// of the features whose records stand alone, which leaves the others to this writer.
+    /// Default `nil`.
+    func selectiveRecordsWriter() -> (any SelectiveRecordsWriter<RecordFacts>)?
+    /// Adds the records a selective records writer wrote, in order after what this writer
+    /// wrote so far, learning what they tell it; `locate(i)` places what it reports about the
+    /// run's record `i` (counted from 0). Default: `appendRecords(_:count:)`.
+    mutating func appendRecords(_ records: WrittenRecords<RecordFacts>, locating locate: (Int) -> Void)
+        throws(GeoConvError)
+}
+
+extension RecordAppendingWriter {
     public func recordsWriter(into output: ByteWriter, diagnostics: DiagnosticLog) -> (any FeatureWriter)? { nil }
 
     public mutating func appendRecords(_ bytes: [UInt8], count: Int) throws(GeoConvError) {
@@ -102,6 +147,22 @@ extension FeatureWriter {
     public mutating func appendRecords(_ records: WrittenRecords<RecordFacts>, locating locate: (Int) -> Void) throws(GeoConvError) {
         try appendRecords(records.bytes, count: records.count)
     }
+}
+
+
+/// A writer that writes no records apart, as a `RecordAppendingWriter` that declines them:
+/// how the parallel route takes a format's writer that is nothing more than a
+/// `FeatureWriter` (`WriterMaking.features`).
+package struct RecordlessWriter: RecordAppendingWriter {
+    package var base: any FeatureWriter
+
+    package init(_ base: any FeatureWriter) { self.base = base }
+
+    package mutating func begin(_ header: DocumentHeader) throws(GeoConvError) { try base.begin(header) }
+
+    package mutating func write(_ feature: Feature) throws(GeoConvError) { try base.write(feature) }
+
+    package mutating func finish() throws(GeoConvError) { try base.finish() }
 }
 
 /// Writes, on another thread, the features whose records neither depend on what the
@@ -171,7 +232,9 @@ package struct FeatureBatch<Facts> {
 
     /// A batch for `writer`, begun, made on the writer's thread (a records writer starts
     /// from its state).
-    package init<Writer: FeatureWriter>(for writer: Writer, log: DiagnosticLog) throws(GeoConvError) where Writer.RecordFacts == Facts {
+    package init<Writer: RecordAppendingWriter>(for writer: Writer, log: DiagnosticLog) throws(GeoConvError)
+        where Writer.RecordFacts == Facts
+    {
         self.log = log
         let output = try ByteWriter(.memory)
         if let made = writer.recordsWriter(into: output, diagnostics: log) {
@@ -222,7 +285,7 @@ package struct FeatureBatch<Facts> {
     /// writer reports about a kept feature (or a record) is placed by `locate`, given the
     /// feature's ordinal, and asked only when a message needs a place (the first of each
     /// kind): no place is made or kept per feature.
-    package func write<Writer: FeatureWriter>(into writer: inout Writer, diagnostics: DiagnosticLog,
+    package func write<Writer: RecordAppendingWriter>(into writer: inout Writer, diagnostics: DiagnosticLog,
                                               locating locate: @escaping (Int) -> SourceLocation? = { _ in nil }) throws(GeoConvError)
         where Writer.RecordFacts == Facts
     {

@@ -23,10 +23,16 @@ public struct FileFormat: Hashable, Sendable, CustomStringConvertible {
     public let summary: String
     /// Whether the content's first bytes look like this format (for stdin without `--from`).
     public let sniff: @Sendable ([UInt8]) -> Bool
+    /// How its reader is made, and what that reader can do beyond features one at a time;
+    /// `nil` when the format cannot be read.
+    public let reading: ReaderMaking?
     /// Makes a reader, or `nil` when the format cannot be read.
-    public let makeReader: MakeReader?
+    public var makeReader: MakeReader? { reading?.features }
+    /// How its writer is made, and whether it takes records written on other threads; `nil`
+    /// when the format cannot be written.
+    public let writing: WriterMaking?
     /// Makes a writer, or `nil` when the format cannot be written.
-    public let makeWriter: MakeWriter?
+    public var makeWriter: MakeWriter? { writing?.features }
     /// What the format can hold and how the pipeline may treat it.
     public let capabilities: FormatCapabilities
     /// The options its reader and writer take (`--oo`/`--co`, `geoconv formats`).
@@ -36,7 +42,7 @@ public struct FileFormat: Hashable, Sendable, CustomStringConvertible {
     public init(
         name: String, aliases: [String] = [], extensions: [String], summary: String,
         capabilities: FormatCapabilities = FormatCapabilities(), options: [DeclaredFormatOption] = [],
-        sniff: @escaping @Sendable ([UInt8]) -> Bool, makeReader: MakeReader?, makeWriter: MakeWriter?
+        sniff: @escaping @Sendable ([UInt8]) -> Bool, makeReader: ReaderMaking?, makeWriter: WriterMaking?
     ) {
         self.name = name
         self.aliases = aliases
@@ -45,8 +51,8 @@ public struct FileFormat: Hashable, Sendable, CustomStringConvertible {
         self.capabilities = capabilities
         self.options = options
         self.sniff = sniff
-        self.makeReader = makeReader
-        self.makeWriter = makeWriter
+        reading = makeReader
+        writing = makeWriter
     }
 
     /// Formats are the same when their names are (a registry holds one format per name).

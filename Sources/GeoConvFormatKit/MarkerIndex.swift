@@ -23,7 +23,7 @@ public struct MarkerEntry: Sendable {
     }
 }
 
-/// The readers of features a marker index listed (`FeatureReader.nextMarker()`), from
+/// The readers of features a marker index listed (`MarkerIndexReader.nextMarker()`), from
 /// their bytes: what `geoconv cluster` asks of a reader besides the index, so that a million
 /// markers take a few bytes each, not a `Feature` each, and a marker is read again only
 /// when it stays alone in a cluster.
@@ -44,9 +44,15 @@ public struct MarkerReaders: Sendable {
     }
 }
 
-/// What a reader that indexes no markers answers (`FeatureReader`'s marker requirements).
-extension FeatureReader {
-    public var indexesMarkers: Bool { false }
-    public mutating func nextMarker() throws(GeoConvError) -> MarkerEntry? { nil }
-    public var markerReaders: MarkerReaders? { nil }
+/// A reader that lists where each feature is without building it: what `geoconv cluster`
+/// asks of a reader beyond runs (it indexes the runs on every core). Its format registers it
+/// with `ReaderMaking.markers`.
+public protocol MarkerIndexReader: FeatureRunReader {
+    /// Whether `nextMarker()` can list the features now.
+    var indexesMarkers: Bool { get }
+    /// The next feature's entry, or `nil` after the last (the rest of the input is then read
+    /// and checked as `next()` would).
+    mutating func nextMarker() throws(GeoConvError) -> MarkerEntry?
+    /// The readers of the features `nextMarker()` listed, from their bytes.
+    var markerReaders: MarkerReaders? { get }
 }

@@ -1,16 +1,15 @@
 public import GeoConvCore
-public import GeoConvIO
+import GeoConvIO
 
 /// Produces a document's header, then its features one at a time, so that a conversion
 /// holds one feature in memory, never the whole file.
 ///
-/// Three requirements are all a format must give. The others are what the pipeline may ask
-/// beyond them, each with a default that declines, so that a reader declares a capability
-/// by implementing it (see `FeatureRuns.swift` and `MarkerIndex.swift`):
-/// - **runs** (`--jobs`): the rest of the features cut into runs of whole features, each
-///   read by a reader of its own on another thread (`cutsFeatureRuns`, `nextFeatureRun`);
-/// - **a marker index** (`geoconv cluster`): where each feature is, without building it
-///   (`indexesMarkers`, `nextMarker`).
+/// These three requirements are all a format must give. A reader that can do more says so
+/// by conforming to a refinement, and its format registers it as one (`ReaderMaking`), so
+/// that the pipeline reaches it without a cast:
+/// - `FeatureRunReader` (`--jobs`): the rest of the features cut into runs of whole
+///   features, each read by a reader of its own on another thread;
+/// - `MarkerIndexReader` (`geoconv cluster`): where each feature is, without building it.
 public protocol FeatureReader {
     /// Reads what comes before the features. Called once, before the first `next()`.
     mutating func readHeader() throws(GeoConvError) -> DocumentHeader
@@ -18,45 +17,13 @@ public protocol FeatureReader {
     mutating func next() throws(GeoConvError) -> Feature?
     /// Where the feature last returned by `next()` starts in the input.
     var lastLocation: SourceLocation? { get }
-    /// Makes `diagnostics` place what is reported next (about the feature `next()` returned
-    /// last) at that feature. Default: `diagnostics.currentLocation = lastLocation`; a
-    /// reader whose places are costly to make and seldom asked for installs a locator that
-    /// makes one only when a message needs it (`DiagnosticLog.locateCurrent`).
-    mutating func placeMessages(in diagnostics: DiagnosticLog)
-
-    /// Runs: whether `nextFeatureRun` can cut runs now (the header is read and features are
-    /// ahead). Default `false`.
-    var cutsFeatureRuns: Bool { get }
-    /// Runs: the size and count of the features the next `nextFeatureRun(size:)` would cut,
-    /// without taking them. Default `nil`.
-    mutating func sampleFeatureRun(size: Int) throws(GeoConvError) -> (bytes: Int, features: Int)?
-    /// Runs: the next run of at least `size` bytes of whole features (fewer at the end), with
-    /// the reader of its features; `nil` when none is left, after which `next()` reads what
-    /// follows them. Default `nil`.
-    mutating func nextFeatureRun(size: Int) throws(GeoConvError) -> FeatureRun?
-    /// Runs: whether finding them costs nothing beyond reading on one thread (a KML reader's
-    /// splitter scans the document whether or not its runs are handed out), so that runs of
-    /// big features are worth taking too. Default `false`: a scan made only to cut them costs
-    /// as much as big features' parsing saves.
-    var findsRunsWhileReading: Bool { get }
-
-    /// Marker index: whether `nextMarker()` can list the features now. Default `false`.
-    var indexesMarkers: Bool { get }
-    /// Marker index: the next feature's entry, or `nil` after the last (the rest of the input
-    /// is then read and checked as `next()` would). Default `nil`.
-    mutating func nextMarker() throws(GeoConvError) -> MarkerEntry?
-    /// Marker index: the readers of the features `nextMarker()` listed, from their bytes.
-    /// Default `nil`.
-    var markerReaders: MarkerReaders? { get }
 }
 
 /// Consumes a header, then features one at a time, and emits bytes.
 ///
-/// Three requirements are all a format must give. The others are what `--jobs` may ask
-/// beyond them, each with a default that declines (see `FeatureRuns.swift`): a writer of
-/// records alone (`recordsWriter`), whose bytes written on other threads are appended here
-/// in order (`appendRecords`), or a selective one that writes the features whose records
-/// stand alone and tells this writer, in its own `RecordFacts`, what it learns from them.
+/// These three requirements are all a format must give. A writer whose records can be
+/// written on other threads says so by conforming to `RecordAppendingWriter`, and its format
+/// registers it as one (`WriterMaking.records`).
 public protocol FeatureWriter {
     /// Writes what comes before the features. Called once, first.
     mutating func begin(_ header: DocumentHeader) throws(GeoConvError)
@@ -64,24 +31,6 @@ public protocol FeatureWriter {
     mutating func write(_ feature: Feature) throws(GeoConvError)
     /// Writes what comes after the features and flushes. Called once, last, on success only.
     mutating func finish() throws(GeoConvError)
-
-    /// What a selective records writer's records teach this writer, in its format's terms.
-    associatedtype RecordFacts = Void
-    /// Records: a writer of features as records alone into `output` (nothing before or after
-    /// them), as this writer, begun, would write them after at least one other; `nil` when a
-    /// record depends on what this writer has seen. Default `nil`.
-    func recordsWriter(into output: ByteWriter, diagnostics: DiagnosticLog) -> (any FeatureWriter)?
-    /// Records: adds `count` records that a records writer wrote, in order after those
-    /// written so far. Default: refused (only writers with a records writer are asked).
-    mutating func appendRecords(_ bytes: [UInt8], count: Int) throws(GeoConvError)
-    /// Records, when `recordsWriter` is `nil`: a writer, made on this writer's thread from its
-    /// state, of the features whose records stand alone, which leaves the others to this
-    /// writer. Default `nil`.
-    func selectiveRecordsWriter() -> (any SelectiveRecordsWriter<RecordFacts>)?
-    /// Records: adds the records a selective records writer wrote, in order after what this
-    /// writer wrote so far, learning what they tell it; `locate(i)` places what it reports
-    /// about the run's record `i` (counted from 0). Default: `appendRecords(_:count:)`.
-    mutating func appendRecords(_ records: WrittenRecords<RecordFacts>, locating locate: (Int) -> Void) throws(GeoConvError)
 }
 
 /// Maps each feature to zero or more features (reprojection, circle → polygon, span
@@ -101,10 +50,6 @@ public protocol FeatureTransform {
     /// (`geoconv info`, writing them for every format) hands them on without copies.
     /// Default: `false`.
     func leavesUnchanged(_ features: UnsafeBufferPointer<Feature>) -> Bool
-}
-
-extension FeatureReader {
-    public mutating func placeMessages(in diagnostics: DiagnosticLog) { diagnostics.currentLocation = lastLocation }
 }
 
 extension FeatureTransform {
@@ -181,10 +126,14 @@ extension Array where Element == any FeatureTransform {
 ///
 /// The writer's `finish()` is called only when everything succeeded; on an error the caller
 /// discards the output (the CLI's atomic output file does that).
+///
+/// What is reported about a feature is placed at `reader.lastLocation`, unless
+/// `placesMessages` is `false`: the caller has given `diagnostics` a locator already
+/// (`DiagnosticLog.locateCurrent`), which makes a place only when a message needs one.
 @discardableResult
 public func pump<Reader: FeatureReader, Writer: FeatureWriter>(
     from reader: inout Reader, to writer: inout Writer, transforms: [any FeatureTransform] = [],
-    limit: Int? = nil, diagnostics: DiagnosticLog
+    limit: Int? = nil, placesMessages: Bool = true, diagnostics: DiagnosticLog
 ) throws(GeoConvError) -> PumpStatistics {
     var transforms = transforms
     var statistics = PumpStatistics()
@@ -192,7 +141,7 @@ public func pump<Reader: FeatureReader, Writer: FeatureWriter>(
     try writer.begin(transforms.apply(to: reader.readHeader(), diagnostics: diagnostics))
     while statistics.featuresWritten < limit, let feature = try reader.next() {
         statistics.featuresRead += 1
-        reader.placeMessages(in: diagnostics)
+        if placesMessages { diagnostics.currentLocation = reader.lastLocation }
         try transforms.apply(to: feature, diagnostics: diagnostics) { (item: inout Feature) throws(GeoConvError) in
             guard statistics.featuresWritten < limit else { return }
             try writer.write(item)

@@ -17,10 +17,10 @@ extension FileFormat {
             let head = String(decoding: prefix[index...].prefix(2048), as: UTF8.self)
             return head.contains("<gpx") || head.contains("topografix.com/GPX")
         },
-        makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
+        makeReader: .features { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
             try GPXReader(input, options: GPXReadOptions(skipsInvalidFeatures: options.skipInvalid), diagnostics: diagnostics)
         },
-        makeWriter: { output, options, diagnostics in
+        makeWriter: .features { output, options, diagnostics in
             GPXWriter(output, options: GPXWriteOptions(precision: options.coordinatePrecision), diagnostics: diagnostics)
         }
     )

@@ -54,7 +54,7 @@ extension FileFormat {
             guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix), byte == UInt8(ascii: "{") else { return false }
             return !looksLineDelimited(prefix, from: index)
         },
-        makeReader: { input, options, diagnostics throws(GeoConvError) in
+        makeReader: .markers { input, options, diagnostics throws(GeoConvError) in
             var readOptions = GeoJSONReadOptions(skipsInvalidFeatures: options.skipInvalid)
             readOptions.sourceCRSIsGiven = options.sourceCRS != nil
             // Standard input is copied to a file first (unless --s-srs says what the
@@ -62,7 +62,7 @@ extension FileFormat {
             return GeoJSONReader(readOptions.sourceCRSIsGiven ? input : try input.readableAgain(), options: readOptions,
                                  diagnostics: diagnostics)
         },
-        makeWriter: { output, options, diagnostics in
+        makeWriter: .records { output, options, diagnostics in
             GeoJSONWriter(output, options: GeoJSONWriteOptions(precision: options.coordinatePrecision,
                                                                pretty: options.formatOptions[GeoJSONOptions.pretty] ?? false,
                                                                writesBoundingBoxes: options.formatOptions[GeoJSONOptions.boundingBoxes] ?? false,
@@ -100,11 +100,11 @@ extension FileFormat {
             if byte == 0x1E { return true }
             return byte == UInt8(ascii: "{") && looksLineDelimited(prefix, from: index)
         },
-        makeReader: { input, options, diagnostics in
+        makeReader: .markers { input, options, diagnostics in
             GeoJSONReader(input, options: GeoJSONReadOptions(isSequence: true, skipsInvalidFeatures: options.skipInvalid),
                           diagnostics: diagnostics)
         },
-        makeWriter: { output, options, diagnostics in
+        makeWriter: .records { output, options, diagnostics in
             GeoJSONWriter(output, options: GeoJSONWriteOptions(precision: options.coordinatePrecision, pretty: false,
                                                                writesBoundingBoxes: options.formatOptions[GeoJSONOptions.boundingBoxes] ?? false,
                                                                rfc7946: !(options.formatOptions[GeoJSONOptions.keepsGeometry] ?? false),

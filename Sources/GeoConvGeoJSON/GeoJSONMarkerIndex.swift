@@ -2,8 +2,8 @@ public import GeoConvCore
 public import GeoConvFormatKit
 
 /// The marker index of a FeatureCollection or text sequence: each feature stepped over as
-/// bytes except its geometry's type and position and its ids (`FeatureReader`'s marker index).
-extension GeoJSONReader {
+/// bytes except its geometry's type and position and its ids (`MarkerIndexReader`).
+extension GeoJSONReader: MarkerIndexReader {
     public var indexesMarkers: Bool {
         switch state {
         case .inFeatures, .sequence: true

@@ -2,8 +2,8 @@ public import GeoConvCore
 public import GeoConvFormatKit
 
 /// `--jobs` on a FeatureCollection: its `features` array cut into runs of whole features,
-/// each read by a reader of its own on another thread (`FeatureReader`'s runs).
-extension GeoJSONReader {
+/// each read by a reader of its own on another thread.
+extension GeoJSONReader: FeatureRunReader {
     /// Whether the features come from a FeatureCollection's array that `nextFeatureRun` can
     /// cut into runs (the header has been read).
     public var cutsFeatureRuns: Bool {
@@ -23,7 +23,12 @@ extension GeoJSONReader {
         // feature (`/features/N` of the whole array).
         var runOptions = options
         runOptions.featureRunStart = run.recordsBefore
-        run.makeReader = { [runOptions] input, diagnostics in GeoJSONReader(input, options: runOptions, diagnostics: diagnostics) }
+        run.makeReader = { [runOptions] input, diagnostics in
+            GeoJSONReader(input, options: runOptions, diagnostics: diagnostics)
+        }
+        run.makeMarkerReader = { [runOptions] input, diagnostics in
+            GeoJSONReader(input, options: runOptions, diagnostics: diagnostics)
+        }
         return run
     }
 

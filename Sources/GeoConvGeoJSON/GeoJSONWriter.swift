@@ -44,7 +44,7 @@ public struct GeoJSONWriteOptions: Hashable, Sendable {
 /// written as its centre Point with a `geoconv:radius` property (and reported, since other
 /// viewers show a point). Document name, description, camera and tile layers become
 /// FeatureCollection members (and are reported as lost in a text sequence).
-public struct GeoJSONWriter: FeatureWriter {
+public struct GeoJSONWriter: RecordAppendingWriter {
     private let output: ByteWriter
     private let options: GeoJSONWriteOptions
     private let diagnostics: DiagnosticLog

@@ -29,10 +29,10 @@ extension FileFormat {
             readsAbsentPropertiesAsNull: true, idKey: "id"),
         options: [GeoParquetOptions.rowGroupRows.declared, GeoParquetOptions.compression.declared],
         sniff: { prefix in prefix.starts(with: Array("PAR1".utf8)) },
-        makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
+        makeReader: .features { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
             try GeoParquetReader(input, skipsInvalid: options.skipInvalid, diagnostics: diagnostics)
         },
-        makeWriter: { (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
+        makeWriter: .records { (output, options, diagnostics) throws(GeoConvError) -> any RecordAppendingWriter in
             try GeoParquetWriter(output, options: GeoParquetWriteOptions(rowGroupRows: options.formatOptions[GeoParquetOptions.rowGroupRows] ?? 65_536,
                                                                           compression: options.formatOptions[GeoParquetOptions.compression]),
                                  diagnostics: diagnostics)

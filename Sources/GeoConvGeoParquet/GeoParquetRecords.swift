@@ -76,7 +76,7 @@ public struct GeoParquetRecordFacts {
 /// A feature's row needs nothing from the rows before it but column numbers: no records
 /// alone (`recordsWriter` is `nil`: the columns are the document's), but rows made
 /// elsewhere by a selective records writer, whose columns are mapped when they are added.
-extension GeoParquetWriter {
+extension GeoParquetWriter: RecordAppendingWriter {
     public typealias RecordFacts = GeoParquetRecordFacts
 
     public func selectiveRecordsWriter() -> (any SelectiveRecordsWriter<RecordFacts>)? {

@@ -18,13 +18,13 @@ extension FileFormat {
             let head = String(decoding: prefix[index...].prefix(2048), as: UTF8.self)
             return head.contains("<kml") || head.contains(":kml") || head.contains("opengis.net/kml")
         },
-        makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
+        makeReader: .runs { (input, options, diagnostics) throws(GeoConvError) -> any FeatureRunReader in
             // (Runs are cut for --jobs' workers; the reader itself starts no thread.)
             let cutsRuns = (options.jobs ?? ConversionOptions.defaultJobs) >= 2
             let readOptions = KMLReadOptions(skipsInvalidFeatures: options.skipInvalid, cutsRuns: cutsRuns)
             return try KMLReader(input, options: readOptions, diagnostics: diagnostics)
         },
-        makeWriter: { output, options, diagnostics in
+        makeWriter: .records { output, options, diagnostics in
             KMLWriter(output, options: KMLWriteOptions(precision: options.coordinatePrecision), diagnostics: diagnostics)
         }
     )
@@ -42,13 +42,13 @@ extension FileFormat {
                                          keepsPropertyOrder: false, styleReferenceKey: "styleUrl",
                                          mergesGeometryKinds: true, holdsStyleAsElements: true),
         sniff: { prefix in prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) },
-        makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
+        makeReader: .features { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
             // (Runs are cut for --jobs' workers; the reader itself starts no thread.)
             let cutsRuns = (options.jobs ?? ConversionOptions.defaultJobs) >= 2
             let readOptions = KMLReadOptions(skipsInvalidFeatures: options.skipInvalid, cutsRuns: cutsRuns)
             return try KMZReader(input, options: readOptions, diagnostics: diagnostics)
         },
-        makeWriter: { (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
+        makeWriter: .features { (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
             try KMZWriter(output, options: KMLWriteOptions(precision: options.coordinatePrecision), sourceDirectory: options.sourceDirectory,
                           diagnostics: diagnostics)
         }

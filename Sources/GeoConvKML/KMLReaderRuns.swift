@@ -6,9 +6,9 @@ import Synchronization
 /// `--jobs` where the conversion's workers write too: the document is read on this thread
 /// only as far as the next run of Placemarks (its containers, styles and schemas, and the
 /// few features outside runs), and each run goes out with the tables it is to be read with,
-/// to be parsed, transformed and written on a worker (`FeatureReader`'s runs). Without it a
+/// to be parsed, transformed and written on a worker (`FeatureRunReader`). Without it a
 /// run's features are read on a worker and come back here to be written on one thread.
-extension KMLReader {
+extension KMLReader: FeatureRunReader {
     /// Whether the rest of the document can be handed out in runs: `--jobs` split it, and the
     /// header has been read.
     public var cutsFeatureRuns: Bool { state.scheduler.runs != nil && state.headerDone }

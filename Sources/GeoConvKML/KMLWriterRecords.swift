@@ -74,7 +74,7 @@ final class KMLRecordsWriter: SelectiveRecordsWriter {
 
 /// A placemark may depend on what came before it (ids, styles, folders): no records alone
 /// (`recordsWriter` is `nil`), but placemarks written elsewhere by a selective records writer.
-extension KMLWriter {
+extension KMLWriter: RecordAppendingWriter {
     public typealias RecordFacts = KMLRecordFacts
 
     /// The placemarks that take nothing from the writer's state but what it learns when it

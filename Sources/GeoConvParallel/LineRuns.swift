@@ -8,7 +8,7 @@ package import GeoConvFormatKit
 /// spans a line, `FormatCapabilities.lineRecords`): chunks of whole lines, each read by the
 /// format's reader. A reader only of runs, for `ParallelRuns`: it has no header of its own,
 /// and its features are read from its runs.
-package struct LineRuns: FeatureReader {
+package struct LineRuns: FeatureRunReader {
     private var chunker: Chunker
     private let makeReader: FeatureRun.MakeReader
     private var cut = false

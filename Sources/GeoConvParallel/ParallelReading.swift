@@ -1,19 +1,19 @@
 import Dispatch
 import DequeModule
 package import GeoConvCore
-import GeoConvIO
+package import GeoConvIO
 package import GeoConvFormatKit
 
 /// `--jobs` for a reader whose runs cannot be written on workers (the conversion's
 /// transforms run on one thread: a reprojection, a custom transform) but which finds them as
-/// it reads (`FeatureReader.findsRunsWhileReading`: a KML document's runs of Placemarks). A
+/// it reads (`FeatureRunReader.findsRunsWhileReading`: a KML document's runs of Placemarks). A
 /// decorator of the one `pump`'s reader: the runs the reader cuts are parsed on `jobs`
 /// workers, at most `2 × jobs` ahead, and their features handed out here in input order, with
 /// their places in the input; what reading a run said joins the reader's log in order, before
 /// its first feature. What follows the runs is read by the reader itself. The features,
 /// their order and the messages are those of one thread.
 package struct ParallelReading: FeatureReader {
-    private var base: any FeatureReader
+    private var base: any FeatureRunReader
     private let header: DocumentHeader
     private let jobs: Int
     private let runSize: Int
@@ -42,7 +42,7 @@ package struct ParallelReading: FeatureReader {
     /// `reader`'s features, its header (`header`) read already and its runs of about
     /// `runSize` bytes parsed on `jobs` workers; what they say goes to `diagnostics` (the
     /// reader's own log), in order.
-    package init(_ reader: any FeatureReader, header: DocumentHeader, jobs: Int, runSize: Int, inputName: String,
+    package init(_ reader: any FeatureRunReader, header: DocumentHeader, jobs: Int, runSize: Int, inputName: String,
                  diagnostics: DiagnosticLog)
     {
         base = reader
@@ -142,18 +142,45 @@ package struct ParallelReading: FeatureReader {
 }
 
 extension ParallelReading {
+    /// Whether `reader` (its header read) finds runs as it reads and has found one: its runs
+    /// are then worth parsing on workers even when they cannot be written there.
+    package static func isWorthTaking(_ reader: inout some FeatureRunReader, runSize: Int) throws(GeoConvError)
+        -> Bool
+    {
+        guard reader.cutsFeatureRuns, reader.findsRunsWhileReading else { return false }
+        return try reader.sampleFeatureRun(size: runSize) != nil
+    }
+}
+
+extension ReaderMaking {
+    /// A reader of `input`, its header read, for the commands that read features on one
+    /// thread (`render`, `measure`, `cluster`, `info`'s held features): a reader that finds
+    /// runs as it reads (a KML document's runs of Placemarks) has them parsed on
+    /// `options.jobs` workers (`ParallelReading`); any other is the format's reader itself.
+    package func open(_ input: ByteReader, options: ConversionOptions, inputName: String,
+                      diagnostics: DiagnosticLog) throws(GeoConvError) -> (reader: any FeatureReader, header: DocumentHeader)
+    {
+        guard (options.jobs ?? ConversionOptions.defaultJobs) >= 2, let makeRuns = runs else {
+            var reader = try features(input, options, diagnostics)
+            let header = try reader.readHeader()
+            return (reader, header)
+        }
+        var reader = try makeRuns(input, options, diagnostics)
+        let header = try reader.readHeader()
+        return (ParallelReading.wrapping(reader, header: header, options: options, inputName: inputName,
+                                         diagnostics: diagnostics), header)
+    }
+}
+
+extension ParallelReading {
     /// `reader`, its header (`header`) read, with its runs parsed on `options.jobs` workers
-    /// when it finds them as it reads and has found one (a KML document's runs of
-    /// Placemarks); else `reader` itself. For the commands that read features on one thread (`render`, `measure`,
-    /// `cluster`): a reader never starts threads of its own.
-    package static func wrapping(_ reader: any FeatureReader, header: DocumentHeader, options: ConversionOptions,
+    /// when it finds them as it reads and has found one; else `reader` itself.
+    package static func wrapping(_ reader: any FeatureRunReader, header: DocumentHeader, options: ConversionOptions,
                                  inputName: String, diagnostics: DiagnosticLog) -> any FeatureReader
     {
         let jobs = options.jobs ?? ConversionOptions.defaultJobs, runSize = max(16, options.chunkBytes / 4)
         var reader = reader
-        guard jobs >= 2, reader.cutsFeatureRuns, reader.findsRunsWhileReading,
-              (try? reader.sampleFeatureRun(size: runSize)) != nil
-        else { return reader }
+        guard jobs >= 2, (try? isWorthTaking(&reader, runSize: runSize)) == true else { return reader }
         return ParallelReading(reader, header: header, jobs: jobs, runSize: runSize, inputName: inputName,
                                diagnostics: diagnostics)
     }

@@ -49,7 +49,7 @@ package struct ParallelRuns {
     /// declares no CRS, and its features are small enough (big features — long lines, many
     /// rings — parse fast per byte, and a byte scan made only to cut them would cost as much
     /// as it saves), unless the reader finds its runs anyway.
-    package func worthCutting<Reader: FeatureReader>(_ reader: inout Reader,
+    package func worthCutting<Reader: FeatureRunReader>(_ reader: inout Reader,
         header: DocumentHeader) throws(GeoConvError) -> Bool {
         guard reader.cutsFeatureRuns, header.crs == nil,
             let sample = try reader.sampleFeatureRun(size: runSize) else { return false }
@@ -60,7 +60,7 @@ package struct ParallelRuns {
     /// Converts the rest of `reader`'s features, cut into runs, into `writer`: begins it with
     /// `header` (the reader's, read already) as the transforms leave it, and finishes it.
     /// What follows the runs is read by `reader` after them: a feature there is an error.
-    package func run<Reader: FeatureReader, Writer: FeatureWriter>(
+    package func run<Reader: FeatureRunReader, Writer: RecordAppendingWriter>(
         _ reader: inout Reader, header: DocumentHeader, into writer: inout Writer, diagnostics: DiagnosticLog
     ) throws(GeoConvError) -> PumpStatistics {
         var statistics = PumpStatistics()
@@ -100,7 +100,7 @@ package struct ParallelRuns {
             var reader = CountingReader(try run.reader(named: inputName, diagnostics: log), cursor: cursor)
             var writer = BatchWriter(batch: prepared.batch, cursor: cursor)
             outcome.read = try pump(from: &reader, to: &writer, transforms: makeTransforms(),
-                diagnostics: log).featuresRead
+                                    placesMessages: false, diagnostics: log).featuresRead
             outcome.batch = writer.batch
         } catch {
             outcome.error = error
@@ -112,7 +112,8 @@ package struct ParallelRuns {
 /// A run's reader that counts the features it hands out (`cursor.ordinal`: the last one's,
 /// from 0), so that what a batch keeps knows which feature of its run it was made from, and
 /// so that the run's log places a message at one only when it needs a place (the run read
-/// again up to it: `FeatureRun.locatesCurrentFeature`), not a place made per feature.
+/// again up to it: `FeatureRun.locatesCurrentFeature`), not a place made per feature: the
+/// worker's `pump` is told not to place them (`placesMessages: false`).
 package struct CountingReader: FeatureReader {
     private var base: any FeatureReader
     /// The ordinal of the feature read last (-1 before the first).
@@ -132,9 +133,6 @@ package struct CountingReader: FeatureReader {
     }
 
     package var lastLocation: SourceLocation? { base.lastLocation }
-
-    /// Nothing to do: the log's locator follows `cursor`.
-    package func placeMessages(in diagnostics: DiagnosticLog) {}
 }
 
 /// The worker's end of `--jobs`: a writer into a `FeatureBatch` (records written there, or

@@ -45,12 +45,12 @@ extension FileFormat {
             idKey: "id", writtenOrder: ShapefileLayout.order(of:), wholeOutputExtension: "zip"),
         options: [ShapefileOptions.encoding.declared, ShapefileOptions.kind.declared],
         sniff: { prefix in prefix.count >= 4 && prefix[0] == 0 && prefix[1] == 0 && prefix[2] == 0x27 && prefix[3] == 0x0A },
-        makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
+        makeReader: .features { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
             try ShapefileReader(input, options: ShapefileReadOptions(encoding: options.formatOptions[ShapefileOptions.encoding],
                                                                      skipsInvalid: options.skipInvalid),
                                 diagnostics: diagnostics)
         },
-        makeWriter: { (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
+        makeWriter: .features { (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
             try ShapefileWriter(output, options: ShapefileWriteOptions(kind: options.formatOptions[ShapefileOptions.kind]), diagnostics: diagnostics)
         }
     )

@@ -236,7 +236,7 @@ public struct WKBFileReader: FeatureReader {
 /// Everything but the geometry is dropped and reported once per kind (properties, names,
 /// styles, ids); features without a geometry are skipped and reported. A document CRS
 /// `EPSG:n` (or `--srid`) is written as the EWKT/EWKB `SRID=n` prefix.
-public struct GeometryWriter: FeatureWriter {
+public struct GeometryWriter: RecordAppendingWriter {
     /// The features a geometry file holds (`FormatCapabilities.writtenOrder`): those with a
     /// geometry, in order.
     public static func heldFeatures(_ geometries: [Geometry?]) -> [Int] {

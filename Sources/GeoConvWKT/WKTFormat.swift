@@ -62,11 +62,11 @@ extension FileFormat {
             return ["POINT", "LINESTRING", "POLYGON", "MULTIPOINT", "MULTILINESTRING", "MULTIPOLYGON", "GEOMETRYCOLLECTION", "SRID="]
                 .contains { head.hasPrefix($0) }
         },
-        makeReader: { input, options, diagnostics in
+        makeReader: .features { input, options, diagnostics in
             GeometryLineReader(input, encoding: .wkt, skipsInvalid: options.skipInvalid,
                                arcStep: options.formatOptions[WKTOptions.arcStep] ?? WKTParser.defaultArcStep, diagnostics: diagnostics)
         },
-        makeWriter: { output, options, diagnostics in
+        makeWriter: .records { output, options, diagnostics in
             GeometryWriter(output, form: .wkt, precision: options.coordinatePrecision, srid: options.formatOptions[WKTOptions.srid], diagnostics: diagnostics)
         }
     )
@@ -87,11 +87,11 @@ extension FileFormat {
             return head.count >= 10 && (head.starts(with: Array("01".utf8)) || head.starts(with: Array("00".utf8)))
                 && head.allSatisfy { hexDigits.contains($0) || $0 == 0x0A || $0 == 0x0D }
         },
-        makeReader: { input, options, diagnostics in
+        makeReader: .features { input, options, diagnostics in
             GeometryLineReader(input, encoding: .wkbHex, skipsInvalid: options.skipInvalid,
                                arcStep: options.formatOptions[WKTOptions.arcStep] ?? WKTParser.defaultArcStep, diagnostics: diagnostics)
         },
-        makeWriter: { output, options, diagnostics in
+        makeWriter: .records { output, options, diagnostics in
             GeometryWriter(output, form: .wkbHex, precision: nil, srid: options.formatOptions[WKTOptions.srid], diagnostics: diagnostics)
         }
     )
@@ -106,10 +106,10 @@ extension FileFormat {
         sniff: { prefix in
             prefix.count >= 5 && (prefix[0] == 0 || prefix[0] == 1) && prefix.contains(where: { $0 < 9 && $0 != 0 && $0 != 1 })
         },
-        makeReader: { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
+        makeReader: .features { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
             try WKBFileReader(input, arcStep: options.formatOptions[WKTOptions.arcStep] ?? WKTParser.defaultArcStep, diagnostics: diagnostics)
         },
-        makeWriter: { output, options, diagnostics in
+        makeWriter: .records { output, options, diagnostics in
             GeometryWriter(output, form: .wkbBinary, precision: nil, srid: options.formatOptions[WKTOptions.srid], diagnostics: diagnostics)
         }
     )
