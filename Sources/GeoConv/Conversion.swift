@@ -118,6 +118,8 @@ public struct Converter: Sendable {
             }
             // --limit reads no further than it writes: one thread, in order.
             let jobs = options.selection.limit != nil ? 1 : max(1, options.jobs ?? ConversionOptions.defaultJobs)
+            // A writer's side work (a GeoParquet row group) on another thread when there are two.
+            if jobs >= 2 { writerOptions.sideWork = .background }
             let readLog = DiagnosticLog(strict: options.strict)
             readLog.listsEveryWarning = options.listsEveryWarning
             // Runs on workers only with the standard transforms and no reprojection (custom

@@ -1,3 +1,4 @@
+public import GeoConvIO
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -62,6 +63,10 @@ public struct ConversionOptions: Hashable, Sendable {
     public var listsEveryWarning = false
     /// Bytes per chunk when `jobs` cuts a line-delimited input (1 MiB; smaller for tests).
     public var chunkBytes: Int = 1 << 20
+    /// Where a writer does the work that can overlap its own (a GeoParquet row group encoded
+    /// while the next is built): the converter sets `SideWork.background` when it has
+    /// threads to spare; `inline` otherwise. A codec hands its work here and starts no thread.
+    public var sideWork: SideWork = .inline
 
     /// The processor count, at most 8.
     public static var defaultJobs: Int { min(8, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }

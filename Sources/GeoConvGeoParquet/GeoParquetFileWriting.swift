@@ -12,8 +12,9 @@ struct GeoParquetFileWriting {
     let types: [ColumnType]
     var position: Int64 = 0
     var rowGroups: [ParquetRowGroup] = []
-    /// The row group being written on another thread.
-    private var writing: BackgroundTask<Result<ParquetRowGroup, GeoConvError>>?
+    /// The row group handed to `SideWork` (written on another thread when the converter
+    /// has one to spare).
+    private var writing: SideWork.Pending<Result<ParquetRowGroup, GeoConvError>>?
 
     init(_ state: GeoParquetWriting) {
         self.state = state
@@ -98,14 +99,15 @@ struct GeoParquetFileWriting {
         position += Int64(bytes.count)
     }
 
-    /// Hands the row group the builder holds to another thread, which encodes, compresses
-    /// and writes it, and empties the builder; the group handed over before is waited for
-    /// first. One at a time: the next group is built while one is written, and nothing else
-    /// writes to the output meanwhile (the group's place in the file is known when it starts).
+    /// Hands the row group the builder holds to the options' `SideWork` (another thread, with
+    /// `--jobs`), which encodes, compresses and writes it, and empties the builder; the group
+    /// handed over before is waited for first. One at a time: the next group is built while
+    /// one is written, and nothing else writes to the output meanwhile (the group's place in
+    /// the file is known when it starts).
     private mutating func flush(_ builder: inout RowGroupBuilder) throws(GeoConvError) {
         try finishWritten()
         let group = builder, names = names, types = types, chunks = chunks, output = state.output, start = position
-        writing = BackgroundTask { Self.write(group, names: names, types: types, chunks: chunks, into: output, at: start) }
+        writing = state.options.sideWork.hand { Self.write(group, names: names, types: types, chunks: chunks, into: output, at: start) }
         builder.clear()
     }
 

@@ -33,9 +33,10 @@ extension FileFormat {
             try GeoParquetReader(input, skipsInvalid: options.skipInvalid, diagnostics: diagnostics)
         },
         makeWriter: .records { (output, options, diagnostics) throws(GeoConvError) -> any RecordAppendingWriter in
-            try GeoParquetWriter(output, options: GeoParquetWriteOptions(rowGroupRows: options.formatOptions[GeoParquetOptions.rowGroupRows] ?? 65_536,
-                                                                          compression: options.formatOptions[GeoParquetOptions.compression]),
-                                 diagnostics: diagnostics)
+            let writeOptions = GeoParquetWriteOptions(
+                rowGroupRows: options.formatOptions[GeoParquetOptions.rowGroupRows] ?? 65_536,
+                compression: options.formatOptions[GeoParquetOptions.compression], sideWork: options.sideWork)
+            return try GeoParquetWriter(output, options: writeOptions, diagnostics: diagnostics)
         }
     )
 }

@@ -12,12 +12,16 @@ public struct GeoParquetWriteOptions: Hashable, Sendable {
     public var rowGroupBytes: Int
     /// The page compression: `none`, `gzip` or `zstd` (with the `Zstd` trait).
     public var compression: String?
+    /// Where a row group is encoded, compressed and written while the next is built.
+    public var sideWork: SideWork
 
     /// Creates options.
-    public init(rowGroupRows: Int = 65_536, rowGroupBytes: Int = 2 << 20, compression: String? = nil) {
+    public init(rowGroupRows: Int = 65_536, rowGroupBytes: Int = 2 << 20, compression: String? = nil,
+                sideWork: SideWork = .inline) {
         self.rowGroupRows = rowGroupRows
         self.rowGroupBytes = rowGroupBytes
         self.compression = compression
+        self.sideWork = sideWork
     }
 }
 

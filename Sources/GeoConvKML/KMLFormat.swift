@@ -18,11 +18,11 @@ extension FileFormat {
             let head = String(decoding: prefix[index...].prefix(2048), as: UTF8.self)
             return head.contains("<kml") || head.contains(":kml") || head.contains("opengis.net/kml")
         },
+        // The reader finds runs of Placemarks as it reads (its splitter's fast path, faster on
+        // one thread too); who takes them, and on which threads, is the scheduler's business.
         makeReader: .runs { (input, options, diagnostics) throws(GeoConvError) -> any FeatureRunReader in
-            // (Runs are cut for --jobs' workers; the reader itself starts no thread.)
-            let cutsRuns = (options.jobs ?? ConversionOptions.defaultJobs) >= 2
-            let readOptions = KMLReadOptions(skipsInvalidFeatures: options.skipInvalid, cutsRuns: cutsRuns)
-            return try KMLReader(input, options: readOptions, diagnostics: diagnostics)
+            try KMLReader(input, options: KMLReadOptions(skipsInvalidFeatures: options.skipInvalid, cutsRuns: true),
+                          diagnostics: diagnostics)
         },
         makeWriter: .records { output, options, diagnostics in
             KMLWriter(output, options: KMLWriteOptions(precision: options.coordinatePrecision), diagnostics: diagnostics)
@@ -43,10 +43,8 @@ extension FileFormat {
                                          mergesGeometryKinds: true, holdsStyleAsElements: true),
         sniff: { prefix in prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) },
         makeReader: .features { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
-            // (Runs are cut for --jobs' workers; the reader itself starts no thread.)
-            let cutsRuns = (options.jobs ?? ConversionOptions.defaultJobs) >= 2
-            let readOptions = KMLReadOptions(skipsInvalidFeatures: options.skipInvalid, cutsRuns: cutsRuns)
-            return try KMZReader(input, options: readOptions, diagnostics: diagnostics)
+            try KMZReader(input, options: KMLReadOptions(skipsInvalidFeatures: options.skipInvalid, cutsRuns: true),
+                          diagnostics: diagnostics)
         },
         makeWriter: .features { (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
             try KMZWriter(output, options: KMLWriteOptions(precision: options.coordinatePrecision), sourceDirectory: options.sourceDirectory,
