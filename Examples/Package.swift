@@ -13,6 +13,6 @@ let package = Package(
             dependencies: [.product(name: "GeoConv", package: "geoconv")],
             path: "Sources/TrailReport",
             swiftSettings: [.swiftLanguageMode(.v6)]
-        ),
+        )
     ]
 )

@@ -50,7 +50,8 @@ public struct ConservationCheck: Sendable {
 
     /// Checks one file; `nil` when the check does not apply to it (`applies(to:)`).
     public func check(_ path: String) throws(GeoConvError) -> ConservationResult? {
-        guard applies(to: path), let format = registry.format(forPath: path), let list = format.capabilities.listsValues else {
+        guard applies(to: path), let format = registry.format(forPath: path), let list = format.capabilities.listsValues
+        else {
             return nil
         }
         let extensionPart = path.split(separator: ".").last.map(String.init) ?? format.extensions[0]
@@ -63,16 +64,18 @@ public struct ConservationCheck: Sendable {
             input = try list(ByteReader(.file(path))).filter { !$0.matchKey.isEmpty }
         } catch {
             // Not readable as the format: the conversion says so, with its place.
-            return ConservationResult(file: path, format: format.name, read: 0, carried: 0, reported: 0, lostSilently: [],
-                                      refusal: error)
+            return ConservationResult(
+                file: path, format: format.name, read: 0, carried: 0, reported: 0, lostSilently: [],
+                refusal: error)
         }
         let warnings: [Diagnostic]
         do throws(GeoConvError) {
             warnings = try checkedConversion(path, to: output, as: nil)
         } catch {
             // Refused with a located error: nothing is lost silently.
-            return ConservationResult(file: path, format: format.name, read: input.count, carried: 0, reported: input.count,
-                                      lostSilently: [], refusal: error)
+            return ConservationResult(
+                file: path, format: format.name, read: input.count, carried: 0, reported: input.count,
+                lostSilently: [], refusal: error)
         }
         let written = try list(ByteReader(.file(output)))
         var result = compare(path: path, format: format.name, input: input, output: written, warnings: warnings)
@@ -86,8 +89,11 @@ public struct ConservationCheck: Sendable {
             result.changedSilently = changes.silent
         } catch {
             // geoconv cannot read back what it wrote: everything changed, and nothing said so.
-            result.changedSilently = [StructuralDifference(feature: 0, category: "file.unreadable", place: "output",
-                                                           detail: error.description)]
+            result.changedSilently = [
+                StructuralDifference(
+                    feature: 0, category: "file.unreadable", place: "output",
+                    detail: error.description)
+            ]
         }
         return result
     }
@@ -98,7 +104,9 @@ public struct ConservationCheck: Sendable {
     /// is not read, or the conversion refuses it with an error (nothing changed silently).
     /// `tolerance` is the largest ordinate difference that counts as equal (a polyline's
     /// precision).
-    public func changes(_ path: String, through format: FileFormat, tolerance: Double = 0) throws(GeoConvError)
+    public func changes(
+        _ path: String, through format: FileFormat, tolerance: Double = 0
+    ) throws(GeoConvError)
         -> (reported: Int, silent: [StructuralDifference])?
     {
         guard registry.format(forPath: path)?.makeReader != nil, format.makeWriter != nil else { return nil }
@@ -108,7 +116,8 @@ public struct ConservationCheck: Sendable {
         let directory = try Self.workDirectory("geoconv-cross-")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent(
-            "out." + (format.capabilities.wholeOutputExtension ?? format.extensions[0])).path
+            "out." + (format.capabilities.wholeOutputExtension ?? format.extensions[0])
+        ).path
         let warnings: [Diagnostic]
         do throws(GeoConvError) { warnings = try checkedConversion(path, to: output, as: format) } catch { return nil }
         do throws(GeoConvError) {
@@ -124,7 +133,9 @@ public struct ConservationCheck: Sendable {
     /// Converts `path` to `output` as both halves of the check do (one thread, every warning
     /// listed; `format` `nil`: by the output's extension) and returns every warning: each
     /// listed one, each skipped feature, and the first of each code.
-    private func checkedConversion(_ path: String, to output: String, as format: FileFormat?)
+    private func checkedConversion(
+        _ path: String, to output: String, as format: FileFormat?
+    )
         throws(GeoConvError) -> [Diagnostic]
     {
         var options = ConversionOptions()
@@ -142,14 +153,17 @@ public struct ConservationCheck: Sendable {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw GeoConvError(.io, "cannot make a temporary directory for the conversion's output: \(error)",
-                               hint: "set TMPDIR to a writable directory")
+            throw GeoConvError(
+                .io, "cannot make a temporary directory for the conversion's output: \(error)",
+                hint: "set TMPDIR to a writable directory")
         }
         return directory
     }
 
     /// Matches the values read against the values written, then the rest against the warnings.
-    package func compare(path: String, format: String, input: [ListedValue], output: [ListedValue], warnings: [Diagnostic])
+    package func compare(
+        path: String, format: String, input: [ListedValue], output: [ListedValue], warnings: [Diagnostic]
+    )
         -> ConservationResult
     {
         var available: [String: Int] = [:]
@@ -167,7 +181,9 @@ public struct ConservationCheck: Sendable {
         // of an equal value that was carried.
         // Schema defaults (which may be left out) go after both, so that an `<extrude>0</extrude>`
         // left out does not take the occurrence of a coordinate 0 that was written.
-        var unnamed: [ListedValue] = [], named: [ListedValue] = [], defaults: [ListedValue] = []
+        var unnamed: [ListedValue] = []
+        var named: [ListedValue] = []
+        var defaults: [ListedValue] = []
         for value in input where value.kind == .plain {
             if value.isDefault {
                 defaults.append(value)
@@ -190,7 +206,8 @@ public struct ConservationCheck: Sendable {
         for spelling in [("1", "true"), ("0", "false"), ("true", "1"), ("false", "0")] {
             unmatched = unmatched.filter { value in
                 let target = ListedValue.matchKey(spelling.1)
-                guard value.matchKey == ListedValue.matchKey(spelling.0), let count = available[target], count > 0 else { return true }
+                guard value.matchKey == ListedValue.matchKey(spelling.0), let count = available[target], count > 0
+                else { return true }
                 available[target] = count - 1
                 carried += 1
                 return false
@@ -215,8 +232,9 @@ public struct ConservationCheck: Sendable {
         for value in unmatched.sorted(by: { ($0.line, $0.column) < ($1.line, $1.column) }) {
             if places.cover(value) { reported += 1 } else { lost.append(value) }
         }
-        return ConservationResult(file: path, format: format, read: input.count, carried: carried, reported: reported,
-                                  lostSilently: lost, refusal: nil)
+        return ConservationResult(
+            file: path, format: format, read: input.count, carried: carried, reported: reported,
+            lostSilently: lost, refusal: nil)
     }
 }
 

@@ -24,8 +24,9 @@ package struct ConservationStructure {
         var options = ConversionOptions()
         options.jobs = 1
         let log = DiagnosticLog()
-        var loading = try FeatureLoading(.file(path), options: options, converter: converter, reprojectingToWGS84: true,
-                                         diagnostics: log)
+        var loading = try FeatureLoading(
+            .file(path), options: options, converter: converter, reprojectingToWGS84: true,
+            diagnostics: log)
         var reading = Reading()
         while try loading.next({ (feature: inout Feature) throws(GeoConvError) in
             reading.features.append(ComparedFeature(feature))
@@ -41,9 +42,10 @@ package struct ConservationStructure {
     /// about the property that changed, quoting its key (`property "Shape_area" has values of
     /// different types`: a column's type is the whole column's); a different number of
     /// features is named by any warning or skipped feature.
-    package func changes(from input: Reading, to output: Reading, format: FileFormat, warnings: [Diagnostic],
-                         tolerance: Double = 0) -> (reported: Int, silent: [StructuralDifference])
-    {
+    package func changes(
+        from input: Reading, to output: Reading, format: FileFormat, warnings: [Diagnostic],
+        tolerance: Double = 0
+    ) -> (reported: Int, silent: [StructuralDifference]) {
         let comparison = StructuralComparison(format: format, tolerance: tolerance)
         // The features in the order the writer puts them (GPX: waypoints, routes, tracks),
         // by their index in the input; those the format does not hold are left out, each a
@@ -55,8 +57,10 @@ package struct ConservationStructure {
             var held = Set(order)
             for (index, feature) in input.features.enumerated() where held.insert(index).inserted {
                 let kind = feature.geometry.map { "\($0.kind)" } ?? "no geometry"
-                differences.append(StructuralDifference(feature: index, category: "feature.missing",
-                                                        place: "feature", detail: "\(kind), not written"))
+                differences.append(
+                    StructuralDifference(
+                        feature: index, category: "feature.missing",
+                        place: "feature", detail: "\(kind), not written"))
             }
         }
         let arranged = order.map { input.features[$0] }
@@ -75,7 +79,8 @@ package struct ConservationStructure {
                 named = !warnings.isEmpty
             } else {
                 let quoted = "\"" + difference.place + "\""
-                named = located.contains { covers($0, feature: difference.feature, places: input.places) }
+                named =
+                    located.contains { covers($0, feature: difference.feature, places: input.places) }
                     || difference.category.hasPrefix("property.") && messages.contains { $0.contains(quoted) }
             }
             if named { reported += 1 } else { silent.append(difference) }

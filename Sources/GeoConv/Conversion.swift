@@ -26,7 +26,9 @@ public struct Converter: Sendable {
     public var progress: ProgressCounter?
 
     /// The format to read `input` with: `--from`, else the file extension, else the content.
-    public func inputFormat(for input: InputSource, reader: ByteReader, options: ConversionOptions)
+    public func inputFormat(
+        for input: InputSource, reader: ByteReader, options: ConversionOptions
+    )
         throws(GeoConvError) -> FileFormat
     {
         if let format = options.inputFormat {
@@ -40,27 +42,31 @@ public struct Converter: Sendable {
         }
         let prefix = try reader.peek(4096)
         if let format = registry.format(sniffing: prefix), format.makeReader != nil { return format }
-        throw GeoConvError(.usage, "cannot tell the format of '\(input.displayName)'",
-                           hint: "name it with --from (known formats: \(registry.listing))")
+        throw GeoConvError(
+            .usage, "cannot tell the format of '\(input.displayName)'",
+            hint: "name it with --from (known formats: \(registry.listing))")
     }
 
     /// The format to write `output` in: `--to`, else the file extension.
     public func outputFormat(for output: OutputTarget, options: ConversionOptions) throws(GeoConvError) -> FileFormat {
         if let format = options.outputFormat {
             guard format.makeWriter != nil else {
-                throw GeoConvError(.usage, "\(format.name) cannot be written", hint: "known formats: \(registry.listing)")
+                throw GeoConvError(
+                    .usage, "\(format.name) cannot be written", hint: "known formats: \(registry.listing)")
             }
             return format
         }
         if case .file(let path) = output {
             guard let format = registry.format(forPath: path), format.makeWriter != nil else {
-                throw GeoConvError(.usage, "cannot tell the output format from the name '\(path)'",
-                                   hint: "use a known extension or --to (known formats: \(registry.listing))")
+                throw GeoConvError(
+                    .usage, "cannot tell the output format from the name '\(path)'",
+                    hint: "use a known extension or --to (known formats: \(registry.listing))")
             }
             return format
         }
-        throw GeoConvError(.usage, "cannot tell the output format of standard output",
-                           hint: "name it with --to (known formats: \(registry.listing))")
+        throw GeoConvError(
+            .usage, "cannot tell the output format of standard output",
+            hint: "name it with --to (known formats: \(registry.listing))")
     }
 
     /// The folder a file input is in, against which its relative references resolve
@@ -81,10 +87,11 @@ public struct Converter: Sendable {
     ) throws(GeoConvError) -> ConversionReport {
         let options = try registry.resolved(options)
         if case .file(let inPath) = input, case .file(let outPath) = output,
-           inPath == outPath || isSameFile(inPath, outPath)
+            inPath == outPath || isSameFile(inPath, outPath)
         {
-            throw GeoConvError(.usage, "the output '\(outPath)' is the input file",
-                               hint: "write to another file; geoconv never overwrites its input")
+            throw GeoConvError(
+                .usage, "the output '\(outPath)' is the input file",
+                hint: "write to another file; geoconv never overwrites its input")
         }
         let diagnostics = DiagnosticLog(strict: options.strict)
         diagnostics.listsEveryWarning = options.listsEveryWarning
@@ -125,18 +132,24 @@ public struct Converter: Sendable {
             // Runs on workers only with the standard transforms and no reprojection (custom
             // transforms and PROJ objects are not assumed thread-safe, and an EWKT/EWKB SRID
             // would set up PROJ again in every run).
-            let cutsRuns = jobs >= 2 && transforms.isEmpty && options.sourceCRS == nil && options.targetCRS == nil
+            let cutsRuns =
+                jobs >= 2 && transforms.isEmpty && options.sourceCRS == nil && options.targetCRS == nil
                 && options.selection.boundingBoxCRS == nil
-            let runs = ParallelRuns(jobs: jobs, inputName: input.displayName, runSize: max(16, readerOptions.chunkBytes / 4),
-                                    strict: options.strict, makeTransforms: makeTransforms)
+            let runs = ParallelRuns(
+                jobs: jobs, inputName: input.displayName, runSize: max(16, readerOptions.chunkBytes / 4),
+                strict: options.strict, makeTransforms: makeTransforms)
             // The format's reader as a cutter of runs where it is one and threads may read them.
             var route: Route
-            if cutsRuns, let lineRecords = inFormat.capabilities.lineRecords, !lineRecords.declaresCRS(try reader.inputStart()) {
-                route = try Route(runs: try LineRuns(reader, options: readerOptions, makeReader: reading.features),
-                                  jobs: jobs, cutsRuns: cutsRuns, runs: runs)
+            if cutsRuns, let lineRecords = inFormat.capabilities.lineRecords,
+                !lineRecords.declaresCRS(try reader.inputStart())
+            {
+                route = try Route(
+                    runs: try LineRuns(reader, options: readerOptions, makeReader: reading.features),
+                    jobs: jobs, cutsRuns: cutsRuns, runs: runs)
             } else if jobs >= 2, let makeRunReader = reading.runs {
-                route = try Route(runs: try makeRunReader(reader, readerOptions, readLog), jobs: jobs, cutsRuns: cutsRuns,
-                                  runs: runs)
+                route = try Route(
+                    runs: try makeRunReader(reader, readerOptions, readLog), jobs: jobs, cutsRuns: cutsRuns,
+                    runs: runs)
             } else {
                 route = try Route(features: try reading.features(reader, readerOptions, readLog), jobs: jobs)
             }
@@ -145,24 +158,27 @@ public struct Converter: Sendable {
             var featureWriter = try writing.records(writer, writerOptions, route.runsInParallel ? readLog : diagnostics)
             let statistics: PumpStatistics
             do throws(GeoConvError) {
-                statistics = try route.run(into: &featureWriter, runs: runs, transforms: makeTransforms(),
-                                           limit: options.selection.limit, readLog: readLog, writeLog: diagnostics)
+                statistics = try route.run(
+                    into: &featureWriter, runs: runs, transforms: makeTransforms(),
+                    limit: options.selection.limit, readLog: readLog, writeLog: diagnostics)
             } catch {
                 diagnostics.absorb(readLog)
                 throw error
             }
             if statistics.featuresRead > 0, statistics.featuresWritten == 0 {
-                try diagnostics.warn("output.empty",
-                                     "none of the \(statistics.featuresRead) features read was written: the output holds no feature",
-                                     at: SourceLocation(file: input.displayName))
+                try diagnostics.warn(
+                    "output.empty",
+                    "none of the \(statistics.featuresRead) features read was written: the output holds no feature",
+                    at: SourceLocation(file: input.displayName))
             }
             let writeLog = DiagnosticLog()
             writeLog.absorb(diagnostics)
             diagnostics.replace(with: readLog)
             diagnostics.absorb(writeLog)
             try writer.commit()
-            return ConversionReport(inputFormat: inFormat.name, outputFormat: outFormat.name, statistics: statistics,
-                                    diagnostics: diagnostics, output: writer.memoryContents)
+            return ConversionReport(
+                inputFormat: inFormat.name, outputFormat: outFormat.name, statistics: statistics,
+                diagnostics: diagnostics, output: writer.memoryContents)
         } catch {
             writer.abort()
             if error.location != nil, error.location?.file == nil { throw error.inFile(input.displayName) }
@@ -175,7 +191,9 @@ public struct Converter: Sendable {
     /// WKT and WKB keep the input's CRS and SRID), span patterns and explosion,
     /// simplification, the caller's `extra` transforms, circle recognition, and circles as
     /// polygons where the target cannot hold circles. A fresh set on each call of the result.
-    public func transforms(writing outFormat: FileFormat, options: ConversionOptions, extra: [any FeatureTransform] = [])
+    public func transforms(
+        writing outFormat: FileFormat, options: ConversionOptions, extra: [any FeatureTransform] = []
+    )
         throws(GeoConvError) -> () -> [any FeatureTransform]
     {
         let options = try registry.resolved(options)
@@ -183,28 +201,37 @@ public struct Converter: Sendable {
         if let target = options.targetCRS, !Reproject.isWGS84(target), wgs84Only {
             let anyCRS = registry.formats.filter { !$0.capabilities.isWGS84Only && $0.makeWriter != nil }.map(\.name)
                 .joined(separator: ", ")
-            throw GeoConvError(.usage, "\(outFormat.name) is always WGS84 longitude/latitude; --t-srs \(target) cannot be written to it",
-                               hint: "write \(anyCRS) for other CRSs, or drop --t-srs")
+            throw GeoConvError(
+                .usage,
+                "\(outFormat.name) is always WGS84 longitude/latitude; --t-srs \(target) cannot be written to it",
+                hint: "write \(anyCRS) for other CRSs, or drop --t-srs")
         }
         var spanPattern: (styles: [StrokeStyle], lengths: [Double])?
         if let pattern = options.spanPattern {
             guard let parsed = ApplySpanPattern.parse(pattern) else {
-                throw GeoConvError(.usage, "--span-pattern '\(pattern)' is not COLOR:LENGTH,COLOR:LENGTH…",
-                                   hint: "for example white:100000,black:50000 (CSS colour names or #rrggbb; lengths > 0)")
+                throw GeoConvError(
+                    .usage, "--span-pattern '\(pattern)' is not COLOR:LENGTH,COLOR:LENGTH…",
+                    hint: "for example white:100000,black:50000 (CSS colour names or #rrggbb; lengths > 0)")
             }
             spanPattern = (parsed.styles, parsed.lengths)
         }
-        let circlesAsPolygons = options.circles == .polygon
+        let circlesAsPolygons =
+            options.circles == .polygon
             || (options.circles == nil && !outFormat.capabilities.holdsCircles)
         let circlesDrawn = options.circles == nil && outFormat.capabilities.drawsCirclesAsPolygons
         let circleHolders = registry.formats.filter { $0.capabilities.holdsCircles }.map(\.name)
         let emptyMemberHolders = registry.formats.filter { $0.capabilities.holdsEmptyMembers }.map(\.name)
         let fileHolders = registry.formats.filter { $0.capabilities.holdsEmbeddedFiles }.map(\.name)
         return {
-            var all: [any FeatureTransform] = [Reproject(sourceCRS: options.sourceCRS, targetCRS: options.targetCRS,
-                                                         keepsSourceCRS: !wgs84Only)]
+            var all: [any FeatureTransform] = [
+                Reproject(
+                    sourceCRS: options.sourceCRS, targetCRS: options.targetCRS,
+                    keepsSourceCRS: !wgs84Only)
+            ]
             if let spanPattern {
-                all.append(ApplySpanPattern(styles: spanPattern.styles, lengths: spanPattern.lengths, kind: options.lengthKind))
+                all.append(
+                    ApplySpanPattern(styles: spanPattern.styles, lengths: spanPattern.lengths, kind: options.lengthKind)
+                )
             }
             if options.explodeSpans { all.append(ExplodeSpans()) }
             if let tolerance = options.simplifyTolerance { all.append(Simplify(tolerance: tolerance)) }
@@ -213,7 +240,9 @@ public struct Converter: Sendable {
             if circlesAsPolygons { all.append(CircleToPolygon(keptBy: circleHolders)) }
             if circlesDrawn { all.append(CircleToPolygon(keepsCircleAsData: true, keptBy: circleHolders)) }
             if !outFormat.capabilities.holdsEmptyMembers { all.append(DropEmptyMembers(keptBy: emptyMemberHolders)) }
-            if !outFormat.capabilities.holdsEmbeddedFiles { all.append(DropEmbeddedFiles(format: outFormat.name, keptBy: fileHolders)) }
+            if !outFormat.capabilities.holdsEmbeddedFiles {
+                all.append(DropEmbeddedFiles(format: outFormat.name, keptBy: fileHolders))
+            }
             return all
         }
     }
@@ -223,7 +252,8 @@ public struct Converter: Sendable {
     /// `transforms(writing:options:)`: a capability that changes a feature there is compared
     /// here. (`holdsEmbeddedFiles` changes only the header.)
     static func sameFeatureTransforms(_ a: FormatCapabilities, _ b: FormatCapabilities) -> Bool {
-        a.isWGS84Only == b.isWGS84Only && a.holdsCircles == b.holdsCircles && a.drawsCirclesAsPolygons == b.drawsCirclesAsPolygons
+        a.isWGS84Only == b.isWGS84Only && a.holdsCircles == b.holdsCircles
+            && a.drawsCirclesAsPolygons == b.drawsCirclesAsPolygons
             && a.holdsEmptyMembers == b.holdsEmptyMembers
     }
 }

@@ -16,9 +16,10 @@ struct FeatureLoading {
     /// Features still to hand out (`--limit`).
     private var remaining: Int
 
-    init(_ input: InputSource, options: ConversionOptions, converter: Converter, reprojectingToWGS84: Bool,
-         diagnostics: DiagnosticLog) throws(GeoConvError)
-    {
+    init(
+        _ input: InputSource, options: ConversionOptions, converter: Converter, reprojectingToWGS84: Bool,
+        diagnostics: DiagnosticLog
+    ) throws(GeoConvError) {
         let reader = try ByteReader(input)
         format = try converter.inputFormat(for: input, reader: reader, options: options)
         guard let reading = format.reading else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
@@ -30,8 +31,9 @@ struct FeatureLoading {
         do throws(GeoConvError) {
             let readerOptions = format.readerOptions(options, for: input)
             let read: DocumentHeader
-            (features, read) = try reading.open(reader, options: readerOptions, inputName: inputName,
-                                                diagnostics: diagnostics)
+            (features, read) = try reading.open(
+                reader, options: readerOptions, inputName: inputName,
+                diagnostics: diagnostics)
             header = try transforms.apply(to: read, diagnostics: diagnostics)
         } catch {
             throw Self.located(error, in: input.displayName)

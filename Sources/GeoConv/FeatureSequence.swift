@@ -51,10 +51,11 @@ public struct FeatureSequence: AsyncSequence, Sendable {
     ///   - batchSize: how many features are read per hop to the background queue.
     ///   - diagnostics: called once per distinct warning, with how many times it occurred,
     ///     after the input has been read; `nil` makes the first warning an error.
-    public init(_ input: InputSource, options: ConversionOptions = ConversionOptions(), converter: Converter = Converter(),
-                reprojectingToWGS84: Bool = false, batchSize: Int = 256,
-                diagnostics: (@Sendable (Diagnostic, Int) -> Void)? = nil)
-    {
+    public init(
+        _ input: InputSource, options: ConversionOptions = ConversionOptions(), converter: Converter = Converter(),
+        reprojectingToWGS84: Bool = false, batchSize: Int = 256,
+        diagnostics: (@Sendable (Diagnostic, Int) -> Void)? = nil
+    ) {
         self.input = input
         self.options = options
         self.converter = converter
@@ -65,12 +66,16 @@ public struct FeatureSequence: AsyncSequence, Sendable {
 
     /// The features of `data`; `name` (with its extension) names the input in messages and
     /// helps choose the format.
-    public init(data: Data, name: String = "data", options: ConversionOptions = ConversionOptions(), converter: Converter = Converter(),
-                reprojectingToWGS84: Bool = false, batchSize: Int = 256,
-                diagnostics: (@Sendable (Diagnostic, Int) -> Void)? = nil)
-    {
-        self.init(.memory(Array(data), name: name), options: options, converter: converter, reprojectingToWGS84: reprojectingToWGS84,
-                  batchSize: batchSize, diagnostics: diagnostics)
+    public init(
+        data: Data, name: String = "data", options: ConversionOptions = ConversionOptions(),
+        converter: Converter = Converter(),
+        reprojectingToWGS84: Bool = false, batchSize: Int = 256,
+        diagnostics: (@Sendable (Diagnostic, Int) -> Void)? = nil
+    ) {
+        self.init(
+            .memory(Array(data), name: name), options: options, converter: converter,
+            reprojectingToWGS84: reprojectingToWGS84,
+            batchSize: batchSize, diagnostics: diagnostics)
     }
 
     public func makeAsyncIterator() -> Iterator {
@@ -91,8 +96,9 @@ public struct FeatureSequence: AsyncSequence, Sendable {
         public mutating func next() async throws(GeoConvError) -> Feature? {
             if index == batch.count {
                 if Task.isCancelled {
-                    throw GeoConvError(.cancelled, "reading '\(source.inputName)' was cancelled",
-                                       hint: "the features handed out so far are not the whole input")
+                    throw GeoConvError(
+                        .cancelled, "reading '\(source.inputName)' was cancelled",
+                        hint: "the features handed out so far are not the whole input")
                 }
                 batch = try await source.nextBatch()
                 index = 0
@@ -128,7 +134,8 @@ public struct FeatureSequence: AsyncSequence, Sendable {
 
         /// The next batch, read on the queue; empty at the end.
         func nextBatch() async throws(GeoConvError) -> [Feature] {
-            let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[Feature], GeoConvError>, Never>) in
+            let result = await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<[Feature], GeoConvError>, Never>) in
                 queue.async { continuation.resume(returning: self.readBatch()) }
             }
             return try result.get()
@@ -144,12 +151,15 @@ public struct FeatureSequence: AsyncSequence, Sendable {
             var batch: [Feature] = []
             do throws(GeoConvError) {
                 if loading == nil {
-                    loading = try FeatureLoading(sequence.input, options: sequence.options, converter: sequence.converter,
-                                                 reprojectingToWGS84: sequence.reprojectingToWGS84, diagnostics: log)
+                    loading = try FeatureLoading(
+                        sequence.input, options: sequence.options, converter: sequence.converter,
+                        reprojectingToWGS84: sequence.reprojectingToWGS84, diagnostics: log)
                 }
                 batch.reserveCapacity(sequence.batchSize)
                 while batch.count < sequence.batchSize {
-                    guard try loading?.next({ (item: inout Feature) throws(GeoConvError) in batch.append(item) }) == true else {
+                    guard
+                        try loading?.next({ (item: inout Feature) throws(GeoConvError) in batch.append(item) }) == true
+                    else {
                         finish()
                         break
                     }

@@ -37,7 +37,9 @@ enum GeoJSONCoding {
         options.strict = strict
         let report = try document.save(to: .memory, options: options)
         guard let tree = JSONText.parse(report.output, maximumDepth: maximumDepth) else {
-            throw GeoConvError(.unsupported, "geoconv could not read back its own GeoJSON output", hint: "this is a bug in geoconv: please report it with the value encoded")
+            throw GeoConvError(
+                .unsupported, "geoconv could not read back its own GeoJSON output",
+                hint: "this is a bug in geoconv: please report it with the value encoded")
         }
         return tree
     }
@@ -45,9 +47,13 @@ enum GeoJSONCoding {
     /// The one Feature object the GeoJSON codec writes for `feature`; `what` names the value
     /// being encoded, for the error when the codec writes other than one feature.
     static func written(_ feature: Feature, strict: Bool, what: String) throws(GeoConvError) -> JSONObject {
-        let features = try tree(of: OverlayDocument(features: [feature]), strict: strict).objectValue?["features"]?.arrayValue ?? []
+        let features =
+            try tree(of: OverlayDocument(features: [feature]), strict: strict).objectValue?["features"]?.arrayValue
+            ?? []
         guard features.count == 1, let object = features.first?.objectValue else {
-            throw GeoConvError(.invalidInput, "\(what) is written as \(features.count) GeoJSON features", hint: "encode it in an OverlayDocument")
+            throw GeoConvError(
+                .invalidInput, "\(what) is written as \(features.count) GeoJSON features",
+                hint: "encode it in an OverlayDocument")
         }
         return object
     }
@@ -56,8 +62,9 @@ enum GeoJSONCoding {
     static func document(from tree: JSONValue, strict: Bool) throws(GeoConvError) -> OverlayDocument {
         var options = ConversionOptions()
         options.inputFormat = .geoJSON
-        var document = try OverlayDocument.load(.memory(JSONText.compact(streamingOrder(tree)), name: "GeoJSON (Codable)"),
-                                                options: options, diagnostics: DiagnosticLog(strict: strict))
+        var document = try OverlayDocument.load(
+            .memory(JSONText.compact(streamingOrder(tree)), name: "GeoJSON (Codable)"),
+            options: options, diagnostics: DiagnosticLog(strict: strict))
         document.sourceName = nil
         return document
     }
@@ -73,7 +80,9 @@ enum GeoJSONCoding {
         case .object(let members):
             var ordered = JSONObject()
             if let type = members["type"] { ordered["type"] = type }
-            for (name, value) in members where name != "type" && name != "features" { ordered[name] = streamingOrder(value) }
+            for (name, value) in members where name != "type" && name != "features" {
+                ordered[name] = streamingOrder(value)
+            }
             if let features = members["features"] { ordered["features"] = streamingOrder(features) }
             return .object(ordered)
         default:
@@ -84,13 +93,15 @@ enum GeoJSONCoding {
     /// The one feature the GeoJSON codec reads from a Feature object.
     static func feature(from tree: JSONValue, strict: Bool) throws(GeoConvError) -> Feature {
         guard tree.objectValue?["type"] == .string("Feature") else {
-            throw GeoConvError(.invalidInput, "expected a GeoJSON Feature, found \(typeName(tree))",
-                               hint: "decode a Geometry or an OverlayDocument for other GeoJSON objects")
+            throw GeoConvError(
+                .invalidInput, "expected a GeoJSON Feature, found \(typeName(tree))",
+                hint: "decode a Geometry or an OverlayDocument for other GeoJSON objects")
         }
         let document = try document(from: ["type": "FeatureCollection", "features": [tree]], strict: strict)
         guard document.features.count == 1, let feature = document.features.first else {
-            throw GeoConvError(.invalidInput, "the GeoJSON Feature reads as \(document.features.count) features",
-                               hint: "decode it as an OverlayDocument")
+            throw GeoConvError(
+                .invalidInput, "the GeoJSON Feature reads as \(document.features.count) features",
+                hint: "decode it as an OverlayDocument")
         }
         return feature
     }
@@ -102,14 +113,19 @@ enum GeoJSONCoding {
 
     static func encodingError(_ error: GeoConvError, for value: Any, at encoder: any Encoder) -> EncodingError {
         let error = forCoding(error)
-        return EncodingError.invalidValue(value, EncodingError.Context(codingPath: encoder.codingPath, debugDescription: error.description,
-                                                                       underlyingError: error))
+        return EncodingError.invalidValue(
+            value,
+            EncodingError.Context(
+                codingPath: encoder.codingPath, debugDescription: error.description,
+                underlyingError: error))
     }
 
     static func decodingError(_ error: GeoConvError, at decoder: any Decoder) -> DecodingError {
         let error = forCoding(error)
-        return DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: error.description,
-                                                                 underlyingError: error))
+        return DecodingError.dataCorrupted(
+            DecodingError.Context(
+                codingPath: decoder.codingPath, debugDescription: error.description,
+                underlyingError: error))
     }
 
     /// The codec's error as a coder's caller can use it: the place is the JSON Pointer into the
@@ -169,7 +185,8 @@ extension Feature: Codable {
     public func encode(to encoder: any Encoder) throws {
         let feature: JSONObject
         do throws(GeoConvError) {
-            feature = try GeoJSONCoding.written(self, strict: GeoJSONCoding.isStrict(encoder.userInfo), what: "the feature")
+            feature = try GeoJSONCoding.written(
+                self, strict: GeoJSONCoding.isStrict(encoder.userInfo), what: "the feature")
         } catch {
             throw GeoJSONCoding.encodingError(error, for: self, at: encoder)
         }
@@ -182,11 +199,13 @@ extension Geometry: Codable {
     public init(from decoder: any Decoder) throws {
         let tree = try JSONValue(from: decoder)
         do throws(GeoConvError) {
-            let feature = try GeoJSONCoding.feature(from: ["type": "Feature", "properties": [:], "geometry": tree],
-                                                    strict: GeoJSONCoding.isStrict(decoder.userInfo))
+            let feature = try GeoJSONCoding.feature(
+                from: ["type": "Feature", "properties": [:], "geometry": tree],
+                strict: GeoJSONCoding.isStrict(decoder.userInfo))
             guard let geometry = feature.geometry else {
-                throw GeoConvError(.invalidInput, "expected a GeoJSON geometry, found \(GeoJSONCoding.typeName(tree))",
-                                   hint: "decode an optional Geometry where the value may be null")
+                throw GeoConvError(
+                    .invalidInput, "expected a GeoJSON geometry, found \(GeoJSONCoding.typeName(tree))",
+                    hint: "decode an optional Geometry where the value may be null")
             }
             self = geometry
         } catch {
@@ -202,16 +221,20 @@ extension Geometry: Codable {
     public func encode(to encoder: any Encoder) throws {
         if containsCircle {
             throw GeoJSONCoding.encodingError(
-                GeoConvError(.dataLoss, "a circle has no GeoJSON geometry: its radius would be lost",
-                             hint: "encode the circle in a Feature, which keeps the radius as a geoconv:radius property"),
+                GeoConvError(
+                    .dataLoss, "a circle has no GeoJSON geometry: its radius would be lost",
+                    hint: "encode the circle in a Feature, which keeps the radius as a geoconv:radius property"),
                 for: self, at: encoder)
         }
         let geometry: JSONValue
         do throws(GeoConvError) {
-            let feature = try GeoJSONCoding.written(Feature(geometry: self), strict: GeoJSONCoding.isStrict(encoder.userInfo),
-                                                    what: "the geometry")
+            let feature = try GeoJSONCoding.written(
+                Feature(geometry: self), strict: GeoJSONCoding.isStrict(encoder.userInfo),
+                what: "the geometry")
             guard let written = feature["geometry"] else {
-                throw GeoConvError(.invalidInput, "the geometry is not written as one GeoJSON geometry", hint: "encode it in an OverlayDocument")
+                throw GeoConvError(
+                    .invalidInput, "the geometry is not written as one GeoJSON geometry",
+                    hint: "encode it in an OverlayDocument")
             }
             geometry = written
         } catch {

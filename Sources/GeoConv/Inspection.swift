@@ -46,25 +46,38 @@ public struct InspectionReport: Sendable {
         object["crs"] = .string(header.crs ?? "OGC:CRS84")
         if let name = header.name { object["name"] = .string(name) }
         object["features"] = .number(JSONNumber(featureCount))
-        object["geometries"] = .object(JSONObject(uniqueKeysWithValues: geometryKinds.map { ($0.key, JSONValue.number(JSONNumber($0.value))) }))
+        object["geometries"] = .object(
+            JSONObject(uniqueKeysWithValues: geometryKinds.map { ($0.key, JSONValue.number(JSONNumber($0.value))) }))
         object["emptyGeometries"] = .number(JSONNumber(emptyGeometries))
         object["positions"] = .number(JSONNumber(coordinateCount))
         object["hasAltitude"] = .bool(hasAltitude)
         if let bounds {
-            object["bbox"] = .array([bounds.west, bounds.south, bounds.east, bounds.north].map { JSONNumber($0).map(JSONValue.number) ?? .null })
+            object["bbox"] = .array(
+                [bounds.west, bounds.south, bounds.east, bounds.north].map {
+                    JSONNumber($0).map(JSONValue.number) ?? .null
+                })
         } else {
             object["bbox"] = .null
         }
         object["titled"] = .number(JSONNumber(titled))
         object["described"] = .number(JSONNumber(described))
         object["styled"] = .number(JSONNumber(styled))
-        object["properties"] = .object(JSONObject(uniqueKeysWithValues: properties.map { key, stats in
-            (key, JSONValue.object(["count": .number(JSONNumber(stats.count)), "types": .array(stats.types.map(JSONValue.string))]))
-        }))
+        object["properties"] = .object(
+            JSONObject(
+                uniqueKeysWithValues: properties.map { key, stats in
+                    (
+                        key,
+                        JSONValue.object([
+                            "count": .number(JSONNumber(stats.count)),
+                            "types": .array(stats.types.map(JSONValue.string)),
+                        ])
+                    )
+                }))
         if let camera = header.camera { object["camera"] = GeoJSONNames.json(camera) }
         object["tileLayers"] = .number(JSONNumber(header.tileLayers.count))
         object["warnings"] = .array(readWarnings.map(JSONValue.string))
-        object["losses"] = .object(JSONObject(uniqueKeysWithValues: losses.map { ($0.key, JSONValue.array($0.value.map(JSONValue.string))) }))
+        object["losses"] = .object(
+            JSONObject(uniqueKeysWithValues: losses.map { ($0.key, JSONValue.array($0.value.map(JSONValue.string))) }))
         return .object(object)
     }
 }
@@ -79,12 +92,15 @@ extension Converter {
     ///   - options: how to read it, as a conversion would (its format, CRS, format options).
     ///   - targetNames: the formats to report losses for, by name (the input's own too, when
     ///     named); `nil`, every format that writes but the input's own.
-    public func inspect(_ input: InputSource, options: ConversionOptions = ConversionOptions(),
-                        targets targetNames: Set<String>? = nil) throws(GeoConvError) -> InspectionReport {
+    public func inspect(
+        _ input: InputSource, options: ConversionOptions = ConversionOptions(),
+        targets targetNames: Set<String>? = nil
+    ) throws(GeoConvError) -> InspectionReport {
         for name in targetNames ?? [] where registry.format(named: name)?.makeWriter == nil {
             let writable = registry.formats.filter { $0.makeWriter != nil }.map(\.name)
-            throw GeoConvError(.usage, "'\(name)' is not a format geoconv writes",
-                               hint: "name one or more of \(writable.joined(separator: ", ")), separated by commas")
+            throw GeoConvError(
+                .usage, "'\(name)' is not a format geoconv writes",
+                hint: "name one or more of \(writable.joined(separator: ", ")), separated by commas")
         }
         let reader = try ByteReader(input)
         let format = try inputFormat(for: input, reader: reader, options: options)
@@ -96,30 +112,38 @@ extension Converter {
         // the format's reader cuts them.
         if jobs >= 2, options.sourceCRS == nil, let makeRunReader = reading.runs {
             var featureReader = try makeRunReader(reader, readerOptions, readLog)
-            return try inspectRuns(&featureReader, of: input, format: format, options: options, targets: targetNames,
-                                   readLog: readLog)
+            return try inspectRuns(
+                &featureReader, of: input, format: format, options: options, targets: targetNames,
+                readLog: readLog)
         }
         var featureReader = try reading.features(reader, readerOptions, readLog)
-        return try inspectFeatures(&featureReader, of: input, format: format, options: options, targets: targetNames,
-                                   readLog: readLog)
+        return try inspectFeatures(
+            &featureReader, of: input, format: format, options: options, targets: targetNames,
+            readLog: readLog)
     }
 
     private func inspectRuns<Reader: FeatureRunReader>(
         _ featureReader: inout Reader, of input: InputSource, format: FileFormat, options: ConversionOptions,
         targets targetNames: Set<String>?, readLog: DiagnosticLog
     ) throws(GeoConvError) -> InspectionReport {
-        try inspect(&featureReader, of: input, format: format, options: options, targets: targetNames,
-                    readLog: readLog, runs: (cuts: { $0.cutsFeatureRuns }, next: { (reader, size) throws(GeoConvError) in
-                        try reader.nextFeatureRun(size: size)
-                    }))
+        try inspect(
+            &featureReader, of: input, format: format, options: options, targets: targetNames,
+            readLog: readLog,
+            runs: (
+                cuts: { $0.cutsFeatureRuns },
+                next: { (reader, size) throws(GeoConvError) in
+                    try reader.nextFeatureRun(size: size)
+                }
+            ))
     }
 
     private func inspectFeatures<Reader: FeatureReader>(
         _ featureReader: inout Reader, of input: InputSource, format: FileFormat, options: ConversionOptions,
         targets targetNames: Set<String>?, readLog: DiagnosticLog
     ) throws(GeoConvError) -> InspectionReport {
-        try inspect(&featureReader, of: input, format: format, options: options, targets: targetNames,
-                    readLog: readLog, runs: nil)
+        try inspect(
+            &featureReader, of: input, format: format, options: options, targets: targetNames,
+            readLog: readLog, runs: nil)
     }
 
     /// `inspect` with the input's reader made: `runs` cuts its features into runs when it can.
@@ -145,9 +169,12 @@ extension Converter {
             guard let makeWriter = target.makeWriter else { continue }
             let log = DiagnosticLog()
             var targetOptions = options
-            if targetOptions.sourceDirectory == nil { targetOptions.sourceDirectory = Converter.sourceDirectory(of: input) }
-            let writer = try makeWriter(try ByteWriter(.discard), target.writerOptions(targetOptions, for: .discard),
-                                        log)
+            if targetOptions.sourceDirectory == nil {
+                targetOptions.sourceDirectory = Converter.sourceDirectory(of: input)
+            }
+            let writer = try makeWriter(
+                try ByteWriter(.discard), target.writerOptions(targetOptions, for: .discard),
+                log)
             let entry = InspectionTarget(name: target.name, writer: writer, log: log)
             do throws(GeoConvError) {
                 entry.transforms = try self.transforms(writing: target, options: options)()
@@ -161,24 +188,27 @@ extension Converter {
         // what that one loses: the features are written once, for both.
         for entry in targets {
             guard let format = registry.format(named: entry.name), let twinName = format.capabilities.writesFeaturesAs,
-                  let twin = targets.first(where: { $0.name == twinName && $0 !== entry && $0.featureTwin == nil }),
-                  let twinFormat = registry.format(named: twinName),
-                  Self.sameFeatureTransforms(format.capabilities, twinFormat.capabilities)
+                let twin = targets.first(where: { $0.name == twinName && $0 !== entry && $0.featureTwin == nil }),
+                let twinFormat = registry.format(named: twinName),
+                Self.sameFeatureTransforms(format.capabilities, twinFormat.capabilities)
             else { continue }
             entry.featureTwin = (twin, twin.log.checkpoint)
         }
 
-        var report = InspectionReport(input: input.displayName, format: format.name, header: header, featureCount: 0,
-                                      geometryKinds: [:], emptyGeometries: 0, coordinateCount: 0, hasAltitude: false,
-                                      bounds: nil, properties: [:], titled: 0, described: 0, styled: 0, readWarnings: [],
-                                      losses: [:])
+        var report = InspectionReport(
+            input: input.displayName, format: format.name, header: header, featureCount: 0,
+            geometryKinds: [:], emptyGeometries: 0, coordinateCount: 0, hasAltitude: false,
+            bounds: nil, properties: [:], titled: 0, described: 0, styled: 0, readWarnings: [],
+            losses: [:])
         // Features a few runs at a time: counted, then written by every target at once, the
         // targets in one group per core (each target's writer and log are used by one
         // thread), while the next runs are read.
         let jobs = max(1, options.jobs ?? ConversionOptions.defaultJobs)
         let writing = targets.filter { $0.featureTwin == nil }
         let groupCount = max(1, min(jobs, writing.count))
-        let groups = (0..<groupCount).map { group in stride(from: group, to: writing.count, by: groupCount).map { writing[$0] } }
+        let groups = (0..<groupCount).map { group in
+            stride(from: group, to: writing.count, by: groupCount).map { writing[$0] }
+        }
         var written: BackgroundTask<[Void]>?
         defer { _ = written?.value() }  // never leave the targets writing behind an error
         func hand(_ pieces: [InspectionPiece]) {
@@ -189,16 +219,19 @@ extension Converter {
         let readerOptions = format.readerOptions(options, for: input)
         if jobs >= 2, header.crs == nil, let runs, runs.cuts(&featureReader) {
             // Runs of whole features parsed and counted on every core, as a conversion's.
-            let inspectionRuns = InspectionRuns(jobs: jobs, inputName: input.displayName,
-                                                size: max(16, readerOptions.chunkBytes / 4), makeChecks: makeChecks)
+            let inspectionRuns = InspectionRuns(
+                jobs: jobs, inputName: input.displayName,
+                size: max(16, readerOptions.chunkBytes / 4), makeChecks: makeChecks)
             try inspectionRuns.read(into: readLog, hand: hand) { (size) throws(GeoConvError) in
                 try runs.next(&featureReader, size)
             }
             if try featureReader.next() != nil {
-                throw GeoConvError(.invalidInput, "a feature after the runs of features", at: featureReader.lastLocation)
+                throw GeoConvError(
+                    .invalidInput, "a feature after the runs of features", at: featureReader.lastLocation)
             }
         } else {
-            var features: [Feature] = [], locations: [SourceLocation?] = []
+            var features: [Feature] = []
+            var locations: [SourceLocation?] = []
             var counts = InspectionCounts()
             func flush() {
                 guard !features.isEmpty else { return }
@@ -228,7 +261,9 @@ extension Converter {
         report.readWarnings = readLog.summary
         report.readingLoses = readLog.entries.values.contains { !$0.first.isNote } || !readLog.skippedFeatures.isEmpty
         for target in targets {
-            if let (twin, checkpoint) = target.featureTwin, !target.failed { target.log.absorb(twin.log, since: checkpoint) }
+            if let (twin, checkpoint) = target.featureTwin, !target.failed {
+                target.log.absorb(twin.log, since: checkpoint)
+            }
             report.losses[target.name] = target.log.summary
         }
         return report

@@ -30,7 +30,9 @@ struct InspectionCounts {
 
     /// Counts what `checks` (range check, reprojection to WGS84) make of `feature`: its
     /// first feature, as a conversion would write it (no array made per feature).
-    mutating func add(_ feature: Feature, checkedBy checks: inout [any FeatureTransform], diagnostics: DiagnosticLog)
+    mutating func add(
+        _ feature: Feature, checkedBy checks: inout [any FeatureTransform], diagnostics: DiagnosticLog
+    )
         throws(GeoConvError)
     {
         var counted = false
@@ -129,7 +131,9 @@ final class InspectionTarget: @unchecked Sendable {
         let cursor = FeatureCursor()
         defer { for target in targets { target.log.currentLocation = nil } }
         for piece in pieces {
-            for target in targets { target.log.locateCurrent { cursor.ordinal < 0 ? nil : piece.locate(cursor.ordinal) } }
+            for target in targets {
+                target.log.locateCurrent { cursor.ordinal < 0 ? nil : piece.locate(cursor.ordinal) }
+            }
             let unchanged = piece.features.withUnsafeBufferPointer { features in
                 targets.map { target in target.transforms.allSatisfy { $0.leavesUnchanged(features) } }
             }
@@ -183,15 +187,20 @@ struct InspectionRuns {
     /// Reads the runs `nextRun` cuts, absorbing what is said while reading into `log` and
     /// handing their pieces to `hand` in order, a few runs at a time (the targets write them
     /// while the next are read).
-    func read(into log: DiagnosticLog, hand: ([InspectionPiece]) -> Void,
-              nextRun: (Int) throws(GeoConvError) -> FeatureRun?) throws(GeoConvError)
-    {
+    func read(
+        into log: DiagnosticLog, hand: ([InspectionPiece]) -> Void,
+        nextRun: (Int) throws(GeoConvError) -> FeatureRun?
+    ) throws(GeoConvError) {
         var pieces: [InspectionPiece] = []
-        try inPipeline(jobs: jobs, window: jobs * 2, cut: { () throws(GeoConvError) in try nextRun(size) }, process: { process($0) }) {
+        try inPipeline(
+            jobs: jobs, window: jobs * 2, cut: { () throws(GeoConvError) in try nextRun(size) },
+            process: { process($0) }
+        ) {
             (run, outcome) throws(GeoConvError) in
             log.absorb(outcome.log, relocating: run.relocate)
             if let error = outcome.error { throw error.relocated(run.relocate) }
-            pieces.append(InspectionPiece(features: outcome.features, counts: outcome.counts) { index in locate(index, in: run) })
+            pieces.append(
+                InspectionPiece(features: outcome.features, counts: outcome.counts) { index in locate(index, in: run) })
             if pieces.count == jobs * 2 {
                 hand(pieces)
                 pieces = []

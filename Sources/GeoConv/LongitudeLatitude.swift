@@ -8,17 +8,22 @@ extension GeographicRangeCheck {
 
     /// Throws unless every position of `geometry` is usable (`isUsable`): `what` names the
     /// command's work ("draw", "measure"), `index` the feature.
-    public static func requireLongitudeLatitude(_ geometry: Geometry, what: String, index: Int, at location: SourceLocation?)
+    public static func requireLongitudeLatitude(
+        _ geometry: Geometry, what: String, index: Int, at location: SourceLocation?
+    )
         throws(GeoConvError)
     {
         var usable = true
         geometry.forEachCoordinate { if !isUsable($0) { usable = false } }
         guard !usable else { return }
         let outside = positionsOutOfRange(in: geometry).first { !isUsable($0.coordinate) }
-        throw GeoConvError(.invalidInput, "cannot \(what) feature \(index): " + (outside?.message ?? "a position is not a longitude/latitude"),
-                           at: location,
-                           hint: "\(what) needs WGS84 longitude/latitude: give the data's CRS with --s-srs (e.g. --s-srs EPSG:32633) or in the file (EWKT SRID=n;, a GeoJSON \"crs\" member); "
-                               + hint)
+        throw GeoConvError(
+            .invalidInput,
+            "cannot \(what) feature \(index): " + (outside?.message ?? "a position is not a longitude/latitude"),
+            at: location,
+            hint:
+                "\(what) needs WGS84 longitude/latitude: give the data's CRS with --s-srs (e.g. --s-srs EPSG:32633) or in the file (EWKT SRID=n;, a GeoJSON \"crs\" member); "
+                + hint)
     }
 }
 

@@ -1,8 +1,8 @@
 public import GeoConvCore
-public import GeoConvIO
 public import GeoConvFormatKit
-import GeoConvParallel
 public import GeoConvGeometry
+public import GeoConvIO
+import GeoConvParallel
 
 /// What `MarkerClusters.write` is asked to do.
 public struct ClusterOptions: Sendable {
@@ -25,9 +25,10 @@ public struct ClusterOptions: Sendable {
     public var formatOptions = FormatOptionValues()
 
     /// Creates options.
-    public init(zooms: [Double], distance: Double = 100, variant: MarkerClusterer.Variant = .ios, writesZoom: Bool = false,
-                listsMembers: Bool = false, inputFormat: FileFormat? = nil, outputFormat: FileFormat? = nil)
-    {
+    public init(
+        zooms: [Double], distance: Double = 100, variant: MarkerClusterer.Variant = .ios, writesZoom: Bool = false,
+        listsMembers: Bool = false, inputFormat: FileFormat? = nil, outputFormat: FileFormat? = nil
+    ) {
         self.zooms = zooms
         self.distance = distance
         self.variant = variant
@@ -69,14 +70,17 @@ public enum MarkerClusters {
     public static let buckets = [10, 20, 50, 100, 200, 500, 1000]
 
     /// Clusters `input` into `output`. The output is atomic, as a conversion's.
-    public static func write(_ input: InputSource, to output: OutputTarget, options: ClusterOptions,
-                             converter: Converter = Converter()) throws(GeoConvError) -> ClusterReport
-    {
+    public static func write(
+        _ input: InputSource, to output: OutputTarget, options: ClusterOptions,
+        converter: Converter = Converter()
+    ) throws(GeoConvError) -> ClusterReport {
         let log = DiagnosticLog()
         var conversion = ConversionOptions(inputFormat: options.inputFormat, outputFormat: options.outputFormat)
         conversion.formatOptions = options.formatOptions
         let writerFormat = try converter.outputFormat(for: output, options: conversion)
-        guard let writing = writerFormat.writing else { throw GeoConvError(.usage, "\(writerFormat.name) cannot be written") }
+        guard let writing = writerFormat.writing else {
+            throw GeoConvError(.usage, "\(writerFormat.name) cannot be written")
+        }
         let reader = try ByteReader(input)
         let format = try converter.inputFormat(for: input, reader: reader, options: conversion)
         guard let reading = format.reading else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
@@ -89,23 +93,28 @@ public enum MarkerClusters {
             var indexing = try makeMarkerReader(reader, readerOptions, log)
             header = try indexing.readHeader()
             if header.crs == nil, indexing.indexesMarkers, let readers = indexing.markerReaders {
-                markers = try MarkerSource.indexed(&indexing, readers: readers, reader: reader,
-                                                   keepsIDs: options.listsMembers, log: log)
+                markers = try MarkerSource.indexed(
+                    &indexing, readers: readers, reader: reader,
+                    keepsIDs: options.listsMembers, log: log)
             } else {
-                var features = ParallelReading.wrapping(indexing, header: header, options: readerOptions,
-                                                        inputName: input.displayName, diagnostics: log)
+                var features = ParallelReading.wrapping(
+                    indexing, header: header, options: readerOptions,
+                    inputName: input.displayName, diagnostics: log)
                 markers = try MarkerSource.held(&features, header: &header, log: log)
             }
         } else {
             var features: any FeatureReader
-            (features, header) = try reading.open(reader, options: readerOptions, inputName: input.displayName,
-                                                  diagnostics: log)
+            (features, header) = try reading.open(
+                reader, options: readerOptions, inputName: input.displayName,
+                diagnostics: log)
             markers = try MarkerSource.held(&features, header: &header, log: log)
         }
         if markers.skipped > 0 {
-            try log.warn("cluster.non-points-skipped", "\(markers.skipped) features that are not Points are not clustered")
+            try log.warn(
+                "cluster.non-points-skipped", "\(markers.skipped) features that are not Points are not clustered")
         }
-        let clusterer = MarkerClusterer(positions: markers.positions, distance: options.distance, variant: options.variant)
+        let clusterer = MarkerClusterer(
+            positions: markers.positions, distance: options.distance, variant: options.variant)
         let bytes = try ByteWriter(output)
         do throws(GeoConvError) {
             var writer = try writing.records(bytes, writerFormat.writerOptions(conversion, for: output), log)
@@ -116,13 +125,16 @@ public enum MarkerClusters {
             // — and their clusters' sizes and bounds counted — in the background while these
             // are written: four clusterings bound the memory.
             var next = 0
-            let positions = markers.positions, listsMembers = options.listsMembers
+            let positions = markers.positions
+            let listsMembers = options.listsMembers
             func clusterNext() -> BackgroundTask<[ZoomClusters]>? {
                 guard next < options.zooms.count else { return nil }
                 let zooms = Array(options.zooms[next..<min(options.zooms.count, next + 2)])
                 next += zooms.count
                 return BackgroundTask {
-                    clusterer.clusterings(zooms: zooms).concurrentMap { ZoomClusters($0, positions: positions, listsMembers: listsMembers) }
+                    clusterer.clusterings(zooms: zooms).concurrentMap {
+                        ZoomClusters($0, positions: positions, listsMembers: listsMembers)
+                    }
                 }
             }
             var pending = clusterNext()
@@ -135,8 +147,9 @@ public enum MarkerClusters {
             }
             try writer.finish()
             try bytes.commit()
-            return ClusterReport(markers: markers.positions.count, featuresWritten: written, diagnostics: log,
-                                 output: bytes.memoryContents)
+            return ClusterReport(
+                markers: markers.positions.count, featuresWritten: written, diagnostics: log,
+                output: bytes.memoryContents)
         } catch {
             bytes.abort()
             throw error
@@ -144,8 +157,10 @@ public enum MarkerClusters {
     }
 
     /// Writes one zoom's clusters in the order the algorithm made them.
-    private static func write<Writer: RecordAppendingWriter>(_ zoomClusters: ZoomClusters, of markers: MarkerSource,
-                                                     options: ClusterOptions, to writer: inout Writer, log: DiagnosticLog)
+    private static func write<Writer: RecordAppendingWriter>(
+        _ zoomClusters: ZoomClusters, of markers: MarkerSource,
+        options: ClusterOptions, to writer: inout Writer, log: DiagnosticLog
+    )
         throws(GeoConvError) -> Int
     {
         let clustering = zoomClusters.clustering
@@ -163,7 +178,8 @@ public enum MarkerClusters {
             var pieces: [(range: Range<Int>, batch: FeatureBatch<Writer.RecordFacts>)] = []
             for start in stride(from: batch.lowerBound, to: batch.upperBound, by: 1024) {
                 // Made here: a batch's records writer starts from the state of the writer.
-                pieces.append((start..<min(batch.upperBound, start + 1024), try FeatureBatch(for: writer, log: DiagnosticLog())))
+                pieces.append(
+                    (start..<min(batch.upperBound, start + 1024), try FeatureBatch(for: writer, log: DiagnosticLog())))
             }
             return BackgroundTask {
                 pieces.concurrentMap { piece -> Piece in
@@ -177,9 +193,12 @@ public enum MarkerClusters {
                                 feature = marker  // the marker alone keeps all it had
                             } else {
                                 let start = Int(clustering.starts[cluster])
-                                feature = clusterFeature(at: markers.positions[start], count: Int(sizes[cluster]), box: zoomClusters.box(of: cluster))
+                                feature = clusterFeature(
+                                    at: markers.positions[start], count: Int(sizes[cluster]),
+                                    box: zoomClusters.box(of: cluster))
                                 if options.listsMembers {
-                                    feature.properties["members"] = .array(members[cluster].map { markers.memberID(Int($0)) })
+                                    feature.properties["members"] = .array(
+                                        members[cluster].map { markers.memberID(Int($0)) })
                                 }
                             }
                             if options.writesZoom { feature.properties["zoom"] = zoom }
@@ -282,9 +301,10 @@ private struct MarkerSource {
     /// Held: the features themselves (inputs that cannot be indexed).
     var held: [Feature] = []
 
-    static func indexed(_ indexing: inout any MarkerIndexReader, readers: MarkerReaders, reader: ByteReader, keepsIDs: Bool,
-                        log: DiagnosticLog) throws(GeoConvError) -> MarkerSource
-    {
+    static func indexed(
+        _ indexing: inout any MarkerIndexReader, readers: MarkerReaders, reader: ByteReader, keepsIDs: Bool,
+        log: DiagnosticLog
+    ) throws(GeoConvError) -> MarkerSource {
         var source = MarkerSource(input: reader, markerReaders: readers)
         func add(_ entry: MarkerEntry) throws(GeoConvError) {
             guard let position = entry.position else {
@@ -296,19 +316,24 @@ private struct MarkerSource {
             source.lengths.append(Int32(clamping: entry.bytes.count))
             if keepsIDs {
                 let idRange = entry.id ?? entry.idProperty
-                source.ids.append(try idRange.flatMap { range throws(GeoConvError) in
-                    try reader.bytes(in: range).map { String(decoding: $0, as: UTF8.self) }
-                })
+                source.ids.append(
+                    try idRange.flatMap { range throws(GeoConvError) in
+                        try reader.bytes(in: range).map { String(decoding: $0, as: UTF8.self) }
+                    })
             }
         }
         // Runs of whole features indexed on every core, where the reader can cut them.
         // (Pipelined: this thread cuts the next runs and adds the oldest's entries, in order,
         // while the workers index the runs between.)
         if indexing.cutsFeatureRuns {
-            let name = reader.name, jobs = ConversionOptions.defaultJobs
-            try inPipeline(jobs: jobs, window: jobs * 2, cut: { () throws(GeoConvError) -> FeatureRun? in
-                try indexing.nextFeatureRun(size: 1 << 20)
-            }, process: { run in Self.index(run, name: name) }) { (run, outcome) throws(GeoConvError) in
+            let name = reader.name
+            let jobs = ConversionOptions.defaultJobs
+            try inPipeline(
+                jobs: jobs, window: jobs * 2,
+                cut: { () throws(GeoConvError) -> FeatureRun? in
+                    try indexing.nextFeatureRun(size: 1 << 20)
+                }, process: { run in Self.index(run, name: name) }
+            ) { (run, outcome) throws(GeoConvError) in
                 log.absorb(outcome.log, relocating: run.relocate)
                 if let error = outcome.error { throw error.relocated(run.relocate) }
                 for entry in outcome.entries { try add(entry) }
@@ -319,7 +344,9 @@ private struct MarkerSource {
     }
 
     /// The entries of one run of features, their bytes placed in the whole input.
-    private static func index(_ run: FeatureRun, name: String) -> (entries: [MarkerEntry], log: DiagnosticLog, error: GeoConvError?) {
+    private static func index(
+        _ run: FeatureRun, name: String
+    ) -> (entries: [MarkerEntry], log: DiagnosticLog, error: GeoConvError?) {
         let log = DiagnosticLog()
         var entries: [MarkerEntry] = []
         do throws(GeoConvError) {
@@ -344,7 +371,9 @@ private struct MarkerSource {
         }
     }
 
-    static func held(_ features: inout any FeatureReader, header: inout DocumentHeader, log: DiagnosticLog) throws(GeoConvError)
+    static func held(
+        _ features: inout any FeatureReader, header: inout DocumentHeader, log: DiagnosticLog
+    ) throws(GeoConvError)
         -> MarkerSource
     {
         var source = MarkerSource()
@@ -429,7 +458,8 @@ private struct MarkerSource {
         }
         // Positions in the input: the byte offset (line and column are not known here).
         func place(_ location: SourceLocation) -> SourceLocation {
-            SourceLocation(file: input.name, byteOffset: (location.byteOffset ?? 0) + range.lowerBound, pointer: location.pointer)
+            SourceLocation(
+                file: input.name, byteOffset: (location.byteOffset ?? 0) + range.lowerBound, pointer: location.pointer)
         }
         let featureLog = DiagnosticLog()
         defer { log.absorb(featureLog, relocating: place) }
@@ -437,7 +467,8 @@ private struct MarkerSource {
             var reader = markerReader(try ByteReader(.memory(bytes, name: input.name)), featureLog)
             _ = try reader.readHeader()
             guard let feature = try reader.next() else {
-                throw GeoConvError(.invalidInput, "the feature at byte \(range.lowerBound) cannot be read again", at: SourceLocation())
+                throw GeoConvError(
+                    .invalidInput, "the feature at byte \(range.lowerBound) cannot be read again", at: SourceLocation())
             }
             return feature
         } catch {

@@ -49,7 +49,9 @@ extension Converter {
     ///   longitude/latitude even then (a latitude beyond ±90°, a longitude beyond ±360°):
     ///   typically projected data whose CRS was not given, and the hint says to give it with
     ///   `--s-srs`. Errors of reading and reprojecting as `convert` throws them.
-    public func measure(_ input: InputSource, with measurer: Measurer, options: ConversionOptions = ConversionOptions())
+    public func measure(
+        _ input: InputSource, with measurer: Measurer, options: ConversionOptions = ConversionOptions()
+    )
         throws(GeoConvError) -> MeasurementReport
     {
         let reader = try ByteReader(input)
@@ -57,13 +59,15 @@ extension Converter {
         guard let reading = format.reading else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
         let readerOptions = format.readerOptions(options, for: input)
         let log = DiagnosticLog()
-        var report = MeasurementReport(kind: measurer.kind, model: measurer.model, features: [], totalLength: 0, totalArea: 0,
-                                       warnings: [])
+        var report = MeasurementReport(
+            kind: measurer.kind, model: measurer.model, features: [], totalLength: 0, totalArea: 0,
+            warnings: [])
         do throws(GeoConvError) {
             var reproject = Reproject(sourceCRS: options.sourceCRS)
             var selection = try selectionTransforms(options)()
-            var (features, header) = try reading.open(reader, options: readerOptions, inputName: input.displayName,
-                                                      diagnostics: log)
+            var (features, header) = try reading.open(
+                reader, options: readerOptions, inputName: input.displayName,
+                diagnostics: log)
             _ = try reproject.transform(header, diagnostics: log)
             _ = try selection.apply(to: header, diagnostics: log)
             var remaining = options.selection.limit ?? .max
@@ -77,17 +81,22 @@ extension Converter {
                     do throws(GeoConvError) {
                         geographic = try reproject.transform(feature, diagnostics: log).first ?? feature
                     } catch {
-                        throw error.location == nil ? GeoConvError(error.code, error.message, at: location, hint: error.hint) : error
+                        throw error.location == nil
+                            ? GeoConvError(error.code, error.message, at: location, hint: error.hint) : error
                     }
                     if let geometry = geographic.geometry {
-                        try GeographicRangeCheck.requireLongitudeLatitude(geometry, what: "measure", index: index, at: location)
+                        try GeographicRangeCheck.requireLongitudeLatitude(
+                            geometry, what: "measure", index: index, at: location)
                     }
                     let (length, area) = geographic.geometry.map(measurer.measure) ?? (0, 0)
                     guard length.isFinite, area.isFinite else {
-                        throw GeoConvError(.invalidInput, "feature \(index) cannot be measured: its length or area is not a finite number",
-                                           at: location, hint: "check its coordinates and, for a circle, its radius")
+                        throw GeoConvError(
+                            .invalidInput,
+                            "feature \(index) cannot be measured: its length or area is not a finite number",
+                            at: location, hint: "check its coordinates and, for a circle, its radius")
                     }
-                    report.features.append(MeasurementReport.Row(index: index, length: length, area: area, title: geographic.title))
+                    report.features.append(
+                        MeasurementReport.Row(index: index, length: length, area: area, title: geographic.title))
                     report.totalLength += length
                     report.totalArea += area
                 }

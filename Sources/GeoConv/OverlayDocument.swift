@@ -40,12 +40,15 @@ public struct OverlayDocument: Sendable {
     ///     SRID, `options.sourceCRS`) to WGS84 longitude/latitude, as the camera and tiles
     ///     need; otherwise they stay as read and `header.crs` says their CRS.
     ///   - diagnostics: where warnings go (a strict log makes the first one an error).
-    public static func load(_ input: InputSource, options: ConversionOptions = ConversionOptions(), converter: Converter = Converter(),
-                            reprojectingToWGS84: Bool = false, diagnostics: DiagnosticLog = DiagnosticLog()) throws(GeoConvError)
+    public static func load(
+        _ input: InputSource, options: ConversionOptions = ConversionOptions(), converter: Converter = Converter(),
+        reprojectingToWGS84: Bool = false, diagnostics: DiagnosticLog = DiagnosticLog()
+    ) throws(GeoConvError)
         -> OverlayDocument
     {
-        var loading = try FeatureLoading(input, options: options, converter: converter, reprojectingToWGS84: reprojectingToWGS84,
-                                         diagnostics: diagnostics)
+        var loading = try FeatureLoading(
+            input, options: options, converter: converter, reprojectingToWGS84: reprojectingToWGS84,
+            diagnostics: diagnostics)
         var document = OverlayDocument(header: loading.header)
         document.format = loading.format
         document.sourceName = input.displayName
@@ -58,24 +61,30 @@ public struct OverlayDocument: Sendable {
     /// format comes from `options.outputFormat`, else the output's extension, else the
     /// format the document was read as.
     @discardableResult
-    public func save(to output: OutputTarget, options: ConversionOptions = ConversionOptions(), converter: Converter = Converter())
+    public func save(
+        to output: OutputTarget, options: ConversionOptions = ConversionOptions(), converter: Converter = Converter()
+    )
         throws(GeoConvError) -> ConversionReport
     {
         let options = try converter.registry.resolved(options)
         var resolved = options
         if resolved.outputFormat == nil, !output.isFile, let format { resolved.outputFormat = format }
         let outFormat = try converter.outputFormat(for: output, options: resolved)
-        guard let makeWriter = outFormat.makeWriter else { throw GeoConvError(.usage, "\(outFormat.name) cannot be written") }
+        guard let makeWriter = outFormat.makeWriter else {
+            throw GeoConvError(.usage, "\(outFormat.name) cannot be written")
+        }
         let diagnostics = DiagnosticLog(strict: options.strict)
         let writer = try ByteWriter(output)
         do throws(GeoConvError) {
             var featureWriter = try makeWriter(writer, outFormat.writerOptions(options, for: output), diagnostics)
             var reader = HeldFeatures(header: header, features: features)
-            let statistics = try pump(from: &reader, to: &featureWriter,
-                                      transforms: try converter.transforms(writing: outFormat, options: options)(), diagnostics: diagnostics)
+            let statistics = try pump(
+                from: &reader, to: &featureWriter,
+                transforms: try converter.transforms(writing: outFormat, options: options)(), diagnostics: diagnostics)
             try writer.commit()
-            return ConversionReport(inputFormat: format?.name ?? "", outputFormat: outFormat.name, statistics: statistics,
-                                    diagnostics: diagnostics, output: writer.memoryContents)
+            return ConversionReport(
+                inputFormat: format?.name ?? "", outputFormat: outFormat.name, statistics: statistics,
+                diagnostics: diagnostics, output: writer.memoryContents)
         } catch {
             writer.abort()
             throw error
@@ -88,7 +97,9 @@ public struct OverlayDocument: Sendable {
         var bounds: CoordinateBounds?
         for feature in features {
             var geometry = feature.geometry
-            if case .circle(let c, let r)? = geometry { geometry = .polygon(PolygonRings(outer: CirclePolygon.ring(center: c, radius: r))) }
+            if case .circle(let c, let r)? = geometry {
+                geometry = .polygon(PolygonRings(outer: CirclePolygon.ring(center: c, radius: r)))
+            }
             if let box = geometry?.bounds { bounds = bounds.map { $0.union(box) } ?? box }
         }
         return bounds
@@ -98,13 +109,16 @@ public struct OverlayDocument: Sendable {
     /// (the Maps SDK's `camera(for:insets:)`; 64 points on every side as `fitBounds`).
     /// - Throws: `usage` when the document is not in WGS84 (load it `reprojectingToWGS84`),
     ///   `invalidInput` when it has no position to fit.
-    public func camera(viewport: (width: Double, height: Double), insets: EdgeInsets = EdgeInsets(padding: 64)) throws(GeoConvError)
+    public func camera(
+        viewport: (width: Double, height: Double), insets: EdgeInsets = EdgeInsets(padding: 64)
+    ) throws(GeoConvError)
         -> CameraPosition
     {
         try requireWGS84()
         guard let bounds else {
-            throw GeoConvError(.invalidInput, "'\(sourceName ?? "the document")' has no positions to fit",
-                               hint: "the camera needs at least one geometry")
+            throw GeoConvError(
+                .invalidInput, "'\(sourceName ?? "the document")' has no positions to fit",
+                hint: "the camera needs at least one geometry")
         }
         return CameraPosition.fitting(bounds, viewport: viewport, insets: insets)
     }
@@ -122,8 +136,9 @@ public struct OverlayDocument: Sendable {
 
     private func requireWGS84() throws(GeoConvError) {
         guard Reproject.isWGS84(header.crs) else {
-            throw GeoConvError(.usage, "the document is in \(header.crs ?? "another CRS"), not WGS84 longitude/latitude",
-                               hint: "load it with reprojectingToWGS84: true")
+            throw GeoConvError(
+                .usage, "the document is in \(header.crs ?? "another CRS"), not WGS84 longitude/latitude",
+                hint: "load it with reprojectingToWGS84: true")
         }
     }
 }

@@ -92,8 +92,10 @@ public struct StructuralComparison: Sendable {
 
     /// Creates a comparison; by default exact ordinates, rings as written, properties in order,
     /// none added.
-    public init(tolerance: Double = 0, ringsMayRestart: Bool = false, propertyOrderMatters: Bool = true,
-                allowsAddedProperties: Bool = false, nullMatchesAbsent: Bool = false) {
+    public init(
+        tolerance: Double = 0, ringsMayRestart: Bool = false, propertyOrderMatters: Bool = true,
+        allowsAddedProperties: Bool = false, nullMatchesAbsent: Bool = false
+    ) {
         self.tolerance = tolerance
         self.ringsMayRestart = ringsMayRestart
         self.propertyOrderMatters = propertyOrderMatters
@@ -106,9 +108,10 @@ public struct StructuralComparison: Sendable {
     /// start and direction, the properties' order, a null for an absent key, the style names
     /// the writer gives).
     public init(format: FileFormat, tolerance: Double = 0) {
-        self.init(tolerance: tolerance, ringsMayRestart: format.capabilities.rewindsRings,
-                  propertyOrderMatters: format.capabilities.keepsPropertyOrder,
-                  nullMatchesAbsent: format.capabilities.readsAbsentPropertiesAsNull)
+        self.init(
+            tolerance: tolerance, ringsMayRestart: format.capabilities.rewindsRings,
+            propertyOrderMatters: format.capabilities.keepsPropertyOrder,
+            nullMatchesAbsent: format.capabilities.readsAbsentPropertiesAsNull)
         let capabilities = format.capabilities
         keysTheWriterNames = Set([capabilities.styleReferenceKey, capabilities.placeholderKey].compactMap { $0 })
         mergesGeometryKinds = capabilities.mergesGeometryKinds
@@ -122,8 +125,10 @@ public struct StructuralComparison: Sendable {
         var result: [StructuralDifference] = []
         if expected.count != got.count {
             let detail = "\(expected.count) expected, \(got.count) read"
-            result.append(StructuralDifference(feature: min(expected.count, got.count), category: "feature.count",
-                                               place: "features", detail: detail))
+            result.append(
+                StructuralDifference(
+                    feature: min(expected.count, got.count), category: "feature.count",
+                    place: "features", detail: detail))
         }
         var comparison = self
         if ordersPropertiesByColumn {
@@ -156,7 +161,8 @@ public struct StructuralComparison: Sendable {
     // MARK: Properties
 
     private func comparePropertiesOf(_ expected: ComparedFeature, _ got: ComparedFeature, _ add: Add) {
-        var expected = expected, got = got
+        var expected = expected
+        var got = got
         if comparesStyleByValue, Self.style(of: expected) == Self.style(of: got) {
             // The same style, however spelt: its properties are not compared one by one.
             expected.properties.removeAll { StyleProperties.isStyleOnlyName($0.key) }
@@ -169,7 +175,9 @@ public struct StructuralComparison: Sendable {
         var expectedKeys: Set<String> = []
         var matchedOrder: [Int] = []
         // (With the file's columns: the keys in column order, each read back in that order.)
-        let properties = columns.isEmpty ? expected.properties
+        let properties =
+            columns.isEmpty
+            ? expected.properties
             : expected.properties.sorted { (columns[$0.key] ?? Int.max) < (columns[$1.key] ?? Int.max) }
         for property in properties {
             expectedKeys.insert(property.key)
@@ -182,7 +190,10 @@ public struct StructuralComparison: Sendable {
             let value = got.properties[index].value
             if Self.equal(property.value, value) { continue }
             if mergesGeometryKinds, property.key == "coordinateProperties",
-               Self.equal(Self.unnestedOnePart(property.value), Self.unnestedOnePart(value)) { continue }
+                Self.equal(Self.unnestedOnePart(property.value), Self.unnestedOnePart(value))
+            {
+                continue
+            }
             // (A null beside a value, where nulls match absent keys, is a value that differs.)
             let detail = "\(Self.text(property.value)) expected, \(Self.text(value)) read"
             let eitherNull = property.value == .null || value == .null
@@ -231,7 +242,8 @@ public struct StructuralComparison: Sendable {
     // MARK: Geometry
 
     private func compare(_ a: Geometry?, _ b: Geometry?, at place: String, _ add: Add) {
-        var a = a.flatMap { $0.isEmpty ? nil : $0 }, b = b.flatMap { $0.isEmpty ? nil : $0 }
+        var a = a.flatMap { $0.isEmpty ? nil : $0 }
+        var b = b.flatMap { $0.isEmpty ? nil : $0 }
         if mergesGeometryKinds {
             a = a.map(Self.merged)
             b = b.map(Self.merged)
@@ -290,7 +302,9 @@ public struct StructuralComparison: Sendable {
         case .multiPolygon(let polygons) where polygons.count == 1: return .polygon(polygons[0])
         case .geometryCollection(let members):
             let members = members.map(merged)
-            var points: [Coordinate] = [], lines: [Path] = [], polygons: [PolygonRings] = []
+            var points: [Coordinate] = []
+            var lines: [Path] = []
+            var polygons: [PolygonRings] = []
             for member in members {
                 switch member {
                 case .point(let c): points.append(c)
@@ -342,7 +356,8 @@ public struct StructuralComparison: Sendable {
     }
 
     private func comparePolygons(_ x: PolygonRings, _ y: PolygonRings, at place: String, _ add: Add) {
-        let a = x.rings, b = y.rings
+        let a = x.rings
+        let b = y.rings
         guard a.count == b.count else { return add("shape.parts", place, "\(a.count) rings expected, \(b.count) read") }
         for (i, (p, q)) in zip(a, b).enumerated() {
             let where_ = place + " / ring \(i)"
@@ -374,8 +389,9 @@ public struct StructuralComparison: Sendable {
         var altitudeReported = false
         for (i, (p, q)) in zip(a, b).enumerated() {
             if !sameHorizontally(p, q) {
-                return add("shape.position", place + (a.count > 1 ? " / vertex \(i)" : ""),
-                           "(\(p.longitude), \(p.latitude)) expected, (\(q.longitude), \(q.latitude)) read")
+                return add(
+                    "shape.position", place + (a.count > 1 ? " / vertex \(i)" : ""),
+                    "(\(p.longitude), \(p.latitude)) expected, (\(q.longitude), \(q.latitude)) read")
             }
             if !altitudeReported, !sameAltitude(p.altitude, q.altitude) {
                 altitudeReported = true

@@ -23,7 +23,9 @@ public struct Reproject: FeatureTransform {
     /// Whether a CRS name means WGS84 longitude/latitude.
     public static func isWGS84(_ crs: String?) -> Bool { WGS84Names.contains(crs) }
 
-    public mutating func transform(_ header: DocumentHeader, diagnostics: DiagnosticLog) throws(GeoConvError) -> DocumentHeader {
+    public mutating func transform(
+        _ header: DocumentHeader, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) -> DocumentHeader {
         let source = sourceCRS ?? header.crs
         var result = header
         if targetCRS == nil, keepsSourceCRS {
@@ -36,10 +38,11 @@ public struct Reproject: FeatureTransform {
                     // The file's own CRS (a .prj PROJ cannot read, "Unknown Projection"): carried as
                     // written, since nothing is reprojected; one the user gave must be right.
                     guard sourceCRS == nil else { throw error }
-                    try diagnostics.warn("proj.crs-not-understood",
-                                         "the input's CRS is not one PROJ reads (\(error.message)): it is carried as "
-                                             + "written and nothing is reprojected",
-                                         hint: "to convert to a format in degrees, give the input's CRS with --s-srs")
+                    try diagnostics.warn(
+                        "proj.crs-not-understood",
+                        "the input's CRS is not one PROJ reads (\(error.message)): it is carried as "
+                            + "written and nothing is reprojected",
+                        hint: "to convert to a format in degrees, give the input's CRS with --s-srs")
                 }
             }
             result.crs = Reproject.isWGS84(source) ? nil : source
@@ -49,21 +52,24 @@ public struct Reproject: FeatureTransform {
         guard !(Reproject.isWGS84(source) && Reproject.isWGS84(targetCRS)) else { return result }
         let operation: Reprojection
         do throws(GeoConvError) {
-            operation = try Reprojection(from: Reproject.isWGS84(source) ? "OGC:CRS84" : (source ?? "OGC:CRS84"),
-                                         to: targetCRS.map { Reproject.isWGS84($0) ? "OGC:CRS84" : $0 } ?? "OGC:CRS84")
+            operation = try Reprojection(
+                from: Reproject.isWGS84(source) ? "OGC:CRS84" : (source ?? "OGC:CRS84"),
+                to: targetCRS.map { Reproject.isWGS84($0) ? "OGC:CRS84" : $0 } ?? "OGC:CRS84")
         } catch {
             // The file's own CRS, which PROJ cannot read: say how to give the right one.
             guard sourceCRS == nil, header.crs != nil, error.code == .invalidInput,
-                  error.hint?.contains("ESRI:") != true  // (an Esri code's hint says what to give)
+                error.hint?.contains("ESRI:") != true  // (an Esri code's hint says what to give)
             else { throw error }
-            throw GeoConvError(error.code, error.message, at: error.location,
-                               hint: "give the input's CRS with --s-srs (EPSG:n, ESRI:n, a +proj string or WKT); "
-                                   + "a format that keeps the CRS (Shapefile, GeoParquet, WKT) converts without it")
+            throw GeoConvError(
+                error.code, error.message, at: error.location,
+                hint: "give the input's CRS with --s-srs (EPSG:n, ESRI:n, a +proj string or WKT); "
+                    + "a format that keeps the CRS (Shapefile, GeoParquet, WKT) converts without it")
         }
         if !operation.missingGrids.isEmpty {
-            try diagnostics.warn("proj.grid-missing",
-                                 "the datum change from \(operation.source) needs \(operation.missingGrids.joined(separator: ", ")), which PROJ does not have here; a less accurate transformation is used\(operation.accuracy.map { " (about \($0) m)" } ?? "")",
-                                 hint: "install the grid (projsync, or the proj-data package) for full accuracy")
+            try diagnostics.warn(
+                "proj.grid-missing",
+                "the datum change from \(operation.source) needs \(operation.missingGrids.joined(separator: ", ")), which PROJ does not have here; a less accurate transformation is used\(operation.accuracy.map { " (about \($0) m)" } ?? "")",
+                hint: "install the grid (projsync, or the proj-data package) for full accuracy")
         }
         reprojection = operation
         return result
@@ -73,7 +79,9 @@ public struct Reproject: FeatureTransform {
         reprojection == nil || features.indices.allSatisfy { features[$0].geometry == nil }
     }
 
-    public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {
+    public mutating func transform(
+        inPlace feature: inout Feature, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) -> [Feature]? {
         guard reprojection != nil, feature.geometry != nil else { return nil }  // the identity
         feature = try transform(feature, diagnostics: diagnostics)[0]
         return nil
@@ -89,9 +97,10 @@ public struct Reproject: FeatureTransform {
         if let area = reprojection.areaOfUse {
             let lonLat = Reproject.isWGS84(targetCRS) ? coordinates : (reprojection.sourceIsGeographic ? originals : [])
             if let outside = lonLat.first(where: { !area.contains($0) }) {
-                try diagnostics.warn("proj.outside-area-of-use",
-                                     "(\(DecimalFormatter.shortest(outside.longitude)), \(DecimalFormatter.shortest(outside.latitude))) is outside the area of use of \(reprojection.sourceName) (\(area)); the transformation may be inaccurate there",
-                                     hint: "check that --s-srs names the CRS the data is really in")
+                try diagnostics.warn(
+                    "proj.outside-area-of-use",
+                    "(\(DecimalFormatter.shortest(outside.longitude)), \(DecimalFormatter.shortest(outside.latitude))) is outside the area of use of \(reprojection.sourceName) (\(area)); the transformation may be inaccurate there",
+                    hint: "check that --s-srs names the CRS the data is really in")
             }
         }
         var index = 0
@@ -101,7 +110,7 @@ public struct Reproject: FeatureTransform {
             return coordinates[index]
         }
         if Reproject.isWGS84(targetCRS), !reprojection.sourceIsGeographic, let projected = copy.geometry,
-           let unwrapped = try Reproject.unwrappingWraps(projected, original: geometry, through: reprojection)
+            let unwrapped = try Reproject.unwrappingWraps(projected, original: geometry, through: reprojection)
         {
             copy.geometry = unwrapped
         }
@@ -116,10 +125,13 @@ extension Reproject {
     /// PROJ as 170° → -170°); `nil` when no edge wrapped. An edge wrapped when the middle of
     /// the projected edge lands nearer the antimeridian than its ends; a long edge through 0°
     /// does not. The continuous longitudes go beyond ±180°, which GeoJSON's writer cuts.
-    static func unwrappingWraps(_ geometry: Geometry, original: Geometry, through reprojection: Reprojection) throws(GeoConvError)
+    static func unwrappingWraps(
+        _ geometry: Geometry, original: Geometry, through reprojection: Reprojection
+    ) throws(GeoConvError)
         -> Geometry?
     {
-        var outputPaths: [[Coordinate]] = [], inputPaths: [[Coordinate]] = []
+        var outputPaths: [[Coordinate]] = []
+        var inputPaths: [[Coordinate]] = []
         geometry.forEachPath { outputPaths.append($0) }
         original.forEachPath { inputPaths.append($0) }
         var suspects: [(a: Coordinate, b: Coordinate, inputA: Coordinate, inputB: Coordinate)] = []
@@ -130,7 +142,9 @@ extension Reproject {
         }
         guard !suspects.isEmpty else { return nil }
         var middles = suspects.map { edge in
-            Coordinate(latitude: (edge.inputA.latitude + edge.inputB.latitude) / 2, longitude: (edge.inputA.longitude + edge.inputB.longitude) / 2)
+            Coordinate(
+                latitude: (edge.inputA.latitude + edge.inputB.latitude) / 2,
+                longitude: (edge.inputA.longitude + edge.inputB.longitude) / 2)
         }
         try reprojection.transform(&middles)
         let wrapped = zip(suspects, middles).contains { edge, middle in
@@ -190,7 +204,9 @@ public struct GeographicRangeCheck: FeatureTransform {
     /// Creates the check.
     public init(sourceCRS: String? = nil) { self.sourceCRS = sourceCRS }
 
-    public mutating func transform(_ header: DocumentHeader, diagnostics: DiagnosticLog) throws(GeoConvError) -> DocumentHeader {
+    public mutating func transform(
+        _ header: DocumentHeader, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) -> DocumentHeader {
         isActive = Reproject.isWGS84(sourceCRS ?? header.crs)
         return header
     }
@@ -201,7 +217,9 @@ public struct GeographicRangeCheck: FeatureTransform {
         return [copy]
     }
 
-    public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {
+    public mutating func transform(
+        inPlace feature: inout Feature, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) -> [Feature]? {
         guard isActive, let geometry = feature.geometry else { return nil }
         if case .point(let c) = geometry, c.isValidGeographic { return nil }  // the common case, without a list
         guard let first = Self.positionsOutOfRange(in: geometry, limit: 1).first else { return nil }
@@ -232,7 +250,8 @@ public struct GeographicRangeCheck: FeatureTransform {
             if abs(c.longitude) > 90 || abs(c.latitude) > 180 { swapped = false }
         }
         return outside.map { c in
-            var message = "(\(DecimalFormatter.shortest(c.longitude)), \(DecimalFormatter.shortest(c.latitude))) is outside longitude ±180 / latitude ±90"
+            var message =
+                "(\(DecimalFormatter.shortest(c.longitude)), \(DecimalFormatter.shortest(c.latitude))) is outside longitude ±180 / latitude ±90"
             if abs(c.latitude) > 90, abs(c.longitude) <= 90, swapped {
                 message += "; latitude and longitude look swapped"
             } else if abs(c.longitude) > 360 || abs(c.latitude) > 360 {
@@ -265,11 +284,15 @@ public struct DropEmptyMembers: FeatureTransform {
         return true
     }
 
-    public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {
+    public mutating func transform(
+        inPlace feature: inout Feature, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) -> [Feature]? {
         guard let geometry = feature.geometry, let kept = Self.withoutEmptyMembers(geometry) else { return nil }
         feature.geometry = kept
-        diagnostics.note("geometry.empty-member-dropped",
-                         "EMPTY members of multi-geometries are dropped" + (keptBy.isEmpty ? "" : " (formats that hold them: \(keptBy.joined(separator: ", ")))"))
+        diagnostics.note(
+            "geometry.empty-member-dropped",
+            "EMPTY members of multi-geometries are dropped"
+                + (keptBy.isEmpty ? "" : " (formats that hold them: \(keptBy.joined(separator: ", ")))"))
         return nil
     }
 
@@ -315,7 +338,9 @@ public struct DropEmbeddedFiles: FeatureTransform {
         self.keptBy = keptBy
     }
 
-    public mutating func transform(_ header: DocumentHeader, diagnostics: DiagnosticLog) throws(GeoConvError) -> DocumentHeader {
+    public mutating func transform(
+        _ header: DocumentHeader, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) -> DocumentHeader {
         guard header.embeddedFiles != nil else { return header }
         try header.reportEmbeddedFilesDropped(by: format, keptBy: keptBy, diagnostics: diagnostics)
         var result = header
@@ -325,7 +350,11 @@ public struct DropEmbeddedFiles: FeatureTransform {
 
     public func leavesUnchanged(_ features: UnsafeBufferPointer<Feature>) -> Bool { true }
 
-    public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? { nil }
+    public mutating func transform(
+        inPlace feature: inout Feature, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) -> [Feature]? { nil }
 
-    public mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] { [feature] }
+    public mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
+        [feature]
+    }
 }

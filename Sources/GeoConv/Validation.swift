@@ -26,7 +26,9 @@ extension Converter {
     /// (placed at the position itself in GeoJSON, at its feature or line elsewhere). A CRS
     /// PROJ does not know, and coordinates it cannot transform, are errors too; everything
     /// else a conversion would warn about while reading is a warning.
-    public func validate(_ input: InputSource, options: ConversionOptions = ConversionOptions()) throws(GeoConvError)
+    public func validate(
+        _ input: InputSource, options: ConversionOptions = ConversionOptions()
+    ) throws(GeoConvError)
         -> ValidationReport
     {
         let reader = try ByteReader(input)
@@ -43,7 +45,9 @@ extension Converter {
                 pass.stopped = error
             }
         } else {
-            guard let makeReader = format.makeReader else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
+            guard let makeReader = format.makeReader else {
+                throw GeoConvError(.usage, "\(format.name) cannot be read")
+            }
             var readerOptions = format.readerOptions(options, for: input)
             readerOptions.skipInvalid = true  // every bad feature listed, not the first
             readerOptions.strict = false
@@ -54,8 +58,9 @@ extension Converter {
                 pass.stopped = error
             }
         }
-        return ValidationReport(input: input.displayName, format: format.name, featureCount: pass.featureCount,
-                                problems: pass.sortedProblems())
+        return ValidationReport(
+            input: input.displayName, format: format.name, featureCount: pass.featureCount,
+            problems: pass.sortedProblems())
     }
 }
 
@@ -112,7 +117,8 @@ private struct ValidationPass {
                     for outside in GeographicRangeCheck.positionsOutOfRange(in: geometry) {
                         var location = features.lastLocation
                         if let index = places.firstIndex(where: {
-                            $0.coordinate.longitude == outside.coordinate.longitude && $0.coordinate.latitude == outside.coordinate.latitude
+                            $0.coordinate.longitude == outside.coordinate.longitude
+                                && $0.coordinate.latitude == outside.coordinate.latitude
                         }) {
                             location = places[index].location
                             places = places[(index + 1)...]
@@ -142,12 +148,18 @@ private struct ValidationPass {
     /// reported, in input order: by line and column, those without a line last.
     mutating func sortedProblems() -> [ValidationProblem] {
         if unlistedPositions > 0 {
-            add(.error, "… and \(unlistedPositions) more positions outside longitude ±180 / latitude ±90, not listed", at: nil)
+            add(
+                .error, "… and \(unlistedPositions) more positions outside longitude ±180 / latitude ±90, not listed",
+                at: nil)
         }
         for skipped in log.skippedFeatures { add(.error, skipped.message, at: skipped.location) }
-        if log.unlistedSkips > 0 { add(.error, "… and \(log.unlistedSkips) more invalid features, not listed", at: nil) }
+        if log.unlistedSkips > 0 {
+            add(.error, "… and \(log.unlistedSkips) more invalid features, not listed", at: nil)
+        }
         for warning in log.everyWarning { add(.warning, warning.message, at: warning.location) }
-        if log.unlistedWarnings > 0 { add(.warning, "… and \(log.unlistedWarnings) more warnings, not listed", at: nil) }
+        if log.unlistedWarnings > 0 {
+            add(.warning, "… and \(log.unlistedWarnings) more warnings, not listed", at: nil)
+        }
         if let stopped { add(stopped) }
         return problems.enumerated().sorted { a, b in
             let left = (a.element.location.line ?? .max, a.element.location.column ?? 0, a.offset)

@@ -1,8 +1,8 @@
 public import ArgumentParser
 import GeoConv
 import GeoConvCore
-import GeoConvIO
 public import GeoConvFormatKit
+import GeoConvIO
 
 /// The file a command reads and how: `INPUT` and `--from`. One group for every command
 /// that reads a file.
@@ -10,48 +10,59 @@ struct InputOptions: ParsableArguments {
     @Argument(help: "The input file, or '-' for standard input.")
     var input: String
 
-    @Option(parsing: .unconditional,
-            help: ArgumentHelp("The input format (default: from the extension or the content).", valueName: "format"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("The input format (default: from the extension or the content).", valueName: "format"))
     var from: FileFormat?
 
-    @Option(name: .customLong(PolylineOptions.precision.name), parsing: .unconditional,
-            help: ArgumentHelp(PolylineOptions.precision.help))
+    @Option(
+        name: .customLong(PolylineOptions.precision.name), parsing: .unconditional,
+        help: ArgumentHelp(PolylineOptions.precision.help))
     var polylinePrecision: Int?
 
-    @Option(name: .customLong(CSVOptions.delimiter.name), parsing: .unconditional,
-            help: ArgumentHelp(CSVOptions.delimiter.help, valueName: "char"))
+    @Option(
+        name: .customLong(CSVOptions.delimiter.name), parsing: .unconditional,
+        help: ArgumentHelp(CSVOptions.delimiter.help, valueName: "char"))
     var csvDelimiter: String?
 
-    @Option(name: .customLong(CSVOptions.longitude.name), parsing: .unconditional,
-            help: ArgumentHelp(CSVOptions.longitude.help, valueName: "column"))
+    @Option(
+        name: .customLong(CSVOptions.longitude.name), parsing: .unconditional,
+        help: ArgumentHelp(CSVOptions.longitude.help, valueName: "column"))
     var csvLon: String?
 
-    @Option(name: .customLong(CSVOptions.latitude.name), parsing: .unconditional,
-            help: ArgumentHelp(CSVOptions.latitude.help, valueName: "column"))
+    @Option(
+        name: .customLong(CSVOptions.latitude.name), parsing: .unconditional,
+        help: ArgumentHelp(CSVOptions.latitude.help, valueName: "column"))
     var csvLat: String?
 
-    @Option(name: .customLong(CSVOptions.altitude.name), parsing: .unconditional,
-            help: ArgumentHelp(CSVOptions.altitude.help, valueName: "column"))
+    @Option(
+        name: .customLong(CSVOptions.altitude.name), parsing: .unconditional,
+        help: ArgumentHelp(CSVOptions.altitude.help, valueName: "column"))
     var csvAlt: String?
 
-    @Option(name: .customLong(CSVOptions.geometry.name), parsing: .unconditional,
-            help: ArgumentHelp(CSVOptions.geometry.help, valueName: "column"))
+    @Option(
+        name: .customLong(CSVOptions.geometry.name), parsing: .unconditional,
+        help: ArgumentHelp(CSVOptions.geometry.help, valueName: "column"))
     var csvGeometry: String?
 
     @Flag(name: .customLong(CSVOptions.strings.name), help: ArgumentHelp(CSVOptions.strings.help))
     var csvStrings = false
 
-    @Option(name: .customLong(CSVOptions.encoding.name), parsing: .unconditional,
-            help: ArgumentHelp(CSVOptions.encoding.help, valueName: "encoding"))
+    @Option(
+        name: .customLong(CSVOptions.encoding.name), parsing: .unconditional,
+        help: ArgumentHelp(CSVOptions.encoding.help, valueName: "encoding"))
     var csvEncoding: String?
 
-    @Option(name: .customLong(ShapefileOptions.encoding.name), parsing: .unconditional,
-            help: ArgumentHelp(ShapefileOptions.encoding.help, valueName: "encoding"))
+    @Option(
+        name: .customLong(ShapefileOptions.encoding.name), parsing: .unconditional,
+        help: ArgumentHelp(ShapefileOptions.encoding.help, valueName: "encoding"))
     var shpEncoding: String?
 
-    @Option(name: [.customLong("oo"), .customLong("oo", withSingleDash: true)], parsing: .unconditionalSingleValue,
-            help: ArgumentHelp("An option of the input format's reader, as GDAL's -oo (geoconv formats lists them).",
-                               valueName: "NAME=VALUE"))
+    @Option(
+        name: [.customLong("oo"), .customLong("oo", withSingleDash: true)], parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "An option of the input format's reader, as GDAL's -oo (geoconv formats lists them).",
+            valueName: "NAME=VALUE"))
     var openOptions: [String] = []
 
     func validate() throws {
@@ -93,16 +104,21 @@ struct OutputOptions: ParsableArguments {
     @Argument(help: "The output file, or '-' for standard output.")
     var output: String
 
-    @Option(parsing: .unconditional,
-            help: ArgumentHelp("The output format (default: from the extension).", valueName: "format"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("The output format (default: from the extension).", valueName: "format"))
     var to: FileFormat?
 
-    @Option(name: [.customLong("co"), .customLong("co", withSingleDash: true), .customLong("lco", withSingleDash: true),
-                   .customLong("dsco", withSingleDash: true)],
-            parsing: .unconditionalSingleValue,
-            help: ArgumentHelp("An option of the output format's writer, as GDAL's -co/-lco "
-                                   + "(geoconv formats lists them).",
-                               valueName: "NAME=VALUE"))
+    @Option(
+        name: [
+            .customLong("co"), .customLong("co", withSingleDash: true), .customLong("lco", withSingleDash: true),
+            .customLong("dsco", withSingleDash: true),
+        ],
+        parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "An option of the output format's writer, as GDAL's -co/-lco "
+                + "(geoconv formats lists them).",
+            valueName: "NAME=VALUE"))
     var creationOptions: [String] = []
 
     func validate() throws { _ = try givenCreationOptions() }
@@ -112,8 +128,9 @@ struct OutputOptions: ParsableArguments {
 
     /// `--co`'s values, set on the output format's options (`--to`'s, or the extension's).
     func givenCreationOptions() throws -> FormatOptionValues {
-        try FormatRegistry.standard.optionValues(creationOptions, for: .write, of: to,
-                                                 path: output == "-" ? nil : output)
+        try FormatRegistry.standard.optionValues(
+            creationOptions, for: .write, of: to,
+            path: output == "-" ? nil : output)
     }
 }
 
@@ -132,15 +149,17 @@ extension FormatRegistry {
     /// `--oo`'s (`side` `.read`) or `--co`'s (`.write`) `NAME=VALUE`s set on the options of
     /// `format`, or of the format `path`'s extension names; a usage error when neither says
     /// which, or the format does not take one of them.
-    func optionValues(_ assignments: [String], for side: FormatOptionSides, of format: FileFormat?,
-                      path: String?) throws -> FormatOptionValues
-    {
+    func optionValues(
+        _ assignments: [String], for side: FormatOptionSides, of format: FileFormat?,
+        path: String?
+    ) throws -> FormatOptionValues {
         var values = FormatOptionValues()
         guard !assignments.isEmpty else { return values }
         let (which, given) = side == .read ? ("input", "--from") : ("output", "--to")
         guard let format = format ?? path.flatMap({ self.format(forPath: $0) }) else {
-            throw ValidationError("\(side.flags) needs the \(which)'s format: give \(given) "
-                                      + "(the file's name does not say it)")
+            throw ValidationError(
+                "\(side.flags) needs the \(which)'s format: give \(given) "
+                    + "(the file's name does not say it)")
         }
         for assignment in assignments {
             do throws(GeoConvError) {
@@ -157,5 +176,7 @@ extension FormatRegistry {
 
     /// The names of the line-delimited formats (no record spans a line), whose inputs
     /// `--jobs` cuts into chunks of lines.
-    var lineDelimitedNames: String { formats.filter { $0.capabilities.lineRecords != nil }.map(\.name).joined(separator: ", ") }
+    var lineDelimitedNames: String {
+        formats.filter { $0.capabilities.lineRecords != nil }.map(\.name).joined(separator: ", ")
+    }
 }

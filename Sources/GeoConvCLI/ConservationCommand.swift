@@ -63,15 +63,17 @@ struct Conservation: ParsableCommand {
             totals.changedSilently += result.changedSilently.count
             if result.refusal != nil { totals.refused += 1 }
             if quiet, result.lostSilently.isEmpty, result.changedSilently.isEmpty, result.refusal == nil { continue }
-            var line = "\(file): \(result.format): read \(result.read), carried \(result.carried), "
+            var line =
+                "\(file): \(result.format): read \(result.read), carried \(result.carried), "
                 + "reported \(result.reported), lost silently \(result.lostSilently.count); "
                 + "changed with a warning \(result.changedReported), changed silently \(result.changedSilently.count)"
             if let refusal = result.refusal { line += " (refused: \(refusal.message))" }
             print(line.escapingControlCharacters)  // file names and messages quote the input
             for value in result.lostSilently.prefix(show) {
                 let text = value.text.count > 60 ? String(value.text.prefix(57)) + "..." : value.text
-                print("  \(file):\(value.line):\(value.column): lost silently: \(value.holder.isEmpty ? "" : value.holder + " ")\(Conservation.quoted(text))"
-                      + (value.pointer.map { " at \($0)" } ?? ""))
+                print(
+                    "  \(file):\(value.line):\(value.column): lost silently: \(value.holder.isEmpty ? "" : value.holder + " ")\(Conservation.quoted(text))"
+                        + (value.pointer.map { " at \($0)" } ?? ""))
             }
             if result.lostSilently.count > show { print("  … and \(result.lostSilently.count - show) more") }
             for change in result.changedSilently.prefix(show) {
@@ -81,9 +83,10 @@ struct Conservation: ParsableCommand {
                 print("  … and \(result.changedSilently.count - show) more changes")
             }
         }
-        print("total: \(totals.files) files (\(totals.refused) refused), values read \(totals.read), "
-              + "carried \(totals.carried), reported \(totals.reported), lost silently \(totals.lost); "
-              + "changed with a warning \(totals.changed), changed silently \(totals.changedSilently)")
+        print(
+            "total: \(totals.files) files (\(totals.refused) refused), values read \(totals.read), "
+                + "carried \(totals.carried), reported \(totals.reported), lost silently \(totals.lost); "
+                + "changed with a warning \(totals.changed), changed silently \(totals.changedSilently)")
         if totals.lost > 0 || totals.changedSilently > 0 { throw ExitCode(1) }
     }
 
@@ -95,7 +98,8 @@ struct Conservation: ParsableCommand {
             case "\n": out += "\\n"
             case "\t": out += "\\t"
             case "\"": out += "\\\""
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\u{" + String(scalar.value, radix: 16) + "}"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                out += "\\u{" + String(scalar.value, radix: 16) + "}"
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -20,9 +20,13 @@ struct GeoConvCommand: ParsableCommand {
             geoconv formats lists what each format reads and writes, with its extensions.
             Exit status: 0 success, 1 invalid input or failed conversion, 64 usage error.
             """,
-        version: "geoconv \(GeoConvVersion.current) (libxml2 \(LibXML2.version), \(PROJLibrary.version.map { "PROJ \($0)" } ?? "without PROJ: WGS84 and Web Mercator only"))",
-        subcommands: [Convert.self, PolylineCommand.self, Info.self, Validate.self, Measure.self, Camera.self, TileCommand.self, Tiles.self,
-                      ClusterCommand.self] + BuildTraits.drawingCommands + [Formats.self, Conservation.self],
+        version:
+            "geoconv \(GeoConvVersion.current) (libxml2 \(LibXML2.version), \(PROJLibrary.version.map { "PROJ \($0)" } ?? "without PROJ: WGS84 and Web Mercator only"))",
+        subcommands: [
+            Convert.self, PolylineCommand.self, Info.self, Validate.self, Measure.self, Camera.self, TileCommand.self,
+            Tiles.self,
+            ClusterCommand.self,
+        ] + BuildTraits.drawingCommands + [Formats.self, Conservation.self],
         defaultSubcommand: Convert.self
     )
 }
@@ -72,8 +76,9 @@ struct Convert: ParsableCommand {
 
     @OptionGroup var outputOptions: OutputOptions
 
-    @Option(parsing: .unconditional,
-            help: "Decimals for coordinates in text formats (default: the shortest exact form).")
+    @Option(
+        parsing: .unconditional,
+        help: "Decimals for coordinates in text formats (default: the shortest exact form).")
     var precision: Int?
 
     @Flag(help: ArgumentHelp(GeoJSONOptions.pretty.help))
@@ -85,38 +90,47 @@ struct Convert: ParsableCommand {
     @Flag(help: ArgumentHelp(GeoJSONOptions.recordSeparator.help))
     var rs = false
 
-    @Option(parsing: .unconditional,
-            help: "Circles: polygon (geodesic polygons) or point (centre + geoconv:radius). Default: point for GeoJSON; for KML the drawn polygon with centre and radius as data; polygon elsewhere.")
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Circles: polygon (geodesic polygons) or point (centre + geoconv:radius). Default: point for GeoJSON; for KML the drawn polygon with centre and radius as data; polygon elsewhere."
+    )
     var circles: ConversionOptions.CircleMode?
 
     @Option(parsing: .unconditional, help: ArgumentHelp(WKTOptions.srid.help))
     var srid: Int?
 
-    @Option(name: .customLong(ShapefileOptions.kind.name), parsing: .unconditional,
-            help: ArgumentHelp(ShapefileOptions.kind.help, valueName: "kind"))
+    @Option(
+        name: .customLong(ShapefileOptions.kind.name), parsing: .unconditional,
+        help: ArgumentHelp(ShapefileOptions.kind.help, valueName: "kind"))
     var shpKind: String?
 
-    @Option(name: .customLong(GeoParquetOptions.rowGroupRows.name), parsing: .unconditional,
-            help: ArgumentHelp(GeoParquetOptions.rowGroupRows.help, valueName: "rows"))
+    @Option(
+        name: .customLong(GeoParquetOptions.rowGroupRows.name), parsing: .unconditional,
+        help: ArgumentHelp(GeoParquetOptions.rowGroupRows.help, valueName: "rows"))
     var parquetRowGroup: Int?
 
-    @Option(name: .customLong(GeoParquetOptions.compression.name), parsing: .unconditional,
-            help: ArgumentHelp(GeoParquetOptions.compression.help, valueName: "codec"))
+    @Option(
+        name: .customLong(GeoParquetOptions.compression.name), parsing: .unconditional,
+        help: ArgumentHelp(GeoParquetOptions.compression.help, valueName: "codec"))
     var parquetCompression: String?
 
-    @Option(name: .customLong("s-srs"), parsing: .unconditional,
-            help: "The input's CRS (EPSG:n, +proj=…, WKT2, urn:ogc:def:crs:…), overriding what the file says.")
+    @Option(
+        name: .customLong("s-srs"), parsing: .unconditional,
+        help: "The input's CRS (EPSG:n, +proj=…, WKT2, urn:ogc:def:crs:…), overriding what the file says.")
     var sourceCRS: String?
 
-    @Option(name: .customLong("t-srs"), parsing: .unconditional,
-            help: "The CRS to write (WKT and WKB only; GeoJSON and KML are WGS84). Default WGS84.")
+    @Option(
+        name: .customLong("t-srs"), parsing: .unconditional,
+        help: "The CRS to write (WKT and WKB only; GeoJSON and KML are WGS84). Default WGS84.")
     var targetCRS: String?
 
     @Flag(help: "Turn polygons that are circles (≥ 16 vertices equidistant from a centre) back into circles.")
     var detectCircles = false
 
-    @Option(name: .customLong(WKTOptions.arcStep.name), parsing: .unconditional,
-            help: ArgumentHelp(WKTOptions.arcStep.help))
+    @Option(
+        name: .customLong(WKTOptions.arcStep.name), parsing: .unconditional,
+        help: ArgumentHelp(WKTOptions.arcStep.help))
     var arcStep: Double?
 
     @Flag(name: .customLong(GeoJSONOptions.keepsGeometry.name), help: ArgumentHelp(GeoJSONOptions.keepsGeometry.help))
@@ -125,12 +139,18 @@ struct Convert: ParsableCommand {
     @Flag(help: "Write polylines with style spans as one line per span (gradients as colour steps).")
     var explodeSpans = false
 
-    @Option(parsing: .unconditional,
-            help: "Give lines repeating style spans, e.g. 'white:100000,black:50000' (colour:length, lengths in --length-kind units).")
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Give lines repeating style spans, e.g. 'white:100000,black:50000' (colour:length, lengths in --length-kind units)."
+    )
     var spanPattern: String?
 
-    @Option(parsing: .unconditional,
-            help: "How --span-pattern lengths are measured: geodesic (m), rhumb (m) or projected (Web Mercator map units, world = 2).")
+    @Option(
+        parsing: .unconditional,
+        help:
+            "How --span-pattern lengths are measured: geodesic (m), rhumb (m) or projected (Web Mercator map units, world = 2)."
+    )
     var lengthKind: LengthKind = .geodesic
 
     @Option(parsing: .unconditional, help: "Simplify lines and rings (Douglas–Peucker) with this tolerance in metres.")
@@ -145,9 +165,12 @@ struct Convert: ParsableCommand {
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
-    @Option(name: [.customShort("j"), .long],
-            parsing: .unconditional,
-            help: "Threads: 1 = one thread; 2+ = parse and write on separate threads, and cut line-delimited inputs (\(FormatRegistry.standard.lineDelimitedNames)) and the inputs whose readers cut runs of features (FeatureCollections, KML documents) into pieces parsed in parallel, output order kept. Default: the processor count (at most 8).")
+    @Option(
+        name: [.customShort("j"), .long],
+        parsing: .unconditional,
+        help:
+            "Threads: 1 = one thread; 2+ = parse and write on separate threads, and cut line-delimited inputs (\(FormatRegistry.standard.lineDelimitedNames)) and the inputs whose readers cut runs of features (FeatureCollections, KML documents) into pieces parsed in parallel, output order kept. Default: the processor count (at most 8)."
+    )
     var jobs: Int?
 
     func validate() throws {

@@ -3,13 +3,15 @@ import GeoConv
 
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Describe a file: features by geometry kind, bounds, CRS, properties, and what converting it would lose."
+        abstract:
+            "Describe a file: features by geometry kind, bounds, CRS, properties, and what converting it would lose."
     )
 
     @OptionGroup var inputOptions: InputOptions
 
-    @Option(name: .customLong("to"),
-            help: "Only say what converting to these formats would lose (names separated by commas: kml,shapefile).")
+    @Option(
+        name: .customLong("to"),
+        help: "Only say what converting to these formats would lose (names separated by commas: kml,shapefile).")
     var targets: String?
 
     @Flag(help: "Print a JSON object instead of text.")
@@ -32,8 +34,9 @@ struct Info: ParsableCommand {
             if report.emptyGeometries > 0 { lines.append("empty geometries: \(report.emptyGeometries)") }
             lines.append("positions: \(report.coordinateCount)" + (report.hasAltitude ? " (with altitudes)" : ""))
             if let b = report.bounds {
-                lines.append("bounds: west \(DecimalFormatter.shortest(b.west)), south \(DecimalFormatter.shortest(b.south)), east \(DecimalFormatter.shortest(b.east)), north \(DecimalFormatter.shortest(b.north))"
-                             + (b.crossesAntimeridian ? " (crosses the antimeridian)" : ""))
+                lines.append(
+                    "bounds: west \(DecimalFormatter.shortest(b.west)), south \(DecimalFormatter.shortest(b.south)), east \(DecimalFormatter.shortest(b.east)), north \(DecimalFormatter.shortest(b.north))"
+                        + (b.crossesAntimeridian ? " (crosses the antimeridian)" : ""))
             }
             lines.append("titled: \(report.titled), described: \(report.described), styled: \(report.styled)")
             if let camera = report.header.camera {
@@ -53,7 +56,11 @@ struct Info: ParsableCommand {
             // What a target loses is said beyond what reading lost, never "nothing lost" while that applies.
             let beyond = report.readingLoses ? " beyond reading" : ""
             for (format, losses) in report.losses {
-                lines.append("to \(format): " + (losses.isEmpty ? "nothing lost\(beyond)" : "\(losses.count) kind\(losses.count == 1 ? "" : "s") of loss\(beyond)"))
+                lines.append(
+                    "to \(format): "
+                        + (losses.isEmpty
+                            ? "nothing lost\(beyond)"
+                            : "\(losses.count) kind\(losses.count == 1 ? "" : "s") of loss\(beyond)"))
                 lines += losses.map { "  " + $0 }
             }
             print(lines.joined(separator: "\n").escapingControlCharacters)  // names and values from the input
@@ -80,9 +87,9 @@ struct Validate: ParsableCommand {
 
     @OptionGroup var inputOptions: InputOptions
 
-
-    @Option(name: .customLong("s-srs"), parsing: .unconditional,
-            help: "The input's CRS, overriding what the file says; positions are range-checked only in WGS84.")
+    @Option(
+        name: .customLong("s-srs"), parsing: .unconditional,
+        help: "The input's CRS, overriding what the file says; positions are range-checked only in WGS84.")
     var sourceCRS: String?
 
     func run() throws {
@@ -93,9 +100,10 @@ struct Validate: ParsableCommand {
             for problem in result.problems { print(problem) }
             let errors = result.problems.filter { $0.severity == .error }.count
             let warnings = result.problems.count - errors
-            printError("\(result.input): \(result.format), \(result.featureCount) features: " +
-                       (errors == 0 ? "valid" : "\(errors) error\(errors == 1 ? "" : "s")") +
-                       (warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : ""))
+            printError(
+                "\(result.input): \(result.format), \(result.featureCount) features: "
+                    + (errors == 0 ? "valid" : "\(errors) error\(errors == 1 ? "" : "s")")
+                    + (warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : ""))
             if errors > 0 { throw ExitCode(1) }
         } catch let error as GeoConvError {
             throw fail(error)
@@ -122,9 +130,9 @@ struct Measure: ParsableCommand {
 
     @OptionGroup(title: "Choosing what to read (as ogr2ogr)") var selectionOptions: SelectionOptions
 
-
-    @Option(name: .customLong("s-srs"), parsing: .unconditional,
-            help: "The input's CRS (EPSG:n, +proj=…, WKT2, urn:ogc:def:crs:…), overriding what the file says.")
+    @Option(
+        name: .customLong("s-srs"), parsing: .unconditional,
+        help: "The input's CRS (EPSG:n, +proj=…, WKT2, urn:ogc:def:crs:…), overriding what the file says.")
     var sourceCRS: String?
 
     @Option(parsing: .unconditional, help: "geodesic, rhumb or projected.")
@@ -133,7 +141,10 @@ struct Measure: ParsableCommand {
     @Option(parsing: .unconditional, help: "wgs84 or sphere (R = 6,371,009 m).")
     var model: EarthModel = .wgs84
 
-    @Flag(help: "Print JSON: {\"model\", \"kind\", \"features\": [{\"index\", \"length_m\", \"area_m2\"}], \"total_length_m\", \"total_area_m2\"}.")
+    @Flag(
+        help:
+            "Print JSON: {\"model\", \"kind\", \"features\": [{\"index\", \"length_m\", \"area_m2\"}], \"total_length_m\", \"total_area_m2\"}."
+    )
     var json = false
 
     func run() throws {
@@ -141,21 +152,32 @@ struct Measure: ParsableCommand {
             var options = inputOptions.options
             options.sourceCRS = sourceCRS
             options.selection = selectionOptions.validated
-            let report = try Converter().measure(inputOptions.source,
-                                                 with: Measurer(kind: kind, model: model), options: options)
+            let report = try Converter().measure(
+                inputOptions.source,
+                with: Measurer(kind: kind, model: model), options: options)
             func number(_ value: Double) -> JSONValue { JSONNumber(value).map(JSONValue.number) ?? .null }
             if json {
                 let object: JSONValue = .object([
                     "model": .string(model.rawValue), "kind": .string(kind.rawValue),
-                    "features": .array(report.features.map { .object(["index": .number(JSONNumber($0.index)), "length_m": number($0.length), "area_m2": number($0.area)]) }),
+                    "features": .array(
+                        report.features.map {
+                            .object([
+                                "index": .number(JSONNumber($0.index)), "length_m": number($0.length),
+                                "area_m2": number($0.area),
+                            ])
+                        }),
                     "total_length_m": number(report.totalLength), "total_area_m2": number(report.totalArea),
                 ])
                 print(String(decoding: JSONText.pretty(object), as: UTF8.self))
             } else {
                 for row in report.features {
-                    print("\(row.index)\t\(DecimalFormatter.fixed(row.length, digits: 3)) m\t\(DecimalFormatter.fixed(row.area, digits: 3)) m²\t\((row.title ?? "").escapingControlCharacters)")
+                    print(
+                        "\(row.index)\t\(DecimalFormatter.fixed(row.length, digits: 3)) m\t\(DecimalFormatter.fixed(row.area, digits: 3)) m²\t\((row.title ?? "").escapingControlCharacters)"
+                    )
                 }
-                print("total\t\(DecimalFormatter.fixed(report.totalLength, digits: 3)) m\t\(DecimalFormatter.fixed(report.totalArea, digits: 3)) m²\t(\(model.rawValue), \(kind.rawValue))")
+                print(
+                    "total\t\(DecimalFormatter.fixed(report.totalLength, digits: 3)) m\t\(DecimalFormatter.fixed(report.totalArea, digits: 3)) m²\t(\(model.rawValue), \(kind.rawValue))"
+                )
             }
             for line in report.warnings { printError(line) }
         } catch {

@@ -3,14 +3,17 @@ import GeoConv
 
 /// A whole input in WGS84, for the commands that need every feature at once (and every
 /// position a longitude/latitude: `what` says what for, "draw").
-func loadDocument(_ input: InputOptions, selecting selection: SelectionOptions, toDo what: String) throws(GeoConvError)
+func loadDocument(
+    _ input: InputOptions, selecting selection: SelectionOptions, toDo what: String
+) throws(GeoConvError)
     -> (OverlayDocument, DiagnosticLog)
 {
     let log = DiagnosticLog()
     var options = input.options
     options.selection = selection.validated
-    let document = try OverlayDocument.load(input.source, options: options, reprojectingToWGS84: true,
-                                            diagnostics: log)
+    let document = try OverlayDocument.load(
+        input.source, options: options, reprojectingToWGS84: true,
+        diagnostics: log)
     try document.requireLongitudeLatitude(toDo: what)
     return (document, log)
 }
@@ -22,7 +25,6 @@ struct Camera: ParsableCommand {
     @OptionGroup var inputOptions: InputOptions
 
     @OptionGroup(title: "Choosing what to read (as ogr2ogr)") var selectionOptions: SelectionOptions
-
 
     @Option(parsing: .unconditional, help: "The viewport in points, WIDTHxHEIGHT, e.g. 390x844.")
     var viewport: String
@@ -44,7 +46,9 @@ struct Camera: ParsableCommand {
             if json {
                 print(String(decoding: JSONText.compact(GeoJSONNames.json(camera)), as: UTF8.self))
             } else {
-                print("target \(DecimalFormatter.shortest(camera.target.latitude)),\(DecimalFormatter.shortest(camera.target.longitude)) zoom \(DecimalFormatter.fixed(camera.zoom, digits: 3)) bearing \(DecimalFormatter.shortest(camera.bearing)) viewingAngle \(DecimalFormatter.shortest(camera.viewingAngle))")
+                print(
+                    "target \(DecimalFormatter.shortest(camera.target.latitude)),\(DecimalFormatter.shortest(camera.target.longitude)) zoom \(DecimalFormatter.fixed(camera.zoom, digits: 3)) bearing \(DecimalFormatter.shortest(camera.bearing)) viewingAngle \(DecimalFormatter.shortest(camera.viewingAngle))"
+                )
             }
             for line in log.summary { printError(line) }
         } catch {
@@ -54,7 +58,8 @@ struct Camera: ParsableCommand {
 }
 
 struct TileCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "tile", abstract: "The tile holding a coordinate: z/x/y (x east, y south, origin north-west).")
+    static let configuration = CommandConfiguration(
+        commandName: "tile", abstract: "The tile holding a coordinate: z/x/y (x east, y south, origin north-west).")
 
     @Option(parsing: .unconditional, help: "Zoom level, 0…30.")
     var zoom: Int
@@ -73,8 +78,12 @@ struct TileCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...30).contains(zoom) else { throw ValidationError("--zoom must be within 0…30") }
-        guard numbers.count == 2 else { throw ValidationError("give the latitude and longitude, e.g. geoconv tile 49.26 -123.11 --zoom 10") }
-        guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90 else { throw ValidationError("the latitude must be within ±90") }
+        guard numbers.count == 2 else {
+            throw ValidationError("give the latitude and longitude, e.g. geoconv tile 49.26 -123.11 --zoom 10")
+        }
+        guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90 else {
+            throw ValidationError("the latitude must be within ±90")
+        }
     }
 
     func run() {
@@ -85,7 +94,8 @@ struct TileCommand: ParsableCommand {
 
 struct Tiles: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: BuildTraits.tileDrawingCommands.isEmpty ? "Tiles: list those covering a file's features."
+        abstract: BuildTraits.tileDrawingCommands.isEmpty
+            ? "Tiles: list those covering a file's features."
             : "Tiles: list those covering a file's features (the default), or draw them (tiles render).",
         subcommands: [TilesList.self] + BuildTraits.tileDrawingCommands,
         defaultSubcommand: TilesList.self
@@ -93,18 +103,19 @@ struct Tiles: ParsableCommand {
 }
 
 struct TilesList: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "The tiles (z/x/y) covering every feature of a file at a zoom.")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "The tiles (z/x/y) covering every feature of a file at a zoom.")
 
     @OptionGroup var inputOptions: InputOptions
 
     @OptionGroup(title: "Choosing what to read (as ogr2ogr)") var selectionOptions: SelectionOptions
 
-
     @Option(parsing: .unconditional, help: "Zoom level, 0…24.")
     var zoom: Int
 
-    @Option(parsing: .unconditional,
-            help: "Print URLs from this template ({x} {y} {z} {-y} {quadkey}) instead of z/x/y.")
+    @Option(
+        parsing: .unconditional,
+        help: "Print URLs from this template ({x} {y} {z} {-y} {quadkey}) instead of z/x/y.")
     var url: String?
 
     func validate() throws {
@@ -115,7 +126,9 @@ struct TilesList: ParsableCommand {
         do throws(GeoConvError) {
             let (document, log) = try loadDocument(inputOptions, selecting: selectionOptions, toDo: "tile")
             let output = try ByteWriter(.standardOutput)
-            for tile in try document.tiles(zoom: zoom) { try output.write((url.map { tile.url($0) } ?? tile.description) + "\n") }
+            for tile in try document.tiles(zoom: zoom) {
+                try output.write((url.map { tile.url($0) } ?? tile.description) + "\n")
+            }
             try output.commit()
             for line in log.summary { printError(line) }
         } catch {
@@ -148,7 +161,10 @@ struct ClusterCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Cluster distance in screen points (default 100).")
     var distance: Double = 100
 
-    @Flag(help: "android-maps-utils semantics: ±distance/2 at the floored zoom (default: the iOS library's ±distance at the zoom).")
+    @Flag(
+        help:
+            "android-maps-utils semantics: ±distance/2 at the floored zoom (default: the iOS library's ±distance at the zoom)."
+    )
     var android = false
 
     @Flag(help: "Cluster every zoom 0…Z in one run.")
@@ -162,8 +178,10 @@ struct ClusterCommand: ParsableCommand {
             let source: InputSource = inputOptions.source
             var options = ClusterOptions(
                 zooms: allZooms ? (0...max(0, Int(zoom))).map(Double.init) : [zoom], distance: distance,
-                variant: android ? .android : .ios, writesZoom: allZooms, listsMembers: members, inputFormat: inputOptions.from,
-                outputFormat: outputOptions.to ?? (outputOptions.output == "-" ? FormatRegistry.defaultOutputFormat : nil))
+                variant: android ? .android : .ios, writesZoom: allZooms, listsMembers: members,
+                inputFormat: inputOptions.from,
+                outputFormat: outputOptions.to
+                    ?? (outputOptions.output == "-" ? FormatRegistry.defaultOutputFormat : nil))
             options.formatOptions = inputOptions.options.formatOptions
             let report = try MarkerClusters.write(source, to: outputOptions.target, options: options)
             printError("\(report.markers) markers → \(report.featuresWritten) clusters")

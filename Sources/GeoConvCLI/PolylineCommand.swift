@@ -49,8 +49,10 @@ struct Encode: ParsableCommand {
             if !arguments.isEmpty {
                 var path: [Coordinate] = []
                 for (index, text) in arguments.enumerated() {
-                    path.append(try CoordinateText.parse(Substring(text), location: SourceLocation(file: "argument \(index + 1)"),
-                                                         diagnostics: diagnostics))
+                    path.append(
+                        try CoordinateText.parse(
+                            Substring(text), location: SourceLocation(file: "argument \(index + 1)"),
+                            diagnostics: diagnostics))
                 }
                 try output.write(try EncodedPolyline.encode(path, precision: precision) + "\n")
             } else {
@@ -68,7 +70,8 @@ struct Encode: ParsableCommand {
                         continue
                     }
                     let location = SourceLocation(file: "<stdin>", line: lines.lineNumber, column: 1)
-                    path.append(try CoordinateText.parse(Substring(trimmed), location: location, diagnostics: diagnostics))
+                    path.append(
+                        try CoordinateText.parse(Substring(trimmed), location: location, diagnostics: diagnostics))
                     pending = true
                 }
                 if pending { try output.write(try EncodedPolyline.encode(path, precision: precision) + "\n") }
@@ -92,8 +95,9 @@ struct Decode: ParsableCommand {
             """
     )
 
-    @Option(parsing: .unconditional,
-            help: "Decimals the encoding kept: 5 (Google) or 6 (OSRM, Valhalla); 0…13 accepted.")
+    @Option(
+        parsing: .unconditional,
+        help: "Decimals the encoding kept: 5 (Google) or 6 (OSRM, Valhalla); 0…13 accepted.")
     var precision = EncodedPolyline.defaultPrecision
 
     @Option(parsing: .unconditional, help: "Output: csv (lat,lng lines), geojson or wkt.")
@@ -147,7 +151,8 @@ struct Decode: ParsableCommand {
                     if trimmed.isEmpty { continue }
                     path.removeAll(keepingCapacity: true)
                     do throws(GeoConvError) {
-                        try EncodedPolyline.decode(UnsafeBufferPointer(rebasing: trimmed), precision: precision, into: &path)
+                        try EncodedPolyline.decode(
+                            UnsafeBufferPointer(rebasing: trimmed), precision: precision, into: &path)
                     } catch {
                         let column = (trimmed.startIndex - line.startIndex) + (error.location?.byteOffset ?? 0) + 1
                         var located = error
@@ -166,23 +171,27 @@ struct Decode: ParsableCommand {
 
 /// Parsing of `lat,lng` text for `polyline encode`.
 enum CoordinateText {
-    static func parse(_ text: Substring, location: SourceLocation, diagnostics: DiagnosticLog) throws(GeoConvError)
+    static func parse(
+        _ text: Substring, location: SourceLocation, diagnostics: DiagnosticLog
+    ) throws(GeoConvError)
         -> Coordinate
     {
         let fields = text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" })
         guard fields.count == 2, let latitude = Double(fields[0]), let longitude = Double(fields[1]),
-              latitude.isFinite, longitude.isFinite,
-              fields.allSatisfy({ $0.allSatisfy { "0123456789+-.eE".contains($0) } })
+            latitude.isFinite, longitude.isFinite,
+            fields.allSatisfy({ $0.allSatisfy { "0123456789+-.eE".contains($0) } })
         else {
-            throw GeoConvError(.invalidInput, "'\(text)' is not a coordinate", at: location,
-                               hint: "write latitude,longitude in decimal degrees, e.g. 38.5,-120.2")
+            throw GeoConvError(
+                .invalidInput, "'\(text)' is not a coordinate", at: location,
+                hint: "write latitude,longitude in decimal degrees, e.g. 38.5,-120.2")
         }
         let coordinate = Coordinate(latitude: latitude, longitude: longitude)
         if !coordinate.isValidGeographic {
             var message = "\(text) is outside latitude ±90 / longitude ±180"
             if abs(latitude) > 90, abs(longitude) <= 90 { message += "; it looks like longitude,latitude" }
-            try diagnostics.warn("coordinate.out-of-range", message, at: location,
-                                 hint: "coordinates are latitude first; drop --strict to encode it anyway")
+            try diagnostics.warn(
+                "coordinate.out-of-range", message, at: location,
+                hint: "coordinates are latitude first; drop --strict to encode it anyway")
         }
         return coordinate
     }

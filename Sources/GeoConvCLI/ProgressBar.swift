@@ -66,7 +66,8 @@ final class ProgressBar: Sendable {
         let rate = Double(read) / elapsed / 1e6
         let remaining = rate > 0 ? Double(total - min(read, total)) / 1e6 / rate : 0
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        let line = "\r\(bar) \(Int(fraction * 100))%  \(read / 1_000_000)/\(total / 1_000_000) MB  \(Int(rate)) MB/s  \(Int(remaining))s left \u{1B}[K"
+        let line =
+            "\r\(bar) \(Int(fraction * 100))%  \(read / 1_000_000)/\(total / 1_000_000) MB  \(Int(rate)) MB/s  \(Int(remaining))s left \u{1B}[K"
         let bytes = Array(line.utf8)
         _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }

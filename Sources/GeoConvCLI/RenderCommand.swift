@@ -28,7 +28,6 @@ struct Render: ParsableCommand {
     @Argument(help: "The picture: .png, .svg or .pdf.")
     var output: String
 
-
     @Option(parsing: .unconditional, help: "The camera, LAT,LNG,ZOOM[,BEARING] (default: fitted to the data).")
     var camera: String?
 
@@ -48,14 +47,24 @@ struct Render: ParsableCommand {
     var cluster = false
 
     func validate() throws {
-        guard let format = RenderFormat(path: output) else { throw ValidationError("the output must end in .png, .svg or .pdf") }
+        guard let format = RenderFormat(path: output) else {
+            throw ValidationError("the output must end in .png, .svg or .pdf")
+        }
         guard scale > 0, scale <= 8 else { throw ValidationError("--scale must be within (0, 8]") }
         guard scale == 1 || format == .png else {
-            throw ValidationError("--scale applies to PNG only: \(format.rawValue.uppercased()) is drawn in points, sharp at every zoom; drop --scale, or write a .png")
+            throw ValidationError(
+                "--scale applies to PNG only: \(format.rawValue.uppercased()) is drawn in points, sharp at every zoom; drop --scale, or write a .png"
+            )
         }
-        guard viewportSize != nil else { throw ValidationError("--viewport must be WIDTHxHEIGHT in points, e.g. 390x844") }
-        if camera != nil, cameraPosition == nil { throw ValidationError("--camera must be LAT,LNG,ZOOM[,BEARING], e.g. 51.5,-0.12,12") }
-        if let background, background != "none", Color(css: background) == nil { throw ValidationError("--background must be a CSS colour or none") }
+        guard viewportSize != nil else {
+            throw ValidationError("--viewport must be WIDTHxHEIGHT in points, e.g. 390x844")
+        }
+        if camera != nil, cameraPosition == nil {
+            throw ValidationError("--camera must be LAT,LNG,ZOOM[,BEARING], e.g. 51.5,-0.12,12")
+        }
+        if let background, background != "none", Color(css: background) == nil {
+            throw ValidationError("--background must be a CSS colour or none")
+        }
     }
 
     var viewportSize: (Double, Double)? {
@@ -67,21 +76,26 @@ struct Render: ParsableCommand {
     var cameraPosition: CameraPosition? {
         guard let camera else { return nil }
         let values = camera.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard values.count == 3 || values.count == 4, values.allSatisfy(\.isFinite), abs(values[0]) <= 90 else { return nil }
-        return CameraPosition(target: Coordinate(latitude: values[0], longitude: values[1]), zoom: values[2],
-                              bearing: values.count == 4 ? values[3] : 0)
+        guard values.count == 3 || values.count == 4, values.allSatisfy(\.isFinite), abs(values[0]) <= 90 else {
+            return nil
+        }
+        return CameraPosition(
+            target: Coordinate(latitude: values[0], longitude: values[1]), zoom: values[2],
+            bearing: values.count == 4 ? values[3] : 0)
     }
 
     func run() throws {
         do throws(GeoConvError) {
             let (document, log) = try loadDocument(inputOptions, selecting: selectionOptions, toDo: "draw")
             let (width, height) = viewportSize ?? (512, 512)
-            var options = RenderOptions(width: width, height: height, scale: scale, camera: cameraPosition, padding: padding)
+            var options = RenderOptions(
+                width: width, height: height, scale: scale, camera: cameraPosition, padding: padding)
             if let background { options.background = background == "none" ? nil : Color(css: background) }
             options.clustersMarkers = cluster
             let directory = folder(of: inputOptions.input)
-            let renderer = try OverlayRenderer(features: document.features, header: document.header, options: options,
-                                               iconDirectory: directory, diagnostics: log)
+            let renderer = try OverlayRenderer(
+                features: document.features, header: document.header, options: options,
+                iconDirectory: directory, diagnostics: log)
             try renderer.write(document.features, to: output)
             printWarnings(log)
         } catch {
@@ -109,7 +123,6 @@ struct TilesRender: ParsableCommand {
     @Argument(help: "A folder for {z}/{x}/{y}.png, or a file ending in .mbtiles.")
     var output: String
 
-
     @Option(parsing: .unconditional, help: "Zooms, MIN-MAX (or one zoom), within 0…22.")
     var zoom: String
 
@@ -121,7 +134,9 @@ struct TilesRender: ParsableCommand {
 
     var zooms: ClosedRange<Int>? {
         let parts = zoom.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 1 || parts.count == 2, let low = parts.first, let high = parts.last, 0 <= low, low <= high, high <= 22 else {
+        guard parts.count == 1 || parts.count == 2, let low = parts.first, let high = parts.last, 0 <= low, low <= high,
+            high <= 22
+        else {
             return nil
         }
         return low...high
@@ -138,21 +153,28 @@ struct TilesRender: ParsableCommand {
             let (document, log) = try loadDocument(inputOptions, selecting: selectionOptions, toDo: "draw")
             let destination = TileOutput(path: output)
             let directory = folder(of: inputOptions.input)
-            let options = TileRenderOptions(zooms: zooms ?? 0...0, tileSize: tileSize, jobs: jobs ?? ConversionOptions.defaultJobs)
-            let report = try TileRenderer.render(document.features, header: document.header, to: destination, options: options,
-                                                 iconDirectory: directory, diagnostics: log)
+            let options = TileRenderOptions(
+                zooms: zooms ?? 0...0, tileSize: tileSize, jobs: jobs ?? ConversionOptions.defaultJobs)
+            let report = try TileRenderer.render(
+                document.features, header: document.header, to: destination, options: options,
+                iconDirectory: directory, diagnostics: log)
             if case .folder(let folder) = destination {
                 // The layer, recorded beside the tiles for a conversion to carry on.
                 let trimmed = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
                 let name = trimmed.split(separator: "/").last.map(String.init) ?? trimmed
                 var header = DocumentHeader(name: document.header.name)
-                header.tileLayers = [TileLayer(urlTemplate: name + "/{z}/{x}/{y}.png", name: document.header.name,
-                                               tileSize: tileSize == 512 ? .retina : .standard)]
+                header.tileLayers = [
+                    TileLayer(
+                        urlTemplate: name + "/{z}/{x}/{y}.png", name: document.header.name,
+                        tileSize: tileSize == 512 ? .retina : .standard)
+                ]
                 let sibling = OverlayDocument(header: header)
                 try sibling.save(to: .file(trimmed + ".geojson"), options: ConversionOptions(outputFormat: .geoJSON))
             }
-            printError("\(report.tilesWritten) tiles written (" + report.tilesPerZoom.keys.sorted().map { "z\($0): \(report.tilesPerZoom[$0] ?? 0)" }
-                .joined(separator: ", ") + ")")
+            printError(
+                "\(report.tilesWritten) tiles written ("
+                    + report.tilesPerZoom.keys.sorted().map { "z\($0): \(report.tilesPerZoom[$0] ?? 0)" }
+                    .joined(separator: ", ") + ")")
             printWarnings(log)
         } catch {
             throw fail(error)

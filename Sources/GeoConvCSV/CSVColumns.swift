@@ -21,9 +21,12 @@ public struct CSVReadOptions: Hashable, Sendable {
     public var arcStep: Double
 
     /// Creates options.
-    public init(delimiter: UInt8? = nil, longitudeColumn: String? = nil, latitudeColumn: String? = nil, geometryColumn: String? = nil,
-                altitudeColumn: String? = nil, keepsStrings: Bool = false, skipsInvalidRows: Bool = false, arcStep: Double = WKTParser.defaultArcStep)
-    {
+    public init(
+        delimiter: UInt8? = nil, longitudeColumn: String? = nil, latitudeColumn: String? = nil,
+        geometryColumn: String? = nil,
+        altitudeColumn: String? = nil, keepsStrings: Bool = false, skipsInvalidRows: Bool = false,
+        arcStep: Double = WKTParser.defaultArcStep
+    ) {
         self.delimiter = delimiter
         self.longitudeColumn = longitudeColumn
         self.latitudeColumn = latitudeColumn
@@ -37,12 +40,15 @@ public struct CSVReadOptions: Hashable, Sendable {
     /// The options a conversion gives (its `formatOptions`, `skipInvalid`); a usage error for
     /// a delimiter that is none of the four.
     public init(_ options: ConversionOptions) throws(GeoConvError) {
-        self.init(delimiter: try CSVOptions.givenDelimiter(options),
-                  longitudeColumn: options.formatOptions[CSVOptions.longitude], latitudeColumn: options.formatOptions[CSVOptions.latitude],
-                  geometryColumn: options.formatOptions[CSVOptions.geometry],
-                  altitudeColumn: options.formatOptions[CSVOptions.altitude], keepsStrings: options.formatOptions[CSVOptions.strings] ?? false,
-                  skipsInvalidRows: options.skipInvalid,
-                  arcStep: options.formatOptions[WKTParser.arcStepOption] ?? WKTParser.defaultArcStep)
+        self.init(
+            delimiter: try CSVOptions.givenDelimiter(options),
+            longitudeColumn: options.formatOptions[CSVOptions.longitude],
+            latitudeColumn: options.formatOptions[CSVOptions.latitude],
+            geometryColumn: options.formatOptions[CSVOptions.geometry],
+            altitudeColumn: options.formatOptions[CSVOptions.altitude],
+            keepsStrings: options.formatOptions[CSVOptions.strings] ?? false,
+            skipsInvalidRows: options.skipInvalid,
+            arcStep: options.formatOptions[WKTParser.arcStepOption] ?? WKTParser.defaultArcStep)
     }
 }
 
@@ -77,8 +83,10 @@ final class CSVColumns: Sendable {
     /// The names of the property columns, in order: the keys of every row's properties.
     let propertyKeys: ContiguousArray<String>
 
-    private init(names: [String], longitude: Int?, latitude: Int?, altitude: Int?, geometry: Int?,
-                 isProperty: [Bool], renamed: [String]) {
+    private init(
+        names: [String], longitude: Int?, latitude: Int?, altitude: Int?, geometry: Int?,
+        isProperty: [Bool], renamed: [String]
+    ) {
         self.names = names
         self.longitude = longitude
         self.latitude = latitude
@@ -93,16 +101,22 @@ final class CSVColumns: Sendable {
 
     /// The same columns in arrays of their own.
     func copy() -> CSVColumns {
-        CSVColumns(names: names.map { String(decoding: Array($0.utf8), as: UTF8.self) }, longitude: longitude, latitude: latitude,
-                   altitude: altitude, geometry: geometry, isProperty: isProperty.map { $0 }, renamed: renamed)
+        CSVColumns(
+            names: names.map { String(decoding: Array($0.utf8), as: UTF8.self) }, longitude: longitude,
+            latitude: latitude,
+            altitude: altitude, geometry: geometry, isProperty: isProperty.map { $0 }, renamed: renamed)
     }
 
     /// The roles of a header's columns: those the options name, else the first column of
     /// each recognised name. A geometry column wins over longitude/latitude ones (which then
     /// stay properties); the altitude column is used with longitude/latitude only.
     convenience init(header: [String], options: CSVReadOptions) throws(GeoConvError) {
-        var names: [String] = [], renamed: [String] = []
-        var longitude: Int?, latitude: Int?, altitude: Int?, geometry: Int?
+        var names: [String] = []
+        var renamed: [String] = []
+        var longitude: Int?
+        var latitude: Int?
+        var altitude: Int?
+        var geometry: Int?
         // A name met again becomes name_2, name_3…, skipping those the header gives itself:
         // every column keeps a name of its own. Names are told apart as written (`NAME` and
         // `Name` are two columns, as GDAL reads them).
@@ -122,8 +136,9 @@ final class CSVColumns: Sendable {
         let normalised = names.map(CSVColumns.normalised)
         func named(_ given: String, _ option: String) throws(GeoConvError) -> Int {
             guard let index = normalised.firstIndex(of: CSVColumns.normalised(given)) else {
-                throw GeoConvError(.usage, "--\(option) \(given): the header has no such column",
-                                   hint: "the columns are: \(header.joined(separator: ", "))")
+                throw GeoConvError(
+                    .usage, "--\(option) \(given): the header has no such column",
+                    hint: "the columns are: \(header.joined(separator: ", "))")
             }
             return index
         }
@@ -134,8 +149,12 @@ final class CSVColumns: Sendable {
             longitude = try named(lon, "csv-lon")
             latitude = try named(lat, "csv-lat")
         } else if options.longitudeColumn != nil || options.latitudeColumn != nil {
-            longitude = try options.longitudeColumn.map { (name: String) throws(GeoConvError) in try named(name, "csv-lon") } ?? first(CSVColumns.longitudeNames)
-            latitude = try options.latitudeColumn.map { (name: String) throws(GeoConvError) in try named(name, "csv-lat") } ?? first(CSVColumns.latitudeNames)
+            longitude =
+                try options.longitudeColumn.map { (name: String) throws(GeoConvError) in try named(name, "csv-lon") }
+                ?? first(CSVColumns.longitudeNames)
+            latitude =
+                try options.latitudeColumn.map { (name: String) throws(GeoConvError) in try named(name, "csv-lat") }
+                ?? first(CSVColumns.latitudeNames)
         } else if let found = first(CSVColumns.geometryNames) {
             geometry = found
         } else {
@@ -146,12 +165,15 @@ final class CSVColumns: Sendable {
             longitude = nil
             latitude = nil
             if let given = options.altitudeColumn {
-                throw GeoConvError(.usage, "--csv-alt \(given): altitudes are read with longitude and latitude columns only",
-                                   hint: "name the longitude and latitude columns too (--csv-lon, --csv-lat)")
+                throw GeoConvError(
+                    .usage, "--csv-alt \(given): altitudes are read with longitude and latitude columns only",
+                    hint: "name the longitude and latitude columns too (--csv-lon, --csv-lat)")
             }
         } else if let given = options.altitudeColumn {
             altitude = try named(given, "csv-alt")
-        } else if let latitude, latitude + 1 < names.count, names[latitude] == "latitude", names[latitude + 1] == "altitude" {
+        } else if let latitude, latitude + 1 < names.count, names[latitude] == "latitude",
+            names[latitude + 1] == "altitude"
+        {
             // The altitude column geoconv writes; any other (`elevation`, `Altitude`, `height`)
             // is an attribute unless the user names it, as GDAL reads it.
             altitude = latitude + 1
@@ -159,8 +181,9 @@ final class CSVColumns: Sendable {
         // The title and snippet columns stay properties, under their own keys and in their
         // places (`TitleProperties`).
         let roles = [longitude, latitude, altitude, geometry]
-        self.init(names: names, longitude: longitude, latitude: latitude, altitude: altitude, geometry: geometry,
-                  isProperty: header.indices.map { !roles.contains($0) }, renamed: renamed)
+        self.init(
+            names: names, longitude: longitude, latitude: latitude, altitude: altitude, geometry: geometry,
+            isProperty: header.indices.map { !roles.contains($0) }, renamed: renamed)
     }
 
     /// Whether the rows have a geometry.
@@ -188,7 +211,9 @@ enum CSVValues {
         switch numberForm(bytes) {
         case .json: return .number(JSONNumber(uncheckedLiteral: String(decoding: bytes, as: UTF8.self)))
         case .other:
-            if let number = DecimalParser.parse(bytes), number.isFinite, let json = JSONNumber(number) { return .number(json) }
+            if let number = DecimalParser.parse(bytes), number.isFinite, let json = JSONNumber(number) {
+                return .number(json)
+            }
         case .none:
             if isTrue(bytes) { return .bool(true) }
             if isFalse(bytes) { return .bool(false) }
@@ -220,7 +245,8 @@ enum CSVValues {
     /// Whether the bytes are a decimal number, and in which form; `nil` for text (leading
     /// zeros included: `007` is a code, not seven).
     static func numberForm(_ bytes: UnsafeBufferPointer<UInt8>) -> NumberForm? {
-        var i = 0, json = true
+        var i = 0
+        var json = true
         let count = bytes.count
         if i < count, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
             if bytes[i] == UInt8(ascii: "+") { json = false }
@@ -267,7 +293,8 @@ enum CSVHeaderless {
         record.bytes.withUnsafeBufferPointer { buffer in
             (0..<record.count).contains { index in
                 let range = record.range(index)
-                var start = range.lowerBound, end = range.upperBound
+                var start = range.lowerBound
+                var end = range.upperBound
                 while start < end, buffer[start] == 0x20 || buffer[start] == 0x09 { start += 1 }
                 while end > start, buffer[end - 1] == 0x20 || buffer[end - 1] == 0x09 { end -= 1 }
                 return start < end && CSVValues.numberForm(UnsafeBufferPointer(rebasing: buffer[start..<end])) != nil

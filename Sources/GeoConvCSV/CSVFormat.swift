@@ -57,7 +57,9 @@ public enum CSVOptions {
     static func givenDelimiter(_ options: ConversionOptions) throws(GeoConvError) -> UInt8? {
         guard let text = options.formatOptions[delimiter] else { return nil }
         guard let byte = delimiterByte(text) else {
-            throw GeoConvError(.usage, "--csv-delimiter \(text) is not one of , ; tab |", hint: "give --csv-delimiter , or ; or tab or |")
+            throw GeoConvError(
+                .usage, "--csv-delimiter \(text) is not one of , ; tab |",
+                hint: "give --csv-delimiter , or ; or tab or |")
         }
         return byte
     }
@@ -74,24 +76,30 @@ extension FileFormat {
             isWGS84Only: true,
             impliedOptions: { path, _, options in
                 // A .tsv file is tab-separated unless the caller named a delimiter.
-                guard let path, path.hasSuffix(".tsv"), options.formatOptions[CSVOptions.delimiter] == nil else { return }
+                guard let path, path.hasSuffix(".tsv"), options.formatOptions[CSVOptions.delimiter] == nil else {
+                    return
+                }
                 options.formatOptions[CSVOptions.delimiter] = "tab"
             },
             listsValues: { input throws(GeoConvError) in try CSVValueListing.values(of: input) },
             readsAbsentPropertiesAsNull: true, idKey: "id"
         ),
-        options: [CSVOptions.delimiter, CSVOptions.longitude, CSVOptions.latitude, CSVOptions.altitude,
-                  CSVOptions.geometry, CSVOptions.encoding].map(\.declared)
+        options: [
+            CSVOptions.delimiter, CSVOptions.longitude, CSVOptions.latitude, CSVOptions.altitude,
+            CSVOptions.geometry, CSVOptions.encoding,
+        ].map(\.declared)
             + [CSVOptions.strings.declared, WKTParser.arcStepOption.declared],
         sniff: { prefix in CSVHeaderSniffing.looksLikeCSV(prefix) },
         makeReader: .runs { (input, options, diagnostics) throws(GeoConvError) -> any FeatureRunReader in
             let settled = try CSVReadOptions(options)
-            return try CSVReader(CSVEncoding.open(input, options: options, diagnostics: diagnostics), options: settled,
-                                 diagnostics: diagnostics)
+            return try CSVReader(
+                CSVEncoding.open(input, options: options, diagnostics: diagnostics), options: settled,
+                diagnostics: diagnostics)
         },
         makeWriter: .features { (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
-            CSVWriter(output, delimiter: try CSVOptions.givenDelimiter(options) ?? UInt8(ascii: ","),
-                      precision: options.coordinatePrecision, diagnostics: diagnostics)
+            CSVWriter(
+                output, delimiter: try CSVOptions.givenDelimiter(options) ?? UInt8(ascii: ","),
+                precision: options.coordinatePrecision, diagnostics: diagnostics)
         }
     )
 }

@@ -18,7 +18,9 @@ enum CSVRowSlot {
 
     /// The varint at `index` and the index after it; `nil` when the bytes end first.
     static func readVarint(_ bytes: [UInt8], at index: Int) -> (Int, Int)? {
-        var value = 0, shift = 0, index = index
+        var value = 0
+        var shift = 0
+        var index = index
         while index < bytes.count, shift < 63 {
             let byte = bytes[index]
             value |= Int(byte & 0x7F) << shift
@@ -39,7 +41,7 @@ enum CSVRowSlot {
     static func decode(_ bytes: [UInt8], _ range: Range<Int>, into cells: inout [Range<Int>?]) {
         var index = range.lowerBound
         while index < range.upperBound, let (slot, afterSlot) = readVarint(bytes, at: index),
-              let (length, body) = readVarint(bytes, at: afterSlot)
+            let (length, body) = readVarint(bytes, at: afterSlot)
         {
             if slot < cells.count { cells[slot] = body..<(body + length) }
             index = body + length
@@ -87,13 +89,15 @@ struct CSVLayout {
         titleColumn = title && properties.contains("name") ? "name" : nil
         snippetColumn = snippet && properties.contains("description") ? "description" : nil
         for (index, property) in properties.enumerated() {
-            var name = property, suffix = 1
+            var name = property
+            var suffix = 1
             // Right after `latitude`, a column named `altitude` is read as the altitudes; beside
             // longitude and latitude columns, one named as a geometry column (`WKT`, `geometry`,
             // any case) would be read as the geometry.
             let followsLatitude = !wkt && names.count == 2
             func isRead(_ name: String) -> Bool {
-                (followsLatitude && name == "altitude") || (!wkt && CSVColumns.geometryNames.contains(CSVColumns.normalised(name)))
+                (followsLatitude && name == "altitude")
+                    || (!wkt && CSVColumns.geometryNames.contains(CSVColumns.normalised(name)))
             }
             while taken.contains(name) || isRead(name) {
                 suffix += 1
@@ -112,7 +116,9 @@ struct CSVLayout {
         let rowStart = out.count
         for (index, slot) in slots.enumerated() {
             if index > 0 { out.append(delimiter) }
-            if slot == CSVRowSlot.wkt, cells[slot] == nil, let lon = cells[CSVRowSlot.longitude], let lat = cells[CSVRowSlot.latitude] {
+            if slot == CSVRowSlot.wkt, cells[slot] == nil, let lon = cells[CSVRowSlot.longitude],
+                let lat = cells[CSVRowSlot.latitude]
+            {
                 // A point among other geometries: its WKT from its longitude and latitude.
                 let altitude = cells[CSVRowSlot.altitude]
                 out.append(contentsOf: (altitude == nil ? "POINT (" : "POINT Z (").utf8)
@@ -141,9 +147,12 @@ enum CSVQuoting {
     /// Appends a field, quoted when it holds the delimiter, a quote, CR or LF, or starts or
     /// ends with a space or tab (in the header line, also when it holds any delimiter a
     /// reader might sniff).
-    static func append(_ field: some BidirectionalCollection<UInt8>, delimiter: UInt8, header: Bool, to out: inout [UInt8]) {
+    static func append(
+        _ field: some BidirectionalCollection<UInt8>, delimiter: UInt8, header: Bool, to out: inout [UInt8]
+    ) {
         var needsQuotes = false
-        for byte in field where byte == delimiter || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D
+        for byte in field
+        where byte == delimiter || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D
             || (header && CSVDelimiterSniffing.candidates.contains(byte))
         {
             needsQuotes = true

@@ -1,6 +1,6 @@
 public import GeoConvCore
-public import GeoConvIO
 public import GeoConvFormatKit
+public import GeoConvIO
 
 /// Reads CSV/TSV streaming, one row at a time.
 ///
@@ -41,14 +41,18 @@ public struct CSVReader: FeatureRunReader {
     private var textAltitude: Int?
 
     /// Creates a reader over an input.
-    public init(_ input: ByteReader, options: CSVReadOptions = CSVReadOptions(), diagnostics: DiagnosticLog) throws(GeoConvError) {
+    public init(
+        _ input: ByteReader, options: CSVReadOptions = CSVReadOptions(), diagnostics: DiagnosticLog
+    ) throws(GeoConvError) {
         records = try CSVRecordReader(input, delimiter: options.delimiter)
         self.options = options
         self.diagnostics = diagnostics
     }
 
     /// A reader of a run of rows cut from an input whose header gave `columns` (`--jobs`).
-    init(run input: ByteReader, options: CSVReadOptions, columns: CSVColumns, diagnostics: DiagnosticLog) throws(GeoConvError) {
+    init(
+        run input: ByteReader, options: CSVReadOptions, columns: CSVColumns, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) {
         records = try CSVRecordReader(input, delimiter: options.delimiter)
         self.options = options
         self.diagnostics = diagnostics
@@ -78,21 +82,26 @@ public struct CSVReader: FeatureRunReader {
     public mutating func readHeader() throws(GeoConvError) -> DocumentHeader {
         guard columns == nil else { return DocumentHeader() }
         guard try records.next(into: &record) else {
-            throw GeoConvError(.invalidInput, "the input is empty: a CSV file starts with a header line",
-                               at: SourceLocation(file: records.name, line: 1, column: 1, byteOffset: 0), hint: "give a header line naming the columns")
+            throw GeoConvError(
+                .invalidInput, "the input is empty: a CSV file starts with a header line",
+                at: SourceLocation(file: records.name, line: 1, column: 1, byteOffset: 0),
+                hint: "give a header line naming the columns")
         }
         try reportTextAfterQuote()
         if records.readsCROnlyLines {
-            diagnostics.note("csv.cr-line-ends", "lines end with CR alone (old Mac OS): each CR is read as a line break",
-                             at: SourceLocation(file: records.name, line: 1, column: 1, byteOffset: 0))
+            diagnostics.note(
+                "csv.cr-line-ends", "lines end with CR alone (old Mac OS): each CR is read as a line break",
+                at: SourceLocation(file: records.name, line: 1, column: 1, byteOffset: 0))
         }
         var names: [String] = []
         if CSVHeaderless.isData(record) {
             // As GDAL's HEADERS=AUTO: a first line with a number in it is data, its columns field_1…
             firstRowPending = true
             names = Array(repeating: "", count: record.count)
-            diagnostics.note("csv.no-header", "the first line holds a number: it is read as data, the columns named field_1, field_2…",
-                             at: record.start(file: records.name))
+            diagnostics.note(
+                "csv.no-header",
+                "the first line holds a number: it is read as data, the columns named field_1, field_2…",
+                at: record.start(file: records.name))
         } else {
             for index in 0..<record.count {
                 let (text, valid) = record.text(index)
@@ -109,13 +118,17 @@ public struct CSVReader: FeatureRunReader {
         let columns = try CSVColumns(header: names, options: options)
         let at = record.start(file: records.name)
         if !columns.renamed.isEmpty {
-            try diagnostics.warn("csv.duplicate-column-renamed",
-                                 "columns named more than once (\(columns.renamed.joined(separator: ", "))) are renamed name_2, name_3…", at: at)
+            try diagnostics.warn(
+                "csv.duplicate-column-renamed",
+                "columns named more than once (\(columns.renamed.joined(separator: ", "))) are renamed name_2, name_3…",
+                at: at)
         }
         if !columns.hasGeometry {
-            try diagnostics.warn("csv.no-geometry-columns",
-                                 "the header names no longitude and latitude columns and no WKT column: the rows have no geometry", at: at,
-                                 hint: "name the columns with --csv-lon and --csv-lat, or --csv-geometry")
+            try diagnostics.warn(
+                "csv.no-geometry-columns",
+                "the header names no longitude and latitude columns and no WKT column: the rows have no geometry",
+                at: at,
+                hint: "name the columns with --csv-lon and --csv-lat, or --csv-geometry")
         }
         self.columns = columns
         return DocumentHeader()
@@ -143,10 +156,14 @@ public struct CSVReader: FeatureRunReader {
                 lastRowStart = (line, column, record.fields[0].offset)
                 return feature
             } catch {
-                guard options.skipsInvalidRows, error.code == .invalidInput || error.code == .unsupported || error.code == .limitExceeded else {
+                guard options.skipsInvalidRows,
+                    error.code == .invalidInput || error.code == .unsupported || error.code == .limitExceeded
+                else {
                     throw error
                 }
-                try diagnostics.skip("csv.invalid-row-skipped", "skipped a row: \(error.message)", at: error.location ?? record.start(file: records.name))
+                try diagnostics.skip(
+                    "csv.invalid-row-skipped", "skipped a row: \(error.message)",
+                    at: error.location ?? record.start(file: records.name))
             }
         }
     }
@@ -156,14 +173,18 @@ public struct CSVReader: FeatureRunReader {
         if ignoresEmptyLastField, record.count == columns.names.count + 1 { record.dropEmptyLastField() }
         if record.count > columns.names.count {
             // GDAL drops the fields beyond the header's without a word; they are kept here.
-            try diagnostics.warn("csv.long-row", "rows with more fields than the header keep the extra ones as field_N properties (N their position)",
-                                 at: record.location(columns.names.count, file: records.name),
-                                 hint: "quote fields that hold the delimiter; give the header a name for every column")
+            try diagnostics.warn(
+                "csv.long-row",
+                "rows with more fields than the header keep the extra ones as field_N properties (N their position)",
+                at: record.location(columns.names.count, file: records.name),
+                hint: "quote fields that hold the delimiter; give the header a name for every column")
         }
         if record.count < columns.names.count {
             // As GDAL reads them (ogr2ogr itself writes such rows when the last column is empty).
-            try diagnostics.warn("csv.short-row", "rows with fewer fields than the header are read with the missing fields as null, as GDAL reads them",
-                                 at: record.end(file: records.name), hint: "give every row as many fields as the header")
+            try diagnostics.warn(
+                "csv.short-row",
+                "rows with fewer fields than the header are read with the missing fields as null, as GDAL reads them",
+                at: record.end(file: records.name), hint: "give every row as many fields as the header")
             record.padToCount(columns.names.count)
         }
         try reportTextAfterQuote()
@@ -195,7 +216,8 @@ public struct CSVReader: FeatureRunReader {
         }
         // The title and snippet: their columns' values when those are text (a `name` of `12`
         // is a number, and no title, as GeoJSON's reader reads it).
-        var title: String?, snippet: String?
+        var title: String?
+        var snippet: String?
         for index in columns.titleValues {
             if case .string(let text) = values[index] {
                 title = text
@@ -214,13 +236,18 @@ public struct CSVReader: FeatureRunReader {
         for index in columns.names.count..<max(columns.names.count, record.count) {
             let (text, _) = record.text(index)
             // field_N, unless a column is named so (then field_N_2…).
-            var key = "field_\(index + 1)", n = 2
+            var key = "field_\(index + 1)"
+            var n = 2
             while properties.keys.contains(key) {
                 key = "field_\(index + 1)_\(n)"
                 n += 1
             }
-            properties[key] = keepsStrings || text.isEmpty ? (text.isEmpty ? .null : .string(text))
-                : record.bytes.withUnsafeBufferPointer { CSVValues.value(UnsafeBufferPointer(rebasing: $0[record.range(index)]), text: { text }) }
+            properties[key] =
+                keepsStrings || text.isEmpty
+                ? (text.isEmpty ? .null : .string(text))
+                : record.bytes.withUnsafeBufferPointer {
+                    CSVValues.value(UnsafeBufferPointer(rebasing: $0[record.range(index)]), text: { text })
+                }
         }
         return Feature(geometry: geometry, title: title, snippet: snippet, properties: properties)
     }
@@ -234,26 +261,35 @@ public struct CSVReader: FeatureRunReader {
     }
 
     private func warnInvalidUTF8(at location: SourceLocation) throws(GeoConvError) {
-        try diagnostics.warn("csv.invalid-utf8", "bytes that are not UTF-8 are read as U+FFFD", at: location,
-                             hint: "convert the file to UTF-8 (iconv -f latin1 -t utf-8)")
+        try diagnostics.warn(
+            "csv.invalid-utf8", "bytes that are not UTF-8 are read as U+FFFD", at: location,
+            hint: "convert the file to UTF-8 (iconv -f latin1 -t utf-8)")
     }
 
     private func reportTextAfterQuote() throws(GeoConvError) {
         guard let index = record.textAfterQuote else { return }
-        try diagnostics.warn("csv.text-after-quote", "text follows a quoted field's closing quote; it is kept as part of the field",
-                             at: record.location(index, file: records.name), hint: "quote the whole field, doubling the quotes inside it")
+        try diagnostics.warn(
+            "csv.text-after-quote", "text follows a quoted field's closing quote; it is kept as part of the field",
+            at: record.location(index, file: records.name), hint: "quote the whole field, doubling the quotes inside it"
+        )
     }
 
     /// The row's geometry, from its geometry column or its longitude and latitude.
     private mutating func geometry(_ columns: CSVColumns) throws(GeoConvError) -> Geometry? {
-        if let column = columns.geometry { return try CSVGeometryField.parse(record, column, file: records.name, arcStep: options.arcStep,
-                                                                              diagnostics: diagnostics) }
+        if let column = columns.geometry {
+            return try CSVGeometryField.parse(
+                record, column, file: records.name, arcStep: options.arcStep,
+                diagnostics: diagnostics)
+        }
         guard let lonColumn = columns.longitude, let latColumn = columns.latitude else { return nil }
-        let lon = try number(lonColumn, "longitude"), lat = try number(latColumn, "latitude")
+        let lon = try number(lonColumn, "longitude")
+        let lat = try number(latColumn, "latitude")
         guard let lon, let lat else {
             if (lon == nil) != (lat == nil) {
-                try diagnostics.warn("csv.partial-coordinates", "a row has a \(lon == nil ? "latitude" : "longitude") but no \(lon == nil ? "longitude" : "latitude"): it has no geometry",
-                                     at: record.start(file: records.name))
+                try diagnostics.warn(
+                    "csv.partial-coordinates",
+                    "a row has a \(lon == nil ? "latitude" : "longitude") but no \(lon == nil ? "longitude" : "latitude"): it has no geometry",
+                    at: record.start(file: records.name))
             }
             return nil
         }
@@ -265,8 +301,11 @@ public struct CSVReader: FeatureRunReader {
                 // The altitude column is found by its name (height, ele…), not named by the
                 // user: a value such as "98.470 m" stays the row's property, as GDAL keeps it.
                 textAltitude = column
-                try diagnostics.warn("csv.altitude-not-number", "an altitude that is not a number is kept as the row's property \"\(columns.names[column])\"; the point has no altitude",
-                                     at: record.location(column, file: records.name), hint: "altitudes are numbers of metres, such as 98.47")
+                try diagnostics.warn(
+                    "csv.altitude-not-number",
+                    "an altitude that is not a number is kept as the row's property \"\(columns.names[column])\"; the point has no altitude",
+                    at: record.location(column, file: records.name),
+                    hint: "altitudes are numbers of metres, such as 98.47")
             }
         }
         return .point(Coordinate(latitude: lat, longitude: lon, altitude: altitude))
@@ -276,7 +315,8 @@ public struct CSVReader: FeatureRunReader {
     private func number(_ index: Int, _ what: String) throws(GeoConvError) -> Double? {
         let range = record.range(index)
         let parsed: Double?? = record.bytes.withUnsafeBufferPointer { buffer in
-            var start = range.lowerBound, end = range.upperBound
+            var start = range.lowerBound
+            var end = range.upperBound
             while start < end, buffer[start] == 0x20 || buffer[start] == 0x09 { start += 1 }
             while end > start, buffer[end - 1] == 0x20 || buffer[end - 1] == 0x09 { end -= 1 }
             if start == end { return .some(nil) }
@@ -284,11 +324,14 @@ public struct CSVReader: FeatureRunReader {
         }
         guard let parsed else {
             let text = record.text(index).0
-            throw GeoConvError(.invalidInput, "the \(what) '\(text.prefix(40))' is not a number", at: record.location(index, file: records.name),
-                               hint: "coordinates are decimal degrees, such as -0.1276")
+            throw GeoConvError(
+                .invalidInput, "the \(what) '\(text.prefix(40))' is not a number",
+                at: record.location(index, file: records.name),
+                hint: "coordinates are decimal degrees, such as -0.1276")
         }
         if let value = parsed, !value.isFinite {
-            throw GeoConvError(.invalidInput, "the \(what) is not finite", at: record.location(index, file: records.name))
+            throw GeoConvError(
+                .invalidInput, "the \(what) is not finite", at: record.location(index, file: records.name))
         }
         return parsed
     }

@@ -1,5 +1,6 @@
 import GeoConvCore
 import GeoConvIO
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -42,7 +43,8 @@ struct CSVRecord {
 
     /// The line (1-based) and column (1-based, in bytes) of an input offset in the record.
     func place(ofOffset offset: Int) -> (line: Int, column: Int) {
-        var line = firstLine, start = firstLineStart
+        var line = firstLine
+        var start = firstLineStart
         for lineStart in lineStarts where lineStart <= offset {
             line += 1
             start = lineStart
@@ -55,7 +57,8 @@ struct CSVRecord {
 
     /// Where field `index` starts.
     func location(_ index: Int, file: String) -> SourceLocation {
-        let offset = fields[index].offset, (line, column) = place(ofOffset: offset)
+        let offset = fields[index].offset
+        let (line, column) = place(ofOffset: offset)
         return SourceLocation(file: file, line: line, column: column, byteOffset: offset)
     }
 
@@ -144,11 +147,14 @@ final class CSVRecordReader {
         self.delimiter = delimiter ?? UInt8(ascii: ",")
         self.maximumRecordBytes = maximumRecordBytes
         while end < 3, !atEnd { try fill() }
-        if input.startsInput, end >= 2, storage[0] == 0xFF && storage[1] == 0xFE || storage[0] == 0xFE && storage[1] == 0xFF {
+        if input.startsInput, end >= 2,
+            storage[0] == 0xFF && storage[1] == 0xFE || storage[0] == 0xFE && storage[1] == 0xFF
+        {
             let order = storage[0] == 0xFF ? "UTF-16LE" : "UTF-16BE"
-            throw GeoConvError(.unsupported, "the file is \(order) text (its byte order mark says so); geoconv reads CSV in UTF-8",
-                               at: SourceLocation(file: name, line: 1, column: 1, byteOffset: 0),
-                               hint: "convert it first: iconv -f UTF-16 -t UTF-8 '\(name)' > utf8.csv")
+            throw GeoConvError(
+                .unsupported, "the file is \(order) text (its byte order mark says so); geoconv reads CSV in UTF-8",
+                at: SourceLocation(file: name, line: 1, column: 1, byteOffset: 0),
+                hint: "convert it first: iconv -f UTF-16 -t UTF-8 '\(name)' > utf8.csv")
         }
         if input.startsInput, end >= 3, storage[0] == 0xEF, storage[1] == 0xBB, storage[2] == 0xBF {
             position = 3
@@ -166,7 +172,8 @@ final class CSVRecordReader {
     /// lines end with CR alone, as GDAL reads them too. From then on every CR read is taken as
     /// LF (inside a quoted field as well: its line breaks are the file's).
     private func detectCROnlyLines() throws(GeoConvError) {
-        var index = position, quoted = false
+        var index = position
+        var quoted = false
         while true {
             while index < end {
                 let byte = storage[index]
@@ -200,7 +207,8 @@ final class CSVRecordReader {
     /// Reads until the buffer holds the first line (its line break outside quotes), then
     /// picks the delimiter from it.
     private func sniffDelimiter() throws(GeoConvError) -> UInt8 {
-        var scanned = 0, quoted = false
+        var scanned = 0
+        var quoted = false
         while true {
             while position + scanned < end {
                 let byte = storage[position + scanned]
@@ -260,15 +268,21 @@ final class CSVRecordReader {
     func scanRun(size: Int) throws(GeoConvError) -> (length: Int, records: Int)? {
         while true {
             while end - position < size, !atEnd { try fill() }
-            var i = position, fieldStart = true, inQuote = false
-            var cut = 0, records = 0
+            var i = position
+            var fieldStart = true
+            var inQuote = false
+            var cut = 0
+            var records = 0
             let delimiter = self.delimiter
             scanning: while i < end {
                 let byte = storage[i]
                 if inQuote {
                     if byte == UInt8(ascii: "\"") {
                         if i + 1 >= end { break scanning }  // a doubled quote or a closing one: more bytes decide
-                        if storage[i + 1] == UInt8(ascii: "\"") { i += 2; continue }
+                        if storage[i + 1] == UInt8(ascii: "\"") {
+                            i += 2
+                            continue
+                        }
                         inQuote = false
                     }
                     i += 1
@@ -302,7 +316,8 @@ final class CSVRecordReader {
     func takeRun(size: Int) throws(GeoConvError) -> (bytes: [UInt8], line: Int, offset: Int, records: Int)? {
         guard let (length, records) = try scanRun(size: size) else { return nil }
         let bytes = Array(UnsafeBufferPointer(start: storage + position, count: length))
-        let startLine = line, startOffset = offset
+        let startLine = line
+        let startOffset = offset
         for index in 0..<length where bytes[index] == 0x0A {
             line += 1
             lineStart = startOffset + index + 1
@@ -329,8 +344,9 @@ final class CSVRecordReader {
             try unquotedText(into: &record)
             record.fields.append(CSVRecord.Field(end: record.bytes.count, offset: fieldOffset, quoted: quoted))
             guard record.bytes.count <= maximumRecordBytes else {
-                throw GeoConvError(.limitExceeded, "a record is longer than \(maximumRecordBytes) bytes", at: record.start(file: name),
-                                   hint: "is a quote left open? A quoted field runs to its closing quote, across lines")
+                throw GeoConvError(
+                    .limitExceeded, "a record is longer than \(maximumRecordBytes) bytes", at: record.start(file: name),
+                    hint: "is a quote left open? A quoted field runs to its closing quote, across lines")
             }
             record.endOffset = offset
             guard let byte = try peek() else { return true }
@@ -345,12 +361,15 @@ final class CSVRecordReader {
     /// A quoted field's content, from its opening quote through its closing one.
     private func quotedField(into record: inout CSVRecord) throws(GeoConvError) {
         let (openingLine, openingColumn, openingOffset) = (line, offset - lineStart + 1, offset)
-        var opening: SourceLocation { SourceLocation(file: name, line: openingLine, column: openingColumn, byteOffset: openingOffset) }
+        var opening: SourceLocation {
+            SourceLocation(file: name, line: openingLine, column: openingColumn, byteOffset: openingOffset)
+        }
         position += 1
         while true {
             guard let byte = try peek() else {
-                throw GeoConvError(.invalidInput, "a quoted field is not closed before the end of the input", at: opening,
-                                   hint: "close the field with \" (a quote inside a quoted field is written twice: \"\")")
+                throw GeoConvError(
+                    .invalidInput, "a quoted field is not closed before the end of the input", at: opening,
+                    hint: "close the field with \" (a quote inside a quoted field is written twice: \"\")")
             }
             if byte == UInt8(ascii: "\"") {
                 position += 1
@@ -371,8 +390,9 @@ final class CSVRecordReader {
             record.bytes.append(contentsOf: UnsafeBufferPointer(start: storage + position, count: index - position))
             position = index
             if record.bytes.count > maximumRecordBytes {
-                throw GeoConvError(.limitExceeded, "a quoted field is longer than \(maximumRecordBytes) bytes", at: opening,
-                                   hint: "is a quote left open? A quoted field runs to its closing quote, across lines")
+                throw GeoConvError(
+                    .limitExceeded, "a quoted field is longer than \(maximumRecordBytes) bytes", at: opening,
+                    hint: "is a quote left open? A quoted field runs to its closing quote, across lines")
             }
         }
         if let byte = try peek(), byte != delimiter, byte != 0x0A, byte != 0x0D, record.textAfterQuote == nil {

@@ -1,7 +1,7 @@
 import GeoConvCore
-import GeoConvIO
 import GeoConvFormatKit
 import GeoConvGeometryEncoding
+import GeoConvIO
 
 /// CSV's part of the conservation check: the names of the property columns, and every
 /// non-empty cell at its place (a geometry column's WKT or WKB as its ordinates), each
@@ -13,15 +13,18 @@ enum CSVValueListing {
         var record = CSVRecord()
         guard try records.next(into: &record) else { return [] }
         let headerless = CSVHeaderless.isData(record)
-        let header = headerless ? Array(repeating: "", count: record.count) : (0..<record.count).map { record.text($0).0 }
+        let header =
+            headerless ? Array(repeating: "", count: record.count) : (0..<record.count).map { record.text($0).0 }
         let columns = try CSVColumns(header: header, options: CSVReadOptions())
         var values: [ListedValue] = []
         let headerPlace = record.place(0)
         let headerStart = ListedValue.Position(line: headerPlace.line, column: headerPlace.column)
         for index in 0..<record.count where columns.isProperty[index] && !headerless {
             let (line, column) = record.place(index)
-            values.append(ListedValue(text: header[index], line: line, column: column, enclosing: [headerStart],
-                                      holder: "header"))
+            values.append(
+                ListedValue(
+                    text: header[index], line: line, column: column, enclosing: [headerStart],
+                    holder: "header"))
         }
         var firstRowPending = headerless
         while true {
@@ -37,7 +40,8 @@ enum CSVValueListing {
                 let (line, column) = record.place(index)
                 if index == columns.geometry, let ordinates = ordinates(record, index) {
                     for text in ordinates {
-                        values.append(ListedValue(text: text, line: line, column: column, enclosing: [row], holder: holder))
+                        values.append(
+                            ListedValue(text: text, line: line, column: column, enclosing: [row], holder: holder))
                     }
                     continue
                 }
@@ -52,7 +56,9 @@ enum CSVValueListing {
     /// The ordinates of a geometry cell, `nil` when it does not parse.
     private static func ordinates(_ record: CSVRecord, _ index: Int) -> [String]? {
         let diagnostics = DiagnosticLog()
-        guard let geometry = try? CSVGeometryField.parse(record, index, file: "", arcStep: WKTParser.defaultArcStep, diagnostics: diagnostics)
+        guard
+            let geometry = try? CSVGeometryField.parse(
+                record, index, file: "", arcStep: WKTParser.defaultArcStep, diagnostics: diagnostics)
         else { return nil }
         var texts: [String] = []
         geometry.forEachCoordinate { c in

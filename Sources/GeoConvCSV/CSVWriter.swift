@@ -1,7 +1,7 @@
 public import GeoConvCore
-public import GeoConvIO
 public import GeoConvFormatKit
 import GeoConvGeometryEncoding
+public import GeoConvIO
 
 /// Writes CSV (or TSV): a header line, then a row per feature, LF line breaks (GDAL's
 /// default outside Windows), RFC 4180 quoting (a field holding the delimiter, a quote, CR
@@ -39,7 +39,9 @@ public struct CSVWriter: FeatureWriter {
     private let counts: Bool
 
     /// Creates a writer into `output`.
-    public init(_ output: ByteWriter, delimiter: UInt8 = UInt8(ascii: ","), precision: Int? = nil, diagnostics: DiagnosticLog) {
+    public init(
+        _ output: ByteWriter, delimiter: UInt8 = UInt8(ascii: ","), precision: Int? = nil, diagnostics: DiagnosticLog
+    ) {
         self.output = output
         self.delimiter = delimiter
         self.precision = precision
@@ -50,9 +52,13 @@ public struct CSVWriter: FeatureWriter {
 
     public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) {
         try header.reportEmbeddedFilesDropped(by: "CSV", diagnostics: diagnostics)
-        if header.name != nil || header.description != nil || header.camera != nil || !header.tileLayers.isEmpty || !header.foreignMembers.isEmpty {
-            try diagnostics.warn("csv.document-info-dropped",
-                                 "the document's name, description, view, tile layers and other members have no place in CSV and are not written")
+        if header.name != nil || header.description != nil || header.camera != nil || !header.tileLayers.isEmpty
+            || !header.foreignMembers.isEmpty
+        {
+            try diagnostics.warn(
+                "csv.document-info-dropped",
+                "the document's name, description, view, tile layers and other members have no place in CSV and are not written"
+            )
         }
     }
 
@@ -65,12 +71,17 @@ public struct CSVWriter: FeatureWriter {
             if !counts { appendCell(CSVRowSlot.id, id.description) }
         }
         if !feature.style.isEmpty {
-            try diagnostics.warn("csv.style-dropped", "styles have no place in CSV and are not written", hint: "write GeoJSON or KML to keep them")
+            try diagnostics.warn(
+                "csv.style-dropped", "styles have no place in CSV and are not written",
+                hint: "write GeoJSON or KML to keep them")
         }
         if !feature.foreignMembers.isEmpty {
-            try diagnostics.warn("csv.foreign-members-dropped", "a feature's members beyond its properties have no place in CSV and are not written")
+            try diagnostics.warn(
+                "csv.foreign-members-dropped",
+                "a feature's members beyond its properties have no place in CSV and are not written")
         }
-        var titleCarried = false, snippetCarried = false
+        var titleCarried = false
+        var snippetCarried = false
         for (key, value) in feature.properties {
             // A property that says what the title or snippet says (GeoJSON's `name`, a CSV's
             // `Name`) carries it: written in its place, under its key.
@@ -98,8 +109,10 @@ public struct CSVWriter: FeatureWriter {
                 if counts { continue }
                 cell.append(contentsOf: text.utf8)
             case .array, .object:
-                try diagnostics.warn("csv.nested-value-as-json", "the property \"\(key)\" holds an \(value.typeName): it is written as JSON text",
-                                     hint: "CSV cells hold text; read it back with a JSON parser")
+                try diagnostics.warn(
+                    "csv.nested-value-as-json",
+                    "the property \"\(key)\" holds an \(value.typeName): it is written as JSON text",
+                    hint: "CSV cells hold text; read it back with a JSON parser")
                 if counts { continue }
                 JSONText.append(value, to: &cell)
             }
@@ -127,10 +140,11 @@ public struct CSVWriter: FeatureWriter {
     /// geoconv's reader, and GDAL's with AUTODETECT_TYPE, give it back as what it spells.
     private func reportTyped(_ text: String, column: String) throws(GeoConvError) {
         guard CSVValues.readsAsTyped(text) else { return }
-        try diagnostics.warn("csv.text-reads-as-typed",
-                             "the property \"\(column)\" holds text that reads back as a number or a boolean "
-                                 + "(\"\(text.prefix(20))\")",
-                             at: diagnostics.currentLocation, hint: "write GeoJSON or GeoParquet to keep it text")
+        try diagnostics.warn(
+            "csv.text-reads-as-typed",
+            "the property \"\(column)\" holds text that reads back as a number or a boolean "
+                + "(\"\(text.prefix(20))\")",
+            at: diagnostics.currentLocation, hint: "write GeoJSON or GeoParquet to keep it text")
     }
 
     private mutating func appendCell(_ slot: Int, _ text: String) {
@@ -159,9 +173,10 @@ public struct CSVWriter: FeatureWriter {
         }
         anyNonPoint = true
         if geometry.mixesAltitudes {
-            try diagnostics.warn("csv.missing-z-as-zero",
-                                 "a geometry mixes positions with and without an altitude: WKT gives every position one, so those without are written at altitude 0",
-                                 hint: "give every position an altitude, or write 2D with --dim 2")
+            try diagnostics.warn(
+                "csv.missing-z-as-zero",
+                "a geometry mixes positions with and without an altitude: WKT gives every position one, so those without are written at altitude 0",
+                hint: "give every position an altitude, or write 2D with --dim 2")
         }
         cell.removeAll(keepingCapacity: true)
         try WKTWriter(precision: precision).append(geometry, to: &cell)
@@ -169,11 +184,14 @@ public struct CSVWriter: FeatureWriter {
     }
 
     public mutating func finish() throws(GeoConvError) {
-        let layout = CSVLayout(wkt: anyNonPoint, altitude: anyAltitude, id: anyID, title: anyTitle, snippet: anySnippet,
-                               properties: propertyNames)
+        let layout = CSVLayout(
+            wkt: anyNonPoint, altitude: anyAltitude, id: anyID, title: anyTitle, snippet: anySnippet,
+            properties: propertyNames)
         if !layout.renamed.isEmpty {
-            try diagnostics.warn("csv.column-renamed",
-                                 "properties named as another column, or as a column the reader takes as coordinates (\(layout.renamed.joined(separator: ", "))), are written as name_2…")
+            try diagnostics.warn(
+                "csv.column-renamed",
+                "properties named as another column, or as a column the reader takes as coordinates (\(layout.renamed.joined(separator: ", "))), are written as name_2…"
+            )
         }
         var out: [UInt8] = []
         out.reserveCapacity(1 << 20)

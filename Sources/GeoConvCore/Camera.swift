@@ -23,8 +23,9 @@ public struct CameraPosition: Hashable, Sendable {
         zoomRange: ClosedRange<Double> = CameraPosition.defaultZoomRange
     ) {
         let latitude = target.latitude.isNaN ? 0 : min(85, max(-85, target.latitude))
-        self.target = Coordinate(latitude: latitude, longitude: CameraPosition.wrapLongitude(target.longitude),
-                                 altitude: target.altitude)
+        self.target = Coordinate(
+            latitude: latitude, longitude: CameraPosition.wrapLongitude(target.longitude),
+            altitude: target.altitude)
         let zoom = zoom.isNaN ? zoomRange.lowerBound : min(zoomRange.upperBound, max(zoomRange.lowerBound, zoom))
         self.zoom = zoom
         let b = bearing.isFinite ? bearing.truncatingRemainder(dividingBy: 360) : 0
@@ -76,9 +77,10 @@ public struct TileLayer: Hashable, Sendable {
     public var fadeIn: Bool
 
     /// Creates a tile layer with the Maps SDK defaults.
-    public init(urlTemplate: String, name: String? = nil, zIndex: Int = 0, tileSize: TileSize = .standard,
-                opacity: Double = 1, fadeIn: Bool = true)
-    {
+    public init(
+        urlTemplate: String, name: String? = nil, zIndex: Int = 0, tileSize: TileSize = .standard,
+        opacity: Double = 1, fadeIn: Bool = true
+    ) {
         self.urlTemplate = urlTemplate
         self.name = name
         self.zIndex = zIndex
@@ -92,15 +94,16 @@ extension TileLayer {
     /// Tile layers as JSON, the form GeoJSON (`geoconv:tileLayers`) and KML (document
     /// ExtendedData) keep them in: `[{"urlTemplate":…,"name":…,"zIndex":…,"tileSize":256,"opacity":…,"fadeIn":…}, …]`.
     public static func json(_ layers: [TileLayer]) -> JSONValue {
-        .array(layers.map { layer in
-            var object: JSONObject = ["urlTemplate": .string(layer.urlTemplate)]
-            if let name = layer.name { object["name"] = .string(name) }
-            object["zIndex"] = .number(JSONNumber(layer.zIndex))
-            object["tileSize"] = .number(JSONNumber(layer.tileSize.rawValue))
-            object["opacity"] = JSONNumber(layer.opacity).map(JSONValue.number) ?? .number(JSONNumber(1))
-            object["fadeIn"] = .bool(layer.fadeIn)
-            return .object(object)
-        })
+        .array(
+            layers.map { layer in
+                var object: JSONObject = ["urlTemplate": .string(layer.urlTemplate)]
+                if let name = layer.name { object["name"] = .string(name) }
+                object["zIndex"] = .number(JSONNumber(layer.zIndex))
+                object["tileSize"] = .number(JSONNumber(layer.tileSize.rawValue))
+                object["opacity"] = JSONNumber(layer.opacity).map(JSONValue.number) ?? .number(JSONNumber(1))
+                object["fadeIn"] = .bool(layer.fadeIn)
+                return .object(object)
+            })
     }
 
     /// Reads tile layers written by `json(_:)`; `nil` when they do not fit.
@@ -110,9 +113,11 @@ extension TileLayer {
         for item in list {
             guard let object = item.objectValue, let template = object["urlTemplate"]?.stringValue else { return nil }
             let size = object["tileSize"]?.doubleValue.flatMap { TileLayer.TileSize(rawValue: Int($0)) } ?? .standard
-            layers.append(TileLayer(urlTemplate: template, name: object["name"]?.stringValue,
-                                    zIndex: object["zIndex"]?.doubleValue.map { Int($0) } ?? 0, tileSize: size,
-                                    opacity: object["opacity"]?.doubleValue ?? 1, fadeIn: object["fadeIn"]?.boolValue ?? true))
+            layers.append(
+                TileLayer(
+                    urlTemplate: template, name: object["name"]?.stringValue,
+                    zIndex: object["zIndex"]?.doubleValue.map { Int($0) } ?? 0, tileSize: size,
+                    opacity: object["opacity"]?.doubleValue ?? 1, fadeIn: object["fadeIn"]?.boolValue ?? true))
         }
         return layers
     }
@@ -143,9 +148,10 @@ public struct DocumentHeader: Hashable, Sendable {
     public var embeddedFiles: EmbeddedFiles?
 
     /// Creates a header; every field defaults to absent.
-    public init(name: String? = nil, description: String? = nil, crs: String? = nil, camera: CameraPosition? = nil,
-                tileLayers: [TileLayer] = [], foreignMembers: JSONObject = [:], edgesTakeShorterWay: Bool = false)
-    {
+    public init(
+        name: String? = nil, description: String? = nil, crs: String? = nil, camera: CameraPosition? = nil,
+        tileLayers: [TileLayer] = [], foreignMembers: JSONObject = [:], edgesTakeShorterWay: Bool = false
+    ) {
         self.edgesTakeShorterWay = edgesTakeShorterWay
         self.name = name
         self.description = description
@@ -195,12 +201,15 @@ extension DocumentHeader {
     /// Reports the document's embedded files as dropped by a writer that cannot hold them;
     /// `keptBy` names the formats that could keep them (the converter knows them, through
     /// the formats' `holdsEmbeddedFiles`; a writer alone does not).
-    public func reportEmbeddedFilesDropped(by format: String, keptBy: [String] = [], diagnostics: DiagnosticLog) throws(GeoConvError) {
+    public func reportEmbeddedFilesDropped(
+        by format: String, keptBy: [String] = [], diagnostics: DiagnosticLog
+    ) throws(GeoConvError) {
         guard let files = embeddedFiles, !files.paths.isEmpty else { return }
         let listed = files.paths.prefix(3).joined(separator: ", ") + (files.paths.count > 3 ? ", …" : "")
         let keep = keptBy.isEmpty ? "" : "write \(keptBy.joined(separator: " or ")) to keep them, or "
-        try diagnostics.warn("embedded-files-dropped",
-                             "\(files.paths.count) file(s) carried inside the input (\(listed)) are not written: \(format) cannot hold them; references to them stay relative paths",
-                             hint: keep + "unzip the input next to the output")
+        try diagnostics.warn(
+            "embedded-files-dropped",
+            "\(files.paths.count) file(s) carried inside the input (\(listed)) are not written: \(format) cannot hold them; references to them stay relative paths",
+            hint: keep + "unzip the input next to the output")
     }
 }

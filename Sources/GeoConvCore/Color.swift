@@ -27,22 +27,30 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
     /// `rgb()`/`rgba()`/`hsl()`/`hsla()`. Returns `nil` for anything else.
     public init?(css text: String) {
         let trimmed = text.trimmingASCIIWhitespace().lowercased()
-        if let parsed = CSSColor.parse(trimmed) { self = parsed; return }
+        if let parsed = CSSColor.parse(trimmed) {
+            self = parsed
+            return
+        }
         var hex = Substring(trimmed)
         if hex.hasPrefix("#") { hex = hex.dropFirst() }
         guard let value = UInt32(hex, radix: 16), hex.allSatisfy(\.isHexDigit) else { return nil }
         switch hex.count {
         case 3:
-            let r = UInt8((value >> 8) & 0xF), g = UInt8((value >> 4) & 0xF), b = UInt8(value & 0xF)
+            let r = UInt8((value >> 8) & 0xF)
+            let g = UInt8((value >> 4) & 0xF)
+            let b = UInt8(value & 0xF)
             self.init(red: r * 17, green: g * 17, blue: b * 17)
         case 4:
-            let r = UInt8((value >> 12) & 0xF), g = UInt8((value >> 8) & 0xF), b = UInt8((value >> 4) & 0xF)
+            let r = UInt8((value >> 12) & 0xF)
+            let g = UInt8((value >> 8) & 0xF)
+            let b = UInt8((value >> 4) & 0xF)
             self.init(red: r * 17, green: g * 17, blue: b * 17, opacity: Double(value & 0xF) / 15)
         case 6:
             self.init(red: UInt8((value >> 16) & 0xFF), green: UInt8((value >> 8) & 0xFF), blue: UInt8(value & 0xFF))
         case 8:
-            self.init(red: UInt8((value >> 24) & 0xFF), green: UInt8((value >> 16) & 0xFF),
-                      blue: UInt8((value >> 8) & 0xFF), opacity: Double(value & 0xFF) / 255)
+            self.init(
+                red: UInt8((value >> 24) & 0xFF), green: UInt8((value >> 16) & 0xFF),
+                blue: UInt8((value >> 8) & 0xFF), opacity: Double(value & 0xFF) / 255)
         default:
             return nil
         }
@@ -54,8 +62,9 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
         var hex = Substring(text.trimmingASCIIWhitespace())
         if hex.hasPrefix("#") { hex = hex.dropFirst() }
         guard hex.count == 8, hex.allSatisfy(\.isHexDigit), let value = UInt32(hex, radix: 16) else { return nil }
-        self.init(red: UInt8(value & 0xFF), green: UInt8((value >> 8) & 0xFF), blue: UInt8((value >> 16) & 0xFF),
-                  opacity: Double(value >> 24) / 255)
+        self.init(
+            red: UInt8(value & 0xFF), green: UInt8((value >> 8) & 0xFF), blue: UInt8((value >> 16) & 0xFF),
+            opacity: Double(value >> 24) / 255)
     }
 
     /// `#rrggbb`, lower case, without the opacity.
@@ -65,7 +74,9 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
     public var alphaByte: UInt8 { UInt8((opacity * 255).rounded()) }
 
     /// KML's `aabbggrr`, lower case.
-    public var kmlHex: String { Color.hexByte(alphaByte) + Color.hexByte(blue) + Color.hexByte(green) + Color.hexByte(red) }
+    public var kmlHex: String {
+        Color.hexByte(alphaByte) + Color.hexByte(blue) + Color.hexByte(green) + Color.hexByte(red)
+    }
 
     /// The same colour with another opacity.
     public func withOpacity(_ opacity: Double) -> Color { Color(red: red, green: green, blue: blue, opacity: opacity) }
@@ -95,7 +106,9 @@ extension StringProtocol {
     /// The text without leading and trailing ASCII spaces, tabs and line breaks.
     func trimmingASCIIWhitespace() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
-        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
+        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
         return String(self[start...end])
     }
 }

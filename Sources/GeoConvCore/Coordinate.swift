@@ -95,12 +95,13 @@ extension Path {
     public var reversedPath: Path {
         // (Written into place: `Array(coordinates.reversed())` appends one element at a time.)
         let count = coordinates.count
-        return Path(coordinates.withUnsafeBufferPointer { source in
-            [Coordinate](unsafeUninitializedCapacity: count) { target, initialized in
-                for index in 0..<count { target.initializeElement(at: index, to: source[count - 1 - index]) }
-                initialized = count
-            }
-        })
+        return Path(
+            coordinates.withUnsafeBufferPointer { source in
+                [Coordinate](unsafeUninitializedCapacity: count) { target, initialized in
+                    for index in 0..<count { target.initializeElement(at: index, to: source[count - 1 - index]) }
+                    initialized = count
+                }
+            })
     }
 
     /// Whether the ring encloses the point (x = longitude, y = latitude) in the plane, by the
@@ -111,7 +112,9 @@ extension Path {
         var previous = coordinates[coordinates.count - 1]
         for c in coordinates {
             if (c.latitude > y) != (previous.latitude > y) {
-                let xCross = c.longitude + (y - c.latitude) / (previous.latitude - c.latitude) * (previous.longitude - c.longitude)
+                let xCross =
+                    c.longitude + (y - c.latitude) / (previous.latitude - c.latitude)
+                    * (previous.longitude - c.longitude)
                 if x < xCross { inside.toggle() }
             }
             previous = c

@@ -21,8 +21,10 @@ public struct CoordinateBounds: Hashable, Sendable, CustomStringConvertible {
     /// The smaller of the two boxes that have `a` and `b` as opposite corners, as the Maps
     /// SDK constructs bounds from two coordinates.
     public init(_ a: Coordinate, _ b: Coordinate) {
-        let lng1 = CoordinateBounds.wrap(a.longitude), lng2 = CoordinateBounds.wrap(b.longitude)
-        let low = min(lng1, lng2), high = max(lng1, lng2)
+        let lng1 = CoordinateBounds.wrap(a.longitude)
+        let lng2 = CoordinateBounds.wrap(b.longitude)
+        let low = min(lng1, lng2)
+        let high = max(lng1, lng2)
         if high - low <= 180 {
             self.init(south: a.latitude, west: low, north: b.latitude, east: high)
         } else {

@@ -212,16 +212,22 @@ package enum DecimalFormatter {
     static func expandExponent(_ text: String) -> String {
         var bytes = Array(text.utf8)
         var negative = false
-        if bytes.first == UInt8(ascii: "-") { negative = true; bytes.removeFirst() }
+        if bytes.first == UInt8(ascii: "-") {
+            negative = true
+            bytes.removeFirst()
+        }
         guard let e = bytes.firstIndex(of: UInt8(ascii: "e")),
-              let exponent = Int(String(decoding: bytes[(e + 1)...], as: UTF8.self))
+            let exponent = Int(String(decoding: bytes[(e + 1)...], as: UTF8.self))
         else { return text }
         let mantissa = bytes[..<e]
         var digits: [UInt8] = []
         var pointPosition = 0
         var seenPoint = false
         for b in mantissa {
-            if b == UInt8(ascii: ".") { seenPoint = true; continue }
+            if b == UInt8(ascii: ".") {
+                seenPoint = true
+                continue
+            }
             digits.append(b)
             if !seenPoint { pointPosition += 1 }
         }
@@ -303,7 +309,11 @@ package enum DecimalParser {
         guard i == count else { return nil }
         if exact, mantissa < (1 << 53), exponent >= -22, exponent <= 22 {
             var value = Double(mantissa)
-            if exponent < 0 { value /= DecimalFormatter.powerOfTen(-exponent) } else { value *= DecimalFormatter.powerOfTen(exponent) }
+            if exponent < 0 {
+                value /= DecimalFormatter.powerOfTen(-exponent)
+            } else {
+                value *= DecimalFormatter.powerOfTen(exponent)
+            }
             return negative ? -value : value
         }
         if mantissa == 0 && exact { return negative ? -0.0 : 0.0 }
@@ -322,7 +332,9 @@ extension String {
         var text = self
         if text.hasPrefix(".") { text = "0" + text }
         if text.hasPrefix("-.") { text = "-0." + text.dropFirst(2) }
-        if let dot = text.firstIndex(of: "."), text.index(after: dot) == text.endIndex || !(text[text.index(after: dot)].isNumber) {
+        if let dot = text.firstIndex(of: "."),
+            text.index(after: dot) == text.endIndex || !(text[text.index(after: dot)].isNumber)
+        {
             text.insert("0", at: text.index(after: dot))
         }
         return text

@@ -21,7 +21,8 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        ((location.map { $0.description + ": " } ?? "") + (isNote ? "note: " : "warning: ") + message + " [" + code + "]")
+        ((location.map { $0.description + ": " } ?? "") + (isNote ? "note: " : "warning: ") + message + " [" + code
+            + "]")
             .escapingControlCharacters
     }
 }
@@ -53,7 +54,8 @@ public final class DiagnosticLog {
         self.locator = locator
     }
     /// Each distinct warning code with its first occurrence and how often it happened.
-    @exclusivity(unchecked) public private(set) var entries: OrderedDictionary<String, (first: Diagnostic, count: Int)> = [:]
+    @exclusivity(unchecked) public private(set) var entries:
+        OrderedDictionary<String, (first: Diagnostic, count: Int)> = [:]
 
     /// Creates an empty log.
     public init(strict: Bool = false) { isStrict = strict }
@@ -61,8 +63,10 @@ public final class DiagnosticLog {
     /// Records a warning, or throws it when strict.
     /// The message (often interpolated) and the place are made only when the warning is not
     /// merely counted.
-    public func warn(_ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation? = nil,
-                     hint: String? = nil)
+    public func warn(
+        _ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation? = nil,
+        hint: String? = nil
+    )
         throws(GeoConvError)
     {
         // A code seen before is only counted (the common case: one loss on every feature).
@@ -81,13 +85,16 @@ public final class DiagnosticLog {
     }
 
     /// Counts a warning under its code (throwing it when strict) and returns it.
-    private func record(_ code: String, _ message: String, at location: SourceLocation?, hint: String?) throws(GeoConvError)
+    private func record(
+        _ code: String, _ message: String, at location: SourceLocation?, hint: String?
+    ) throws(GeoConvError)
         -> Diagnostic
     {
         let diagnostic = Diagnostic(code: code, message: message, location: location ?? currentLocation)
         if isStrict {
-            throw GeoConvError(.dataLoss, message + " [" + code + "]", at: diagnostic.location,
-                               hint: hint ?? "drop --strict to convert anyway, accepting this loss")
+            throw GeoConvError(
+                .dataLoss, message + " [" + code + "]", at: diagnostic.location,
+                hint: hint ?? "drop --strict to convert anyway, accepting this loss")
         }
         if let existing = entries[code] {
             entries[code] = (existing.first, existing.count + 1)
@@ -131,19 +138,24 @@ public final class DiagnosticLog {
 
     /// Records a note: a change that loses nothing (a geometry cut at the antimeridian, a
     /// ring reoriented). Notes are counted and printed like warnings but never fail `--strict`.
-    public func note(_ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation? = nil) {
+    public func note(
+        _ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation? = nil
+    ) {
         // A code seen before is only counted: no message or place is made for it.
         if let index = entryIndex(code) {
             entries.values[index].count += 1
             return
         }
-        entries[code] = (Diagnostic(code: code, message: message(), location: location() ?? currentLocation, isNote: true), 1)
+        entries[code] = (
+            Diagnostic(code: code, message: message(), location: location() ?? currentLocation, isNote: true), 1
+        )
     }
 
     /// The two codes counted last, with their places in `entries` (which only grows, but for
     /// `replace(with:)`): a writer that loses something on every feature reports one or two
     /// codes over and over, found here by comparing the strings instead of hashing them.
-    @exclusivity(unchecked) private var recentCodes: (last: (code: String, index: Int)?, before: (code: String, index: Int)?)
+    @exclusivity(unchecked) private var recentCodes:
+        (last: (code: String, index: Int)?, before: (code: String, index: Int)?)
 
     /// Where `code`'s entry is, `nil` when it has none yet.
     @inline(__always)
@@ -192,7 +204,11 @@ public final class DiagnosticLog {
         unlistedSkips += other.unlistedSkips
         for var warning in other.everyWarning {
             warning.location = warning.location.map(transform)
-            if everyWarning.count < DiagnosticLog.maximumListedSkips { everyWarning.append(warning) } else { unlistedWarnings += 1 }
+            if everyWarning.count < DiagnosticLog.maximumListedSkips {
+                everyWarning.append(warning)
+            } else {
+                unlistedWarnings += 1
+            }
         }
         unlistedWarnings += other.unlistedWarnings
     }
@@ -244,8 +260,13 @@ public final class DiagnosticLog {
                 fileRanks[name] = fileRanks.count
                 return fileRanks.count - 1
             }
-            return (entry: entry, key: [place == nil ? 0 : 1, file ?? 0, place?.line ?? 0, place?.column ?? 0,
-                                        place?.byteOffset ?? 0, index])
+            return (
+                entry: entry,
+                key: [
+                    place == nil ? 0 : 1, file ?? 0, place?.line ?? 0, place?.column ?? 0,
+                    place?.byteOffset ?? 0, index,
+                ]
+            )
         }
         return ranked.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { item in
             let entry = item.entry

@@ -12,10 +12,14 @@ extension Feature {
     ///
     /// Readers refuse such numbers; they can only come from a transform or from a caller
     /// that builds features in code.
-    public func requireFinite(writing format: String, at location: @autoclosure () -> SourceLocation?) throws(GeoConvError) {
+    public func requireFinite(
+        writing format: String, at location: @autoclosure () -> SourceLocation?
+    ) throws(GeoConvError) {
         guard !isAllFinite, let problem = firstNonFiniteValue() else { return }
-        throw GeoConvError(.invalidInput, "\(displayName) has a non-finite \(problem.what) (\(problem.value)); \(format) cannot hold NaN or Infinity",
-                           at: location(), hint: "fix the value where it is computed; nothing was written")
+        throw GeoConvError(
+            .invalidInput,
+            "\(displayName) has a non-finite \(problem.what) (\(problem.value)); \(format) cannot hold NaN or Infinity",
+            at: location(), hint: "fix the value where it is computed; nothing was written")
     }
 
     /// Whether every position, the circle radius and every style number is finite (the
@@ -44,16 +48,22 @@ extension Feature {
         geometry?.forEachCoordinate { c in
             defer { index += 1 }
             guard found == nil else { return }
-            if !c.longitude.isFinite { found = ("longitude at position \(index)", c.longitude) }
-            else if !c.latitude.isFinite { found = ("latitude at position \(index)", c.latitude) }
-            else if let altitude = c.altitude, !altitude.isFinite { found = ("altitude at position \(index)", altitude) }
+            if !c.longitude.isFinite {
+                found = ("longitude at position \(index)", c.longitude)
+            } else if !c.latitude.isFinite {
+                found = ("latitude at position \(index)", c.latitude)
+            } else if let altitude = c.altitude, !altitude.isFinite {
+                found = ("altitude at position \(index)", altitude)
+            }
         }
         if let found { return found }
         if case .circle(_, let radius)? = geometry, !radius.isFinite { return ("circle radius", radius) }
-        let numbers: [(String, Double?)] = [("stroke width", style.strokeWidth), ("rotation", style.rotation),
-                                            ("opacity", style.opacity), ("icon scale", style.iconScale),
-                                            ("ground anchor", style.groundAnchor.map { $0.x + $0.y }),
-                                            ("info-window anchor", style.infoWindowAnchor.map { $0.x + $0.y })]
+        let numbers: [(String, Double?)] = [
+            ("stroke width", style.strokeWidth), ("rotation", style.rotation),
+            ("opacity", style.opacity), ("icon scale", style.iconScale),
+            ("ground anchor", style.groundAnchor.map { $0.x + $0.y }),
+            ("info-window anchor", style.infoWindowAnchor.map { $0.x + $0.y }),
+        ]
         for (what, value) in numbers {
             if let value, !value.isFinite { return (what, value) }
         }

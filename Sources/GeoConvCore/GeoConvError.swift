@@ -23,7 +23,9 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     private var pointerIndex = -1
 
     /// Creates a location; give whichever parts are known.
-    public init(file: String? = nil, line: Int? = nil, column: Int? = nil, byteOffset: Int? = nil, pointer: String? = nil) {
+    public init(
+        file: String? = nil, line: Int? = nil, column: Int? = nil, byteOffset: Int? = nil, pointer: String? = nil
+    ) {
         self.file = file
         self.line = line
         self.column = column
@@ -144,9 +146,10 @@ public struct GeoConvError: Error, Hashable, Sendable, CustomStringConvertible {
     public var underlyingError: (any Error & Sendable)?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, at location: SourceLocation? = nil, hint: String? = nil,
-                underlyingError: (any Error & Sendable)? = nil)
-    {
+    public init(
+        _ code: Code, _ message: String, at location: SourceLocation? = nil, hint: String? = nil,
+        underlyingError: (any Error & Sendable)? = nil
+    ) {
         self.code = code
         self.message = message
         self.location = location
@@ -193,11 +196,14 @@ extension GeoConvError {
     /// a limit) as the error of a format read as XML (`format`: "KML", "GPX"), at its line and
     /// column in `file` (a zero line or column is unknown). One place for the readers and the
     /// conservation check's listings of every XML format.
-    package static func xmlRefusal(_ message: String, isLimit: Bool, line: Int, column: Int, file: String, format: String,
-                                   underlyingError: (any Error & Sendable)? = nil) -> GeoConvError {
-        GeoConvError(isLimit ? .limitExceeded : .invalidInput, message,
-                     at: SourceLocation(file: file, line: line > 0 ? line : nil, column: column > 0 ? column : nil),
-                     hint: isLimit ? "see docs/security.md for what geoconv refuses" : "the \(format) is not well-formed XML",
-                     underlyingError: underlyingError)
+    package static func xmlRefusal(
+        _ message: String, isLimit: Bool, line: Int, column: Int, file: String, format: String,
+        underlyingError: (any Error & Sendable)? = nil
+    ) -> GeoConvError {
+        GeoConvError(
+            isLimit ? .limitExceeded : .invalidInput, message,
+            at: SourceLocation(file: file, line: line > 0 ? line : nil, column: column > 0 ? column : nil),
+            hint: isLimit ? "see docs/security.md for what geoconv refuses" : "the \(format) is not well-formed XML",
+            underlyingError: underlyingError)
     }
 }

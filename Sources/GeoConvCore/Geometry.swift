@@ -131,7 +131,8 @@ public enum Geometry: Hashable, Sendable {
     /// WKB) writes the others at altitude 0.
     public var mixesAltitudes: Bool {
         if case .point = self { return false }
-        var with = false, without = false
+        var with = false
+        var without = false
         forEachCoordinate { c in if c.altitude == nil { without = true } else { with = true } }
         return with && without
     }

@@ -56,7 +56,10 @@ extension JSONValue: Codable {
             self = .number(number)  // (0 too, through Double: -0 keeps its sign)
         } else {
             throw DecodingError.dataCorruptedError(
-                in: single, debugDescription: "not a JSON value that Codable can hold: a number beyond the range of Double, or not JSON; read this input with the GeoJSON codec (OverlayDocument.load), which keeps every literal")
+                in: single,
+                debugDescription:
+                    "not a JSON value that Codable can hold: a number beyond the range of Double, or not JSON; read this input with the GeoJSON codec (OverlayDocument.load), which keeps every literal"
+            )
         }
     }
 

@@ -42,9 +42,11 @@ public struct Marker: Hashable, Sendable {
 
     /// The marker as a feature, every style field explicit.
     public var feature: Feature {
-        Feature(geometry: .point(position), title: title, snippet: snippet,
-                style: Style(icon: icon, groundAnchor: groundAnchor, infoWindowAnchor: infoWindowAnchor,
-                             rotation: rotation, opacity: opacity, zIndex: zIndex))
+        Feature(
+            geometry: .point(position), title: title, snippet: snippet,
+            style: Style(
+                icon: icon, groundAnchor: groundAnchor, infoWindowAnchor: infoWindowAnchor,
+                rotation: rotation, opacity: opacity, zIndex: zIndex))
     }
 }
 
@@ -83,9 +85,11 @@ public struct Polyline: Hashable, Sendable {
 
     /// The polyline as a feature, every style field explicit.
     public var feature: Feature {
-        Feature(geometry: .lineString(path), title: title,
-                style: Style(strokeColor: strokeColor, strokeWidth: strokeWidth, geodesic: geodesic, spans: spans,
-                             zIndex: zIndex))
+        Feature(
+            geometry: .lineString(path), title: title,
+            style: Style(
+                strokeColor: strokeColor, strokeWidth: strokeWidth, geodesic: geodesic, spans: spans,
+                zIndex: zIndex))
     }
 }
 
@@ -130,9 +134,11 @@ public struct Polygon: Hashable, Sendable {
 
     /// The polygon as a feature, every style field explicit.
     public var feature: Feature {
-        Feature(geometry: .polygon(PolygonRings(outer: path, holes: holes)), title: title,
-                style: Style(strokeColor: strokeColor, strokeWidth: strokeWidth, fillColor: fillColor,
-                             geodesic: geodesic, zIndex: zIndex))
+        Feature(
+            geometry: .polygon(PolygonRings(outer: path, holes: holes)), title: title,
+            style: Style(
+                strokeColor: strokeColor, strokeWidth: strokeWidth, fillColor: fillColor,
+                geodesic: geodesic, zIndex: zIndex))
     }
 }
 
@@ -174,7 +180,8 @@ public struct Circle: Hashable, Sendable {
 
     /// The circle as a feature, every style field explicit.
     public var feature: Feature {
-        Feature(geometry: .circle(center: position, radius: radius), title: title,
-                style: Style(strokeColor: strokeColor, strokeWidth: strokeWidth, fillColor: fillColor, zIndex: zIndex))
+        Feature(
+            geometry: .circle(center: position, radius: radius), title: title,
+            style: Style(strokeColor: strokeColor, strokeWidth: strokeWidth, fillColor: fillColor, zIndex: zIndex))
     }
 }

@@ -55,9 +55,10 @@ public struct StrokeStyle: Hashable, Sendable {
         guard isGradient else { return fromColor }
         let t = min(1, max(0, t.isNaN ? 0 : t))
         func mix(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((Double(a) + (Double(b) - Double(a)) * t).rounded()) }
-        return Color(red: mix(fromColor.red, toColor.red), green: mix(fromColor.green, toColor.green),
-                     blue: mix(fromColor.blue, toColor.blue),
-                     opacity: fromColor.opacity + (toColor.opacity - fromColor.opacity) * t)
+        return Color(
+            red: mix(fromColor.red, toColor.red), green: mix(fromColor.green, toColor.green),
+            blue: mix(fromColor.blue, toColor.blue),
+            opacity: fromColor.opacity + (toColor.opacity - fromColor.opacity) * t)
     }
 }
 
@@ -236,10 +237,11 @@ public struct Style: Hashable, Sendable {
         markerSymbol: String? = nil, markerSize: String? = nil, groundAnchor: Anchor? = nil,
         infoWindowAnchor: Anchor? = nil, rotation: Double? = nil, opacity: Double? = nil, zIndex: Int? = nil
     ) {
-        let fields = Fields(strokeColor: strokeColor, strokeWidth: strokeWidth, fillColor: fillColor, geodesic: geodesic,
-                            spans: spans, icon: icon, iconScale: iconScale, markerColor: markerColor,
-                            markerSymbol: markerSymbol, markerSize: markerSize, groundAnchor: groundAnchor,
-                            infoWindowAnchor: infoWindowAnchor, rotation: rotation, opacity: opacity, zIndex: zIndex)
+        let fields = Fields(
+            strokeColor: strokeColor, strokeWidth: strokeWidth, fillColor: fillColor, geodesic: geodesic,
+            spans: spans, icon: icon, iconScale: iconScale, markerColor: markerColor,
+            markerSymbol: markerSymbol, markerSize: markerSize, groundAnchor: groundAnchor,
+            infoWindowAnchor: infoWindowAnchor, rotation: rotation, opacity: opacity, zIndex: zIndex)
         box = fields == Fields() ? nil : Box(fields)
     }
 

@@ -42,7 +42,8 @@ package enum StyleProperties {
         for index in mappings.indices where present & (1 << index) != 0 {
             let mapping = mappings[index]
             if let include, !mapping.keys.contains(where: include) { continue }
-            var used = false, tried: String?
+            var used = false
+            var tried: String?
             for key in mapping.keys {
                 guard let value = feature.properties[key] else { continue }
                 if mapping.read(value, feature.properties, &feature) {
@@ -62,9 +63,12 @@ package enum StyleProperties {
         case .number(let number): return number.doubleValue.isFinite ? number.doubleValue : nil
         case .string(let text):
             let trimmed = text.trimmingASCIIWhitespace()
-            guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
-                                                              || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
-                  let number = Double(trimmed), number.isFinite
+            guard !trimmed.isEmpty,
+                trimmed.utf8.allSatisfy({
+                    (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+                        || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
+                }),
+                let number = Double(trimmed), number.isFinite
             else { return nil }
             return number
         default: return nil
@@ -78,7 +82,8 @@ package enum StyleProperties {
     /// Whether `key`'s value in `feature.properties` is what the model's fields say (so a
     /// format with separate slots for style and data need not repeat it as data).
     package static func isMirrored(_ key: String, in feature: Feature) -> Bool {
-        guard let index = mappingIndex(of: key), let value = feature.properties[key], let wanted = mappings[index].write(feature)
+        guard let index = mappingIndex(of: key), let value = feature.properties[key],
+            let wanted = mappings[index].write(feature)
         else { return false }
         return mappings[index].agrees(value, wanted, feature.properties)
     }
@@ -134,7 +139,8 @@ package enum StyleProperties {
         for (index, mapping) in mappings.enumerated() {
             for key in mapping.keys {
                 let slot = Int(key.utf8.first ?? 0) * 32 + key.utf8.count
-                var entry = table[slot], shift: UInt64 = 0
+                var entry = table[slot]
+                var shift: UInt64 = 0
                 while entry & 0xFF != 0, entry & 0xFF != UInt64(index + 1) {
                     entry >>= 8
                     shift += 8
@@ -180,89 +186,101 @@ package enum StyleProperties {
         var set: @Sendable (inout Style, Value) -> Void
     }
 
-    static func colorMapping(_ key: String, _ opacityKey: String, _ path: Field<Color>,
-                             alsoKeys: [String] = [], alsoOpacityKeys: [String] = []) -> [Mapping]
-    {
+    static func colorMapping(
+        _ key: String, _ opacityKey: String, _ path: Field<Color>,
+        alsoKeys: [String] = [], alsoOpacityKeys: [String] = []
+    ) -> [Mapping] {
         [
-            Mapping(keys: [key] + alsoKeys,
-                    read: { value, properties, feature in
-                        guard let text = value.stringValue, let color = Color(css: text) else { return false }
-                        var opacity = color.opacity
-                        for opacityKey in [opacityKey] + alsoOpacityKeys {
-                            if let o = properties[opacityKey].flatMap(number(from:)) { opacity = o * color.opacity; break }
-                        }
-                        path.set(&feature.style, color.withOpacity(opacity))
-                        return true
-                    },
-                    write: { feature in path.get(feature.style).map { .string($0.cssHex) } },
-                    agrees: { existing, wanted, _ in
-                        guard let text = existing.stringValue, let a = Color(css: text), let b = wanted.stringValue.flatMap({ Color(css: $0) })
-                        else { return false }
-                        return a.red == b.red && a.green == b.green && a.blue == b.blue
-                    }),
-            Mapping(keys: [opacityKey] + alsoOpacityKeys,
-                    read: { _, _, _ in false },
-                    write: { feature in
-                        guard let color = path.get(feature.style) else { return nil }
-                        // A colour property kept as written (`rgba(255,0,0,0.5)`: its colour is the
-                        // model's) says its own opacity, which the reader multiplies with this one:
-                        // the opacity to write is what is left over (`#rrggbb` says none).
-                        var own = 1.0
-                        for colorKey in [key] + alsoKeys {
-                            guard let text = feature.properties[colorKey]?.stringValue else { continue }
-                            if let written = Color(css: text), written.red == color.red, written.green == color.green,
-                               written.blue == color.blue, written.opacity > 0 {
-                                own = written.opacity
-                            }
+            Mapping(
+                keys: [key] + alsoKeys,
+                read: { value, properties, feature in
+                    guard let text = value.stringValue, let color = Color(css: text) else { return false }
+                    var opacity = color.opacity
+                    for opacityKey in [opacityKey] + alsoOpacityKeys {
+                        if let o = properties[opacityKey].flatMap(number(from:)) {
+                            opacity = o * color.opacity
                             break
                         }
-                        let opacity = color.opacity / own
-                        guard abs(opacity - 1) > 1e-12 else { return nil }
-                        return number(opacity)
-                    },
-                    reportsUnusable: false,
-                    agrees: { existing, wanted, _ in
-                        guard let a = number(from: existing), let b = number(from: wanted) else { return false }
-                        return abs(a - b) < 1e-12
-                    }),
+                    }
+                    path.set(&feature.style, color.withOpacity(opacity))
+                    return true
+                },
+                write: { feature in path.get(feature.style).map { .string($0.cssHex) } },
+                agrees: { existing, wanted, _ in
+                    guard let text = existing.stringValue, let a = Color(css: text),
+                        let b = wanted.stringValue.flatMap({ Color(css: $0) })
+                    else { return false }
+                    return a.red == b.red && a.green == b.green && a.blue == b.blue
+                }),
+            Mapping(
+                keys: [opacityKey] + alsoOpacityKeys,
+                read: { _, _, _ in false },
+                write: { feature in
+                    guard let color = path.get(feature.style) else { return nil }
+                    // A colour property kept as written (`rgba(255,0,0,0.5)`: its colour is the
+                    // model's) says its own opacity, which the reader multiplies with this one:
+                    // the opacity to write is what is left over (`#rrggbb` says none).
+                    var own = 1.0
+                    for colorKey in [key] + alsoKeys {
+                        guard let text = feature.properties[colorKey]?.stringValue else { continue }
+                        if let written = Color(css: text), written.red == color.red, written.green == color.green,
+                            written.blue == color.blue, written.opacity > 0
+                        {
+                            own = written.opacity
+                        }
+                        break
+                    }
+                    let opacity = color.opacity / own
+                    guard abs(opacity - 1) > 1e-12 else { return nil }
+                    return number(opacity)
+                },
+                reportsUnusable: false,
+                agrees: { existing, wanted, _ in
+                    guard let a = number(from: existing), let b = number(from: wanted) else { return false }
+                    return abs(a - b) < 1e-12
+                }),
         ]
     }
 
     static func doubleMapping(_ key: String, _ path: Field<Double>) -> Mapping {
-        Mapping(keys: [key],
-                read: { value, _, feature in
-                    guard let number = number(from: value) else { return false }
-                    path.set(&feature.style, number)
-                    return true
-                },
-                write: { feature in path.get(feature.style).map(number) },
-                agrees: { existing, wanted, _ in
-                    // "3" as written says what 3 says: kept as written.
-                    guard let a = number(from: existing), let b = number(from: wanted) else { return false }
-                    return a == b
-                })
+        Mapping(
+            keys: [key],
+            read: { value, _, feature in
+                guard let number = number(from: value) else { return false }
+                path.set(&feature.style, number)
+                return true
+            },
+            write: { feature in path.get(feature.style).map(number) },
+            agrees: { existing, wanted, _ in
+                // "3" as written says what 3 says: kept as written.
+                guard let a = number(from: existing), let b = number(from: wanted) else { return false }
+                return a == b
+            })
     }
 
     static func stringMapping(_ key: String, _ path: Field<String>) -> Mapping {
-        Mapping(keys: [key],
-                read: { value, _, feature in
-                    guard let text = value.stringValue else { return false }
-                    path.set(&feature.style, text)
-                    return true
-                },
-                write: { feature in path.get(feature.style).map(JSONValue.string) })
+        Mapping(
+            keys: [key],
+            read: { value, _, feature in
+                guard let text = value.stringValue else { return false }
+                path.set(&feature.style, text)
+                return true
+            },
+            write: { feature in path.get(feature.style).map(JSONValue.string) })
     }
 
     static func anchorMapping(_ key: String, _ path: Field<Anchor>) -> Mapping {
-        Mapping(keys: [key],
-                read: { value, _, feature in
-                    guard let pair = value.arrayValue, pair.count == 2, let x = pair[0].doubleValue, let y = pair[1].doubleValue,
-                          x.isFinite, y.isFinite
-                    else { return false }
-                    path.set(&feature.style, Anchor(x: x, y: y))
-                    return true
-                },
-                write: { feature in path.get(feature.style).map { .array([number($0.x), number($0.y)]) } })
+        Mapping(
+            keys: [key],
+            read: { value, _, feature in
+                guard let pair = value.arrayValue, pair.count == 2, let x = pair[0].doubleValue,
+                    let y = pair[1].doubleValue,
+                    x.isFinite, y.isFinite
+                else { return false }
+                path.set(&feature.style, Anchor(x: x, y: y))
+                return true
+            },
+            write: { feature in path.get(feature.style).map { .array([number($0.x), number($0.y)]) } })
     }
 
     /// `mappings` in plain memory made once and kept for the life of the process, read in
@@ -273,67 +291,77 @@ package enum StyleProperties {
         return UnsafeBufferPointer(table)
     }()
 
-    static let mappings: [Mapping] = [
-        Mapping(keys: ["name", "title"],
+    static let mappings: [Mapping] =
+        [
+            Mapping(
+                keys: ["name", "title"],
                 read: { value, _, feature in
                     guard let text = value.stringValue else { return false }
                     feature.title = text
                     return true
                 },
                 write: { $0.title.map(JSONValue.string) }, reportsUnusable: false),
-        Mapping(keys: ["description"],
+            Mapping(
+                keys: ["description"],
                 read: { value, _, feature in
                     guard let text = value.stringValue else { return false }
                     feature.snippet = text
                     return true
                 },
                 write: { $0.snippet.map(JSONValue.string) }, reportsUnusable: false),
-    ]
+        ]
         + colorMapping("stroke", "stroke-opacity", Field(get: { $0.strokeColor }, set: { $0.strokeColor = $1 }))
         + [doubleMapping("stroke-width", Field(get: { $0.strokeWidth }, set: { $0.strokeWidth = $1 }))]
         + colorMapping("fill", "fill-opacity", Field(get: { $0.fillColor }, set: { $0.fillColor = $1 }))
-        + colorMapping("marker-color", "icon-opacity", Field(get: { $0.markerColor }, set: { $0.markerColor = $1 }), alsoKeys: ["icon-color"])
+        + colorMapping(
+            "marker-color", "icon-opacity", Field(get: { $0.markerColor }, set: { $0.markerColor = $1 }),
+            alsoKeys: ["icon-color"])
         + [
             stringMapping("marker-symbol", Field(get: { $0.markerSymbol }, set: { $0.markerSymbol = $1 })),
-            Mapping(keys: ["marker-size"],
-                    read: { value, _, feature in
-                        guard let text = value.stringValue else { return false }
-                        feature.style.markerSize = text
-                        return true
-                    },
-                    write: { $0.style.markerSize.map(JSONValue.string) }),
+            Mapping(
+                keys: ["marker-size"],
+                read: { value, _, feature in
+                    guard let text = value.stringValue else { return false }
+                    feature.style.markerSize = text
+                    return true
+                },
+                write: { $0.style.markerSize.map(JSONValue.string) }),
             stringMapping("icon", Field(get: { $0.icon }, set: { $0.icon = $1 })),
             doubleMapping("icon-scale", Field(get: { $0.iconScale }, set: { $0.iconScale = $1 })),
             doubleMapping("icon-heading", Field(get: { $0.rotation }, set: { $0.rotation = $1 })),
-            Mapping(keys: [ModelKey.geodesic.name],
-                    read: { value, _, feature in
-                        guard let flag = value.boolValue else { return false }
-                        feature.style.geodesic = flag
-                        return true
-                    },
-                    write: { $0.style.geodesic.map(JSONValue.bool) }),
-            Mapping(keys: [ModelKey.spans.name],
-                    read: { value, _, feature in
-                        guard let list = value.arrayValue else { return false }
-                        var spans: [StyleSpan] = []
-                        for item in list {
-                            guard let span = spanFromJSON(item) else { return false }
-                            spans.append(span)
-                        }
-                        feature.style.spans = spans
-                        return true
-                    },
-                    write: { feature in feature.style.spans.isEmpty ? nil : .array(feature.style.spans.map(spanJSON)) }),
+            Mapping(
+                keys: [ModelKey.geodesic.name],
+                read: { value, _, feature in
+                    guard let flag = value.boolValue else { return false }
+                    feature.style.geodesic = flag
+                    return true
+                },
+                write: { $0.style.geodesic.map(JSONValue.bool) }),
+            Mapping(
+                keys: [ModelKey.spans.name],
+                read: { value, _, feature in
+                    guard let list = value.arrayValue else { return false }
+                    var spans: [StyleSpan] = []
+                    for item in list {
+                        guard let span = spanFromJSON(item) else { return false }
+                        spans.append(span)
+                    }
+                    feature.style.spans = spans
+                    return true
+                },
+                write: { feature in feature.style.spans.isEmpty ? nil : .array(feature.style.spans.map(spanJSON)) }),
             anchorMapping(ModelKey.groundAnchor.name, Field(get: { $0.groundAnchor }, set: { $0.groundAnchor = $1 })),
-            anchorMapping(ModelKey.infoWindowAnchor.name, Field(get: { $0.infoWindowAnchor }, set: { $0.infoWindowAnchor = $1 })),
+            anchorMapping(
+                ModelKey.infoWindowAnchor.name, Field(get: { $0.infoWindowAnchor }, set: { $0.infoWindowAnchor = $1 })),
             doubleMapping(ModelKey.opacity.name, Field(get: { $0.opacity }, set: { $0.opacity = $1 })),
-            Mapping(keys: [ModelKey.zIndex.name],
-                    read: { value, _, feature in
-                        guard case .number(let n) = value, let z = n.intValue else { return false }
-                        feature.style.zIndex = z
-                        return true
-                    },
-                    write: { $0.style.zIndex.map { .number(JSONNumber($0)) } }),
+            Mapping(
+                keys: [ModelKey.zIndex.name],
+                read: { value, _, feature in
+                    guard case .number(let n) = value, let z = n.intValue else { return false }
+                    feature.style.zIndex = z
+                    return true
+                },
+                write: { $0.style.zIndex.map { .number(JSONNumber($0)) } }),
         ]
 
     /// A span as JSON: `{"segments":…, "color":"#rrggbb", "opacity":…, "to-color":…, "to-opacity":…, "stamp":{"kind":…,"image":…}}`.
@@ -352,7 +380,8 @@ package enum StyleProperties {
 
     /// Reads a span written by `spanJSON`; `nil` when it does not fit.
     package static func spanFromJSON(_ value: JSONValue) -> StyleSpan? {
-        guard let object = value.objectValue, let text = object["color"]?.stringValue, let color = Color(css: text) else { return nil }
+        guard let object = value.objectValue, let text = object["color"]?.stringValue, let color = Color(css: text)
+        else { return nil }
         let from = color.withOpacity(object["opacity"]?.doubleValue ?? color.opacity)
         var to = from
         if let toText = object["to-color"]?.stringValue {
@@ -362,7 +391,7 @@ package enum StyleProperties {
         var stamp: StampStyle?
         if let stampObject = object["stamp"]?.objectValue {
             guard let kindText = stampObject["kind"]?.stringValue, let kind = StampStyle.Kind(rawValue: kindText),
-                  let image = stampObject["image"]?.stringValue
+                let image = stampObject["image"]?.stringValue
             else { return nil }
             stamp = StampStyle(kind, image: image)
         }
@@ -392,9 +421,13 @@ package struct MergedProperties {
         // The common case of rows read from a table: no style, and the title (snippet) carried
         // by a property of the user's (`name`, `NAME`): nothing to merge.
         if feature.style.isEmpty, feature.title.map({ TitleProperties.isCarried($0, as: .title, in: base) }) ?? true,
-           feature.snippet.map({ TitleProperties.isCarried($0, as: .snippet, in: base) }) ?? true { return }
+            feature.snippet.map({ TitleProperties.isCarried($0, as: .snippet, in: base) }) ?? true
+        {
+            return
+        }
         let present = StyleProperties.presentMappings(in: base)
-        var replaced: [(index: Int, value: JSONValue)] = [], added: [(key: String, value: JSONValue)] = []
+        var replaced: [(index: Int, value: JSONValue)] = []
+        var added: [(key: String, value: JSONValue)] = []
         // (Each mapping used in place, no closure capturing the feature: a copy of either
         // would retain what it holds.)
         let mappings = StyleProperties.mappingTable
@@ -403,15 +436,18 @@ package struct MergedProperties {
         let end = feature.style.isEmpty ? StyleProperties.titleAndSnippet : mappings.count
         for index in 0..<end {
             guard let wanted = mappings[index].write(feature) else { continue }
-            if index < 2, case .string(let text) = wanted, base.contains(where: {
-                TitleProperties.carries($0.key, $0.value, text: text, as: index == 0 ? .title : .snippet)
-            }) {
+            if index < 2, case .string(let text) = wanted,
+                base.contains(where: {
+                    TitleProperties.carries($0.key, $0.value, text: text, as: index == 0 ? .title : .snippet)
+                })
+            {
                 // The title (snippet) is carried by a property under the user's own key (`Name`,
                 // `title` beside a `name` of 12): nothing is added or replaced (`TitleProperties`).
                 continue
             } else if present & (1 << index) != 0,
-                      let place = mappings[index].keys.lazy.compactMap({ base.index(forKey: $0) }).first,
-                      index >= StyleProperties.titleAndSnippet || base.keys[place] == mappings[index].keys[0] {
+                let place = mappings[index].keys.lazy.compactMap({ base.index(forKey: $0) }).first,
+                index >= StyleProperties.titleAndSnippet || base.keys[place] == mappings[index].keys[0]
+            {
                 // Keep the source's literal when it already says the same thing. (A `title` that
                 // says another title is the user's data: the title goes under `name`.)
                 if !mappings[index].agrees(base.values[place], wanted, base) { replaced.append((place, wanted)) }

@@ -62,7 +62,8 @@ package enum TitleProperties {
     /// Sets the feature's title and snippet from its properties (`columns(of:in:)`). The
     /// properties stay as they are.
     package static func derive(into feature: inout Feature) {
-        let keys = feature.properties.keys, values = feature.properties.values
+        let keys = feature.properties.keys
+        let values = feature.properties.values
         for index in columns(of: .title, in: keys) {
             if case .string(let text) = values[index] {
                 feature.title = text
@@ -110,9 +111,10 @@ package enum TitleProperties {
     }
 
     /// Whether some property of `properties` (other than `key`) carries `text` in `role`.
-    package static func isCarried(_ text: String, as role: Role, in properties: JSONObject,
-                                  besides key: String? = nil) -> Bool
-    {
+    package static func isCarried(
+        _ text: String, as role: Role, in properties: JSONObject,
+        besides key: String? = nil
+    ) -> Bool {
         for (other, value) in properties where other != key && carries(other, value, text: text, as: role) {
             return true
         }
@@ -123,9 +125,10 @@ package enum TitleProperties {
     /// `<name>`) must still write the property `key: value` as data: it is the role's own
     /// column (`name`, `description`) saying the same text, and another property (`NAME`)
     /// carries the role too — a reader would then take that one for it, and `key` were gone.
-    package static func mustKeepBesideElement(_ key: String, _ value: JSONValue,
-                                              of feature: borrowing Feature) -> Bool
-    {
+    package static func mustKeepBesideElement(
+        _ key: String, _ value: JSONValue,
+        of feature: borrowing Feature
+    ) -> Bool {
         guard let role = role(ofKey: key), key == role.columnName, carries(key, value, of: feature) == role else {
             return false
         }

@@ -21,7 +21,9 @@ public enum EncodedPolyline {
     ///
     /// - Throws: `GeoConvError` for an unsupported precision, or a coordinate that is NaN,
     ///   infinite, or too large to encode at this precision.
-    public static func encode<C: Collection<Coordinate>>(_ coordinates: C, precision: Int = defaultPrecision)
+    public static func encode<C: Collection<Coordinate>>(
+        _ coordinates: C, precision: Int = defaultPrecision
+    )
         throws(GeoConvError) -> String
     {
         var bytes: [UInt8] = []
@@ -41,9 +43,12 @@ public enum EncodedPolyline {
         var previousLongitude: Int64 = 0
         var index = 0
         for coordinate in coordinates {
-            let latitude = try quantize(coordinate.latitude, factor: factor, precision: precision, index: index, what: "latitude")
-            let longitude = try quantize(coordinate.longitude, factor: factor, precision: precision, index: index, what: "longitude")
-            let deltaLatitude = latitude - previousLatitude, deltaLongitude = longitude - previousLongitude
+            let latitude = try quantize(
+                coordinate.latitude, factor: factor, precision: precision, index: index, what: "latitude")
+            let longitude = try quantize(
+                coordinate.longitude, factor: factor, precision: precision, index: index, what: "longitude")
+            let deltaLatitude = latitude - previousLatitude
+            let deltaLongitude = longitude - previousLongitude
             guard abs(deltaLatitude) <= limit, abs(deltaLongitude) <= limit else {
                 throw GeoConvError(
                     .invalidInput,
@@ -59,7 +64,9 @@ public enum EncodedPolyline {
     }
 
     /// `value × 10^precision` rounded half away from zero, as an integer.
-    static func quantize(_ value: Double, factor: Double, precision: Int, index: Int, what: String)
+    static func quantize(
+        _ value: Double, factor: Double, precision: Int, index: Int, what: String
+    )
         throws(GeoConvError) -> Int64
     {
         let scaled = value * factor
@@ -101,7 +108,8 @@ public enum EncodedPolyline {
     ///   63…126, a string that ends inside a value or after a latitude without its
     ///   longitude, or a value too large for any coordinate at this precision (overlong
     ///   or corrupt input).
-    public static func decode(_ encoded: String, precision: Int = defaultPrecision) throws(GeoConvError) -> [Coordinate] {
+    public static func decode(_ encoded: String, precision: Int = defaultPrecision) throws(GeoConvError) -> [Coordinate]
+    {
         var result: [Coordinate] = []
         var text = encoded
         let failure = text.withUTF8 { bytes -> GeoConvError? in
@@ -117,9 +125,10 @@ public enum EncodedPolyline {
     }
 
     /// Decodes UTF-8 bytes, appending to `output`. Offsets in errors count from the start of `bytes`.
-    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, precision: Int = defaultPrecision,
-                              into output: inout [Coordinate]) throws(GeoConvError)
-    {
+    public static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, precision: Int = defaultPrecision,
+        into output: inout [Coordinate]
+    ) throws(GeoConvError) {
         let factor = try scale(for: precision)
         // The largest difference two valid coordinates can have, ±360°, at this precision.
         let limit = Int64(360) * Int64(factor)
@@ -133,18 +142,20 @@ public enum EncodedPolyline {
             let pairStart = index
             let deltaLatitude = try readVarint(base, count, &index, limit: limit, precision: precision)
             guard index < count else {
-                throw GeoConvError(.invalidInput,
-                                   "the encoded polyline ends after a latitude, without its longitude",
-                                   at: SourceLocation(byteOffset: count),
-                                   hint: "the string is truncated; the last point starts at byte \(pairStart)")
+                throw GeoConvError(
+                    .invalidInput,
+                    "the encoded polyline ends after a latitude, without its longitude",
+                    at: SourceLocation(byteOffset: count),
+                    hint: "the string is truncated; the last point starts at byte \(pairStart)")
             }
             let deltaLongitude = try readVarint(base, count, &index, limit: limit, precision: precision)
             let (newLatitude, o1) = latitude.addingReportingOverflow(deltaLatitude)
             let (newLongitude, o2) = longitude.addingReportingOverflow(deltaLongitude)
             guard !o1, !o2 else {
-                throw GeoConvError(.invalidInput, "coordinates overflow 64-bit integers by the point at byte \(pairStart)",
-                                   at: SourceLocation(byteOffset: pairStart),
-                                   hint: "the string is corrupt, or was encoded at a lower precision than \(precision)")
+                throw GeoConvError(
+                    .invalidInput, "coordinates overflow 64-bit integers by the point at byte \(pairStart)",
+                    at: SourceLocation(byteOffset: pairStart),
+                    hint: "the string is corrupt, or was encoded at a lower precision than \(precision)")
             }
             latitude = newLatitude
             longitude = newLongitude
@@ -153,7 +164,9 @@ public enum EncodedPolyline {
     }
 
     @inline(__always)
-    static func readVarint(_ base: UnsafePointer<UInt8>, _ count: Int, _ index: inout Int, limit: Int64, precision: Int)
+    static func readVarint(
+        _ base: UnsafePointer<UInt8>, _ count: Int, _ index: inout Int, limit: Int64, precision: Int
+    )
         throws(GeoConvError) -> Int64
     {
         let start = index
@@ -161,10 +174,12 @@ public enum EncodedPolyline {
         var shift: UInt64 = 0
         while true {
             guard index < count else {
-                throw GeoConvError(.invalidInput,
-                                   "the encoded polyline ends inside a value (its last character has the continuation bit set)",
-                                   at: SourceLocation(byteOffset: count),
-                                   hint: "the string is truncated or was cut at a special character; the value starts at byte \(start)")
+                throw GeoConvError(
+                    .invalidInput,
+                    "the encoded polyline ends inside a value (its last character has the continuation bit set)",
+                    at: SourceLocation(byteOffset: count),
+                    hint: "the string is truncated or was cut at a special character; the value starts at byte \(start)"
+                )
             }
             let byte = base[index]
             let chunk = UInt64(byte) &- 63
@@ -174,9 +189,10 @@ public enum EncodedPolyline {
             if chunk < 0x20 { break }
             shift += 5
             guard shift < 60 else {
-                throw GeoConvError(.invalidInput, "overlong value starting at byte \(start): more than 12 characters",
-                                   at: SourceLocation(byteOffset: start),
-                                   hint: "no coordinate needs that many; the string is corrupt")
+                throw GeoConvError(
+                    .invalidInput, "overlong value starting at byte \(start): more than 12 characters",
+                    at: SourceLocation(byteOffset: start),
+                    hint: "no coordinate needs that many; the string is corrupt")
             }
         }
         let magnitude = Int64(bitPattern: result >> 1)
@@ -203,14 +219,16 @@ public enum EncodedPolyline {
         }
         var hint = "encoded polylines use only the characters '?' (63) to '~' (126)"
         if byte == 32 || byte == 9 { hint += "; separate several polylines with newlines" }
-        return GeoConvError(.invalidInput, "character \(shown) at byte \(index) is not part of an encoded polyline",
-                            at: SourceLocation(byteOffset: index), hint: hint)
+        return GeoConvError(
+            .invalidInput, "character \(shown) at byte \(index) is not part of an encoded polyline",
+            at: SourceLocation(byteOffset: index), hint: hint)
     }
 
     static func scale(for precision: Int) throws(GeoConvError) -> Double {
         guard supportedPrecisions.contains(precision) else {
-            throw GeoConvError(.usage, "polyline precision \(precision) is not supported",
-                               hint: "use 0…13: 5 for Google, 6 for OSRM and Valhalla")
+            throw GeoConvError(
+                .usage, "polyline precision \(precision) is not supported",
+                hint: "use 0…13: 5 for Google, 6 for OSRM and Valhalla")
         }
         return DecimalFormatter.powerOfTen(precision)
     }

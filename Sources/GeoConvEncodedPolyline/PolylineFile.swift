@@ -1,6 +1,6 @@
 public import GeoConvCore
-public import GeoConvIO
 public import GeoConvFormatKit
+public import GeoConvIO
 
 /// Options for reading and writing `.polyline` files.
 public struct PolylineFileOptions: Hashable, Sendable {
@@ -48,7 +48,8 @@ public struct PolylineFileReader: FeatureReader {
 
     public mutating func next() throws(GeoConvError) -> Feature? {
         while let line = try lines.nextLine() {
-            let location = SourceLocation(file: lines.name, line: lines.lineNumber, column: 1, byteOffset: lines.lineOffset)
+            let location = SourceLocation(
+                file: lines.name, line: lines.lineNumber, column: 1, byteOffset: lines.lineOffset)
             guard let first = line.firstIndex(where: { $0 != 32 && $0 != 9 }), line[first] != UInt8(ascii: "#") else {
                 continue
             }
@@ -60,12 +61,14 @@ public struct PolylineFileReader: FeatureReader {
             } catch {
                 var located = error
                 let column = (error.location?.byteOffset ?? 0) + 1
-                located.location = SourceLocation(file: lines.name, line: lines.lineNumber, column: column,
-                                                  byteOffset: lines.lineOffset + column - 1)
+                located.location = SourceLocation(
+                    file: lines.name, line: lines.lineNumber, column: column,
+                    byteOffset: lines.lineOffset + column - 1)
                 guard options.skipsInvalidLines else { throw located }
-                try diagnostics.skip("polyline.invalid-line-skipped",
-                                     "skipped a line that is not a valid encoded polyline: \(error.message)",
-                                     at: located.location)
+                try diagnostics.skip(
+                    "polyline.invalid-line-skipped",
+                    "skipped a line that is not a valid encoded polyline: \(error.message)",
+                    at: located.location)
             }
         }
         return nil
@@ -76,7 +79,10 @@ public struct PolylineFileReader: FeatureReader {
         geometry.forEachCoordinate { c in if outside == nil, !c.isValidGeographic { outside = c } }
         guard let outside else { return }
         var message = "decoded coordinate \(outside) is outside latitude ±90 / longitude ±180"
-        if options.precision < 6 { message += "; was it encoded at precision \(options.precision + 1) (--polyline-precision \(options.precision + 1))?" }
+        if options.precision < 6 {
+            message +=
+                "; was it encoded at precision \(options.precision + 1) (--polyline-precision \(options.precision + 1))?"
+        }
         try diagnostics.warn("polyline.out-of-range", message, at: location)
     }
 }
@@ -96,7 +102,10 @@ enum PolylineLine {
         var groupStart = 0
         while index < count {
             let byte = line[index]
-            if byte == 32 || byte == 9 { index += 1; continue }
+            if byte == 32 || byte == 9 {
+                index += 1
+                continue
+            }
             if byte == UInt8(ascii: "(") {
                 guard rings == nil else { throw syntax("a polygon cannot contain another '('", at: index) }
                 rings = []
@@ -106,7 +115,9 @@ enum PolylineLine {
             }
             if byte == UInt8(ascii: ")") {
                 guard let polygonRings = rings else { throw syntax("')' without a matching '('", at: index) }
-                guard let outer = polygonRings.first else { throw syntax("'()' holds no ring; a polygon needs an outer ring", at: groupStart) }
+                guard let outer = polygonRings.first else {
+                    throw syntax("'()' holds no ring; a polygon needs an outer ring", at: groupStart)
+                }
                 parts.append(.polygon(PolygonRings(outer: outer, holes: Array(polygonRings.dropFirst()))))
                 rings = nil
                 index += 1
@@ -114,14 +125,15 @@ enum PolylineLine {
             }
             let start = index
             while index < count, line[index] != 32, line[index] != 9, line[index] != UInt8(ascii: "("),
-                  line[index] != UInt8(ascii: ")")
+                line[index] != UInt8(ascii: ")")
             {
                 index += 1
             }
             var coordinates: [Coordinate] = []
             do throws(GeoConvError) {
-                try EncodedPolyline.decode(UnsafeBufferPointer(rebasing: line[start..<index]), precision: precision,
-                                           into: &coordinates)
+                try EncodedPolyline.decode(
+                    UnsafeBufferPointer(rebasing: line[start..<index]), precision: precision,
+                    into: &coordinates)
             } catch {
                 var shifted = error
                 shifted.location = SourceLocation(byteOffset: start + (error.location?.byteOffset ?? 0))
@@ -145,7 +157,9 @@ enum PolylineLine {
             }
         }
         if parts.count == 1 { return single(parts[0]) }
-        var points: [Coordinate] = [], lines: [Path] = [], polygons: [PolygonRings] = []
+        var points: [Coordinate] = []
+        var lines: [Path] = []
+        var polygons: [PolygonRings] = []
         for part in parts {
             switch part {
             case .path(let coordinates) where coordinates.count == 1: points.append(coordinates[0])
@@ -160,8 +174,9 @@ enum PolylineLine {
     }
 
     static func syntax(_ message: String, at offset: Int) -> GeoConvError {
-        GeoConvError(.invalidInput, message, at: SourceLocation(byteOffset: offset),
-                     hint: "a line is PATH, PATH PATH …, or (OUTER HOLE …) groups; see docs/formats/polyline.md")
+        GeoConvError(
+            .invalidInput, message, at: SourceLocation(byteOffset: offset),
+            hint: "a line is PATH, PATH PATH …, or (OUTER HOLE …) groups; see docs/formats/polyline.md")
     }
 }
 
@@ -177,7 +192,8 @@ public struct PolylineFileWriter: RecordAppendingWriter {
     private var line: [UInt8] = []
 
     /// Creates a writer.
-    public init(_ output: ByteWriter, options: PolylineFileOptions = PolylineFileOptions(), diagnostics: DiagnosticLog) {
+    public init(_ output: ByteWriter, options: PolylineFileOptions = PolylineFileOptions(), diagnostics: DiagnosticLog)
+    {
         self.output = output
         self.options = options
         self.diagnostics = diagnostics
@@ -186,11 +202,19 @@ public struct PolylineFileWriter: RecordAppendingWriter {
     public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) {
         _ = try EncodedPolyline.scale(for: options.precision)
         if header.name != nil || header.description != nil {
-            try diagnostics.warn("polyline.document-info-dropped", "the document's name and description are dropped: a polyline file has no header")
+            try diagnostics.warn(
+                "polyline.document-info-dropped",
+                "the document's name and description are dropped: a polyline file has no header")
         }
         try header.reportEmbeddedFilesDropped(by: "a polyline file", diagnostics: diagnostics)
-        if header.camera != nil { try diagnostics.warn("polyline.camera-dropped", "the document's camera is dropped: a polyline file cannot hold one") }
-        if !header.tileLayers.isEmpty { try diagnostics.warn("polyline.tile-layers-dropped", "tile layers are dropped: a polyline file cannot hold them") }
+        if header.camera != nil {
+            try diagnostics.warn(
+                "polyline.camera-dropped", "the document's camera is dropped: a polyline file cannot hold one")
+        }
+        if !header.tileLayers.isEmpty {
+            try diagnostics.warn(
+                "polyline.tile-layers-dropped", "tile layers are dropped: a polyline file cannot hold them")
+        }
     }
 
     /// The features a polyline file holds (`FormatCapabilities.writtenOrder`): those with
@@ -207,15 +231,17 @@ public struct PolylineFileWriter: RecordAppendingWriter {
         try feature.requireFinite(writing: "an encoded polyline", at: diagnostics.currentLocation)
         try reportDroppedAttributes(feature)
         guard let geometry = feature.geometry, !geometry.isEmpty else {
-            try diagnostics.warn("polyline.empty-geometry-dropped",
-                                 "a feature without a geometry (or with an empty one) is dropped: a polyline line needs positions")
+            try diagnostics.warn(
+                "polyline.empty-geometry-dropped",
+                "a feature without a geometry (or with an empty one) is dropped: a polyline line needs positions")
             return
         }
         line.removeAll(keepingCapacity: true)
         try append(geometry, topLevel: true)
         guard !line.isEmpty else {
-            try diagnostics.warn("polyline.empty-geometry-dropped",
-                                 "a feature without a geometry (or with an empty one) is dropped: a polyline line needs positions")
+            try diagnostics.warn(
+                "polyline.empty-geometry-dropped",
+                "a feature without a geometry (or with an empty one) is dropped: a polyline line needs positions")
             return
         }
         line.append(10)
@@ -253,24 +279,29 @@ public struct PolylineFileWriter: RecordAppendingWriter {
         case .point(let c): try appendPath(CollectionOfOne(c))
         case .lineString(let path):
             if path.count == 1 {
-                try diagnostics.warn("polyline.one-point-line", "a one-position LineString is written as a one-position path, which reads back as a Point")
+                try diagnostics.warn(
+                    "polyline.one-point-line",
+                    "a one-position LineString is written as a one-position path, which reads back as a Point")
             }
             try appendPath(path)
         case .polygon(let rings): try appendPolygon(rings)
         case .multiPoint(let points):
             if points.count == 1 {
-                try diagnostics.warn("polyline.single-part-multi",
-                                     "a one-part Multi geometry reads back as its single part")
+                try diagnostics.warn(
+                    "polyline.single-part-multi",
+                    "a one-part Multi geometry reads back as its single part")
             }
             for p in points { try appendPath(CollectionOfOne(p)) }
         case .multiLineString(let lines):
             if lines.count == 1 {
-                try diagnostics.warn("polyline.single-part-multi", "a one-part Multi geometry reads back as its single part")
+                try diagnostics.warn(
+                    "polyline.single-part-multi", "a one-part Multi geometry reads back as its single part")
             }
             for l in lines { try appendPath(l) }
         case .multiPolygon(let polygons):
             if polygons.count == 1 {
-                try diagnostics.warn("polyline.single-part-multi", "a one-part Multi geometry reads back as its single part")
+                try diagnostics.warn(
+                    "polyline.single-part-multi", "a one-part Multi geometry reads back as its single part")
             }
             for p in polygons { try appendPolygon(p) }
         case .geometryCollection(let members):
@@ -284,14 +315,17 @@ public struct PolylineFileWriter: RecordAppendingWriter {
                 }
             }
             if !topLevel || !singles || kinds.count <= 1 {
-                try diagnostics.warn("polyline.collection-flattened",
-                                     "a GeometryCollection is written as its parts and reads back as a Multi geometry or a flat collection")
+                try diagnostics.warn(
+                    "polyline.collection-flattened",
+                    "a GeometryCollection is written as its parts and reads back as a Multi geometry or a flat collection"
+                )
             }
             for member in members { try append(member, topLevel: false) }
         case .circle:
-            try diagnostics.warn("polyline.circle-dropped",
-                                 "a circle is dropped: encoded polylines cannot hold one",
-                                 hint: "convert circles to polygons first (geoconv convert --circles polygon)")
+            try diagnostics.warn(
+                "polyline.circle-dropped",
+                "a circle is dropped: encoded polylines cannot hold one",
+                hint: "convert circles to polygons first (geoconv convert --circles polygon)")
         case .empty: break
         }
     }
@@ -300,7 +334,9 @@ public struct PolylineFileWriter: RecordAppendingWriter {
         let factor = DecimalFormatter.powerOfTen(options.precision)
         for c in coordinates {
             if c.altitude != nil {
-                try diagnostics.warn("polyline.altitude-dropped", "altitudes are dropped: encoded polylines hold latitude and longitude only")
+                try diagnostics.warn(
+                    "polyline.altitude-dropped",
+                    "altitudes are dropped: encoded polylines hold latitude and longitude only")
                 break
             }
         }
@@ -308,9 +344,10 @@ public struct PolylineFileWriter: RecordAppendingWriter {
             let lat = (abs(c.latitude * factor) + 0.5).rounded(.down) / factor
             let lng = (abs(c.longitude * factor) + 0.5).rounded(.down) / factor
             if lat != abs(c.latitude) || lng != abs(c.longitude) {
-                try diagnostics.warn("polyline.coordinates-rounded",
-                                     "coordinates are rounded to \(options.precision) decimals",
-                                     hint: "use --polyline-precision 6 to keep more")
+                try diagnostics.warn(
+                    "polyline.coordinates-rounded",
+                    "coordinates are rounded to \(options.precision) decimals",
+                    hint: "use --polyline-precision 6 to keep more")
                 return
             }
         }
@@ -318,19 +355,26 @@ public struct PolylineFileWriter: RecordAppendingWriter {
 
     private func reportDroppedAttributes(_ feature: Feature) throws(GeoConvError) {
         if !feature.properties.isEmpty {
-            try diagnostics.warn("polyline.properties-dropped", "feature properties are dropped: a polyline line holds only a geometry")
+            try diagnostics.warn(
+                "polyline.properties-dropped", "feature properties are dropped: a polyline line holds only a geometry")
         }
         if feature.title != nil || feature.snippet != nil {
-            try diagnostics.warn("polyline.info-dropped", "feature names and descriptions are dropped: a polyline line holds only a geometry")
+            try diagnostics.warn(
+                "polyline.info-dropped",
+                "feature names and descriptions are dropped: a polyline line holds only a geometry")
         }
         if !feature.style.isEmpty {
-            try diagnostics.warn("polyline.style-dropped", "feature styles are dropped: a polyline line holds only a geometry")
+            try diagnostics.warn(
+                "polyline.style-dropped", "feature styles are dropped: a polyline line holds only a geometry")
         }
         if feature.id != nil {
-            try diagnostics.warn("polyline.id-dropped", "feature ids are dropped: a polyline line holds only a geometry")
+            try diagnostics.warn(
+                "polyline.id-dropped", "feature ids are dropped: a polyline line holds only a geometry")
         }
         if !feature.foreignMembers.isEmpty {
-            try diagnostics.warn("polyline.foreign-members-dropped", "foreign members are dropped: a polyline line holds only a geometry")
+            try diagnostics.warn(
+                "polyline.foreign-members-dropped", "foreign members are dropped: a polyline line holds only a geometry"
+            )
         }
     }
 }

@@ -22,7 +22,8 @@ extension FileFormat {
             impliedOptions: { path, _, options in
                 // OSRM and Valhalla's precision-6 polylines are named `.polyline6`.
                 if options.formatOptions[PolylineOptions.precision] == nil {
-                    options.formatOptions[PolylineOptions.precision] = path?.hasSuffix(".polyline6") == true ? 6 : EncodedPolyline.defaultPrecision
+                    options.formatOptions[PolylineOptions.precision] =
+                        path?.hasSuffix(".polyline6") == true ? 6 : EncodedPolyline.defaultPrecision
                 }
             },
             writtenOrder: PolylineFileWriter.heldFeatures(_:)
@@ -42,13 +43,19 @@ extension FileFormat {
             return sawPolylineByte && prefix.first != UInt8(ascii: "{") && prefix.first != UInt8(ascii: "[")
         },
         makeReader: .features { input, options, diagnostics in
-            PolylineFileReader(input, options: PolylineFileOptions(precision: options.formatOptions[PolylineOptions.precision] ?? EncodedPolyline.defaultPrecision,
-                                                                   skipsInvalidLines: options.skipInvalid),
-                               diagnostics: diagnostics)
+            PolylineFileReader(
+                input,
+                options: PolylineFileOptions(
+                    precision: options.formatOptions[PolylineOptions.precision] ?? EncodedPolyline.defaultPrecision,
+                    skipsInvalidLines: options.skipInvalid),
+                diagnostics: diagnostics)
         },
         makeWriter: .records { output, options, diagnostics in
-            PolylineFileWriter(output, options: PolylineFileOptions(precision: options.formatOptions[PolylineOptions.precision] ?? EncodedPolyline.defaultPrecision),
-                               diagnostics: diagnostics)
+            PolylineFileWriter(
+                output,
+                options: PolylineFileOptions(
+                    precision: options.formatOptions[PolylineOptions.precision] ?? EncodedPolyline.defaultPrecision),
+                diagnostics: diagnostics)
         }
     )
 }

@@ -1,4 +1,5 @@
 public import GeoConvIO
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -77,9 +78,10 @@ public struct ConversionOptions: Hashable, Sendable {
     }
 
     /// Creates options with the defaults of the command line.
-    public init(inputFormat: FileFormat? = nil, outputFormat: FileFormat? = nil,
-                coordinatePrecision: Int? = nil, strict: Bool = false, skipInvalid: Bool = false)
-    {
+    public init(
+        inputFormat: FileFormat? = nil, outputFormat: FileFormat? = nil,
+        coordinatePrecision: Int? = nil, strict: Bool = false, skipInvalid: Bool = false
+    ) {
         self.inputFormat = inputFormat
         self.outputFormat = outputFormat
         self.coordinatePrecision = coordinatePrecision

@@ -31,8 +31,10 @@ public struct FeatureRun: Sendable {
 
     /// Creates a run read by `makeReader` (a scanner that cuts bytes leaves it to the
     /// reader that hands the run out: `unassigned` until then).
-    public init(bytes: [UInt8], line: Int, column: Int = 1, byteOffset: Int, recordsBefore: Int,
-                makeReader: @escaping MakeReader = FeatureRun.unassigned) {
+    public init(
+        bytes: [UInt8], line: Int, column: Int = 1, byteOffset: Int, recordsBefore: Int,
+        makeReader: @escaping MakeReader = FeatureRun.unassigned
+    ) {
         self.bytes = bytes
         self.line = line
         self.column = column
@@ -43,8 +45,9 @@ public struct FeatureRun: Sendable {
 
     /// The reader of a run cut by bytes alone, before its reader is assigned: refuses.
     public static let unassigned: MakeReader = { input, _ throws(GeoConvError) in
-        throw GeoConvError(.unsupported, "a run of \(input.name) was handed out without a reader of its features",
-                           hint: "the reader that cuts a run sets its makeReader")
+        throw GeoConvError(
+            .unsupported, "a run of \(input.name) was handed out without a reader of its features",
+            hint: "the reader that cuts a run sets its makeReader")
     }
 
     /// A reader of this run's bytes, named `name` in messages; it starts the input only when
@@ -130,7 +133,8 @@ public protocol RecordAppendingWriter: FeatureWriter {
     /// Adds the records a selective records writer wrote, in order after what this writer
     /// wrote so far, learning what they tell it; `locate(i)` places what it reports about the
     /// run's record `i` (counted from 0). Default: `appendRecords(_:count:)`.
-    mutating func appendRecords(_ records: WrittenRecords<RecordFacts>, locating locate: (Int) -> Void)
+    mutating func appendRecords(
+        _ records: WrittenRecords<RecordFacts>, locating locate: (Int) -> Void)
         throws(GeoConvError)
 }
 
@@ -138,17 +142,19 @@ extension RecordAppendingWriter {
     public func recordsWriter(into output: ByteWriter, diagnostics: DiagnosticLog) -> (any FeatureWriter)? { nil }
 
     public mutating func appendRecords(_ bytes: [UInt8], count: Int) throws(GeoConvError) {
-        throw GeoConvError(.unsupported, "this writer takes no records written elsewhere",
-                           hint: "a writer that appends records gives a recordsWriter(into:diagnostics:)")
+        throw GeoConvError(
+            .unsupported, "this writer takes no records written elsewhere",
+            hint: "a writer that appends records gives a recordsWriter(into:diagnostics:)")
     }
 
     public func selectiveRecordsWriter() -> (any SelectiveRecordsWriter<RecordFacts>)? { nil }
 
-    public mutating func appendRecords(_ records: WrittenRecords<RecordFacts>, locating locate: (Int) -> Void) throws(GeoConvError) {
+    public mutating func appendRecords(
+        _ records: WrittenRecords<RecordFacts>, locating locate: (Int) -> Void
+    ) throws(GeoConvError) {
         try appendRecords(records.bytes, count: records.count)
     }
 }
-
 
 /// A writer that writes no records apart, as a `RecordAppendingWriter` that declines them:
 /// how the parallel route takes a format's writer that is nothing more than a
@@ -233,8 +239,7 @@ package struct FeatureBatch<Facts> {
     /// A batch for `writer`, begun, made on the writer's thread (a records writer starts
     /// from its state).
     package init<Writer: RecordAppendingWriter>(for writer: Writer, log: DiagnosticLog) throws(GeoConvError)
-        where Writer.RecordFacts == Facts
-    {
+    where Writer.RecordFacts == Facts {
         self.log = log
         let output = try ByteWriter(.memory)
         if let made = writer.recordsWriter(into: output, diagnostics: log) {
@@ -285,10 +290,11 @@ package struct FeatureBatch<Facts> {
     /// writer reports about a kept feature (or a record) is placed by `locate`, given the
     /// feature's ordinal, and asked only when a message needs a place (the first of each
     /// kind): no place is made or kept per feature.
-    package func write<Writer: RecordAppendingWriter>(into writer: inout Writer, diagnostics: DiagnosticLog,
-                                              locating locate: @escaping (Int) -> SourceLocation? = { _ in nil }) throws(GeoConvError)
-        where Writer.RecordFacts == Facts
-    {
+    package func write<Writer: RecordAppendingWriter>(
+        into writer: inout Writer, diagnostics: DiagnosticLog,
+        locating locate: @escaping (Int) -> SourceLocation? = { _ in nil }
+    ) throws(GeoConvError)
+    where Writer.RecordFacts == Facts {
         if let written {
             try writer.appendRecords(written, count: count)
             return

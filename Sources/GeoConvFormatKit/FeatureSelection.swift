@@ -52,7 +52,8 @@ public struct FeatureSelection: Hashable, Sendable {
 
     /// Whether the selection keeps everything as read.
     public var isEmpty: Bool {
-        whereClause == nil && properties == nil && boundingBox == nil && limit == nil && !explodesCollections && dimension == nil
+        whereClause == nil && properties == nil && boundingBox == nil && limit == nil && !explodesCollections
+            && dimension == nil
     }
 
     /// Creates an empty selection (everything kept).

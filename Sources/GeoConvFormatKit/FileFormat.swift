@@ -9,9 +9,11 @@ public import GeoConvIO
 /// `validate` ask `capabilities`.
 public struct FileFormat: Hashable, Sendable, CustomStringConvertible {
     /// Makes a reader of a format.
-    public typealias MakeReader = @Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any FeatureReader
+    public typealias MakeReader =
+        @Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any FeatureReader
     /// Makes a writer of a format.
-    public typealias MakeWriter = @Sendable (ByteWriter, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any FeatureWriter
+    public typealias MakeWriter =
+        @Sendable (ByteWriter, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any FeatureWriter
 
     /// The short name used with `--from` / `--to`, e.g. `polyline`.
     public let name: String
@@ -95,26 +97,33 @@ public struct FileFormat: Hashable, Sendable, CustomStringConvertible {
     /// case) names for this format's reader (`side` `.read`) or writer (`.write`) in `values`.
     /// A name the format does not declare for that side, or a value it cannot take, is a
     /// usage error that lists what it takes.
-    public func setOption(_ assignment: String, for side: FormatOptionSides, in values: inout FormatOptionValues)
+    public func setOption(
+        _ assignment: String, for side: FormatOptionSides, in values: inout FormatOptionValues
+    )
         throws(GeoConvError)
     {
         let flag = side.flags
         let taken = options.filter { $0.sides.contains(side) }
         let listed = taken.isEmpty ? "none" : taken.map(\.usage).joined(separator: ", ")
         guard let equals = assignment.firstIndex(of: "=") else {
-            throw GeoConvError(.usage, "\(flag) \(assignment): give NAME=VALUE",
-                               hint: "\(name) \(side == .read ? "reading" : "writing") takes \(listed)")
+            throw GeoConvError(
+                .usage, "\(flag) \(assignment): give NAME=VALUE",
+                hint: "\(name) \(side == .read ? "reading" : "writing") takes \(listed)")
         }
-        let key = assignment[..<equals].uppercased(), text = String(assignment[assignment.index(after: equals)...])
+        let key = assignment[..<equals].uppercased()
+        let text = String(assignment[assignment.index(after: equals)...])
         guard let option = taken.first(where: { $0.key == key }) else {
-            let kind = side == .read ? "open" : "creation", doing = side == .read ? "reading" : "writing"
-            throw GeoConvError(.usage, "\(flag) \(assignment): \(name) has no \(kind) option \(key)",
-                               hint: "\(name) \(doing) takes \(listed) (geoconv formats lists them)")
+            let kind = side == .read ? "open" : "creation"
+            let doing = side == .read ? "reading" : "writing"
+            throw GeoConvError(
+                .usage, "\(flag) \(assignment): \(name) has no \(kind) option \(key)",
+                hint: "\(name) \(doing) takes \(listed) (geoconv formats lists them)")
         }
         guard option.assign(text, &values) else {
-            throw GeoConvError(.usage,
-                               "\(flag) \(assignment): \(option.key) takes \(option.typeName) values, not '\(text)'",
-                               hint: "\(option.key): \(option.help)")
+            throw GeoConvError(
+                .usage,
+                "\(flag) \(assignment): \(option.key) takes \(option.typeName) values, not '\(text)'",
+                hint: "\(option.key): \(option.help)")
         }
     }
 }
@@ -145,10 +154,12 @@ public struct FormatCapabilities: Sendable {
     public var lineRecords: LineRecords?
     /// Fills in options a file's name implies, where the caller left them `nil`; given the
     /// lower-cased path (`nil` for standard input/output and memory) and the file's role.
-    public var impliedOptions: (@Sendable (_ path: String?, _ role: FileRole, _ options: inout ConversionOptions) -> Void)?
+    public var impliedOptions:
+        (@Sendable (_ path: String?, _ role: FileRole, _ options: inout ConversionOptions) -> Void)?
     /// Makes a reader that also lists the format's own rule breaks, for `validate`; `nil`
     /// when the format's reader is its only check.
-    public var makeValidator: (@Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any ValidatingReader)?
+    public var makeValidator:
+        (@Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any ValidatingReader)?
     /// The format carries files with the document (KMZ: images beside `doc.kml`); for the
     /// others, a document's embedded files are dropped before writing, with a warning
     /// naming the formats that hold them.
@@ -216,8 +227,11 @@ public struct FormatCapabilities: Sendable {
     public init(
         isWGS84Only: Bool = false, holdsCircles: Bool = false, drawsCirclesAsPolygons: Bool = false,
         holdsEmptyMembers: Bool = false, lineRecords: LineRecords? = nil,
-        impliedOptions: (@Sendable (_ path: String?, _ role: FileRole, _ options: inout ConversionOptions) -> Void)? = nil,
-        makeValidator: (@Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any ValidatingReader)? = nil,
+        impliedOptions: (@Sendable (_ path: String?, _ role: FileRole, _ options: inout ConversionOptions) -> Void)? =
+            nil,
+        makeValidator: (
+            @Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError) -> any ValidatingReader
+        )? = nil,
         holdsEmbeddedFiles: Bool = false, writesFeaturesAs: String? = nil,
         listsValues: (@Sendable (ByteReader) throws(GeoConvError) -> [ListedValue])? = nil,
         resolvesOptions: (@Sendable (_ options: inout ConversionOptions) throws(GeoConvError) -> Void)? = nil,
@@ -280,7 +294,9 @@ package enum FormatSniffing {
     package static func firstSignificantByte(_ prefix: [UInt8]) -> (byte: UInt8, index: Int)? {
         var index = 0
         if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
-        while index < prefix.count, prefix[index] == 0x20 || prefix[index] == 0x09 || prefix[index] == 0x0A || prefix[index] == 0x0D {
+        while index < prefix.count,
+            prefix[index] == 0x20 || prefix[index] == 0x09 || prefix[index] == 0x0A || prefix[index] == 0x0D
+        {
             index += 1
         }
         return index < prefix.count ? (prefix[index], index) : nil
@@ -307,7 +323,8 @@ public enum CRSNames {
     /// "CRS84". Case and spaces do not matter. `nil` for anything else (WKT, PROJ strings).
     public static func authorityAndCode(_ text: String) -> (authority: String, code: String)? {
         let name = text.lowercased().replacing(" ", with: "")
-        let urn = "urn:ogc:def:crs:", gml = "http://www.opengis.net/gml/srs/epsg.xml#"
+        let urn = "urn:ogc:def:crs:"
+        let gml = "http://www.opengis.net/gml/srs/epsg.xml#"
         if name.hasPrefix(urn) {
             let parts = name.dropFirst(urn.count).split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count >= 2, let authority = parts.first, let code = parts.last else { return nil }

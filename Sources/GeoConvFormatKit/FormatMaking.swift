@@ -7,7 +7,8 @@ public import GeoConvIO
 /// needs a refinement asks for it here and gets the reader as one, without a cast.
 public struct ReaderMaking: Sendable {
     /// Makes a reader from the input, the conversion's options and the reading log.
-    public typealias Make<Reader> = @Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError)
+    public typealias Make<Reader> =
+        @Sendable (ByteReader, ConversionOptions, DiagnosticLog) throws(GeoConvError)
         -> Reader
 
     /// Makes the reader, as a reader of features.
@@ -17,8 +18,10 @@ public struct ReaderMaking: Sendable {
     /// Makes the reader as a marker index, when it is one.
     public let markers: Make<any MarkerIndexReader>?
 
-    private init(features: @escaping Make<any FeatureReader>, runs: Make<any FeatureRunReader>?,
-                 markers: Make<any MarkerIndexReader>?) {
+    private init(
+        features: @escaping Make<any FeatureReader>, runs: Make<any FeatureRunReader>?,
+        markers: Make<any MarkerIndexReader>?
+    ) {
         self.features = features
         self.runs = runs
         self.markers = markers
@@ -31,15 +34,17 @@ public struct ReaderMaking: Sendable {
 
     /// A reader that also cuts its features into runs.
     public static func runs(_ make: @escaping Make<any FeatureRunReader>) -> ReaderMaking {
-        ReaderMaking(features: { (input, options, log) throws(GeoConvError) in try make(input, options, log) },
-                     runs: make, markers: nil)
+        ReaderMaking(
+            features: { (input, options, log) throws(GeoConvError) in try make(input, options, log) },
+            runs: make, markers: nil)
     }
 
     /// A reader that also cuts runs and indexes markers.
     public static func markers(_ make: @escaping Make<any MarkerIndexReader>) -> ReaderMaking {
-        ReaderMaking(features: { (input, options, log) throws(GeoConvError) in try make(input, options, log) },
-                     runs: { (input, options, log) throws(GeoConvError) in try make(input, options, log) },
-                     markers: make)
+        ReaderMaking(
+            features: { (input, options, log) throws(GeoConvError) in try make(input, options, log) },
+            runs: { (input, options, log) throws(GeoConvError) in try make(input, options, log) },
+            markers: make)
     }
 }
 
@@ -49,7 +54,8 @@ public struct ReaderMaking: Sendable {
 /// records apart when the format's writer is a plain `FeatureWriter`.
 public struct WriterMaking: Sendable {
     /// Makes a writer into the output, with the conversion's options and log.
-    public typealias Make<Writer> = @Sendable (ByteWriter, ConversionOptions, DiagnosticLog) throws(GeoConvError)
+    public typealias Make<Writer> =
+        @Sendable (ByteWriter, ConversionOptions, DiagnosticLog) throws(GeoConvError)
         -> Writer
 
     /// Makes the writer, as a writer of features.
@@ -64,14 +70,17 @@ public struct WriterMaking: Sendable {
 
     /// A writer of features one at a time.
     public static func features(_ make: @escaping Make<any FeatureWriter>) -> WriterMaking {
-        WriterMaking(features: make, records: { (output, options, log) throws(GeoConvError) in
-            RecordlessWriter(try make(output, options, log))
-        })
+        WriterMaking(
+            features: make,
+            records: { (output, options, log) throws(GeoConvError) in
+                RecordlessWriter(try make(output, options, log))
+            })
     }
 
     /// A writer whose records can also be written on other threads.
     public static func records(_ make: @escaping Make<any RecordAppendingWriter>) -> WriterMaking {
-        WriterMaking(features: { (output, options, log) throws(GeoConvError) in try make(output, options, log) },
-                     records: make)
+        WriterMaking(
+            features: { (output, options, log) throws(GeoConvError) in try make(output, options, log) },
+            records: make)
     }
 }

@@ -131,9 +131,10 @@ public struct FormatOptionValues: Hashable, Sendable {
     }
 
     public static func == (a: FormatOptionValues, b: FormatOptionValues) -> Bool {
-        a.values.count == b.values.count && a.values.allSatisfy { key, value in
-            b.values[key].map { AnyHashable($0) == AnyHashable(value) } ?? false
-        }
+        a.values.count == b.values.count
+            && a.values.allSatisfy { key, value in
+                b.values[key].map { AnyHashable($0) == AnyHashable(value) } ?? false
+            }
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -1,7 +1,6 @@
+internal import GeoConvBytes
 package import GeoConvCore
 package import GeoConvIO
-
-internal import GeoConvBytes
 
 /// Cutting a top-level array into runs of whole elements for other threads (`--jobs` on a
 /// FeatureCollection).
@@ -23,15 +22,18 @@ extension JSONScanner {
             position += 1
         }
         let start = position
-        let startLine = line, startColumn = base + position - lineStart + 1, startOffset = base + position
+        let startLine = line
+        let startColumn = base + position - lineStart + 1
+        let startOffset = base + position
         var elements = 0
         var lastComma: Mark?
         /// The elements up to here as a run; the scanner stays here (as after an element).
         func run(elements count: Int) -> FeatureRun {
             elementsBefore += count
-            return FeatureRun(bytes: Array(UnsafeBufferPointer(start: storage + start, count: position - start)),
+            return FeatureRun(
+                bytes: Array(UnsafeBufferPointer(start: storage + start, count: position - start)),
                 line: startLine,
-                              column: startColumn, byteOffset: startOffset, recordsBefore: elementsBefore - count)
+                column: startColumn, byteOffset: startOffset, recordsBefore: elementsBefore - count)
         }
         /// Stops before the last comma (the caller's parser reads what follows it and says
         /// what is wrong there, as it would anyway), or gives nothing.
@@ -46,7 +48,8 @@ extension JSONScanner {
         while true {
             // The array ends, or an element is missing.
             guard let byte = try peekToken(), byte != UInt8(ascii: "]"), byte != UInt8(ascii: "}"),
-                byte != UInt8(ascii: ",") else {
+                byte != UInt8(ascii: ",")
+            else {
                 return stop()
             }
             do throws(GeoConvError) {

@@ -37,8 +37,10 @@ public struct MarkerReaders: Sendable {
     public var sequence: @Sendable (ByteReader, DiagnosticLog) -> any FeatureReader
 
     /// Describes the readers.
-    public init(one: @escaping @Sendable (ByteReader, DiagnosticLog) -> any FeatureReader,
-                sequence: @escaping @Sendable (ByteReader, DiagnosticLog) -> any FeatureReader) {
+    public init(
+        one: @escaping @Sendable (ByteReader, DiagnosticLog) -> any FeatureReader,
+        sequence: @escaping @Sendable (ByteReader, DiagnosticLog) -> any FeatureReader
+    ) {
         self.one = one
         self.sequence = sequence
     }

@@ -44,7 +44,9 @@ public protocol FeatureTransform {
     /// exactly one feature (no array is built), or returns its replacements (none to drop
     /// it). The default calls `transform(_:diagnostics:)`; transforms that run on every
     /// conversion implement it.
-    mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]?
+    mutating func transform(
+        inPlace feature: inout Feature, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) -> [Feature]?
     /// Whether `transform(inPlace:diagnostics:)` would leave each of `features` as it is, map
     /// it to itself alone and report nothing, so that a caller which keeps the features
     /// (`geoconv info`, writing them for every format) hands them on without copies.
@@ -53,7 +55,9 @@ public protocol FeatureTransform {
 }
 
 extension FeatureTransform {
-    public mutating func transform(_ header: DocumentHeader, diagnostics: DiagnosticLog) throws(GeoConvError)
+    public mutating func transform(
+        _ header: DocumentHeader, diagnostics: DiagnosticLog
+    ) throws(GeoConvError)
         -> DocumentHeader
     {
         header
@@ -61,7 +65,9 @@ extension FeatureTransform {
 
     public func leavesUnchanged(_ features: UnsafeBufferPointer<Feature>) -> Bool { false }
 
-    public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {
+    public mutating func transform(
+        inPlace feature: inout Feature, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) -> [Feature]? {
         let result = try transform(feature, diagnostics: diagnostics)
         guard result.count == 1 else { return result }
         feature = result[0]
@@ -82,7 +88,9 @@ public struct PumpStatistics: Hashable, Sendable {
 
 extension Array where Element == any FeatureTransform {
     /// The header as the transforms leave it, each applied in order.
-    public mutating func apply(to header: DocumentHeader, diagnostics: DiagnosticLog) throws(GeoConvError) -> DocumentHeader {
+    public mutating func apply(
+        to header: DocumentHeader, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) -> DocumentHeader {
         var header = header
         for index in indices { header = try self[index].transform(header, diagnostics: diagnostics) }
         return header
@@ -90,24 +98,30 @@ extension Array where Element == any FeatureTransform {
 
     /// What the transforms make of one feature, each applied in order to what the previous
     /// produced (a transform may drop a feature or split it into several).
-    public mutating func apply(to feature: consuming Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
+    public mutating func apply(
+        to feature: consuming Feature, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) -> [Feature] {
         var batch: [Feature] = []
-        try apply(to: feature, diagnostics: diagnostics) { (item: inout Feature) throws(GeoConvError) in batch.append(item) }
+        try apply(to: feature, diagnostics: diagnostics) { (item: inout Feature) throws(GeoConvError) in
+            batch.append(item)
+        }
         return batch
     }
 
     /// Calls `emit` with each feature the transforms make of `feature`, in order, building
     /// no array when every transform maps one feature to one (the per-feature path).
-    public mutating func apply(to feature: consuming Feature, diagnostics: DiagnosticLog,
-                               _ emit: (inout Feature) throws(GeoConvError) -> Void) throws(GeoConvError)
-    {
+    public mutating func apply(
+        to feature: consuming Feature, diagnostics: DiagnosticLog,
+        _ emit: (inout Feature) throws(GeoConvError) -> Void
+    ) throws(GeoConvError) {
         var feature = feature  // moved, not copied
         try apply(&feature, from: startIndex, diagnostics: diagnostics, emit)
     }
 
-    private mutating func apply(_ feature: inout Feature, from start: Int, diagnostics: DiagnosticLog,
-                                _ emit: (inout Feature) throws(GeoConvError) -> Void) throws(GeoConvError)
-    {
+    private mutating func apply(
+        _ feature: inout Feature, from start: Int, diagnostics: DiagnosticLog,
+        _ emit: (inout Feature) throws(GeoConvError) -> Void
+    ) throws(GeoConvError) {
         var index = start
         while index < endIndex {
             if let replacements = try self[index].transform(inPlace: &feature, diagnostics: diagnostics) {

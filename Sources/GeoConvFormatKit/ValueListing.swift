@@ -59,8 +59,10 @@ public struct ListedValue: Hashable, Sendable {
     }
 
     /// Creates a listed value.
-    public init(text: String, line: Int, column: Int, enclosing: [Position] = [], pointer: String? = nil, kind: Kind = .plain,
-                holder: String = "", isDefault: Bool = false) {
+    public init(
+        text: String, line: Int, column: Int, enclosing: [Position] = [], pointer: String? = nil, kind: Kind = .plain,
+        holder: String = "", isDefault: Bool = false
+    ) {
         self.holder = holder
         self.isDefault = isDefault
         self.text = text
@@ -97,7 +99,9 @@ public struct ListedValue: Hashable, Sendable {
         if looksNumeric(collapsed), let number = Double(collapsed), number.isFinite {
             // Integers beyond a Double's 15 exact digits are compared digit by digit.
             let digits = collapsed.utf8.filter { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
-            let isInteger = !collapsed.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+            let isInteger = !collapsed.utf8.contains {
+                $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
+            }
             if isInteger, digits > 15 { return "#" + collapsed }
             return "#" + String(number == 0 ? 0 : number)
         }
@@ -110,7 +114,7 @@ public struct ListedValue: Hashable, Sendable {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
-                 UInt8(ascii: "e"), UInt8(ascii: "E"):
+                UInt8(ascii: "e"), UInt8(ascii: "E"):
                 continue
             default:
                 return false
@@ -140,8 +144,10 @@ public enum JSONValueListing {
         return values
     }
 
-    private static func list(_ scanner: JSONScanner, pointer: String, enclosing: [ListedValue.Position],
-                             into values: inout [ListedValue], depth: Int) throws(GeoConvError) {
+    private static func list(
+        _ scanner: JSONScanner, pointer: String, enclosing: [ListedValue.Position],
+        into values: inout [ListedValue], depth: Int
+    ) throws(GeoConvError) {
         guard let byte = try scanner.peekToken() else { return }
         let location = scanner.location(of: scanner.place)
         let here = ListedValue.Position(line: location.line ?? 0, column: location.column ?? 0)
@@ -158,8 +164,10 @@ public enum JSONValueListing {
                 let keyLocation = scanner.location(of: scanner.place)
                 let key = try scanner.parseKey(pointer: pointer)
                 let memberPointer = pointer + "/" + JSONScanner.escapePointer(key)
-                values.append(ListedValue(text: key, line: keyLocation.line ?? 0, column: keyLocation.column ?? 0,
-                                          enclosing: inner, pointer: memberPointer))
+                values.append(
+                    ListedValue(
+                        text: key, line: keyLocation.line ?? 0, column: keyLocation.column ?? 0,
+                        enclosing: inner, pointer: memberPointer))
                 try list(scanner, pointer: memberPointer, enclosing: inner, into: &values, depth: depth + 1)
             } while try scanner.nextElement(close: UInt8(ascii: "}"), pointer: pointer)
         case UInt8(ascii: "["):
@@ -172,7 +180,8 @@ public enum JSONValueListing {
             let inner = enclosing + [here]
             var index = 0
             repeat {
-                try list(scanner, pointer: pointer + "/" + String(index), enclosing: inner, into: &values, depth: depth + 1)
+                try list(
+                    scanner, pointer: pointer + "/" + String(index), enclosing: inner, into: &values, depth: depth + 1)
                 index += 1
             } while try scanner.nextElement(close: UInt8(ascii: "]"), pointer: pointer)
         default:
@@ -185,7 +194,8 @@ public enum JSONValueListing {
             case .null: return  // null holds no value to carry
             case .array, .object: return
             }
-            values.append(ListedValue(text: text, line: here.line, column: here.column, enclosing: enclosing, pointer: pointer))
+            values.append(
+                ListedValue(text: text, line: here.line, column: here.column, enclosing: enclosing, pointer: pointer))
         }
     }
 }

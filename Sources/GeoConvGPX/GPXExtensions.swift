@@ -10,7 +10,9 @@ internal import GeoConvXML
 /// needs no prefixes and stays valid where GPX allows elements of other namespaces.
 enum GPXExtensions {
     /// Reads the element just started, to its end.
-    static func read(_ parser: XMLPullParser, isEmpty: Bool, attributes: [(name: String, value: String)], namespace: String?) throws
+    static func read(
+        _ parser: XMLPullParser, isEmpty: Bool, attributes: [(name: String, value: String)], namespace: String?
+    ) throws
         -> JSONValue
     {
         var object: JSONObject = [:]
@@ -21,8 +23,11 @@ enum GPXExtensions {
                 switch event {
                 case .start(let child, let childEmpty):
                     let childNamespace = parser.namespaceURI
-                    var value = try read(parser, isEmpty: childEmpty, attributes: parser.attributes, namespace: childNamespace)
-                    if let childNamespace, childNamespace != namespace { value = adding(namespace: childNamespace, to: value) }
+                    var value = try read(
+                        parser, isEmpty: childEmpty, attributes: parser.attributes, namespace: childNamespace)
+                    if let childNamespace, childNamespace != namespace {
+                        value = adding(namespace: childNamespace, to: value)
+                    }
                     add(value, named: child, to: &object)
                 case .text: text += parser.text
                 case .end: break loop

@@ -7,25 +7,30 @@ enum GPXFields {
     /// The key under which GDAL's fields (`<ogr:name>` extensions) are gathered while reading.
     static let gdalFields = "ogr:fields"
     /// Fields whose schema type is a number (`sat`, `number` and `dgpsid` integers).
-    static let numeric: Set<String> = ["magvar", "geoidheight", "hdop", "vdop", "pdop", "ageofdgpsdata", "sat", "dgpsid", "number",
-                                       "course", "speed"]
+    static let numeric: Set<String> = [
+        "magvar", "geoidheight", "hdop", "vdop", "pdop", "ageofdgpsdata", "sat", "dgpsid", "number",
+        "course", "speed",
+    ]
 
     /// Reads a child of a point, route or track (its start just read) into `fields`.
-    static func read(_ element: String, isEmpty: Bool, parser: XMLPullParser, into fields: inout JSONObject,
-                     diagnostics: DiagnosticLog, at location: SourceLocation) throws
-    {
+    static func read(
+        _ element: String, isEmpty: Bool, parser: XMLPullParser, into fields: inout JSONObject,
+        diagnostics: DiagnosticLog, at location: SourceLocation
+    ) throws {
         switch element {
         case "link": append(link: try readLink(parser, isEmpty: isEmpty), to: &fields)
         case "url" where !isEmpty: append(link: ["href": .string(try parser.readElementText())], to: &fields)
         case "urlname" where !isEmpty: nameLastLink(try parser.readElementText(), in: &fields)
-        case "extensions" where !isEmpty: try readExtensions(parser, into: &fields, diagnostics: diagnostics, at: location)
+        case "extensions" where !isEmpty:
+            try readExtensions(parser, into: &fields, diagnostics: diagnostics, at: location)
         default:
             if let namespace = parser.namespaceURI, namespace != GPXNames.namespace, namespace != GPXNames.namespace10 {
                 // Another namespace's element outside <extensions> (GPX 1.0 allows it: Groundspeak's
                 // cache details): kept whole, with its attributes and children, as an extension
                 // (GPX 1.1 holds such elements in <extensions>).
                 var other = fields["extensions"]?.objectValue ?? [:]
-                let value = try GPXExtensions.read(parser, isEmpty: isEmpty, attributes: parser.attributes, namespace: namespace)
+                let value = try GPXExtensions.read(
+                    parser, isEmpty: isEmpty, attributes: parser.attributes, namespace: namespace)
                 GPXExtensions.add(GPXExtensions.adding(namespace: namespace, to: value), named: element, to: &other)
                 fields["extensions"] = .object(other)
                 return
@@ -41,8 +46,10 @@ enum GPXFields {
 
     /// An `extensions` element: children in GDAL's namespace become fields (typed as GDAL
     /// types them), the rest is kept under `extensions`.
-    static func readExtensions(_ parser: XMLPullParser, into fields: inout JSONObject, diagnostics: DiagnosticLog,
-                               at location: SourceLocation) throws {
+    static func readExtensions(
+        _ parser: XMLPullParser, into fields: inout JSONObject, diagnostics: DiagnosticLog,
+        at location: SourceLocation
+    ) throws {
         var gdal = fields[gdalFields]?.objectValue ?? [:]
         var other = fields["extensions"]?.objectValue ?? [:]
         while let event = try parser.next() {
@@ -55,8 +62,11 @@ enum GPXFields {
                     let name = attributes.first { $0.name == "name" }?.value ?? child
                     gdal[name] = typed(text, as: attributes.first { $0.name == "type" }?.value)
                 } else {
-                    var value = try GPXExtensions.read(parser, isEmpty: isEmpty, attributes: attributes, namespace: namespace)
-                    if let namespace, namespace != GPXNames.namespace { value = GPXExtensions.adding(namespace: namespace, to: value) }
+                    var value = try GPXExtensions.read(
+                        parser, isEmpty: isEmpty, attributes: attributes, namespace: namespace)
+                    if let namespace, namespace != GPXNames.namespace {
+                        value = GPXExtensions.adding(namespace: namespace, to: value)
+                    }
                     GPXExtensions.add(value, named: child, to: &other)
                 }
             case .end:
@@ -66,8 +76,10 @@ enum GPXFields {
             case .text:
                 // Text straight inside <extensions> (beside its elements) has no element to be kept in.
                 if !parser.text.trimmed.isEmpty {
-                    try diagnostics.warn("gpx.extension-text-dropped",
-                                         "text \"\(parser.text.trimmed)\" straight inside <extensions> is not kept: only elements are", at: location)
+                    try diagnostics.warn(
+                        "gpx.extension-text-dropped",
+                        "text \"\(parser.text.trimmed)\" straight inside <extensions> is not kept: only elements are",
+                        at: location)
                 }
             }
         }
@@ -144,7 +156,9 @@ extension String {
     /// Without leading and trailing XML whitespace.
     var trimmed: String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
         return String(self[first...last])
     }
 }

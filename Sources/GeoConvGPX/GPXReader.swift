@@ -1,6 +1,6 @@
 public import GeoConvCore
-public import GeoConvIO
 public import GeoConvFormatKit
+public import GeoConvIO
 internal import GeoConvXML
 
 /// Options for reading GPX.
@@ -36,13 +36,16 @@ public struct GPXReader: FeatureReader {
     public var lastLocation: SourceLocation? { state.lastLocation }
 
     /// Creates a reader over an input.
-    public init(_ input: ByteReader, options: GPXReadOptions = GPXReadOptions(), diagnostics: DiagnosticLog) throws(GeoConvError) {
+    public init(
+        _ input: ByteReader, options: GPXReadOptions = GPXReadOptions(), diagnostics: DiagnosticLog
+    ) throws(GeoConvError) {
         do {
             let failure = ReadFailure()
             let parser = try XMLPullParser(maximumDepth: options.maximumDepth) { buffer in
                 try failure.recording { () throws(GeoConvError) in try input.read(into: buffer) }
             }
-            state = GPXReaderState(parser: parser, name: input.name, options: options, diagnostics: diagnostics, readFailure: failure)
+            state = GPXReaderState(
+                parser: parser, name: input.name, options: options, diagnostics: diagnostics, readFailure: failure)
         } catch {
             throw GeoConvError(.io, error.message, underlyingError: error)
         }
@@ -69,7 +72,10 @@ final class GPXReaderState {
     var lastLocation: SourceLocation?
     var finished = false
 
-    init(parser: XMLPullParser, name: String, options: GPXReadOptions, diagnostics: DiagnosticLog, readFailure: ReadFailure) {
+    init(
+        parser: XMLPullParser, name: String, options: GPXReadOptions, diagnostics: DiagnosticLog,
+        readFailure: ReadFailure
+    ) {
         self.parser = parser
         self.readFailure = readFailure
         self.name = name
@@ -79,7 +85,9 @@ final class GPXReaderState {
 
     /// Where the current element starts: its line (libxml2 keeps no column for a node, and
     /// the parser's own column is where its read-ahead has got to).
-    func location() -> SourceLocation { SourceLocation(file: name, line: parser.nodeLine ?? parser.line, column: parser.nodeColumn) }
+    func location() -> SourceLocation {
+        SourceLocation(file: name, line: parser.nodeLine ?? parser.line, column: parser.nodeColumn)
+    }
 
     /// Any error of reading as the `GeoConvError` it means.
     func typed(_ error: any Error) -> GeoConvError {
@@ -90,8 +98,9 @@ final class GPXReaderState {
 
     func convert(_ error: XMLParseError) -> GeoConvError {
         if let failure = readFailure.error { return failure }
-        return .xmlRefusal(error.message, isLimit: error.isLimit, line: error.line, column: error.column, file: name, format: "GPX",
-                           underlyingError: error)
+        return .xmlRefusal(
+            error.message, isLimit: error.isLimit, line: error.line, column: error.column, file: name, format: "GPX",
+            underlyingError: error)
     }
 
     func readHeader() throws(GeoConvError) -> DocumentHeader {
@@ -139,8 +148,10 @@ final class GPXReaderState {
                         // (An empty element with attributes holds values too: <topografix:active_point lat lon/>.)
                         let at = location()
                         if !isEmpty { try parser.skipElement() }
-                        try diagnostics.warn("gpx.late-document-element", "the document's <\(element)> after its waypoints, routes and tracks is not kept",
-                                             at: at)
+                        try diagnostics.warn(
+                            "gpx.late-document-element",
+                            "the document's <\(element)> after its waypoints, routes and tracks is not kept",
+                            at: at)
                     }
                 case .end: finished = true
                 case .text: continue
@@ -157,8 +168,9 @@ final class GPXReaderState {
         while let event = try parser.next() {
             guard case .start(let element, let isEmpty) = event else { continue }
             guard element == "gpx" else {
-                throw GeoConvError(.invalidInput, "the root element is <\(element)>, not <gpx>", at: location(),
-                                   hint: "give a GPX 1.0 or 1.1 document, or name the format with --from")
+                throw GeoConvError(
+                    .invalidInput, "the root element is <\(element)>, not <gpx>", at: location(),
+                    hint: "give a GPX 1.0 or 1.1 document, or name the format with --from")
             }
             if let version = parser.attribute("version"), version != "1.1", version != "1.0" {
                 try diagnostics.warn("gpx.unknown-version", "GPX version \(version) is read as 1.1", at: location())
@@ -166,7 +178,8 @@ final class GPXReaderState {
             finished = isEmpty
             return
         }
-        throw GeoConvError(.invalidInput, "the document has no root element", at: location(), hint: "give a GPX document")
+        throw GeoConvError(
+            .invalidInput, "the document has no root element", at: location(), hint: "give a GPX document")
     }
 
     /// A waypoint, route or track starting here, read whole; `nil` for any other element.
@@ -183,7 +196,8 @@ final class GPXReaderState {
         let (feature, failure) = try readFeature(kind, isEmpty: isEmpty, at: at)
         guard let failure else { return (feature, at) }
         guard options.skipsInvalidFeatures else { throw failure }
-        try diagnostics.skip("gpx.invalid-feature-skipped", "skipped an invalid \(element): \(failure.message)", at: failure.location)
+        try diagnostics.skip(
+            "gpx.invalid-feature-skipped", "skipped an invalid \(element): \(failure.message)", at: failure.location)
         // The element was read to its end: the next feature, if any.
         while let event = try parser.next() {
             switch event {
@@ -232,26 +246,35 @@ final class GPXReaderState {
             return
         }
         if element == "copyright" {
-            metadata[element] = try GPXExtensions.read(parser, isEmpty: isEmpty, attributes: parser.attributes, namespace: GPXNames.namespace)
+            metadata[element] = try GPXExtensions.read(
+                parser, isEmpty: isEmpty, attributes: parser.attributes, namespace: GPXNames.namespace)
             return
         }
         guard !isEmpty else { return }
         switch element {
         case "name": header.name = try parser.readElementText()
         case "desc": header.description = try parser.readElementText()
-        case "extensions": metadata[element] = try GPXExtensions.read(parser, isEmpty: false, attributes: [], namespace: GPXNames.namespace)
+        case "extensions":
+            metadata[element] = try GPXExtensions.read(
+                parser, isEmpty: false, attributes: [], namespace: GPXNames.namespace)
         case "author":
             // GPX 1.0's author is a name; 1.1's a person (name, email, link).
             let author = try GPXExtensions.read(parser, isEmpty: false, attributes: [], namespace: GPXNames.namespace)
             var person = metadata["author"]?.objectValue ?? [:]
-            if let name = author.stringValue { person["name"] = .string(name) } else { person.merge(author.objectValue ?? [:]) { $1 } }
+            if let name = author.stringValue {
+                person["name"] = .string(name)
+            } else {
+                person.merge(author.objectValue ?? [:]) { $1 }
+            }
             metadata["author"] = .object(person)
         case "email":
             // GPX 1.0's email, "id@domain": 1.1's author email.
             let text = try parser.readElementText().trimmed
             var person = metadata["author"]?.objectValue ?? [:]
             if let at = text.lastIndex(of: "@") {
-                person["email"] = .object(["@id": .string(String(text[..<at])), "@domain": .string(String(text[text.index(after: at)...]))])
+                person["email"] = .object([
+                    "@id": .string(String(text[..<at])), "@domain": .string(String(text[text.index(after: at)...])),
+                ])
                 metadata["author"] = .object(person)
             } else {
                 metadata["email"] = .string(text)

@@ -16,7 +16,8 @@ struct GPXPoint {
 extension GPXReaderState {
     /// Reads a `wpt`, `rte` or `trk` (its start just read) to its end. An invalid value is
     /// returned as the failure, the element still read whole, so that it can be skipped.
-    func readFeature(_ kind: GPXFeatureKind, isEmpty: Bool, at start: SourceLocation) throws -> (Feature, GeoConvError?) {
+    func readFeature(_ kind: GPXFeatureKind, isEmpty: Bool, at start: SourceLocation) throws -> (Feature, GeoConvError?)
+    {
         var failure: GeoConvError?
         var feature = Feature(geometry: nil)
         switch kind {
@@ -48,7 +49,9 @@ extension GPXReaderState {
                                 lines.append(segment)
                             }
                         default:
-                            try GPXFields.read(child, isEmpty: childEmpty, parser: parser, into: &fields, diagnostics: diagnostics, at: at)
+                            try GPXFields.read(
+                                child, isEmpty: childEmpty, parser: parser, into: &fields, diagnostics: diagnostics,
+                                at: at)
                         }
                     case .end: break children
                     case .text: continue
@@ -149,23 +152,29 @@ extension GPXReaderState {
     /// A `wpt`, `rtept` or `trkpt` (its start just read), to its end.
     func readPoint(isEmpty: Bool, at start: SourceLocation, failure: inout GeoConvError?) throws -> GPXPoint {
         var point = GPXPoint(coordinate: Coordinate(latitude: 0, longitude: 0))
-        let latitude = parser.attribute("lat"), longitude = parser.attribute("lon")
+        let latitude = parser.attribute("lat")
+        let longitude = parser.attribute("lon")
         if let lat = latitude.flatMap(GPXFields.degrees), let lon = longitude.flatMap(GPXFields.degrees) {
             point.coordinate = Coordinate(latitude: lat, longitude: lon)
         } else {
             let which = latitude.flatMap(GPXFields.degrees) == nil ? ("lat", latitude) : ("lon", longitude)
-            let problem = which.1.map { "\(which.0)=\"\($0)\" is not a number of degrees" } ?? "a point without its \(which.0) attribute"
+            let problem =
+                which.1.map { "\(which.0)=\"\($0)\" is not a number of degrees" }
+                ?? "a point without its \(which.0) attribute"
             point.hasPosition = false
             if options.skipsInvalidFeatures {
                 // --skip-invalid: the whole waypoint, route or track is skipped.
                 if failure == nil {
-                    failure = GeoConvError(.invalidInput, problem, at: start, hint: "every wpt, rtept and trkpt needs lat and lon in decimal degrees")
+                    failure = GeoConvError(
+                        .invalidInput, problem, at: start,
+                        hint: "every wpt, rtept and trkpt needs lat and lon in decimal degrees")
                 }
             } else {
                 // As GDAL reads it: the rest of the file, and the point's other values, are read.
-                try diagnostics.warn("gpx.invalid-position",
-                                     "\(problem): the point has no position (a waypoint is kept without geometry; a route or track point is left out)",
-                                     at: start, hint: "every wpt, rtept and trkpt needs lat and lon in decimal degrees")
+                try diagnostics.warn(
+                    "gpx.invalid-position",
+                    "\(problem): the point has no position (a waypoint is kept without geometry; a route or track point is left out)",
+                    at: start, hint: "every wpt, rtept and trkpt needs lat and lon in decimal degrees")
             }
         }
         guard !isEmpty else { return point }
@@ -182,15 +191,21 @@ extension GPXReaderState {
                         diagnostics.note("gpx.empty-ele", "an empty <ele> is read as no elevation", at: at)
                     } else if options.skipsInvalidFeatures {
                         if failure == nil {
-                            failure = GeoConvError(.invalidInput, "<ele>\(text)</ele> is not a number of metres", at: at,
-                                                   hint: "give the elevation as a decimal number")
+                            failure = GeoConvError(
+                                .invalidInput, "<ele>\(text)</ele> is not a number of metres", at: at,
+                                hint: "give the elevation as a decimal number")
                         }
                     } else {
-                        try diagnostics.warn("gpx.invalid-ele", "<ele>\(text)</ele> is not a number of metres: the point is kept without its elevation",
-                                             at: at, hint: "give the elevation as a decimal number")
+                        try diagnostics.warn(
+                            "gpx.invalid-ele",
+                            "<ele>\(text)</ele> is not a number of metres: the point is kept without its elevation",
+                            at: at, hint: "give the elevation as a decimal number")
                     }
                 case "time" where !childEmpty: point.time = try parser.readElementText().trimmed
-                default: try GPXFields.read(child, isEmpty: childEmpty, parser: parser, into: &point.fields, diagnostics: diagnostics, at: at)
+                default:
+                    try GPXFields.read(
+                        child, isEmpty: childEmpty, parser: parser, into: &point.fields, diagnostics: diagnostics,
+                        at: at)
                 }
             case .end:
                 // GDAL's fields of a point are its fields (a time among them when it was not a dateTime).

@@ -16,8 +16,10 @@ struct GPXShape {
     private var sensorFields: [String: Int?] = [:]
 
     /// Children of `wpt` (and `rtept`, `trkpt`) after `ele` and `time`, in schema order.
-    static let pointOrder = ["magvar", "geoidheight", "name", "cmt", "desc", "src", "links", "sym", "type", "fix", "sat", "hdop",
-                             "vdop", "pdop", "ageofdgpsdata", "dgpsid"]
+    static let pointOrder = [
+        "magvar", "geoidheight", "name", "cmt", "desc", "src", "links", "sym", "type", "fix", "sat", "hdop",
+        "vdop", "pdop", "ageofdgpsdata", "dgpsid",
+    ]
     /// Children of `rte` and `trk` before their points, in schema order.
     static let lineOrder = ["name", "cmt", "desc", "src", "links", "number", "type"]
 
@@ -31,11 +33,16 @@ struct GPXShape {
         for (key, value) in StyleProperties.merged(feature) {
             // (A `title` that gives the title is written as `name` and kept under its own key.)
             switch key {
-            case "name" where value.stringValue == feature.title && value.stringValue != nil
-                && !TitleProperties.mustKeepBesideElement(key, value, of: feature): continue
-            case "description" where value.stringValue == feature.snippet && value.stringValue != nil
-                && !TitleProperties.mustKeepBesideElement(key, value, of: feature): continue
-            case "marker-symbol" where value.stringValue == feature.style.markerSymbol && value.stringValue != nil: continue
+            case "name"
+            where value.stringValue == feature.title && value.stringValue != nil
+                && !TitleProperties.mustKeepBesideElement(key, value, of: feature):
+                continue
+            case "description"
+            where value.stringValue == feature.snippet && value.stringValue != nil
+                && !TitleProperties.mustKeepBesideElement(key, value, of: feature):
+                continue
+            case "marker-symbol" where value.stringValue == feature.style.markerSymbol && value.stringValue != nil:
+                continue
             case "timestamp" where value.stringValue.map(GPXShape.isDateTime) == true: fields["time"] = value
             case "extensions" where value.objectValue != nil: extensions = value.objectValue ?? [:]
             case "coordinateProperties" where value.objectValue != nil: perPoint = value.objectValue ?? [:]
@@ -62,9 +69,10 @@ struct GPXShape {
 
     /// A `wpt` (`properties`: the feature's fields on it) or a route or track point (its
     /// per-point values).
-    mutating func point(_ tag: String, _ c: Coordinate, perPoint values: JSONObject, properties: Bool,
-                        diagnostics: DiagnosticLog) throws(GeoConvError)
-    {
+    mutating func point(
+        _ tag: String, _ c: Coordinate, perPoint values: JSONObject, properties: Bool,
+        diagnostics: DiagnosticLog
+    ) throws(GeoConvError) {
         out.append(contentsOf: "<\(tag) lat=\"".utf8)
         number(c.latitude)
         out.append(contentsOf: "\" lon=\"".utf8)
@@ -103,8 +111,10 @@ struct GPXShape {
             for name in renamed {
                 let index = GarminTrackPointExtension.fieldIndex(for: name) ?? 0
                 let field = GarminTrackPointExtension.fields[index]
-                diagnostics.note("gpx.sensor-renamed",
-                                 "per-point \"\(name)\" is written as Garmin's TrackPointExtension <\(field.element)>, read back as \"\(field.property)\"")
+                diagnostics.note(
+                    "gpx.sensor-renamed",
+                    "per-point \"\(name)\" is written as Garmin's TrackPointExtension <\(field.element)>, read back as \"\(field.property)\""
+                )
             }
         }
         try writeExtensions(own, kept, sensors: sensors, diagnostics: diagnostics)
@@ -112,7 +122,9 @@ struct GPXShape {
     }
 
     /// A `rte` of `lines[0]` or a `trk` of `lines`, with per-point times and fields.
-    mutating func line(_ tag: String, lines: [[Coordinate]], nested: Bool, diagnostics: DiagnosticLog) throws(GeoConvError) {
+    mutating func line(
+        _ tag: String, lines: [[Coordinate]], nested: Bool, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) {
         var own = fields
         out.append(contentsOf: "<\(tag)>".utf8)
         place(Self.lineOrder, from: &own)
@@ -120,12 +132,18 @@ struct GPXShape {
         var columns: [(String, [[JSONValue]])] = []
         var unfit: JSONObject = [:]
         for (key, value) in perPoint {
-            if let column = column(key, lines: lines, nested: nested) { columns.append((key, column)) } else { unfit[key] = value }
+            if let column = column(key, lines: lines, nested: nested) {
+                columns.append((key, column))
+            } else {
+                unfit[key] = value
+            }
         }
         if !unfit.isEmpty {
             own["coordinateProperties"] = .object(unfit)
-            diagnostics.note("gpx.coordinate-properties-as-data",
-                                 "coordinateProperties that do not match the points (\(unfit.keys.joined(separator: ", "))) are kept as a field")
+            diagnostics.note(
+                "gpx.coordinate-properties-as-data",
+                "coordinateProperties that do not match the points (\(unfit.keys.joined(separator: ", "))) are kept as a field"
+            )
         }
         try writeExtensions(own, extensions, sensors: [], diagnostics: diagnostics)
         let pointTag = tag == "rte" ? "rtept" : "trkpt"
@@ -161,18 +179,23 @@ struct GPXShape {
 
     /// `<extensions>`: a point's `sensors` (its TrackPointExtension), what GPX has no element
     /// for as GDAL fields, then kept extensions.
-    private mutating func writeExtensions(_ rest: JSONObject, _ kept: JSONObject, sensors: [UInt8], diagnostics: DiagnosticLog)
+    private mutating func writeExtensions(
+        _ rest: JSONObject, _ kept: JSONObject, sensors: [UInt8], diagnostics: DiagnosticLog
+    )
         throws(GeoConvError)
     {
         guard !rest.isEmpty || !kept.isEmpty || !sensors.isEmpty else { return }
         out.append(contentsOf: "<extensions>".utf8)
         out.append(contentsOf: sensors)
-        for (key, value) in rest { Self.field(key.hasPrefix("property:") ? String(key.dropFirst(9)) : key, value, to: &out) }
+        for (key, value) in rest {
+            Self.field(key.hasPrefix("property:") ? String(key.dropFirst(9)) : key, value, to: &out)
+        }
         var dropped: [String] = []
         for (key, value) in kept { dropped += GPXExtensions.write(value, named: key, to: &out) }
         out.append(contentsOf: "</extensions>".utf8)
         for name in dropped {
-            try diagnostics.warn("gpx.extension-name-dropped", "\"\(name)\" in extensions is not an XML name and is not written")
+            try diagnostics.warn(
+                "gpx.extension-name-dropped", "\"\(name)\" in extensions is not an XML name and is not written")
         }
     }
 
@@ -180,11 +203,12 @@ struct GPXShape {
     /// A warning, not a note: the same meridian, but a line that reaches it from the east
     /// now ends at -180, and viewers that do not wrap draw it across the map.
     static func warnLongitude180(_ diagnostics: DiagnosticLog) throws(GeoConvError) {
-        try diagnostics.warn("gpx.longitude-180",
-                             "longitude 180 is written as -180 (GPX longitudes are in [-180, 180)): the same meridian, "
-                                 + "but a line that reaches it from the east is drawn across the map by viewers "
-                                 + "that do not wrap",
-                             hint: "GeoJSON and KML keep 180")
+        try diagnostics.warn(
+            "gpx.longitude-180",
+            "longitude 180 is written as -180 (GPX longitudes are in [-180, 180)): the same meridian, "
+                + "but a line that reaches it from the east is drawn across the map by viewers "
+                + "that do not wrap",
+            hint: "GeoJSON and KML keep 180")
     }
 
     private mutating func number(_ value: Double) { DecimalFormatter.append(value, digits: precision, to: &out) }
@@ -226,13 +250,16 @@ struct GPXShape {
     /// Whether `text` is an `xsd:dateTime`: `YYYY-MM-DDThh:mm:ss`, optional fraction, optional `Z` or offset.
     static func isDateTime(_ text: String) -> Bool {
         let b = Array(text.utf8)
-        func digits(_ range: Range<Int>) -> Bool { range.upperBound <= b.count && b[range].allSatisfy { (0x30...0x39).contains($0) } }
+        func digits(_ range: Range<Int>) -> Bool {
+            range.upperBound <= b.count && b[range].allSatisfy { (0x30...0x39).contains($0) }
+        }
         var start = 0
         if b.first == UInt8(ascii: "-") { start = 1 }
-        guard b.count >= start + 19, digits(start..<start + 4), b[start + 4] == UInt8(ascii: "-"), digits(start + 5..<start + 7),
-              b[start + 7] == UInt8(ascii: "-"), digits(start + 8..<start + 10), b[start + 10] == UInt8(ascii: "T"),
-              digits(start + 11..<start + 13), b[start + 13] == UInt8(ascii: ":"), digits(start + 14..<start + 16),
-              b[start + 16] == UInt8(ascii: ":"), digits(start + 17..<start + 19)
+        guard b.count >= start + 19, digits(start..<start + 4), b[start + 4] == UInt8(ascii: "-"),
+            digits(start + 5..<start + 7),
+            b[start + 7] == UInt8(ascii: "-"), digits(start + 8..<start + 10), b[start + 10] == UInt8(ascii: "T"),
+            digits(start + 11..<start + 13), b[start + 13] == UInt8(ascii: ":"), digits(start + 14..<start + 16),
+            b[start + 16] == UInt8(ascii: ":"), digits(start + 17..<start + 19)
         else { return false }
         var i = start + 19
         if i < b.count, b[i] == UInt8(ascii: ".") {
@@ -244,7 +271,7 @@ struct GPXShape {
         if i == b.count { return true }
         if b[i] == UInt8(ascii: "Z") { return i + 1 == b.count }
         guard b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-"), b.count == i + 6, digits(i + 1..<i + 3),
-              b[i + 3] == UInt8(ascii: ":"), digits(i + 4..<i + 6)
+            b[i + 3] == UInt8(ascii: ":"), digits(i + 4..<i + 6)
         else { return false }
         return true
     }
@@ -253,7 +280,8 @@ struct GPXShape {
         guard let links = value.arrayValue else { return false }
         return links.allSatisfy { link in
             guard let object = link.objectValue, object["href"]?.stringValue != nil else { return false }
-            return object.allSatisfy { key, value in ["href", "text", "type"].contains(key) && value.stringValue != nil }
+            return object.allSatisfy { key, value in ["href", "text", "type"].contains(key) && value.stringValue != nil
+            }
         }
     }
 

@@ -1,6 +1,6 @@
 import GeoConvCore
-import GeoConvIO
 import GeoConvFormatKit
+import GeoConvIO
 import GeoConvXML
 
 /// GPX's part of the conservation check: every element text and attribute value
@@ -11,8 +11,9 @@ enum GPXValueListing {
         do {
             listed = try XMLValueListing.values { buffer in try input.read(into: buffer) }
         } catch {
-            throw .xmlRefusal(error.message, isLimit: error.isLimit, line: error.line, column: error.column, file: input.name,
-                              format: "GPX", underlyingError: error)
+            throw .xmlRefusal(
+                error.message, isLimit: error.isLimit, line: error.line, column: error.column, file: input.name,
+                format: "GPX", underlyingError: error)
         }
         var values: [ListedValue] = []
         for value in listed {
@@ -25,11 +26,14 @@ enum GPXValueListing {
             // GPX 1.0's <email>id@domain</email> is GPX 1.1's <email id= domain=>.
             if value.element == "email", value.attribute == nil, let at = value.text.firstIndex(of: "@") {
                 for part in [String(value.text[..<at]), String(value.text[value.text.index(after: at)...])] {
-                    values.append(ListedValue(text: part, line: own.line, column: own.column, enclosing: enclosing, holder: holder))
+                    values.append(
+                        ListedValue(
+                            text: part, line: own.line, column: own.column, enclosing: enclosing, holder: holder))
                 }
                 continue
             }
-            values.append(ListedValue(text: value.text, line: own.line, column: own.column, enclosing: enclosing, holder: holder))
+            values.append(
+                ListedValue(text: value.text, line: own.line, column: own.column, enclosing: enclosing, holder: holder))
         }
         return values
     }

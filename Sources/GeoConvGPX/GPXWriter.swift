@@ -1,6 +1,6 @@
 public import GeoConvCore
-public import GeoConvIO
 public import GeoConvFormatKit
+public import GeoConvIO
 internal import GeoConvXML
 
 /// Options for writing GPX.
@@ -51,7 +51,9 @@ public struct GPXWriter: FeatureWriter {
 
     public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) {
         append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-        append("<gpx version=\"1.1\" creator=\"geoconv\" xmlns=\"\(GPXNames.namespace)\" xmlns:ogr=\"\(GPXNames.ogrNamespace)\"")
+        append(
+            "<gpx version=\"1.1\" creator=\"geoconv\" xmlns=\"\(GPXNames.namespace)\" xmlns:ogr=\"\(GPXNames.ogrNamespace)\""
+        )
         append(" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"")
         append(" xsi:schemaLocation=\"\(GPXNames.namespace) http://www.topografix.com/GPX/1/1/gpx.xsd\">\n")
         try writeMetadata(header)
@@ -150,10 +152,11 @@ public struct GPXWriter: FeatureWriter {
             spooledTrack = true
         }
         guard movesAhead else { return }
-        try diagnostics.warn("gpx.reordered",
-                             "GPX puts waypoints before routes and routes before tracks: this feature is "
-                                 + "written ahead of the routes or tracks that came before it",
-                             hint: "order the features as GPX does, or write GeoJSON or KML to keep their order")
+        try diagnostics.warn(
+            "gpx.reordered",
+            "GPX puts waypoints before routes and routes before tracks: this feature is "
+                + "written ahead of the routes or tracks that came before it",
+            hint: "order the features as GPX does, or write GeoJSON or KML to keep their order")
     }
 
     /// Whether GPX holds `geometry` (reporting it when not, and a MultiPoint's split).
@@ -162,15 +165,17 @@ public struct GPXWriter: FeatureWriter {
         case .point?, .lineString?, .multiLineString?, .empty(.lineString)?, .empty(.multiLineString)?:
             return true
         case .multiPoint(let points)? where !points.isEmpty:
-            try diagnostics.warn("gpx.multipoint-split",
-                                 "a MultiPoint is written as \(points.count) waypoints with the same fields: "
-                                     + "it reads back as \(points.count) features",
-                                 hint: "write GeoJSON or KML to keep it one feature")
+            try diagnostics.warn(
+                "gpx.multipoint-split",
+                "a MultiPoint is written as \(points.count) waypoints with the same fields: "
+                    + "it reads back as \(points.count) features",
+                hint: "write GeoJSON or KML to keep it one feature")
             return true
         case let geometry:
             let kind = geometry.map { "a \($0.kind)" } ?? "a feature without geometry"
-            try diagnostics.warn("gpx.geometry-not-written", "\(kind) is not written: GPX holds waypoints, routes and tracks only",
-                                 hint: "write GeoJSON or KML to keep it")
+            try diagnostics.warn(
+                "gpx.geometry-not-written", "\(kind) is not written: GPX holds waypoints, routes and tracks only",
+                hint: "write GeoJSON or KML to keep it")
             return false
         }
     }
@@ -178,9 +183,10 @@ public struct GPXWriter: FeatureWriter {
     public mutating func finish() throws(GeoConvError) {
         if given > 0, kept == 0 {
             // Once, as a conversion says it of a writer that was given nothing to write.
-            try diagnostics.warn("output.empty",
-                                 "none of the \(given) features read was written: the output holds no feature",
-                                 hint: "GPX holds points and lines; write GeoJSON or KML to keep polygons")
+            try diagnostics.warn(
+                "output.empty",
+                "none of the \(given) features read was written: the output holds no feature",
+                hint: "GPX holds points and lines; write GeoJSON or KML to keep polygons")
         }
         try output.write(buffer)
         buffer.removeAll()
@@ -202,10 +208,15 @@ public struct GPXWriter: FeatureWriter {
     private mutating func writeMetadata(_ header: DocumentHeader) throws(GeoConvError) {
         var metadata = header.foreignMembers[GPXNames.metadataMember]?.objectValue ?? [:]
         for key in header.foreignMembers.keys where key != GPXNames.metadataMember {
-            try diagnostics.warn("gpx.document-member-dropped", "the document's \"\(key)\" has no place in GPX and is not written")
+            try diagnostics.warn(
+                "gpx.document-member-dropped", "the document's \"\(key)\" has no place in GPX and is not written")
         }
-        if header.camera != nil { try diagnostics.warn("gpx.camera-dropped", "the document's view (LookAt/Camera) has no place in GPX") }
-        if !header.tileLayers.isEmpty { try diagnostics.warn("gpx.tile-layers-dropped", "tile layers have no place in GPX") }
+        if header.camera != nil {
+            try diagnostics.warn("gpx.camera-dropped", "the document's view (LookAt/Camera) has no place in GPX")
+        }
+        if !header.tileLayers.isEmpty {
+            try diagnostics.warn("gpx.tile-layers-dropped", "tile layers have no place in GPX")
+        }
         try header.reportEmbeddedFilesDropped(by: "GPX", diagnostics: diagnostics)
         guard header.name != nil || header.description != nil || !metadata.isEmpty else { return }
         var out: [UInt8] = []
@@ -215,7 +226,8 @@ public struct GPXWriter: FeatureWriter {
         var dropped: [String] = []
         if let author = metadata.removeValue(forKey: "author") {
             // A name alone (GPX 1.0, other sources) is a person's name.
-            dropped += GPXExtensions.write(author.stringValue.map { .object(["name": .string($0)]) } ?? author, named: "author", to: &out)
+            dropped += GPXExtensions.write(
+                author.stringValue.map { .object(["name": .string($0)]) } ?? author, named: "author", to: &out)
         }
         if let copyright = metadata["copyright"], copyright.objectValue?["@author"]?.stringValue != nil {
             dropped += GPXExtensions.write(copyright, named: "copyright", to: &out)
@@ -249,7 +261,9 @@ public struct GPXWriter: FeatureWriter {
         out.append(contentsOf: "</metadata>\n".utf8)
         buffer.append(contentsOf: out)
         for name in dropped {
-            try diagnostics.warn("gpx.extension-name-dropped", "\"\(name)\" is not an XML name: that part of the metadata is not written")
+            try diagnostics.warn(
+                "gpx.extension-name-dropped", "\"\(name)\" is not an XML name: that part of the metadata is not written"
+            )
         }
     }
 }

@@ -18,7 +18,8 @@ enum GarminTrackPointExtension {
     /// The schema's elements in its order, with the per-point value each is read as; v1
     /// has the first five.
     static let fields: [(element: String, property: String)] = [
-        ("atemp", "temperature"), ("wtemp", "watertemperature"), ("depth", "depth"), ("hr", "heartrate"), ("cad", "cadence"),
+        ("atemp", "temperature"), ("wtemp", "watertemperature"), ("depth", "depth"), ("hr", "heartrate"),
+        ("cad", "cadence"),
         ("speed", "speed"), ("course", "course"), ("bearing", "bearing"),
     ]
     static let v1Count = 5
@@ -51,13 +52,15 @@ enum GarminTrackPointExtension {
     /// fields, when every child is a number of the schema (otherwise it stays an extension,
     /// written back as read).
     static func take(from point: inout JSONObject) {
-        guard var extensions = point["extensions"]?.objectValue, let object = extensions["TrackPointExtension"]?.objectValue,
-              let namespace = object["@xmlns"]?.stringValue, namespace == v1 || namespace == v2
+        guard var extensions = point["extensions"]?.objectValue,
+            let object = extensions["TrackPointExtension"]?.objectValue,
+            let namespace = object["@xmlns"]?.stringValue, namespace == v1 || namespace == v2
         else { return }
         var values: [(String, JSONValue)] = []
         for (key, value) in object where key != "@xmlns" {
             guard let index = fields.firstIndex(where: { $0.element == key }), namespace == v2 || index < v1Count,
-                  let text = value.stringValue, let number = JSONNumber(literal: text.trimmed), point[fields[index].property] == nil
+                let text = value.stringValue, let number = JSONNumber(literal: text.trimmed),
+                point[fields[index].property] == nil
             else { return }
             values.append((fields[index].property, .number(number)))
         }
@@ -74,7 +77,8 @@ enum GarminTrackPointExtension {
     static func write(from point: inout JSONObject, to out: inout [UInt8], fieldIndex: (String) -> Int?) -> [String] {
         var chosen: [(index: Int, name: String, number: JSONNumber)] = []
         for (name, value) in point {
-            guard case .number(let number) = value, let index = fieldIndex(name), !chosen.contains(where: { $0.index == index })
+            guard case .number(let number) = value, let index = fieldIndex(name),
+                !chosen.contains(where: { $0.index == index })
             else { continue }
             chosen.append((index, name, number))
         }

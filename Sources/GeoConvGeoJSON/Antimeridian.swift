@@ -81,7 +81,8 @@ public enum Antimeridian {
     /// or not geographic (a latitude beyond ±90°: a projected shapefile without its `.prj`).
     static func normalized(_ c: Coordinate) -> Coordinate? {
         guard abs(c.longitude) > 180, abs(c.longitude) <= limit, abs(c.latitude) <= 90 else { return nil }
-        return Coordinate(latitude: c.latitude, longitude: c.longitude + (c.longitude > 0 ? -360 : 360), altitude: c.altitude)
+        return Coordinate(
+            latitude: c.latitude, longitude: c.longitude + (c.longitude > 0 ? -360 : 360), altitude: c.altitude)
     }
 
     static func interpolate(_ a: Double?, _ b: Double?, _ t: Double) -> Double? {
@@ -132,14 +133,18 @@ public enum Antimeridian {
         var current: [Coordinate] = [positions[0]]
         for (a, b) in zip(positions, positions.dropFirst()) {
             // The odd multiples of 180° strictly between a and b, in the order a line from a meets them.
-            let low = min(a.longitude, b.longitude), high = max(a.longitude, b.longitude)
+            let low = min(a.longitude, b.longitude)
+            let high = max(a.longitude, b.longitude)
             var boundaries: [Double] = []
-            for boundary in [-540.0, -180, 180, 540] where boundary > low && boundary < high { boundaries.append(boundary) }
+            for boundary in [-540.0, -180, 180, 540] where boundary > low && boundary < high {
+                boundaries.append(boundary)
+            }
             if b.longitude < a.longitude { boundaries.reverse() }
             for boundary in boundaries {
                 let t = (boundary - a.longitude) / (b.longitude - a.longitude)
-                let crossing = Coordinate(latitude: a.latitude + (b.latitude - a.latitude) * t, longitude: boundary,
-                                          altitude: interpolate(a.altitude, b.altitude, t))
+                let crossing = Coordinate(
+                    latitude: a.latitude + (b.latitude - a.latitude) * t, longitude: boundary,
+                    altitude: interpolate(a.altitude, b.altitude, t))
                 current.append(crossing)
                 parts.append(current)
                 current = [crossing]
@@ -153,11 +158,14 @@ public enum Antimeridian {
     static func cutPolygon(_ rings: PolygonRings, shorterWay: Bool) -> [PolygonRings]? {
         guard let first = rings.outer.first else { return nil }
         let outer = shorterWay ? unwrap(rings.outer.closed) : rings.outer.closed.coordinates
-        let holes = rings.holes.map { hole in shorterWay ? unwrap(hole.closed, reference: first.longitude) : hole.closed.coordinates }
+        let holes = rings.holes.map { hole in
+            shorterWay ? unwrap(hole.closed, reference: first.longitude) : hole.closed.coordinates
+        }
         guard needsCut(outer + holes.joined()) else { return nil }
         // A ring around a pole does not come back to its start: leave it alone.
         guard let last = outer.last, abs(last.longitude - outer[0].longitude) < 1e-9 else { return nil }
-        let minimum = outer.map(\.longitude).min() ?? 0, maximum = outer.map(\.longitude).max() ?? 0
+        let minimum = outer.map(\.longitude).min() ?? 0
+        let maximum = outer.map(\.longitude).max() ?? 0
         let boundary: Double = maximum > 180 ? 180 : (minimum < -180 ? -180 : 0)
         guard boundary != 0 else { return nil }
 
@@ -170,7 +178,12 @@ public enum Antimeridian {
             let centre = ((shift.min() ?? 0) + (shift.max() ?? 0)) / 2
             let offset = -360 * (centre / 360).rounded()
             func moved(_ ring: [Coordinate]) -> Path {
-                Path(offset == 0 ? ring : ring.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude + offset, altitude: $0.altitude) })
+                Path(
+                    offset == 0
+                        ? ring
+                        : ring.map {
+                            Coordinate(latitude: $0.latitude, longitude: $0.longitude + offset, altitude: $0.altitude)
+                        })
             }
             result.append(PolygonRings(outer: moved(outerPart), holes: holeParts.map(moved)))
         }
@@ -201,7 +214,8 @@ public enum Antimeridian {
     static func intersection(_ a: Coordinate, _ b: Coordinate, _ boundary: Double) -> Coordinate {
         let span = b.longitude - a.longitude
         let t = span == 0 ? 0 : (boundary - a.longitude) / span
-        return Coordinate(latitude: a.latitude + (b.latitude - a.latitude) * t, longitude: boundary,
-                          altitude: interpolate(a.altitude, b.altitude, t))
+        return Coordinate(
+            latitude: a.latitude + (b.latitude - a.latitude) * t, longitude: boundary,
+            altitude: interpolate(a.altitude, b.altitude, t))
     }
 }

@@ -6,7 +6,9 @@ extension GeoJSONReader: ValidatingReader {}
 /// Whether a document starting `{` holds one object per line (a text sequence): a `}`
 /// then a newline then `{` within the first bytes.
 private func looksLineDelimited(_ prefix: [UInt8], from index: Int) -> Bool {
-    guard let newline = prefix[index...].firstIndex(of: 0x0A), newline > index, newline + 1 < prefix.endIndex else { return false }
+    guard let newline = prefix[index...].firstIndex(of: 0x0A), newline > index, newline + 1 < prefix.endIndex else {
+        return false
+    }
     return prefix[newline - 1] == UInt8(ascii: "}") && prefix[newline + 1] == UInt8(ascii: "{")
 }
 
@@ -29,7 +31,9 @@ public enum GeoJSONOptions {
     /// at the antimeridian (the loss report then says the output is not RFC 7946).
     public static let keepsGeometry = FormatOption<Bool>(
         name: "keep-geometry", key: "KEEP_GEOMETRY", sides: .write,
-        help: "Write GeoJSON geometry exactly as read: no RFC 7946 rewinding or antimeridian cut (the output is then not RFC 7946).")
+        help:
+            "Write GeoJSON geometry exactly as read: no RFC 7946 rewinding or antimeridian cut (the output is then not RFC 7946)."
+    )
 }
 
 extension FileFormat {
@@ -42,7 +46,8 @@ extension FileFormat {
             isWGS84Only: true, holdsCircles: true,
             makeValidator: { input, _, diagnostics throws(GeoConvError) in
                 // (Standard input copied to a file first, so that a "crs" after the features is read before them.)
-                var reader = GeoJSONReader(try input.readableAgain(), options: GeoJSONReadOptions(), diagnostics: diagnostics)
+                var reader = GeoJSONReader(
+                    try input.readableAgain(), options: GeoJSONReadOptions(), diagnostics: diagnostics)
                 reader.collectsProblems = true
                 return reader
             },
@@ -51,7 +56,9 @@ extension FileFormat {
         ),
         options: [GeoJSONOptions.pretty, GeoJSONOptions.boundingBoxes, GeoJSONOptions.keepsGeometry].map(\.declared),
         sniff: { prefix in
-            guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix), byte == UInt8(ascii: "{") else { return false }
+            guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix), byte == UInt8(ascii: "{") else {
+                return false
+            }
             return !looksLineDelimited(prefix, from: index)
         },
         makeReader: .markers { input, options, diagnostics throws(GeoConvError) in
@@ -59,15 +66,19 @@ extension FileFormat {
             readOptions.sourceCRSIsGiven = options.sourceCRS != nil
             // Standard input is copied to a file first (unless --s-srs says what the
             // coordinates are), so that a "crs" after the features is read before them.
-            return GeoJSONReader(readOptions.sourceCRSIsGiven ? input : try input.readableAgain(), options: readOptions,
-                                 diagnostics: diagnostics)
+            return GeoJSONReader(
+                readOptions.sourceCRSIsGiven ? input : try input.readableAgain(), options: readOptions,
+                diagnostics: diagnostics)
         },
         makeWriter: .records { output, options, diagnostics in
-            GeoJSONWriter(output, options: GeoJSONWriteOptions(precision: options.coordinatePrecision,
-                                                               pretty: options.formatOptions[GeoJSONOptions.pretty] ?? false,
-                                                               writesBoundingBoxes: options.formatOptions[GeoJSONOptions.boundingBoxes] ?? false,
-                                                               rfc7946: !(options.formatOptions[GeoJSONOptions.keepsGeometry] ?? false)),
-                          diagnostics: diagnostics)
+            GeoJSONWriter(
+                output,
+                options: GeoJSONWriteOptions(
+                    precision: options.coordinatePrecision,
+                    pretty: options.formatOptions[GeoJSONOptions.pretty] ?? false,
+                    writesBoundingBoxes: options.formatOptions[GeoJSONOptions.boundingBoxes] ?? false,
+                    rfc7946: !(options.formatOptions[GeoJSONOptions.keepsGeometry] ?? false)),
+                diagnostics: diagnostics)
         }
     )
 
@@ -81,12 +92,15 @@ extension FileFormat {
             isWGS84Only: true, holdsCircles: true, lineRecords: LineRecords(),
             impliedOptions: { path, role, options in
                 // RFC 8142's own extension means RS-delimited records.
-                if role == .output, options.formatOptions[GeoJSONOptions.recordSeparator] == nil, let path, path.hasSuffix(".geojsons") {
+                if role == .output, options.formatOptions[GeoJSONOptions.recordSeparator] == nil, let path,
+                    path.hasSuffix(".geojsons")
+                {
                     options.formatOptions[GeoJSONOptions.recordSeparator] = true
                 }
             },
             makeValidator: { input, _, diagnostics in
-                var reader = GeoJSONReader(input, options: GeoJSONReadOptions(isSequence: true), diagnostics: diagnostics)
+                var reader = GeoJSONReader(
+                    input, options: GeoJSONReadOptions(isSequence: true), diagnostics: diagnostics)
                 reader.collectsProblems = true
                 return reader
             },
@@ -101,16 +115,20 @@ extension FileFormat {
             return byte == UInt8(ascii: "{") && looksLineDelimited(prefix, from: index)
         },
         makeReader: .markers { input, options, diagnostics in
-            GeoJSONReader(input, options: GeoJSONReadOptions(isSequence: true, skipsInvalidFeatures: options.skipInvalid),
-                          diagnostics: diagnostics)
+            GeoJSONReader(
+                input, options: GeoJSONReadOptions(isSequence: true, skipsInvalidFeatures: options.skipInvalid),
+                diagnostics: diagnostics)
         },
         makeWriter: .records { output, options, diagnostics in
-            GeoJSONWriter(output, options: GeoJSONWriteOptions(precision: options.coordinatePrecision, pretty: false,
-                                                               writesBoundingBoxes: options.formatOptions[GeoJSONOptions.boundingBoxes] ?? false,
-                                                               rfc7946: !(options.formatOptions[GeoJSONOptions.keepsGeometry] ?? false),
-                                                               sequence: options.formatOptions[GeoJSONOptions.recordSeparator] == true
-                                                                   ? .recordSeparator : .newline),
-                          diagnostics: diagnostics)
+            GeoJSONWriter(
+                output,
+                options: GeoJSONWriteOptions(
+                    precision: options.coordinatePrecision, pretty: false,
+                    writesBoundingBoxes: options.formatOptions[GeoJSONOptions.boundingBoxes] ?? false,
+                    rfc7946: !(options.formatOptions[GeoJSONOptions.keepsGeometry] ?? false),
+                    sequence: options.formatOptions[GeoJSONOptions.recordSeparator] == true
+                        ? .recordSeparator : .newline),
+                diagnostics: diagnostics)
         }
     )
 }

@@ -25,7 +25,9 @@ extension GeoJSONReader: MarkerIndexReader {
                 return try endOfFeatures()
             }
             if index > 0 {
-                guard try scanner.nextElement(close: UInt8(ascii: "]"), pointer: "/features") else { return try endOfFeatures() }
+                guard try scanner.nextElement(close: UInt8(ascii: "]"), pointer: "/features") else {
+                    return try endOfFeatures()
+                }
                 scanner.startValue()
             }
             state = .inFeatures(index: index + 1)
@@ -44,12 +46,15 @@ extension GeoJSONReader: MarkerIndexReader {
     }
 
     public var markerReaders: MarkerReaders? {
-        let one = GeoJSONReadOptions(skipsInvalidFeatures: options.skipsInvalidFeatures, maximumDepth: options.maximumDepth,
-                                     maximumFeatureBytes: options.maximumFeatureBytes)
-        let sequence = GeoJSONReadOptions(isSequence: true, skipsInvalidFeatures: options.skipsInvalidFeatures,
-                                          maximumDepth: options.maximumDepth, maximumFeatureBytes: options.maximumFeatureBytes)
-        return MarkerReaders(one: { input, diagnostics in GeoJSONReader(input, options: one, diagnostics: diagnostics) },
-                             sequence: { input, diagnostics in GeoJSONReader(input, options: sequence, diagnostics: diagnostics) })
+        let one = GeoJSONReadOptions(
+            skipsInvalidFeatures: options.skipsInvalidFeatures, maximumDepth: options.maximumDepth,
+            maximumFeatureBytes: options.maximumFeatureBytes)
+        let sequence = GeoJSONReadOptions(
+            isSequence: true, skipsInvalidFeatures: options.skipsInvalidFeatures,
+            maximumDepth: options.maximumDepth, maximumFeatureBytes: options.maximumFeatureBytes)
+        return MarkerReaders(
+            one: { input, diagnostics in GeoJSONReader(input, options: one, diagnostics: diagnostics) },
+            sequence: { input, diagnostics in GeoJSONReader(input, options: sequence, diagnostics: diagnostics) })
     }
 
     /// After the array: the root's last members read as `next()` reads them.
@@ -146,7 +151,9 @@ extension GeoJSONReader: MarkerIndexReader {
                 if try scanner.peekToken() == UInt8(ascii: "[") {
                     let mark = scanner.mark
                     scanner.advance()
-                    if let next = try scanner.peekToken() { startsPosition = next == UInt8(ascii: "-") || next &- UInt8(ascii: "0") < 10 }
+                    if let next = try scanner.peekToken() {
+                        startsPosition = next == UInt8(ascii: "-") || next &- UInt8(ascii: "0") < 10
+                    }
                     scanner.rewind(to: mark)
                 }
                 if startsPosition {

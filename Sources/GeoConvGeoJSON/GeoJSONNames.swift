@@ -8,21 +8,26 @@ package enum GeoJSONNames {
 
     /// `{"target":{"latitude":…,"longitude":…},"zoom":…,"bearing":…,"viewingAngle":…}`.
     package static func json(_ camera: CameraPosition) -> JSONValue {
-        var target: JSONObject = ["latitude": number(camera.target.latitude), "longitude": number(camera.target.longitude)]
+        var target: JSONObject = [
+            "latitude": number(camera.target.latitude), "longitude": number(camera.target.longitude),
+        ]
         if let altitude = camera.target.altitude { target["altitude"] = number(altitude) }
-        return .object(["target": .object(target), "zoom": number(camera.zoom), "bearing": number(camera.bearing),
-                        "viewingAngle": number(camera.viewingAngle)])
+        return .object([
+            "target": .object(target), "zoom": number(camera.zoom), "bearing": number(camera.bearing),
+            "viewingAngle": number(camera.viewingAngle),
+        ])
     }
 
     /// Reads a camera written by `json(_:)`; `nil` when it does not fit.
     package static func camera(from value: JSONValue) -> CameraPosition? {
         guard let object = value.objectValue, let target = object["target"]?.objectValue,
-              let latitude = target["latitude"]?.doubleValue, let longitude = target["longitude"]?.doubleValue,
-              let zoom = object["zoom"]?.doubleValue
+            let latitude = target["latitude"]?.doubleValue, let longitude = target["longitude"]?.doubleValue,
+            let zoom = object["zoom"]?.doubleValue
         else { return nil }
-        return CameraPosition(target: Coordinate(latitude: latitude, longitude: longitude, altitude: target["altitude"]?.doubleValue),
-                              zoom: zoom, bearing: object["bearing"]?.doubleValue ?? 0,
-                              viewingAngle: object["viewingAngle"]?.doubleValue ?? 0)
+        return CameraPosition(
+            target: Coordinate(latitude: latitude, longitude: longitude, altitude: target["altitude"]?.doubleValue),
+            zoom: zoom, bearing: object["bearing"]?.doubleValue ?? 0,
+            viewingAngle: object["viewingAngle"]?.doubleValue ?? 0)
     }
 
     /// Tile layers as JSON (`TileLayer.json`).
@@ -43,7 +48,9 @@ enum JSONOutput {
     static func appendString(_ text: String, to out: inout [UInt8]) { JSONText.appendString(text, to: &out) }
     static func append(_ value: JSONValue, to out: inout [UInt8]) { JSONText.append(value, to: &out) }
     static func appendObject(_ object: JSONObject, to out: inout [UInt8]) { JSONText.appendObject(object, to: &out) }
-    static func appendObject(_ properties: MergedProperties, to out: inout [UInt8]) { JSONText.appendObject(properties, to: &out) }
+    static func appendObject(_ properties: MergedProperties, to out: inout [UInt8]) {
+        JSONText.appendObject(properties, to: &out)
+    }
 
     /// Re-indents compact JSON with two spaces per level (for `--pretty`).
     static func prettyPrinted(_ compact: [UInt8], indent level: Int) -> [UInt8] {
@@ -61,7 +68,13 @@ enum JSONOutput {
             let byte = compact[index]
             if inString {
                 out.append(byte)
-                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == 0x5C {
+                    escaped = true
+                } else if byte == 0x22 {
+                    inString = false
+                }
                 index += 1
                 continue
             }
@@ -81,7 +94,7 @@ enum JSONOutput {
                 if byte == UInt8(ascii: "[") {
                     var end = index + 1
                     while end < compact.count, compact[end] != UInt8(ascii: "]"), compact[end] != UInt8(ascii: "["),
-                          compact[end] != UInt8(ascii: "{"), compact[end] != 0x22
+                        compact[end] != UInt8(ascii: "{"), compact[end] != 0x22
                     {
                         end += 1
                     }

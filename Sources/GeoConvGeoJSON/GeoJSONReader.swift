@@ -1,6 +1,6 @@
 public import GeoConvCore
-public import GeoConvIO
 public import GeoConvFormatKit
+public import GeoConvIO
 
 /// Options for reading GeoJSON.
 public struct GeoJSONReadOptions: Hashable, Sendable {
@@ -22,9 +22,10 @@ public struct GeoJSONReadOptions: Hashable, Sendable {
     public var sourceCRSIsGiven = false
 
     /// Creates options.
-    public init(isSequence: Bool = false, skipsInvalidFeatures: Bool = false, maximumDepth: Int = 256,
-                maximumFeatureBytes: Int = 1 << 30)
-    {
+    public init(
+        isSequence: Bool = false, skipsInvalidFeatures: Bool = false, maximumDepth: Int = 256,
+        maximumFeatureBytes: Int = 1 << 30
+    ) {
         self.isSequence = isSequence
         self.skipsInvalidFeatures = skipsInvalidFeatures
         self.maximumDepth = maximumDepth
@@ -46,7 +47,11 @@ public struct GeoJSONReader: FeatureReader {
     /// Where the reader is. (The one feature of a single-object input is boxed: the state is
     /// switched on and assigned per feature, and a `Feature` inline would be copied each time.)
     enum State {
-        case start, inFeatures(index: Int), afterFeatures, sequence(index: Int), done
+        case start
+        case inFeatures(index: Int)
+        case afterFeatures
+        case sequence(index: Int)
+        case done
         indirect case single(Feature?)
     }
 
@@ -69,14 +74,16 @@ public struct GeoJSONReader: FeatureReader {
             switch lastPlace {
             case .none: nil
             case .location(let location): location
-            case .element(let place, let prefix, let index): scanner.location(of: place, pointerPrefix: prefix.description, index: index)
+            case .element(let place, let prefix, let index):
+                scanner.location(of: place, pointerPrefix: prefix.description, index: index)
             }
         }
         set { lastPlace = newValue.map(LastPlace.location) ?? .none }
     }
     /// `lastLocation`'s parts.
     enum LastPlace {
-        case none, location(SourceLocation)
+        case none
+        case location(SourceLocation)
         /// Element `index` of the array at `prefix` (a JSON Pointer), starting at `place`.
         case element(JSONScanner.Place, prefix: StaticString, index: Int)
     }
@@ -100,7 +107,8 @@ public struct GeoJSONReader: FeatureReader {
         guard case .start = state else { return pendingHeader }
         if options.isSequence {
             state = .sequence(index: 0)
-            scanner.separatesRecordsWithRS = FormatSniffing.firstSignificantByte(try scanner.reader.inputStart())?.byte == 0x1E
+            scanner.separatesRecordsWithRS =
+                FormatSniffing.firstSignificantByte(try scanner.reader.inputStart())?.byte == 0x1E
             return DocumentHeader()
         }
         if options.featureRunStart != nil {
@@ -108,12 +116,14 @@ public struct GeoJSONReader: FeatureReader {
             return DocumentHeader()
         }
         guard let first = try scanner.peekToken() else {
-            throw GeoConvError(.invalidInput, "the input is empty", at: scanner.location(),
-                               hint: "a GeoJSON document is one JSON object")
+            throw GeoConvError(
+                .invalidInput, "the input is empty", at: scanner.location(),
+                hint: "a GeoJSON document is one JSON object")
         }
         guard first == UInt8(ascii: "{") else {
-            throw scanner.error("the root of a GeoJSON document must be an object, found \(try scanner.describeNext())",
-                                pointer: "", hint: "GeoJSON is a FeatureCollection, Feature or geometry object")
+            throw scanner.error(
+                "the root of a GeoJSON document must be an object, found \(try scanner.describeNext())",
+                pointer: "", hint: "GeoJSON is a FeatureCollection, Feature or geometry object")
         }
         lastLocation = scanner.location(pointer: "")
         problemBox.startFeature()
@@ -144,11 +154,14 @@ public struct GeoJSONReader: FeatureReader {
         guard let type = parts.type else { return }
         if type != "FeatureCollection" {
             if type.lowercased() == "featurecollection" {
-                try lenient("geojson.type-case", "type \"\(type)\" should be \"FeatureCollection\" (type names are case-sensitive)",
-                            at: typeLocation(of: parts, ""))
+                try lenient(
+                    "geojson.type-case",
+                    "type \"\(type)\" should be \"FeatureCollection\" (type names are case-sensitive)",
+                    at: typeLocation(of: parts, ""))
             } else {
-                throw error("an object with a \"features\" array has type \"\(type)\", not \"FeatureCollection\"",
-                            at: typeLocation(of: parts, ""))
+                throw error(
+                    "an object with a \"features\" array has type \"\(type)\", not \"FeatureCollection\"",
+                    at: typeLocation(of: parts, ""))
             }
         }
     }
@@ -162,9 +175,17 @@ public struct GeoJSONReader: FeatureReader {
             case "name" where value.stringValue != nil: header.name = value.stringValue
             case "description" where value.stringValue != nil: header.description = value.stringValue
             case ModelKey.camera.name:
-                if let camera = GeoJSONNames.camera(from: value) { header.camera = camera } else { header.foreignMembers[key] = value }
+                if let camera = GeoJSONNames.camera(from: value) {
+                    header.camera = camera
+                } else {
+                    header.foreignMembers[key] = value
+                }
             case ModelKey.tileLayers.name:
-                if let layers = GeoJSONNames.tileLayers(from: value) { header.tileLayers = layers } else { header.foreignMembers[key] = value }
+                if let layers = GeoJSONNames.tileLayers(from: value) {
+                    header.tileLayers = layers
+                } else {
+                    header.foreignMembers[key] = value
+                }
             default: header.foreignMembers[key] = value
             }
         }
@@ -196,7 +217,10 @@ public struct GeoJSONReader: FeatureReader {
             name = given
         case "EPSG"?:
             let given = properties["code"]
-            guard let code = given?.doubleValue.flatMap({ Int(exactly: $0) }) ?? given?.stringValue.flatMap({ Int($0) }), code > 0 else {
+            guard
+                let code = given?.doubleValue.flatMap({ Int(exactly: $0) }) ?? given?.stringValue.flatMap({ Int($0) }),
+                code > 0
+            else {
                 throw GeoConvError(.invalidInput, "an EPSG \"crs\" needs \"properties\": {\"code\": N}", at: location)
             }
             name = "EPSG:\(code)"
@@ -208,13 +232,18 @@ public struct GeoJSONReader: FeatureReader {
         case "link"?:
             let href = properties["href"]?.stringValue ?? ""
             guard let crs = Self.crs(fromLink: href) else {
-                throw GeoConvError(.unsupported, "the \"crs\" links to \"\(href)\", which names no EPSG or OGC CRS geoconv can read without fetching it",
-                                   at: location, hint: "give the CRS with --s-srs (for example --s-srs EPSG:28356); geoconv never fetches URLs")
+                throw GeoConvError(
+                    .unsupported,
+                    "the \"crs\" links to \"\(href)\", which names no EPSG or OGC CRS geoconv can read without fetching it",
+                    at: location,
+                    hint: "give the CRS with --s-srs (for example --s-srs EPSG:28356); geoconv never fetches URLs")
             }
             name = crs
         default:
-            throw GeoConvError(.unsupported, "a \"crs\" of type \(object["type"].map { JSONText.string($0) } ?? "(none)") is not one geoconv reads",
-                               at: location, hint: "use \"name\", \"EPSG\", \"OGC\" or \"link\", or give the CRS with --s-srs")
+            throw GeoConvError(
+                .unsupported,
+                "a \"crs\" of type \(object["type"].map { JSONText.string($0) } ?? "(none)") is not one geoconv reads",
+                at: location, hint: "use \"name\", \"EPSG\", \"OGC\" or \"link\", or give the CRS with --s-srs")
         }
         if WGS84Names.contains(name) { return nil }
         return name  // reprojected to WGS84 through PROJ by the conversion
@@ -229,9 +258,13 @@ public struct GeoJSONReader: FeatureReader {
         if lower.contains("/crs84") { return "OGC:CRS84" }
         // The number after "epsg" (…/EPSG/0/28356, …/ref/epsg/28356/…), or the first number of epsg.io/28356.
         if let at = parts.lastIndex(of: "epsg") {
-            for part in parts[(at + 1)...] where part != "0" { if let code = Int(part), code > 0 { return "EPSG:\(code)" } }
+            for part in parts[(at + 1)...] where part != "0" {
+                if let code = Int(part), code > 0 { return "EPSG:\(code)" }
+            }
         }
-        if lower.contains("epsg.io/"), let code = parts.compactMap({ Int($0) }).first(where: { $0 > 0 }) { return "EPSG:\(code)" }
+        if lower.contains("epsg.io/"), let code = parts.compactMap({ Int($0) }).first(where: { $0 > 0 }) {
+            return "EPSG:\(code)"
+        }
         return nil
     }
 
@@ -326,8 +359,9 @@ public struct GeoJSONReader: FeatureReader {
                 let recordStart = scanner.mark
                 do throws(GeoConvError) {
                     guard byte == UInt8(ascii: "{") else {
-                        throw scanner.error("every record of a GeoJSON text sequence must be an object, found \(try scanner.describeNext())",
-                                            pointer: pointer())
+                        throw scanner.error(
+                            "every record of a GeoJSON text sequence must be an object, found \(try scanner.describeNext())",
+                            pointer: pointer())
                     }
                     scanner.recordEndsAtNewline = !scanner.separatesRecordsWithRS
                     defer { scanner.recordEndsAtNewline = false }
@@ -363,8 +397,9 @@ public struct GeoJSONReader: FeatureReader {
     /// places and warnings moved to where they are in the input (`/N/features/M`).
     mutating func readCollectionRecord(from start: JSONScanner.Mark, index: Int) throws(GeoConvError) {
         let place = scanner.place(of: start)
-        let run = FeatureRun(bytes: scanner.bytes(since: start), line: place.line, column: place.column, byteOffset: place.byteOffset,
-                             recordsBefore: 0)
+        let run = FeatureRun(
+            bytes: scanner.bytes(since: start), line: place.line, column: place.column, byteOffset: place.byteOffset,
+            recordsBefore: 0)
         func relocate(_ location: SourceLocation) -> SourceLocation {
             var moved = run.relocate(location)
             moved.file = scanner.name
@@ -375,20 +410,24 @@ public struct GeoJSONReader: FeatureReader {
         recordFeatures.removeAll(keepingCapacity: true)
         recordFeatureIndex = 0
         do throws(GeoConvError) {
-            var inner = GeoJSONReader(try run.input(named: scanner.name),
-                                      options: GeoJSONReadOptions(skipsInvalidFeatures: options.skipsInvalidFeatures,
-                                                                  maximumDepth: options.maximumDepth),
-                                      diagnostics: log)
+            var inner = GeoJSONReader(
+                try run.input(named: scanner.name),
+                options: GeoJSONReadOptions(
+                    skipsInvalidFeatures: options.skipsInvalidFeatures,
+                    maximumDepth: options.maximumDepth),
+                diagnostics: log)
             let header = try inner.readHeader()
             if header.crs != nil {
-                throw GeoConvError(.unsupported, "a FeatureCollection record of a text sequence has a \"crs\" of its own",
-                                   at: relocate(SourceLocation(line: 1, column: 1, byteOffset: 0)),
-                                   hint: "give the CRS with --s-srs, or reproject the records first")
+                throw GeoConvError(
+                    .unsupported, "a FeatureCollection record of a text sequence has a \"crs\" of its own",
+                    at: relocate(SourceLocation(line: 1, column: 1, byteOffset: 0)),
+                    hint: "give the CRS with --s-srs, or reproject the records first")
             }
             if header.name != nil || header.description != nil || !header.foreignMembers.isEmpty {
-                try log.warn("geojsonseq.record-members-dropped",
-                             "the members of a FeatureCollection record other than its features are not carried over (a text sequence has no document)",
-                             at: SourceLocation(line: 1, column: 1, byteOffset: 0))
+                try log.warn(
+                    "geojsonseq.record-members-dropped",
+                    "the members of a FeatureCollection record other than its features are not carried over (a text sequence has no document)",
+                    at: SourceLocation(line: 1, column: 1, byteOffset: 0))
             }
             while let feature = try inner.next() { recordFeatures.append((feature, inner.lastLocation.map(relocate))) }
         } catch {
@@ -406,7 +445,8 @@ public struct GeoJSONReader: FeatureReader {
         do throws(GeoConvError) {
             try scanner.skipValue(depth: 1, pointer: pointer)
         } catch {
-            if error.location?.byteOffset == failure.location?.byteOffset { throw failure }  // the same fault, better said
+            // the same fault, better said
+            if error.location?.byteOffset == failure.location?.byteOffset { throw failure }
             listWhenValidating(failure)
             throw error
         }
@@ -420,8 +460,11 @@ public struct GeoJSONReader: FeatureReader {
     /// stands, with the hint to give `--s-srs`).
     func crsAfterFeatures() throws(GeoConvError) -> String? {
         let reader = scanner.reader
-        guard let tail = reader.tail(64 << 10), Self.holdsCRSName(tail), let reread = reader.rereading else { return nil }
-        let second = JSONScanner(try reread(), maximumDepth: options.maximumDepth, maximumValueBytes: options.maximumFeatureBytes)
+        guard let tail = reader.tail(64 << 10), Self.holdsCRSName(tail), let reread = reader.rereading else {
+            return nil
+        }
+        let second = JSONScanner(
+            try reread(), maximumDepth: options.maximumDepth, maximumValueBytes: options.maximumFeatureBytes)
         guard try second.peekToken() == UInt8(ascii: "{") else { return nil }
         second.advance()
         if try second.peekToken() == UInt8(ascii: "}") { return nil }
@@ -456,14 +499,20 @@ public struct GeoJSONReader: FeatureReader {
             switch key {
             case "type":
                 if value.stringValue != "FeatureCollection" {
-                    throw GeoConvError(.invalidInput, "an object with a \"features\" array has type \(value), not \"FeatureCollection\"", at: location)
+                    throw GeoConvError(
+                        .invalidInput,
+                        "an object with a \"features\" array has type \(value), not \"FeatureCollection\"", at: location
+                    )
                 }
             case "crs":
                 if options.sourceCRSIsGiven { break }  // --s-srs says what the coordinates are
                 if let crs = try Self.legacyCRS(value, at: location), crs != crsReadAhead {
-                    throw GeoConvError(.unsupported, "the \"crs\" member comes after the features, which were already read",
-                                       at: location,
-                                       hint: "read the file by its name (a second pass then reads it first), move \"crs\" before \"features\", or give --s-srs")
+                    throw GeoConvError(
+                        .unsupported, "the \"crs\" member comes after the features, which were already read",
+                        at: location,
+                        hint:
+                            "read the file by its name (a second pass then reads it first), move \"crs\" before \"features\", or give --s-srs"
+                    )
                 }
             case "features":
                 throw GeoConvError(.invalidInput, "a second \"features\" member", at: location)
@@ -473,15 +522,17 @@ public struct GeoJSONReader: FeatureReader {
                 try checkBBox(value, at: location)
                 var location = location
                 location.pointer = "/bbox"
-                try diagnostics.warn("geojson.members-after-features",
-                                     "the document member \"bbox\" comes after the features and is not carried over",
-                                     at: location, hint: "--write-bbox writes one computed from the features written")
+                try diagnostics.warn(
+                    "geojson.members-after-features",
+                    "the document member \"bbox\" comes after the features and is not carried over",
+                    at: location, hint: "--write-bbox writes one computed from the features written")
             default:
                 var location = location
                 location.pointer = "/" + JSONScanner.escapePointer(key)  // (the value too: all of it is dropped)
-                try diagnostics.warn("geojson.members-after-features",
-                                     "the document member \"\(key)\" comes after the features and is not carried over",
-                                     at: location, hint: "put document members before \"features\"")
+                try diagnostics.warn(
+                    "geojson.members-after-features",
+                    "the document member \"\(key)\" comes after the features and is not carried over",
+                    at: location, hint: "put document members before \"features\"")
             }
         }
         try checkTrailing()
@@ -489,8 +540,9 @@ public struct GeoJSONReader: FeatureReader {
 
     func checkTrailing() throws(GeoConvError) {
         if try scanner.peekToken() != nil {
-            throw scanner.error("unexpected content after the GeoJSON object: \(try scanner.describeNext())",
-                                hint: "a GeoJSON file holds one object; for one object per line use --from geojsonseq")
+            throw scanner.error(
+                "unexpected content after the GeoJSON object: \(try scanner.describeNext())",
+                hint: "a GeoJSON file holds one object; for one object per line use --from geojsonseq")
         }
     }
 

@@ -56,9 +56,10 @@ extension GeoJSONReader {
             if try scanner.peekToken() == UInt8(ascii: "n"), try nullsOnly(depth: depth, pointer: pointer) {
                 // togeojson's Point for a placemark with an address and no coordinates: GDAL
                 // reads it as POINT EMPTY, and so does geoconv (an error when validating).
-                try repairable("geojson.null-position",
-                               "a Point whose position holds only null is read as an empty Point (RFC 7946 §3.1.1 wants numbers)",
-                               at: location(of: start, pointer()))
+                try repairable(
+                    "geojson.null-position",
+                    "a Point whose position holds only null is read as an empty Point (RFC 7946 §3.1.1 wants numbers)",
+                    at: location(of: start, pointer()))
                 return .empty(.point)
             }
             scanner.rewind(to: mark)
@@ -71,7 +72,8 @@ extension GeoJSONReader {
             let points = try parsePositions(kind, depth: depth, path: top, pointer: pointer).positions
             return points.isEmpty ? .empty(.multiPoint) : .multiPoint(points)
         case .polygon:
-            return try parseRings(kind, depth: depth, path: top, pointer: pointer).map(Geometry.polygon) ?? .empty(.polygon)
+            return try parseRings(kind, depth: depth, path: top, pointer: pointer).map(Geometry.polygon)
+                ?? .empty(.polygon)
         case .multiLineString:
             var lines: [Path] = []
             try parseLists(kind, depth: depth, path: top, pointer: pointer) { (line) throws(GeoConvError) in
@@ -81,8 +83,11 @@ extension GeoJSONReader {
             return lines.isEmpty ? .empty(.multiLineString) : .multiLineString(lines)
         case .multiPolygon:
             var polygons: [PolygonRings] = []
-            try openArray(kind, "an array of polygons", depth: depth, path: top, pointer: pointer) { (index) throws(GeoConvError) in
-                if let rings = try parseRings(kind, depth: depth + 1, path: top.appending(index), pointer: pointer) { polygons.append(rings) }
+            try openArray(kind, "an array of polygons", depth: depth, path: top, pointer: pointer) {
+                (index) throws(GeoConvError) in
+                if let rings = try parseRings(kind, depth: depth + 1, path: top.appending(index), pointer: pointer) {
+                    polygons.append(rings)
+                }
             }
             return polygons.isEmpty ? .empty(.multiPolygon) : .multiPolygon(polygons)
         case .geometryCollection, .circle:
@@ -94,7 +99,8 @@ extension GeoJSONReader {
     /// so; the caller rewinds otherwise).
     private func nullsOnly(depth: Int, pointer: () -> String) throws(GeoConvError) -> Bool {
         repeat {
-            guard try scanner.peekToken() == UInt8(ascii: "n"), try scanner.parseValue(depth: depth + 1, pointer: pointer()) == .null
+            guard try scanner.peekToken() == UInt8(ascii: "n"),
+                try scanner.parseValue(depth: depth + 1, pointer: pointer()) == .null
             else { return false }
         } while try scanner.nextElement(close: UInt8(ascii: "]"), pointer: pointer())
         return true
@@ -112,7 +118,9 @@ extension GeoJSONReader {
     /// with a warning; when validating, a bad element is listed and reading goes on, and a
     /// position outside ±180 / ±90 is recorded with its place.
     @inline(__always)
-    func parsePosition(_ kind: GeometryKind, depth: Int, path: CoordinatePath, pointer: () -> String) throws(GeoConvError) -> Coordinate {
+    func parsePosition(
+        _ kind: GeometryKind, depth: Int, path: CoordinatePath, pointer: () -> String
+    ) throws(GeoConvError) -> Coordinate {
         let scanner = self.scanner
         let start = scanner.place
         scanner.advance()  // '[' (the caller peeked it)
@@ -121,14 +129,16 @@ extension GeoJSONReader {
         if try scanner.peekToken() != UInt8(ascii: "]") {
             repeat {
                 guard let byte = try scanner.peekToken(),
-                      byte == UInt8(ascii: "-") || (byte &- UInt8(ascii: "0") < 10)
+                    byte == UInt8(ascii: "-") || (byte &- UInt8(ascii: "0") < 10)
                 else {
                     if count == 0, try scanner.peekToken() == UInt8(ascii: "[") {
-                        throw error("\(kind.rawValue) coordinates are nested too deeply: expected a position [longitude, latitude], found an array of them",
-                                    at: location(of: start, pointer() + path.pointer))
+                        throw error(
+                            "\(kind.rawValue) coordinates are nested too deeply: expected a position [longitude, latitude], found an array of them",
+                            at: location(of: start, pointer() + path.pointer))
                     }
-                    let failure = scanner.error("each element of a position must be a number, found \(try scanner.describeNext())",
-                                                pointer: pointer() + path.pointer + "/" + String(count))
+                    let failure = scanner.error(
+                        "each element of a position must be a number, found \(try scanner.describeNext())",
+                        pointer: pointer() + path.pointer + "/" + String(count))
                     try listOrThrow(failure, steppingOverValueAt: depth + 1)
                     count += 1
                     continue
@@ -152,8 +162,10 @@ extension GeoJSONReader {
             scanner.advance()
         }
         guard count >= 2 else {
-            try listOrThrow(scanner.error("a position needs at least two numbers (longitude, latitude), found \(count)",
-                                          pointer: pointer() + path.pointer))
+            try listOrThrow(
+                scanner.error(
+                    "a position needs at least two numbers (longitude, latitude), found \(count)",
+                    pointer: pointer() + path.pointer))
             return Coordinate(latitude: 0, longitude: 0)
         }
         let position = Coordinate(latitude: numbers.1, longitude: numbers.0, altitude: count >= 3 ? numbers.2 : nil)
@@ -162,14 +174,18 @@ extension GeoJSONReader {
     }
 
     /// Parses `[position, …]`.
-    func parsePositions(_ kind: GeometryKind, depth: Int, path: CoordinatePath, pointer: () -> String) throws(GeoConvError) -> ParsedPositions {
+    func parsePositions(
+        _ kind: GeometryKind, depth: Int, path: CoordinatePath, pointer: () -> String
+    ) throws(GeoConvError) -> ParsedPositions {
         let start = scanner.place
         var result: [Coordinate] = []
-        try openArray(kind, "an array of positions", depth: depth, path: path, pointer: pointer) { (index) throws(GeoConvError) in
+        try openArray(kind, "an array of positions", depth: depth, path: path, pointer: pointer) {
+            (index) throws(GeoConvError) in
             let elementPath = path.appending(index)
             guard try scanner.peekToken() == UInt8(ascii: "[") else {
-                throw scanner.error("\(kind.rawValue) coordinates are not nested deeply enough: expected a position [longitude, latitude], found \(try scanner.describeNext())",
-                                    pointer: pointer() + elementPath.pointer)
+                throw scanner.error(
+                    "\(kind.rawValue) coordinates are not nested deeply enough: expected a position [longitude, latitude], found \(try scanner.describeNext())",
+                    pointer: pointer() + elementPath.pointer)
             }
             result.append(try parsePosition(kind, depth: depth + 1, path: elementPath, pointer: pointer))
         }
@@ -177,16 +193,20 @@ extension GeoJSONReader {
     }
 
     /// Parses `[[position, …], …]`, calling `body` with each inner array.
-    func parseLists(_ kind: GeometryKind, depth: Int, path: CoordinatePath, pointer: () -> String,
-                    _ body: (ParsedPositions) throws(GeoConvError) -> Void) throws(GeoConvError)
-    {
-        try openArray(kind, "an array of coordinate arrays", depth: depth, path: path, pointer: pointer) { (index) throws(GeoConvError) in
+    func parseLists(
+        _ kind: GeometryKind, depth: Int, path: CoordinatePath, pointer: () -> String,
+        _ body: (ParsedPositions) throws(GeoConvError) -> Void
+    ) throws(GeoConvError) {
+        try openArray(kind, "an array of coordinate arrays", depth: depth, path: path, pointer: pointer) {
+            (index) throws(GeoConvError) in
             try body(try parsePositions(kind, depth: depth + 1, path: path.appending(index), pointer: pointer))
         }
     }
 
     /// Parses a polygon's rings, checking each and the winding; nil when it has none.
-    func parseRings(_ kind: GeometryKind, depth: Int, path: CoordinatePath, pointer: () -> String) throws(GeoConvError) -> PolygonRings? {
+    func parseRings(
+        _ kind: GeometryKind, depth: Int, path: CoordinatePath, pointer: () -> String
+    ) throws(GeoConvError) -> PolygonRings? {
         let start = scanner.place
         var rings: [Path] = []
         try parseLists(kind, depth: depth, path: path, pointer: pointer) { (ring) throws(GeoConvError) in
@@ -201,9 +221,10 @@ extension GeoJSONReader {
 
     /// Consumes `[`, calls `element` with each element's index, and consumes `]`.
     @inline(__always)
-    func openArray(_ kind: GeometryKind, _ what: String, depth: Int, path: CoordinatePath, pointer: () -> String,
-                   element: (Int) throws(GeoConvError) -> Void) throws(GeoConvError)
-    {
+    func openArray(
+        _ kind: GeometryKind, _ what: String, depth: Int, path: CoordinatePath, pointer: () -> String,
+        element: (Int) throws(GeoConvError) -> Void
+    ) throws(GeoConvError) {
         try scanner.checkDepth(depth, pointer: pointer() + path.pointer)
         try expectArray(kind, what, path: path, pointer: pointer)
         scanner.advance()
@@ -220,34 +241,49 @@ extension GeoJSONReader {
 
     /// Throws unless the next value is an array (`what` says what was expected there).
     @inline(__always)
-    func expectArray(_ kind: GeometryKind, _ what: @autoclosure () -> String, path: CoordinatePath, pointer: () -> String) throws(GeoConvError) {
+    func expectArray(
+        _ kind: GeometryKind, _ what: @autoclosure () -> String, path: CoordinatePath, pointer: () -> String
+    ) throws(GeoConvError) {
         let byte = try scanner.peekToken()
         guard byte != UInt8(ascii: "[") else { return }
         let isNumber = byte.map { $0 == UInt8(ascii: "-") || $0 &- UInt8(ascii: "0") < 10 } ?? false
         let problem = isNumber ? "are not nested deeply enough" : "must be arrays"
-        throw scanner.error("\(kind.rawValue) coordinates \(problem): expected \(what()), found \(try scanner.describeNext())",
-                            pointer: pointer() + path.pointer)
+        throw scanner.error(
+            "\(kind.rawValue) coordinates \(problem): expected \(what()), found \(try scanner.describeNext())",
+            pointer: pointer() + path.pointer)
     }
 
     // MARK: Checks
 
     func warnExtraOrdinates(at location: @autoclosure () -> SourceLocation) throws(GeoConvError) {
-        try lenient("geojson.extra-ordinates", "positions with more than three numbers: the fourth and later are dropped", at: location())
+        try lenient(
+            "geojson.extra-ordinates", "positions with more than three numbers: the fourth and later are dropped",
+            at: location())
     }
 
     func checkLine(count: Int, at location: @autoclosure () -> SourceLocation) throws(GeoConvError) {
-        if count == 1 { try repairable("geojson.short-line", "a LineString needs two or more positions (RFC 7946 §3.1.4); this one has one", at: location()) }
+        if count == 1 {
+            try repairable(
+                "geojson.short-line", "a LineString needs two or more positions (RFC 7946 §3.1.4); this one has one",
+                at: location())
+        }
     }
 
     func checkRing(_ ring: [Coordinate], at location: @autoclosure () -> SourceLocation) throws(GeoConvError) {
         if ring.count < 4 {
-            try repairable("geojson.short-ring", "a linear ring needs four or more positions (RFC 7946 §3.1.6); this one has \(ring.count)", at: location())
+            try repairable(
+                "geojson.short-ring",
+                "a linear ring needs four or more positions (RFC 7946 §3.1.6); this one has \(ring.count)",
+                at: location())
         }
         // Closed: two or more positions, the last the first (as `Path.isClosed`).
         if let first = ring.first, let last = ring.last,
-           ring.count < 2 || first.latitude != last.latitude || first.longitude != last.longitude
+            ring.count < 2 || first.latitude != last.latitude || first.longitude != last.longitude
         {
-            try repairable("geojson.unclosed-ring", "a linear ring's first and last positions differ (RFC 7946 §3.1.6 says they must be equal); it is closed on writing", at: location())
+            try repairable(
+                "geojson.unclosed-ring",
+                "a linear ring's first and last positions differ (RFC 7946 §3.1.6 says they must be equal); it is closed on writing",
+                at: location())
         }
     }
 }

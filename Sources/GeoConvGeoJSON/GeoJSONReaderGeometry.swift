@@ -1,20 +1,24 @@
 import GeoConvCore
-import GeoConvIO
 import GeoConvFormatKit
+import GeoConvIO
 
 /// Geometries and features: a geometry object's members interpreted by its type (its
 /// coordinates are parsed by `GeoJSONReaderCoordinates.swift`), and the feature built from
 /// its members.
 extension GeoJSONReader {
     /// Parses a `geometry` value: an object, or `null`.
-    mutating func parseGeometryValue(depth: Int, pointer: @autoclosure () -> String) throws(GeoConvError) -> ParsedGeometry? {
+    mutating func parseGeometryValue(
+        depth: Int, pointer: @autoclosure () -> String
+    ) throws(GeoConvError) -> ParsedGeometry? {
         let place = scanner.place
         guard try scanner.peekToken() != UInt8(ascii: "n") else {
             _ = try scanner.parseValue(depth: depth, pointer: pointer())
             return ParsedGeometry(geometry: nil, foreign: [:])
         }
         guard try scanner.peekToken() == UInt8(ascii: "{") else {
-            throw error("a geometry must be an object or null, found \(try scanner.describeNext())", at: location(of: place, pointer()))
+            throw error(
+                "a geometry must be an object or null, found \(try scanner.describeNext())",
+                at: location(of: place, pointer()))
         }
         if let common = try parseCommonGeometry(depth: depth, pointer: pointer()) { return common }
         var parts = ObjectParts()
@@ -28,14 +32,17 @@ extension GeoJSONReader {
     /// (another member or order, an escaped name, a wrong-case type, a GeometryCollection)
     /// leaves the scanner at the '{' and returns nil; members after the coordinates are read
     /// by the general loop from there, so the outcome is always `parseObject`'s.
-    mutating func parseCommonGeometry(depth: Int, pointer: @autoclosure () -> String) throws(GeoConvError) -> ParsedGeometry? {
+    mutating func parseCommonGeometry(
+        depth: Int, pointer: @autoclosure () -> String
+    ) throws(GeoConvError) -> ParsedGeometry? {
         try scanner.checkDepth(depth, pointer: pointer())
-        let start = scanner.mark, place = scanner.place
+        let start = scanner.mark
+        let place = scanner.place
         scanner.advance()  // '{', peeked by the caller
         guard let typePlace = try valuePlace(ofMember: Self.typeMember), try scanner.peekToken() == UInt8(ascii: "\""),
-              let known = try scanner.knownKey(Self.typeNames), case .geometry(let kind) = Self.typeKinds[known],
-              kind != .geometryCollection, try scanner.consumeToken(UInt8(ascii: ",")),
-              try valuePlace(ofMember: Self.coordinatesMember) != nil
+            let known = try scanner.knownKey(Self.typeNames), case .geometry(let kind) = Self.typeKinds[known],
+            kind != .geometryCollection, try scanner.consumeToken(UInt8(ascii: ",")),
+            try valuePlace(ofMember: Self.coordinatesMember) != nil
         else {
             scanner.rewind(to: start)
             return nil
@@ -51,8 +58,9 @@ extension GeoJSONReader {
         parts.type = Self.typeNames.names[known]
         (parts.kind, parts.kindIsExact, parts.typePlace) = (.geometry(kind), true, typePlace)
         (parts.coordinatesMark, parts.shaped, parts.shapedKind) = (coordinatesMark, shaped, kind)
-        _ = try parseObject(into: &parts, depth: depth, pointer: pointer(), isRoot: false,
-                            resuming: 1 << UInt16(Self.typeMember) | 1 << UInt16(Self.coordinatesMember))
+        _ = try parseObject(
+            into: &parts, depth: depth, pointer: pointer(), isRoot: false,
+            resuming: 1 << UInt16(Self.typeMember) | 1 << UInt16(Self.coordinatesMember))
         return try geometry(from: parts, pointer: pointer())
     }
 
@@ -60,7 +68,7 @@ extension GeoJSONReader {
     /// after its colon; nil, having read some of it, when it is none of them.
     private func memberIndex(in names: JSONKeyTable) throws(GeoConvError) -> Int? {
         guard try scanner.peekToken() == UInt8(ascii: "\""), let index = try scanner.knownKey(names),
-              try scanner.consumeToken(UInt8(ascii: ":"))
+            try scanner.consumeToken(UInt8(ascii: ":"))
         else { return nil }
         return index
     }
@@ -81,7 +89,9 @@ extension GeoJSONReader {
     func geometryKind(_ type: String, at location: SourceLocation) throws(GeoConvError) -> GeometryKind? {
         if let kind = Self.geometryTypes[type] { return kind }
         if let match = Self.geometryTypes.first(where: { $0.key.lowercased() == type.lowercased() }) {
-            try lenient("geojson.type-case", "type \"\(type)\" should be \"\(match.key)\" (type names are case-sensitive)", at: location)
+            try lenient(
+                "geojson.type-case", "type \"\(type)\" should be \"\(match.key)\" (type names are case-sensitive)",
+                at: location)
             return match.value
         }
         return nil
@@ -99,15 +109,20 @@ extension GeoJSONReader {
             if type.lowercased() == "feature" || type.lowercased() == "featurecollection" {
                 throw error("a \(type) cannot be used as a geometry", at: typeLocation(of: parts, pointer()))
             }
-            throw error("unknown geometry type \"\(type)\"", at: typeLocation(of: parts, pointer()),
-                        hint: "GeoJSON geometry types are Point, LineString, Polygon, MultiPoint, MultiLineString, MultiPolygon and GeometryCollection")
+            throw error(
+                "unknown geometry type \"\(type)\"", at: typeLocation(of: parts, pointer()),
+                hint:
+                    "GeoJSON geometry types are Point, LineString, Polygon, MultiPoint, MultiLineString, MultiPolygon and GeometryCollection"
+            )
         }
         var foreign = parts.foreign
         if parts.bbox != nil { try checkBBox(parts.bbox, at: objectLocation()) }
         if let bbox = parts.bbox { foreign["bbox"] = bbox }
         if parts.properties != nil || parts.hasGeometryMember || parts.id != nil {
-            try lenient("geojson.geometry-members", "a geometry object has Feature members (\"properties\", \"geometry\" or \"id\"); they are ignored",
-                        at: objectLocation())
+            try lenient(
+                "geojson.geometry-members",
+                "a geometry object has Feature members (\"properties\", \"geometry\" or \"id\"); they are ignored",
+                at: objectLocation())
         }
         let geometry: Geometry
         if kind == .geometryCollection {
@@ -115,11 +130,15 @@ extension GeoJSONReader {
                 throw error("a GeometryCollection needs a \"geometries\" array", at: objectLocation())
             }
             if members.contains(where: { $0.geometry?.kind == .geometryCollection }) {
-                try lenient("geojson.nested-collection", "GeometryCollections should not be nested (RFC 7946 §3.1.8)", at: objectLocation())
+                try lenient(
+                    "geojson.nested-collection", "GeometryCollections should not be nested (RFC 7946 §3.1.8)",
+                    at: objectLocation())
             }
             if members.contains(where: { !$0.foreign.isEmpty }) {
-                try lenient("geojson.collection-member-foreign", "foreign members of geometries inside a GeometryCollection are not kept",
-                            at: objectLocation())
+                try lenient(
+                    "geojson.collection-member-foreign",
+                    "foreign members of geometries inside a GeometryCollection are not kept",
+                    at: objectLocation())
             }
             let geometries = members.compactMap(\.geometry)
             geometry = geometries.isEmpty ? .empty(.geometryCollection) : .geometryCollection(geometries)
@@ -132,18 +151,24 @@ extension GeoJSONReader {
         return ParsedGeometry(geometry: geometry, foreign: foreign)
     }
 
-    func feature(from parts: ObjectParts, pointer: @autoclosure () -> String, requireFeature: Bool = false) throws(GeoConvError) -> Feature {
+    func feature(
+        from parts: ObjectParts, pointer: @autoclosure () -> String, requireFeature: Bool = false
+    ) throws(GeoConvError) -> Feature {
         func objectLocation() -> SourceLocation { location(of: parts, pointer()) }
         guard let type = parts.type else {
-            throw error(requireFeature ? "a feature needs \"type\": \"Feature\"" : "a GeoJSON object needs a \"type\" member",
-                        at: objectLocation(), hint: "add \"type\": \"Feature\" (or a geometry type)")
+            throw error(
+                requireFeature ? "a feature needs \"type\": \"Feature\"" : "a GeoJSON object needs a \"type\" member",
+                at: objectLocation(), hint: "add \"type\": \"Feature\" (or a geometry type)")
         }
         if parts.kind != .feature || !parts.kindIsExact {
             if type.lowercased() == "feature" {
-                try lenient("geojson.type-case", "type \"\(type)\" should be \"Feature\" (type names are case-sensitive)",
-                            at: typeLocation(of: parts, pointer()))
+                try lenient(
+                    "geojson.type-case", "type \"\(type)\" should be \"Feature\" (type names are case-sensitive)",
+                    at: typeLocation(of: parts, pointer()))
             } else if requireFeature {
-                throw error("a member of \"features\" has type \"\(type)\", not \"Feature\"", at: typeLocation(of: parts, pointer()))
+                throw error(
+                    "a member of \"features\" has type \"\(type)\", not \"Feature\"",
+                    at: typeLocation(of: parts, pointer()))
             } else {
                 // A bare geometry is one feature without properties.
                 let parsed = try geometry(from: parts, pointer: pointer())
@@ -159,7 +184,8 @@ extension GeoJSONReader {
         var foreign = JSONObject()
         var sourceForm: Feature.SourceForm = []
         if !parts.hasGeometryMember {
-            try lenient("geojson.missing-geometry", "a Feature has no \"geometry\" member; read as null", at: objectLocation())
+            try lenient(
+                "geojson.missing-geometry", "a Feature has no \"geometry\" member; read as null", at: objectLocation())
         }
         if let parsed = parts.geometry {
             geometry = parsed.geometry
@@ -170,8 +196,10 @@ extension GeoJSONReader {
         case .number(let n)?: id = .number(n)
         case nil: break
         case let other?:
-            try lenient("geojson.invalid-id", "a Feature \"id\" must be a string or a number, found \(other.typeName); kept as a foreign member",
-                        at: objectLocation())
+            try lenient(
+                "geojson.invalid-id",
+                "a Feature \"id\" must be a string or a number, found \(other.typeName); kept as a foreign member",
+                at: objectLocation())
             foreign["id"] = other
         }
         switch parts.properties {
@@ -180,43 +208,53 @@ extension GeoJSONReader {
         case nil:
             try lenient("geojson.missing-properties", "a Feature has no \"properties\" member", at: objectLocation())
         case let other?:
-            try lenient("geojson.properties-not-object", "a Feature's \"properties\" must be an object or null, found \(other.typeName); it is dropped",
-                        at: objectLocation())
+            try lenient(
+                "geojson.properties-not-object",
+                "a Feature's \"properties\" must be an object or null, found \(other.typeName); it is dropped",
+                at: objectLocation())
         }
         for (key, value) in parts.foreign { foreign[key] = value }
         if parts.bbox != nil { try checkBBox(parts.bbox, at: objectLocation()) }
         if let bbox = parts.bbox { foreign["bbox"] = bbox }
         if parts.coordinatesMark != nil || parts.geometries != nil {
-            try lenient("geojson.feature-geometry-members", "a Feature has \"coordinates\" or \"geometries\" members; they are ignored",
-                        at: objectLocation())
+            try lenient(
+                "geojson.feature-geometry-members",
+                "a Feature has \"coordinates\" or \"geometries\" members; they are ignored",
+                at: objectLocation())
         }
-        return try makeFeature(id: id, geometry: geometry, properties: properties, foreign: foreign, sourceForm: sourceForm,
-                               at: objectLocation())
+        return try makeFeature(
+            id: id, geometry: geometry, properties: properties, foreign: foreign, sourceForm: sourceForm,
+            at: objectLocation())
     }
 
     /// A feature from its members as read: a Point with a `geoconv:radius` is the circle it
     /// stands for, and the style is derived from the properties.
     /// A style property whose value styles nothing is reported at it (`at`: the feature's place).
-    func makeFeature(id: FeatureID?, geometry: Geometry?, properties: JSONObject, foreign: JSONObject,
-                     sourceForm: Feature.SourceForm = [], at location: @autoclosure () -> SourceLocation) throws(GeoConvError) -> Feature {
+    func makeFeature(
+        id: FeatureID?, geometry: Geometry?, properties: JSONObject, foreign: JSONObject,
+        sourceForm: Feature.SourceForm = [], at location: @autoclosure () -> SourceLocation
+    ) throws(GeoConvError) -> Feature {
         var geometry = geometry
         if case .point(let center)? = geometry, let radius = properties[model: .radius],
-           radius.isFinite, radius >= 0
+            radius.isFinite, radius >= 0
         {
             geometry = .circle(center: center, radius: radius)
         }
         guard StyleProperties.mentionsStyle(properties) else {
             // Most features: built in place (a feature changed after it is made is copied).
             guard TitleProperties.mentionsRole(properties) else {
-                return Feature(id: id, geometry: geometry, properties: properties, foreignMembers: foreign, sourceForm: sourceForm)
+                return Feature(
+                    id: id, geometry: geometry, properties: properties, foreignMembers: foreign, sourceForm: sourceForm)
             }
             // A title or snippet under another case only (`NAME`, as Natural Earth writes it),
             // as the tabular readers and GDAL's KML writer take it (`TitleProperties`).
-            var feature = Feature(id: id, geometry: geometry, properties: properties, foreignMembers: foreign, sourceForm: sourceForm)
+            var feature = Feature(
+                id: id, geometry: geometry, properties: properties, foreignMembers: foreign, sourceForm: sourceForm)
             TitleProperties.derive(into: &feature)
             return feature
         }
-        var feature = Feature(id: id, geometry: geometry, properties: properties, foreignMembers: foreign, sourceForm: sourceForm)
+        var feature = Feature(
+            id: id, geometry: geometry, properties: properties, foreignMembers: foreign, sourceForm: sourceForm)
         let unusable = StyleProperties.derive(into: &feature)
         if feature.title == nil || feature.snippet == nil, TitleProperties.mentionsRole(properties) {
             var derived = feature
@@ -228,9 +266,10 @@ extension GeoJSONReader {
             var place = location()
             place.pointer = (place.pointer ?? "") + "/properties/" + JSONScanner.escapePointer(key)
             let value = feature.properties[key].map(JSONText.string) ?? ""
-            try diagnostics.warn("geojson.style-value-unusable",
-                             "\"\(key)\": \(value) is not a value this style property takes (colours: CSS names, #rgb, #rrggbb, rgb(), rgba(), hsl(); widths, scales, opacities: numbers); it stays a property and styles nothing",
-                             at: place)
+            try diagnostics.warn(
+                "geojson.style-value-unusable",
+                "\"\(key)\": \(value) is not a value this style property takes (colours: CSS names, #rgb, #rrggbb, rgb(), rgba(), hsl(); widths, scales, opacities: numbers); it stays a property and styles nothing",
+                at: place)
         }
         return feature
     }
@@ -242,21 +281,26 @@ extension GeoJSONReader {
     /// returned): from its start, or from the first member the common form does not have,
     /// with what was read before it (nothing is read twice). So the outcome is always
     /// `parseObject`'s.
-    mutating func parseCommonFeature(depth: Int, pointer: @autoclosure () -> String, otherwise parts: inout ObjectParts)
+    mutating func parseCommonFeature(
+        depth: Int, pointer: @autoclosure () -> String, otherwise parts: inout ObjectParts
+    )
         throws(GeoConvError) -> Feature?
     {
         try scanner.checkDepth(depth, pointer: pointer())
-        let start = scanner.mark, place = scanner.place
+        let start = scanner.mark
+        let place = scanner.place
         scanner.advance()  // '{', peeked by the caller
         guard let typePlace = try valuePlace(ofMember: Self.typeMember), try scanner.peekToken() == UInt8(ascii: "\""),
-              let known = try scanner.knownKey(Self.typeNames), Self.typeKinds[known] == .feature
+            let known = try scanner.knownKey(Self.typeNames), Self.typeKinds[known] == .feature
         else {
             scanner.rewind(to: start)
             _ = try parseObject(into: &parts, depth: depth, pointer: pointer(), isRoot: false)
             return nil
         }
         var seen: UInt16 = 1 << UInt16(Self.typeMember)
-        var properties: JSONValue?, geometry: ParsedGeometry?, id: JSONValue?
+        var properties: JSONValue?
+        var geometry: ParsedGeometry?
+        var id: JSONValue?
         var ended = false
         while true {
             let afterValue = scanner.mark
@@ -265,8 +309,8 @@ extension GeoJSONReader {
                 break
             }
             guard try scanner.consumeToken(UInt8(ascii: ",")), let index = try memberIndex(in: Self.memberNames),
-                  index == Self.propertiesMember || index == Self.geometryMember || index == Self.idMember,
-                  seen & (1 << UInt16(index)) == 0
+                index == Self.propertiesMember || index == Self.geometryMember || index == Self.idMember,
+                seen & (1 << UInt16(index)) == 0
             else {
                 // Another member, a repeated one, or what is wrong there: the general loop's, from the comma.
                 scanner.rewind(to: afterValue)
@@ -282,18 +326,20 @@ extension GeoJSONReader {
                 id = try scanner.parseValue(depth: depth, pointer: pointer() + "/id")
             }
         }
-        let plainID: FeatureID?? = switch id {
-        case nil: .some(nil)
-        case .string(let s)?: .some(.string(s))
-        case .number(let n)?: .some(.number(n))
-        default: nil
-        }
+        let plainID: FeatureID?? =
+            switch id {
+            case nil: .some(nil)
+            case .string(let s)?: .some(.string(s))
+            case .number(let n)?: .some(.number(n))
+            default: nil
+            }
         if ended, case .object(let object)? = properties, let geometry, geometry.foreign.isEmpty, let plainID {
             // The place asked of the scanner, not of `self`: an autoclosure over `self` here
             // would copy the reader (every feature).
             let scanner = scanner
-            return try makeFeature(id: plainID, geometry: geometry.geometry, properties: object, foreign: [:],
-                                   at: scanner.location(of: place, pointer: pointer()))
+            return try makeFeature(
+                id: plainID, geometry: geometry.geometry, properties: object, foreign: [:],
+                at: scanner.location(of: place, pointer: pointer()))
         }
         parts.place = place
         parts.type = Self.typeNames.names[known]

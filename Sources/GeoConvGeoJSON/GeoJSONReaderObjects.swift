@@ -1,6 +1,6 @@
 import GeoConvCore
-import GeoConvIO
 import GeoConvFormatKit
+import GeoConvIO
 
 /// Objects: one JSON object's members read into its parts before its type says what it is,
 /// member names matched as bytes, and which members belong to which kind of object.
@@ -49,9 +49,10 @@ extension GeoJSONReader {
     /// Parses an object's members into `parts`. At the root, stops right after `"features": [`
     /// and returns true, leaving the features to be streamed. `resuming` goes on with an
     /// object whose first members were read into `parts` (their bits), the scanner after them.
-    mutating func parseObject(into parts: inout ObjectParts, depth: Int, pointer: @autoclosure () -> String, isRoot: Bool,
-                              resuming: UInt16? = nil) throws(GeoConvError) -> Bool
-    {
+    mutating func parseObject(
+        into parts: inout ObjectParts, depth: Int, pointer: @autoclosure () -> String, isRoot: Bool,
+        resuming: UInt16? = nil
+    ) throws(GeoConvError) -> Bool {
         var seenMembers: UInt16 = resuming ?? 0
         var resumes = resuming != nil
         if !resumes {
@@ -75,14 +76,17 @@ extension GeoJSONReader {
             func memberPointer() -> String { pointer() + "/" + JSONScanner.escapePointer(key) }
             let bit: UInt16 = index.map { 1 << UInt16($0) } ?? 0
             if bit != 0 ? seenMembers & bit != 0 : parts.foreign[key] != nil {
-                try lenient("geojson.duplicate-member", "the member \"\(key)\" appears twice; the last one is used",
-                            at: location(of: keyPlace, pointer()))
+                try lenient(
+                    "geojson.duplicate-member", "the member \"\(key)\" appears twice; the last one is used",
+                    at: location(of: keyPlace, pointer()))
             }
             seenMembers |= bit
             // A member that belongs to another kind of object than the one "type" already
             // named is a foreign member here (RFC 7946 §7.1): keep it as plain JSON.
             if let index, parts.type != nil, !Self.member(index, belongsTo: parts.kind) {
-                if let type = parts.type { try checkForeignMember(key, of: type, at: location(of: keyPlace, memberPointer())) }
+                if let type = parts.type {
+                    try checkForeignMember(key, of: type, at: location(of: keyPlace, memberPointer()))
+                }
                 parts.foreign[key] = try scanner.parseValue(depth: depth, pointer: memberPointer())
                 continue
             }
@@ -98,14 +102,17 @@ extension GeoJSONReader {
                 }
                 let value = try scanner.parseValue(depth: depth, pointer: memberPointer())
                 guard let text = value.stringValue else {
-                    throw error("the \"type\" member must be a string, found \(value.typeName)", at: location(of: typePlace, memberPointer()))
+                    throw error(
+                        "the \"type\" member must be a string, found \(value.typeName)",
+                        at: location(of: typePlace, memberPointer()))
                 }
                 parts.type = text
                 (parts.kind, parts.kindIsExact) = Self.objectKind(text)
             case Self.featuresMember where isRoot:
                 guard try scanner.peekToken() == UInt8(ascii: "[") else {
-                    throw error("the \"features\" member must be an array, found \(try scanner.describeNext())",
-                                at: scanner.location(pointer: memberPointer()))
+                    throw error(
+                        "the \"features\" member must be an array, found \(try scanner.describeNext())",
+                        at: scanner.location(pointer: memberPointer()))
                 }
                 scanner.advance()
                 try parseDeferredCoordinates(of: &parts, depth: depth, pointer: pointer())
@@ -126,8 +133,9 @@ extension GeoJSONReader {
                 }
             case Self.geometriesMember:
                 guard try scanner.peekToken() == UInt8(ascii: "[") else {
-                    throw error("the \"geometries\" member must be an array, found \(try scanner.describeNext())",
-                                at: scanner.location(pointer: memberPointer()))
+                    throw error(
+                        "the \"geometries\" member must be an array, found \(try scanner.describeNext())",
+                        at: scanner.location(pointer: memberPointer()))
                 }
                 try scanner.checkDepth(depth + 1, pointer: memberPointer())
                 scanner.advance()
@@ -138,10 +146,13 @@ extension GeoJSONReader {
                     repeat {
                         let elementPointer = memberPointer() + "/" + String(members.count)
                         guard try scanner.peekToken() == UInt8(ascii: "{") else {
-                            throw error("every member of \"geometries\" must be a geometry object, found \(try scanner.describeNext())",
-                                        at: scanner.location(pointer: elementPointer))
+                            throw error(
+                                "every member of \"geometries\" must be a geometry object, found \(try scanner.describeNext())",
+                                at: scanner.location(pointer: elementPointer))
                         }
-                        if let parsed = try parseGeometryValue(depth: depth + 2, pointer: elementPointer) { members.append(parsed) }
+                        if let parsed = try parseGeometryValue(depth: depth + 2, pointer: elementPointer) {
+                            members.append(parsed)
+                        }
                     } while try scanner.nextElement(close: UInt8(ascii: "]"), pointer: memberPointer())
                 }
                 parts.geometries = members
@@ -168,8 +179,11 @@ extension GeoJSONReader {
     /// parsed into its shape; a Feature's, a collection's, are kept as a foreign member, as
     /// when "type" comes first; with no type or an unknown one (an error follows) they are
     /// only checked as JSON.
-    func parseDeferredCoordinates(of parts: inout ObjectParts, depth: Int, pointer: @autoclosure () -> String) throws(GeoConvError) {
-        guard let start = parts.coordinatesMark, parts.shapedKind == nil || parts.shapedKind != parts.geometryKind else { return }
+    func parseDeferredCoordinates(
+        of parts: inout ObjectParts, depth: Int, pointer: @autoclosure () -> String
+    ) throws(GeoConvError) {
+        guard let start = parts.coordinatesMark, parts.shapedKind == nil || parts.shapedKind != parts.geometryKind
+        else { return }
         let end = scanner.mark
         scanner.rewind(to: start)
         if let kind = parts.geometryKind {
@@ -205,7 +219,9 @@ extension GeoJSONReader {
 
     /// What a `type` names, case-insensitively (a wrong case is reported where it is used).
     enum ObjectKind: Equatable {
-        case feature, featureCollection, geometry(GeometryKind), other
+        case feature, featureCollection
+        case geometry(GeometryKind)
+        case other
     }
 
     /// The kind `type` names: exact names by a string switch, other cases folded (rare).
@@ -224,18 +240,23 @@ extension GeoJSONReader {
             let folded = type.lowercased()
             if folded == "feature" { return (.feature, false) }
             if folded == "featurecollection" { return (.featureCollection, false) }
-            if let match = geometryTypes.first(where: { $0.key.lowercased() == folded }) { return (.geometry(match.value), false) }
+            if let match = geometryTypes.first(where: { $0.key.lowercased() == folded }) {
+                return (.geometry(match.value), false)
+            }
             return (.other, false)
         }
     }
 
     /// The members RFC 7946 defines, matched as bytes; a member's bit is 1 << its index
     /// (duplicate checks without a list).
-    static let memberNames = JSONKeyTable(["type", "features", "geometry", "properties", "id", "coordinates", "geometries",
-                                           "bbox", "crs"])
+    static let memberNames = JSONKeyTable([
+        "type", "features", "geometry", "properties", "id", "coordinates", "geometries",
+        "bbox", "crs",
+    ])
     /// Indices in `memberNames`.
-    static let typeMember = 0, featuresMember = 1, geometryMember = 2, propertiesMember = 3, idMember = 4, coordinatesMember = 5,
-               geometriesMember = 6, bboxMember = 7, crsMember = 8
+    static let typeMember = 0, featuresMember = 1, geometryMember = 2, propertiesMember = 3, idMember = 4,
+        coordinatesMember = 5,
+        geometriesMember = 6, bboxMember = 7, crsMember = 8
 
     /// Whether the member at `index` in `memberNames` is one RFC 7946 defines for objects of `kind`.
     static func member(_ index: Int, belongsTo kind: ObjectKind) -> Bool {
@@ -252,9 +273,13 @@ extension GeoJSONReader {
 
     /// The type names RFC 7946 defines, spelled exactly, matched as bytes; `typeKinds` says
     /// what each names.
-    static let typeNames = JSONKeyTable(["Feature", "Point", "LineString", "Polygon", "MultiPoint", "MultiLineString", "MultiPolygon",
-                                         "GeometryCollection", "FeatureCollection"])
-    static let typeKinds: [ObjectKind] = [.feature, .geometry(.point), .geometry(.lineString), .geometry(.polygon), .geometry(.multiPoint),
-                                          .geometry(.multiLineString), .geometry(.multiPolygon), .geometry(.geometryCollection),
-                                          .featureCollection]
+    static let typeNames = JSONKeyTable([
+        "Feature", "Point", "LineString", "Polygon", "MultiPoint", "MultiLineString", "MultiPolygon",
+        "GeometryCollection", "FeatureCollection",
+    ])
+    static let typeKinds: [ObjectKind] = [
+        .feature, .geometry(.point), .geometry(.lineString), .geometry(.polygon), .geometry(.multiPoint),
+        .geometry(.multiLineString), .geometry(.multiPolygon), .geometry(.geometryCollection),
+        .featureCollection,
+    ]
 }

@@ -17,7 +17,8 @@ extension GeoJSONReader {
     func checkWinding(_ rings: PolygonRings, at location: @autoclosure () -> SourceLocation) throws(GeoConvError) {
         guard collectsProblems else { return }
         if rings.outer.count >= 4, !rings.outer.isCounterClockwise {
-            try lenient("geojson.winding", "an exterior ring should run counter-clockwise (RFC 7946 §3.1.6)", at: location())
+            try lenient(
+                "geojson.winding", "an exterior ring should run counter-clockwise (RFC 7946 §3.1.6)", at: location())
         }
         for hole in rings.holes where hole.count >= 4 && hole.isCounterClockwise {
             try lenient("geojson.winding", "a hole should run clockwise (RFC 7946 §3.1.6)", at: location())
@@ -32,7 +33,8 @@ extension GeoJSONReader {
             return
         }
         guard list.count == 4 || list.count == 6 else {
-            try lenient("geojson.bbox", "a bbox must hold 4 numbers (2D) or 6 (3D), found \(list.count)", at: location())
+            try lenient(
+                "geojson.bbox", "a bbox must hold 4 numbers (2D) or 6 (3D), found \(list.count)", at: location())
             return
         }
         guard list.allSatisfy({ $0.doubleValue != nil }) else {
@@ -42,7 +44,9 @@ extension GeoJSONReader {
     }
 
     /// A deviation from RFC 7946 that geoconv reads anyway: a warning (a problem when validating).
-    func lenient(_ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation)
+    func lenient(
+        _ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation
+    )
         throws(GeoConvError)
     {
         try report(code, message(), at: location(), whenValidating: .warning)
@@ -51,16 +55,19 @@ extension GeoJSONReader {
     /// A break of an RFC 7946 MUST that geoconv repairs when converting (an unclosed ring is
     /// closed, a one-position line kept as read): an error when validating, since other
     /// readers may refuse the file, and a warning when converting.
-    func repairable(_ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation)
+    func repairable(
+        _ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation
+    )
         throws(GeoConvError)
     {
         try report(code, message(), at: location(), whenValidating: .error)
     }
 
     /// A warning when converting; a problem of `severity` when validating.
-    private func report(_ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation,
-                        whenValidating severity: ValidationProblem.Severity) throws(GeoConvError)
-    {
+    private func report(
+        _ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation,
+        whenValidating severity: ValidationProblem.Severity
+    ) throws(GeoConvError) {
         if collectsProblems {
             problemBox.items.append(ValidationProblem(severity: severity, message: message(), location: location()))
             return
@@ -70,7 +77,8 @@ extension GeoJSONReader {
 
     /// Lists an error of the feature being read, which is then not returned (validation).
     func listError(_ error: GeoConvError) {
-        problemBox.items.append(ValidationProblem(severity: .error, message: error.message, location: error.location ?? scanner.location()))
+        problemBox.items.append(
+            ValidationProblem(severity: .error, message: error.message, location: error.location ?? scanner.location()))
         problemBox.featureFailed = true
     }
 
@@ -107,10 +115,14 @@ extension GeoJSONReader {
 
     /// When validating, a member of another kind of object than `type` names (RFC 7946
     /// §7.1) is a warning; reading keeps it as a foreign member either way.
-    func checkForeignMember(_ key: String, of type: String, at location: @autoclosure () -> SourceLocation) throws(GeoConvError) {
+    func checkForeignMember(
+        _ key: String, of type: String, at location: @autoclosure () -> SourceLocation
+    ) throws(GeoConvError) {
         guard collectsProblems else { return }
-        try lenient("geojson.changed-semantics", "a \(type) must not have a \"\(key)\" member (RFC 7946 §7.1); it is kept as a foreign member",
-                    at: location())
+        try lenient(
+            "geojson.changed-semantics",
+            "a \(type) must not have a \"\(key)\" member (RFC 7946 §7.1); it is kept as a foreign member",
+            at: location())
     }
 
     /// Whether a feature that cannot be read is passed over (`--skip-invalid`, or listed
@@ -122,7 +134,8 @@ extension GeoJSONReader {
         if collectsProblems {
             listError(error)
         } else {
-            try diagnostics.skip("geojson.invalid-feature-skipped", "skipped an invalid feature: \(error.message)", at: error.location)
+            try diagnostics.skip(
+                "geojson.invalid-feature-skipped", "skipped an invalid feature: \(error.message)", at: error.location)
         }
     }
 }

@@ -1,6 +1,6 @@
 import GeoConvCore
-import GeoConvIO
 import GeoConvFormatKit
+import GeoConvIO
 
 /// GeoJSON's part of the conservation check: every JSON value (`JSONValueListing`), with
 /// the ordinates, `bbox` and `crs` member of a document in another CRS marked as reprojected
@@ -11,7 +11,8 @@ enum GeoJSONValueListing {
     static func values(of input: ByteReader) throws(GeoConvError) -> [ListedValue] {
         var values = try JSONValueListing.values(of: input)
         // The legacy `crs` member, gathered back into an object to be read as the reader reads it.
-        var crs: JSONObject = [:], properties: JSONObject = [:]
+        var crs: JSONObject = [:]
+        var properties: JSONObject = [:]
         for value in values {
             guard let pointer = value.pointer, pointer.hasPrefix("/crs/") else { continue }
             let parts = pointer.split(separator: "/").map(String.init)

@@ -1,6 +1,6 @@
 public import GeoConvCore
-public import GeoConvIO
 public import GeoConvFormatKit
+public import GeoConvIO
 
 /// Options for writing GeoJSON.
 public struct GeoJSONWriteOptions: Hashable, Sendable {
@@ -25,9 +25,10 @@ public struct GeoJSONWriteOptions: Hashable, Sendable {
     public var sequence: SequenceStyle?
 
     /// Creates options.
-    public init(precision: Int? = nil, pretty: Bool = false, writesBoundingBoxes: Bool = false, rfc7946: Bool = true,
-                sequence: SequenceStyle? = nil)
-    {
+    public init(
+        precision: Int? = nil, pretty: Bool = false, writesBoundingBoxes: Bool = false, rfc7946: Bool = true,
+        sequence: SequenceStyle? = nil
+    ) {
         self.precision = precision
         self.pretty = pretty
         self.writesBoundingBoxes = writesBoundingBoxes
@@ -57,7 +58,8 @@ public struct GeoJSONWriter: RecordAppendingWriter {
     private var writesRecordsOnly = false
 
     /// Creates a writer.
-    public init(_ output: ByteWriter, options: GeoJSONWriteOptions = GeoJSONWriteOptions(), diagnostics: DiagnosticLog) {
+    public init(_ output: ByteWriter, options: GeoJSONWriteOptions = GeoJSONWriteOptions(), diagnostics: DiagnosticLog)
+    {
         self.output = output
         self.options = options
         self.diagnostics = diagnostics
@@ -67,22 +69,39 @@ public struct GeoJSONWriter: RecordAppendingWriter {
     public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) {
         edgesTakeShorterWay = header.edgesTakeShorterWay
         if !options.rfc7946 {
-            diagnostics.note("geojson.not-rfc7946",
-                             "geometry is written exactly as read (--keep-geometry): rings are not rewound and nothing is cut at the antimeridian, so the output is not RFC 7946")
+            diagnostics.note(
+                "geojson.not-rfc7946",
+                "geometry is written exactly as read (--keep-geometry): rings are not rewound and nothing is cut at the antimeridian, so the output is not RFC 7946"
+            )
         }
-        try header.reportEmbeddedFilesDropped(by: options.sequence == nil ? "GeoJSON" : "a GeoJSON text sequence", diagnostics: diagnostics)
+        try header.reportEmbeddedFilesDropped(
+            by: options.sequence == nil ? "GeoJSON" : "a GeoJSON text sequence", diagnostics: diagnostics)
         if let crs = header.crs {
-            throw GeoConvError(.unsupported, "GeoJSON (RFC 7946) is always WGS84 longitude/latitude; the input is in \(crs)",
-                               hint: "reproject the input first")
+            throw GeoConvError(
+                .unsupported, "GeoJSON (RFC 7946) is always WGS84 longitude/latitude; the input is in \(crs)",
+                hint: "reproject the input first")
         }
         if options.sequence != nil {
             if header.name != nil || header.description != nil {
-                try diagnostics.warn("geojsonseq.document-info-dropped", "the document's name and description are dropped: a GeoJSON text sequence has no document")
+                try diagnostics.warn(
+                    "geojsonseq.document-info-dropped",
+                    "the document's name and description are dropped: a GeoJSON text sequence has no document")
             }
-            if header.camera != nil { try diagnostics.warn("geojsonseq.camera-dropped", "the document's camera is dropped: a GeoJSON text sequence has no document") }
-            if !header.tileLayers.isEmpty { try diagnostics.warn("geojsonseq.tile-layers-dropped", "tile layers are dropped: a GeoJSON text sequence has no document") }
+            if header.camera != nil {
+                try diagnostics.warn(
+                    "geojsonseq.camera-dropped",
+                    "the document's camera is dropped: a GeoJSON text sequence has no document")
+            }
+            if !header.tileLayers.isEmpty {
+                try diagnostics.warn(
+                    "geojsonseq.tile-layers-dropped", "tile layers are dropped: a GeoJSON text sequence has no document"
+                )
+            }
             if !header.foreignMembers.isEmpty {
-                try diagnostics.warn("geojsonseq.document-members-dropped", "document members (\(header.foreignMembers.keys.joined(separator: ", "))) are dropped: a GeoJSON text sequence has no document")
+                try diagnostics.warn(
+                    "geojsonseq.document-members-dropped",
+                    "document members (\(header.foreignMembers.keys.joined(separator: ", "))) are dropped: a GeoJSON text sequence has no document"
+                )
             }
             return
         }
@@ -114,23 +133,26 @@ public struct GeoJSONWriter: RecordAppendingWriter {
     }
 
     public mutating func write(_ feature: Feature) throws(GeoConvError) {
-        try feature.requireFinite(writing: options.sequence == nil ? "GeoJSON" : "a GeoJSON text sequence", at: diagnostics.currentLocation)
+        try feature.requireFinite(
+            writing: options.sequence == nil ? "GeoJSON" : "a GeoJSON text sequence", at: diagnostics.currentLocation)
         buffer.removeAll(keepingCapacity: true)
         var properties = MergedProperties(feature)
         var geometry = feature.geometry
         if case .circle(let center, let radius)? = geometry {
             geometry = .point(center)
             properties.set(ModelKey.radius.name, GeoJSONNames.number(radius))
-            try diagnostics.warn("geojson.circle-as-point",
-                                 "a circle is written as its centre Point with a \"\(ModelKey.radius.name)\" property; other tools show a point",
-                                 hint: "convert circles to polygons (--circles polygon) for other viewers")
+            try diagnostics.warn(
+                "geojson.circle-as-point",
+                "a circle is written as its centre Point with a \"\(ModelKey.radius.name)\" property; other tools show a point",
+                hint: "convert circles to polygons (--circles polygon) for other viewers")
         }
         if options.rfc7946, let g = geometry {
             if let cut = Antimeridian.cut(g, shorterWay: edgesTakeShorterWay || feature.style.geodesic == true) {
                 geometry = cut
-                try diagnostics.warn("geojson.antimeridian-cut",
-                                     "a geometry crossing the antimeridian (or with longitudes beyond ±180°) is cut at ±180° and its parts moved into [-180, 180] (RFC 7946 §3.1.9)",
-                                     hint: "the parts cover the same ground; write KML or WKT to keep the geometry in one piece")
+                try diagnostics.warn(
+                    "geojson.antimeridian-cut",
+                    "a geometry crossing the antimeridian (or with longitudes beyond ±180°) is cut at ±180° and its parts moved into [-180, 180] (RFC 7946 §3.1.9)",
+                    hint: "the parts cover the same ground; write KML or WKT to keep the geometry in one piece")
             }
         }
         if output.discards {
@@ -269,7 +291,9 @@ public struct GeoJSONWriter: RecordAppendingWriter {
 
     private mutating func ring(_ path: Path, counterClockwise: Bool) {
         var ring = path.closed
-        if options.rfc7946, ring.count >= 4, ring.isCounterClockwise != counterClockwise, ring.planarSignedDoubleArea != 0 {
+        if options.rfc7946, ring.count >= 4, ring.isCounterClockwise != counterClockwise,
+            ring.planarSignedDoubleArea != 0
+        {
             ring = ring.reversedPath
         }
         positions(ring)
@@ -323,9 +347,10 @@ public struct GeoJSONWriter: RecordAppendingWriter {
             buffer.append(UInt8(ascii: "]"))
         case .circle(let center, let radius):
             // Only reachable inside a GeometryCollection: a feature-level circle became a Point above.
-            try diagnostics.warn("geojson.nested-circle-as-point",
-                                 "a circle inside a GeometryCollection is written as its centre Point; its radius (\(radius) m) is lost",
-                                 hint: "convert circles to polygons (--circles polygon)")
+            try diagnostics.warn(
+                "geojson.nested-circle-as-point",
+                "a circle inside a GeometryCollection is written as its centre Point; its radius (\(radius) m) is lost",
+                hint: "convert circles to polygons (--circles polygon)")
             buffer.append(literal: #"Point","coordinates":"#)
             position(center)
         case .empty(let kind):
@@ -349,7 +374,9 @@ public struct GeoJSONWriter: RecordAppendingWriter {
 
     /// The compact GeoJSON text of one geometry, as this writer would write it (used by
     /// `geoconv polyline decode --format geojson`).
-    public static func text(for geometry: Geometry, options: GeoJSONWriteOptions = GeoJSONWriteOptions()) throws(GeoConvError) -> String {
+    public static func text(
+        for geometry: Geometry, options: GeoJSONWriteOptions = GeoJSONWriteOptions()
+    ) throws(GeoConvError) -> String {
         var writer = GeoJSONWriter(try ByteWriter(.memory), options: options, diagnostics: DiagnosticLog())
         try writer.appendGeometry(geometry, extra: [:])
         return String(decoding: writer.buffer, as: UTF8.self)

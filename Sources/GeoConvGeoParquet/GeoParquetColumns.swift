@@ -55,9 +55,15 @@ struct PropertyColumn {
 /// varint (integer), eight bytes (real), or a varint length and UTF-8 (text, JSON text, an
 /// integer literal beyond 64 bits).
 enum SpooledValue {
-    case null, bool(Bool), integer(Int64), real(Double), text(ArraySlice<UInt8>), json(ArraySlice<UInt8>)
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case real(Double)
+    case text(ArraySlice<UInt8>)
+    case json(ArraySlice<UInt8>)
 
-    static let tagNull: UInt8 = 0, tagFalse: UInt8 = 1, tagTrue: UInt8 = 2, tagInteger: UInt8 = 3, tagReal: UInt8 = 4, tagText: UInt8 = 5,
+    static let tagNull: UInt8 = 0, tagFalse: UInt8 = 1, tagTrue: UInt8 = 2, tagInteger: UInt8 = 3, tagReal: UInt8 = 4,
+        tagText: UInt8 = 5,
         tagJSON: UInt8 = 6, tagBigInteger: UInt8 = 7
 }
 
@@ -67,16 +73,22 @@ enum SpooledValue {
 enum SpooledRow {
     static func appendVarint(_ value: UInt64, to out: inout [UInt8]) { ByteEncoding.appendVarint(value, to: &out) }
 
-    static func appendDouble(_ value: Double, to out: inout [UInt8]) { ByteEncoding.appendUInt64(value.bitPattern, to: &out) }
+    static func appendDouble(_ value: Double, to out: inout [UInt8]) {
+        ByteEncoding.appendUInt64(value.bitPattern, to: &out)
+    }
 
     /// A bounding box's four doubles (west, south, east, north), in one copy.
     static func appendBox(_ box: (Double, Double, Double, Double), to out: inout [UInt8]) {
-        let bits = (box.0.bitPattern.littleEndian, box.1.bitPattern.littleEndian, box.2.bitPattern.littleEndian, box.3.bitPattern.littleEndian)
+        let bits = (
+            box.0.bitPattern.littleEndian, box.1.bitPattern.littleEndian, box.2.bitPattern.littleEndian,
+            box.3.bitPattern.littleEndian
+        )
         withUnsafeBytes(of: bits) { out.append(contentsOf: $0) }
     }
 
     static func readVarint(_ bytes: [UInt8], _ offset: inout Int) -> UInt64? {
-        var result: UInt64 = 0, shift: UInt64 = 0
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
         while offset < bytes.count, shift < 64 {
             let b = bytes[offset]
             offset += 1
@@ -113,7 +125,8 @@ enum SpooledRow {
     /// Framed rows (`varint(length)` then the row, one after the other) with each cell's
     /// column `c` made `columns[c]`.
     static func renumbered(_ bytes: [UInt8], columns: [Int]) -> [UInt8] {
-        var out: [UInt8] = [], row: [UInt8] = []
+        var out: [UInt8] = []
+        var row: [UInt8] = []
         out.reserveCapacity(bytes.count + bytes.count / 8)
         var at = 0
         while at < bytes.count, let length = readVarint(bytes, &at) {
@@ -152,7 +165,8 @@ enum NumberKind {
         var literal = number.literal
         let integer: Int64? = literal.withUTF8 { bytes in
             guard !bytes.isEmpty else { return nil }
-            var i = 0, negative = false
+            var i = 0
+            var negative = false
             if bytes[0] == UInt8(ascii: "-") {
                 negative = true
                 i = 1
@@ -163,7 +177,9 @@ enum NumberKind {
                 let digit = bytes[i] &- 48
                 guard digit < 10 else { return nil }
                 let (times, o1) = value.multipliedReportingOverflow(by: 10)
-                let (next, o2) = negative ? times.subtractingReportingOverflow(Int64(digit)) : times.addingReportingOverflow(Int64(digit))
+                let (next, o2) =
+                    negative
+                    ? times.subtractingReportingOverflow(Int64(digit)) : times.addingReportingOverflow(Int64(digit))
                 guard !o1, !o2 else { return nil }
                 value = next
                 i += 1

@@ -1,6 +1,6 @@
 import GeoConvCore
-import GeoConvParquet
 import GeoConvIO
+import GeoConvParquet
 
 /// The end of writing: the columns' types settled, the spooled rows written a row group at
 /// a time, then the footer with the `geo` metadata.
@@ -37,24 +37,31 @@ struct GeoParquetFileWriting {
         let diagnostics = state.diagnostics
         for (index, column) in state.rows.columns.enumerated() {
             if names[index] != column.name {
-                try diagnostics.warn("geoparquet.column-renamed", "the property \"\(column.name)\" is written as \"\(names[index])\": \"\(column.name)\" is the geometry's column")
+                try diagnostics.warn(
+                    "geoparquet.column-renamed",
+                    "the property \"\(column.name)\" is written as \"\(names[index])\": \"\(column.name)\" is the geometry's column"
+                )
             }
             if column.kinds.mixesIntoText {
-                try diagnostics.warn("geoparquet.mixed-types-as-text",
-                                     "the property \"\(column.name)\" holds values of several types (\(Self.describe(column.kinds))): its column is text, the numbers and booleans written as they read",
-                                     at: column.firstLocation, hint: "give the property one type in every feature to keep it typed")
+                try diagnostics.warn(
+                    "geoparquet.mixed-types-as-text",
+                    "the property \"\(column.name)\" holds values of several types (\(Self.describe(column.kinds))): its column is text, the numbers and booleans written as they read",
+                    at: column.firstLocation, hint: "give the property one type in every feature to keep it typed")
             }
             if types[index] == .double, column.kinds.contains(.integer), column.kinds.contains(.real) {
                 // GDAL's AUTODETECT_TYPE types such a column Real; other readers print 12 as 12.0.
-                diagnostics.note("geoparquet.integers-as-double",
-                                 "the property \"\(column.name)\" holds integers and reals: its column is DOUBLE, as "
-                                     + "GDAL types it, and its integers (12) read back as reals (12.0) in other tools",
-                                 at: column.firstLocation)
+                diagnostics.note(
+                    "geoparquet.integers-as-double",
+                    "the property \"\(column.name)\" holds integers and reals: its column is DOUBLE, as "
+                        + "GDAL types it, and its integers (12) read back as reals (12.0) in other tools",
+                    at: column.firstLocation)
             }
             if types[index] == .double, column.wideIntegers > 0 {
-                try diagnostics.warn("geoparquet.integer-as-double",
-                                     "the property \"\(column.name)\" holds \(column.wideIntegers) integers beyond ±2^53 in a DOUBLE column (beside reals, or beyond 64 bits), which rounds them",
-                                     at: column.firstWideInteger, hint: "give the property integers within 64 bits only to keep it INT64")
+                try diagnostics.warn(
+                    "geoparquet.integer-as-double",
+                    "the property \"\(column.name)\" holds \(column.wideIntegers) integers beyond ±2^53 in a DOUBLE column (beside reals, or beyond 64 bits), which rounds them",
+                    at: column.firstWideInteger, hint: "give the property integers within 64 bits only to keep it INT64"
+                )
             }
         }
         try emit(Array("PAR1".utf8))
@@ -83,8 +90,9 @@ struct GeoParquetFileWriting {
         if let failure { throw failure }
         if builder.rows > 0 { try flush(&builder) }
         try finishWritten()
-        let footer = ParquetFileMetadata(schema: schema(), rowCount: Int64(state.rows.rowCount), rowGroups: rowGroups,
-                                         keyValues: [("geo", try geoMetadata())], createdBy: "geoconv")
+        let footer = ParquetFileMetadata(
+            schema: schema(), rowCount: Int64(state.rows.rowCount), rowGroups: rowGroups,
+            keyValues: [("geo", try geoMetadata())], createdBy: "geoconv")
         let bytes = footer.encoded()
         try emit(bytes)
         var tail: [UInt8] = []
@@ -106,8 +114,15 @@ struct GeoParquetFileWriting {
     /// the file is known when it starts).
     private mutating func flush(_ builder: inout RowGroupBuilder) throws(GeoConvError) {
         try finishWritten()
-        let group = builder, names = names, types = types, chunks = chunks, output = state.output, start = position
-        writing = state.options.sideWork.hand { Self.write(group, names: names, types: types, chunks: chunks, into: output, at: start) }
+        let group = builder
+        let names = names
+        let types = types
+        let chunks = chunks
+        let output = state.output
+        let start = position
+        writing = state.options.sideWork.hand {
+            Self.write(group, names: names, types: types, chunks: chunks, into: output, at: start)
+        }
         builder.clear()
     }
 
@@ -123,9 +138,10 @@ struct GeoParquetFileWriting {
     /// Writes a row group's column chunks, encoded and compressed, into `output` from file
     /// position `start`; its metadata. The builder's arrays are let go as their chunks are
     /// written.
-    static func write(_ builder: consuming RowGroupBuilder, names: [String], types: [ColumnType], chunks: ParquetChunkWriter,
-                      into output: ByteWriter, at start: Int64) -> Result<ParquetRowGroup, GeoConvError>
-    {
+    static func write(
+        _ builder: consuming RowGroupBuilder, names: [String], types: [ColumnType], chunks: ParquetChunkWriter,
+        into output: ByteWriter, at start: Int64
+    ) -> Result<ParquetRowGroup, GeoConvError> {
         var group = builder
         var metadata: [ParquetColumnMetadata] = []
         var written: Int64 = 0
@@ -137,22 +153,33 @@ struct GeoParquetFileWriting {
             for index in group.columns.indices {
                 let leaf = group.columns[index]
                 group.columns[index] = RowGroupBuilder.Column(type: leaf.type)
-                metadata.append(try chunks.write(path: [names[index]], values: leaf.values, present: leaf.present,
-                                                 statistics: types[index] != .boolean && types[index] != .uint64, offset: start + written, emit: emitter))
+                metadata.append(
+                    try chunks.write(
+                        path: [names[index]], values: leaf.values, present: leaf.present,
+                        statistics: types[index] != .boolean && types[index] != .uint64, offset: start + written,
+                        emit: emitter))
             }
-            let geometry = group.geometry, ends = group.geometryEnds
+            let geometry = group.geometry
+            let ends = group.geometryEnds
             (group.geometry, group.geometryEnds) = ([], [])
-            metadata.append(try chunks.write(path: ["geometry"], values: .bytes(geometry, ends: ends), present: group.hasGeometry,
-                                             statistics: false, dictionary: false, offset: start + written, emit: emitter))
+            metadata.append(
+                try chunks.write(
+                    path: ["geometry"], values: .bytes(geometry, ends: ends), present: group.hasGeometry,
+                    statistics: false, dictionary: false, offset: start + written, emit: emitter))
             for (k, name) in ["xmin", "ymin", "xmax", "ymax"].enumerated() {
-                metadata.append(try chunks.write(path: ["bbox", name], values: .double(group.box[k]), present: group.hasBox, statistics: true,
-                                                 offset: start + written, emit: emitter))
+                metadata.append(
+                    try chunks.write(
+                        path: ["bbox", name], values: .double(group.box[k]), present: group.hasBox, statistics: true,
+                        offset: start + written, emit: emitter))
             }
         } catch {
             return .failure(error)
         }
-        return .success(ParquetRowGroup(columns: metadata, totalByteSize: metadata.reduce(0) { $0 + $1.uncompressedSize }, rowCount: Int64(group.rows),
-                                        fileOffset: start, totalCompressedSize: written))
+        return .success(
+            ParquetRowGroup(
+                columns: metadata, totalByteSize: metadata.reduce(0) { $0 + $1.uncompressedSize },
+                rowCount: Int64(group.rows),
+                fileOffset: start, totalCompressedSize: written))
     }
 
     /// The schema, depth first: the root, the properties, `geometry` (optional binary) and
@@ -194,7 +221,11 @@ struct GeoParquetFileWriting {
         if let b = state.rows.bounds {
             column.append(("bbox", .array([b.0, b.1, b.2, b.3].compactMap { JSONNumber($0).map(JSONValue.number) })))
         }
-        let covering: JSONValue = .object(JSONObject(uniqueKeysWithValues: ["xmin", "ymin", "xmax", "ymax"].map { ($0, JSONValue.array([.string("bbox"), .string($0)])) }))
+        let covering: JSONValue = .object(
+            JSONObject(
+                uniqueKeysWithValues: ["xmin", "ymin", "xmax", "ymax"].map {
+                    ($0, JSONValue.array([.string("bbox"), .string($0)]))
+                }))
         column.append(("covering", .object(["bbox": covering])))
         let geo: JSONValue = .object([
             "version": .string("1.1.0"),
@@ -339,7 +370,8 @@ struct RowGroupBuilder {
         case .uint64:
             if tag == SpooledValue.tagBigInteger {
                 let length = Int(SpooledRow.readVarint(bytes, &at) ?? 0)
-                columns[index].integers.append(Int64(bitPattern: UInt64(String(decoding: bytes[at..<(at + length)], as: UTF8.self)) ?? 0))
+                columns[index].integers.append(
+                    Int64(bitPattern: UInt64(String(decoding: bytes[at..<(at + length)], as: UTF8.self)) ?? 0))
             } else {
                 columns[index].integers.append(Self.integer(bytes, &at))
             }
@@ -372,7 +404,8 @@ struct RowGroupBuilder {
         case SpooledValue.tagTrue: text.append(contentsOf: "true".utf8)
         case SpooledValue.tagFalse: text.append(contentsOf: "false".utf8)
         case SpooledValue.tagInteger: text.append(contentsOf: String(integer(bytes, &at)).utf8)
-        case SpooledValue.tagReal: text.append(contentsOf: DecimalFormatter.shortest(SpooledRow.readDouble(bytes, &at)).utf8)
+        case SpooledValue.tagReal:
+            text.append(contentsOf: DecimalFormatter.shortest(SpooledRow.readDouble(bytes, &at)).utf8)
         default:
             let length = Int(SpooledRow.readVarint(bytes, &at) ?? 0)
             text.append(contentsOf: bytes[at..<(at + length)])

@@ -1,7 +1,7 @@
 import GeoConvCore
-import GeoConvParquet
-import GeoConvIO
 public import GeoConvFormatKit
+import GeoConvIO
+import GeoConvParquet
 import GeoConvProjection
 
 /// The options GeoParquet's writer takes (`ConversionOptions.formatOptions`).

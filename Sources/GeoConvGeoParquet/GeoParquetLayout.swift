@@ -1,6 +1,6 @@
 import GeoConvCore
-import GeoConvParquet
 import GeoConvIO
+import GeoConvParquet
 
 /// What a Parquet file's schema and `geo` metadata say: the geometry column, its CRS, and
 /// the columns read as properties (and as title and snippet).
@@ -18,8 +18,9 @@ struct GeoParquetLayout {
         case map(value: ParquetLeaf, listDefinition: Int, entryDefinition: Int)
         /// A list of structs of plain fields per row (an array of objects): the leaf is the
         /// first field, `others` the rest; an element is null below `elementDefinition`.
-        case structs(names: [String], others: [ParquetLeaf], listDefinition: Int, entryDefinition: Int,
-                     elementDefinition: Int)
+        case structs(
+            names: [String], others: [ParquetLeaf], listDefinition: Int, entryDefinition: Int,
+            elementDefinition: Int)
 
         /// The levels below which a row's list is null (`list`) or empty (`entry`).
         var levels: (list: Int, entry: Int)? {
@@ -61,9 +62,13 @@ struct GeoParquetLayout {
         if text.lowercased().hasPrefix("srid:") { return "EPSG:" + text.dropFirst(5) }
         if text.lowercased().hasPrefix("projjson:") {
             let key = String(text.dropFirst(9))
-            guard let value = file.metadata.keyValues.first(where: { $0.key == key })?.value, let json = JSONText.parse(value) else {
-                throw GeoConvError(.invalidInput, "the geometry column's CRS is '\(text)', but the file's metadata has no PROJJSON under \"\(key)\"",
-                                   at: at, hint: "give the CRS with --s-srs")
+            guard let value = file.metadata.keyValues.first(where: { $0.key == key })?.value,
+                let json = JSONText.parse(value)
+            else {
+                throw GeoConvError(
+                    .invalidInput,
+                    "the geometry column's CRS is '\(text)', but the file's metadata has no PROJJSON under \"\(key)\"",
+                    at: at, hint: "give the CRS with --s-srs")
             }
             return GeoParquetCRS.name(of: json)
         }
@@ -78,21 +83,28 @@ struct GeoParquetLayout {
         var covering: Set<[String]> = []
         if let text = file.metadata.keyValues.first(where: { $0.key == "geo" })?.value {
             guard case .object(let geo)? = JSONText.parse(text), case .string(let name)? = geo["primary_column"],
-                  case .object(let columns)? = geo["columns"], case .object(let column)? = columns[name]
+                case .object(let columns)? = geo["columns"], case .object(let column)? = columns[name]
             else {
-                throw GeoConvError(.invalidInput, "the file's \"geo\" metadata names no primary column with a description", at: at,
-                                   hint: "GeoParquet metadata has primary_column and columns.<name>.encoding")
+                throw GeoConvError(
+                    .invalidInput, "the file's \"geo\" metadata names no primary column with a description", at: at,
+                    hint: "GeoParquet metadata has primary_column and columns.<name>.encoding")
             }
             guard case .string(let encoding)? = column["encoding"], encoding.uppercased() == "WKB" else {
                 let encoding = column["encoding"]?.stringValue ?? "none"
-                throw GeoConvError(.unsupported, "the geometry column \"\(name)\" is encoded as \(encoding); geoconv reads WKB", at: at,
-                                   hint: "write the file with WKB geometry (geopandas to_parquet's default, GDAL's GEOMETRY_ENCODING=WKB)")
+                throw GeoConvError(
+                    .unsupported, "the geometry column \"\(name)\" is encoded as \(encoding); geoconv reads WKB",
+                    at: at,
+                    hint:
+                        "write the file with WKB geometry (geopandas to_parquet's default, GDAL's GEOMETRY_ENCODING=WKB)"
+                )
             }
             primary = name
             if let value = column["crs"] {
                 if case .null = value {
-                    try diagnostics.warn("geoparquet.crs-unknown", "the geometry column's CRS is given as null (unknown): its coordinates are read as WGS84 longitude/latitude",
-                                         at: at, hint: "give the CRS with --s-srs")
+                    try diagnostics.warn(
+                        "geoparquet.crs-unknown",
+                        "the geometry column's CRS is given as null (unknown): its coordinates are read as WGS84 longitude/latitude",
+                        at: at, hint: "give the CRS with --s-srs")
                 } else if case .string(let s) = value {
                     crs = s
                 } else {
@@ -106,27 +118,42 @@ struct GeoParquetLayout {
             }
             let others = columns.keys.filter { $0 != name }
             if !others.isEmpty {
-                try diagnostics.warn("geoparquet.secondary-geometry-as-hex", "geometry columns besides the primary one (\(others.joined(separator: ", "))) are read as hex WKB properties",
-                                     at: at, hint: "a feature has one geometry; convert each column separately with a tool that picks it")
+                try diagnostics.warn(
+                    "geoparquet.secondary-geometry-as-hex",
+                    "geometry columns besides the primary one (\(others.joined(separator: ", "))) are read as hex WKB properties",
+                    at: at, hint: "a feature has one geometry; convert each column separately with a tool that picks it"
+                )
             }
-        } else if let native = leaves.first(where: { $0.path.count == 1 && $0.nativeCRS != nil }), let given = native.nativeCRS {
+        } else if let native = leaves.first(where: { $0.path.count == 1 && $0.nativeCRS != nil }),
+            let given = native.nativeCRS
+        {
             // Parquet's own GEOMETRY / GEOGRAPHY logical type (GeoParquet 2.0, DuckDB, GDAL 3.12):
             // WKB in the CRS the type names.
             primary = native.path[0]
             crs = try Self.crs(given, of: file, at: at)
             if case .geometry(_, true) = native.element.annotation {
-                diagnostics.note("geoparquet.geography-edges",
-                                 "the column \"\(native.path[0])\" is a GEOGRAPHY: its edges are arcs on the sphere; they are read as the same vertices",
-                                 at: at)
+                diagnostics.note(
+                    "geoparquet.geography-edges",
+                    "the column \"\(native.path[0])\" is a GEOGRAPHY: its edges are arcs on the sphere; they are read as the same vertices",
+                    at: at)
             }
         } else {
             let names = ["geometry", "wkb_geometry", "geom", "the_geom"]
-            primary = leaves.first { leaf in leaf.path.count == 1 && leaf.element.type == .byteArray && names.contains(leaf.path[0].lowercased()) }?.path[0]
+            primary =
+                leaves.first { leaf in
+                    leaf.path.count == 1 && leaf.element.type == .byteArray && names.contains(leaf.path[0].lowercased())
+                }?.path[0]
             if let primary {
-                diagnostics.note("geoparquet.no-geo-metadata", "the file has no GeoParquet metadata: its binary column \"\(primary)\" is read as WKB in WGS84", at: at)
+                diagnostics.note(
+                    "geoparquet.no-geo-metadata",
+                    "the file has no GeoParquet metadata: its binary column \"\(primary)\" is read as WKB in WGS84",
+                    at: at)
             } else {
-                try diagnostics.warn("geoparquet.no-geometry", "the file has no GeoParquet metadata and no binary geometry column: the rows have no geometry", at: at,
-                                     hint: "write it with geopandas or GDAL to give it a geometry column")
+                try diagnostics.warn(
+                    "geoparquet.no-geometry",
+                    "the file has no GeoParquet metadata and no binary geometry column: the rows have no geometry",
+                    at: at,
+                    hint: "write it with geopandas or GDAL to give it a geometry column")
             }
         }
         var lists: [String] = []
@@ -145,8 +172,10 @@ struct GeoParquetLayout {
                 let members = leaves.filter { $0.path.starts(with: prefix) }
                 guard members.first?.index == leaf.index else { continue }
                 if let shape = Self.shape(of: members, at: prefix.count - 1) {
-                    properties.append(Property(name: prefix.joined(separator: "."), leaf: leaf, role: .property,
-                                               shape: shape))
+                    properties.append(
+                        Property(
+                            name: prefix.joined(separator: "."), leaf: leaf, role: .property,
+                            shape: shape))
                 } else {
                     lists.append(prefix.joined(separator: "."))
                 }
@@ -157,15 +186,18 @@ struct GeoParquetLayout {
         // The title's and snippet's text columns, chosen as every reader chooses them.
         let names = properties.map(\.name)
         for role in [TitleProperties.Role.title, .snippet] {
-            if let index = TitleProperties.columns(of: role, in: names).first(where: { properties[$0].leaf.element.annotation == .string }) {
+            if let index = TitleProperties.columns(of: role, in: names).first(where: {
+                properties[$0].leaf.element.annotation == .string
+            }) {
                 properties[index].role = role == .title ? .title : .snippet
             }
         }
         if !lists.isEmpty {
-            try diagnostics.warn("geoparquet.list-column-skipped",
-                                 "columns of nested lists, maps of structs or structs nested deeper "
-                                     + "(\(lists.joined(separator: ", "))) are not read",
-                                 at: at, hint: "flatten them to text first (pyarrow: cast to string; DuckDB: to_json)")
+            try diagnostics.warn(
+                "geoparquet.list-column-skipped",
+                "columns of nested lists, maps of structs or structs nested deeper "
+                    + "(\(lists.joined(separator: ", "))) are not read",
+                at: at, hint: "flatten them to text first (pyarrow: cast to string; DuckDB: to_json)")
         }
     }
 
@@ -178,7 +210,7 @@ struct GeoParquetLayout {
     /// repeated group of a struct. Maps: a MAP group of a repeated group of a key and a value.
     static func shape(of leaves: [ParquetLeaf], at group: Int) -> Shape? {
         guard let first = leaves.first, leaves.allSatisfy({ $0.maxRepetition == 1 }),
-              let repeatedAt = first.repeated.firstIndex(of: true), repeatedAt <= group + 1
+            let repeatedAt = first.repeated.firstIndex(of: true), repeatedAt <= group + 1
         else { return nil }
         // The list's own level: where its group is defined (0 when it is a field alone at the top).
         let listDefinition = repeatedAt == 0 ? 0 : first.definitions[repeatedAt - 1]
@@ -193,13 +225,14 @@ struct GeoParquetLayout {
         default:
             // A LIST of a struct of plain fields (`sources.list.element.dataset`).
             guard annotation == .list, depth == 3,
-                  leaves.allSatisfy({
-                      $0.path.count == first.path.count && $0.repeated.firstIndex(of: true) == repeatedAt
-                  })
+                leaves.allSatisfy({
+                    $0.path.count == first.path.count && $0.repeated.firstIndex(of: true) == repeatedAt
+                })
             else { return nil }
-            return .structs(names: leaves.map { $0.path.last ?? "" }, others: Array(leaves.dropFirst()),
-                            listDefinition: listDefinition, entryDefinition: entryDefinition,
-                            elementDefinition: first.definitions[repeatedAt + 1])
+            return .structs(
+                names: leaves.map { $0.path.last ?? "" }, others: Array(leaves.dropFirst()),
+                listDefinition: listDefinition, entryDefinition: entryDefinition,
+                elementDefinition: first.definitions[repeatedAt + 1])
         }
     }
 }

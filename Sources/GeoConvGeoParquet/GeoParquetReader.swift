@@ -1,8 +1,8 @@
 public import GeoConvCore
-import GeoConvParquet
-public import GeoConvIO
 public import GeoConvFormatKit
 import GeoConvGeometryEncoding
+public import GeoConvIO
+import GeoConvParquet
 
 /// Reads GeoParquet (1.0 and 1.1) and plain Parquet: a row group at a time, each row a
 /// feature. The `geo` metadata's primary column, WKB-encoded, is the geometry; its CRS
@@ -73,8 +73,9 @@ public struct GeoParquetReader: FeatureReader {
         while let feature = try nextRow() {
             guard let error = invalidRow else { return feature }
             invalidRow = nil
-            try diagnostics.skip("geoparquet.invalid-geometry-skipped",
-                                 error.message + ": the row is skipped (--skip-invalid)", at: error.location)
+            try diagnostics.skip(
+                "geoparquet.invalid-geometry-skipped",
+                error.message + ": the row is skipped (--skip-invalid)", at: error.location)
         }
         return nil
     }
@@ -101,7 +102,8 @@ public struct GeoParquetReader: FeatureReader {
         feature.properties.reserveCapacity(layout.properties.count)
         for (k, property) in layout.properties.enumerated() {
             let column = columns[k]
-            if case .scalar = property.shape {} else {
+            if case .scalar = property.shape {
+            } else {
                 feature.properties[property.name] = nested(k, property)
                 continue
             }
@@ -136,7 +138,8 @@ public struct GeoParquetReader: FeatureReader {
             if case .map = property.shape { return .object([:]) }
             return .array([])
         }
-        var elements: [JSONValue] = [], object: JSONObject = [:]
+        var elements: [JSONValue] = []
+        var object: JSONObject = [:]
         repeat {
             let value = take(k, property.leaf, at: entry)
             switch property.shape {
@@ -171,9 +174,10 @@ public struct GeoParquetReader: FeatureReader {
     }
 
     /// `column`'s value at `entry`, the next from `cursor` when the entry has one; else null.
-    private static func value(of column: DecodedColumn, _ leaf: ParquetLeaf, at entry: Int,
-                              cursor: inout Int) -> JSONValue
-    {
+    private static func value(
+        of column: DecodedColumn, _ leaf: ParquetLeaf, at entry: Int,
+        cursor: inout Int
+    ) -> JSONValue {
         guard entry < column.present.count, column.present[entry] else { return .null }
         defer { cursor += 1 }
         return ParquetValues.value(column.values, cursor, leaf.element)
@@ -189,8 +193,10 @@ public struct GeoParquetReader: FeatureReader {
         entryCursors = cursors
         func read(_ leaf: ParquetLeaf) throws(GeoConvError) -> DecodedColumn {
             guard leaf.index < rowGroup.columns.count else {
-                throw GeoConvError(.invalidInput, "row group \(index) has \(rowGroup.columns.count) column chunks; the schema has more columns",
-                                   at: SourceLocation(file: file.name), hint: "check that the file is complete")
+                throw GeoConvError(
+                    .invalidInput,
+                    "row group \(index) has \(rowGroup.columns.count) column chunks; the schema has more columns",
+                    at: SourceLocation(file: file.name), hint: "check that the file is complete")
             }
             return try ParquetColumnReading(file: file, leaf: leaf).read(rowGroup.columns[leaf.index], rows: rows)
         }
@@ -203,10 +209,12 @@ public struct GeoParquetReader: FeatureReader {
                 // (A map's keys and values, a struct's fields: one entry each, in step.)
                 guard other.definitionLevels.count == own.definitionLevels.count else {
                     let ownCount = "\"\(property.leaf.dottedName)\" has \(own.definitionLevels.count)"
-                    throw GeoConvError(.invalidInput, "the column \"\(leaf.dottedName)\" has "
-                                           + "\(other.definitionLevels.count) entries where \(ownCount), "
-                                           + "in row group \(index)",
-                                       at: SourceLocation(file: file.name), hint: "check that the file is complete")
+                    throw GeoConvError(
+                        .invalidInput,
+                        "the column \"\(leaf.dottedName)\" has "
+                            + "\(other.definitionLevels.count) entries where \(ownCount), "
+                            + "in row group \(index)",
+                        at: SourceLocation(file: file.name), hint: "check that the file is complete")
                 }
                 others.append(other)
             }
@@ -215,34 +223,47 @@ public struct GeoParquetReader: FeatureReader {
         }
         if let leaf = layout.geometry {
             guard leaf.index < rowGroup.columns.count else {
-                throw GeoConvError(.invalidInput, "row group \(index) has no geometry column chunk", at: SourceLocation(file: file.name))
+                throw GeoConvError(
+                    .invalidInput, "row group \(index) has no geometry column chunk",
+                    at: SourceLocation(file: file.name))
             }
             geometry = try ParquetColumnReading(file: file, leaf: leaf).read(rowGroup.columns[leaf.index], rows: rows)
         }
         geometryCursor = 0
         rowInGroup = 0
         rowsInGroup = rows
-        lastLocation = SourceLocation(file: file.name, byteOffset: Int(clamping: rowGroup.fileOffset ?? rowGroup.columns.first?.dataPageOffset ?? 0))
+        lastLocation = SourceLocation(
+            file: file.name,
+            byteOffset: Int(clamping: rowGroup.fileOffset ?? rowGroup.columns.first?.dataPageOffset ?? 0))
     }
 
-    private mutating func readGeometry(_ column: DecodedColumn, _ layout: GeoParquetLayout) throws(GeoConvError) -> Geometry? {
+    private mutating func readGeometry(
+        _ column: DecodedColumn, _ layout: GeoParquetLayout
+    ) throws(GeoConvError) -> Geometry? {
         guard case .bytes(let data, let ends) = column.values, geometryCursor < ends.count else { return nil }
-        let start = geometryCursor == 0 ? 0 : ends[geometryCursor - 1], end = ends[geometryCursor]
+        let start = geometryCursor == 0 ? 0 : ends[geometryCursor - 1]
+        let end = ends[geometryCursor]
         geometryCursor += 1
         let result: WKB.Result
         do throws(GeoConvError) {
-            result = try data.withBytes { buffer throws(GeoConvError) in try WKB.read(UnsafeRawBufferPointer(rebasing: buffer[start..<end])) }
+            result = try data.withBytes { buffer throws(GeoConvError) in
+                try WKB.read(UnsafeRawBufferPointer(rebasing: buffer[start..<end]))
+            }
         } catch {
-            throw GeoConvError(error.code, "the geometry of row \(rowInGroup - 1) of row group \(group - 1): \(error.message)", at: lastLocation, hint: error.hint)
+            throw GeoConvError(
+                error.code, "the geometry of row \(rowInGroup - 1) of row group \(group - 1): \(error.message)",
+                at: lastLocation, hint: error.hint)
         }
         if result.droppedM {
-            try diagnostics.warn("geoparquet.m-dropped", "M values are dropped: the model has no measures", at: lastLocation)
+            try diagnostics.warn(
+                "geoparquet.m-dropped", "M values are dropped: the model has no measures", at: lastLocation)
         }
         if result.linearisedCurves > 0 {
             diagnostics.note("geoparquet.curve-linearised", "curves are read as line segments", at: lastLocation)
         }
         if result.droppedEmptyPoints > 0 {
-            try diagnostics.warn("geoparquet.empty-point-dropped", "empty points inside a MultiPoint are dropped", at: lastLocation)
+            try diagnostics.warn(
+                "geoparquet.empty-point-dropped", "empty points inside a MultiPoint are dropped", at: lastLocation)
         }
         return result.0.geometry
     }

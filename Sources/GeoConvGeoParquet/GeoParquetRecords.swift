@@ -1,6 +1,6 @@
 public import GeoConvCore
-import GeoConvParquet
 public import GeoConvFormatKit
+import GeoConvParquet
 
 /// Rows made on other threads (`--jobs`): a feature's spooled row takes nothing from the
 /// rows before it but its columns' numbers, which the document's writer maps by name when
@@ -42,8 +42,9 @@ final class GeoParquetRecordsWriter: SelectiveRecordsWriter {
     }
 
     func takeRecords() -> WrittenRecords<Facts> {
-        let facts = GeoParquetRecordFacts(columns: rows.columns, firstValues: firstValues, firstWideIntegers: firstWideIntegers,
-                                          bounds: rows.bounds, kindsMet: rows.kindsMet)
+        let facts = GeoParquetRecordFacts(
+            columns: rows.columns, firstValues: firstValues, firstWideIntegers: firstWideIntegers,
+            bounds: rows.bounds, kindsMet: rows.kindsMet)
         let records = WrittenRecords(bytes: bytes, count: count, facts: facts)
         // What the next take teaches starts afresh (a column's kinds only widen: learning them
         // twice would do no harm, but wide integers are counted).
@@ -83,7 +84,9 @@ extension GeoParquetWriter: RecordAppendingWriter {
         GeoParquetRecordsWriter(columnNames: state.rows.columns.map(\.name))
     }
 
-    public mutating func appendRecords(_ records: WrittenRecords<RecordFacts>, locating locate: (Int) -> Void) throws(GeoConvError) {
+    public mutating func appendRecords(
+        _ records: WrittenRecords<RecordFacts>, locating locate: (Int) -> Void
+    ) throws(GeoConvError) {
         try state.appendRecords(records, locating: locate)
     }
 }

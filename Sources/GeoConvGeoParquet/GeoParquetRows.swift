@@ -1,6 +1,6 @@
 import GeoConvCore
-import GeoConvParquet
 import GeoConvGeometryEncoding
+import GeoConvParquet
 
 /// Features made into spooled rows (`SpooledRow`), and what the property columns held: the
 /// part of writing that needs nothing but the rows before it. The document's writer has
@@ -57,7 +57,9 @@ struct GeoParquetRows {
     /// the snippet as `description` when no property carries them (`TitleProperties`: a `NAME`
     /// column read as the title is written back as `NAME`, in its place), then the properties;
     /// `isModel` for the first three.
-    static func forEachCell(of feature: Feature, _ body: (_ name: String, _ value: JSONValue, _ isModel: Bool) throws(GeoConvError) -> Void)
+    static func forEachCell(
+        of feature: Feature, _ body: (_ name: String, _ value: JSONValue, _ isModel: Bool) throws(GeoConvError) -> Void
+    )
         throws(GeoConvError)
     {
         if let id = feature.id {
@@ -81,7 +83,8 @@ struct GeoParquetRows {
     /// to the document's writer, so that every message is made there, in order.
     static func reports(_ feature: Feature) -> Bool {
         guard feature.style.isEmpty, feature.foreignMembers.isEmpty, feature.isAllFinite,
-              feature.geometry?.mixesAltitudes != true else { return true }
+            feature.geometry?.mixesAltitudes != true
+        else { return true }
         var reports = false
         let hasID = feature.id != nil
         let hasTitle = feature.title != nil && !TitleProperties.isCarried(.title, in: feature)
@@ -92,7 +95,11 @@ struct GeoParquetRows {
                 case .array, .object: reports = true
                 default: break
                 }
-                if !isModel, (hasID && name == "id") || (hasTitle && name == "name") || (hasSnippet && name == "description") { reports = true }
+                if !isModel,
+                    (hasID && name == "id") || (hasTitle && name == "name") || (hasSnippet && name == "description")
+                {
+                    reports = true
+                }
             }
         } catch {
             return true
@@ -104,19 +111,24 @@ struct GeoParquetRows {
     /// lost is reported to `diagnostics`.
     mutating func append(_ feature: Feature, to out: inout [UInt8], diagnostics: DiagnosticLog) throws(GeoConvError) {
         if !feature.style.isEmpty {
-            try diagnostics.warn("geoparquet.style-dropped", "styles have no place in GeoParquet and are not written", hint: "write GeoJSON or KML to keep them")
+            try diagnostics.warn(
+                "geoparquet.style-dropped", "styles have no place in GeoParquet and are not written",
+                hint: "write GeoJSON or KML to keep them")
         }
         if !feature.foreignMembers.isEmpty {
-            try diagnostics.warn("geoparquet.foreign-members-dropped", "a feature's members beyond its properties have no place in GeoParquet and are not written")
+            try diagnostics.warn(
+                "geoparquet.foreign-members-dropped",
+                "a feature's members beyond its properties have no place in GeoParquet and are not written")
         }
         row.removeAll(keepingCapacity: true)
         firstValues.removeAll(keepingCapacity: true)
         firstWideIntegers.removeAll(keepingCapacity: true)
         if let geometry = feature.geometry {
             if geometry.mixesAltitudes {
-                try diagnostics.warn("geoparquet.missing-z-as-zero",
-                                     "a geometry mixes positions with and without an altitude: WKB gives every position one, so those without are written at altitude 0",
-                                     hint: "give every position an altitude, or write 2D with --dim 2")
+                try diagnostics.warn(
+                    "geoparquet.missing-z-as-zero",
+                    "a geometry mixes positions with and without an altitude: WKB gives every position one, so those without are written at altitude 0",
+                    hint: "give every position an altitude, or write 2D with --dim 2")
             }
             if !makesRows, !geometry.containsCircle {
                 // Counting: the bounds and the WKB (which refuses only a circle) are not needed.
@@ -203,7 +215,9 @@ struct GeoParquetRows {
             var n = 2
             while lastRow[column(named: "\(name)_\(n)")] == rowCount { n += 1 }
             slot = column(named: "\(name)_\(n)")
-            try diagnostics.warn("geoparquet.column-renamed", "a feature has two values for the column \"\(name)\": the second is written to \"\(name)_\(n)\"")
+            try diagnostics.warn(
+                "geoparquet.column-renamed",
+                "a feature has two values for the column \"\(name)\": the second is written to \"\(name)_\(n)\"")
         }
         lastRow[slot] = rowCount
         cellCount += 1
@@ -235,7 +249,9 @@ struct GeoParquetRows {
                 cells.append(SpooledValue.tagInteger)
                 ByteEncoding.appendZigzag(n, to: &cells)
             default:
-                if !number.literal.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+                if !number.literal.utf8.contains(where: {
+                    $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
+                }) {
                     // An integer beyond Int64: exact in a UINT64 or text column, rounded in a DOUBLE one (reported).
                     columns[slot].kinds.insert(UInt64(number.literal) != nil ? .bigUnsigned : .real)
                     noteWideInteger(slot)
@@ -254,8 +270,10 @@ struct GeoParquetRows {
             SpooledRow.appendVarint(UInt64(text.utf8.count), to: &cells)
             cells.append(utf8Of: text)
         case .array, .object:
-            try diagnostics.warn("geoparquet.nested-value-as-json", "the property \"\(columns[slot].name)\" holds an \(value.typeName): it is written as JSON text",
-                                 hint: "GeoParquet columns here are flat; read the text back with a JSON parser")
+            try diagnostics.warn(
+                "geoparquet.nested-value-as-json",
+                "the property \"\(columns[slot].name)\" holds an \(value.typeName): it is written as JSON text",
+                hint: "GeoParquet columns here are flat; read the text back with a JSON parser")
             columns[slot].kinds.insert(.nested)
             var text: [UInt8] = []
             JSONText.append(value, to: &text)

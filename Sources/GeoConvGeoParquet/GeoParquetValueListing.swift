@@ -1,7 +1,7 @@
 import GeoConvCore
-import GeoConvParquet
-import GeoConvIO
 import GeoConvFormatKit
+import GeoConvIO
+import GeoConvParquet
 
 /// GeoParquet's part of the conservation check. A Parquet file has no lines: a value's
 /// "line" is its row (the column names are line 1, row r is line r + 2) and its "column" the

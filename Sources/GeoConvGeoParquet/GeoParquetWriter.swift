@@ -1,7 +1,7 @@
 public import GeoConvCore
-import GeoConvParquet
-public import GeoConvIO
 public import GeoConvFormatKit
+public import GeoConvIO
+import GeoConvParquet
 
 /// How GeoParquet is written.
 public struct GeoParquetWriteOptions: Hashable, Sendable {
@@ -16,8 +16,10 @@ public struct GeoParquetWriteOptions: Hashable, Sendable {
     public var sideWork: SideWork
 
     /// Creates options.
-    public init(rowGroupRows: Int = 65_536, rowGroupBytes: Int = 2 << 20, compression: String? = nil,
-                sideWork: SideWork = .inline) {
+    public init(
+        rowGroupRows: Int = 65_536, rowGroupBytes: Int = 2 << 20, compression: String? = nil,
+        sideWork: SideWork = .inline
+    ) {
         self.rowGroupRows = rowGroupRows
         self.rowGroupBytes = rowGroupBytes
         self.compression = compression
@@ -41,7 +43,9 @@ public struct GeoParquetWriter: FeatureWriter {
     let state: GeoParquetWriting
 
     /// Prepares to write into `output`; a usage error for a codec that is not built in.
-    public init(_ output: ByteWriter, options: GeoParquetWriteOptions = GeoParquetWriteOptions(), diagnostics: DiagnosticLog) throws(GeoConvError) {
+    public init(
+        _ output: ByteWriter, options: GeoParquetWriteOptions = GeoParquetWriteOptions(), diagnostics: DiagnosticLog
+    ) throws(GeoConvError) {
         state = try GeoParquetWriting(output: output, options: options, diagnostics: diagnostics)
     }
 
@@ -68,15 +72,19 @@ final class GeoParquetWriting {
         self.diagnostics = diagnostics
         if let name = options.compression {
             guard let codec = ParquetCompression.writable[name.lowercased()] else {
-                throw GeoConvError(.usage, "--parquet-compression \(name) is not one of \(ParquetCompression.writable.keys.sorted().joined(separator: ", "))",
-                                   hint: "give --parquet-compression zstd, gzip or none")
+                throw GeoConvError(
+                    .usage,
+                    "--parquet-compression \(name) is not one of \(ParquetCompression.writable.keys.sorted().joined(separator: ", "))",
+                    hint: "give --parquet-compression zstd, gzip or none")
             }
             self.codec = codec
         } else {
             codec = ParquetCompression.defaultCodec
         }
         guard options.rowGroupRows > 0 else {
-            throw GeoConvError(.usage, "--parquet-row-group \(options.rowGroupRows): a row group holds at least one row", hint: "give a positive number of rows, e.g. 65536")
+            throw GeoConvError(
+                .usage, "--parquet-row-group \(options.rowGroupRows): a row group holds at least one row",
+                hint: "give a positive number of rows, e.g. 65536")
         }
         spool = Spool(discards: output.discards)
         rows.makesRows = !output.discards
@@ -85,9 +93,13 @@ final class GeoParquetWriting {
     func begin(_ header: DocumentHeader) throws(GeoConvError) {
         try header.reportEmbeddedFilesDropped(by: "GeoParquet", diagnostics: diagnostics)
         crs = WGS84Names.contains(header.crs) ? nil : header.crs
-        if header.name != nil || header.description != nil || header.camera != nil || !header.tileLayers.isEmpty || !header.foreignMembers.isEmpty {
-            try diagnostics.warn("geoparquet.document-info-dropped",
-                                 "the document's name, description, view, tile layers and other members have no place in GeoParquet and are not written")
+        if header.name != nil || header.description != nil || header.camera != nil || !header.tileLayers.isEmpty
+            || !header.foreignMembers.isEmpty
+        {
+            try diagnostics.warn(
+                "geoparquet.document-info-dropped",
+                "the document's name, description, view, tile layers and other members have no place in GeoParquet and are not written"
+            )
         }
     }
 
@@ -103,13 +115,17 @@ final class GeoParquetWriting {
     /// Adds rows a records writer made, after those so far: their columns mapped onto
     /// these by name (the rows renumbered when a column's number differs), what the columns
     /// held learned, and the first value of a column new here placed at its record.
-    func appendRecords(_ records: WrittenRecords<GeoParquetRecordFacts>, locating locate: (Int) -> Void) throws(GeoConvError) {
+    func appendRecords(
+        _ records: WrittenRecords<GeoParquetRecordFacts>, locating locate: (Int) -> Void
+    ) throws(GeoConvError) {
         guard let facts = records.facts else {
             // (`GeoParquetRecordsWriter` gives facts with every take: only another writer's records lack them.)
-            throw GeoConvError(.unsupported, "rows without their columns cannot be added to GeoParquet",
-                               hint: "add rows a GeoParquet records writer made (selectiveRecordsWriter())")
+            throw GeoConvError(
+                .unsupported, "rows without their columns cannot be added to GeoParquet",
+                hint: "add rows a GeoParquet records writer made (selectiveRecordsWriter())")
         }
-        var columns: [Int] = [], renumbers = false
+        var columns: [Int] = []
+        var renumbers = false
         for (index, column) in facts.columns.enumerated() {
             let slot = rows.column(named: column.name)
             columns.append(slot)

@@ -1,4 +1,5 @@
 public import GeoConvCore
+
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -67,11 +68,13 @@ public enum CameraUpdate: Hashable, Sendable {
 
 extension CameraPosition {
     /// The camera after an update, for a viewport of `viewport` points (needed by scroll and fit).
-    public func applying(_ update: CameraUpdate, viewport: (width: Double, height: Double) = (256, 256),
-                         zoomRange: ClosedRange<Double> = CameraPosition.defaultZoomRange) -> CameraPosition
-    {
+    public func applying(
+        _ update: CameraUpdate, viewport: (width: Double, height: Double) = (256, 256),
+        zoomRange: ClosedRange<Double> = CameraPosition.defaultZoomRange
+    ) -> CameraPosition {
         func make(_ target: Coordinate, _ zoom: Double) -> CameraPosition {
-            CameraPosition(target: target, zoom: zoom, bearing: bearing, viewingAngle: viewingAngle, zoomRange: zoomRange)
+            CameraPosition(
+                target: target, zoom: zoom, bearing: bearing, viewingAngle: viewingAngle, zoomRange: zoomRange)
         }
         switch update {
         case .zoomIn: return make(target, zoom + 1)
@@ -83,11 +86,13 @@ extension CameraPosition {
         case .scrollBy(let dx, let dy):
             let scale = pow(2, zoom)
             let θ = bearing * .pi / 180
-            let ex = dx * cos(θ) - dy * sin(θ), ey = dx * sin(θ) + dy * cos(θ)
+            let ex = dx * cos(θ) - dy * sin(θ)
+            let ey = dx * sin(θ) + dy * cos(θ)
             let p = WorldPoints.point(target)
             return make(WorldPoints.coordinate(x: p.x + ex / scale, y: p.y + ey / scale), zoom)
         case .fitBounds(let bounds, let padding):
-            return CameraPosition.fitting(bounds, viewport: viewport, insets: EdgeInsets(padding: padding), zoomRange: zoomRange)
+            return CameraPosition.fitting(
+                bounds, viewport: viewport, insets: EdgeInsets(padding: padding), zoomRange: zoomRange)
         case .fitBoundsWithInsets(let bounds, let insets):
             return CameraPosition.fitting(bounds, viewport: viewport, insets: insets, zoomRange: zoomRange)
         }
@@ -96,9 +101,11 @@ extension CameraPosition {
     /// The camera that shows `bounds` as large as possible inside the viewport less the
     /// insets (the Maps SDK's `camera(for:insets:)`): bearing and tilt 0, target at the
     /// bounds' Mercator centre, zoom from the tighter of the two directions.
-    public static func fitting(_ bounds: CoordinateBounds, viewport: (width: Double, height: Double), insets: EdgeInsets = EdgeInsets(padding: 64),
-                               zoomRange: ClosedRange<Double> = CameraPosition.defaultZoomRange) -> CameraPosition
-    {
+    public static func fitting(
+        _ bounds: CoordinateBounds, viewport: (width: Double, height: Double),
+        insets: EdgeInsets = EdgeInsets(padding: 64),
+        zoomRange: ClosedRange<Double> = CameraPosition.defaultZoomRange
+    ) -> CameraPosition {
         let southWest = WorldPoints.point(Coordinate(latitude: bounds.south, longitude: bounds.west))
         let northEast = WorldPoints.point(Coordinate(latitude: bounds.north, longitude: bounds.east))
         var width = northEast.x - southWest.x
@@ -119,11 +126,13 @@ extension CameraPosition {
 
     /// The bounds visible in a viewport (bearing and tilt ignored).
     public func visibleBounds(viewport: (width: Double, height: Double)) -> CoordinateBounds {
-        let p = WorldPoints.point(target), scale = pow(2, zoom)
+        let p = WorldPoints.point(target)
+        let scale = pow(2, zoom)
         let nw = WorldPoints.coordinate(x: p.x - viewport.width / 2 / scale, y: p.y - viewport.height / 2 / scale)
         let se = WorldPoints.coordinate(x: p.x + viewport.width / 2 / scale, y: p.y + viewport.height / 2 / scale)
-        return CoordinateBounds(south: se.latitude, west: CameraPosition.wrapLongitude(nw.longitude), north: nw.latitude,
-                                east: CameraPosition.wrapLongitude(se.longitude))
+        return CoordinateBounds(
+            south: se.latitude, west: CameraPosition.wrapLongitude(nw.longitude), north: nw.latitude,
+            east: CameraPosition.wrapLongitude(se.longitude))
     }
 }
 
@@ -141,10 +150,12 @@ public struct Tile: Hashable, Sendable, CustomStringConvertible, Comparable {
     /// The tile holding a coordinate at a zoom (latitudes clamped to Web Mercator's ±85.05°).
     public init(containing c: Coordinate, zoom: Int) {
         let n = Double(1 << zoom)
-        let p = WorldPoints.point(Coordinate(latitude: c.latitude, longitude: CameraPosition.wrapLongitude(c.longitude)))
+        let p = WorldPoints.point(
+            Coordinate(latitude: c.latitude, longitude: CameraPosition.wrapLongitude(c.longitude)))
         let max = (1 << zoom) - 1
-        self.init(x: Swift.min(max, Swift.max(0, Int((p.x / WorldPoints.tileSize * n).rounded(.down)))),
-                  y: Swift.min(max, Swift.max(0, Int((p.y / WorldPoints.tileSize * n).rounded(.down)))), z: zoom)
+        self.init(
+            x: Swift.min(max, Swift.max(0, Int((p.x / WorldPoints.tileSize * n).rounded(.down)))),
+            y: Swift.min(max, Swift.max(0, Int((p.y / WorldPoints.tileSize * n).rounded(.down)))), z: zoom)
     }
 
     /// `z/x/y`.
@@ -155,8 +166,10 @@ public struct Tile: Hashable, Sendable, CustomStringConvertible, Comparable {
     /// The tile's bounds.
     public var bounds: CoordinateBounds {
         let n = Double(1 << z)
-        let nw = WorldPoints.coordinate(x: Double(x) / n * WorldPoints.tileSize, y: Double(y) / n * WorldPoints.tileSize)
-        let se = WorldPoints.coordinate(x: Double(x + 1) / n * WorldPoints.tileSize, y: Double(y + 1) / n * WorldPoints.tileSize)
+        let nw = WorldPoints.coordinate(
+            x: Double(x) / n * WorldPoints.tileSize, y: Double(y) / n * WorldPoints.tileSize)
+        let se = WorldPoints.coordinate(
+            x: Double(x + 1) / n * WorldPoints.tileSize, y: Double(y + 1) / n * WorldPoints.tileSize)
         return CoordinateBounds(south: se.latitude, west: nw.longitude, north: nw.latitude, east: se.longitude)
     }
 
@@ -172,7 +185,8 @@ public struct Tile: Hashable, Sendable, CustomStringConvertible, Comparable {
 
     /// The tile a quadkey names; `nil` for characters other than 0–3.
     public init?(quadkey: String) {
-        var x = 0, y = 0
+        var x = 0
+        var y = 0
         for character in quadkey {
             guard let digit = character.wholeNumberValue, (0...3).contains(digit) else { return nil }
             x = x << 1 | (digit & 1)
@@ -186,8 +200,10 @@ public struct Tile: Hashable, Sendable, CustomStringConvertible, Comparable {
 
     /// A URL template with `{x}`, `{y}`, `{z}` (also `{zoom}`), `{-y}` (TMS) and `{quadkey}` filled in.
     public func url(_ template: String) -> String {
-        template.replacing("{x}", with: String(x)).replacing("{y}", with: String(y)).replacing("{-y}", with: String(flippedY.y))
-            .replacing("{z}", with: String(z)).replacing("{zoom}", with: String(z)).replacing("{quadkey}", with: quadkey)
+        template.replacing("{x}", with: String(x)).replacing("{y}", with: String(y)).replacing(
+            "{-y}", with: String(flippedY.y)
+        )
+        .replacing("{z}", with: String(z)).replacing("{zoom}", with: String(z)).replacing("{quadkey}", with: quadkey)
     }
 
     /// The tiles covering a geometry at a zoom, sorted: a point's tile, the tiles a line
@@ -197,9 +213,14 @@ public struct Tile: Hashable, Sendable, CustomStringConvertible, Comparable {
         var tiles = Set<Tile>()
         let n = Double(1 << zoom)
         func walk(_ a: Coordinate, _ b: Coordinate) {
-            let p = WorldPoints.point(a), q = WorldPoints.point(b)
+            let p = WorldPoints.point(a)
+            let q = WorldPoints.point(b)
             var dx = q.x - p.x
-            if dx > WorldPoints.tileSize / 2 { dx -= WorldPoints.tileSize } else if dx < -WorldPoints.tileSize / 2 { dx += WorldPoints.tileSize }
+            if dx > WorldPoints.tileSize / 2 {
+                dx -= WorldPoints.tileSize
+            } else if dx < -WorldPoints.tileSize / 2 {
+                dx += WorldPoints.tileSize
+            }
             let dy = q.y - p.y
             let tileLength = WorldPoints.tileSize / n
             let steps = max(1, Int((max(abs(dx), abs(dy)) / (tileLength / 4)).rounded(.up)))

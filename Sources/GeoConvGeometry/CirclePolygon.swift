@@ -1,5 +1,6 @@
 public import GeoConvCore
 public import GeoConvFormatKit
+
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -29,13 +30,14 @@ public enum CirclePolygon {
         for i in 0..<n {
             // Counter-clockwise on the map: bearings decreasing from north.
             let bearing = 360 - Double(i) * 360 / Double(n)
-            points.append(Geodesic.wgs84.destination(from: center, distance: radius, bearing: bearing.truncatingRemainder(dividingBy: 360)))
+            points.append(
+                Geodesic.wgs84.destination(
+                    from: center, distance: radius, bearing: bearing.truncatingRemainder(dividingBy: 360)))
         }
         points.append(points[0])
         return Path(points)
     }
 }
-
 
 extension CirclePolygon {
     /// The circle a ring approximates, if it does: at least 16 vertices, closed, all within
@@ -45,9 +47,12 @@ extension CirclePolygon {
         guard ring.count >= 17, ring.isClosed else { return nil }
         let vertices = ring.dropLast()
         // Centre: the normalised mean of the unit vectors.
-        var x = 0.0, y = 0.0, z = 0.0
+        var x = 0.0
+        var y = 0.0
+        var z = 0.0
         for c in vertices {
-            let φ = c.latitude * .pi / 180, λ = c.longitude * .pi / 180
+            let φ = c.latitude * .pi / 180
+            let λ = c.longitude * .pi / 180
             x += cos(φ) * cos(λ)
             y += cos(φ) * sin(λ)
             z += sin(φ)
@@ -60,7 +65,8 @@ extension CirclePolygon {
         for _ in 0..<4 {
             let solutions = vertices.map { Geodesic.wgs84.inverse(center, $0) }
             let mean = solutions.reduce(0) { $0 + $1.distance } / Double(solutions.count)
-            var east = 0.0, north = 0.0
+            var east = 0.0
+            var north = 0.0
             for s in solutions {
                 let θ = s.initialBearing * .pi / 180
                 east += (s.distance - mean) * sin(θ)
@@ -92,7 +98,7 @@ public struct RecognizeCircles: FeatureTransform {
 
     public mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
         guard case .polygon(let rings)? = feature.geometry, rings.holes.isEmpty,
-              let circle = CirclePolygon.recognize(rings.outer)
+            let circle = CirclePolygon.recognize(rings.outer)
         else { return [feature] }
         var copy = feature
         copy.geometry = .circle(center: circle.center, radius: circle.radius)

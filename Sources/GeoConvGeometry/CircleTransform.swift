@@ -36,7 +36,9 @@ public struct CircleToPolygon: FeatureTransform {
         return true
     }
 
-    public mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {
+    public mutating func transform(
+        inPlace feature: inout Feature, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) -> [Feature]? {
         guard let geometry = feature.geometry, geometry.containsCircle else { return nil }
         return try transform(feature, diagnostics: diagnostics)
     }
@@ -46,21 +48,24 @@ public struct CircleToPolygon: FeatureTransform {
         var copy = feature
         copy.geometry = convert(geometry)
         if keepsCircleAsData, case .circle(let center, let radius) = geometry,
-           let lon = JSONNumber(center.longitude), let lat = JSONNumber(center.latitude), let metres = JSONNumber(radius)
+            let lon = JSONNumber(center.longitude), let lat = JSONNumber(center.latitude),
+            let metres = JSONNumber(radius)
         {
             copy.properties[.radius] = .number(metres)
             copy[model: .circleCenter] = [.number(lon), .number(lat)]
-            diagnostics.note("circle.drawn-as-polygon",
-                             "circles are drawn as geodesic polygons, their centre and radius kept as data (\(ModelKey.circleCenter.name), \(ModelKey.radius.name))")
+            diagnostics.note(
+                "circle.drawn-as-polygon",
+                "circles are drawn as geodesic polygons, their centre and radius kept as data (\(ModelKey.circleCenter.name), \(ModelKey.radius.name))"
+            )
             return [copy]
         }
         copy.properties.removeValue(forKey: .radius)  // it described the circle
-        try diagnostics.warn("circle.approximated",
-                             "circles are written as geodesic polygons within \(tolerance.map { "\($0) m" } ?? "0.1 % of the radius (at most 1 m)") of the true circle",
-                             hint: keptBy.isEmpty ? nil : "to keep circles exactly, write one of: \(keptBy.joined(separator: ", "))")
+        try diagnostics.warn(
+            "circle.approximated",
+            "circles are written as geodesic polygons within \(tolerance.map { "\($0) m" } ?? "0.1 % of the radius (at most 1 m)") of the true circle",
+            hint: keptBy.isEmpty ? nil : "to keep circles exactly, write one of: \(keptBy.joined(separator: ", "))")
         return [copy]
     }
-
 
     private func convert(_ geometry: Geometry) -> Geometry {
         switch geometry {

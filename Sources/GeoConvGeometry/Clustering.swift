@@ -1,7 +1,8 @@
+import Dispatch
 public import GeoConvCore
 import GeoConvIO
-import Dispatch
 import Synchronization
+
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -79,7 +80,9 @@ public struct MarkerClusterer: Sendable {
         let n = positions.count
         let slices = stride(from: 0, to: n, by: 1 << 16).map { $0..<min(n, $0 + (1 << 16)) }
         let projected = slices.concurrentMap { slice -> (x: [Double], y: [Double], codes: [UInt64]) in
-            var x = [Double](), y = [Double](), codes = [UInt64]()
+            var x = [Double]()
+            var y = [Double]()
+            var codes = [UInt64]()
             x.reserveCapacity(slice.count)
             y.reserveCapacity(slice.count)
             codes.reserveCapacity(slice.count)
@@ -91,7 +94,8 @@ public struct MarkerClusterer: Sendable {
             }
             return (x, y, codes)
         }
-        let x = projected.flatMap(\.x), y = projected.flatMap(\.y)
+        let x = projected.flatMap(\.x)
+        let y = projected.flatMap(\.y)
         // In Morton order; equal codes stay in item order (a stable radix sort).
         let (codes, order) = MarkerClusterer.sortedByCode(projected.flatMap(\.codes))
         self.order = order
@@ -107,8 +111,10 @@ public struct MarkerClusterer: Sendable {
     /// 16 bits a pass (a Morton code holds 62), which keeps equal codes in index order.
     static func sortedByCode(_ codes: [UInt64]) -> (codes: [UInt64], order: [Int32]) {
         let n = codes.count
-        var keys = codes, items = (0..<Int32(n)).map { $0 }
-        var otherKeys = [UInt64](repeating: 0, count: n), otherItems = [Int32](repeating: 0, count: n)
+        var keys = codes
+        var items = (0..<Int32(n)).map { $0 }
+        var otherKeys = [UInt64](repeating: 0, count: n)
+        var otherItems = [Int32](repeating: 0, count: n)
         let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: 1 << 16)
         defer { counts.deallocate() }
         for shift in stride(from: UInt64(0), to: 64, by: 16) {
@@ -168,9 +174,11 @@ public struct MarkerClusterer: Sendable {
     /// search of the whole order).
     private func lowerBound(_ value: UInt64, near hint: Int) -> Int {
         let n = codes.count
-        var low = 0, high = n
+        var low = 0
+        var high = n
         if hint < n && codes[hint] < value {
-            var known = hint, step = 1  // codes[known] < value
+            var known = hint
+            var step = 1  // codes[known] < value
             while true {
                 let probe = hint + step
                 if probe >= n {
@@ -186,7 +194,8 @@ public struct MarkerClusterer: Sendable {
                 }
             }
         } else {
-            var known = min(hint, n), step = 1  // codes[known] >= value, or known == n
+            var known = min(hint, n)
+            var step = 1  // codes[known] >= value, or known == n
             while true {
                 let probe = hint - step
                 if probe < 0 {
@@ -257,8 +266,12 @@ public struct MarkerClusterer: Sendable {
         for candidate in 0..<n {
             let place = Int(rank[candidate])
             if visited[place] { continue }
-            let cx = x[place], cy = y[place]
-            let minX = cx - h, maxX = cx + h, minY = cy - h, maxY = cy + h
+            let cx = x[place]
+            let cy = y[place]
+            let minX = cx - h
+            let maxX = cx + h
+            let minY = cy - h
+            let maxY = cy + h
             let clusterID = Int32(starts.count)
             starts.append(Int32(candidate))
             candidates.removeAll(keepingCapacity: true)
@@ -269,11 +282,14 @@ public struct MarkerClusterer: Sendable {
             if cellX0 <= cellX1 && cellY0 <= cellY1 {
                 for cellY in cellY0...cellY1 {
                     for cellX in cellX0...cellX1 {
-                        let prefix = (MarkerClusterer.spread(UInt64(cellX)) | (MarkerClusterer.spread(UInt64(cellY)) << 1)) << shift
+                        let prefix =
+                            (MarkerClusterer.spread(UInt64(cellX)) | (MarkerClusterer.spread(UInt64(cellY)) << 1))
+                            << shift
                         var i = lowerBound(prefix, near: place)
                         let end = shift >= 64 ? codes.count : lowerBound(prefix + (1 << shift), near: i)
                         while i < end {
-                            let ix = x[i], iy = y[i]
+                            let ix = x[i]
+                            let iy = y[i]
                             if ix >= minX && ix <= maxX && iy >= minY && iy <= maxY { candidates.append(Int32(i)) }
                             i += 1
                         }
@@ -282,7 +298,8 @@ public struct MarkerClusterer: Sendable {
             }
             for item32 in candidates {
                 let item = Int(item32)
-                let dx = x[item] - cx, dy = y[item] - cy
+                let dx = x[item] - cx
+                let dy = y[item] - cy
                 let d = dx * dx + dy * dy
                 if owner[item] >= 0 && best[item] <= d { continue }  // moves only to a strictly closer cluster
                 best[item] = d

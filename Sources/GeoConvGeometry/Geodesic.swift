@@ -1,4 +1,5 @@
 public import GeoConvCore
+
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -53,12 +54,16 @@ public struct Geodesic: Sendable {
         etol2 = 0.1 * Self.tol2 / (max(0.001, abs(f)) * min(1, 1 - f / 2) / 2).squareRoot()
         let n = n
         a3 = GeodesicSeries.fixing(n: n, in: GeodesicSeries.a3, from: 0)
-        c3 = SeriesTable(GeodesicSeries.c3.enumerated().map { GeodesicSeries.fixing(n: n, in: $0.element, from: $0.offset + 1) })
-        c4 = SeriesTable(GeodesicSeries.c4.enumerated().map { GeodesicSeries.fixing(n: n, in: $0.element, from: $0.offset) })
+        c3 = SeriesTable(
+            GeodesicSeries.c3.enumerated().map { GeodesicSeries.fixing(n: n, in: $0.element, from: $0.offset + 1) })
+        c4 = SeriesTable(
+            GeodesicSeries.c4.enumerated().map { GeodesicSeries.fixing(n: n, in: $0.element, from: $0.offset) })
     }
 
     /// The distance in metres between two points, and the forward azimuths (degrees) at each.
-    public func inverse(_ from: Coordinate, _ to: Coordinate) -> (distance: Double, initialBearing: Double, finalBearing: Double) {
+    public func inverse(
+        _ from: Coordinate, _ to: Coordinate
+    ) -> (distance: Double, initialBearing: Double, finalBearing: Double) {
         let solution = solveInverse(from.latitude, from.longitude, to.latitude, to.longitude, area: false)
         return (solution.distance, solution.azimuth1, solution.azimuth2)
     }

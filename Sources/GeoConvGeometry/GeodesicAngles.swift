@@ -14,7 +14,8 @@ enum GeodesicAngles {
     @inline(__always)
     static func sum(_ u: Double, _ v: Double) -> (sum: Double, error: Double) {
         let s = u + v
-        var up = s - v, vpp = s - up
+        var up = s - v
+        var vpp = s - up
         up -= u
         vpp -= v
         return (s, -(up + vpp))
@@ -51,7 +52,8 @@ enum GeodesicAngles {
         let q = Int((r / 90).rounded(.toNearestOrEven))
         r -= 90 * Double(q)  // −0 stays −0: the sign of a zero latitude decides sides below
         r *= degree
-        let s = sin(r), c = cos(r)
+        let s = sin(r)
+        let c = cos(r)
         var result: (Double, Double)
         switch q & 3 {
         case 0: result = (s, c)
@@ -68,7 +70,9 @@ enum GeodesicAngles {
 
     /// atan2(y, x) in degrees, exact where the answer is a multiple of 90°.
     static func atan2Degrees(_ y: Double, _ x: Double) -> Double {
-        var x = x, y = y, q = 0
+        var x = x
+        var y = y
+        var q = 0
         if abs(y) > abs(x) {
             swap(&x, &y)
             q = 2

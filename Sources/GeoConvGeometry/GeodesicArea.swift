@@ -9,16 +9,20 @@ extension Geodesic {
     /// area (what PROJ's `geod_polygonarea` gives).
     public func signedArea(_ ring: Path) -> Double {
         var count = ring.count
-        if count > 1, let first = ring.first, let last = ring.last, first.latitude == last.latitude, first.longitude == last.longitude {
+        if count > 1, let first = ring.first, let last = ring.last, first.latitude == last.latitude,
+            first.longitude == last.longitude
+        {
             count -= 1
         }
         guard count >= 3 else { return 0 }
         let vertices = ring.coordinates
         // A compensated sum: edges' areas are large numbers of opposite signs.
-        var sum = 0.0, error = 0.0
+        var sum = 0.0
+        var error = 0.0
         var crossings = 0
         for i in 0..<count {
-            let from = vertices[i], to = vertices[(i + 1) % count]
+            let from = vertices[i]
+            let to = vertices[(i + 1) % count]
             let edge = solveInverse(from.latitude, from.longitude, to.latitude, to.longitude, area: true)
             let (s, e) = GeodesicAngles.sum(sum, edge.area)
             sum = s
@@ -41,7 +45,8 @@ extension Geodesic {
     /// +1 when the edge from `lon1` to `lon2` crosses the prime meridian going east, −1 going
     /// west, 0 when it does not.
     static func transit(_ lon1: Double, _ lon2: Double) -> Int {
-        let from = GeodesicAngles.normalized(lon1), to = GeodesicAngles.normalized(lon2)
+        let from = GeodesicAngles.normalized(lon1)
+        let to = GeodesicAngles.normalized(lon2)
         let lon12 = GeodesicAngles.difference(from, to).difference
         if from <= 0 && to > 0 && lon12 > 0 { return 1 }
         if to <= 0 && from > 0 && lon12 < 0 { return -1 }

@@ -21,7 +21,9 @@ extension Geodesic {
     }
 
     /// The inverse problem between (lat1, lon1) and (lat2, lon2), degrees.
-    func solveInverse(_ lat1In: Double, _ lon1: Double, _ lat2In: Double, _ lon2: Double, area wantsArea: Bool) -> InverseSolution {
+    func solveInverse(
+        _ lat1In: Double, _ lon1: Double, _ lat2In: Double, _ lon2: Double, area wantsArea: Bool
+    ) -> InverseSolution {
         // Longitude difference, made positive; the points swapped so that |lat1| ≥ |lat2|, and
         // the signs flipped so that lat1 ≤ 0.
         var (lon12, lon12s) = AngleMath.difference(lon1, lon2)
@@ -29,7 +31,8 @@ extension Geodesic {
         lon12 = lonsign * AngleMath.rounded(lon12)
         lon12s = AngleMath.rounded((180 - lon12) - lonsign * lon12s)
         let lam12 = lon12 * AngleMath.degree
-        var slam12: Double, clam12: Double
+        var slam12: Double
+        var clam12: Double
         if lon12 > 90 {
             (slam12, clam12) = AngleMath.sinCos(lon12s)
             clam12 = -clam12
@@ -65,9 +68,15 @@ extension Geodesic {
         let dn1 = (1 + ep2 * sbet1 * sbet1).squareRoot()
         let dn2 = (1 + ep2 * sbet2 * sbet2).squareRoot()
 
-        var salp1 = 0.0, calp1 = 0.0, salp2 = 0.0, calp2 = 0.0
-        var sig12 = 0.0, s12x = 0.0
-        var omg12 = 0.0, somg12 = 2.0, comg12 = 0.0  // somg12 = 2: not computed
+        var salp1 = 0.0
+        var calp1 = 0.0
+        var salp2 = 0.0
+        var calp2 = 0.0
+        var sig12 = 0.0
+        var s12x = 0.0
+        var omg12 = 0.0
+        var somg12 = 2.0
+        var comg12 = 0.0  // somg12 = 2: not computed
         var meridian = lat1 == -90 || slam12 == 0
         if meridian {
             // Along a meridian: α₁ = λ₁₂ (0 or 180°), α₂ = 0.
@@ -75,8 +84,10 @@ extension Geodesic {
             salp1 = slam12
             calp2 = 1
             salp2 = 0
-            let ssig1 = sbet1, csig1 = calp1 * cbet1
-            let ssig2 = sbet2, csig2 = calp2 * cbet2
+            let ssig1 = sbet1
+            let csig1 = calp1 * cbet1
+            let ssig2 = sbet2
+            let csig2 = calp2 * cbet2
             sig12 = atan2(GeodesicAngles.positive(csig1 * ssig2 - ssig1 * csig2), csig1 * csig2 + ssig1 * ssig2)
             let lengths = self.lengths(n, sig12, ssig1, csig1, dn1, ssig2, csig2, dn2)
             s12x = lengths.s12b
@@ -111,14 +122,24 @@ extension Geodesic {
                 s12x = sig12 * b * start.dnm
                 omg12 = lam12 / (f1 * start.dnm)
             } else {
-                var ssig1 = 0.0, csig1 = 0.0, ssig2 = 0.0, csig2 = 0.0, eps = 0.0, domg12 = 0.0
+                var ssig1 = 0.0
+                var csig1 = 0.0
+                var ssig2 = 0.0
+                var csig2 = 0.0
+                var eps = 0.0
+                var domg12 = 0.0
                 // The bracket [α₁a, α₁b] holding the solution, narrowed as Newton goes.
-                var salp1a = Self.tiny, calp1a = 1.0, salp1b = Self.tiny, calp1b = -1.0
-                var tripn = false, tripb = false
+                var salp1a = Self.tiny
+                var calp1a = 1.0
+                var salp1b = Self.tiny
+                var calp1b = -1.0
+                var tripn = false
+                var tripb = false
                 var iteration = 0
                 while iteration < Self.maxit2 {
-                    let step = lambda12(sbet1, cbet1, dn1, sbet2, cbet2, dn2, salp1, calp1, slam12, clam12,
-                                        derivative: iteration < Self.maxit1)
+                    let step = lambda12(
+                        sbet1, cbet1, dn1, sbet2, cbet2, dn2, salp1, calp1, slam12, clam12,
+                        derivative: iteration < Self.maxit1)
                     salp2 = step.salp2
                     calp2 = step.calp2
                     sig12 = step.sig12
@@ -142,7 +163,8 @@ extension Geodesic {
                     iteration += 1
                     if iteration <= Self.maxit1 && step.dlam12 > 0 {
                         let dalp1 = -v / step.dlam12
-                        let sdalp1 = sin(dalp1), cdalp1 = cos(dalp1)
+                        let sdalp1 = sin(dalp1)
+                        let cdalp1 = cos(dalp1)
                         let nsalp1 = salp1 * cdalp1 + calp1 * sdalp1
                         if nsalp1 > 0 && abs(dalp1) < .pi {
                             calp1 = calp1 * cdalp1 - salp1 * sdalp1
@@ -157,13 +179,16 @@ extension Geodesic {
                     calp1 = (calp1a + calp1b) / 2
                     AngleMath.normalize(&salp1, &calp1)
                     tripn = false
-                    tripb = abs(salp1a - salp1) + (calp1a - calp1) < Self.tolb || abs(salp1 - salp1b) + (calp1 - calp1b) < Self.tolb
+                    tripb =
+                        abs(salp1a - salp1) + (calp1a - calp1) < Self.tolb
+                        || abs(salp1 - salp1b) + (calp1 - calp1b) < Self.tolb
                 }
                 let lengths = self.lengths(eps, sig12, ssig1, csig1, dn1, ssig2, csig2, dn2)
                 s12x = lengths.s12b * b
                 if wantsArea {
                     // ω₁₂ = λ₁₂ − Δω₁₂
-                    let sdomg12 = sin(domg12), cdomg12 = cos(domg12)
+                    let sdomg12 = sin(domg12)
+                    let cdomg12 = cos(domg12)
                     somg12 = slam12 * cdomg12 - clam12 * sdomg12
                     comg12 = clam12 * cdomg12 + slam12 * sdomg12
                 }
@@ -172,8 +197,9 @@ extension Geodesic {
 
         var area = 0.0
         if wantsArea {
-            area = edgeArea(sbet1, cbet1, sbet2, cbet2, salp1, calp1, salp2, calp2,
-                            meridian: meridian, omg12: omg12, somg12: somg12, comg12: comg12)
+            area = edgeArea(
+                sbet1, cbet1, sbet2, cbet2, salp1, calp1, salp2, calp2,
+                meridian: meridian, omg12: omg12, somg12: somg12, comg12: comg12)
             area *= swapp * lonsign * latsign
             area += 0
         }
@@ -187,30 +213,38 @@ extension Geodesic {
         calp1 *= swapp * latsign
         salp2 *= swapp * lonsign
         calp2 *= swapp * latsign
-        return InverseSolution(distance: 0 + s12x, azimuth1: AngleMath.atan2Degrees(salp1, calp1),
-                               azimuth2: AngleMath.atan2Degrees(salp2, calp2), area: area)
+        return InverseSolution(
+            distance: 0 + s12x, azimuth1: AngleMath.atan2Degrees(salp1, calp1),
+            azimuth2: AngleMath.atan2Degrees(salp2, calp2), area: area)
     }
 
     /// S₁₂ for one edge (eq. 58–61, with eq. 62 for α₁₂ on short edges): the area between the
     /// geodesic and the equator, clockwise positive, for the points as swapped above.
-    private func edgeArea(_ sbet1: Double, _ cbet1: Double, _ sbet2: Double, _ cbet2: Double,
-                          _ salp1: Double, _ calp1: Double, _ salp2: Double, _ calp2: Double,
-                          meridian: Bool, omg12: Double, somg12 somg12In: Double, comg12 comg12In: Double) -> Double {
-        let salp0 = salp1 * cbet1, calp0 = hypot(calp1, salp1 * sbet1)
+    private func edgeArea(
+        _ sbet1: Double, _ cbet1: Double, _ sbet2: Double, _ cbet2: Double,
+        _ salp1: Double, _ calp1: Double, _ salp2: Double, _ calp2: Double,
+        meridian: Bool, omg12: Double, somg12 somg12In: Double, comg12 comg12In: Double
+    ) -> Double {
+        let salp0 = salp1 * cbet1
+        let calp0 = hypot(calp1, salp1 * sbet1)
         var s12 = 0.0
         if calp0 != 0 && salp0 != 0 {
-            var ssig1 = sbet1, csig1 = calp1 * cbet1
-            var ssig2 = sbet2, csig2 = calp2 * cbet2
+            var ssig1 = sbet1
+            var csig1 = calp1 * cbet1
+            var ssig2 = sbet2
+            var csig2 = calp2 * cbet2
             let k2 = calp0 * calp0 * ep2
             let eps = Self.epsilon(k2)
             let a4 = a * a * calp0 * salp0 * e2
             AngleMath.normalize(&ssig1, &csig1)
             AngleMath.normalize(&ssig2, &csig2)
             let c = SeriesCoefficients(c4, first: 0, eps: eps)
-            let b41 = c.cosineSeries(sin: ssig1, cos: csig1), b42 = c.cosineSeries(sin: ssig2, cos: csig2)
+            let b41 = c.cosineSeries(sin: ssig1, cos: csig1)
+            let b42 = c.cosineSeries(sin: ssig2, cos: csig2)
             s12 = a4 * (b42 - b41)
         }
-        var somg12 = somg12In, comg12 = comg12In
+        var somg12 = somg12In
+        var comg12 = comg12In
         if !meridian && somg12 > 1 {
             somg12 = sin(omg12)
             comg12 = cos(omg12)
@@ -218,7 +252,9 @@ extension Geodesic {
         let alp12: Double
         if !meridian && comg12 > -0.7071 && sbet2 - sbet1 < 1.75 {
             // α₂ − α₁ from eq. (62), accurate for short edges.
-            let domg12 = 1 + comg12, dbet1 = 1 + cbet1, dbet2 = 1 + cbet2
+            let domg12 = 1 + comg12
+            let dbet1 = 1 + cbet1
+            let dbet2 = 1 + cbet2
             alp12 = 2 * atan2(somg12 * (sbet1 * dbet2 + sbet2 * dbet1), domg12 * (sbet1 * sbet2 + dbet1 * dbet2))
         } else {
             var salp12 = salp2 * calp1 - calp2 * salp1
@@ -233,9 +269,12 @@ extension Geodesic {
     }
 
     /// s₁₂/b and the reduced length m₁₂/b (eq. 38–42) for σ₁₂ on the geodesic with ε.
-    func lengths(_ eps: Double, _ sig12: Double, _ ssig1: Double, _ csig1: Double, _ dn1: Double,
-                 _ ssig2: Double, _ csig2: Double, _ dn2: Double) -> (s12b: Double, m12b: Double) {
-        let a1 = Self.a1Minus1(eps), a2 = Self.a2Minus1(eps)
+    func lengths(
+        _ eps: Double, _ sig12: Double, _ ssig1: Double, _ csig1: Double, _ dn1: Double,
+        _ ssig2: Double, _ csig2: Double, _ dn2: Double
+    ) -> (s12b: Double, m12b: Double) {
+        let a1 = Self.a1Minus1(eps)
+        let a2 = Self.a2Minus1(eps)
         let c1 = SeriesCoefficients(SeriesTable.c1, first: 1, eps: eps)
         let b1 = c1.sineSeries(sin: ssig2, cos: csig2) - c1.sineSeries(sin: ssig1, cos: csig1)
         let c2 = SeriesCoefficients(SeriesTable.c2, first: 1, eps: eps)

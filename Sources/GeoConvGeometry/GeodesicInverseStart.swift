@@ -20,15 +20,20 @@ extension Geodesic {
 
     /// Follows the geodesic leaving β₁ at α₁ to β₂ (eq. 5–11) and gives how far its longitude
     /// there is from λ₁₂ (eq. 8 and 23), with dλ₁₂/dα₁ (eq. 46) when `derivative`.
-    func lambda12(_ sbet1: Double, _ cbet1: Double, _ dn1: Double, _ sbet2: Double, _ cbet2: Double, _ dn2: Double,
-                  _ salp1: Double, _ calp1In: Double, _ slam120: Double, _ clam120: Double,
-                  derivative: Bool) -> Lambda12 {
+    func lambda12(
+        _ sbet1: Double, _ cbet1: Double, _ dn1: Double, _ sbet2: Double, _ cbet2: Double, _ dn2: Double,
+        _ salp1: Double, _ calp1In: Double, _ slam120: Double, _ clam120: Double,
+        derivative: Bool
+    ) -> Lambda12 {
         var calp1 = calp1In
         if sbet1 == 0 && calp1 == 0 { calp1 = -Self.tiny }  // break the degeneracy of equatorial lines
-        let salp0 = salp1 * cbet1, calp0 = hypot(calp1, salp1 * sbet1)  // α₀, eq. (10)
+        let salp0 = salp1 * cbet1
+        let calp0 = hypot(calp1, salp1 * sbet1)  // α₀, eq. (10)
         // σ₁ and ω₁ (eq. 11–12).
-        var ssig1 = sbet1, csig1 = calp1 * cbet1
-        let somg1 = salp0 * sbet1, comg1 = calp1 * cbet1
+        var ssig1 = sbet1
+        var csig1 = calp1 * cbet1
+        let somg1 = salp0 * sbet1
+        let comg1 = calp1 * cbet1
         GeodesicAngles.normalize(&ssig1, &csig1)
         // α₂ from Clairaut's relation; cos α₂ without cancellation (eq. 45).
         let salp2 = cbet2 != cbet1 ? salp0 / cbet2 : salp1
@@ -39,11 +44,14 @@ extension Geodesic {
         } else {
             calp2 = abs(calp1)
         }
-        var ssig2 = sbet2, csig2 = calp2 * cbet2
-        let somg2 = salp0 * sbet2, comg2 = calp2 * cbet2
+        var ssig2 = sbet2
+        var csig2 = calp2 * cbet2
+        let somg2 = salp0 * sbet2
+        let comg2 = calp2 * cbet2
         GeodesicAngles.normalize(&ssig2, &csig2)
         let sig12 = atan2(GeodesicAngles.positive(csig1 * ssig2 - ssig1 * csig2), csig1 * csig2 + ssig1 * ssig2)
-        let somg12 = GeodesicAngles.positive(comg1 * somg2 - somg1 * comg2), comg12 = comg1 * comg2 + somg1 * somg2
+        let somg12 = GeodesicAngles.positive(comg1 * somg2 - somg1 * comg2)
+        let comg12 = comg1 * comg2 + somg1 * somg2
         // η = ω₁₂ − λ₁₂ (given), without rounding the two apart.
         let eta = atan2(somg12 * clam120 - comg12 * slam120, comg12 * clam120 + somg12 * slam120)
         let k2 = calp0 * calp0 * ep2
@@ -60,8 +68,9 @@ extension Geodesic {
                 dlam12 = m12b * f1 / (calp2 * cbet2)
             }
         }
-        return Lambda12(lam12: eta + domg12, salp2: salp2, calp2: calp2, sig12: sig12, ssig1: ssig1, csig1: csig1,
-                        ssig2: ssig2, csig2: csig2, eps: eps, domg12: domg12, dlam12: dlam12)
+        return Lambda12(
+            lam12: eta + domg12, salp2: salp2, calp2: calp2, sig12: sig12, ssig1: ssig1, csig1: csig1,
+            ssig2: ssig2, csig2: csig2, eps: eps, domg12: domg12, dlam12: dlam12)
     }
 
     /// The first α₁ for Newton's method. For short lines (a few hundred km at most) the
@@ -73,14 +82,17 @@ extension Geodesic {
         var dnm: Double
     }
 
-    func inverseStart(_ sbet1: Double, _ cbet1: Double, _ dn1: Double, _ sbet2: Double, _ cbet2: Double, _ dn2: Double,
-                      _ lam12: Double, _ slam12: Double, _ clam12: Double) -> InverseStart {
+    func inverseStart(
+        _ sbet1: Double, _ cbet1: Double, _ dn1: Double, _ sbet2: Double, _ cbet2: Double, _ dn2: Double,
+        _ lam12: Double, _ slam12: Double, _ clam12: Double
+    ) -> InverseStart {
         var start = InverseStart(sig12: -1, salp1: 0, calp1: 0, salp2: .nan, calp2: .nan, dnm: .nan)
         let sbet12 = sbet2 * cbet1 - cbet2 * sbet1  // sin(β₂ − β₁)
         let cbet12 = cbet2 * cbet1 + sbet2 * sbet1
         let sbet12a = sbet2 * cbet1 + cbet2 * sbet1  // sin(β₂ + β₁)
         let shortline = cbet12 >= 0 && sbet12 < 0.5 && cbet2 * lam12 < 0.5
-        var somg12: Double, comg12: Double
+        var somg12: Double
+        var comg12: Double
         if shortline {
             // ω₁₂ on a sphere with the mean radius of curvature of the points (eq. 55).
             var sbetm2 = (sbet1 + sbet2) * (sbet1 + sbet2)
@@ -95,7 +107,8 @@ extension Geodesic {
         }
         // α₁ on the sphere (eq. 56).
         start.salp1 = cbet2 * somg12
-        start.calp1 = comg12 >= 0
+        start.calp1 =
+            comg12 >= 0
             ? sbet12 + cbet2 * sbet1 * somg12 * somg12 / (1 + comg12)
             : sbet12a - cbet2 * sbet1 * somg12 * somg12 / (1 - comg12)
         let ssig12 = hypot(start.salp1, start.calp1)
@@ -115,7 +128,8 @@ extension Geodesic {
             let k2 = sbet1 * sbet1 * ep2
             let lamscale = f * cbet1 * a3(Self.epsilon(k2)) * .pi
             let betscale = lamscale * cbet1
-            let x = lam12x / lamscale, y = sbet12a / betscale
+            let x = lam12x / lamscale
+            let y = sbet12a / betscale
             if y > -Self.tol1 && x > -1 - Self.xthresh {
                 // Too close to the bifurcation point on the equator for the astroid: α₁ from x.
                 start.salp1 = min(1, -x)
@@ -141,9 +155,13 @@ extension Geodesic {
     /// The positive root k of k⁴ + 2k³ − (x² + y² − 1)k² − 2y²k − y² = 0 (eq. 55), solved in
     /// closed form as the paper's appendix does.
     static func astroid(_ x: Double, _ y: Double) -> Double {
-        let p = x * x, q = y * y, r = (p + q - 1) / 6
+        let p = x * x
+        let q = y * y
+        let r = (p + q - 1) / 6
         guard !(q == 0 && r <= 0) else { return 0 }
-        let s = p * q / 4, r2 = r * r, r3 = r * r2
+        let s = p * q / 4
+        let r2 = r * r
+        let r3 = r * r2
         let disc = s * (s + 2 * r3)  // the discriminant of the cubic for u
         var u = r
         if disc >= 0 {

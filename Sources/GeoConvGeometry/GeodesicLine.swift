@@ -30,7 +30,8 @@ struct GeodesicLine {
         salp0 = salp1 * cbet1
         calp0 = hypot(calp1, salp1 * sbet1)
         // σ₁ and ω₁ (eq. 11–12); a geodesic from a pole going north has σ₁ = ω₁ = 0.
-        var ssig1 = sbet1, csig1 = sbet1 != 0 || calp1 != 0 ? cbet1 * calp1 : 1
+        var ssig1 = sbet1
+        var csig1 = sbet1 != 0 || calp1 != 0 ? cbet1 * calp1 : 1
         somg1 = salp0 * sbet1
         comg1 = csig1
         GeodesicAngles.normalize(&ssig1, &csig1)
@@ -41,7 +42,8 @@ struct GeodesicLine {
         a1m1 = Geodesic.a1Minus1(eps)
         c1 = SeriesCoefficients(SeriesTable.c1, first: 1, eps: eps)
         b11 = c1.sineSeries(sin: ssig1, cos: csig1)
-        let s = sin(b11), c = cos(b11)
+        let s = sin(b11)
+        let c = cos(b11)
         // τ₁ = σ₁ + B₁₁ (eq. 15)
         stau1 = ssig1 * c + csig1 * s
         ctau1 = csig1 * c - ssig1 * s
@@ -54,16 +56,21 @@ struct GeodesicLine {
     /// Latitude, longitude and azimuth (degrees) `distance` metres along the line; the
     /// azimuth is NaN unless `withAzimuth` (one `atan2` fewer for a destination alone).
     @inline(__always)
-    func position(at distance: Double, withAzimuth: Bool = true) -> (latitude: Double, longitude: Double, azimuth: Double) {
+    func position(
+        at distance: Double, withAzimuth: Bool = true
+    ) -> (latitude: Double, longitude: Double, azimuth: Double) {
         // τ₁₂ = s₁₂ / (b A₁), then σ₁₂ from the reverted series (eq. 20).
         let tau12 = distance / (b * (1 + a1m1))
-        let s = sin(tau12), c = cos(tau12)
+        let s = sin(tau12)
+        let c = cos(tau12)
         let b12 = -c1Reverted.sineSeries(sin: stau1 * c + ctau1 * s, cos: ctau1 * c - stau1 * s)
         var sig12 = tau12 - (b12 - b11)
-        var ssig12 = sin(sig12), csig12 = cos(sig12)
+        var ssig12 = sin(sig12)
+        var csig12 = cos(sig12)
         if abs(f) > 0.01 {
             // One Newton step on σ₁₂ where the reverted series is not accurate enough.
-            let ssig2 = ssig1 * csig12 + csig1 * ssig12, csig2 = csig1 * csig12 - ssig1 * ssig12
+            let ssig2 = ssig1 * csig12 + csig1 * ssig12
+            let csig2 = csig1 * csig12 - ssig1 * ssig12
             let b12 = c1.sineSeries(sin: ssig2, cos: csig2)
             let serr = (1 + a1m1) * (sig12 + (b12 - b11)) - distance / b
             sig12 -= serr / (1 + k2 * ssig2 * ssig2).squareRoot()
@@ -79,13 +86,16 @@ struct GeodesicLine {
             cbet2 = Geodesic.tiny  // at a pole
             csig2 = Geodesic.tiny
         }
-        let salp2 = salp0, calp2 = calp0 * csig2
-        let somg2 = salp0 * ssig2, comg2 = csig2
+        let salp2 = salp0
+        let calp2 = calp0 * csig2
+        let somg2 = salp0 * ssig2
+        let comg2 = csig2
         let omg12 = atan2(somg2 * comg1 - comg2 * somg1, comg2 * comg1 + somg2 * somg1)
         let b32 = c3.sineSeries(sin: ssig2, cos: csig2)
         let lam12 = omg12 + a3c * (sig12 + (b32 - b31))
         let lon12 = lam12 / GeodesicAngles.degree
-        let longitude = GeodesicAngles.normalized(GeodesicAngles.normalized(longitude1) + GeodesicAngles.normalized(lon12))
+        let longitude = GeodesicAngles.normalized(
+            GeodesicAngles.normalized(longitude1) + GeodesicAngles.normalized(lon12))
         let latitude = GeodesicAngles.atan2Degrees(sbet2, f1 * cbet2)
         return (latitude, longitude, withAzimuth ? GeodesicAngles.atan2Degrees(salp2, calp2) : .nan)
     }

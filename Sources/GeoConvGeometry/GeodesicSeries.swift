@@ -40,7 +40,9 @@ enum GeodesicSeries {
     ]
 
     /// A₃: for ε⁰…ε⁵, the polynomial in n (ascending powers).
-    static let a3: [[Double]] = [[1], [-1 / 2, 1 / 2], [-1 / 4, -1 / 8, 3 / 8], [-1 / 16, -3 / 16, -1 / 16], [-3 / 64, -1 / 32], [-3 / 128]]
+    static let a3: [[Double]] = [
+        [1], [-1 / 2, 1 / 2], [-1 / 4, -1 / 8, 3 / 8], [-1 / 16, -3 / 16, -1 / 16], [-3 / 64, -1 / 32], [-3 / 128],
+    ]
     /// C₃ₗ for l = 1…5: for εˡ…ε⁵, the polynomial in n.
     static let c3: [[[Double]]] = [
         [[1 / 4, -1 / 4], [1 / 8, 0, -1 / 8], [3 / 64, 3 / 64, -1 / 64], [5 / 128, 1 / 64], [3 / 128]],
@@ -51,11 +53,20 @@ enum GeodesicSeries {
     ]
     /// C₄ₗ for l = 0…5: for εˡ…ε⁵, the polynomial in n.
     static let c4: [[[Double]]] = [
-        [[2 / 3, -4 / 15, 8 / 105, 4 / 315, 16 / 3465, 20 / 9009], [-1 / 5, 16 / 35, -32 / 105, 16 / 385, 64 / 15015],
-         [-2 / 105, -32 / 315, 1088 / 3465, -1184 / 5005], [11 / 315, -368 / 3465, -32 / 6435], [4 / 1155, 1088 / 45045], [97 / 15015]],
-        [[1 / 45, -16 / 315, 32 / 945, -16 / 3465, -64 / 135135], [-2 / 105, 64 / 945, -128 / 1485, 1984 / 45045],
-         [-1 / 105, 16 / 2079, 5792 / 135135], [4 / 1155, -2944 / 135135], [1 / 9009]],
-        [[4 / 525, -32 / 1575, 64 / 3465, -32 / 5005], [-8 / 1575, 128 / 5775, -256 / 6825], [-8 / 1925, 1856 / 225225], [8 / 10725]],
+        [
+            [2 / 3, -4 / 15, 8 / 105, 4 / 315, 16 / 3465, 20 / 9009],
+            [-1 / 5, 16 / 35, -32 / 105, 16 / 385, 64 / 15015],
+            [-2 / 105, -32 / 315, 1088 / 3465, -1184 / 5005], [11 / 315, -368 / 3465, -32 / 6435],
+            [4 / 1155, 1088 / 45045], [97 / 15015],
+        ],
+        [
+            [1 / 45, -16 / 315, 32 / 945, -16 / 3465, -64 / 135135], [-2 / 105, 64 / 945, -128 / 1485, 1984 / 45045],
+            [-1 / 105, 16 / 2079, 5792 / 135135], [4 / 1155, -2944 / 135135], [1 / 9009],
+        ],
+        [
+            [4 / 525, -32 / 1575, 64 / 3465, -32 / 5005], [-8 / 1575, 128 / 5775, -256 / 6825],
+            [-8 / 1925, 1856 / 225225], [8 / 10725],
+        ],
         [[8 / 2205, -256 / 24255, 512 / 45045], [-16 / 8085, 1024 / 105105], [-136 / 63063]],
         [[64 / 31185, -512 / 81081], [-128 / 135135]],
         [[128 / 99099]],
@@ -79,7 +90,8 @@ enum GeodesicSeries {
     @inline(__always)
     static func sineSeries(_ c: UnsafePointer<Double>, count: Int, sin s: Double, cos k: Double) -> Double {
         let ar = 2 * (k - s) * (k + s)  // 2 cos 2σ
-        var y0 = 0.0, y1 = 0.0
+        var y0 = 0.0
+        var y1 = 0.0
         var l = count
         while l >= 1 {
             let y2 = y1
@@ -94,7 +106,8 @@ enum GeodesicSeries {
     @inline(__always)
     static func cosineSeries(_ c: UnsafePointer<Double>, count: Int, sin s: Double, cos k: Double) -> Double {
         let ar = 2 * (k - s) * (k + s)
-        var y0 = 0.0, y1 = 0.0
+        var y0 = 0.0
+        var y1 = 0.0
         var l = count - 1
         while l >= 0 {
             let y2 = y1
@@ -122,7 +135,8 @@ struct SeriesTable: Sendable {
 
     /// `rows[l][k]` is the coefficient of εᵏ in row l (k ≤ 6).
     init(_ rows: [[Double]]) {
-        var coefficients: [Double] = [], packed: [Row] = []
+        var coefficients: [Double] = []
+        var packed: [Row] = []
         for row in rows {
             let powers = row.indices.filter { row[$0] != 0 }
             guard let lowest = powers.first, let highest = powers.last else {
@@ -184,7 +198,8 @@ struct SeriesCoefficients {
     @inline(__always)
     func sineSeries(sin s: Double, cos k: Double) -> Double {
         withUnsafeBytes(of: storage) { raw in
-            GeodesicSeries.sineSeries(raw.bindMemory(to: Double.self).baseAddress.unsafelyUnwrapped, count: count, sin: s, cos: k)
+            GeodesicSeries.sineSeries(
+                raw.bindMemory(to: Double.self).baseAddress.unsafelyUnwrapped, count: count, sin: s, cos: k)
         }
     }
 
@@ -192,7 +207,8 @@ struct SeriesCoefficients {
     @inline(__always)
     func cosineSeries(sin s: Double, cos k: Double) -> Double {
         withUnsafeBytes(of: storage) { raw in
-            GeodesicSeries.cosineSeries(raw.bindMemory(to: Double.self).baseAddress.unsafelyUnwrapped, count: count, sin: s, cos: k)
+            GeodesicSeries.cosineSeries(
+                raw.bindMemory(to: Double.self).baseAddress.unsafelyUnwrapped, count: count, sin: s, cos: k)
         }
     }
 }

@@ -1,5 +1,6 @@
 public import GeoConvCore
 public import GeoConvFormatKit
+
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -27,24 +28,35 @@ public enum Spherical {
 
     /// The central angle between two points, radians (haversine form, stable for short distances).
     public static func angle(_ a: Coordinate, _ b: Coordinate) -> Double {
-        let φ1 = rad(a.latitude), φ2 = rad(b.latitude), dλ = rad(b.longitude - a.longitude)
+        let φ1 = rad(a.latitude)
+        let φ2 = rad(b.latitude)
+        let dλ = rad(b.longitude - a.longitude)
         let h = pow(sin((φ2 - φ1) / 2), 2) + cos(φ1) * cos(φ2) * pow(sin(dλ / 2), 2)
         return 2 * asin(min(1, h.squareRoot()))
     }
 
     /// Great-circle distance in metres.
-    public static func distance(_ a: Coordinate, _ b: Coordinate, radius: Double = radius) -> Double { angle(a, b) * radius }
+    public static func distance(_ a: Coordinate, _ b: Coordinate, radius: Double = radius) -> Double {
+        angle(a, b) * radius
+    }
 
     /// Initial heading from `a` to `b`, degrees clockwise from north in [-180, 180).
     public static func heading(from a: Coordinate, to b: Coordinate) -> Double {
-        let φ1 = rad(a.latitude), φ2 = rad(b.latitude), dλ = rad(b.longitude - a.longitude)
+        let φ1 = rad(a.latitude)
+        let φ2 = rad(b.latitude)
+        let dλ = rad(b.longitude - a.longitude)
         let h = deg(atan2(sin(dλ) * cos(φ2), cos(φ1) * sin(φ2) - sin(φ1) * cos(φ2) * cos(dλ)))
         return CameraPosition.wrapLongitude(h)
     }
 
     /// The point `distance` metres from `from` on the great circle leaving at `heading` degrees.
-    public static func offset(from: Coordinate, distance: Double, heading: Double, radius: Double = radius) -> Coordinate {
-        let δ = distance / radius, θ = rad(heading), φ1 = rad(from.latitude), λ1 = rad(from.longitude)
+    public static func offset(
+        from: Coordinate, distance: Double, heading: Double, radius: Double = radius
+    ) -> Coordinate {
+        let δ = distance / radius
+        let θ = rad(heading)
+        let φ1 = rad(from.latitude)
+        let λ1 = rad(from.longitude)
         let φ2 = asin(sin(φ1) * cos(δ) + cos(φ1) * sin(δ) * cos(θ))
         let λ2 = λ1 + atan2(sin(θ) * sin(δ) * cos(φ1), cos(δ) - sin(φ1) * sin(φ2))
         return Coordinate(latitude: deg(φ2), longitude: CameraPosition.wrapLongitude(deg(λ2)))
@@ -52,20 +64,26 @@ public enum Spherical {
 
     /// The point a fraction (0…1) of the way from `a` to `b` along the great circle.
     public static func interpolate(from a: Coordinate, to b: Coordinate, fraction: Double) -> Coordinate {
-        let φ1 = rad(a.latitude), λ1 = rad(a.longitude), φ2 = rad(b.latitude), λ2 = rad(b.longitude)
+        let φ1 = rad(a.latitude)
+        let λ1 = rad(a.longitude)
+        let φ2 = rad(b.latitude)
+        let λ2 = rad(b.longitude)
         let δ = angle(a, b)
         guard δ > 1e-12 else {
-            return Coordinate(latitude: a.latitude + (b.latitude - a.latitude) * fraction,
-                              longitude: a.longitude + (b.longitude - a.longitude) * fraction)
+            return Coordinate(
+                latitude: a.latitude + (b.latitude - a.latitude) * fraction,
+                longitude: a.longitude + (b.longitude - a.longitude) * fraction)
         }
         let s = sin(δ)
-        let wa = sin((1 - fraction) * δ) / s, wb = sin(fraction * δ) / s
+        let wa = sin((1 - fraction) * δ) / s
+        let wb = sin(fraction * δ) / s
         let x = wa * cos(φ1) * cos(λ1) + wb * cos(φ2) * cos(λ2)
         let y = wa * cos(φ1) * sin(λ1) + wb * cos(φ2) * sin(λ2)
         let z = wa * sin(φ1) + wb * sin(φ2)
         var altitude: Double?
         if let h1 = a.altitude, let h2 = b.altitude { altitude = h1 + (h2 - h1) * fraction }
-        return Coordinate(latitude: deg(atan2(z, (x * x + y * y).squareRoot())), longitude: deg(atan2(y, x)), altitude: altitude)
+        return Coordinate(
+            latitude: deg(atan2(z, (x * x + y * y).squareRoot())), longitude: deg(atan2(y, x)), altitude: altitude)
     }
 
     /// The length of a path along great circles, metres.
@@ -106,14 +124,17 @@ public enum Spherical {
     /// explicitly; a vertex counts as inside.
     public static func contains(_ point: Coordinate, in ring: Path, geodesic: Bool) -> Bool {
         guard ring.count >= 3 else { return false }
-        let lat3 = rad(point.latitude), lng3 = rad(point.longitude)
+        let lat3 = rad(point.latitude)
+        let lng3 = rad(point.longitude)
         var previous = ring[ring.count - 1]
-        var lat1 = rad(previous.latitude), lng1 = rad(previous.longitude)
+        var lat1 = rad(previous.latitude)
+        var lng1 = rad(previous.longitude)
         var intersections = 0
         for vertex in ring {
             let dLng3 = wrapRadians(lng3 - lng1)
             if lat3 == lat1 && dLng3 == 0 { return true }
-            let lat2 = rad(vertex.latitude), lng2 = rad(vertex.longitude)
+            let lat2 = rad(vertex.latitude)
+            let lng2 = rad(vertex.longitude)
             if intersects(lat1, lat2, wrapRadians(lng2 - lng1), lat3, dLng3, geodesic) { intersections += 1 }
             lat1 = lat2
             lng1 = lng2
@@ -139,7 +160,9 @@ public enum Spherical {
     }
 
     /// android-maps-utils' segment/meridian intersection test (longitudes relative to lng1).
-    private static func intersects(_ lat1: Double, _ lat2: Double, _ lng2: Double, _ lat3: Double, _ lng3: Double, _ geodesic: Bool) -> Bool {
+    private static func intersects(
+        _ lat1: Double, _ lat2: Double, _ lng2: Double, _ lat3: Double, _ lng3: Double, _ geodesic: Bool
+    ) -> Bool {
         if (lng3 >= 0 && lng3 >= lng2) || (lng3 < 0 && lng3 < lng2) { return false }
         if lat3 <= -.pi / 2 { return false }
         if lat1 <= -.pi / 2 || lat2 <= -.pi / 2 || lat1 >= .pi / 2 || lat2 >= .pi / 2 { return false }
@@ -148,7 +171,9 @@ public enum Spherical {
         if lat1 >= 0 && lat2 >= 0 && lat3 < linearLat { return false }
         if lat1 <= 0 && lat2 <= 0 && lat3 >= linearLat { return true }
         if lat3 >= .pi / 2 { return true }
-        return geodesic ? tan(lat3) >= tanLatGC(lat1, lat2, lng2, lng3) : mercatorY(lat3) >= mercatorLatRhumb(lat1, lat2, lng2, lng3)
+        return geodesic
+            ? tan(lat3) >= tanLatGC(lat1, lat2, lng2, lng3)
+            : mercatorY(lat3) >= mercatorLatRhumb(lat1, lat2, lng2, lng3)
     }
 
     /// Whether `point` is within `tolerance` metres of the path (the Maps SDK's `isLocationOnPath`).
@@ -164,12 +189,14 @@ public enum Spherical {
     /// Distance in metres from `p` to the segment a–b (great circle or rhumb).
     static func distanceToSegment(_ p: Coordinate, _ a: Coordinate, _ b: Coordinate, geodesic: Bool) -> Double {
         // Closest point by ternary search on the fraction: the distance along a segment is unimodal.
-        var low = 0.0, high = 1.0
+        var low = 0.0
+        var high = 1.0
         func at(_ t: Double) -> Coordinate {
             geodesic ? interpolate(from: a, to: b, fraction: t) : Rhumb.interpolate(from: a, to: b, fraction: t)
         }
         for _ in 0..<80 {
-            let m1 = low + (high - low) / 3, m2 = high - (high - low) / 3
+            let m1 = low + (high - low) / 3
+            let m2 = high - (high - low) / 3
             if distance(p, at(m1)) < distance(p, at(m2)) { high = m2 } else { low = m1 }
         }
         return min(distance(p, a), distance(p, b), distance(p, at((low + high) / 2)))
@@ -195,9 +222,12 @@ public enum Rhumb {
     /// in the third flattening n to n⁴; the next terms are below 1e-7 m).
     static func meridian(_ φ: Double, ellipsoid: Bool, radius: Double) -> Double {
         guard ellipsoid else { return radius * φ }
-        let n2 = n * n, n3 = n2 * n, n4 = n3 * n
-        return a / (1 + n) * ((1 + n2 / 4 + n4 / 64) * φ - (1.5 * n - 3.0 / 16 * n3) * sin(2 * φ)
-            + 15.0 / 16 * (n2 - n4 / 4) * sin(4 * φ) - 35.0 / 48 * n3 * sin(6 * φ) + 315.0 / 512 * n4 * sin(8 * φ))
+        let n2 = n * n
+        let n3 = n2 * n
+        let n4 = n3 * n
+        return a / (1 + n)
+            * ((1 + n2 / 4 + n4 / 64) * φ - (1.5 * n - 3.0 / 16 * n3) * sin(2 * φ)
+                + 15.0 / 16 * (n2 - n4 / 4) * sin(4 * φ) - 35.0 / 48 * n3 * sin(6 * φ) + 315.0 / 512 * n4 * sin(8 * φ))
     }
 
     /// dm/dψ = N cos φ (the parallel's radius), metres per unit of isometric latitude.
@@ -225,7 +255,8 @@ public enum Rhumb {
     public static func distance(_ p1: Coordinate, _ p2: Coordinate, model: EarthModel = .wgs84) -> Double {
         let ellipsoid = model == .wgs84
         let radius = Spherical.radius
-        let φ1 = Spherical.rad(p1.latitude), φ2 = Spherical.rad(p2.latitude)
+        let φ1 = Spherical.rad(p1.latitude)
+        let φ2 = Spherical.rad(p2.latitude)
         let dλ = Spherical.wrapRadians(Spherical.rad(p2.longitude - p1.longitude))
         let dm = meridian(φ2, ellipsoid: ellipsoid, radius: radius) - meridian(φ1, ellipsoid: ellipsoid, radius: radius)
         if abs(abs(p1.latitude) - 90) < 1e-12 || abs(abs(p2.latitude) - 90) < 1e-12 { return abs(dm) }
@@ -237,8 +268,10 @@ public enum Rhumb {
         if φ1 == φ2 {
             ratio = parallelRadius(φ1, ellipsoid: ellipsoid, radius: radius)
         } else if abs(dψ) < 0.01 {
-            var dmQ = 0.0, dψQ = 0.0
-            let half = (φ2 - φ1) / 2, mid = (φ1 + φ2) / 2
+            var dmQ = 0.0
+            var dψQ = 0.0
+            let half = (φ2 - φ1) / 2
+            let mid = (φ1 + φ2) / 2
             for (x, w) in gaussLegendre8 {
                 let φ = mid + half * x
                 let meridional = meridionalRadius(φ, ellipsoid: ellipsoid, radius: radius)
@@ -255,7 +288,9 @@ public enum Rhumb {
     /// The constant bearing from p1 to p2, degrees clockwise from north.
     public static func bearing(from p1: Coordinate, to p2: Coordinate, model: EarthModel = .wgs84) -> Double {
         let ellipsoid = model == .wgs84
-        let dψ = isometric(Spherical.rad(p2.latitude), ellipsoid: ellipsoid) - isometric(Spherical.rad(p1.latitude), ellipsoid: ellipsoid)
+        let dψ =
+            isometric(Spherical.rad(p2.latitude), ellipsoid: ellipsoid)
+            - isometric(Spherical.rad(p1.latitude), ellipsoid: ellipsoid)
         let dλ = Spherical.wrapRadians(Spherical.rad(p2.longitude - p1.longitude))
         return Spherical.deg(atan2(dλ, dψ))
     }
@@ -263,13 +298,16 @@ public enum Rhumb {
     /// The point a fraction of the way along the rhumb line (linear in Mercator: longitude and
     /// isometric latitude), on the sphere.
     public static func interpolate(from a: Coordinate, to b: Coordinate, fraction: Double) -> Coordinate {
-        let ψ1 = isometric(Spherical.rad(a.latitude), ellipsoid: false), ψ2 = isometric(Spherical.rad(b.latitude), ellipsoid: false)
+        let ψ1 = isometric(Spherical.rad(a.latitude), ellipsoid: false)
+        let ψ2 = isometric(Spherical.rad(b.latitude), ellipsoid: false)
         let dλ = Spherical.wrapRadians(Spherical.rad(b.longitude - a.longitude))
         let ψ = ψ1 + (ψ2 - ψ1) * fraction
         let λ = Spherical.rad(a.longitude) + dλ * fraction
         var altitude: Double?
         if let h1 = a.altitude, let h2 = b.altitude { altitude = h1 + (h2 - h1) * fraction }
-        return Coordinate(latitude: Spherical.deg(atan(sinh(ψ))), longitude: CameraPosition.wrapLongitude(Spherical.deg(λ)), altitude: altitude)
+        return Coordinate(
+            latitude: Spherical.deg(atan(sinh(ψ))), longitude: CameraPosition.wrapLongitude(Spherical.deg(λ)),
+            altitude: altitude)
     }
 
     /// The area of a polygon with rhumb edges on a sphere, m² (exact: each edge contributes
@@ -279,7 +317,8 @@ public enum Rhumb {
         var total = 0.0
         var previous = ring[ring.count - 1]
         for point in ring {
-            let ψ1 = isometric(Spherical.rad(previous.latitude), ellipsoid: false), ψ2 = isometric(Spherical.rad(point.latitude), ellipsoid: false)
+            let ψ1 = isometric(Spherical.rad(previous.latitude), ellipsoid: false)
+            let ψ2 = isometric(Spherical.rad(point.latitude), ellipsoid: false)
             let dλ = Spherical.wrapRadians(Spherical.rad(point.longitude - previous.longitude))
             let dψ = ψ2 - ψ1
             if abs(dψ) > 1e-12 {
@@ -308,7 +347,8 @@ public enum WebMercator {
 
     /// The straight Web Mercator distance between two points, in map units.
     public static func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
-        let p = point(a), q = point(b)
+        let p = point(a)
+        let q = point(b)
         return ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot()
     }
 
@@ -361,7 +401,9 @@ public struct Measurer: Sendable {
     }
 
     /// The length of a path.
-    public func length(_ path: Path) -> Double { zip(path, path.dropFirst()).reduce(0) { $0 + segmentLength($1.0, $1.1) } }
+    public func length(_ path: Path) -> Double {
+        zip(path, path.dropFirst()).reduce(0) { $0 + segmentLength($1.0, $1.1) }
+    }
 
     /// The area of a ring: m² (projected: EPSG:3857 m²; rhumb on WGS84 uses the sphere).
     public func area(_ ring: Path) -> Double {

@@ -25,10 +25,13 @@ public enum StyleSpans {
     ///
     /// Example: two 100 km geodesic segments, lengths [100000, 50000], styles [white, black]
     /// → [white × 1.0, black × 0.5, white × 0.5].
-    public static func pattern(path: Path, styles: [StrokeStyle], lengths: [Double], kind: LengthKind, model: EarthModel = .sphere,
-                               offset: Double = 0) -> [StyleSpan]
-    {
-        guard !styles.isEmpty, !lengths.isEmpty, lengths.allSatisfy({ $0 > 0 && $0.isFinite }), path.count >= 2 else { return [] }
+    public static func pattern(
+        path: Path, styles: [StrokeStyle], lengths: [Double], kind: LengthKind, model: EarthModel = .sphere,
+        offset: Double = 0
+    ) -> [StyleSpan] {
+        guard !styles.isEmpty, !lengths.isEmpty, lengths.allSatisfy({ $0 > 0 && $0.isFinite }), path.count >= 2 else {
+            return []
+        }
         let segmentLengths = segmentLengths(path, kind: kind, model: model)
         var cumulative = [0.0]
         for length in segmentLengths { cumulative.append(cumulative[cumulative.count - 1] + length) }
@@ -40,7 +43,8 @@ public enum StyleSpans {
 
         func segments(forLength length: Double) -> Double {
             if length >= total { return Double(segmentLengths.count) }
-            var low = 0, high = segmentLengths.count - 1
+            var low = 0
+            var high = segmentLengths.count - 1
             while low < high {  // the segment whose cumulative range holds `length`
                 let mid = (low + high + 1) / 2
                 if cumulative[mid] <= length { low = mid } else { high = mid - 1 }
@@ -52,7 +56,8 @@ public enum StyleSpans {
         var spans: [StyleSpan] = []
         var position = -wrapped
         var previous = 0.0
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while position < total {
             position += lengths[i % lengths.count]
             if position > 0 {
@@ -79,14 +84,16 @@ public enum StyleSpans {
         func point(at position: Double) -> Coordinate {
             let index = min(Int(position), path.count - 2)
             let t = position - Double(index)
-            let a = path[index], b = path[index + 1]
+            let a = path[index]
+            let b = path[index + 1]
             if t <= 0 { return a }
             if t >= 1 { return b }
             if geodesic { return Spherical.interpolate(from: a, to: b, fraction: t) }
             var altitude: Double?
             if let h1 = a.altitude, let h2 = b.altitude { altitude = h1 + (h2 - h1) * t }
-            return Coordinate(latitude: a.latitude + (b.latitude - a.latitude) * t,
-                              longitude: a.longitude + (b.longitude - a.longitude) * t, altitude: altitude)
+            return Coordinate(
+                latitude: a.latitude + (b.latitude - a.latitude) * t,
+                longitude: a.longitude + (b.longitude - a.longitude) * t, altitude: altitude)
         }
         var result: [(Path, StrokeStyle)] = []
         var start = 0.0
@@ -128,18 +135,24 @@ public struct ExplodeSpans: FeatureTransform {
         var result: [Feature] = []
         var index = 0
         for path in paths {
-            for (piece, style) in StyleSpans.pieces(of: path, spans: feature.style.spans, geodesic: feature.style.geodesic == true) {
+            for (piece, style) in StyleSpans.pieces(
+                of: path, spans: feature.style.spans, geodesic: feature.style.geodesic == true)
+            {
                 if style.stamp != nil {
-                    try diagnostics.warn("spans.stamp-dropped", "stamp images of style spans are dropped when spans are exploded")
+                    try diagnostics.warn(
+                        "spans.stamp-dropped", "stamp images of style spans are dropped when spans are exploded")
                 }
                 let parts: [(Path, Color)]
                 if style.isGradient, piece.count >= 2 {
-                    try diagnostics.warn("spans.gradient-discretised", "gradient spans are drawn as \(steps) lines of stepped colour")
+                    try diagnostics.warn(
+                        "spans.gradient-discretised", "gradient spans are drawn as \(steps) lines of stepped colour")
                     let stepSpans = (0..<steps).compactMap { _ in
                         StyleSpan(style: .solid(.black), segments: Double(piece.count - 1) / Double(steps))
                     }
                     let sub = StyleSpans.pieces(of: piece, spans: stepSpans, geodesic: feature.style.geodesic == true)
-                    parts = sub.enumerated().map { ($0.element.path, style.color(at: (Double($0.offset) + 0.5) / Double(steps))) }
+                    parts = sub.enumerated().map {
+                        ($0.element.path, style.color(at: (Double($0.offset) + 0.5) / Double(steps)))
+                    }
                 } else {
                     parts = [(piece, style.fromColor)]
                 }
@@ -181,10 +194,12 @@ public struct ApplySpanPattern: FeatureTransform {
 
     /// Parses `white:100000,black:50000` (colours by CSS name or hex, lengths in the kind's unit).
     public static func parse(_ text: String) -> (styles: [StrokeStyle], lengths: [Double])? {
-        var styles: [StrokeStyle] = [], lengths: [Double] = []
+        var styles: [StrokeStyle] = []
+        var lengths: [Double] = []
         for item in text.split(separator: ",") {
             let parts = item.split(separator: ":")
-            guard parts.count == 2, let color = Color(css: String(parts[0])), let length = Double(parts[1]), length > 0, length.isFinite
+            guard parts.count == 2, let color = Color(css: String(parts[0])), let length = Double(parts[1]), length > 0,
+                length.isFinite
             else { return nil }
             styles.append(.solid(color))
             lengths.append(length)
@@ -242,15 +257,19 @@ public struct Simplify: FeatureTransform {
         var stack = [(0, path.count - 1)]
         while let (first, last) = stack.popLast() {
             guard last > first + 1 else { continue }
-            let (ax, ay) = xy[first], (bx, by) = xy[last]
-            let dx = bx - ax, dy = by - ay
+            let (ax, ay) = xy[first]
+            let (bx, by) = xy[last]
+            let dx = bx - ax
+            let dy = by - ay
             let length2 = dx * dx + dy * dy
-            var worst = -1.0, index = first
+            var worst = -1.0
+            var index = first
             for i in (first + 1)..<last {
                 let (px, py) = xy[i]
                 var t = length2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / length2 : 0
                 t = min(1, max(0, t))
-                let ex = px - (ax + t * dx), ey = py - (ay + t * dy)
+                let ex = px - (ax + t * dx)
+                let ey = py - (ay + t * dy)
                 let d = (ex * ex + ey * ey).squareRoot()
                 if d > worst {
                     worst = d
@@ -276,5 +295,5 @@ public struct Simplify: FeatureTransform {
         return Path(result)
     }
 
-    private func cosine(_ x: Double) -> Double { Spherical.cosine(x) }}
-
+    private func cosine(_ x: Double) -> Double { Spherical.cosine(x) }
+}

@@ -20,28 +20,38 @@ public enum WKB {
     /// Reads one geometry from `bytes`, which must hold exactly one. ISO curve types
     /// (CircularString 8, CompoundCurve 9, CurvePolygon 10, MultiCurve 11, MultiSurface 12)
     /// are linearised with arcs cut into segments of at most `arcStep` degrees.
-    public static func read(_ bytes: UnsafeRawBufferPointer, arcStep: Double = WKTParser.defaultArcStep) throws(GeoConvError) -> Result {
+    public static func read(
+        _ bytes: UnsafeRawBufferPointer, arcStep: Double = WKTParser.defaultArcStep
+    ) throws(GeoConvError) -> Result {
         var reader = Reader(bytes: bytes)
         reader.arcStep = arcStep
         let (geometry, dims, srid) = try reader.geometry(depth: 0)
         guard reader.offset == bytes.count else {
-            throw GeoConvError(.invalidInput, "\(bytes.count - reader.offset) bytes follow the WKB geometry",
-                               at: SourceLocation(byteOffset: reader.offset))
+            throw GeoConvError(
+                .invalidInput, "\(bytes.count - reader.offset) bytes follow the WKB geometry",
+                at: SourceLocation(byteOffset: reader.offset))
         }
-        return (WKTGeometry(geometry: geometry, dimensions: dims, srid: srid), reader.droppedM, reader.linearisedCurves,
-                reader.droppedEmptyPoints)
+        return (
+            WKTGeometry(geometry: geometry, dimensions: dims, srid: srid), reader.droppedM, reader.linearisedCurves,
+            reader.droppedEmptyPoints
+        )
     }
 
     /// Reads one geometry from hexadecimal text (upper or lower case).
-    public static func read(hex: UnsafeBufferPointer<UInt8>, arcStep: Double = WKTParser.defaultArcStep) throws(GeoConvError) -> Result {
+    public static func read(
+        hex: UnsafeBufferPointer<UInt8>, arcStep: Double = WKTParser.defaultArcStep
+    ) throws(GeoConvError) -> Result {
         guard hex.count % 2 == 0 else {
-            throw GeoConvError(.invalidInput, "hex WKB has an odd number of digits", at: SourceLocation(byteOffset: hex.count))
+            throw GeoConvError(
+                .invalidInput, "hex WKB has an odd number of digits", at: SourceLocation(byteOffset: hex.count))
         }
         var bytes = [UInt8](repeating: 0, count: hex.count / 2)
         for i in 0..<bytes.count {
             guard let high = hexValue(hex[2 * i]), let low = hexValue(hex[2 * i + 1]) else {
-                throw GeoConvError(.invalidInput, "'\(Character(Unicode.Scalar(hex[2 * i + (hexValue(hex[2 * i]) == nil ? 0 : 1)])))' is not a hex digit",
-                                   at: SourceLocation(byteOffset: 2 * i))
+                throw GeoConvError(
+                    .invalidInput,
+                    "'\(Character(Unicode.Scalar(hex[2 * i + (hexValue(hex[2 * i]) == nil ? 0 : 1)])))' is not a hex digit",
+                    at: SourceLocation(byteOffset: 2 * i))
             }
             bytes[i] = high << 4 | low
         }
@@ -85,7 +95,9 @@ public enum WKB {
         }
 
         /// An unsigned integer in the given byte order.
-        mutating func integer<T: FixedWidthInteger & UnsignedInteger>(_ little: Bool, as type: T.Type) throws(GeoConvError) -> T {
+        mutating func integer<T: FixedWidthInteger & UnsignedInteger>(
+            _ little: Bool, as type: T.Type
+        ) throws(GeoConvError) -> T {
             let size = MemoryLayout<T>.size
             guard offset + size <= bytes.count else { throw error("WKB ends early (truncated)") }
             let raw = bytes.loadUnaligned(fromByteOffset: offset, as: T.self)
@@ -102,13 +114,15 @@ public enum WKB {
         mutating func count(_ little: Bool, minimumBytesEach: Int) throws(GeoConvError) -> Int {
             let n = Int(try uint32(little))
             guard n <= (bytes.count - offset) / max(minimumBytesEach, 1) else {
-                throw error("WKB declares \(n) elements but holds at most \((bytes.count - offset) / max(minimumBytesEach, 1))")
+                throw error(
+                    "WKB declares \(n) elements but holds at most \((bytes.count - offset) / max(minimumBytesEach, 1))")
             }
             return n
         }
 
         mutating func position(_ little: Bool, _ dims: WKTDimensions) throws(GeoConvError) -> Coordinate? {
-            let x = try double(little), y = try double(little)
+            let x = try double(little)
+            let y = try double(little)
             var z: Double?
             if dims.hasZ { z = try double(little) }
             if dims.hasM {
@@ -131,23 +145,29 @@ public enum WKB {
             return Path(result)
         }
 
-        mutating func geometry(depth: Int, parent: WKTDimensions? = nil) throws(GeoConvError) -> (Geometry, WKTDimensions, Int?) {
+        mutating func geometry(
+            depth: Int, parent: WKTDimensions? = nil
+        ) throws(GeoConvError) -> (Geometry, WKTDimensions, Int?) {
             guard depth <= WKTParser.maximumNesting else {
-                throw GeoConvError(.limitExceeded, "WKB collections nested deeper than \(WKTParser.maximumNesting)",
-                                   at: SourceLocation(byteOffset: offset))
+                throw GeoConvError(
+                    .limitExceeded, "WKB collections nested deeper than \(WKTParser.maximumNesting)",
+                    at: SourceLocation(byteOffset: offset))
             }
             let order = try byte()
             guard order <= 1 else { throw error("byte order \(order) is neither 0 (big-endian) nor 1 (little-endian)") }
             let little = order == 1
             let raw = try uint32(little)
             var srid: Int?
-            var hasZ = raw & 0x8000_0000 != 0, hasM = raw & 0x4000_0000 != 0
+            var hasZ = raw & 0x8000_0000 != 0
+            var hasM = raw & 0x4000_0000 != 0
             if raw & 0x2000_0000 != 0 { srid = Int(try uint32(little)) }
             var code = raw & 0x0FFF_FFFF
             switch code / 1000 {
             case 1: hasZ = true
             case 2: hasM = true
-            case 3: hasZ = true; hasM = true
+            case 3:
+                hasZ = true
+                hasM = true
             default: break
             }
             code %= 1000
@@ -163,17 +183,22 @@ public enum WKB {
                 let n = try count(little, minimumBytesEach: 4)
                 var rings: [Path] = []
                 for _ in 0..<n { rings.append(try path(little, dims)) }
-                geometry = rings.first.map { .polygon(PolygonRings(outer: $0, holes: Array(rings.dropFirst()))) } ?? .empty(.polygon)
+                geometry =
+                    rings.first.map { .polygon(PolygonRings(outer: $0, holes: Array(rings.dropFirst()))) }
+                    ?? .empty(.polygon)
             case 4, 5, 6, 7:
                 let n = try count(little, minimumBytesEach: 5)
                 var members: [Geometry] = []
                 for _ in 0..<n {
                     let start = offset
                     let (member, _, _) = try self.geometry(depth: depth + 1, parent: dims)
-                    let expected: GeometryKind? = code == 4 ? .point : (code == 5 ? .lineString : (code == 6 ? .polygon : nil))
+                    let expected: GeometryKind? =
+                        code == 4 ? .point : (code == 5 ? .lineString : (code == 6 ? .polygon : nil))
                     if let expected, member.kind != expected {
                         offset = start
-                        throw error("a \(member.kind.rawValue) inside a WKB \(code == 4 ? "MultiPoint" : code == 5 ? "MultiLineString" : "MultiPolygon")")
+                        throw error(
+                            "a \(member.kind.rawValue) inside a WKB \(code == 4 ? "MultiPoint" : code == 5 ? "MultiLineString" : "MultiPolygon")"
+                        )
                     }
                     members.append(member)
                 }
@@ -186,11 +211,19 @@ public enum WKB {
                     geometry = points.isEmpty ? .empty(.multiPoint) : .multiPoint(points)
                 case 5:
                     var lines: [Path] = []
-                    for m in members { if case .lineString(let l) = m { lines.append(l) } else { lines.append(Path()) } }
+                    for m in members {
+                        if case .lineString(let l) = m { lines.append(l) } else { lines.append(Path()) }
+                    }
                     geometry = lines.isEmpty ? .empty(.multiLineString) : .multiLineString(lines)
                 case 6:
                     var polygons: [PolygonRings] = []
-                    for m in members { if case .polygon(let r) = m { polygons.append(r) } else { polygons.append(PolygonRings(outer: Path())) } }
+                    for m in members {
+                        if case .polygon(let r) = m {
+                            polygons.append(r)
+                        } else {
+                            polygons.append(PolygonRings(outer: Path()))
+                        }
+                    }
                     geometry = polygons.isEmpty ? .empty(.multiPolygon) : .multiPolygon(polygons)
                 default:
                     geometry = members.isEmpty ? .empty(.geometryCollection) : .geometryCollection(members)
@@ -216,7 +249,9 @@ public enum WKB {
                     case (12, .empty(.polygon)): polygons.append(PolygonRings(outer: Path()))
                     default:
                         offset = start
-                        throw error("a \(member.kind.rawValue) inside a WKB \(["CompoundCurve", "CurvePolygon", "MultiCurve", "MultiSurface"][Int(code) - 9])")
+                        throw error(
+                            "a \(member.kind.rawValue) inside a WKB \(["CompoundCurve", "CurvePolygon", "MultiCurve", "MultiSurface"][Int(code) - 9])"
+                        )
                     }
                 }
                 linearisedCurves += 1
@@ -225,7 +260,7 @@ public enum WKB {
                     var joined: [Coordinate] = []
                     for line in lines {
                         if let last = joined.last, let first = line.coordinates.first, last.latitude == first.latitude,
-                           last.longitude == first.longitude
+                            last.longitude == first.longitude
                         {
                             joined += line.coordinates.dropFirst()
                         } else {
@@ -234,7 +269,9 @@ public enum WKB {
                     }
                     geometry = joined.isEmpty ? .empty(.lineString) : .lineString(Path(joined))
                 case 10:
-                    geometry = lines.first.map { .polygon(PolygonRings(outer: $0, holes: Array(lines.dropFirst()))) } ?? .empty(.polygon)
+                    geometry =
+                        lines.first.map { .polygon(PolygonRings(outer: $0, holes: Array(lines.dropFirst()))) }
+                        ?? .empty(.polygon)
                 case 11:
                     geometry = lines.isEmpty ? .empty(.multiLineString) : .multiLineString(lines)
                 default:
@@ -242,16 +279,21 @@ public enum WKB {
                 }
             default:
                 offset -= 4
-                throw GeoConvError(.unsupported, "WKB geometry type \(raw) is not supported (surfaces and TINs are not)",
-                                   at: SourceLocation(byteOffset: offset), hint: "convert it to polygons first (GDAL -nlt CONVERT_TO_LINEAR)")
+                throw GeoConvError(
+                    .unsupported, "WKB geometry type \(raw) is not supported (surfaces and TINs are not)",
+                    at: SourceLocation(byteOffset: offset),
+                    hint: "convert it to polygons first (GDAL -nlt CONVERT_TO_LINEAR)")
             }
             return (geometry, dims, srid)
         }
     }
 
     /// Appends the geometry as WKB (little-endian).
-    public static func append(_ geometry: Geometry, flavor: Flavor = .iso, srid: Int? = nil, to out: inout [UInt8]) throws(GeoConvError) {
-        try write(geometry, hasZ: geometry.hasAltitude, flavor: flavor, srid: flavor == .extended ? srid : nil, to: &out)
+    public static func append(
+        _ geometry: Geometry, flavor: Flavor = .iso, srid: Int? = nil, to out: inout [UInt8]
+    ) throws(GeoConvError) {
+        try write(
+            geometry, hasZ: geometry.hasAltitude, flavor: flavor, srid: flavor == .extended ? srid : nil, to: &out)
     }
 
     // (Little-endian words appended whole: a byte at a time asked eight times per double
@@ -287,7 +329,9 @@ public enum WKB {
         for c in p { position(c, hasZ: hasZ, &out) }
     }
 
-    private static func write(_ geometry: Geometry, hasZ: Bool, flavor: Flavor, srid: Int?, to out: inout [UInt8]) throws(GeoConvError) {
+    private static func write(
+        _ geometry: Geometry, hasZ: Bool, flavor: Flavor, srid: Int?, to out: inout [UInt8]
+    ) throws(GeoConvError) {
         switch geometry {
         case .point(let c):
             header(1, hasZ: hasZ, flavor: flavor, srid: srid, &out)
@@ -317,7 +361,8 @@ public enum WKB {
             uint32(UInt32(members.count), &out)
             for m in members { try write(m, hasZ: hasZ, flavor: flavor, srid: nil, to: &out) }
         case .circle:
-            throw GeoConvError(.unsupported, "WKB cannot hold a circle", hint: "convert circles to polygons first (--circles polygon)")
+            throw GeoConvError(
+                .unsupported, "WKB cannot hold a circle", hint: "convert circles to polygons first (--circles polygon)")
         case .empty(let kind):
             switch kind {
             case .point:
@@ -328,8 +373,11 @@ public enum WKB {
             case .circle:
                 throw GeoConvError(.unsupported, "WKB cannot hold a circle")
             default:
-                let code: UInt32 = [GeometryKind.lineString: 2, .polygon: 3, .multiPoint: 4, .multiLineString: 5, .multiPolygon: 6,
-                                    .geometryCollection: 7][kind] ?? 7
+                let code: UInt32 =
+                    [
+                        GeometryKind.lineString: 2, .polygon: 3, .multiPoint: 4, .multiLineString: 5, .multiPolygon: 6,
+                        .geometryCollection: 7,
+                    ][kind] ?? 7
                 header(code, hasZ: hasZ, flavor: flavor, srid: srid, &out)
                 uint32(0, &out)
             }

@@ -1,9 +1,10 @@
+import GeoConvCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import GeoConvCore
 
 /// Curves (SQL/MM, ISO 19125): read and linearised, as GDAL does (`-nlt CONVERT_TO_LINEAR`):
 /// every arc becomes straight segments spanning at most `arcStep` degrees (4°, GDAL's
@@ -13,7 +14,8 @@ extension WKTParser {
     /// The curve types, by the kind each is linearised into. LINEARRING is no curve but
     /// belongs with them: a closed LineString.
     static let curves: [String: GeometryKind] = [
-        "CIRCULARSTRING": .lineString, "COMPOUNDCURVE": .lineString, "CURVEPOLYGON": .polygon, "MULTICURVE": .multiLineString,
+        "CIRCULARSTRING": .lineString, "COMPOUNDCURVE": .lineString, "CURVEPOLYGON": .polygon,
+        "MULTICURVE": .multiLineString,
         "MULTISURFACE": .multiPolygon, "LINEARRING": .lineString,
     ]
 
@@ -33,7 +35,9 @@ extension WKTParser {
         case "MULTICURVE":
             try expect(UInt8(ascii: "("), "'(' or EMPTY")
             var lines: [Path] = []
-            repeat { lines.append(try curveMember(&dims, allowed: ["LINESTRING", "CIRCULARSTRING", "COMPOUNDCURVE"])) } while try comma(")")
+            repeat {
+                lines.append(try curveMember(&dims, allowed: ["LINESTRING", "CIRCULARSTRING", "COMPOUNDCURVE"]))
+            } while try comma(")")
             return .multiLineString(lines)
         default:  // MULTISURFACE
             try expect(UInt8(ascii: "("), "'(' or EMPTY")
@@ -59,8 +63,9 @@ extension WKTParser {
         let points = try sequence(&dims).coordinates
         guard points.count >= 3, points.count % 2 == 1 else {
             index = start
-            throw error("a CIRCULARSTRING needs an odd number of points, 3 or more (found \(points.count))",
-                        hint: "each arc is start, a point on the arc, end; the next arc starts at the end")
+            throw error(
+                "a CIRCULARSTRING needs an odd number of points, 3 or more (found \(points.count))",
+                hint: "each arc is start, a point on the arc, end; the next arc starts at the end")
         }
         linearisedCurves += 1
         return Path(WKTParser.circularString(points, step: arcStep))
@@ -85,7 +90,9 @@ extension WKTParser {
         var result: [Coordinate] = []
         repeat {
             let member = try curveMember(&dims, allowed: ["LINESTRING", "CIRCULARSTRING"]).coordinates
-            if let last = result.last, let first = member.first, last.latitude == first.latitude, last.longitude == first.longitude {
+            if let last = result.last, let first = member.first, last.latitude == first.latitude,
+                last.longitude == first.longitude
+            {
                 result += member.dropFirst()
             } else {
                 result += member
@@ -125,7 +132,9 @@ extension WKTParser {
         let start = index
         guard var name = word() else { throw error("expected '(' or a curve type, found \(describe())") }
         if name == "EMPTY" { return nil }
-        for suffix in ["ZM", "Z", "M"] where !allowed.contains(name) && name.hasSuffix(suffix) && allowed.contains(String(name.dropLast(suffix.count))) {
+        for suffix in ["ZM", "Z", "M"]
+        where !allowed.contains(name) && name.hasSuffix(suffix) && allowed.contains(String(name.dropLast(suffix.count)))
+        {
             name = String(name.dropLast(suffix.count))
         }
         guard allowed.contains(name) else {
@@ -152,10 +161,18 @@ extension WKTParser {
             sweep = 2 * Double.pi
         } else {
             let d = 2 * (ax * (by - cy) + bx * (cy - ay) + cx * (ay - by))
-            guard abs(d) > 1e-12 * max(1, abs(ax) + abs(bx) + abs(cx) + abs(ay) + abs(by) + abs(cy)) else { return [b, c] }
-            let a2 = ax * ax + ay * ay, b2 = bx * bx + by * by, c2 = cx * cx + cy * cy
-            center = ((a2 * (by - cy) + b2 * (cy - ay) + c2 * (ay - by)) / d, (a2 * (cx - bx) + b2 * (ax - cx) + c2 * (bx - ax)) / d)
-            let ta = atan2(ay - center.y, ax - center.x), tc = atan2(cy - center.y, cx - center.x)
+            guard abs(d) > 1e-12 * max(1, abs(ax) + abs(bx) + abs(cx) + abs(ay) + abs(by) + abs(cy)) else {
+                return [b, c]
+            }
+            let a2 = ax * ax + ay * ay
+            let b2 = bx * bx + by * by
+            let c2 = cx * cx + cy * cy
+            center = (
+                (a2 * (by - cy) + b2 * (cy - ay) + c2 * (ay - by)) / d,
+                (a2 * (cx - bx) + b2 * (ax - cx) + c2 * (bx - ax)) / d
+            )
+            let ta = atan2(ay - center.y, ax - center.x)
+            let tc = atan2(cy - center.y, cx - center.x)
             // Counter-clockwise when b lies on the way from a to c turning left.
             let clockwise = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax) < 0
             func ccw(_ from: Double, _ to: Double) -> Double {
@@ -169,7 +186,9 @@ extension WKTParser {
         // Points so far apart (or so nearly in line) that the circle through them overflows:
         // drawn straight, as collinear ones are.
         let steps = (abs(sweep) / (max(0.01, step) * Double.pi / 180)).rounded(.up)
-        guard center.x.isFinite, center.y.isFinite, radius.isFinite, start.isFinite, steps.isFinite else { return [b, c] }
+        guard center.x.isFinite, center.y.isFinite, radius.isFinite, start.isFinite, steps.isFinite else {
+            return [b, c]
+        }
         let segments = max(2, Int(steps))
         var points: [Coordinate] = []
         points.reserveCapacity(segments)
@@ -178,7 +197,8 @@ extension WKTParser {
             let angle = start + sweep * f
             var altitude: Double?
             if let za = a.altitude, let zc = c.altitude { altitude = za + (zc - za) * f }
-            let point = Coordinate(latitude: center.y + radius * sin(angle), longitude: center.x + radius * cos(angle), altitude: altitude)
+            let point = Coordinate(
+                latitude: center.y + radius * sin(angle), longitude: center.x + radius * cos(angle), altitude: altitude)
             guard point.latitude.isFinite, point.longitude.isFinite, altitude?.isFinite ?? true else { return [b, c] }
             points.append(point)
         }

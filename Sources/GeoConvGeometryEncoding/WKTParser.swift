@@ -3,7 +3,10 @@ public import GeoConvFormatKit
 
 /// The ordinates a WKT or WKB geometry declares.
 public enum WKTDimensions: String, Hashable, Sendable {
-    case xy = "XY", xyz = "XYZ", xym = "XYM", xyzm = "XYZM"
+    case xy = "XY"
+    case xyz = "XYZ"
+    case xym = "XYM"
+    case xyzm = "XYZM"
 
     /// Numbers per position.
     public var count: Int {
@@ -69,7 +72,9 @@ public struct WKTParser {
 
     /// Parses one geometry from `bytes` (the whole buffer must be one geometry).
     /// Curves are linearised with arcs cut into segments of at most `arcStep` degrees.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, arcStep: Double = defaultArcStep) throws(GeoConvError)
+    public static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, arcStep: Double = defaultArcStep
+    ) throws(GeoConvError)
         -> (WKTGeometry, droppedM: Bool, unclosedRing: Bool, droppedEmptyPoints: Int, linearisedCurves: Int)
     {
         var parser = WKTParser(bytes: bytes)
@@ -100,7 +105,9 @@ public struct WKTParser {
     }
 
     mutating func skipSpace() {
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+        while index < bytes.count,
+            bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D
+        {
             index += 1
         }
     }
@@ -112,7 +119,9 @@ public struct WKTParser {
 
     func describe() -> String {
         guard index < bytes.count else { return "the end of the text" }
-        if bytes[index] >= 0x80 { return "the non-ASCII byte 0x" + String(bytes[index], radix: 16, uppercase: true) + " (WKT is ASCII)" }
+        if bytes[index] >= 0x80 {
+            return "the non-ASCII byte 0x" + String(bytes[index], radix: 16, uppercase: true) + " (WKT is ASCII)"
+        }
         let end = min(bytes.count, index + 12)
         return "'" + String(decoding: bytes[index..<end], as: UTF8.self) + (end < bytes.count ? "…'" : "'")
     }
@@ -126,7 +135,9 @@ public struct WKTParser {
     mutating func word() -> String? {
         skipSpace()
         let start = index
-        while index < bytes.count, (bytes[index] | 0x20) >= UInt8(ascii: "a"), (bytes[index] | 0x20) <= UInt8(ascii: "z") { index += 1 }
+        while index < bytes.count, (bytes[index] | 0x20) >= UInt8(ascii: "a"),
+            (bytes[index] | 0x20) <= UInt8(ascii: "z")
+        { index += 1 }
         guard index > start else { return nil }
         return String(decoding: bytes[start..<index], as: UTF8.self).uppercased()
     }
@@ -136,7 +147,8 @@ public struct WKTParser {
         let start = index
         while index < bytes.count {
             let b = bytes[index]
-            if b &- 48 < 10 || b == UInt8(ascii: ".") || b == UInt8(ascii: "-") || b == UInt8(ascii: "+") || b == UInt8(ascii: "e")
+            if b &- 48 < 10 || b == UInt8(ascii: ".") || b == UInt8(ascii: "-") || b == UInt8(ascii: "+")
+                || b == UInt8(ascii: "e")
                 || b == UInt8(ascii: "E")
             {
                 index += 1
@@ -152,7 +164,8 @@ public struct WKTParser {
             index = start
             throw error("expected a number, found \(describe())")
         }
-        guard let value = DecimalParser.parse(UnsafeBufferPointer(rebasing: bytes[start..<index])), value.isFinite else {
+        guard let value = DecimalParser.parse(UnsafeBufferPointer(rebasing: bytes[start..<index])), value.isFinite
+        else {
             let text = String(decoding: bytes[start..<index], as: UTF8.self)
             index = start
             throw error("'\(text)' is not a finite number", hint: "WKT coordinates must be finite 64-bit floats")
@@ -191,13 +204,18 @@ public struct WKTParser {
     static func kind(of name: String) -> GeometryKind? { types[name] ?? curves[name] }
 
     /// `TYPE [Z|M|ZM] (…|EMPTY)`.
-    private mutating func geometryText(depth: Int, parent: WKTDimensions?) throws(GeoConvError) -> (Geometry, WKTDimensions) {
+    private mutating func geometryText(
+        depth: Int, parent: WKTDimensions?
+    ) throws(GeoConvError) -> (Geometry, WKTDimensions) {
         guard depth <= WKTParser.maximumNesting else {
-            throw GeoConvError(.limitExceeded, "geometry collections nested deeper than \(WKTParser.maximumNesting)",
-                               at: SourceLocation(byteOffset: index))
+            throw GeoConvError(
+                .limitExceeded, "geometry collections nested deeper than \(WKTParser.maximumNesting)",
+                at: SourceLocation(byteOffset: index))
         }
         let start = index
-        guard var name = word() else { throw error("expected a geometry type (POINT, LINESTRING, …), found \(describe())") }
+        guard var name = word() else {
+            throw error("expected a geometry type (POINT, LINESTRING, …), found \(describe())")
+        }
         // Glued dimension tags: POINTZ, LINESTRINGZM, POLYGONM.
         var tag: WKTDimensions?
         if WKTParser.kind(of: name) == nil {
@@ -213,11 +231,16 @@ public struct WKTParser {
         guard let kind = WKTParser.kind(of: name) else {
             index = start
             if WKTParser.unsupported.contains(name) || WKTParser.unsupported.contains(where: { name.hasPrefix($0) }) {
-                throw GeoConvError(.unsupported, "\(name) is a surface type that geoconv does not support",
-                                   at: SourceLocation(byteOffset: start),
-                                   hint: "convert it to polygons first (PostGIS ST_Dump, GDAL -nlt CONVERT_TO_LINEAR)")
+                throw GeoConvError(
+                    .unsupported, "\(name) is a surface type that geoconv does not support",
+                    at: SourceLocation(byteOffset: start),
+                    hint: "convert it to polygons first (PostGIS ST_Dump, GDAL -nlt CONVERT_TO_LINEAR)")
             }
-            throw error("unknown geometry type \(name)", hint: "WKT types are POINT, LINESTRING, POLYGON, MULTIPOINT, MULTILINESTRING, MULTIPOLYGON and GEOMETRYCOLLECTION, and the curves CIRCULARSTRING, COMPOUNDCURVE, CURVEPOLYGON, MULTICURVE, MULTISURFACE (linearised) and LINEARRING")
+            throw error(
+                "unknown geometry type \(name)",
+                hint:
+                    "WKT types are POINT, LINESTRING, POLYGON, MULTIPOINT, MULTILINESTRING, MULTIPOLYGON and GEOMETRYCOLLECTION, and the curves CIRCULARSTRING, COMPOUNDCURVE, CURVEPOLYGON, MULTICURVE, MULTISURFACE (linearised) and LINEARRING"
+            )
         }
         // Separate dimension tag.
         let save = index
@@ -234,7 +257,9 @@ public struct WKTParser {
             }
         }
         if let tag, let parent, tag != parent {
-            throw error("a \(tag.rawValue) member inside a \(parent.rawValue) collection", hint: "every member has the collection's dimensions")
+            throw error(
+                "a \(tag.rawValue) member inside a \(parent.rawValue) collection",
+                hint: "every member has the collection's dimensions")
         }
         // An untagged member infers its own dimensions (3 numbers = XYZ), checked against the parent's.
         let declared = tag
@@ -360,8 +385,9 @@ public struct WKTParser {
         let found: WKTDimensions = count == 2 ? .xy : (count == 3 ? .xyz : .xyzm)
         if let expected = dims {
             guard expected.count == count else {
-                throw error("a position with \(count) ordinates where \(expected.rawValue) needs \(expected.count)",
-                            hint: "every position of a geometry has the same number of ordinates")
+                throw error(
+                    "a position with \(count) ordinates where \(expected.rawValue) needs \(expected.count)",
+                    hint: "every position of a geometry has the same number of ordinates")
             }
         } else {
             dims = found

@@ -37,14 +37,16 @@ public struct WKTWriter: Sendable {
 
     private func append(_ geometry: Geometry, hasZ: Bool, tagged: Bool, to out: inout [UInt8]) throws(GeoConvError) {
         guard let name = WKTWriter.names[geometry.kind] else {
-            throw GeoConvError(.unsupported, "WKT cannot hold a circle", hint: "convert circles to polygons first (--circles polygon)")
+            throw GeoConvError(
+                .unsupported, "WKT cannot hold a circle", hint: "convert circles to polygons first (--circles polygon)")
         }
         if tagged {
             out.append(contentsOf: name.utf8)
             out.append(contentsOf: (hasZ ? " Z " : " ").utf8)
         }
         if geometry.isEmpty {
-            if case .geometryCollection = geometry {} else {
+            if case .geometryCollection = geometry {
+            } else {
                 out.append(contentsOf: "EMPTY".utf8)
                 return
             }
@@ -91,7 +93,8 @@ public struct WKTWriter: Sendable {
             }
             out.append(UInt8(ascii: ")"))
         case .circle:
-            throw GeoConvError(.unsupported, "WKT cannot hold a circle", hint: "convert circles to polygons first (--circles polygon)")
+            throw GeoConvError(
+                .unsupported, "WKT cannot hold a circle", hint: "convert circles to polygons first (--circles polygon)")
         case .empty:
             out.append(contentsOf: "EMPTY".utf8)
         }

@@ -1,6 +1,6 @@
 public import GeoConvCore
-
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -92,8 +92,9 @@ public final class ByteReader {
         case .file(let path):
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else {
-                throw GeoConvError(.io, "cannot open '\(path)': \(systemErrorMessage())",
-                                   hint: "check that the file exists and is readable")
+                throw GeoConvError(
+                    .io, "cannot open '\(path)': \(systemErrorMessage())",
+                    hint: "check that the file exists and is readable")
             }
             var info = stat()
             if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
@@ -199,8 +200,9 @@ public final class ByteReader {
                     return n
                 }
                 if errno == EINTR { continue }
-                throw GeoConvError(.io, "cannot read '\(name)': \(systemErrorMessage())",
-                                   at: SourceLocation(file: name, byteOffset: bytesRead))
+                throw GeoConvError(
+                    .io, "cannot read '\(name)': \(systemErrorMessage())",
+                    at: SourceLocation(file: name, byteOffset: bytesRead))
             }
         case .memory(let bytes, let position):
             let n = min(buffer.count, bytes.count - position)
@@ -224,8 +226,9 @@ public final class ByteReader {
             if n == 0 { return result }
             result += chunk[..<n]
             if result.count > limit {
-                throw GeoConvError(.limitExceeded, "'\(name)' is larger than \(limit) bytes",
-                                   hint: "split the input, or use a streaming format")
+                throw GeoConvError(
+                    .limitExceeded, "'\(name)' is larger than \(limit) bytes",
+                    hint: "split the input, or use a streaming format")
             }
         }
     }
@@ -264,7 +267,8 @@ public final class ByteReader {
             buffer.append(contentsOf: repeatElement(0, count: range.count))
             buffer.withUnsafeMutableBytes { raw in
                 while filled < range.count {
-                    let n = pread(fd, raw.baseAddress! + start + filled, range.count - filled, off_t(range.lowerBound + filled))
+                    let n = pread(
+                        fd, raw.baseAddress! + start + filled, range.count - filled, off_t(range.lowerBound + filled))
                     if n < 0 && errno == EINTR { continue }
                     guard n > 0 else {
                         failure = n == 0 ? -1 : errno
@@ -275,8 +279,10 @@ public final class ByteReader {
             }
             guard failure == 0 else {
                 buffer.removeSubrange(start...)
-                throw GeoConvError(.io, "cannot read '\(name)' again at byte \(range.lowerBound + filled): \(failure == -1 ? "it is shorter than before" : String(cString: strerror(failure)))",
-                                   hint: "do not change the input while geoconv reads it")
+                throw GeoConvError(
+                    .io,
+                    "cannot read '\(name)' again at byte \(range.lowerBound + filled): \(failure == -1 ? "it is shorter than before" : String(cString: strerror(failure)))",
+                    hint: "do not change the input while geoconv reads it")
             }
             return true
         }
@@ -365,9 +371,10 @@ public final class LineReader {
         }
         if end == capacity {
             guard capacity < maximumLineLength else {
-                throw GeoConvError(.limitExceeded, "line \(lineNumber + 1) is longer than \(maximumLineLength) bytes",
-                                   at: SourceLocation(file: name, line: lineNumber + 1),
-                                   hint: "one line holds one feature; split the input")
+                throw GeoConvError(
+                    .limitExceeded, "line \(lineNumber + 1) is longer than \(maximumLineLength) bytes",
+                    at: SourceLocation(file: name, line: lineNumber + 1),
+                    hint: "one line holds one feature; split the input")
             }
             let newCapacity = min(maximumLineLength, capacity * 2)
             let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
@@ -381,7 +388,6 @@ public final class LineReader {
         end += n
     }
 }
-
 
 /// A byte count shared between the thread reading an input and one showing progress.
 public final class ProgressCounter: Sendable {

@@ -100,8 +100,9 @@ public final class ByteWriter {
             var template = Array((directory + "." + base + ".geoconv-XXXXXX").utf8CString)
             let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard fd >= 0 else {
-                throw GeoConvError(.io, "cannot create a temporary file beside '\(path)': \(systemErrorMessage())",
-                                   hint: "check that the directory exists and is writable")
+                throw GeoConvError(
+                    .io, "cannot create a temporary file beside '\(path)': \(systemErrorMessage())",
+                    hint: "check that the directory exists and is writable")
             }
             descriptor = fd
             temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
@@ -134,12 +135,14 @@ public final class ByteWriter {
     private func linkAnonymousFile(prefix: String) throws(GeoConvError) -> String {
         let source = "/proc/self/fd/\(descriptor)"
         for attempt in 0..<100 {
-            let name = prefix + String(UInt32.random(in: 0...UInt32.max), radix: 36) + (attempt > 0 ? "-\(attempt)" : "")
+            let name =
+                prefix + String(UInt32.random(in: 0...UInt32.max), radix: 36) + (attempt > 0 ? "-\(attempt)" : "")
             if linkat(AT_FDCWD, source, AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0 { return name }
             if errno != EEXIST { break }
         }
-        throw GeoConvError(.io, "cannot give the output a name beside '\(targetPath ?? "")': \(systemErrorMessage())",
-                           hint: "check that the directory is writable")
+        throw GeoConvError(
+            .io, "cannot give the output a name beside '\(targetPath ?? "")': \(systemErrorMessage())",
+            hint: "check that the directory is writable")
     }
 
     /// Appends bytes.
@@ -203,8 +206,9 @@ public final class ByteWriter {
                 if sent < 0, errno == EINTR { continue }
                 if sent < 0, errno == EINVAL || errno == ENOSYS { break }  // (then by hand, below)
                 guard sent >= 0 else {
-                    throw GeoConvError(.io, "cannot write '\(name)': \(systemErrorMessage())",
-                                       hint: "free some disk space and run again")
+                    throw GeoConvError(
+                        .io, "cannot write '\(name)': \(systemErrorMessage())",
+                        hint: "free some disk space and run again")
                 }
                 if sent == 0 { return }
                 bytesWritten += sent
@@ -248,10 +252,14 @@ public final class ByteWriter {
         var block = [UInt8](repeating: 0, count: 1 << 20)
         var offset = length
         while offset < total {
-            let n = block.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, min($0.count, total - offset), off_t(offset)) }
+            let n = block.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress, min($0.count, total - offset), off_t(offset))
+            }
             if n < 0, errno == EINTR { continue }
             guard n > 0 else {
-                throw GeoConvError(.io, "cannot read back '\(name)': \(n < 0 ? systemErrorMessage() : "it is shorter than was written")")
+                throw GeoConvError(
+                    .io,
+                    "cannot read back '\(name)': \(n < 0 ? systemErrorMessage() : "it is shorter than was written")")
             }
             try aside.append(Array(block[..<n]))
             offset += n
@@ -359,7 +367,8 @@ public final class ByteWriter {
 
 /// Whether two paths name the same existing file (same device and inode).
 public func isSameFile(_ a: String, _ b: String) -> Bool {
-    var first = stat(), second = stat()
+    var first = stat()
+    var second = stat()
     guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
     return first.st_dev == second.st_dev && first.st_ino == second.st_ino
 }
@@ -425,19 +434,22 @@ public final class Spool {
             var template = Array((directory + "/geoconv-spool-XXXXXX").utf8CString)
             let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard fd >= 0 else {
-                throw GeoConvError(.io, "cannot create a temporary file in \(directory): \(systemErrorMessage())",
-                                   hint: "set TMPDIR to a writable directory")
+                throw GeoConvError(
+                    .io, "cannot create a temporary file in \(directory): \(systemErrorMessage())",
+                    hint: "set TMPDIR to a writable directory")
             }
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
             descriptor = fd
         }
         try finishWriting()
-        let block = memory, fd = descriptor
+        let block = memory
+        let fd = descriptor
         memory = []
         memory.reserveCapacity(threshold + (256 << 10))  // room for the feature that crosses the threshold
         writing = BackgroundTask { () -> GeoConvError? in
             do throws(GeoConvError) {
-                try writeFully(fd, block, what: "the temporary file", diskFullHint: "free some disk space or set TMPDIR elsewhere")
+                try writeFully(
+                    fd, block, what: "the temporary file", diskFullHint: "free some disk space or set TMPDIR elsewhere")
                 return nil
             } catch {
                 return error
@@ -454,7 +466,9 @@ public final class Spool {
     public func drain(_ write: ([UInt8]) throws(GeoConvError) -> Void) throws(GeoConvError) {
         try finishWriting()
         if descriptor >= 0 {
-            try writeFully(descriptor, memory, what: "the temporary file", diskFullHint: "free some disk space or set TMPDIR elsewhere")
+            try writeFully(
+                descriptor, memory, what: "the temporary file",
+                diskFullHint: "free some disk space or set TMPDIR elsewhere")
             memory.removeAll()
             guard lseek(descriptor, 0, SEEK_SET) == 0 else {
                 throw GeoConvError(.io, "cannot rewind the temporary file: \(systemErrorMessage())")
@@ -497,7 +511,9 @@ private func writeFully(_ fd: Int32, _ bytes: [UInt8], what: String, diskFullHin
         }
     }
     if failure != 0 {
-        throw GeoConvError(.io, "cannot write \(what): \(String(cString: strerror(failure)))",
-                           hint: failure == ENOSPC ? diskFullHint : failure == EFBIG ? "a file-size limit was reached (ulimit -f)" : nil)
+        throw GeoConvError(
+            .io, "cannot write \(what): \(String(cString: strerror(failure)))",
+            hint: failure == ENOSPC
+                ? diskFullHint : failure == EFBIG ? "a file-size limit was reached (ulimit -f)" : nil)
     }
 }

@@ -1,13 +1,14 @@
-package import GeoConvCore
-
 internal import GeoConvBytes
+package import GeoConvCore
 
 /// Member names matched as bytes.
 extension JSONScanner {
     /// Parses `"key" :` and returns the key with its index in `names` when it is one of them:
     /// an unescaped key is compared as bytes, and a known one costs no new string.
     @inline(__always)
-    package func parseKey(in names: JSONKeyTable, pointer: @autoclosure () -> String) throws(GeoConvError) -> (index: Int?, key: String) {
+    package func parseKey(
+        in names: JSONKeyTable, pointer: @autoclosure () -> String
+    ) throws(GeoConvError) -> (index: Int?, key: String) {
         if try peekToken() == UInt8(ascii: "\""), let index = try knownKey(names) {
             try expect(UInt8(ascii: ":"), "':' after the member name \"\(names.names[index])\"", pointer: pointer())
             return (index, names.names[index])
@@ -20,14 +21,18 @@ extension JSONScanner {
     /// which is stepped over without making a string.
     package func parseKeyIndex(in names: JSONKeyTable) throws(GeoConvError) -> Int? {
         guard try peekToken() == UInt8(ascii: "\"") else {
-            throw error("expected a member name in quotes, found \(try describeNext())", hint: "JSON object keys are strings in double quotes")
+            throw error(
+                "expected a member name in quotes, found \(try describeNext())",
+                hint: "JSON object keys are strings in double quotes")
         }
         var index = try knownKey(names)
         if index == nil {
             // An escaped name may still be one of them: unescape those; step over the rest.
             let mark = mark
             try skipValueBytes()
-            if UnsafeBufferPointer(start: storage + mark.position, count: position - mark.position).contains(UInt8(ascii: "\\")) {
+            if UnsafeBufferPointer(start: storage + mark.position, count: position - mark.position).contains(
+                UInt8(ascii: "\\"))
+            {
                 rewind(to: mark)
                 index = names.names.firstIndex(of: try parseString())
             }
@@ -44,7 +49,8 @@ extension JSONScanner {
         // The longest name and its closing quote in the window (refill keeps positions).
         while end < start + names.longest + 1, try refill() {}
         var i = start
-        let limit = min(end, start + names.longest + 1), bytes = storage
+        let limit = min(end, start + names.longest + 1)
+        let bytes = storage
         // Eight bytes at a time while they are in the window: the first quote or backslash.
         while i < limit {
             guard i + 8 <= end else {
@@ -93,7 +99,8 @@ package struct JSONKeyTable: @unchecked Sendable {  // the storage is never chan
         let words = UnsafeMutablePointer<UInt64>.allocate(capacity: max(1, names.count * wordsPerName))
         words.initialize(repeating: 0, count: max(1, names.count * wordsPerName))
         for (index, name) in names.enumerated() {
-            UnsafeMutableRawPointer(words + index * wordsPerName).copyMemory(from: Array(name.utf8), byteCount: name.utf8.count)
+            UnsafeMutableRawPointer(words + index * wordsPerName).copyMemory(
+                from: Array(name.utf8), byteCount: name.utf8.count)
         }
         let starts = UnsafeMutablePointer<Int>.allocate(capacity: longest + 2)
         let byLength = UnsafeMutablePointer<Int>.allocate(capacity: max(1, names.count))
@@ -115,7 +122,8 @@ package struct JSONKeyTable: @unchecked Sendable {  // the storage is never chan
     @inline(__always)
     package func index(of key: UnsafePointer<UInt8>, count: Int) -> Int? {
         guard count <= longest else { return nil }
-        let whole = count / 8, tail = count % 8
+        let whole = count / 8
+        let tail = count % 8
         // The key's last partial word, zero-padded as the names are (its bytes one by one:
         // those after the key may lie beyond the window).
         var last: UInt64 = 0
@@ -125,7 +133,9 @@ package struct JSONKeyTable: @unchecked Sendable {  // the storage is never chan
         next: for slot in starts[count]..<starts[count + 1] {
             let index = byLength[slot]
             let name = words + index * wordsPerName
-            for w in 0..<whole where UnsafeRawPointer(key + w * 8).loadUnaligned(as: UInt64.self) != name[w] { continue next }
+            for w in 0..<whole where UnsafeRawPointer(key + w * 8).loadUnaligned(as: UInt64.self) != name[w] {
+                continue next
+            }
             if tail > 0, name[whole] != last { continue }
             return index
         }

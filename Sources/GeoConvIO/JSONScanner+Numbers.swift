@@ -16,8 +16,9 @@ extension JSONScanner {
         if try byte() == UInt8(ascii: "-") { i += 1 }
         guard isDigit(try byte()) else {
             position = i
-            throw error("invalid number: expected a digit, found \(try describeNext())",
-                        hint: "JSON numbers are like -12.5e3; NaN, Infinity and a lone '-' are not allowed")
+            throw error(
+                "invalid number: expected a digit, found \(try describeNext())",
+                hint: "JSON numbers are like -12.5e3; NaN, Infinity and a lone '-' are not allowed")
         }
         if try byte() == UInt8(ascii: "0") {
             i += 1
@@ -70,8 +71,9 @@ extension JSONScanner {
         }
         guard b &- 48 < 10 else {
             position = i
-            throw error("invalid number: expected a digit, found \(try describeNext())",
-                        hint: "JSON numbers are like -12.5e3; NaN, Infinity and a lone '-' are not allowed")
+            throw error(
+                "invalid number: expected a digit, found \(try describeNext())",
+                hint: "JSON numbers are like -12.5e3; NaN, Infinity and a lone '-' are not allowed")
         }
         var mantissa: UInt64 = 0
         var digits = 0
@@ -142,17 +144,24 @@ extension JSONScanner {
         if exact, mantissa < (1 << 53), exponent >= -22, exponent <= 22 {
             // Clinger: both operands exact, so one correctly rounded operation is exact.
             value = Double(mantissa)
-            if exponent < 0 { value /= DecimalFormatter.powerOfTen(-exponent) } else { value *= DecimalFormatter.powerOfTen(exponent) }
+            if exponent < 0 {
+                value /= DecimalFormatter.powerOfTen(-exponent)
+            } else {
+                value *= DecimalFormatter.powerOfTen(exponent)
+            }
             if negative { value = -value }
         } else if mantissa == 0 && exact {
             value = negative ? -0.0 : 0.0
         } else {
-            value = Double(String(decoding: UnsafeBufferPointer(start: storage + start, count: i - start), as: UTF8.self)) ?? .nan
+            value =
+                Double(String(decoding: UnsafeBufferPointer(start: storage + start, count: i - start), as: UTF8.self))
+                ?? .nan
         }
         guard value.isFinite else {
-            throw GeoConvError(.invalidInput,
-                               "number \(String(decoding: UnsafeBufferPointer(start: storage + start, count: i - start), as: UTF8.self)) is too large for a 64-bit float",
-                               at: location(atOffset: base + start))
+            throw GeoConvError(
+                .invalidInput,
+                "number \(String(decoding: UnsafeBufferPointer(start: storage + start, count: i - start), as: UTF8.self)) is too large for a 64-bit float",
+                at: location(atOffset: base + start))
         }
         return value
     }
@@ -166,10 +175,13 @@ extension JSONScanner {
         let text = String(decoding: bytes, as: UTF8.self)
         // An integer of any length is carried digit for digit (JSON sets no limit, and it is
         // never read as a float here); only a fraction or exponent beyond a double is refused.
-        let isInteger = !bytes.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+        let isInteger = !bytes.contains {
+            $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
+        }
         guard isInteger || JSONScanner.doubleValue(storage + range.lowerBound, range.count).isFinite else {
-            throw GeoConvError(.invalidInput, "number \(text) is too large for a 64-bit float", at: location(atOffset: offset),
-                               hint: "JSON numbers are read as IEEE 754 doubles; a coordinate or value this large is not a real one")
+            throw GeoConvError(
+                .invalidInput, "number \(text) is too large for a 64-bit float", at: location(atOffset: offset),
+                hint: "JSON numbers are read as IEEE 754 doubles; a coordinate or value this large is not a real one")
         }
         return JSONNumber(uncheckedLiteral: text)
     }
@@ -212,7 +224,12 @@ extension JSONScanner {
         if i < count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
             i += 1
             var expNegative = false
-            if bytes[i] == UInt8(ascii: "+") { i += 1 } else if bytes[i] == UInt8(ascii: "-") { expNegative = true; i += 1 }
+            if bytes[i] == UInt8(ascii: "+") {
+                i += 1
+            } else if bytes[i] == UInt8(ascii: "-") {
+                expNegative = true
+                i += 1
+            }
             var e = 0
             while i < count, bytes[i] &- 48 < 10 {
                 if e < 100_000 { e = e * 10 + Int(bytes[i] &- 48) }
@@ -224,7 +241,11 @@ extension JSONScanner {
         // so one correctly rounded multiplication or division gives the exact result.
         if exact, mantissa < (1 << 53), exponent >= -22, exponent <= 22 {
             var value = Double(mantissa)
-            if exponent < 0 { value /= DecimalFormatter.powerOfTen(-exponent) } else { value *= DecimalFormatter.powerOfTen(exponent) }
+            if exponent < 0 {
+                value /= DecimalFormatter.powerOfTen(-exponent)
+            } else {
+                value *= DecimalFormatter.powerOfTen(exponent)
+            }
             return negative ? -value : value
         }
         if mantissa == 0 && exact { return negative ? -0.0 : 0.0 }

@@ -1,6 +1,5 @@
-package import GeoConvCore
-
 internal import GeoConvBytes
+package import GeoConvCore
 
 /// Stepping over values as bytes, without building them (for readers that need only some
 /// members of each object: the marker index of `geoconv cluster`).
@@ -15,7 +14,8 @@ extension JSONScanner {
         guard try peekToken() != nil else { throw error("expected a JSON value, found the end of the input") }
         let start = mark  // the value's place, made into a location only for an error
         var depth = 0
-        var inString = false, escaped = false
+        var inString = false
+        var escaped = false
         while true {
             if position == end, try !refill() {
                 rewind(to: start)
@@ -23,7 +23,8 @@ extension JSONScanner {
             }
             // The window's bytes, scanned with locals (this is the cutting of `--jobs` runs,
             // on the thread that feeds the others); `position` is stored where it stops.
-            let bytes = storage, limit = end
+            let bytes = storage
+            let limit = end
             var index = position
             while index < limit {
                 if inString {
@@ -35,7 +36,8 @@ extension JSONScanner {
                     // Eight bytes at a time to the first quote, backslash or line break.
                     while index + 8 <= limit {
                         let word = ByteWords.load(bytes + index)
-                        let found = ByteWords.hits(word, UInt8(ascii: "\"")) | ByteWords.hits(word, UInt8(ascii: "\\"))
+                        let found =
+                            ByteWords.hits(word, UInt8(ascii: "\"")) | ByteWords.hits(word, UInt8(ascii: "\\"))
                             | ByteWords.hits(word, 0x0A)
                         if found != 0 {
                             index += found.trailingZeroBitCount / 8
@@ -43,7 +45,9 @@ extension JSONScanner {
                         }
                         index += 8
                     }
-                    while index < limit, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] != 0x0A {
+                    while index < limit, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"),
+                        bytes[index] != 0x0A
+                    {
                         index += 1
                     }
                     guard index < limit else { break }
@@ -80,7 +84,8 @@ extension JSONScanner {
                     if index == probeEnd {
                         while index + 8 <= limit {
                             let word = ByteWords.load(bytes + index) | 0x2020_2020_2020_2020
-                            let found = ByteWords.hits(word, UInt8(ascii: "{"))
+                            let found =
+                                ByteWords.hits(word, UInt8(ascii: "{"))
                                 | ByteWords.hits(word, UInt8(ascii: "}"))
                                 | ByteWords.hits(word, UInt8(ascii: "\"")) | ByteWords.hits(word, 0x0A | 0x20)
                             if found != 0 {
@@ -131,8 +136,9 @@ extension JSONScanner {
     /// `--jobs`, which cuts at newlines, then refuse it alike), at the line break.
     func continuesOnNextLine(at index: Int) -> GeoConvError {
         position = index
-        return error("a record of a newline-delimited text sequence continues on the next line",
-                     hint: "write one JSON text per line, or start every record with RS (RFC 8142, .geojsons)")
+        return error(
+            "a record of a newline-delimited text sequence continues on the next line",
+            hint: "write one JSON text per line, or start every record with RS (RFC 8142, .geojsons)")
     }
 
     /// Whether `byte` is one `skipValueBytes` acts on inside an array or object, outside

@@ -12,8 +12,9 @@ extension JSONScanner {
         while true {
             if i == end {
                 guard try refill() else {
-                    throw GeoConvError(.invalidInput, "unterminated string", at: location(atOffset: openOffset),
-                                       hint: "the input ends inside this string")
+                    throw GeoConvError(
+                        .invalidInput, "unterminated string", at: location(atOffset: openOffset),
+                        hint: "the input ends inside this string")
                 }
             }
             let byte = storage[i]
@@ -41,22 +42,25 @@ extension JSONScanner {
         while true {
             if position == end {
                 guard try refill() else {
-                    throw GeoConvError(.invalidInput, "unterminated string", at: location(atOffset: openOffset),
-                                       hint: "the input ends inside this string")
+                    throw GeoConvError(
+                        .invalidInput, "unterminated string", at: location(atOffset: openOffset),
+                        hint: "the input ends inside this string")
                 }
             }
             let byte = storage[position]
             if byte == UInt8(ascii: "\"") {
                 position += 1
                 guard let text = String(validating: decoded, as: UTF8.self) else {
-                    throw GeoConvError(.invalidInput, "string is not valid UTF-8", at: location(atOffset: contentStart),
-                                       hint: "JSON text must be UTF-8 (RFC 8259); re-encode the file")
+                    throw GeoConvError(
+                        .invalidInput, "string is not valid UTF-8", at: location(atOffset: contentStart),
+                        hint: "JSON text must be UTF-8 (RFC 8259); re-encode the file")
                 }
                 return text
             }
             if byte < 0x20 {
-                throw error("control character 0x\(String(byte, radix: 16)) inside a string",
-                            hint: "escape it (\\n, \\t, \\u00XX)")
+                throw error(
+                    "control character 0x\(String(byte, radix: 16)) inside a string",
+                    hint: "escape it (\\n, \\t, \\u00XX)")
             }
             if byte != UInt8(ascii: "\\") {
                 decoded.append(byte)
@@ -78,9 +82,13 @@ extension JSONScanner {
             case UInt8(ascii: "u"):
                 var scalar = try hex4()
                 if (0xD800..<0xDC00).contains(scalar) {
-                    guard try peek() == UInt8(ascii: "\\") else { throw error("lone high surrogate \\u\(String(scalar, radix: 16)) in a string") }
+                    guard try peek() == UInt8(ascii: "\\") else {
+                        throw error("lone high surrogate \\u\(String(scalar, radix: 16)) in a string")
+                    }
                     position += 1
-                    guard try peek() == UInt8(ascii: "u") else { throw error("lone high surrogate \\u\(String(scalar, radix: 16)) in a string") }
+                    guard try peek() == UInt8(ascii: "u") else {
+                        throw error("lone high surrogate \\u\(String(scalar, radix: 16)) in a string")
+                    }
                     position += 1
                     let low = try hex4()
                     guard (0xDC00..<0xE000).contains(low) else {
@@ -94,8 +102,9 @@ extension JSONScanner {
                 decoded.append(contentsOf: UTF8.encode(unicode).map { Array($0) } ?? [])
             default:
                 position -= 1
-                throw error("invalid escape '\\\(Character(Unicode.Scalar(escape)))' in a string",
-                            hint: "JSON escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
+                throw error(
+                    "invalid escape '\\\(Character(Unicode.Scalar(escape)))' in a string",
+                    hint: "JSON escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
             }
         }
     }
@@ -132,8 +141,9 @@ extension JSONScanner {
                 break loop
             }
         }
-        return GeoConvError(.invalidInput, "string is not valid UTF-8 (bad byte 0x\(String(bytes[index], radix: 16)))",
-                            at: location(atOffset: startOffset + index),
-                            hint: "JSON text must be UTF-8 (RFC 8259); re-encode the file (e.g. iconv -f LATIN1 -t UTF-8)")
+        return GeoConvError(
+            .invalidInput, "string is not valid UTF-8 (bad byte 0x\(String(bytes[index], radix: 16)))",
+            at: location(atOffset: startOffset + index),
+            hint: "JSON text must be UTF-8 (RFC 8259); re-encode the file (e.g. iconv -f LATIN1 -t UTF-8)")
     }
 }

@@ -66,8 +66,9 @@ package final class JSONScanner {
         if atEnd { return false }
         if end == capacity {
             guard capacity < maximumValueBytes else {
-                throw GeoConvError(.limitExceeded, "a single JSON value is larger than \(maximumValueBytes) bytes",
-                                   at: location(), hint: "split the input; geoconv holds one feature at a time")
+                throw GeoConvError(
+                    .limitExceeded, "a single JSON value is larger than \(maximumValueBytes) bytes",
+                    at: location(), hint: "split the input; geoconv holds one feature at a time")
             }
             let newCapacity = min(maximumValueBytes, capacity * 2)
             let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
@@ -81,7 +82,9 @@ package final class JSONScanner {
             atEnd = true
             return false
         }
-        if base == 0 && end == 0 && reader.startsInput && n >= 3 && storage[0] == 0xEF && storage[1] == 0xBB && storage[2] == 0xBF {
+        if base == 0 && end == 0 && reader.startsInput && n >= 3 && storage[0] == 0xEF && storage[1] == 0xBB
+            && storage[2] == 0xBF
+        {
             position = 3
             lineStart = 3
         }
@@ -211,20 +214,23 @@ package final class JSONScanner {
 
     /// The location of a place taken earlier, with a JSON Pointer.
     package func location(of place: Place, pointer: String? = nil) -> SourceLocation {
-        SourceLocation(file: reader.name, line: place.line, column: max(1, place.offset - place.lineStart + 1),
-                       byteOffset: place.offset, pointer: pointer)
+        SourceLocation(
+            file: reader.name, line: place.line, column: max(1, place.offset - place.lineStart + 1),
+            byteOffset: place.offset, pointer: pointer)
     }
 
     /// The location of a place taken earlier, with the JSON Pointer `prefix/index` composed
     /// only when it is read.
     package func location(of place: Place, pointerPrefix prefix: String, index: Int) -> SourceLocation {
-        SourceLocation(file: reader.name, line: place.line, column: max(1, place.offset - place.lineStart + 1),
-                       byteOffset: place.offset, pointerPrefix: prefix, index: index)
+        SourceLocation(
+            file: reader.name, line: place.line, column: max(1, place.offset - place.lineStart + 1),
+            byteOffset: place.offset, pointerPrefix: prefix, index: index)
     }
 
     package func location(atOffset offset: Int, pointer: String? = nil) -> SourceLocation {
-        SourceLocation(file: reader.name, line: line, column: max(1, offset - lineStart + 1), byteOffset: offset,
-                       pointer: pointer)
+        SourceLocation(
+            file: reader.name, line: line, column: max(1, offset - lineStart + 1), byteOffset: offset,
+            pointer: pointer)
     }
 
     /// An invalid-input error at the current position.
@@ -248,7 +254,9 @@ package final class JSONScanner {
     }
 
     /// Consumes `byte` (after whitespace) or throws "expected …".
-    package func expect(_ byte: UInt8, _ what: @autoclosure () -> String, pointer: @autoclosure () -> String? = nil) throws(GeoConvError) {
+    package func expect(
+        _ byte: UInt8, _ what: @autoclosure () -> String, pointer: @autoclosure () -> String? = nil
+    ) throws(GeoConvError) {
         guard try peekToken() == byte else {
             throw error("expected \(what()), found \(try describeNext())", pointer: pointer())
         }
@@ -256,7 +264,9 @@ package final class JSONScanner {
     }
 
     /// After a member or element: consumes `,` and returns true, or consumes `close` and returns false.
-    @inline(__always) package func nextElement(close: UInt8, pointer: @autoclosure () -> String?) throws(GeoConvError) -> Bool {
+    @inline(__always) package func nextElement(
+        close: UInt8, pointer: @autoclosure () -> String?
+    ) throws(GeoConvError) -> Bool {
         let byte = try peekToken()
         if byte == UInt8(ascii: ",") {
             position += 1
@@ -280,8 +290,9 @@ package final class JSONScanner {
                 return value
             }
         }
-        throw error("expected a JSON value, found \(try describeNext())",
-                    hint: "JSON has no NaN, Infinity or unquoted words; quote strings")
+        throw error(
+            "expected a JSON value, found \(try describeNext())",
+            hint: "JSON has no NaN, Infinity or unquoted words; quote strings")
     }
 
     private func matches(_ word: String) throws(GeoConvError) -> Bool {
@@ -292,7 +303,9 @@ package final class JSONScanner {
         if end - position == bytes.count { _ = try refill() }
         if position + bytes.count < end {
             let next = storage[position + bytes.count]
-            if (next >= UInt8(ascii: "a") && next <= UInt8(ascii: "z")) || (next >= UInt8(ascii: "A") && next <= UInt8(ascii: "Z")) {
+            if (next >= UInt8(ascii: "a") && next <= UInt8(ascii: "z"))
+                || (next >= UInt8(ascii: "A") && next <= UInt8(ascii: "Z"))
+            {
                 return false
             }
         }
@@ -303,7 +316,9 @@ package final class JSONScanner {
 
     /// Parses any JSON value (objects keep member order; numbers keep their text).
     package func parseValue(depth: Int, pointer: @autoclosure () -> String) throws(GeoConvError) -> JSONValue {
-        guard let byte = try peekToken() else { throw error("expected a JSON value, found the end of the input", pointer: pointer()) }
+        guard let byte = try peekToken() else {
+            throw error("expected a JSON value, found the end of the input", pointer: pointer())
+        }
         switch byte {
         case UInt8(ascii: "{"):
             return .object(try parseObject(depth: depth + 1, pointer: pointer()))
@@ -353,8 +368,9 @@ package final class JSONScanner {
     /// Parses `"key" :` and returns the key.
     @inline(__always) package func parseKey(pointer: @autoclosure () -> String) throws(GeoConvError) -> String {
         guard try peekToken() == UInt8(ascii: "\"") else {
-            throw error("expected a member name in quotes, found \(try describeNext())", pointer: pointer(),
-                        hint: "JSON object keys are strings in double quotes")
+            throw error(
+                "expected a member name in quotes, found \(try describeNext())", pointer: pointer(),
+                hint: "JSON object keys are strings in double quotes")
         }
         let key = try parseString()
         try expect(UInt8(ascii: ":"), "':' after the member name \"\(key)\"", pointer: pointer())
@@ -364,8 +380,9 @@ package final class JSONScanner {
     /// Throws when `depth` exceeds the limit.
     package func checkDepth(_ depth: Int, pointer: @autoclosure () -> String) throws(GeoConvError) {
         guard depth <= maximumDepth else {
-            throw GeoConvError(.limitExceeded, "JSON nested deeper than \(maximumDepth) levels", at: location(pointer: pointer()),
-                               hint: "no geographic data needs this depth; the input is malformed or hostile")
+            throw GeoConvError(
+                .limitExceeded, "JSON nested deeper than \(maximumDepth) levels", at: location(pointer: pointer()),
+                hint: "no geographic data needs this depth; the input is malformed or hostile")
         }
     }
 

@@ -26,16 +26,19 @@ package final class SpooledInput {
         let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array((base + "/geoconv-" + kind + "-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw GeoConvError(.io, "cannot create a temporary directory in \(base) to hold a copy of the input: "
-                               + systemErrorMessage(),
-                               hint: "set TMPDIR to a writable directory, or give the input by its file name")
+            throw GeoConvError(
+                .io,
+                "cannot create a temporary directory in \(base) to hold a copy of the input: "
+                    + systemErrorMessage(),
+                hint: "set TMPDIR to a writable directory, or give the input by its file name")
         }
         directory = String(cString: made)
         path = directory + "/input"
         slot = TemporaryFiles.register(directory, files: ["input"])
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw GeoConvError(.io, "cannot create '\(path)': \(systemErrorMessage())", hint: "set TMPDIR to a writable directory")
+            throw GeoConvError(
+                .io, "cannot create '\(path)': \(systemErrorMessage())", hint: "set TMPDIR to a writable directory")
         }
         defer { close(fd) }
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
@@ -61,8 +64,9 @@ package final class SpooledInput {
                 done = put(UnsafeRawBufferPointer(rebasing: chunk[..<n]))
             }
             guard done else {
-                throw GeoConvError(.io, "cannot copy the input to '\(path)': \(systemErrorMessage())",
-                                   hint: "free some disk space or set TMPDIR elsewhere")
+                throw GeoConvError(
+                    .io, "cannot copy the input to '\(path)': \(systemErrorMessage())",
+                    hint: "free some disk space or set TMPDIR elsewhere")
             }
             if n == 0 { break }
         }

@@ -1,6 +1,5 @@
-package import GeoConvCore
-
 package import Foundation
+package import GeoConvCore
 
 /// A temporary directory removed with its contents when no longer needed — or when a
 /// signal ends the process (`TemporaryFiles`, told the names of the files it will hold):
@@ -14,13 +13,17 @@ package final class TemporaryDirectory {
     /// files can be renamed into place).
     package init(holding files: [String], in parent: String? = nil) throws(GeoConvError) {
         let base = parent.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? FileManager.default.temporaryDirectory
-        url = base.appendingPathComponent(parent == nil ? "geoconv-\(UUID().uuidString)" : ".geoconv-\(UUID().uuidString)")
+        url = base.appendingPathComponent(
+            parent == nil ? "geoconv-\(UUID().uuidString)" : ".geoconv-\(UUID().uuidString)")
         do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: url, withIntermediateDirectories: false,
+                attributes: [.posixPermissions: 0o700])
         } catch {
-            throw GeoConvError(.io, "cannot create a temporary directory in \(base.path): \(error)",
-                               hint: parent == nil ? "set TMPDIR to a writable directory" : "check that the output's folder is writable")
+            throw GeoConvError(
+                .io, "cannot create a temporary directory in \(base.path): \(error)",
+                hint: parent == nil
+                    ? "set TMPDIR to a writable directory" : "check that the output's folder is writable")
         }
         slot = TemporaryFiles.register(url.path, files: files)
     }

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// The temporary files and directories being filled — an output file before `commit()`
 /// renames it into place, a KMZ's `doc.kml` and archive before they are copied into the
@@ -22,11 +23,13 @@ import Synchronization
 /// (`unlink`), its last one with `rmdir` when the slot holds a directory.
 package enum TemporaryFiles {
     private static let slots = 64
-    nonisolated(unsafe) private static let table: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?> = {
-        let table = UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>.allocate(capacity: slots)
-        table.initialize(repeating: nil, count: slots)
-        return table
-    }()
+    nonisolated(unsafe) private static let table:
+        UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?> = {
+            let table = UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>.allocate(
+                capacity: slots)
+            table.initialize(repeating: nil, count: slots)
+            return table
+        }()
     /// Whether a slot's last path is a directory (set and read with its list).
     nonisolated(unsafe) private static let endsWithDirectory: UnsafeMutablePointer<Bool> = {
         let flags = UnsafeMutablePointer<Bool>.allocate(capacity: slots)

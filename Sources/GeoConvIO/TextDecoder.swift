@@ -23,9 +23,10 @@ package final class TextDecoder {
     package init(from encoding: String, optionName: String) throws(GeoConvError) {
         let handle = iconv_open("UTF-8", encoding)
         guard let handle, Int(bitPattern: handle) != -1 else {
-            throw GeoConvError(.usage, "the text encoding \"\(encoding)\" is not one this system knows",
-                               hint: "name another with \(optionName) (e.g. CP1252, ISO-8859-1, ISO-8859-15, "
-                                   + "SHIFT_JIS; `iconv -l` lists them)")
+            throw GeoConvError(
+                .usage, "the text encoding \"\(encoding)\" is not one this system knows",
+                hint: "name another with \(optionName) (e.g. CP1252, ISO-8859-1, ISO-8859-15, "
+                    + "SHIFT_JIS; `iconv -l` lists them)")
         }
         self.encoding = encoding
         converter = handle

@@ -1,4 +1,5 @@
 public import GeoConvCore
+
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -19,7 +20,9 @@ extension CameraPosition {
         let metresPerPointAtZoom0 = 156_543.033_92 * cos(latitude * .pi / 180)
         let visibleMetres = 2 * max(range, 0.01) * tan(CameraPosition.kmlFieldOfView / 2 * .pi / 180)
         let zoom = log2(max(metresPerPointAtZoom0 * CameraPosition.kmlViewportHeight / visibleMetres, 1e-9))
-        self.init(target: Coordinate(latitude: latitude, longitude: longitude), zoom: zoom, bearing: heading, viewingAngle: tilt)
+        self.init(
+            target: Coordinate(latitude: latitude, longitude: longitude), zoom: zoom, bearing: heading,
+            viewingAngle: tilt)
     }
 
     /// The camera a KML view's elements (`KMLReaderState.parseView`: `kind`, `longitude`,
@@ -28,8 +31,9 @@ extension CameraPosition {
         let values = elements.compactMapValues(\.doubleValue)
         guard let latitude = values["latitude"], let longitude = values["longitude"] else { return nil }
         let distance = elements["kind"]?.stringValue == "Camera" ? values["altitude"] : values["range"]
-        self.init(kmlLatitude: latitude, longitude: longitude, range: distance ?? 1000, heading: values["heading"] ?? 0,
-                  tilt: values["tilt"] ?? 0)
+        self.init(
+            kmlLatitude: latitude, longitude: longitude, range: distance ?? 1000, heading: values["heading"] ?? 0,
+            tilt: values["tilt"] ?? 0)
     }
 
     /// The KML `LookAt` range that shows what this camera shows (the inverse of `init(kmlLatitude:…)`).

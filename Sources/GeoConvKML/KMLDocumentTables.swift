@@ -1,5 +1,5 @@
-import GeoConvCore
 internal import DequeModule
+import GeoConvCore
 
 /// The document's tables, as a Placemark reads through them: shared styles and StyleMaps,
 /// schemas and KML 2.0 placemark types. The main reader fills them as it meets their

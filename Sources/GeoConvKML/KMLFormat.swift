@@ -7,25 +7,30 @@ extension FileFormat {
         name: "kml",
         extensions: ["kml"],
         summary: "KML 2.2: placemarks, styles, folders, ExtendedData, tracks, overlays",
-        capabilities: FormatCapabilities(isWGS84Only: true, holdsCircles: true, drawsCirclesAsPolygons: true,
-                                         listsValues: { input throws(GeoConvError) in
-                                             try KMLValueListing.values(of: input)
-                                         },
-                                         keepsPropertyOrder: false, styleReferenceKey: "styleUrl",
-                                         mergesGeometryKinds: true, holdsStyleAsElements: true),
+        capabilities: FormatCapabilities(
+            isWGS84Only: true, holdsCircles: true, drawsCirclesAsPolygons: true,
+            listsValues: { input throws(GeoConvError) in
+                try KMLValueListing.values(of: input)
+            },
+            keepsPropertyOrder: false, styleReferenceKey: "styleUrl",
+            mergesGeometryKinds: true, holdsStyleAsElements: true),
         sniff: { prefix in
-            guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix), byte == UInt8(ascii: "<") else { return false }
+            guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix), byte == UInt8(ascii: "<") else {
+                return false
+            }
             let head = String(decoding: prefix[index...].prefix(2048), as: UTF8.self)
             return head.contains("<kml") || head.contains(":kml") || head.contains("opengis.net/kml")
         },
         // The reader finds runs of Placemarks as it reads (its splitter's fast path, faster on
         // one thread too); who takes them, and on which threads, is the scheduler's business.
         makeReader: .runs { (input, options, diagnostics) throws(GeoConvError) -> any FeatureRunReader in
-            try KMLReader(input, options: KMLReadOptions(skipsInvalidFeatures: options.skipInvalid, cutsRuns: true),
-                          diagnostics: diagnostics)
+            try KMLReader(
+                input, options: KMLReadOptions(skipsInvalidFeatures: options.skipInvalid, cutsRuns: true),
+                diagnostics: diagnostics)
         },
         makeWriter: .records { output, options, diagnostics in
-            KMLWriter(output, options: KMLWriteOptions(precision: options.coordinatePrecision), diagnostics: diagnostics)
+            KMLWriter(
+                output, options: KMLWriteOptions(precision: options.coordinatePrecision), diagnostics: diagnostics)
         }
     )
 
@@ -34,21 +39,25 @@ extension FileFormat {
         name: "kmz",
         extensions: ["kmz"],
         summary: "KMZ: zipped KML (doc.kml first), with zip-bomb limits",
-        capabilities: FormatCapabilities(isWGS84Only: true, holdsCircles: true, drawsCirclesAsPolygons: true, holdsEmbeddedFiles: true,
-                                         writesFeaturesAs: "kml",
-                                         listsValues: { input throws(GeoConvError) in
-                                             try KMLValueListing.values(of: KMZ.openMainKML(input).kml)
-                                         },
-                                         keepsPropertyOrder: false, styleReferenceKey: "styleUrl",
-                                         mergesGeometryKinds: true, holdsStyleAsElements: true),
+        capabilities: FormatCapabilities(
+            isWGS84Only: true, holdsCircles: true, drawsCirclesAsPolygons: true, holdsEmbeddedFiles: true,
+            writesFeaturesAs: "kml",
+            listsValues: { input throws(GeoConvError) in
+                try KMLValueListing.values(of: KMZ.openMainKML(input).kml)
+            },
+            keepsPropertyOrder: false, styleReferenceKey: "styleUrl",
+            mergesGeometryKinds: true, holdsStyleAsElements: true),
         sniff: { prefix in prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) },
         makeReader: .features { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
-            try KMZReader(input, options: KMLReadOptions(skipsInvalidFeatures: options.skipInvalid, cutsRuns: true),
-                          diagnostics: diagnostics)
+            try KMZReader(
+                input, options: KMLReadOptions(skipsInvalidFeatures: options.skipInvalid, cutsRuns: true),
+                diagnostics: diagnostics)
         },
         makeWriter: .features { (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
-            try KMZWriter(output, options: KMLWriteOptions(precision: options.coordinatePrecision), sourceDirectory: options.sourceDirectory,
-                          diagnostics: diagnostics)
+            try KMZWriter(
+                output, options: KMLWriteOptions(precision: options.coordinatePrecision),
+                sourceDirectory: options.sourceDirectory,
+                diagnostics: diagnostics)
         }
     )
 }

@@ -44,15 +44,17 @@ final class KMLForwardStyles: Sendable {
             } catch {
                 return ([:], [:])
             }
-            state = KMLReaderState(parser: parser, name: input.name, options: KMLReadOptions(maximumDepth: maximumDepth),
-                                   diagnostics: DiagnosticLog())
+            state = KMLReaderState(
+                parser: parser, name: input.name, options: KMLReadOptions(maximumDepth: maximumDepth),
+                diagnostics: DiagnosticLog())
         } catch {
             return ([:], [:])
         }
         do throws(XMLParseError) {
             while let event = try state.parser.next() {
                 guard case .start(let element, let isEmpty) = event,
-                      element == "Style" || element == "StyleMap" || element == "CascadingStyle" else { continue }
+                    element == "Style" || element == "StyleMap" || element == "CascadingStyle"
+                else { continue }
                 _ = try state.start(element, isEmpty: isEmpty)
             }
         } catch {

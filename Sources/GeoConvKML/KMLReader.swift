@@ -1,8 +1,8 @@
-public import GeoConvCore
-public import GeoConvIO
-public import GeoConvFormatKit
-internal import GeoConvXML
 internal import DequeModule
+public import GeoConvCore
+public import GeoConvFormatKit
+public import GeoConvIO
+internal import GeoConvXML
 
 /// Options for reading KML.
 public struct KMLReadOptions: Hashable, Sendable {
@@ -45,7 +45,9 @@ public struct KMLReader: FeatureReader {
     public var lastLocation: SourceLocation? { state.lastLocation }
 
     /// Creates a reader over an input.
-    public init(_ input: ByteReader, options: KMLReadOptions = KMLReadOptions(), diagnostics: DiagnosticLog) throws(GeoConvError) {
+    public init(
+        _ input: ByteReader, options: KMLReadOptions = KMLReadOptions(), diagnostics: DiagnosticLog
+    ) throws(GeoConvError) {
         let splitter = options.cutsRuns ? KMLSplitter(input) : nil
         let failure = ReadFailure()
         do {
@@ -55,7 +57,8 @@ public struct KMLReader: FeatureReader {
                     return try input.read(into: buffer)
                 }
             }
-            state = KMLReaderState(parser: parser, name: input.name, options: options, diagnostics: diagnostics, readFailure: failure)
+            state = KMLReaderState(
+                parser: parser, name: input.name, options: options, diagnostics: diagnostics, readFailure: failure)
             state.tables.forwardStyles = KMLForwardStyles(reread: input.rereading, maximumDepth: options.maximumDepth)
         } catch {
             throw GeoConvError(.io, error.message, underlyingError: error)
@@ -120,16 +123,23 @@ final class KMLReaderState {
     /// `--jobs`: the runs.
     @exclusivity(unchecked) var scheduler = KMLRunScheduling()
 
-    init(parser: XMLPullParser, name: String, options: KMLReadOptions, diagnostics: DiagnosticLog, readFailure: ReadFailure = ReadFailure()) {
+    init(
+        parser: XMLPullParser, name: String, options: KMLReadOptions, diagnostics: DiagnosticLog,
+        readFailure: ReadFailure = ReadFailure()
+    ) {
         self.parser = parser
         self.readFailure = readFailure
         self.name = name
         self.options = options
         self.diagnostics = diagnostics
-        parser.attributeWatch = XMLAttributeWatch(read: Self.attributesRead, ignored: ["xsi:schemaLocation", "xsi:noNamespaceSchemaLocation"]) {
+        parser.attributeWatch = XMLAttributeWatch(
+            read: Self.attributesRead, ignored: ["xsi:schemaLocation", "xsi:noNamespaceSchemaLocation"]
+        ) {
             [unowned self] element, attribute, value in
             if element == scheduler.runElement { return }  // a run's marker, made by the reader
-            warn("kml.attribute-dropped", "the attribute \(attribute)=\"\(value)\" of <\(element)> is not carried over", at: location())
+            warn(
+                "kml.attribute-dropped", "the attribute \(attribute)=\"\(value)\" of <\(element)> is not carried over",
+                at: location())
         }
     }
 
@@ -154,8 +164,9 @@ final class KMLReaderState {
 
     func convert(_ error: XMLParseError) -> GeoConvError {
         if let failure = readFailure.error { return failure }
-        return .xmlRefusal(error.message, isLimit: error.isLimit, line: error.line, column: error.column, file: name, format: "KML",
-                           underlyingError: error)
+        return .xmlRefusal(
+            error.message, isLimit: error.isLimit, line: error.line, column: error.column, file: name, format: "KML",
+            underlyingError: error)
     }
 
     func readHeader() throws(GeoConvError) -> DocumentHeader {
@@ -243,12 +254,15 @@ final class KMLReaderState {
             guard let event = try parser.next() else {
                 // (Runs handed to other workers (`nextCut`) are read after this: their uses
                 // are known, and reported, at the first `next()` after the runs.)
-                if !finished { if scheduler.cut == nil { reportUnusedStyles() } else { scheduler.unusedStylesDue = true } }
+                if !finished {
+                    if scheduler.cut == nil { reportUnusedStyles() } else { scheduler.unusedStylesDue = true }
+                }
                 if !finished, !reports.remoteLinks.isEmpty, reports.remoteLinks.count == reports.featuresMet {
                     for link in reports.remoteLinks {
-                        warn("kml.network-link-not-fetched",
-                             "the document holds nothing but NetworkLinks: its content is at \(link.href), which geoconv never fetches; only the link is converted",
-                             at: link.location, hint: "download the linked file and convert it")
+                        warn(
+                            "kml.network-link-not-fetched",
+                            "the document holds nothing but NetworkLinks: its content is at \(link.href), which geoconv never fetches; only the link is converted",
+                            at: link.location, hint: "download the linked file and convert it")
                     }
                 }
                 finished = true
@@ -261,9 +275,10 @@ final class KMLReaderState {
                 if element == "Document" || element == "Folder", let container = containers.popLast() {
                     folderCache.isValid = false
                     if container.isFolder && container.features == 0 {
-                        warn("kml.empty-folder-dropped",
-                             "an empty Folder\(container.name.map { " (\"\($0)\")" } ?? "") is not carried over: folders are rebuilt from the features in them",
-                             at: location())
+                        warn(
+                            "kml.empty-folder-dropped",
+                            "an empty Folder\(container.name.map { " (\"\($0)\")" } ?? "") is not carried over: folders are rebuilt from the features in them",
+                            at: location())
                     }
                     if !containers.isEmpty { containers[containers.count - 1].features += container.features }
                     if container.isFolder, container.features > 0 {
@@ -294,19 +309,25 @@ final class KMLReaderState {
                 containers.append((isFolder, nil, 0))
                 folderCache.isValid = false
             } else if isFolder {
-                warn("kml.empty-folder-dropped", "an empty Folder is not carried over: folders are rebuilt from the features in them",
-                     at: location())
+                warn(
+                    "kml.empty-folder-dropped",
+                    "an empty Folder is not carried over: folders are rebuilt from the features in them",
+                    at: location())
             }
             return nil
         case "name" where !containers.isEmpty && !isEmpty:
             let at = location()
             let text = try parser.readElementText()
             containers[containers.count - 1].name = text
-            if let closed = closedFolder, closed.depth == containers.count - 1, closed.name == text, closed.featuresMet == reports.featuresMet,
-               containers[containers.count - 1].isFolder {
+            if let closed = closedFolder, closed.depth == containers.count - 1, closed.name == text,
+                closed.featuresMet == reports.featuresMet,
+                containers[containers.count - 1].isFolder
+            {
                 // Folders are rebuilt from each feature's folder path, which cannot tell the two apart.
-                warn("kml.folders-merged", "this Folder and the one before it are both named \"\(text)\": they are written as one Folder",
-                     at: at, hint: "give sibling folders different names to keep them apart")
+                warn(
+                    "kml.folders-merged",
+                    "this Folder and the one before it are both named \"\(text)\": they are written as one Folder",
+                    at: at, hint: "give sibling folders different names to keep them apart")
             }
             folderCache.isValid = false
             if !containers[containers.count - 1].isFolder && !headerDone { header.name = text }
@@ -332,13 +353,17 @@ final class KMLReaderState {
                 tables.styles[id] = style
                 if !isEmpty, style == KMLStyle() {
                     // Every part of it was reported; the style itself is not written either.
-                    warn("kml.style-dropped", "Style \"\(id)\" holds nothing geoconv keeps (its parts are reported); it is not written",
-                         at: place)
+                    warn(
+                        "kml.style-dropped",
+                        "Style \"\(id)\" holds nothing geoconv keeps (its parts are reported); it is not written",
+                        at: place)
                     tables.droppedStyles.insert(id)
                 }
             } else if !isEmpty {
                 // Outside a feature and without an id, no styleUrl can name it.
-                warn("kml.unused-style-dropped", "a shared Style without an id is used by no feature and is not written", at: place)
+                warn(
+                    "kml.unused-style-dropped", "a shared Style without an id is used by no feature and is not written",
+                    at: place)
             }
             return nil
         case "StyleMap":
@@ -371,7 +396,9 @@ final class KMLReaderState {
             let fields = isEmpty ? [:] : try parseSchema(definedAt: parent == nil ? location() : nil)
             if parent == "Placemark", let aliasName { tables.placemarkAliases[aliasName] = fields }
             tables.schemas[id] = fields
-            if let schemaName = parser.attribute("name"), tables.schemas[schemaName] == nil { tables.schemas[schemaName] = fields }
+            if let schemaName = parser.attribute("name"), tables.schemas[schemaName] == nil {
+                tables.schemas[schemaName] = fields
+            }
             return nil
         case "LookAt", "Camera":
             guard !isEmpty else { return nil }
@@ -392,15 +419,19 @@ final class KMLReaderState {
             do throws(XMLParseError) {
                 let feature = try parseFeature(element, id: id, isEmpty: isEmpty)
                 if element == "NetworkLink", let href = feature.properties["href"]?.stringValue, href.contains("://"),
-                   let place = lastLocation {
+                    let place = lastLocation
+                {
                     reports.remoteLinks.append((href, place))
                 }
                 return feature
             } catch {
                 guard options.skipsInvalidFeatures, !error.isLimit, parser.sourceFailure == nil else { throw error }
                 record { () throws(GeoConvError) in
-                    try diagnostics.skip("kml.invalid-feature-skipped", "skipped an invalid \(element): \(error.message)",
-                                         at: SourceLocation(file: name, line: error.line > 0 ? error.line : nil, column: error.column > 0 ? error.column : nil))
+                    try diagnostics.skip(
+                        "kml.invalid-feature-skipped", "skipped an invalid \(element): \(error.message)",
+                        at: SourceLocation(
+                            file: name, line: error.line > 0 ? error.line : nil,
+                            column: error.column > 0 ? error.column : nil))
                 }
                 return nil
             }
@@ -417,7 +448,9 @@ final class KMLReaderState {
             var feature = Feature(geometry: nil)
             var times: [JSONValue] = []
             let geometry = try parseGeometryOrWarn(element, into: &feature, times: &times)
-            finish(&feature, styleUrl: nil, inlineStyle: nil, geometries: geometry.map { [$0] } ?? [], times: times, latLonBox: [:])
+            finish(
+                &feature, styleUrl: nil, inlineStyle: nil, geometries: geometry.map { [$0] } ?? [], times: times,
+                latLonBox: [:])
             return feature
         case "PhotoOverlay", "Tour", "Model":
             warn("kml.\(element.lowercased())-dropped", "\(element) elements are not carried over", at: location())
@@ -431,19 +464,26 @@ final class KMLReaderState {
                 header.tileLayers = TileLayer.layers(fromJSON: value.stringValue.flatMap(JSONText.parse) ?? value) ?? []
             }
             if !data.properties.isEmpty {
-                warn("kml.element-dropped", "a Document's or Folder's <ExtendedData> is not carried over: only placemarks, overlays and links, the document's name, description and first view are",
-                     at: location())
+                warn(
+                    "kml.element-dropped",
+                    "a Document's or Folder's <ExtendedData> is not carried over: only placemarks, overlays and links, the document's name, description and first view are",
+                    at: location())
             }
             return nil
-        case "open", "Snippet", "visibility", "ListStyle", "atom:author", "atom:link", "author", "link", "Region", "ExtendedData", "TimeStamp",
-             "TimeSpan", "address", "phoneNumber", "styleUrl", "snippet", "Metadata", "AddressDetails":
+        case "open", "Snippet", "visibility", "ListStyle", "atom:author", "atom:link", "author", "link", "Region",
+            "ExtendedData", "TimeStamp",
+            "TimeSpan", "address", "phoneNumber", "styleUrl", "snippet", "Metadata", "AddressDetails":
             // Document and Folder parts that no model field holds.
-            warn("kml.element-dropped", "a Document's or Folder's <\(element)> is not carried over: only placemarks, overlays and links, the document's name, description and first view are",
-                 at: location())
+            warn(
+                "kml.element-dropped",
+                "a Document's or Folder's <\(element)> is not carried over: only placemarks, overlays and links, the document's name, description and first view are",
+                at: location())
             if !isEmpty { try parser.skipElement() }
             return nil
         default:
-            warn("kml.element-dropped", "<\(element)> is not a KML element geoconv knows; it is not carried over", at: location())
+            warn(
+                "kml.element-dropped", "<\(element)> is not a KML element geoconv knows; it is not carried over",
+                at: location())
             if !isEmpty { try parser.skipElement() }
             return nil
         }

@@ -1,8 +1,9 @@
 import GeoConvCore
-import GeoConvIO
 import GeoConvFormatKit
+import GeoConvIO
 internal import GeoConvXML
 internal import OrderedCollections
+
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -31,14 +32,17 @@ extension KMLReaderState {
                 let at = location()
                 let text = try parser.readElementText().trimmed
                 if name == "longitude", let value = Double(text), value.isFinite, abs(value) > 180,
-                   let wrapped = JSONNumber(value.remainder(dividingBy: 360)) {
+                    let wrapped = JSONNumber(value.remainder(dividingBy: 360))
+                {
                     // gpsbabel writes 186.5: the same meridian, which the KML schema wants within ±180.
-                    warn("kml.view-longitude-wrapped",
-                         "a \(element)'s longitude \(text) is beyond ±180, which the KML schema refuses: it is "
-                             + "read as \(wrapped.literal), the same meridian (as Google Earth reads it)", at: at)
+                    warn(
+                        "kml.view-longitude-wrapped",
+                        "a \(element)'s longitude \(text) is beyond ±180, which the KML schema refuses: it is "
+                            + "read as \(wrapped.literal), the same meridian (as Google Earth reads it)", at: at)
                     elements[child] = .number(wrapped)
                 } else if let value = Double(text), value.isFinite,
-                          let number = JSONNumber(literal: text) ?? JSONNumber(value) {
+                    let number = JSONNumber(literal: text) ?? JSONNumber(value)
+                {
                     elements[child] = .number(number)
                 } else {
                     elements[child] = .string(text)
@@ -90,16 +94,23 @@ extension KMLReaderState {
             guard !childEmpty else { return }
             switch child {
             // (Cases are tried in order, a string comparison each: the common ones first.)
-            case let name where tables.placemarkAliases.isEmpty && (name == "Point" || name == "LineString" || name == "Polygon" || name == "MultiGeometry"):
-                if let geometry = try parseGeometryOrWarn(child, into: &feature, times: &times) { geometries.append(geometry) }
-            case "ExtendedData": try parseExtendedData(into: &feature, reserving: element == "NetworkLink" ? Self.linkChildren : [])
+            case let name
+            where tables.placemarkAliases.isEmpty
+                && (name == "Point" || name == "LineString" || name == "Polygon" || name == "MultiGeometry"):
+                if let geometry = try parseGeometryOrWarn(child, into: &feature, times: &times) {
+                    geometries.append(geometry)
+                }
+            case "ExtendedData":
+                try parseExtendedData(into: &feature, reserving: element == "NetworkLink" ? Self.linkChildren : [])
             case "name": feature.title = try parser.readElementText()
             case "description":
                 // (An empty one says "" as an empty <name> does, and as GPX's <desc></desc>.)
                 feature.snippet = try parser.readElementMarkup()
             case "Snippet": feature.properties["Snippet"] = .string(try parser.readElementText())
             case "visibility":
-                if let flag = Self.kmlBool(try parser.readElementText()) { feature.properties["visibility"] = .bool(flag) }
+                if let flag = Self.kmlBool(try parser.readElementText()) {
+                    feature.properties["visibility"] = .bool(flag)
+                }
             case "address", "phoneNumber":
                 feature.properties[child] = .string(try parser.readElementText())
             case "styleUrl":
@@ -118,7 +129,9 @@ extension KMLReaderState {
             case "Region":
                 feature[model: .region] = try parseRegion()
             case "TimeStamp":
-                if let when = try parseChildren(keeping: ["when"], in: child)["when"] { feature.properties["timestamp"] = .string(when) }
+                if let when = try parseChildren(keeping: ["when"], in: child)["when"] {
+                    feature.properties["timestamp"] = .string(when)
+                }
             case "TimeSpan":
                 let span = try parseChildren(keeping: ["begin", "end"], in: child)
                 var object: JSONObject = [:]
@@ -129,32 +142,41 @@ extension KMLReaderState {
                 let at = location()
                 var icon: OrderedDictionary<String, String> = [:]
                 var direct = ""
-                try parser.forEachChild({ (name, isEmpty) throws(XMLParseError) in
-                    if !isEmpty { icon[name] = try parser.readElementText().trimmed }
-                }, text: { direct += parser.text })
+                try parser.forEachChild(
+                    { (name, isEmpty) throws(XMLParseError) in
+                        if !isEmpty { icon[name] = try parser.readElementText().trimmed }
+                    }, text: { direct += parser.text })
                 // `<Icon>url</Icon>` (KML 2.0's writers, map georeferencers): the URL is its href.
                 if icon["href"] == nil, !direct.trimmed.isEmpty { icon["href"] = direct.trimmed }
                 if let href = icon["href"] { feature.properties["icon"] = .string(href) }
                 let others = icon.keys.filter { $0 != "href" }.sorted()
                 if !others.isEmpty {
-                    warn("kml.element-dropped",
-                         "an overlay's <Icon> keeps its href only: \(others.map { "<\($0)>" }.joined(separator: ", ")) \(others.count == 1 ? "is" : "are") not carried over",
-                         at: at)
+                    warn(
+                        "kml.element-dropped",
+                        "an overlay's <Icon> keeps its href only: \(others.map { "<\($0)>" }.joined(separator: ", ")) \(others.count == 1 ? "is" : "are") not carried over",
+                        at: at)
                 }
             case "Link", "Url":
-                for (key, value) in try parseChildren(keeping: Self.linkChildren, in: child) { feature.properties[key] = .string(value) }
+                for (key, value) in try parseChildren(keeping: Self.linkChildren, in: child) {
+                    feature.properties[key] = .string(value)
+                }
             case "LatLonBox":
                 latLonBox = try parseLatLonBox()
             case "LatLonQuad":
                 // gx:LatLonQuad: four corners, counter-clockwise from the lower left.
                 let corners = Self.corners(try parseChildren()["coordinates"] ?? "")
                 guard corners.count == 4 else {
-                    warn("kml.invalid-lat-lon-quad", "a gx:LatLonQuad needs four 'longitude,latitude' corners, found \(corners.count); the overlay has no geometry",
-                         at: location())
+                    warn(
+                        "kml.invalid-lat-lon-quad",
+                        "a gx:LatLonQuad needs four 'longitude,latitude' corners, found \(corners.count); the overlay has no geometry",
+                        at: location())
                     return
                 }
                 feature[model: .latLonQuad] = corners.map { c -> JSONValue in
-                    .array([JSONNumber(c.longitude).map(JSONValue.number) ?? .null, JSONNumber(c.latitude).map(JSONValue.number) ?? .null])
+                    .array([
+                        JSONNumber(c.longitude).map(JSONValue.number) ?? .null,
+                        JSONNumber(c.latitude).map(JSONValue.number) ?? .null,
+                    ])
                 }
                 geometries.append(.polygon(PolygonRings(outer: Path(corners + [corners[0]]))))
             case "altitude", "altitudeMode", "drawOrder", "color", "refreshVisibility", "flyToView", "open", "rotation":
@@ -162,27 +184,33 @@ extension KMLReaderState {
                 if element != "Placemark" {
                     feature.properties[child] = Double(text).map(KMLStyle.number) ?? .string(text)
                 } else {
-                    warn("kml.element-dropped", "a Placemark's <\(child)> is not carried over (it belongs to overlays)", at: location())
+                    warn(
+                        "kml.element-dropped", "a Placemark's <\(child)> is not carried over (it belongs to overlays)",
+                        at: location())
                 }
             default:
-                if !tables.placemarkAliases.isEmpty, let fields = tables.placemarkAliases[element], let field = fields[child] {
+                if !tables.placemarkAliases.isEmpty, let fields = tables.placemarkAliases[element],
+                    let field = fields[child]
+                {
                     feature.properties[child] = Self.typed(try parser.readElementText(), as: field.type, key: child)
                 } else if let geometry = try parseGeometryOrWarn(child, into: &feature, times: &times) {
                     geometries.append(geometry)
                 }
             }
         }
-        finish(&feature, styleUrl: styleUrl, styleUrlPlace: styleUrlPlace, inlineStyle: inlineStyle,
-               geometries: geometries, times: times, latLonBox: latLonBox)
+        finish(
+            &feature, styleUrl: styleUrl, styleUrlPlace: styleUrlPlace, inlineStyle: inlineStyle,
+            geometries: geometries, times: times, latLonBox: latLonBox)
         // Moved out (the children's closure holds `feature`: returning it would copy it).
         var made = Feature(geometry: nil)
         swap(&made, &feature)
         return made
     }
 
-    func finish(_ feature: inout Feature, styleUrl: String?, styleUrlPlace: SourceLocation? = nil,
-                inlineStyle: KMLStyle?, geometries: [Geometry], times: [JSONValue], latLonBox: JSONObject)
-    {
+    func finish(
+        _ feature: inout Feature, styleUrl: String?, styleUrlPlace: SourceLocation? = nil,
+        inlineStyle: KMLStyle?, geometries: [Geometry], times: [JSONValue], latLonBox: JSONObject
+    ) {
         var style = KMLStyle()
         if let styleUrl {
             feature.properties["styleUrl"] = .string(styleUrl)
@@ -200,8 +228,10 @@ extension KMLReaderState {
         } else if geometries.count > 1 {
             feature.geometry = KMLReaderState.combine(geometries)
         }
-        if times.count == 1, case .string(let when) = times[0], case .point? = feature.geometry, feature.properties["timestamp"] == nil,
-           feature.properties["coordinateProperties"] == nil {
+        if times.count == 1, case .string(let when) = times[0], case .point? = feature.geometry,
+            feature.properties["timestamp"] == nil,
+            feature.properties["coordinateProperties"] == nil
+        {
             // A track of one position is a point at one time: a TimeStamp, as it is written back.
             feature.properties["timestamp"] = .string(when)
         } else if !times.isEmpty {
@@ -213,10 +243,13 @@ extension KMLReaderState {
         if !latLonBox.isEmpty {
             feature[model: .latLonBox] = latLonBox
             if let north = latLonBox["north"]?.doubleValue, let south = latLonBox["south"]?.doubleValue,
-               let east = latLonBox["east"]?.doubleValue, let west = latLonBox["west"]?.doubleValue
+                let east = latLonBox["east"]?.doubleValue, let west = latLonBox["west"]?.doubleValue
             {
-                feature.geometry = .polygon(PolygonRings(outer: KMLReaderState.box(north: north, south: south, east: east, west: west,
-                                                                                   rotation: latLonBox["rotation"]?.doubleValue ?? 0)))
+                feature.geometry = .polygon(
+                    PolygonRings(
+                        outer: KMLReaderState.box(
+                            north: north, south: south, east: east, west: west,
+                            rotation: latLonBox["rotation"]?.doubleValue ?? 0)))
             }
         }
         if let id = feature.properties.removeValue(forKey: .id) {
@@ -229,14 +262,14 @@ extension KMLReaderState {
         StyleProperties.derive(into: &feature, only: { KMLStyle.extendedDataStyleKeys.contains($0) })
         // A Point carrying geoconv:radius is a circle (written that way by geoconv).
         if case .point(let center)? = feature.geometry, let radius = feature[model: .radius],
-           radius.isFinite, radius >= 0
+            radius.isFinite, radius >= 0
         {
             feature.geometry = .circle(center: center, radius: radius)
         }
         // A Polygon carrying geoconv:radius and geoconv:circle-center is a circle drawn as its polygon.
         if case .polygon? = feature.geometry, let radius = feature[model: .radius], radius.isFinite, radius >= 0,
-           let center = feature[model: .circleCenter]?.compactMap(\.doubleValue), center.count == 2,
-           center.allSatisfy(\.isFinite)
+            let center = feature[model: .circleCenter]?.compactMap(\.doubleValue), center.count == 2,
+            center.allSatisfy(\.isFinite)
         {
             feature.geometry = .circle(center: Coordinate(latitude: center[1], longitude: center[0]), radius: radius)
             feature.properties.removeValue(forKey: .circleCenter)
@@ -247,9 +280,11 @@ extension KMLReaderState {
     static func box(north: Double, south: Double, east: Double, west: Double, rotation: Double) -> Path {
         var corners = [(west, south), (east, south), (east, north), (west, north)]
         if rotation != 0 {
-            let cx = (east + west) / 2, cy = (north + south) / 2
+            let cx = (east + west) / 2
+            let cy = (north + south) / 2
             let angle = rotation * .pi / 180
-            let c = cos(angle), s = sin(angle)
+            let c = cos(angle)
+            let s = sin(angle)
             corners = corners.map { (x, y) in (cx + (x - cx) * c - (y - cy) * s, cy + (x - cx) * s + (y - cy) * c) }
         }
         var ring = corners.map { Coordinate(latitude: $0.1, longitude: $0.0) }
@@ -260,7 +295,9 @@ extension KMLReaderState {
     /// Several geometries of one MultiGeometry: Multi* when they are all of one simple kind,
     /// else a GeometryCollection.
     static func combine(_ geometries: [Geometry]) -> Geometry {
-        var points: [Coordinate] = [], lines: [Path] = [], polygons: [PolygonRings] = []
+        var points: [Coordinate] = []
+        var lines: [Path] = []
+        var polygons: [PolygonRings] = []
         for geometry in geometries {
             switch geometry {
             case .point(let c): points.append(c)
@@ -290,8 +327,10 @@ extension KMLReaderState {
     /// the merged style, and the shared style's own values would be gone without a word), and
     /// the shared style counts as used only where a placemark uses it as it is. Google Earth
     /// draws the same merge; GDAL's LIBKML driver keeps both and lets the viewer merge.
-    private func unmergeIfChanged(_ feature: inout Feature, _ styleUrl: String, at place: SourceLocation?,
-                                  _ shared: KMLStyle, _ inline: KMLStyle, _ usedBefore: Set<String>) {
+    private func unmergeIfChanged(
+        _ feature: inout Feature, _ styleUrl: String, at place: SourceLocation?,
+        _ shared: KMLStyle, _ inline: KMLStyle, _ usedBefore: Set<String>
+    ) {
         let id = styleUrl.hasPrefix("#") ? String(styleUrl.dropFirst()) : styleUrl
         guard tables.styles[id] != nil, shared.overridden(by: inline) != shared else { return }
         feature.properties.removeValue(forKey: "styleUrl")
@@ -299,17 +338,20 @@ extension KMLReaderState {
             reports.usedStyles.remove(id)
             reports.lastUsedStyle = nil
         }
-        warn("kml.style-merged",
-             "the placemark's inline Style changes the shared style \"\(id)\" it names: its style is the two "
-                 + "merged, written as a style of its own, and the styleUrl is not kept",
-             at: place ?? lastLocation,
-             hint: "geoconv keeps one style per feature; the shared style is written where a placemark uses it "
-                 + "as it is")
+        warn(
+            "kml.style-merged",
+            "the placemark's inline Style changes the shared style \"\(id)\" it names: its style is the two "
+                + "merged, written as a style of its own, and the styleUrl is not kept",
+            at: place ?? lastLocation,
+            hint: "geoconv keeps one style per feature; the shared style is written where a placemark uses it "
+                + "as it is")
     }
 
     /// The text of each child of the element just started that is one of `known`; any other
     /// child is reported where it stands (`parent` names the element in the message).
-    func parseChildren(keeping known: Set<String>, in parent: String) throws(XMLParseError) -> OrderedDictionary<String, String> {
+    func parseChildren(
+        keeping known: Set<String>, in parent: String
+    ) throws(XMLParseError) -> OrderedDictionary<String, String> {
         var values: OrderedDictionary<String, String> = [:]
         try parser.forEachChild { (child, isEmpty) throws(XMLParseError) in
             guard known.contains(child) else {
@@ -324,7 +366,6 @@ extension KMLReaderState {
         }
         return values
     }
-
 
     /// The elements of a NetworkLink's `Link` (or KML 2.0 `Url`) that are carried.
     static let linkChildren: Set<String> = Set(KMLWriterState.linkElements)
@@ -423,15 +464,19 @@ extension KMLReaderState {
                     // later SimpleData of the name count again).
                     reports.usedFields.remove(key)
                     tables.lastSchemaFields = []
-                    setData(key, Self.typed(text, as: field?.type ?? "string", key: key), at: place, into: &feature, reserved: true)
+                    setData(
+                        key, Self.typed(text, as: field?.type ?? "string", key: key), at: place, into: &feature,
+                        reserved: true)
                 } else {
                     setData(key, Self.typed(text, as: field?.type ?? "string", key: key), at: place, into: &feature)
                 }
                 if let label = field?.displayName { Self.setDisplayName(label, for: key, in: &feature) }
             default:
                 // (gx:SimpleArrayData belongs in a gx:Track's ExtendedData, where it is read.)
-                warn("kml.element-dropped", "<\(element)> in a Placemark's ExtendedData is not carried over: only Data and SimpleData are",
-                     at: location())
+                warn(
+                    "kml.element-dropped",
+                    "<\(element)> in a Placemark's ExtendedData is not carried over: only Data and SimpleData are",
+                    at: location())
                 if !isEmpty { try parser.skipElement() }
             }
         }
@@ -446,11 +491,14 @@ extension KMLReaderState {
     /// with the same `<Data name="Rank">` nine times, as real exports have) keeps its value,
     /// and this one is kept as `Rank_2` (`_3`, …), with a warning at its element: Google
     /// Earth shows every row; GDAL keeps one of them.
-    private func setData(_ key: String, _ value: JSONValue, at place: (line: Int?, column: Int?), into feature: inout Feature,
-                         reserved: Bool = false) {
+    private func setData(
+        _ key: String, _ value: JSONValue, at place: (line: Int?, column: Int?), into feature: inout Feature,
+        reserved: Bool = false
+    ) {
         // (A "title" is data: the <name> is written as `name`, which every reader takes for the
         // title before a `title`.)
-        let saysOtherwise = key == "name" && feature.title != nil && value.stringValue != feature.title
+        let saysOtherwise =
+            key == "name" && feature.title != nil && value.stringValue != feature.title
             || key == "description" && feature.snippet != nil && value.stringValue != feature.snippet
         if reserved || saysOtherwise {
             // The placemark's own <name>/<description> is that property in every other
@@ -460,10 +508,11 @@ extension KMLReaderState {
             while feature.properties[key + "_" + String(number)] != nil { number += 1 }
             let renamed = key + "_" + String(number)
             feature.properties[renamed] = value
-            warn("kml.repeated-data-renamed",
-                 "a <Data>/<SimpleData> named \"\(key)\" would stand for the feature's own <\(reserved ? key : key == "description" ? "description" : "name")>; it is kept as \"\(renamed)\"",
-                 at: SourceLocation(file: name, line: place.line, column: place.column),
-                 hint: "give the ExtendedData value another name")
+            warn(
+                "kml.repeated-data-renamed",
+                "a <Data>/<SimpleData> named \"\(key)\" would stand for the feature's own <\(reserved ? key : key == "description" ? "description" : "name")>; it is kept as \"\(renamed)\"",
+                at: SourceLocation(file: name, line: place.line, column: place.column),
+                hint: "give the ExtendedData value another name")
             return
         }
         guard let earlier = feature.properties.updateValue(value, forKey: key) else { return }
@@ -472,10 +521,11 @@ extension KMLReaderState {
         while feature.properties[key + "_" + String(number)] != nil { number += 1 }
         let renamed = key + "_" + String(number)
         feature.properties[renamed] = value
-        warn("kml.repeated-data-renamed",
-             "the name \"\(key)\" is given twice in one placemark's ExtendedData; the second value is kept as \"\(renamed)\"",
-             at: SourceLocation(file: name, line: place.line, column: place.column),
-             hint: "give each <Data>/<SimpleData> of a placemark its own name")
+        warn(
+            "kml.repeated-data-renamed",
+            "the name \"\(key)\" is given twice in one placemark's ExtendedData; the second value is kept as \"\(renamed)\"",
+            at: SourceLocation(file: name, line: place.line, column: place.column),
+            hint: "give each <Data>/<SimpleData> of a placemark its own name")
     }
 
     /// The field of the SimpleData `key` at `place` in a SchemaData of `extendedSchema` (the

@@ -7,7 +7,9 @@ extension KMLReaderState {
 
     /// A geometry whose coordinates do not parse is dropped with a warning (the rest of the
     /// placemark is kept, as GDAL and togeojson do); `--strict` makes that an error.
-    func parseGeometryOrWarn(_ element: String, into feature: inout Feature, times: inout [JSONValue]) throws(XMLParseError) -> Geometry? {
+    func parseGeometryOrWarn(
+        _ element: String, into feature: inout Feature, times: inout [JSONValue]
+    ) throws(XMLParseError) -> Geometry? {
         // Reported at the geometry's start: everything in it is dropped (the message names the bad value).
         let start = location()
         do throws(XMLParseError) {
@@ -17,10 +19,12 @@ extension KMLReaderState {
                 throw error
             }
             do throws(GeoConvError) {
-                try diagnostics.warn("kml.invalid-coordinates", "a \(element) is dropped: \(error.message)", at: start,
-                                     hint: "fix the <coordinates>; the placemark is kept without this geometry")
+                try diagnostics.warn(
+                    "kml.invalid-coordinates", "a \(element) is dropped: \(error.message)", at: start,
+                    hint: "fix the <coordinates>; the placemark is kept without this geometry")
             } catch let strict {
-                throw XMLParseError(message: strict.message, line: start.line ?? error.line, column: start.column ?? error.column)
+                throw XMLParseError(
+                    message: strict.message, line: start.line ?? error.line, column: start.column ?? error.column)
             }
             // Skip to the end of this geometry element (the error came from inside it).
             while let event = try parser.next() {
@@ -30,7 +34,9 @@ extension KMLReaderState {
         }
     }
 
-    func parseGeometry(_ element: String, into feature: inout Feature, times: inout [JSONValue]) throws(XMLParseError) -> Geometry? {
+    func parseGeometry(
+        _ element: String, into feature: inout Feature, times: inout [JSONValue]
+    ) throws(XMLParseError) -> Geometry? {
         switch element {
         case "Point":
             let coordinates = try parseSimpleGeometry("Point", into: &feature)
@@ -45,9 +51,11 @@ extension KMLReaderState {
             func ring(in boundary: String?) throws(XMLParseError) {
                 let ring = Path(try parseSimpleGeometry("LinearRing", into: &feature))
                 if let first = ring.coordinates.first, let last = ring.coordinates.last, ring.coordinates.count > 1,
-                   first.latitude != last.latitude || first.longitude != last.longitude
+                    first.latitude != last.latitude || first.longitude != last.longitude
                 {
-                    warn("kml.unclosed-ring", "a LinearRing's first and last coordinates differ; it is closed on writing", at: location())
+                    warn(
+                        "kml.unclosed-ring",
+                        "a LinearRing's first and last coordinates differ; it is closed on writing", at: location())
                 }
                 if boundary == "outerBoundaryIs", outer == nil { outer = ring } else { holes.append(ring) }
             }
@@ -156,29 +164,34 @@ extension KMLReaderState {
         numbers.reserveCapacity(3)
         var failure: String?
         var irregular = IrregularTuples()
-        try parser.forEachChild({ (_, isEmpty) throws(XMLParseError) in
-            if !isEmpty { try parser.skipElement() }
-        }, text: { () throws(XMLParseError) in
-            parser.withText { bytes in
-                guard failure == nil else { return }
-                failure = KMLReaderState.scanTuples(bytes, numbers: &numbers, into: &result, irregular: &irregular)
-            }
-        })
+        try parser.forEachChild(
+            { (_, isEmpty) throws(XMLParseError) in
+                if !isEmpty { try parser.skipElement() }
+            },
+            text: { () throws(XMLParseError) in
+                parser.withText { bytes in
+                    guard failure == nil else { return }
+                    failure = KMLReaderState.scanTuples(bytes, numbers: &numbers, into: &result, irregular: &irregular)
+                }
+            })
         if let failure { throw parser.invalidValue(failure) }
         if !numbers.isEmpty {
             guard KMLReaderState.appendTuple(numbers, to: &result, irregular: &irregular) else {
-                throw parser.invalidValue("a coordinate tuple needs longitude and latitude, found \(numbers.count) number")
+                throw parser.invalidValue(
+                    "a coordinate tuple needs longitude and latitude, found \(numbers.count) number")
             }
         }
         if irregular.split > 0 {
-            warn("kml.tuples-without-spaces",
-                 "\(irregular.split) coordinate tuple(s) of 6, 9… numbers joined by commas without spaces are read as tuples of three (as GDAL's LIBKML reads them)",
-                 at: at, hint: "separate the lon,lat,alt tuples of <coordinates> with spaces")
+            warn(
+                "kml.tuples-without-spaces",
+                "\(irregular.split) coordinate tuple(s) of 6, 9… numbers joined by commas without spaces are read as tuples of three (as GDAL's LIBKML reads them)",
+                at: at, hint: "separate the lon,lat,alt tuples of <coordinates> with spaces")
         }
         if irregular.extra > 0 {
-            warn("kml.extra-ordinates-dropped",
-                 "\(irregular.extra) coordinate tuple(s) with more than three numbers: the fourth and later are dropped",
-                 at: at, hint: "KML positions are lon,lat[,alt]")
+            warn(
+                "kml.extra-ordinates-dropped",
+                "\(irregular.extra) coordinate tuple(s) with more than three numbers: the fourth and later are dropped",
+                at: at, hint: "KML positions are lon,lat[,alt]")
         }
         return result
     }
@@ -193,16 +206,21 @@ extension KMLReaderState {
     /// Appends the position of a tuple's numbers (`lon,lat[,alt]`); false when it has fewer
     /// than two. Six, nine… numbers (tuples whose spaces are missing: `x,y,z,x,y,z`) are read
     /// as tuples of three, as libkml does; four, five, seven… keep their first three.
-    static func appendTuple(_ numbers: [Double], to result: inout [Coordinate], irregular: inout IrregularTuples) -> Bool {
+    static func appendTuple(
+        _ numbers: [Double], to result: inout [Coordinate], irregular: inout IrregularTuples
+    ) -> Bool {
         guard numbers.count >= 2 else { return false }
         if numbers.count <= 3 {
-            result.append(Coordinate(latitude: numbers[1], longitude: numbers[0], altitude: numbers.count == 3 ? numbers[2] : nil))
+            result.append(
+                Coordinate(latitude: numbers[1], longitude: numbers[0], altitude: numbers.count == 3 ? numbers[2] : nil)
+            )
             return true
         }
         if numbers.count % 3 == 0 {
             irregular.split += 1
             for start in stride(from: 0, to: numbers.count, by: 3) {
-                result.append(Coordinate(latitude: numbers[start + 1], longitude: numbers[start], altitude: numbers[start + 2]))
+                result.append(
+                    Coordinate(latitude: numbers[start + 1], longitude: numbers[start], altitude: numbers[start + 2]))
             }
         } else {
             irregular.extra += 1
@@ -212,8 +230,10 @@ extension KMLReaderState {
     }
 
     /// Scans coordinate text; returns an error message, or nil.
-    static func scanTuples(_ bytes: UnsafeBufferPointer<UInt8>, numbers: inout [Double], into result: inout [Coordinate],
-                           irregular: inout IrregularTuples) -> String? {
+    static func scanTuples(
+        _ bytes: UnsafeBufferPointer<UInt8>, numbers: inout [Double], into result: inout [Coordinate],
+        irregular: inout IrregularTuples
+    ) -> String? {
         var index = 0
         let count = bytes.count
         var afterComma = false
@@ -230,7 +250,7 @@ extension KMLReaderState {
             }
             let start = index
             while index < count, bytes[index] != 0x20, bytes[index] != 0x09, bytes[index] != 0x0A, bytes[index] != 0x0D,
-                  bytes[index] != UInt8(ascii: ",")
+                bytes[index] != UInt8(ascii: ",")
             {
                 index += 1
             }
@@ -238,7 +258,8 @@ extension KMLReaderState {
                 return "'\(String(decoding: bytes[start..<index], as: UTF8.self))' in <coordinates> is not a number"
             }
             guard value.isFinite else {
-                return "'\(String(decoding: bytes[start..<index], as: UTF8.self))' in <coordinates> is too large for a 64-bit float"
+                return
+                    "'\(String(decoding: bytes[start..<index], as: UTF8.self))' in <coordinates> is too large for a 64-bit float"
             }
             // A number not joined to the previous by a comma starts a new tuple.
             if !afterComma, !numbers.isEmpty {
@@ -267,8 +288,10 @@ extension KMLReaderState {
     }
 
     /// A `gx:Track`: its positions, its times appended to `times`, its per-point arrays in `arrays`.
-    func parseTrack(into feature: inout Feature, times: inout [JSONValue],
-                    arrays: inout [(name: String, values: [JSONValue])]) throws(XMLParseError) -> Geometry? {
+    func parseTrack(
+        into feature: inout Feature, times: inout [JSONValue],
+        arrays: inout [(name: String, values: [JSONValue])]
+    ) throws(XMLParseError) -> Geometry? {
         var coordinates: [Coordinate] = []
         var trackTimes: [JSONValue] = []
         let trackStart = location()
@@ -298,7 +321,8 @@ extension KMLReaderState {
                 guard values.count >= 2, values.count == parts.count else {
                     throw parser.invalidValue("gx:coord needs 'longitude latitude [altitude]', found '\(text)'")
                 }
-                coordinates.append(Coordinate(latitude: values[1], longitude: values[0], altitude: values.count > 2 ? values[2] : nil))
+                coordinates.append(
+                    Coordinate(latitude: values[1], longitude: values[0], altitude: values.count > 2 ? values[2] : nil))
             default: try attribute(child, into: &feature)
             }
         }
@@ -307,14 +331,17 @@ extension KMLReaderState {
         let positions = coordinates.count + emptyCoords.count
         for empty in emptyCoords.reversed() {
             let line = empty.location.line.map { " (line \($0))" } ?? ""
-            let time = empty.index < trackTimes.count && trackTimes.count == positions ? trackTimes.remove(at: empty.index).stringValue : nil
+            let time =
+                empty.index < trackTimes.count && trackTimes.count == positions
+                ? trackTimes.remove(at: empty.index).stringValue : nil
             for index in arrays.indices where arrays[index].values.count == positions {
                 arrays[index].values.remove(at: empty.index)
             }
             // (Reported at the track: its time and array values are elsewhere in it.)
-            warn("kml.empty-coord-dropped",
-                 "position \(empty.index + 1) of a gx:Track has an empty <gx:coord>\(line); it is left out\(time.map { " with its time \($0)" } ?? "") and its array values",
-                 at: trackStart)
+            warn(
+                "kml.empty-coord-dropped",
+                "position \(empty.index + 1) of a gx:Track has an empty <gx:coord>\(line); it is left out\(time.map { " with its time \($0)" } ?? "") and its array values",
+                at: trackStart)
         }
         times += trackTimes
         if coordinates.isEmpty { return nil }

@@ -1,6 +1,6 @@
+internal import DequeModule
 public import GeoConvCore
 public import GeoConvFormatKit
-internal import DequeModule
 import Synchronization
 
 /// `--jobs` where the conversion's workers write too: the document is read on this thread
@@ -16,7 +16,9 @@ extension KMLReader: FeatureRunReader {
     /// The size and Placemark count of the next run the splitter found, without taking it;
     /// `nil` when it found none (a short document, or one it does not cut).
     public mutating func sampleFeatureRun(size: Int) throws(GeoConvError) -> (bytes: Int, features: Int)? {
-        guard let splitter = state.scheduler.runs?.splitter, let run = try splitter.upcomingRuns(after: -1, count: 1).first else { return nil }
+        guard let splitter = state.scheduler.runs?.splitter,
+            let run = try splitter.upcomingRuns(after: -1, count: 1).first
+        else { return nil }
         return (run.bytes.count, run.placemarks)
     }
 

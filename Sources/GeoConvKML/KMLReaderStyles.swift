@@ -12,14 +12,16 @@ extension KMLReaderState {
         // The model has no fill or outline switch: "off" is a colour of opacity 0, which
         // loses the colour's own opacity (written back as that colour at opacity 0).
         if style.polyFill == false, let color = style.polyColor, color.alphaByte != 0 {
-            warn("kml.fill-off-as-opacity",
-                 "a PolyStyle with <fill>0</fill> is read as a fill of opacity 0: its colour's alpha (\(Self.hex(color.alphaByte))) is not kept",
-                 at: start)
+            warn(
+                "kml.fill-off-as-opacity",
+                "a PolyStyle with <fill>0</fill> is read as a fill of opacity 0: its colour's alpha (\(Self.hex(color.alphaByte))) is not kept",
+                at: start)
         }
         if style.polyOutline == false, let color = style.lineColor, color.alphaByte != 0 {
-            warn("kml.outline-off-as-opacity",
-                 "a PolyStyle with <outline>0</outline> is read as an outline of opacity 0: the LineStyle colour's alpha (\(Self.hex(color.alphaByte))) is not kept",
-                 at: start)
+            warn(
+                "kml.outline-off-as-opacity",
+                "a PolyStyle with <outline>0</outline> is read as an outline of opacity 0: the LineStyle colour's alpha (\(Self.hex(color.alphaByte))) is not kept",
+                at: start)
         }
         return style
     }
@@ -30,8 +32,10 @@ extension KMLReaderState {
         let at = location()
         let text = try parser.readElementText()
         if let color = Color(kml: text) { return color }
-        warn("kml.invalid-color", "<color>\(text.trimmed)</color> is not a KML colour (aabbggrr: 8 hexadecimal digits); no colour is applied",
-             at: at, hint: "write the colour as 8 hexadecimal digits, alpha first: ff0000ff is opaque red")
+        warn(
+            "kml.invalid-color",
+            "<color>\(text.trimmed)</color> is not a KML colour (aabbggrr: 8 hexadecimal digits); no colour is applied",
+            at: at, hint: "write the colour as 8 hexadecimal digits, alpha first: ff0000ff is opaque red")
         return nil
     }
 
@@ -67,9 +71,10 @@ extension KMLReaderState {
                 if Self.subStyles.contains(element) {
                     try readStyle(parent: element, into: &style)
                 } else {
-                    warn("kml.style-element-dropped",
-                         "<\(element)> in a \(parent.map { "<\($0)>" } ?? "Style") is not carried over: geoconv keeps line, polygon, icon and label colours, widths and scales, the icon, its heading and hot spot, fill, outline and balloon text",
-                         at: location())
+                    warn(
+                        "kml.style-element-dropped",
+                        "<\(element)> in a \(parent.map { "<\($0)>" } ?? "Style") is not carried over: geoconv keeps line, polygon, icon and label colours, widths and scales, the icon, its heading and hot spot, fill, outline and balloon text",
+                        at: location())
                     try parser.skipElement()
                 }
             }
@@ -77,10 +82,14 @@ extension KMLReaderState {
     }
 
     /// The elements of a Style whose children it reads.
-    private static let subStyles: Set<String> = ["LineStyle", "PolyStyle", "IconStyle", "LabelStyle", "BalloonStyle", "Icon", "ListStyle"]
+    private static let subStyles: Set<String> = [
+        "LineStyle", "PolyStyle", "IconStyle", "LabelStyle", "BalloonStyle", "Icon", "ListStyle",
+    ]
 
     func hotSpot() -> (x: Double, y: Double, xUnits: String, yUnits: String)? {
-        guard let x = parser.attribute("x").flatMap({ Double($0) }), let y = parser.attribute("y").flatMap({ Double($0) }) else { return nil }
+        guard let x = parser.attribute("x").flatMap({ Double($0) }),
+            let y = parser.attribute("y").flatMap({ Double($0) })
+        else { return nil }
         return (x, y, parser.attribute("xunits") ?? "fraction", parser.attribute("yunits") ?? "fraction")
     }
 
@@ -97,7 +106,9 @@ extension KMLReaderState {
         try parser.forEachChild { (element, isEmpty) throws(XMLParseError) in
             guard !isEmpty else { return }
             guard element == "Pair" else { return try parser.skipElement() }
-            var key: String?, url: String?, pairStyle: KMLStyle?
+            var key: String?
+            var url: String?
+            var pairStyle: KMLStyle?
             try parser.forEachChild { (child, childEmpty) throws(XMLParseError) in
                 guard !childEmpty else { return }
                 switch child {
@@ -120,11 +131,14 @@ extension KMLReaderState {
 
     /// A Schema's fields; with `definedAt` (where the Schema starts), each field's place is
     /// kept, to report the fields no feature uses.
-    func parseSchema(definedAt schemaStart: SourceLocation? = nil) throws(XMLParseError) -> [String: (type: String, displayName: String?)] {
+    func parseSchema(
+        definedAt schemaStart: SourceLocation? = nil
+    ) throws(XMLParseError) -> [String: (type: String, displayName: String?)] {
         var fields: [String: (type: String, displayName: String?)] = [:]
         try parser.forEachChild { (element, isEmpty) throws(XMLParseError) in
             // (gx:SimpleArrayField: a track's per-point array, `KMLTrackArrays`.)
-            guard element == "SimpleField" || element == "SimpleArrayField", let fieldName = parser.attribute("name") else {
+            guard element == "SimpleField" || element == "SimpleArrayField", let fieldName = parser.attribute("name")
+            else {
                 if !isEmpty { try parser.skipElement() }
                 return
             }
@@ -142,18 +156,23 @@ extension KMLReaderState {
         guard !visited.contains(trimmed), visited.count < 16 else {
             // Reported at the placemark, whose styleUrl is not written; the loop's StyleMaps
             // are reported where they are defined, at the document's end (`reportStyleLoops`).
-            warn("kml.style-reference-dropped", "styleUrl \"\(trimmed)\" leads into a loop of StyleMaps; the reference is not written",
-                 at: lastLocation)
+            warn(
+                "kml.style-reference-dropped",
+                "styleUrl \"\(trimmed)\" leads into a loop of StyleMaps; the reference is not written",
+                at: lastLocation)
             return nil
         }
         guard let hash = trimmed.firstIndex(of: "#") else {
-            warn("kml.style-unresolved", "styleUrl \"\(trimmed)\" is not a local #id; styles in other files are not fetched",
-                                  at: lastLocation)
+            warn(
+                "kml.style-unresolved",
+                "styleUrl \"\(trimmed)\" is not a local #id; styles in other files are not fetched",
+                at: lastLocation)
             return nil
         }
         if hash != trimmed.startIndex {
-            warn("kml.external-style", "styleUrl \"\(trimmed)\" points into another file, which geoconv never fetches",
-                                  at: lastLocation)
+            warn(
+                "kml.external-style", "styleUrl \"\(trimmed)\" points into another file, which geoconv never fetches",
+                at: lastLocation)
             return nil
         }
         let id = String(trimmed[trimmed.index(after: hash)...])
@@ -168,8 +187,10 @@ extension KMLReaderState {
             reports.lastUsedStyle = id
         }
         if tables.droppedStyles.contains(id) {
-            warn("kml.style-reference-dropped",
-                 "styleUrl \"\(trimmed)\" names a Style that holds nothing geoconv keeps; the reference is not written", at: lastLocation)
+            warn(
+                "kml.style-reference-dropped",
+                "styleUrl \"\(trimmed)\" names a Style that holds nothing geoconv keeps; the reference is not written",
+                at: lastLocation)
         }
         if let style = tables.styles[id] { return style }
         if let map = tables.styleMaps[id] {
@@ -179,12 +200,16 @@ extension KMLReaderState {
             return nil
         }
         if tables.forwardStyles?.canReread == true {
-            warn("kml.style-unresolved", "styleUrl \"\(trimmed)\" names no Style or StyleMap of the document; no style is applied",
-                 at: lastLocation, hint: "define the style, or point the styleUrl at one that is defined")
+            warn(
+                "kml.style-unresolved",
+                "styleUrl \"\(trimmed)\" names no Style or StyleMap of the document; no style is applied",
+                at: lastLocation, hint: "define the style, or point the styleUrl at one that is defined")
         } else {
-            warn("kml.style-unresolved",
-                 "styleUrl \"\(trimmed)\" names no Style or StyleMap defined before it, and standard input cannot be read again to find one further on; its style is not applied",
-                 at: lastLocation, hint: "read the file by its name, or define shared styles before the placemarks that use them")
+            warn(
+                "kml.style-unresolved",
+                "styleUrl \"\(trimmed)\" names no Style or StyleMap defined before it, and standard input cannot be read again to find one further on; its style is not applied",
+                at: lastLocation,
+                hint: "read the file by its name, or define shared styles before the placemarks that use them")
         }
         return nil
     }
@@ -198,7 +223,9 @@ extension KMLReaderState {
             let trimmed = url.trimmed
             return trimmed.hasPrefix("#") ? String(trimmed.dropFirst()) : trimmed
         }
-        for (mapID, place) in reports.styleMapPlaces.sorted(by: { ($0.value.line ?? 0, $0.value.column ?? 0) < ($1.value.line ?? 0, $1.value.column ?? 0) }) {
+        for (mapID, place) in reports.styleMapPlaces.sorted(by: {
+            ($0.value.line ?? 0, $0.value.column ?? 0) < ($1.value.line ?? 0, $1.value.column ?? 0)
+        }) {
             // Depth-first through the maps its pairs name, up to 16 deep, as `resolve` goes.
             var stack: [(id: String, depth: Int)] = [(mapID, 0)]
             var seen: Set<String> = []
@@ -212,8 +239,10 @@ extension KMLReaderState {
                 }
             }
             if loops {
-                warn("kml.style-loop", "StyleMap \"\(mapID)\" leads back to itself through StyleMaps; no style comes of it and it is not written",
-                     at: place)
+                warn(
+                    "kml.style-loop",
+                    "StyleMap \"\(mapID)\" leads back to itself through StyleMaps; no style comes of it and it is not written",
+                    at: place)
             }
         }
     }
@@ -223,23 +252,30 @@ extension KMLReaderState {
         // And the schema fields no SimpleData or gx:SimpleArrayData used: the writer types
         // its schema from the values it writes, so a field without a value is not written.
         var schemaInUse: Set<SourceLocation> = []
-        for (name, _, schema) in reports.schemaFieldDefinitions where reports.usedFields.contains(name) { schemaInUse.insert(schema) }
+        for (name, _, schema) in reports.schemaFieldDefinitions where reports.usedFields.contains(name) {
+            schemaInUse.insert(schema)
+        }
         var schemasReported: Set<SourceLocation> = []
         for (name, location, schema) in reports.schemaFieldDefinitions where !reports.usedFields.contains(name) {
             if schemaInUse.contains(schema) {
-                warn("kml.unused-schema-field", "the schema field \"\(name)\" holds no feature's value and is not written (nor its type and display name)",
-                     at: location)
+                warn(
+                    "kml.unused-schema-field",
+                    "the schema field \"\(name)\" holds no feature's value and is not written (nor its type and display name)",
+                    at: location)
             } else if schemasReported.insert(schema).inserted {
                 // No field of it is used: the Schema as a whole, where it starts.
-                warn("kml.unused-schema-field", "no field of this Schema holds a feature's value; it is not written (nor its fields' types and display names)",
-                     at: schema)
+                warn(
+                    "kml.unused-schema-field",
+                    "no field of this Schema holds a feature's value; it is not written (nor its fields' types and display names)",
+                    at: schema)
             }
         }
         for (id, location) in reports.styleDefinitions where !reports.usedStyles.contains(id) {
-            warn("kml.unused-style-dropped",
-                 "shared style \"\(id)\" is used by no feature as it is defined and is not written: geoconv keeps "
-                     + "styles as the styles of the features that use them",
-                 at: location)
+            warn(
+                "kml.unused-style-dropped",
+                "shared style \"\(id)\" is used by no feature as it is defined and is not written: geoconv keeps "
+                    + "styles as the styles of the features that use them",
+                at: location)
         }
     }
 

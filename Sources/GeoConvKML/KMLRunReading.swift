@@ -1,8 +1,8 @@
+internal import DequeModule
 import GeoConvCore
 import GeoConvIO
 internal import GeoConvXML
 internal import Synchronization
-internal import DequeModule
 
 /// What a run's reader starts from: the main reader's tables and containers as they are at
 /// the run's marker.
@@ -57,14 +57,16 @@ final class KMLRunReading {
     /// What reading a run of this document needs besides its tables, for a reader named
     /// `name` with `options` whose log is like `log`.
     func context(name: String, options: KMLReadOptions, like log: DiagnosticLog) -> KMLRunContext {
-        KMLRunContext(prefix: splitter.prefix, suffix: splitter.suffix, marker: splitter.markerName, name: name, options: options,
-                      strict: log.isStrict, listsEveryWarning: log.listsEveryWarning, gauge: gauge)
+        KMLRunContext(
+            prefix: splitter.prefix, suffix: splitter.suffix, marker: splitter.markerName, name: name, options: options,
+            strict: log.isStrict, listsEveryWarning: log.listsEveryWarning, gauge: gauge)
     }
 
     /// Run `index`'s features, read here with `snapshot` (the tables at its marker).
-    func outcome(_ index: Int, snapshot: KMLReaderSnapshot, name: String, options: KMLReadOptions,
-                 like log: DiagnosticLog) -> KMLRunOutcome?
-    {
+    func outcome(
+        _ index: Int, snapshot: KMLReaderSnapshot, name: String, options: KMLReadOptions,
+        like log: DiagnosticLog
+    ) -> KMLRunOutcome? {
         guard let run = splitter.takeRun(index) else { return nil }
         return context(name: name, options: options, like: log).read(run, snapshot: snapshot)
     }
@@ -113,12 +115,15 @@ struct KMLRunContext: Sendable {
         outcome.features.reserveCapacity(run.placemarks)
         // The run starts where it did in the input modulo libxml2's 512-byte chunks, so the
         // parser reads it in the same pieces and reports the same (look-ahead) positions.
-        let prefix = prefix + repeatElement(UInt8(0x20), count: KMLSplitter.chunkPadding(from: prefix.count, to: run.offset))
+        let prefix =
+            prefix + repeatElement(UInt8(0x20), count: KMLSplitter.chunkPadding(from: prefix.count, to: run.offset))
         let relocate = KMLSplitter.relocation(of: run, after: prefix)
         do throws(GeoConvError) {
             let parser: XMLPullParser
             do {
-                parser = fast ? try XMLPullParser(documentParts: [prefix, run.bytes, suffix], maximumDepth: options.maximumDepth)
+                parser =
+                    fast
+                    ? try XMLPullParser(documentParts: [prefix, run.bytes, suffix], maximumDepth: options.maximumDepth)
                     : try XMLPullParser(libxml2Reading: prefix + run.bytes + suffix, maximumDepth: options.maximumDepth)
             } catch {
                 throw GeoConvError(.io, error.message)

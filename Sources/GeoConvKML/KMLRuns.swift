@@ -1,6 +1,7 @@
 import GeoConvCore
 import GeoConvIO
 internal import GeoConvXML
+
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -138,7 +139,9 @@ final class KMLSplitter {
             if emitted < limit {
                 let n = min(buffer.count, limit - emitted)
                 window.withUnsafeBytes { source in
-                    if let start = source.baseAddress { target.copyMemory(from: start + (emitted - base), byteCount: n) }
+                    if let start = source.baseAddress {
+                        target.copyMemory(from: start + (emitted - base), byteCount: n)
+                    }
                 }
                 emitted += n
                 return n
@@ -164,7 +167,8 @@ final class KMLSplitter {
         }
         let length = marker.count + newlines + lastLine
         let padding = KMLSplitter.chunkPadding(from: length, to: bytes.count)
-        return marker + repeatElement(0x20, count: padding) + repeatElement(0x0A, count: newlines) + repeatElement(0x20, count: lastLine)
+        return marker + repeatElement(0x20, count: padding) + repeatElement(0x0A, count: newlines)
+            + repeatElement(0x20, count: lastLine)
     }
 
     // MARK: Scanning
@@ -205,10 +209,12 @@ final class KMLSplitter {
             }
             while !disabled {
                 let from = lexer.offset - base
-                guard let construct = lexer.next(UnsafeBufferPointer(start: p + from, count: window.count - from)) else { return }
+                guard let construct = lexer.next(UnsafeBufferPointer(start: p + from, count: window.count - from))
+                else { return }
                 // Text among a run's Placemarks ends the run.
                 if runStart != nil && placemarkDepth == 0 && open.count == runDepth - 1
-                    && !isBlank(p, from: lastEnd - base, to: construct.start - base) {
+                    && !isBlank(p, from: lastEnd - base, to: construct.start - base)
+                {
                     closeRun()
                 }
                 handle(construct, p)
@@ -248,9 +254,11 @@ final class KMLSplitter {
     /// declaration is kept for the runs' documents); tags open and close elements and runs.
     /// Inside a run's Placemark only the nesting is followed.
     private func handle(_ construct: XMLMarkupLexer.Construct, _ p: UnsafePointer<UInt8>) {
-        let start = construct.start - base, end = construct.end - base
+        let start = construct.start - base
+        let end = construct.end - base
         // (A switch, not ==: the kind's equality is not inlined across modules.)
-        let isEnd: Bool, selfClosing: Bool
+        let isEnd: Bool
+        let selfClosing: Bool
         switch construct.kind {
         case .startTag:
             (isEnd, selfClosing) = (false, false)
@@ -285,10 +293,15 @@ final class KMLSplitter {
             return
         }
         let nameStart = start + (isEnd ? 2 : 1)
-        var nameEnd = nameStart, localStart = nameStart
+        var nameEnd = nameStart
+        var localStart = nameStart
         while nameEnd < end {
             let byte = p[nameEnd]
-            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">") { break }
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: "/")
+                || byte == UInt8(ascii: ">")
+            {
+                break
+            }
             if byte == UInt8(ascii: ":") { localStart = nameEnd + 1 }
             nameEnd += 1
         }
@@ -300,8 +313,12 @@ final class KMLSplitter {
         if !sawRoot {
             sawRoot = true
             if !selfClosing {
-                prefix = declaration + Array(UnsafeBufferPointer(start: p + start, count: end - start)) + Array("<\(markerName)>".utf8)
-                suffix = Array("</\(markerName)></".utf8) + Array(UnsafeBufferPointer(start: p + nameStart, count: nameEnd - nameStart))
+                prefix =
+                    declaration + Array(UnsafeBufferPointer(start: p + start, count: end - start))
+                    + Array("<\(markerName)>".utf8)
+                suffix =
+                    Array("</\(markerName)></".utf8)
+                    + Array(UnsafeBufferPointer(start: p + nameStart, count: nameEnd - nameStart))
                     + [UInt8(ascii: ">")]
             }
         } else if declaresNamespace(p, from: nameEnd, to: end) {
@@ -311,7 +328,9 @@ final class KMLSplitter {
             return
         }
         let parentIsContainer = open.last ?? false
-        if parentIsContainer && equals(p, localStart, nameEnd, "Placemark") && (runStart == nil || open.count == runDepth - 1) {
+        if parentIsContainer && equals(p, localStart, nameEnd, "Placemark")
+            && (runStart == nil || open.count == runDepth - 1)
+        {
             if runStart == nil {
                 countLines(upTo: construct.start)
                 runStart = (construct.start, line, construct.start - lineStart + 1)
@@ -324,8 +343,9 @@ final class KMLSplitter {
         }
         if runStart != nil && open.count == runDepth - 1 { closeRun() }  // another element among them
         if !selfClosing {
-            open.append(equals(p, localStart, nameEnd, "kml") || equals(p, localStart, nameEnd, "Document")
-                        || equals(p, localStart, nameEnd, "Folder"))
+            open.append(
+                equals(p, localStart, nameEnd, "kml") || equals(p, localStart, nameEnd, "Document")
+                    || equals(p, localStart, nameEnd, "Folder"))
         }
     }
 
@@ -366,7 +386,9 @@ final class KMLSplitter {
         guard runCount >= KMLSplitter.minimumPlacemarks, !prefix.isEmpty else { return }
         let bytes = Array(window[(start.offset - base)..<(runEnd - base)])
         guard let marker = markerBytes(for: bytes, index: nextIndex) else { return }
-        let run = Run(index: nextIndex, bytes: bytes, offset: start.offset, line: start.line, column: start.column, placemarks: runCount)
+        let run = Run(
+            index: nextIndex, bytes: bytes, offset: start.offset, line: start.line, column: start.column,
+            placemarks: runCount)
         nextIndex += 1
         cut.append((start.offset, runEnd, run, marker))
     }

@@ -1,14 +1,16 @@
-internal import GeoConvXML
 import GeoConvCore
 import GeoConvFormatKit
+internal import GeoConvXML
 
 /// A KML `<Style>` as read: the parts geoconv maps, each optional so that an inline style
 /// can override only what it says (KML's cascading of shared and inline styles).
 struct KMLStyle: Hashable, Sendable {
     /// The simplestyle and geoconv style properties KML has no element for: read from and
     /// written to ExtendedData.
-    static let extendedDataStyleKeys = NameSet(["marker-symbol", "marker-size", ModelKey.spans.name, ModelKey.infoWindowAnchor.name,
-                                                ModelKey.opacity.name, ModelKey.zIndex.name])
+    static let extendedDataStyleKeys = NameSet([
+        "marker-symbol", "marker-size", ModelKey.spans.name, ModelKey.infoWindowAnchor.name,
+        ModelKey.opacity.name, ModelKey.zIndex.name,
+    ])
 
     var lineColor: Color?
     var lineWidth: Double?
@@ -25,10 +27,12 @@ struct KMLStyle: Hashable, Sendable {
     var balloonText: String?
 
     static func == (a: KMLStyle, b: KMLStyle) -> Bool {
-        a.lineColor == b.lineColor && a.lineWidth == b.lineWidth && a.polyColor == b.polyColor && a.polyFill == b.polyFill
+        a.lineColor == b.lineColor && a.lineWidth == b.lineWidth && a.polyColor == b.polyColor
+            && a.polyFill == b.polyFill
             && a.polyOutline == b.polyOutline && a.iconHref == b.iconHref && a.iconScale == b.iconScale
             && a.iconHeading == b.iconHeading && a.iconColor == b.iconColor && a.hotSpot?.x == b.hotSpot?.x
-            && a.hotSpot?.y == b.hotSpot?.y && a.hotSpot?.xUnits == b.hotSpot?.xUnits && a.hotSpot?.yUnits == b.hotSpot?.yUnits
+            && a.hotSpot?.y == b.hotSpot?.y && a.hotSpot?.xUnits == b.hotSpot?.xUnits
+            && a.hotSpot?.yUnits == b.hotSpot?.yUnits
             && a.labelColor == b.labelColor && a.labelScale == b.labelScale && a.balloonText == b.balloonText
     }
 
@@ -105,7 +109,7 @@ struct KMLStyle: Hashable, Sendable {
         if let anchor = style.groundAnchor {
             hotSpot = (anchor.x, 1 - anchor.y, "fraction", "fraction")
         } else if let offset = feature.properties["icon-offset"]?.arrayValue, offset.count == 2,
-                  let x = offset[0].doubleValue, let y = offset[1].doubleValue
+            let x = offset[0].doubleValue, let y = offset[1].doubleValue
         {
             let units = feature.properties["icon-offset-units"]?.arrayValue?.compactMap(\.stringValue) ?? []
             hotSpot = (x, y, units.first ?? "pixels", units.count > 1 ? units[1] : "pixels")
@@ -131,7 +135,8 @@ struct KMLStyle: Hashable, Sendable {
             if let iconHeading { out += "<heading>\(DecimalFormatter.shortest(iconHeading))</heading>" }
             if let iconHref { out += "<Icon><href>\(XMLEscaping.text(iconHref))</href></Icon>" }
             if let hotSpot {
-                out += "<hotSpot x=\"\(DecimalFormatter.shortest(hotSpot.x))\" y=\"\(DecimalFormatter.shortest(hotSpot.y))\" xunits=\"\(XMLEscaping.attribute(hotSpot.xUnits))\" yunits=\"\(XMLEscaping.attribute(hotSpot.yUnits))\"/>"
+                out +=
+                    "<hotSpot x=\"\(DecimalFormatter.shortest(hotSpot.x))\" y=\"\(DecimalFormatter.shortest(hotSpot.y))\" xunits=\"\(XMLEscaping.attribute(hotSpot.xUnits))\" yunits=\"\(XMLEscaping.attribute(hotSpot.yUnits))\"/>"
             }
             out += "</IconStyle>"
         }
@@ -154,7 +159,9 @@ struct KMLStyle: Hashable, Sendable {
             if let polyOutline { out += "<outline>\(polyOutline ? 1 : 0)</outline>" }
             out += "</PolyStyle>"
         }
-        if let balloonText { out += "<BalloonStyle><text>\(XMLEscaping.cdataOrText(balloonText))</text></BalloonStyle>" }
+        if let balloonText {
+            out += "<BalloonStyle><text>\(XMLEscaping.cdataOrText(balloonText))</text></BalloonStyle>"
+        }
         return out
     }
 }
@@ -167,12 +174,14 @@ package enum KMLNames {
     /// What a feature stood for in KML, as togeojson says it: `groundoverlay`, `networklink`.
     package static let geometryType = "@geometry-type"
     /// Properties of the model kept in ExtendedData as JSON text.
-    static let jsonValued = NameSet([ModelKey.spans.name, ModelKey.groundAnchor.name, ModelKey.infoWindowAnchor.name,
-                                     ModelKey.opacity.name, ModelKey.zIndex.name, ModelKey.geodesic.name, ModelKey.radius.name,
-                                     ModelKey.circleCenter.name, ModelKey.folder.name, ModelKey.latLonBox.name,
-                                     ModelKey.latLonQuad.name, "coordinateProperties", "timespan", "icon-offset",
-                                     "icon-offset-units", ModelKey.id.name, ModelKey.highlightStyle.name, ModelKey.view.name,
-                                     ModelKey.region.name, ModelKey.displayNames.name])
+    static let jsonValued = NameSet([
+        ModelKey.spans.name, ModelKey.groundAnchor.name, ModelKey.infoWindowAnchor.name,
+        ModelKey.opacity.name, ModelKey.zIndex.name, ModelKey.geodesic.name, ModelKey.radius.name,
+        ModelKey.circleCenter.name, ModelKey.folder.name, ModelKey.latLonBox.name,
+        ModelKey.latLonQuad.name, "coordinateProperties", "timespan", "icon-offset",
+        "icon-offset-units", ModelKey.id.name, ModelKey.highlightStyle.name, ModelKey.view.name,
+        ModelKey.region.name, ModelKey.displayNames.name,
+    ])
 }
 
 /// A `StyleMap`: its normal and highlight styles, each a URL or an inline `Style`.

@@ -1,5 +1,5 @@
-internal import GeoConvXML
 import GeoConvCore
+internal import GeoConvXML
 
 /// Per-point values of a `gx:Track` (heart rate, cadence, temperature from Garmin, Strava or
 /// glider exports): `<ExtendedData><SchemaData><gx:SimpleArrayData name><gx:value>…` inside
@@ -13,8 +13,10 @@ extension KMLReaderState {
         var arrays: [(name: String, values: [JSONValue])] = []
         try parser.forEachChild { (element, isEmpty) throws(XMLParseError) in
             guard element == "SchemaData" else {
-                warn("kml.element-dropped", "<\(element)> in a gx:Track's ExtendedData is not carried over: only SchemaData's gx:SimpleArrayData is",
-                     at: location())
+                warn(
+                    "kml.element-dropped",
+                    "<\(element)> in a gx:Track's ExtendedData is not carried over: only SchemaData's gx:SimpleArrayData is",
+                    at: location())
                 if !isEmpty { try parser.skipElement() }
                 return
             }
@@ -23,8 +25,10 @@ extension KMLReaderState {
             let schema = tables.schemas[url.hasPrefix("#") ? String(url.dropFirst()) : url] ?? [:]
             try parser.forEachChild { (child, childEmpty) throws(XMLParseError) in
                 guard child == "SimpleArrayData" else {
-                    warn("kml.element-dropped", "<\(child)> in a gx:Track's SchemaData is not carried over: only gx:SimpleArrayData is",
-                         at: location())
+                    warn(
+                        "kml.element-dropped",
+                        "<\(child)> in a gx:Track's SchemaData is not carried over: only gx:SimpleArrayData is",
+                        at: location())
                     if !childEmpty { try parser.skipElement() }
                     return
                 }
@@ -35,7 +39,9 @@ extension KMLReaderState {
                 if !childEmpty {
                     try parser.forEachChild { (valueElement, valueEmpty) throws(XMLParseError) in
                         guard valueElement == "value" else {
-                            warn("kml.element-dropped", "<\(valueElement)> in a gx:SimpleArrayData is not carried over", at: location())
+                            warn(
+                                "kml.element-dropped", "<\(valueElement)> in a gx:SimpleArrayData is not carried over",
+                                at: location())
                             if !valueEmpty { try parser.skipElement() }
                             return
                         }
@@ -54,10 +60,14 @@ extension KMLReaderState {
     /// each track's arrays and point count, one entry for a `gx:Track`, one per track of a
     /// `gx:MultiTrack` (whose values are then one array per track, `null`s for a track
     /// without the array).
-    static func setTrackArrays(_ perTrack: [(arrays: [(name: String, values: [JSONValue])], points: Int)], multi: Bool,
-                               in feature: inout Feature) {
+    static func setTrackArrays(
+        _ perTrack: [(arrays: [(name: String, values: [JSONValue])], points: Int)], multi: Bool,
+        in feature: inout Feature
+    ) {
         var names: [String] = []
-        for track in perTrack { for array in track.arrays where !names.contains(array.name) { names.append(array.name) } }
+        for track in perTrack {
+            for array in track.arrays where !names.contains(array.name) { names.append(array.name) }
+        }
         guard !names.isEmpty else { return }
         var perPoint = feature.properties["coordinateProperties"]?.objectValue ?? [:]
         for name in names {
@@ -80,7 +90,7 @@ extension KMLWriterState {
             guard let array = value.arrayValue else { continue }
             let lines = multi ? array.compactMap(\.arrayValue) : [array]
             guard lines.count == lineCounts.count, zip(lines, lineCounts).allSatisfy({ $0.count == $1 }),
-                  lines.allSatisfy({ $0.allSatisfy(Self.isArrayScalar) })
+                lines.allSatisfy({ $0.allSatisfy(Self.isArrayScalar) })
             else { continue }
             result.append((key, lines))
         }
@@ -134,7 +144,10 @@ extension KMLWriterState {
         let own: SchemaType
         switch value {
         case .null: return type
-        case .number(let number): own = number.literal.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) }) ? .int : .double
+        case .number(let number):
+            own =
+                number.literal.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) })
+                ? .int : .double
         case .bool: own = .bool
         default: own = .string
         }

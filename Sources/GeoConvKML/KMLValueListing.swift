@@ -1,6 +1,6 @@
 import GeoConvCore
-import GeoConvIO
 import GeoConvFormatKit
+import GeoConvIO
 import GeoConvXML
 
 /// KML's part of the conservation check: every element text and attribute value of a KML
@@ -9,8 +9,10 @@ import GeoConvXML
 /// references to them as renamable (the writer names its shared styles itself).
 enum KMLValueListing {
     /// The elements whose content is a style: written once however many features use it.
-    private static let styleElements: Set<String> = ["Style", "StyleMap", "IconStyle", "LabelStyle", "LineStyle", "PolyStyle",
-                                                      "BalloonStyle", "ListStyle"]
+    private static let styleElements: Set<String> = [
+        "Style", "StyleMap", "IconStyle", "LabelStyle", "LineStyle", "PolyStyle",
+        "BalloonStyle", "ListStyle",
+    ]
 
     /// Elements whose text is a KML colour (`aabbggrr`).
     private static let colorElements: Set<String> = ["color", "bgColor", "textColor"]
@@ -45,10 +47,13 @@ enum KMLValueListing {
         let listed: [XMLListedValue]
         do {
             // (A description's XHTML is one value, as the reader keeps it.)
-            listed = try XMLValueListing.values(markupElements: ["description"]) { buffer in try input.read(into: buffer) }
+            listed = try XMLValueListing.values(markupElements: ["description"]) { buffer in
+                try input.read(into: buffer)
+            }
         } catch {
-            throw .xmlRefusal(error.message, isLimit: error.isLimit, line: error.line, column: error.column, file: input.name,
-                              format: "KML", underlyingError: error)
+            throw .xmlRefusal(
+                error.message, isLimit: error.isLimit, line: error.line, column: error.column, file: input.name,
+                format: "KML", underlyingError: error)
         }
         var values: [ListedValue] = []
         values.reserveCapacity(listed.count)
@@ -57,52 +62,74 @@ enum KMLValueListing {
             let own = enclosing.last ?? ListedValue.Position(line: 0, column: 0)
             let holder = value.attribute.map { value.element + "@" + $0 } ?? value.element
             // A colour in another spelling (upper case, a leading #) is the same colour.
-            let spelled = value.attribute == nil && Self.colorElements.contains(value.element)
+            let spelled =
+                value.attribute == nil && Self.colorElements.contains(value.element)
                 ? String(value.text.trimmed.drop { $0 == "#" }).lowercased() : value.text
             let schemaDefault = value.attribute == nil ? defaults[value.element] : attributeDefaults[holder]
             // (xsd:boolean's two spellings: a default of 1 is also written true.)
-            let isDefault = schemaDefault.map { ListedValue.matchKey(Self.booleanAsDigit($0)) == ListedValue.matchKey(Self.booleanAsDigit(spelled.trimmed)) }
+            let isDefault =
+                schemaDefault.map {
+                    ListedValue.matchKey(Self.booleanAsDigit($0))
+                        == ListedValue.matchKey(Self.booleanAsDigit(spelled.trimmed))
+                }
                 ?? false
             let inStyle = value.path.contains { styleElements.contains($0) }
             var kind = ListedValue.Kind.plain
             if inStyle { kind = .shared }
-            let attribute = value.attribute.map { name in name.split(separator: ":").last.map(String.init) ?? name }  // kml:id is id
-            if value.element == "styleUrl" || (attribute == "id" && (styleElements.contains(value.element) || value.element == "CascadingStyle")) {
+            // kml:id is id
+            let attribute = value.attribute.map { name in name.split(separator: ":").last.map(String.init) ?? name }
+            if value.element == "styleUrl"
+                || (attribute == "id" && (styleElements.contains(value.element) || value.element == "CascadingStyle"))
+            {
                 kind = .renamable
             }
             // A schema field's name and display name, and a Data's display name: the writer
             // writes one schema, each field (and its label) once, however many schemas or
             // placemarks named it.
             if (value.attribute == "name" && (value.element == "SimpleField" || value.element == "SimpleArrayField"))
-                || (value.element == "displayName" && value.path.dropLast().last.map { ["Data", "SimpleField", "SimpleArrayField"].contains($0) } == true) {
+                || (value.element == "displayName"
+                    && value.path.dropLast().last.map { ["Data", "SimpleField", "SimpleArrayField"].contains($0) }
+                        == true)
+            {
                 kind = .shared
             }
             // A schema field's type: the writer types its fields from their values (`float` is written `double`).
-            if value.attribute == "type", value.element == "SimpleField" || value.element == "SimpleArrayField" { kind = .renamable }
+            if value.attribute == "type", value.element == "SimpleField" || value.element == "SimpleArrayField" {
+                kind = .renamable
+            }
             // A StyleMap's Pair keys: a map with only a normal style is written as that style.
             if value.element == "key", value.path.dropLast().last == "Pair" { kind = .renamable }
             // A schema's id and the references to it: the writer names its own schema.
             // (KML 2.1's `parent="Placemark"` schema: its custom placemark elements are read
             // as Placemarks and written as such, with the fields as SchemaData.)
-            if (value.element == "Schema" && (value.attribute == "id" || value.attribute == "name" || value.attribute == "parent"))
-                || value.attribute == "schemaUrl" {
+            if (value.element == "Schema"
+                && (value.attribute == "id" || value.attribute == "name" || value.attribute == "parent"))
+                || value.attribute == "schemaUrl"
+            {
                 kind = .renamable
             }
             if value.attribute == nil, value.element == "coordinates" || value.element == "coord" {
                 for token in ordinates(value.text) {
-                    values.append(ListedValue(text: token, line: own.line, column: own.column, enclosing: enclosing, kind: kind, holder: holder))
+                    values.append(
+                        ListedValue(
+                            text: token, line: own.line, column: own.column, enclosing: enclosing, kind: kind,
+                            holder: holder))
                 }
                 continue
             }
             // A Data value that is a JSON string (an id that is not an XML name, kept in
             // geoconv:id as JSON text) is listed as the string it holds, on either side.
             var text = spelled
-            if value.attribute == nil, value.element == "value", text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2,
-               case .string(let inner)? = JSONText.parse(text) {
+            if value.attribute == nil, value.element == "value", text.hasPrefix("\""), text.hasSuffix("\""),
+                text.count >= 2,
+                case .string(let inner)? = JSONText.parse(text)
+            {
                 text = inner
             }
-            values.append(ListedValue(text: text, line: own.line, column: own.column, enclosing: enclosing, kind: kind, holder: holder,
-                                      isDefault: isDefault))
+            values.append(
+                ListedValue(
+                    text: text, line: own.line, column: own.column, enclosing: enclosing, kind: kind, holder: holder,
+                    isDefault: isDefault))
         }
         return values
     }

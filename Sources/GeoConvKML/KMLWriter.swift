@@ -1,7 +1,7 @@
-internal import GeoConvXML
 public import GeoConvCore
-public import GeoConvIO
 public import GeoConvFormatKit
+public import GeoConvIO
+internal import GeoConvXML
 import OrderedCollections
 
 /// Options for writing KML.
@@ -49,8 +49,9 @@ public struct KMLWriter: FeatureWriter {
 
     public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) {
         if let crs = header.crs {
-            throw GeoConvError(.unsupported, "KML is always WGS84 longitude/latitude; the input is in \(crs)",
-                               hint: "reproject the input first")
+            throw GeoConvError(
+                .unsupported, "KML is always WGS84 longitude/latitude; the input is in \(crs)",
+                hint: "reproject the input first")
         }
         state.header = header
         if let longitude = header.camera?.target.longitude { _ = try state.viewLongitude(longitude) }
@@ -62,8 +63,9 @@ public struct KMLWriter: FeatureWriter {
         // (The document view's elements as read are its LookAt/Camera: `documentStart`.)
         let members = header.foreignMembers.keys.filter { $0 != ModelKey.view.name }
         if !members.isEmpty {
-            try state.diagnostics.warn("kml.document-members-dropped",
-                                       "document members (\(members.joined(separator: ", "))) have no place in KML")
+            try state.diagnostics.warn(
+                "kml.document-members-dropped",
+                "document members (\(members.joined(separator: ", "))) have no place in KML")
         }
     }
 
@@ -88,10 +90,14 @@ final class KMLWriterState {
     @exclusivity(unchecked) var mixedTypeFields: Set<Int> = []
     /// Style XML → the first id it was written under, for the styles no source named.
     @exclusivity(unchecked) var styleIDs: [String: String] = [:]
-    @exclusivity(unchecked) var schema: OrderedDictionary<String, SchemaType> = [:] { didSet { startChanges &+= 1 } }  // field → type
-    @exclusivity(unchecked) var displayNames: [String: String] = [:] { didSet { startChanges &+= 1 } }  // field → displayName
+    // field → type
+    @exclusivity(unchecked) var schema: OrderedDictionary<String, SchemaType> = [:] { didSet { startChanges &+= 1 } }
+    // field → displayName
+    @exclusivity(unchecked) var displayNames: [String: String] = [:] { didSet { startChanges &+= 1 } }
     /// The track arrays' fields (`gx:SimpleArrayField`), in the order met.
-    @exclusivity(unchecked) var arrayFields: OrderedDictionary<String, SchemaType> = [:] { didSet { startChanges &+= 1 } }
+    @exclusivity(unchecked) var arrayFields: OrderedDictionary<String, SchemaType> = [:] {
+        didSet { startChanges &+= 1 }
+    }
     /// StyleMaps, id → "normal id|highlight id", in order of first use.
     @exclusivity(unchecked) var styleMaps: OrderedDictionary<String, String> = [:] { didSet { startChanges &+= 1 } }
     /// "normal id|highlight id" → the first StyleMap id it was written under, for maps no source named.
@@ -137,12 +143,14 @@ final class KMLWriterState {
     static let schemaID = "geoconv-schema"
 
     /// Properties KML writes in its own elements (or that only describe KML structure).
-    static let structural = NameSet([ModelKey.folder.name, "styleUrl", "Snippet", "visibility", "address", "phoneNumber",
-                                          "timestamp", "timespan", KMLNames.geometryType, ModelKey.latLonBox.name, ModelKey.latLonQuad.name,
-                                          "icon-offset", "icon-offset-units", "label-color", "label-opacity", "label-scale",
-                                          ModelKey.balloonText.name, ModelKey.altitudeMode.name, ModelKey.extrude.name, ModelKey.radius.name,
-                                          ModelKey.circleCenter.name, ModelKey.geodesic.name, ModelKey.groundAnchor.name, ModelKey.view.name,
-                                          ModelKey.region.name, ModelKey.highlightStyle.name, ModelKey.displayNames.name])
+    static let structural = NameSet([
+        ModelKey.folder.name, "styleUrl", "Snippet", "visibility", "address", "phoneNumber",
+        "timestamp", "timespan", KMLNames.geometryType, ModelKey.latLonBox.name, ModelKey.latLonQuad.name,
+        "icon-offset", "icon-offset-units", "label-color", "label-opacity", "label-scale",
+        ModelKey.balloonText.name, ModelKey.altitudeMode.name, ModelKey.extrude.name, ModelKey.radius.name,
+        ModelKey.circleCenter.name, ModelKey.geodesic.name, ModelKey.groundAnchor.name, ModelKey.view.name,
+        ModelKey.region.name, ModelKey.highlightStyle.name, ModelKey.displayNames.name,
+    ])
 
     /// Whether a structural property's value is one KML's own element does not take, so that
     /// it stays data under its key: a `visibility` that is not a boolean (`"0"`), an
@@ -162,8 +170,10 @@ final class KMLWriterState {
     /// What GroundOverlays and NetworkLinks write as their own elements, in schema order.
     static let overlayElements = ["color", "drawOrder"]
     static let groundOverlayElements = ["altitude", "altitudeMode"]
-    static let linkElements = ["href", "refreshMode", "refreshInterval", "viewRefreshMode", "viewRefreshTime", "viewBoundScale",
-                               "viewFormat", "httpQuery"]
+    static let linkElements = [
+        "href", "refreshMode", "refreshInterval", "viewRefreshMode", "viewRefreshTime", "viewBoundScale",
+        "viewFormat", "httpQuery",
+    ]
     static let networkLinkElements = ["refreshVisibility", "flyToView"]
     /// The properties a GroundOverlay or NetworkLink writes as its own elements, not as data.
     static let groundOverlayOwn = NameSet(overlayElements + groundOverlayElements + ["icon"])
@@ -173,9 +183,12 @@ final class KMLWriterState {
     /// Every property the writer looks up by name. Most features of a large file have none of
     /// them, which one pass over their keys shows: then no lookup is made
     /// (`hasAskedProperties`, `property(_:of:)`).
-    static let askedNames = NameSet(structural.all.union(groundOverlayOwn.all).union(networkLinkOwn.all).union(screenOverlayOwn.all)
-        .union(["coordinateProperties"]))
-    static let altitudeModes: Set<String> = ["clampToGround", "relativeToGround", "absolute", "relativeToSeaFloor", "clampToSeaFloor"]
+    static let askedNames = NameSet(
+        structural.all.union(groundOverlayOwn.all).union(networkLinkOwn.all).union(screenOverlayOwn.all)
+            .union(["coordinateProperties"]))
+    static let altitudeModes: Set<String> = [
+        "clampToGround", "relativeToGround", "absolute", "relativeToSeaFloor", "clampToSeaFloor",
+    ]
     static let regionBox = ["north", "south", "east", "west", "minAltitude", "maxAltitude", "altitudeMode"]
     static let regionLod = ["minLodPixels", "maxLodPixels", "minFadeExtent", "maxFadeExtent"]
     static let viewElements = ["longitude", "latitude", "altitude", "heading", "tilt", "roll", "range", "altitudeMode"]
@@ -242,8 +255,9 @@ final class KMLWriterState {
 
     /// Reports one text whose characters XML 1.0 cannot hold were dropped.
     func warnTextDropped() throws(GeoConvError) {
-        try warn("kml.control-characters-dropped",
-                 "control characters (such as U+0000) cannot appear in XML 1.0 and are dropped from KML text")
+        try warn(
+            "kml.control-characters-dropped",
+            "control characters (such as U+0000) cannot appear in XML 1.0 and are dropped from KML text")
     }
 
     func write(_ feature: Feature) throws(GeoConvError) {
@@ -263,7 +277,7 @@ final class KMLWriterState {
         try feature.requireFinite(writing: "KML", at: diagnostics.currentLocation)
         self.hasAskedProperties = hasAskedProperties
         if !hasAskedProperties, !feature.hasStringID, folders.isEmpty, feature.title == nil, feature.snippet == nil,
-           feature.style.isEmpty
+            feature.style.isEmpty
         {
             // Most features of a large file: a Placemark with nothing but data and a geometry
             // (what the general path below writes for them, without its lookups).
@@ -278,14 +292,19 @@ final class KMLWriterState {
         let kind = property(KMLNames.geometryType, of: feature)?.stringValue
         let box = property(.latLonBox, of: feature)
         let quad = property(.latLonQuad, of: feature)?.compactMap { corner -> (Double, Double)? in
-            guard let pair = corner.arrayValue, pair.count == 2, let lon = pair[0].doubleValue, let lat = pair[1].doubleValue,
-                  lon.isFinite, lat.isFinite else { return nil }
+            guard let pair = corner.arrayValue, pair.count == 2, let lon = pair[0].doubleValue,
+                let lat = pair[1].doubleValue,
+                lon.isFinite, lat.isFinite
+            else { return nil }
             return (lon, lat)
         }
         let hasQuad = quad?.count == 4
         // (A GroundOverlay without a box is one still: its LatLonBox is optional.)
-        let element: FeatureElement = kind == "groundoverlay" && (box != nil || hasQuad || feature.geometry == nil)
-            ? .groundOverlay : (kind == "networklink" ? .networkLink : (kind == "screenoverlay" && feature.geometry == nil ? .screenOverlay : .placemark))
+        let element: FeatureElement =
+            kind == "groundoverlay" && (box != nil || hasQuad || feature.geometry == nil)
+            ? .groundOverlay
+            : (kind == "networklink"
+                ? .networkLink : (kind == "screenoverlay" && feature.geometry == nil ? .screenOverlay : .placemark))
         append(element.openTag)
         var extendedID: JSONValue?
         switch feature.id {
@@ -296,7 +315,10 @@ final class KMLWriterState {
             buffer.append(UInt8(ascii: "\""))
         case .string(let s)?:
             if KMLWriterState.isNCName(s) {
-                try warn("kml.duplicate-id", "the id \"\(s)\" is used more than once; KML ids are unique, so the repeat is kept in ExtendedData (\(ModelKey.id.name))")
+                try warn(
+                    "kml.duplicate-id",
+                    "the id \"\(s)\" is used more than once; KML ids are unique, so the repeat is kept in ExtendedData (\(ModelKey.id.name))"
+                )
             }
             extendedID = .string(s)
         case .number(let n)?: extendedID = .number(n)
@@ -310,14 +332,24 @@ final class KMLWriterState {
             append("</name>")
         }
         if let description = feature.snippet { try checkText(description) }
-        if let visibility = property("visibility", of: feature)?.boolValue { append(text: "<visibility>\(visibility ? 1 : 0)</visibility>") }
-        for key in ["address", "phoneNumber"] {
-            if let text = property(key, of: feature)?.stringValue { append(text: "<\(key)>\(XMLEscaping.text(text))</\(key)>") }
+        if let visibility = property("visibility", of: feature)?.boolValue {
+            append(text: "<visibility>\(visibility ? 1 : 0)</visibility>")
         }
-        if let snippet = property("Snippet", of: feature)?.stringValue { append(text: "<Snippet>\(XMLEscaping.text(snippet))</Snippet>") }
-        if let description = feature.snippet { append(text: "<description>\(XMLEscaping.cdataOrText(description))</description>") }
+        for key in ["address", "phoneNumber"] {
+            if let text = property(key, of: feature)?.stringValue {
+                append(text: "<\(key)>\(XMLEscaping.text(text))</\(key)>")
+            }
+        }
+        if let snippet = property("Snippet", of: feature)?.stringValue {
+            append(text: "<Snippet>\(XMLEscaping.text(snippet))</Snippet>")
+        }
+        if let description = feature.snippet {
+            append(text: "<description>\(XMLEscaping.cdataOrText(description))</description>")
+        }
         if let view = property(.view, of: feature) { try writeView(view) }
-        if let when = property("timestamp", of: feature)?.stringValue { append(text: "<TimeStamp><when>\(XMLEscaping.text(when))</when></TimeStamp>") }
+        if let when = property("timestamp", of: feature)?.stringValue {
+            append(text: "<TimeStamp><when>\(XMLEscaping.text(when))</when></TimeStamp>")
+        }
         if let span = property("timespan", of: feature)?.objectValue {
             append("<TimeSpan>")
             if let begin = span["begin"]?.stringValue { append(text: "<begin>\(XMLEscaping.text(begin))</begin>") }
@@ -332,12 +364,16 @@ final class KMLWriterState {
             if let icon = property("icon", of: feature)?.stringValue ?? feature.style.icon {
                 append(text: "<Icon><href>\(XMLEscaping.text(icon))</href></Icon>")
             }
-            if let altitude = property("altitude", of: feature)?.doubleValue { append(text: "<altitude>\(DecimalFormatter.shortest(altitude))</altitude>") }
+            if let altitude = property("altitude", of: feature)?.doubleValue {
+                append(text: "<altitude>\(DecimalFormatter.shortest(altitude))</altitude>")
+            }
             if let mode = property("altitudeMode", of: feature)?.stringValue { try writeAltitudeMode(mode) }
             if let box {
                 append("<LatLonBox>")
                 for key in ["north", "south", "east", "west", "rotation"] {
-                    if let value = box[key]?.doubleValue { append(text: "<\(key)>\(DecimalFormatter.shortest(value))</\(key)>") }
+                    if let value = box[key]?.doubleValue {
+                        append(text: "<\(key)>\(DecimalFormatter.shortest(value))</\(key)>")
+                    }
                 }
                 append("</LatLonBox>")
             }
@@ -367,7 +403,9 @@ final class KMLWriterState {
                 }
                 append("/>")
             }
-            if let rotation = property("rotation", of: feature)?.doubleValue { append(text: "<rotation>\(DecimalFormatter.shortest(rotation))</rotation>") }
+            if let rotation = property("rotation", of: feature)?.doubleValue {
+                append(text: "<rotation>\(DecimalFormatter.shortest(rotation))</rotation>")
+            }
         } else if element == .networkLink {
             elements(KMLWriterState.networkLinkElements, of: feature)
             append("<Link>")
@@ -380,8 +418,10 @@ final class KMLWriterState {
         if element == .networkLink, let geometry = feature.geometry, !geometry.isEmpty {
             // A NetworkLink holds no geometry (togeojson gives a link its Region's box as one):
             // the geometry is written beside it, as a Placemark of the same name.
-            try warn("kml.networklink-geometry-as-placemark",
-                     "a NetworkLink holds no geometry: the feature's \(geometry.kind.rawValue) is written as a Placemark of the same name after the link")
+            try warn(
+                "kml.networklink-geometry-as-placemark",
+                "a NetworkLink holds no geometry: the feature's \(geometry.kind.rawValue) is written as a Placemark of the same name after the link"
+            )
             append("<Placemark>")
             if let title = feature.title {
                 append("<name>")
@@ -428,7 +468,7 @@ final class KMLWriterState {
         writesStraight = false
         try body.append(bytes)
         if writtenStart == nil, body.count >= KMLWriterState.earlyStartThreshold, output.rewritesPrefix,
-           !options.topFoldersAsDocuments  // their schemas are put in as the spool is drained
+            !options.topFoldersAsDocuments  // their schemas are put in as the spool is drained
         {
             let start = documentStart()
             try output.write(start)
@@ -442,7 +482,11 @@ final class KMLWriterState {
         var common = 0
         while common < folders.count, common < path.count, folders[common] == path[common] { common += 1 }
         while folders.count > common {
-            if folders.count == 1, options.topFoldersAsDocuments { append("</Document>\n") } else { append("</Folder>\n") }
+            if folders.count == 1, options.topFoldersAsDocuments {
+                append("</Document>\n")
+            } else {
+                append("</Folder>\n")
+            }
             folders.removeLast()
         }
         for name in path[common...] {
@@ -475,9 +519,10 @@ final class KMLWriterState {
     /// not written (KML's default, clampToGround, applies) and is reported.
     func writeAltitudeMode(_ mode: String) throws(GeoConvError) {
         guard KMLWriterState.altitudeModes.contains(mode) else {
-            try warn("kml.invalid-altitude-mode",
-                     "altitudeMode \"\(mode)\" is not a KML altitude mode; it is not written, so KML's default (clampToGround) applies",
-                     hint: "use clampToGround, relativeToGround, absolute, relativeToSeaFloor or clampToSeaFloor")
+            try warn(
+                "kml.invalid-altitude-mode",
+                "altitudeMode \"\(mode)\" is not a KML altitude mode; it is not written, so KML's default (clampToGround) applies",
+                hint: "use clampToGround, relativeToGround, absolute, relativeToSeaFloor or clampToSeaFloor")
             return
         }
         let gx = mode == "relativeToSeaFloor" || mode == "clampToSeaFloor"

@@ -1,5 +1,5 @@
-internal import GeoConvXML
 import GeoConvCore
+internal import GeoConvXML
 
 /// The document around the placemarks: its start (root, the document's own elements, shared
 /// styles, StyleMaps and the schema, as the placemarks need them) and its end.
@@ -34,10 +34,13 @@ extension KMLWriterState {
         if usesGX { append(" xmlns:gx=\"http://www.google.com/kml/ext/2.2\"") }
         append(">\n<Document>\n")
         if let name = header.name { append(text: "<name>\(XMLEscaping.text(name))</name>\n") }
-        if let description = header.description { append(text: "<description>\(XMLEscaping.cdataOrText(description))</description>\n") }
+        if let description = header.description {
+            append(text: "<description>\(XMLEscaping.cdataOrText(description))</description>\n")
+        }
         if let camera = header.camera, let view = header.foreignMembers[model: .view],
-           CameraPosition(kmlView: view) == camera,
-           view["altitudeMode"].map({ KMLWriterState.altitudeModes.contains($0.stringValue ?? "") }) ?? true {
+            CameraPosition(kmlView: view) == camera,
+            view["altitudeMode"].map({ KMLWriterState.altitudeModes.contains($0.stringValue ?? "") }) ?? true
+        {
             // The view as read (its range, heading and altitude exactly), while it is still the
             // camera. (Its altitude mode is a valid one: writing it reports nothing.)
             do throws(GeoConvError) { try writeView(view, reportsWrap: false) } catch {}
@@ -54,8 +57,12 @@ extension KMLWriterState {
         for (id, pair) in styleMaps {
             let ids = pair.split(separator: "|", maxSplits: 1).map(String.init)
             guard ids.count == 2 else { continue }
-            append(text: "<StyleMap id=\"\(XMLEscaping.attribute(id))\"><Pair><key>normal</key><styleUrl>#\(XMLEscaping.text(ids[0]))</styleUrl></Pair>")
-            append(text: "<Pair><key>highlight</key><styleUrl>#\(XMLEscaping.text(ids[1]))</styleUrl></Pair></StyleMap>\n")
+            append(
+                text:
+                    "<StyleMap id=\"\(XMLEscaping.attribute(id))\"><Pair><key>normal</key><styleUrl>#\(XMLEscaping.text(ids[0]))</styleUrl></Pair>"
+            )
+            append(
+                text: "<Pair><key>highlight</key><styleUrl>#\(XMLEscaping.text(ids[1]))</styleUrl></Pair></StyleMap>\n")
         }
         if !header.tileLayers.isEmpty {
             // Tile layers have no KML element: kept in the document's ExtendedData, read back by geoconv.
@@ -107,6 +114,8 @@ extension KMLWriterState {
     /// Whether `text` is an XML NCName (what KML's `id` attributes must be).
     static func isNCName(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
-        return text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0.properties.numericType != nil || "-_.".unicodeScalars.contains($0) }
+        return text.unicodeScalars.allSatisfy {
+            $0.properties.isAlphabetic || $0.properties.numericType != nil || "-_.".unicodeScalars.contains($0)
+        }
     }
 }

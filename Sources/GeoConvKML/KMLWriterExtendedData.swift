@@ -6,7 +6,9 @@ internal import GeoConvXML
 extension KMLWriterState {
     func writeExtendedData(_ feature: Feature, id: JSONValue?, element: FeatureElement) throws(GeoConvError) {
         if hasAskedProperties, let names = property(.displayNames, of: feature) {
-            for (key, value) in names { if let label = value.stringValue, displayNames[key] == nil { displayNames[key] = label } }
+            for (key, value) in names {
+                if let label = value.stringValue, displayNames[key] == nil { displayNames[key] = label }
+            }
         }
         // The SimpleData elements are written as they come, after the start of a SchemaData
         // (taken back when none comes). The few Data elements, which come first, are listed
@@ -24,17 +26,20 @@ extension KMLWriterState {
         let simpleStart = buffer.count
         // The properties as the model's fields merge into them: the feature's own, untouched,
         // when the model adds nothing (most features).
-        let textsDropped = if feature.title == nil, feature.snippet == nil, feature.style.isEmpty {
-            try writeProperties(feature.properties, of: feature, element: element, data: &data)
-        } else {
-            try writeProperties(StyleProperties.merged(feature), of: feature, element: element, data: &data)
-        }
+        let textsDropped =
+            if feature.title == nil, feature.snippet == nil, feature.style.isEmpty {
+                try writeProperties(feature.properties, of: feature, element: element, data: &data)
+            } else {
+                try writeProperties(StyleProperties.merged(feature), of: feature, element: element, data: &data)
+            }
         switch feature.geometry {
         case .circle(_, let radius)?:
             data.append((ModelKey.radius.name, DecimalFormatter.shortest(radius)))
         case .polygon? where hasAskedProperties:
             // A circle drawn as its polygon: the exact circle, for readers that know it.
-            if let radius = property(ModelKey.radius.name, of: feature), let center = property(ModelKey.circleCenter.name, of: feature) {
+            if let radius = property(ModelKey.radius.name, of: feature),
+                let center = property(ModelKey.circleCenter.name, of: feature)
+            {
                 data.append((ModelKey.radius.name, JSONText.string(radius)))
                 data.append((ModelKey.circleCenter.name, JSONText.string(center)))
             }
@@ -73,14 +78,19 @@ extension KMLWriterState {
     /// Appends `properties` (the feature's, merged with the model's fields) as SimpleData to
     /// `buffer` and lists the few that are Data in `data`; returns how many values lost
     /// characters XML cannot hold.
-    private func writeProperties(_ properties: JSONObject, of feature: Feature, element: FeatureElement,
-                                 data: inout [(String, String)]) throws(GeoConvError) -> Int
-    {
+    private func writeProperties(
+        _ properties: JSONObject, of feature: Feature, element: FeatureElement,
+        data: inout [(String, String)]
+    ) throws(GeoConvError) -> Int {
         // (The names KML writes in its own elements are asked for: a feature without any skips the test.)
-        let ownElements: NameSet? = !hasAskedProperties ? nil : element == .groundOverlay
-            ? KMLWriterState.groundOverlayOwn
-            : (element == .networkLink ? KMLWriterState.networkLinkOwn
-                : (element == .screenOverlay ? KMLWriterState.screenOverlayOwn : KMLWriterState.noOwnElements))
+        let ownElements: NameSet? =
+            !hasAskedProperties
+            ? nil
+            : element == .groundOverlay
+                ? KMLWriterState.groundOverlayOwn
+                : (element == .networkLink
+                    ? KMLWriterState.networkLinkOwn
+                    : (element == .screenOverlay ? KMLWriterState.screenOverlayOwn : KMLWriterState.noOwnElements))
         var textsDropped = 0
         func addSimple(field: Int, _ value: String) {
             if discards {
@@ -95,7 +105,7 @@ extension KMLWriterState {
         for (key, value) in properties {
             place += 1
             if let ownElements, KMLWriterState.structural.contains(key) || ownElements.contains(key),
-               !KMLWriterState.isUnusedStructural(key, value, element: element)
+                !KMLWriterState.isUnusedStructural(key, value, element: element)
             {
                 // A geometry's own facts (an empty <gx:Track>'s altitudeMode) stay data when no
                 // geometry is written to hold them.
@@ -106,24 +116,32 @@ extension KMLWriterState {
             // "title" always: KML's <name> reads back as `name`, and the key is the user's.
             let otherName = key == "name" && (feature.title == nil || value.stringValue != feature.title)
             let otherSnippet = key == "description" && (feature.snippet == nil || value.stringValue != feature.snippet)
-            let isUnmirroredText = otherName || key == "title" || otherSnippet
+            let isUnmirroredText =
+                otherName || key == "title" || otherSnippet
                 || TitleProperties.mustKeepBesideElement(key, value, of: feature)
             if otherName && feature.title != nil || otherSnippet && feature.snippet != nil {
                 // (The reader keeps such data as `name_2`: the <name> is `name` everywhere.)
-                try warn("kml.name-as-data",
-                         "the property \"\(key)\" does not say the placemark's own <\(key)>: it is kept as data, "
-                             + "and reads back as \"\(key)_2\"",
-                         hint: "rename the property, or give the title (snippet) under another key")
+                try warn(
+                    "kml.name-as-data",
+                    "the property \"\(key)\" does not say the placemark's own <\(key)>: it is kept as data, "
+                        + "and reads back as \"\(key)_2\"",
+                    hint: "rename the property, or give the title (snippet) under another key")
             }
             if StyleProperties.names.contains(key), !isUnmirroredText {
                 // Title, description and what the KML style says are written as such; the style
                 // facts KML has no element for go to ExtendedData (JSON text for geoconv's own).
                 if KMLStyle.extendedDataStyleKeys.contains(key) {
-                    data.append((key, ModelKey.isModelKey(key) ? JSONText.string(value) : (value.stringValue ?? JSONText.string(value))))
+                    data.append(
+                        (
+                            key,
+                            ModelKey.isModelKey(key)
+                                ? JSONText.string(value) : (value.stringValue ?? JSONText.string(value))
+                        ))
                 }
                 continue
             }
-            if hasAskedProperties, key == "coordinateProperties", usesTrack(feature) || multiTrackTimes(feature) != nil {
+            if hasAskedProperties, key == "coordinateProperties", usesTrack(feature) || multiTrackTimes(feature) != nil
+            {
                 // The times are the track's <when>s; other per-point values stay as data.
                 var rest = value.objectValue ?? [:]
                 rest.removeValue(forKey: "times")
@@ -136,7 +154,9 @@ extension KMLWriterState {
                 }
                 let multi: Bool
                 if case .multiLineString? = feature.geometry { multi = true } else { multi = false }
-                for array in trackArrays(feature, lineCounts: lineCounts, multi: multi) { rest.removeValue(forKey: array.name) }
+                for array in trackArrays(feature, lineCounts: lineCounts, multi: multi) {
+                    rest.removeValue(forKey: array.name)
+                }
                 if !rest.isEmpty { data.append((key, JSONText.string(.object(rest)))) }
                 continue
             }
@@ -156,15 +176,18 @@ extension KMLWriterState {
             case .number(let n):
                 let type = KMLWriterState.schemaType(of: n)
                 if type == .string {
-                    try warn("kml.number-as-text",
-                             "a number that no KML int or double holds exactly (more digits than a 64-bit float "
-                                 + "keeps, or beyond its range) is written as a string field, digits kept: it reads "
-                                 + "back as text",
-                             hint: "write GeoJSON to keep it a number with every digit")
+                    try warn(
+                        "kml.number-as-text",
+                        "a number that no KML int or double holds exactly (more digits than a 64-bit float "
+                            + "keeps, or beyond its range) is written as a string field, digits kept: it reads "
+                            + "back as text",
+                        hint: "write GeoJSON to keep it a number with every digit")
                 }
                 addSimple(field: try noteType(type, for: key, at: place), n.literal)
             case .array, .object:
-                try warn("kml.json-as-text", "array and object property values are written as JSON text and read back as strings")
+                try warn(
+                    "kml.json-as-text",
+                    "array and object property values are written as JSON text and read back as strings")
                 addSimple(field: try noteType(.string, for: key, at: place), JSONText.string(value))
             }
         }
@@ -184,9 +207,14 @@ extension KMLWriterState {
     /// without an exponent is known finite and normal without being parsed.
     static func schemaType(ofLiteral bytes: UnsafeBufferPointer<UInt8>) -> SchemaType {
         let negative = bytes.first == UInt8(ascii: "-")
-        var magnitude: UInt64 = 0, fitsInt64 = true, isInteger = true
+        var magnitude: UInt64 = 0
+        var fitsInt64 = true
+        var isInteger = true
         for byte in bytes[(negative ? 1 : 0)...] {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { isInteger = false; break }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else {
+                isInteger = false
+                break
+            }
             let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
             let (sum, o2) = times10.addingReportingOverflow(UInt64(byte &- UInt8(ascii: "0")))
             if o1 || o2 { fitsInt64 = false }
@@ -209,9 +237,14 @@ extension KMLWriterState {
 
     /// A decimal's sign, significant digits (no leading or trailing zeros) and the power of
     /// ten of its first digit: equal for two spellings of one number (`1.50`, `15e-1`).
-    private static func decimalDigits(of bytes: UnsafeBufferPointer<UInt8>) -> (negative: Bool, digits: [UInt8], exponent: Int) {
+    private static func decimalDigits(
+        of bytes: UnsafeBufferPointer<UInt8>
+    ) -> (negative: Bool, digits: [UInt8], exponent: Int) {
         var digits: [UInt8] = []
-        var negative = false, pointSeen = false, integerDigits = 0, leadingZerosAfterPoint = 0
+        var negative = false
+        var pointSeen = false
+        var integerDigits = 0
+        var leadingZerosAfterPoint = 0
         var index = 0
         if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
             negative = bytes[index] == UInt8(ascii: "-")
@@ -223,7 +256,8 @@ extension KMLWriterState {
             if byte == UInt8(ascii: ".") {
                 pointSeen = true
             } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
-                exponent = Int(String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)...]), as: UTF8.self)) ?? 0
+                exponent =
+                    Int(String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)...]), as: UTF8.self)) ?? 0
                 break
             } else if digits.isEmpty, byte == UInt8(ascii: "0") {
                 if pointSeen { leadingZerosAfterPoint += 1 }
@@ -244,7 +278,6 @@ extension KMLWriterState {
         case int, double, bool, string
     }
 
-
     /// Appends the `<SimpleData name="…">` start tag of the schema's `field`, escaped once
     /// per field and kept (`simpleDataStarts`).
     func appendSimpleDataStart(field: Int) {
@@ -256,7 +289,9 @@ extension KMLWriterState {
             simpleDataStarts.ranges.append(start..<simpleDataStarts.bytes.count)
         }
         let range = simpleDataStarts.ranges[field]
-        simpleDataStarts.bytes.withUnsafeBufferPointer { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
+        simpleDataStarts.bytes.withUnsafeBufferPointer {
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range]))
+        }
     }
 
     /// Notes that the property `key`, at `place` in its feature, has a value of `type`;
@@ -314,8 +349,9 @@ extension KMLWriterState {
     /// Reports, once per field, that its values are of several types and all read back as text.
     func reportMixedTypes(field: Int) throws(GeoConvError) {
         guard mixedTypeFields.insert(field).inserted else { return }
-        try diagnostics.warn("kml.mixed-types",
-                             "property \"\(schema.keys[field])\" has values of different types; KML types it as text")
+        try diagnostics.warn(
+            "kml.mixed-types",
+            "property \"\(schema.keys[field])\" has values of different types; KML types it as text")
     }
 
     /// What a records writer's placemark made or would report (`events`).

@@ -1,11 +1,11 @@
-internal import GeoConvXML
 import GeoConvCore
+internal import GeoConvXML
 
 /// Geometry: coordinates, Point/LineString/Polygon/MultiGeometry, gx:Track and gx:MultiTrack.
 extension KMLWriterState {
     func usesTrack(_ feature: Feature) -> Bool {
         guard case .lineString(let path)? = feature.geometry,
-              let times = property("coordinateProperties", of: feature)?.objectValue?["times"]?.arrayValue
+            let times = property("coordinateProperties", of: feature)?.objectValue?["times"]?.arrayValue
         else { return false }
         return times.count == path.count && times.allSatisfy(Self.isTrackTime)
     }
@@ -13,8 +13,8 @@ extension KMLWriterState {
     /// The times of a `gx:MultiTrack`: one array of time strings per line, each as long as its line.
     func multiTrackTimes(_ feature: Feature) -> [[JSONValue]]? {
         guard case .multiLineString(let lines)? = feature.geometry,
-              let times = property("coordinateProperties", of: feature)?.objectValue?["times"]?.arrayValue,
-              times.count == lines.count
+            let times = property("coordinateProperties", of: feature)?.objectValue?["times"]?.arrayValue,
+            times.count == lines.count
         else { return nil }
         var result: [[JSONValue]] = []
         for (line, entry) in zip(lines, times) {
@@ -38,21 +38,24 @@ extension KMLWriterState {
     /// the arrays' fields are still declared in the schema, with their types and display names.
     func keepTrackAsData(_ feature: Feature, lineCounts: [Int], multi: Bool) throws(GeoConvError) {
         guard let times = property("coordinateProperties", of: feature)?.objectValue?["times"]?.arrayValue,
-              times.contains(where: { $0 == .null || $0.arrayValue?.contains(.null) == true })
+            times.contains(where: { $0 == .null || $0.arrayValue?.contains(.null) == true })
         else { return }
-        try warn("kml.track-times-as-data",
-                 "a track has positions without a time (gpsbabel's <when/>), which no gx:Track of the OGC schema "
-                     + "can hold: it is written as a LineString, with its times and per-point values as data "
-                     + "(coordinateProperties)",
-                 hint: "give every position a time, or convert to GeoJSON or GPX, which keep a position without one")
+        try warn(
+            "kml.track-times-as-data",
+            "a track has positions without a time (gpsbabel's <when/>), which no gx:Track of the OGC schema "
+                + "can hold: it is written as a LineString, with its times and per-point values as data "
+                + "(coordinateProperties)",
+            hint: "give every position a time, or convert to GeoJSON or GPX, which keep a position without one")
         let arrays = trackArrays(feature, lineCounts: lineCounts, multi: multi)
         if !arrays.isEmpty { usesGX = true }
         declareArrayFields(arrays)
     }
 
     /// A `gx:Track`: its times, then its positions.
-    func writeTrack(_ path: Path, times: [JSONValue], arrays: [(name: String, lines: [[JSONValue]])] = [], line: Int = 0,
-                    feature: Feature) throws(GeoConvError) {
+    func writeTrack(
+        _ path: Path, times: [JSONValue], arrays: [(name: String, lines: [[JSONValue]])] = [], line: Int = 0,
+        feature: Feature
+    ) throws(GeoConvError) {
         usesGX = true
         append("<gx:Track>")
         try attributes(feature, line: false)
@@ -138,8 +141,12 @@ extension KMLWriterState {
             coordinates(CollectionOfOne(c))
             append("</Point>")
         case .lineString(let path):
-            if usesTrack(feature), let times = property("coordinateProperties", of: feature)?.objectValue?["times"]?.arrayValue {
-                try writeTrack(path, times: times, arrays: trackArrays(feature, lineCounts: [path.count], multi: false), feature: feature)
+            if usesTrack(feature),
+                let times = property("coordinateProperties", of: feature)?.objectValue?["times"]?.arrayValue
+            {
+                try writeTrack(
+                    path, times: times, arrays: trackArrays(feature, lineCounts: [path.count], multi: false),
+                    feature: feature)
             } else {
                 try keepTrackAsData(feature, lineCounts: [path.count], multi: false)
                 append("<LineString>")
@@ -180,9 +187,10 @@ extension KMLWriterState {
             for member in members { try writeGeometry(member, feature: feature) }
             append("</MultiGeometry>")
         case .circle(let center, _):
-            try warn("kml.circle-as-point",
-                     "a circle is written as its centre Point with its radius in ExtendedData (\(ModelKey.radius.name)); other tools show a point",
-                     hint: "convert circles to polygons (--circles polygon) for other viewers")
+            try warn(
+                "kml.circle-as-point",
+                "a circle is written as its centre Point with its radius in ExtendedData (\(ModelKey.radius.name)); other tools show a point",
+                hint: "convert circles to polygons (--circles polygon) for other viewers")
             append("<Point>")
             coordinates(CollectionOfOne(center))
             append("</Point>")

@@ -1,6 +1,6 @@
 public import GeoConvCore
-import GeoConvIO
 public import GeoConvFormatKit
+import GeoConvIO
 internal import GeoConvXML
 
 /// Placemarks written on other threads (`--jobs`): most placemarks of a large file take
@@ -36,7 +36,8 @@ final class KMLRecordsWriter: SelectiveRecordsWriter {
 
     func writeRecord(_ feature: Feature) -> Bool {
         guard !feature.hasStringID, !KMLWriterState.asksForProperties(feature) else { return false }
-        let eventsBefore = state.events?.count ?? 0, start = state.buffer.count
+        let eventsBefore = state.events?.count ?? 0
+        let start = state.buffer.count
         state.usesGX = false
         if state.styleReferences?.isEmpty == false { state.styleReferences?.removeAll(keepingCapacity: true) }
         do throws(GeoConvError) {
@@ -67,8 +68,9 @@ final class KMLRecordsWriter: SelectiveRecordsWriter {
             state.events?.removeAll(keepingCapacity: true)
             state.recordIndex = 0
         }
-        return WrittenRecords(bytes: records, count: state.recordIndex,
-                              facts: KMLRecordFacts(events: state.events ?? [], styles: styles))
+        return WrittenRecords(
+            bytes: records, count: state.recordIndex,
+            facts: KMLRecordFacts(events: state.events ?? [], styles: styles))
     }
 }
 
@@ -83,7 +85,9 @@ extension KMLWriter: RecordAppendingWriter {
         state.discards ? nil : KMLRecordsWriter(from: state)
     }
 
-    public mutating func appendRecords(_ records: WrittenRecords<RecordFacts>, locating locate: (Int) -> Void) throws(GeoConvError) {
+    public mutating func appendRecords(
+        _ records: WrittenRecords<RecordFacts>, locating locate: (Int) -> Void
+    ) throws(GeoConvError) {
         try state.appendRecords(records, locating: locate)
     }
 }

@@ -11,21 +11,26 @@ extension KMLWriterState {
         if isOverlay { style.iconHref = nil }  // the overlay's image, written as its <Icon>
         if feature.style.spans.count > 0 {
             if style.lineColor == nil, let first = feature.style.spans.first { style.lineColor = first.style.fromColor }
-            try warn("kml.spans-not-drawn",
-                     "style spans are kept in ExtendedData (\(ModelKey.spans.name)) but KML viewers draw one line colour",
-                     hint: "explode spans into one line per span (--explode-spans) to see them in other viewers")
+            try warn(
+                "kml.spans-not-drawn",
+                "style spans are kept in ExtendedData (\(ModelKey.spans.name)) but KML viewers draw one line colour",
+                hint: "explode spans into one line per span (--explode-spans) to see them in other viewers")
         }
         if feature.style.opacity != nil || feature.style.zIndex != nil || feature.style.infoWindowAnchor != nil {
-            try warn("kml.marker-options-as-data",
-                     "marker opacity, z-index and info-window anchor have no KML element; they are kept in ExtendedData")
+            try warn(
+                "kml.marker-options-as-data",
+                "marker opacity, z-index and info-window anchor have no KML element; they are kept in ExtendedData")
         }
-        var preferred = property("styleUrl", of: feature)?.stringValue.map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }
+        var preferred = property("styleUrl", of: feature)?.stringValue.map {
+            $0.hasPrefix("#") ? String($0.dropFirst()) : $0
+        }
         if let candidate = preferred, !KMLWriterState.isNCName(candidate) {
             // KML's ids are XML names (xsd:ID): the OGC schema refuses "14erStyle".
-            try warn("kml.style-id-renamed",
-                     "the style id \"\(candidate)\" is not an XML name, as KML's ids must be: the style is "
-                         + "written under an id of geoconv's, and the placemarks' styleUrl name that",
-                     hint: "start the id with a letter or an underscore, and use letters, digits, '-', '_' and '.'")
+            try warn(
+                "kml.style-id-renamed",
+                "the style id \"\(candidate)\" is not an XML name, as KML's ids must be: the style is "
+                    + "written under an id of geoconv's, and the placemarks' styleUrl name that",
+                hint: "start the id with a letter or an underscore, and use letters, digits, '-', '_' and '.'")
             preferred = nil
         }
         var highlightID: String?
@@ -92,11 +97,12 @@ extension KMLWriterState {
             }
             // The style differs from the one of that name (an inline Style merged into it) or the
             // name is another element's: a style of its own, under an id of geoconv's.
-            try warn("kml.style-id-renamed",
-                     "the placemark's style differs from the style \"\(preferred)\" it names (an inline Style "
-                         + "is merged into it), or the id is taken: it is written as a style of its own, under an "
-                         + "id of geoconv's",
-                      hint: "a styleUrl and an inline Style on one placemark make one style in geoconv's model")
+            try warn(
+                "kml.style-id-renamed",
+                "the placemark's style differs from the style \"\(preferred)\" it names (an inline Style "
+                    + "is merged into it), or the id is taken: it is written as a style of its own, under an "
+                    + "id of geoconv's",
+                hint: "a styleUrl and an inline Style on one placemark make one style in geoconv's model")
         }
         return sharedStyle(xml)
     }

@@ -1,5 +1,5 @@
-internal import GeoConvXML
 import GeoConvCore
+internal import GeoConvXML
 
 /// Views and regions: a feature's (or the document's) `LookAt`/`Camera`, with its
 /// `gx:TimeSpan`/`gx:TimeStamp`, and a feature's `Region`.
@@ -26,8 +26,9 @@ extension KMLWriterState {
         let foreign = kind == "LookAt" ? "roll" : "range"
         if view[foreign] != nil {
             // (pykml writes a LookAt's roll; the KML 2.2 schema has none, and viewers ignore it.)
-            try warn("kml.element-dropped",
-                     "a \(kind)'s <\(foreign)> is not an element KML 2.2 gives a \(kind); it is not written")
+            try warn(
+                "kml.element-dropped",
+                "a \(kind)'s <\(foreign)> is not an element KML 2.2 gives a \(kind); it is not written")
         }
         for name in KMLWriterState.viewElements where name != foreign {
             guard let value = view[name] else { continue }
@@ -47,19 +48,24 @@ extension KMLWriterState {
         guard abs(longitude) > 180 else { return longitude }
         let wrapped = longitude.remainder(dividingBy: 360)
         guard reports else { return wrapped }
-        try warn("kml.view-longitude-wrapped",
-                 "a view's longitude \(DecimalFormatter.shortest(longitude)) is beyond ±180, which the KML schema "
-                     + "refuses: it is written as \(DecimalFormatter.shortest(wrapped)), the same meridian")
+        try warn(
+            "kml.view-longitude-wrapped",
+            "a view's longitude \(DecimalFormatter.shortest(longitude)) is beyond ±180, which the KML schema "
+                + "refuses: it is written as \(DecimalFormatter.shortest(wrapped)), the same meridian")
         return wrapped
     }
 
     /// A feature's `Region`: its `LatLonAltBox` and `Lod`.
     func writeRegion(_ region: JSONObject) {
-        guard ["north", "south", "east", "west"].allSatisfy({ region[$0]?.doubleValue?.isFinite == true }) else { return }
+        guard ["north", "south", "east", "west"].allSatisfy({ region[$0]?.doubleValue?.isFinite == true }) else {
+            return
+        }
         append("<Region><LatLonAltBox>")
         for name in KMLWriterState.regionBox {
             if name == "altitudeMode" {
-                if let mode = region[name]?.stringValue, KMLWriterState.altitudeModes.contains(mode), !mode.hasSuffix("SeaFloor") {
+                if let mode = region[name]?.stringValue, KMLWriterState.altitudeModes.contains(mode),
+                    !mode.hasSuffix("SeaFloor")
+                {
                     append(text: "<altitudeMode>\(mode)</altitudeMode>")
                 }
             } else if let number = region[name]?.doubleValue, number.isFinite {
@@ -70,7 +76,9 @@ extension KMLWriterState {
         if KMLWriterState.regionLod.contains(where: { region[$0] != nil }) {
             append("<Lod>")
             for name in KMLWriterState.regionLod {
-                if let number = region[name]?.doubleValue, number.isFinite { append(text: "<\(name)>\(DecimalFormatter.shortest(number))</\(name)>") }
+                if let number = region[name]?.doubleValue, number.isFinite {
+                    append(text: "<\(name)>\(DecimalFormatter.shortest(number))</\(name)>")
+                }
             }
             append("</Lod>")
         }

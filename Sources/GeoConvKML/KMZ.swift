@@ -1,7 +1,7 @@
 import Foundation
 public import GeoConvCore
-public import GeoConvIO
 public import GeoConvFormatKit
+public import GeoConvIO
 import ZIPFoundation
 
 /// Limits against zip bombs when reading KMZ.
@@ -25,7 +25,9 @@ public struct KMZLimits: Hashable, Sendable {
 /// so memory stays bounded; every entry is checked against `KMZLimits`.
 public enum KMZ {
     /// Opens the main KML of a KMZ for reading, with a list of the archive's other entries.
-    public static func openMainKML(_ input: ByteReader, limits: KMZLimits = KMZLimits()) throws(GeoConvError)
+    public static func openMainKML(
+        _ input: ByteReader, limits: KMZLimits = KMZLimits()
+    ) throws(GeoConvError)
         -> (kml: ByteReader, entry: String, otherEntries: [String], files: EmbeddedFiles)
     {
         let archiveFile = try TemporaryFile(suffix: ".kmz")
@@ -34,19 +36,23 @@ public enum KMZ {
         do {
             archive = try Archive(url: archiveFile.url, accessMode: .read)
         } catch {
-            throw GeoConvError(.invalidInput, "'\(input.name)' is not a zip archive: \(error)",
-                               hint: "a KMZ is a zip file holding doc.kml; check the file is complete")
+            throw GeoConvError(
+                .invalidInput, "'\(input.name)' is not a zip archive: \(error)",
+                hint: "a KMZ is a zip file holding doc.kml; check the file is complete")
         }
         let entries = Array(archive)
         let kmlEntries = entries.filter { $0.type == .file && $0.path.lowercased().hasSuffix(".kml") }
         let atRoot = kmlEntries.filter { !$0.path.contains("/") }
-        guard let main = atRoot.first(where: { $0.path.lowercased() == "doc.kml" }) ?? atRoot.first ?? kmlEntries.first else {
-            throw GeoConvError(.invalidInput, "'\(input.name)' holds no .kml file",
-                               hint: "a KMZ must contain doc.kml (or another .kml) at its root")
+        guard let main = atRoot.first(where: { $0.path.lowercased() == "doc.kml" }) ?? atRoot.first ?? kmlEntries.first
+        else {
+            throw GeoConvError(
+                .invalidInput, "'\(input.name)' holds no .kml file",
+                hint: "a KMZ must contain doc.kml (or another .kml) at its root")
         }
         guard main.uncompressedSize <= limits.maximumEntryBytes else {
-            throw GeoConvError(.limitExceeded, "\(main.path) in '\(input.name)' would expand to \(main.uncompressedSize) bytes",
-                               hint: "geoconv accepts KML entries up to \(limits.maximumEntryBytes) bytes (docs/security.md)")
+            throw GeoConvError(
+                .limitExceeded, "\(main.path) in '\(input.name)' would expand to \(main.uncompressedSize) bytes",
+                hint: "geoconv accepts KML entries up to \(limits.maximumEntryBytes) bytes (docs/security.md)")
         }
         let kmlFile = try TemporaryFile(suffix: ".kml")
         var written: UInt64 = 0
@@ -59,9 +65,12 @@ public enum KMZ {
                 if written > limits.maximumEntryBytes || written > main.uncompressedSize
                     || (written > 1 << 20 && written > max(main.compressedSize, 1) * limits.maximumRatio)
                 {
-                    overflow = GeoConvError(.limitExceeded,
-                                            "\(main.path) in '\(input.name)' expands beyond \(written) bytes from \(main.compressedSize) compressed (it declares \(main.uncompressedSize)): a zip bomb or a damaged archive",
-                                            hint: "geoconv accepts at most \(limits.maximumEntryBytes) bytes and a \(limits.maximumRatio):1 expansion (docs/security.md)")
+                    overflow = GeoConvError(
+                        .limitExceeded,
+                        "\(main.path) in '\(input.name)' expands beyond \(written) bytes from \(main.compressedSize) compressed (it declares \(main.uncompressedSize)): a zip bomb or a damaged archive",
+                        hint:
+                            "geoconv accepts at most \(limits.maximumEntryBytes) bytes and a \(limits.maximumRatio):1 expansion (docs/security.md)"
+                    )
                     throw CancellationError()
                 }
                 try handle.write(contentsOf: chunk)
@@ -72,12 +81,15 @@ public enum KMZ {
             throw overflow ?? error
         } catch {
             if let overflow { throw overflow }
-            throw GeoConvError(.invalidInput, "cannot extract \(main.path) from '\(input.name)': \(error)",
-                               hint: "the archive is damaged")
+            throw GeoConvError(
+                .invalidInput, "cannot extract \(main.path) from '\(input.name)': \(error)",
+                hint: "the archive is damaged")
         }
         guard written == main.uncompressedSize else {
-            throw GeoConvError(.invalidInput, "\(main.path) in '\(input.name)' holds \(written) bytes but declares \(main.uncompressedSize)",
-                               hint: "the archive is damaged")
+            throw GeoConvError(
+                .invalidInput,
+                "\(main.path) in '\(input.name)' holds \(written) bytes but declares \(main.uncompressedSize)",
+                hint: "the archive is damaged")
         }
         let reader = try ByteReader(.file(kmlFile.url.path), displayName: input.name + "/" + main.path)
         kmlFile.remove()  // the reader keeps it open; nothing is left on disk
@@ -92,7 +104,9 @@ public enum KMZ {
     }
 
     /// One entry's bytes, checked against the limits like the main KML.
-    static func extract(_ path: String, from archiveFile: TemporaryFile, archiveName: String, limits: KMZLimits) throws(GeoConvError)
+    static func extract(
+        _ path: String, from archiveFile: TemporaryFile, archiveName: String, limits: KMZLimits
+    ) throws(GeoConvError)
         -> [UInt8]
     {
         var bytes: [UInt8] = []
@@ -102,20 +116,24 @@ public enum KMZ {
                 throw GeoConvError(.invalidInput, "\(path) is not a file in '\(archiveName)'")
             }
             guard entry.uncompressedSize <= limits.maximumEntryBytes else {
-                throw GeoConvError(.limitExceeded, "\(path) in '\(archiveName)' would expand to \(entry.uncompressedSize) bytes",
-                                   hint: "geoconv accepts entries up to \(limits.maximumEntryBytes) bytes (docs/security.md)")
+                throw GeoConvError(
+                    .limitExceeded, "\(path) in '\(archiveName)' would expand to \(entry.uncompressedSize) bytes",
+                    hint: "geoconv accepts entries up to \(limits.maximumEntryBytes) bytes (docs/security.md)")
             }
             let range = try ZipLayout.dataRange(of: entry.path, in: archiveFile.url)
             try extractBounded(entry, range: range, archive: archiveFile.url) { chunk in
                 bytes.append(contentsOf: chunk)
                 if UInt64(bytes.count) > entry.uncompressedSize {
-                    throw GeoConvError(.limitExceeded, "\(path) in '\(archiveName)' expands beyond what it declares: a zip bomb or a damaged archive")
+                    throw GeoConvError(
+                        .limitExceeded,
+                        "\(path) in '\(archiveName)' expands beyond what it declares: a zip bomb or a damaged archive")
                 }
             }
         } catch let error as GeoConvError {
             throw error
         } catch {
-            throw GeoConvError(.invalidInput, "cannot extract \(path) from '\(archiveName)': \(error)", hint: "the archive is damaged")
+            throw GeoConvError(
+                .invalidInput, "cannot extract \(path) from '\(archiveName)': \(error)", hint: "the archive is damaged")
         }
         return bytes
     }
@@ -132,12 +150,14 @@ private func extractBounded(_ entry: Entry, range: Range<UInt64>, archive: URL, 
     var remaining = size
     let provider: Provider = { _, chunkSize in
         guard remaining > 0 else {
-            throw GeoConvError(.invalidInput, "\(entry.path): the compressed data ends before the deflate stream does",
-                               hint: "the archive is damaged")
+            throw GeoConvError(
+                .invalidInput, "\(entry.path): the compressed data ends before the deflate stream does",
+                hint: "the archive is damaged")
         }
         let count = Int(min(UInt64(chunkSize), remaining))
         guard var data = try file.read(upToCount: count), data.count == count else {
-            throw GeoConvError(.invalidInput, "\(entry.path): the archive ends inside the entry", hint: "the archive is truncated")
+            throw GeoConvError(
+                .invalidInput, "\(entry.path): the archive ends inside the entry", hint: "the archive is truncated")
         }
         remaining -= UInt64(count)
         // ZIPFoundation's inflate loop tells zlib every chunk holds `chunkSize` bytes; a short
@@ -148,7 +168,8 @@ private func extractBounded(_ entry: Entry, range: Range<UInt64>, archive: URL, 
     }
     let checksum: CRC32
     if entry.isCompressed {
-        checksum = try Data.decompress(size: Int64(size), bufferSize: 1 << 16, skipCRC32: false, provider: provider, consumer: consumer)
+        checksum = try Data.decompress(
+            size: Int64(size), bufferSize: 1 << 16, skipCRC32: false, provider: provider, consumer: consumer)
     } else {
         var crc = CRC32(0)
         while remaining > 0 {
@@ -159,7 +180,8 @@ private func extractBounded(_ entry: Entry, range: Range<UInt64>, archive: URL, 
         checksum = crc
     }
     guard checksum == entry.checksum else {
-        throw GeoConvError(.invalidInput, "\(entry.path): CRC-32 mismatch (the bytes are damaged)", hint: "the archive is damaged")
+        throw GeoConvError(
+            .invalidInput, "\(entry.path): CRC-32 mismatch (the bytes are damaged)", hint: "the archive is damaged")
     }
 }
 
@@ -169,12 +191,14 @@ private func extractBounded(_ entry: Entry, range: Range<UInt64>, archive: URL, 
 /// ZIPFoundation would read through the unbounded loops above; no real KMZ needs it).
 enum ZipLayout {
     static func zip64(_ path: String) -> GeoConvError {
-        GeoConvError(.unsupported, "\(path) is stored in ZIP64 form, which geoconv does not read in KMZ files",
-                     hint: "re-zip the KMZ without ZIP64 (a KMZ's KML is at most 1 GiB; `zip -fz- doc.kmz doc.kml`)")
+        GeoConvError(
+            .unsupported, "\(path) is stored in ZIP64 form, which geoconv does not read in KMZ files",
+            hint: "re-zip the KMZ without ZIP64 (a KMZ's KML is at most 1 GiB; `zip -fz- doc.kmz doc.kml`)")
     }
 
     static func damaged(_ what: String) -> GeoConvError {
-        GeoConvError(.invalidInput, "the zip structure is damaged: \(what)", hint: "the archive is damaged or truncated")
+        GeoConvError(
+            .invalidInput, "the zip structure is damaged: \(what)", hint: "the archive is damaged or truncated")
     }
 
     static func dataRange(of path: String, in url: URL) throws -> Range<UInt64> {
@@ -188,7 +212,10 @@ enum ZipLayout {
         var eocd: Int?
         var i = tail.count - 22
         while i >= 0 {
-            if tail[i] == 0x50, tail[i + 1] == 0x4B, tail[i + 2] == 0x05, tail[i + 3] == 0x06 { eocd = i; break }
+            if tail[i] == 0x50, tail[i + 1] == 0x4B, tail[i + 2] == 0x05, tail[i + 3] == 0x06 {
+                eocd = i
+                break
+            }
             i -= 1
         }
         guard let e = eocd else { throw damaged("no end-of-central-directory record") }
@@ -196,14 +223,17 @@ enum ZipLayout {
         let directorySize = UInt64(le32(tail, e + 12))
         let directoryOffset = UInt64(le32(tail, e + 16))
         if count == 0xFFFF || directoryOffset == 0xFFFF_FFFF || directorySize == 0xFFFF_FFFF { throw zip64(path) }
-        guard directoryOffset + directorySize <= fileSize else { throw damaged("the central directory lies beyond the end of the file") }
+        guard directoryOffset + directorySize <= fileSize else {
+            throw damaged("the central directory lies beyond the end of the file")
+        }
         try file.seek(toOffset: directoryOffset)
         let directory = Array(try file.read(upToCount: Int(directorySize)) ?? Data())
         let wanted = Array(path.utf8)
         var p = 0
         for _ in 0..<count {
             guard p + 46 <= directory.count, le32(directory, p) == 0x0201_4B50 else {
-                throw damaged("central directory entry at offset \(directoryOffset + UInt64(p)) is cut or has no signature")
+                throw damaged(
+                    "central directory entry at offset \(directoryOffset + UInt64(p)) is cut or has no signature")
             }
             let method = le16(directory, p + 10)
             let compressed = UInt64(le32(directory, p + 20))
@@ -211,21 +241,30 @@ enum ZipLayout {
             let extraLength = Int(le16(directory, p + 30))
             let commentLength = Int(le16(directory, p + 32))
             let localOffset = UInt64(le32(directory, p + 42))
-            guard p + 46 + nameLength <= directory.count else { throw damaged("a file name runs past the central directory") }
+            guard p + 46 + nameLength <= directory.count else {
+                throw damaged("a file name runs past the central directory")
+            }
             if Array(directory[(p + 46)..<(p + 46 + nameLength)]) == wanted {
                 if compressed == 0xFFFF_FFFF || localOffset == 0xFFFF_FFFF { throw zip64(path) }
                 guard method == 0 || method == 8 else {
-                    throw GeoConvError(.unsupported, "\(path) uses zip compression method \(method); KMZ readers support stored (0) and deflate (8)",
-                                       hint: "re-zip the KMZ with ordinary deflate compression")
+                    throw GeoConvError(
+                        .unsupported,
+                        "\(path) uses zip compression method \(method); KMZ readers support stored (0) and deflate (8)",
+                        hint: "re-zip the KMZ with ordinary deflate compression")
                 }
-                guard localOffset + 30 <= fileSize else { throw damaged("\(path)'s local header lies beyond the end of the file") }
+                guard localOffset + 30 <= fileSize else {
+                    throw damaged("\(path)'s local header lies beyond the end of the file")
+                }
                 try file.seek(toOffset: localOffset)
                 let local = Array(try file.read(upToCount: 30) ?? Data())
-                guard local.count == 30, le32(local, 0) == 0x0403_4B50 else { throw damaged("\(path) has no local header where the directory says") }
+                guard local.count == 30, le32(local, 0) == 0x0403_4B50 else {
+                    throw damaged("\(path) has no local header where the directory says")
+                }
                 let start = localOffset + 30 + UInt64(le16(local, 26)) + UInt64(le16(local, 28))
                 guard start + compressed <= fileSize else {
-                    throw GeoConvError(.invalidInput, "\(path) claims \(compressed) compressed bytes beyond the end of the archive",
-                                       hint: "the archive is truncated")
+                    throw GeoConvError(
+                        .invalidInput, "\(path) claims \(compressed) compressed bytes beyond the end of the archive",
+                        hint: "the archive is truncated")
                 }
                 return start..<(start + compressed)
             }
@@ -251,8 +290,10 @@ final class TemporaryFile: @unchecked Sendable {
     init(suffix: String) throws(GeoConvError) {
         let directory = FileManager.default.temporaryDirectory
         url = directory.appendingPathComponent("geoconv-\(UUID().uuidString)\(suffix)")
-        guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-            throw GeoConvError(.io, "cannot create a temporary file in \(directory.path)", hint: "set TMPDIR to a writable directory")
+        guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        else {
+            throw GeoConvError(
+                .io, "cannot create a temporary file in \(directory.path)", hint: "set TMPDIR to a writable directory")
         }
     }
 
@@ -281,7 +322,8 @@ final class TemporaryFile: @unchecked Sendable {
             do {
                 try handle.write(contentsOf: Data(bytes: chunk.baseAddress!, count: n))
             } catch {
-                throw GeoConvError(.io, "cannot write a temporary file: \(error)", hint: "free some disk space or set TMPDIR")
+                throw GeoConvError(
+                    .io, "cannot write a temporary file: \(error)", hint: "free some disk space or set TMPDIR")
             }
         }
     }
@@ -313,9 +355,10 @@ public struct KMZReader: FeatureReader {
     public static let maximumFollowedLinks = 10_000
 
     /// Opens a KMZ.
-    public init(_ input: ByteReader, options: KMLReadOptions = KMLReadOptions(), limits: KMZLimits = KMZLimits(),
-                diagnostics: DiagnosticLog) throws(GeoConvError)
-    {
+    public init(
+        _ input: ByteReader, options: KMLReadOptions = KMLReadOptions(), limits: KMZLimits = KMZLimits(),
+        diagnostics: DiagnosticLog
+    ) throws(GeoConvError) {
         let opened = try KMZ.openMainKML(input, limits: limits)
         kml = try KMLReader(opened.kml, options: options, diagnostics: diagnostics)
         otherEntries = opened.otherEntries
@@ -385,20 +428,23 @@ public struct KMZReader: FeatureReader {
     /// The archive entry a NetworkLink leads to, `nil` when `feature` is no such link.
     private func linkTarget(of feature: Feature, base: String) throws(GeoConvError) -> String? {
         guard feature.properties[KMLNames.geometryType]?.stringValue == "networklink",
-              let href = feature.properties["href"]?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines),
-              !href.isEmpty, !href.contains("://"), !href.hasPrefix("/")
+            let href = feature.properties["href"]?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines),
+            !href.isEmpty, !href.contains("://"), !href.hasPrefix("/")
         else { return nil }
         let path = KMZReader.resolve(href, against: base)
         guard let path, otherEntries.contains(path), path.lowercased().hasSuffix(".kml") else { return nil }
         if linked.contains(where: { $0.path == path }) {
-            try diagnostics.warn("kmz.network-link-cycle", "a NetworkLink leads back to \(path), which is being read; it is not followed again",
-                                 at: lastLocation)
+            try diagnostics.warn(
+                "kmz.network-link-cycle",
+                "a NetworkLink leads back to \(path), which is being read; it is not followed again",
+                at: lastLocation)
             return nil
         }
         guard linked.count < KMZReader.maximumLinkDepth, followedLinks < KMZReader.maximumFollowedLinks else {
-            try diagnostics.warn("kmz.network-link-limit",
-                                 "a NetworkLink to \(path) is not followed: more than \(KMZReader.maximumLinkDepth) links deep or \(KMZReader.maximumFollowedLinks) links in all",
-                                 at: lastLocation, hint: "see docs/security.md")
+            try diagnostics.warn(
+                "kmz.network-link-limit",
+                "a NetworkLink to \(path) is not followed: more than \(KMZReader.maximumLinkDepth) links deep or \(KMZReader.maximumFollowedLinks) links in all",
+                at: lastLocation, hint: "see docs/security.md")
             return nil
         }
         return path
@@ -411,9 +457,10 @@ public struct KMZReader: FeatureReader {
         let unlinked = linkableEntries.filter { !followedEntries.contains($0) }
         guard !unlinked.isEmpty else { return }
         let listed = unlinked.prefix(3).joined(separator: ", ") + (unlinked.count > 3 ? ", …" : "")
-        try diagnostics.warn("kmz.unlinked-kml-dropped",
-                             "\(unlinked.count) KML file(s) in the archive (\(listed)) are not reached by a NetworkLink from the main document and are not read",
-                             hint: "convert them on their own, or link them from doc.kml")
+        try diagnostics.warn(
+            "kmz.unlinked-kml-dropped",
+            "\(unlinked.count) KML file(s) in the archive (\(listed)) are not reached by a NetworkLink from the main document and are not read",
+            hint: "convert them on their own, or link them from doc.kml")
     }
 
     private mutating func follow(_ path: String, link: Feature) throws(GeoConvError) {
@@ -421,26 +468,31 @@ public struct KMZReader: FeatureReader {
         followedEntries.insert(path)
         var options = options
         options.cutsRuns = false
-        var reader = try KMLReader(try ByteReader(.memory(bytes, name: archiveName + "/" + path)), options: options, diagnostics: diagnostics)
+        var reader = try KMLReader(
+            try ByteReader(.memory(bytes, name: archiveName + "/" + path)), options: options, diagnostics: diagnostics)
         _ = try reader.readHeader()
         followedLinks += 1
         // What the link itself says beyond where it leads (its Region, refresh mode, open…) has
         // no place once its features stand in for it.
         let ignored: Set<String> = [KMLNames.geometryType, "href", ModelKey.folder.name]
-        let dropped = (link.snippet == nil ? [] : ["description"])
+        let dropped =
+            (link.snippet == nil ? [] : ["description"])
             + link.properties.keys.filter { !ignored.contains($0) }
         if !dropped.isEmpty {
-            try diagnostics.warn("kmz.network-link-parts-dropped",
-                                 "the followed NetworkLink's \(dropped.joined(separator: ", ")) "
-                                     + "\(dropped.count == 1 ? "is" : "are") not carried over: the linked file's "
-                                     + "features come in its place", at: lastLocation)
+            try diagnostics.warn(
+                "kmz.network-link-parts-dropped",
+                "the followed NetworkLink's \(dropped.joined(separator: ", ")) "
+                    + "\(dropped.count == 1 ? "is" : "are") not carried over: the linked file's "
+                    + "features come in its place", at: lastLocation)
         }
         // The link's own folder path (already under the folders of the file it came from).
         var folder = link[model: .folder] ?? []
         folder.append(.string(link.title ?? path))
         linked.append((reader, path, folder))
-        diagnostics.note("kmz.network-link-followed",
-                         "NetworkLinks to KML files inside the archive are followed: their features come in their place, in a folder named after the link")
+        diagnostics.note(
+            "kmz.network-link-followed",
+            "NetworkLinks to KML files inside the archive are followed: their features come in their place, in a folder named after the link"
+        )
     }
 
     private mutating func checkIcons(of feature: Feature, base: String) throws(GeoConvError) {

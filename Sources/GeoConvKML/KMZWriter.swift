@@ -1,7 +1,7 @@
 import Foundation
 public import GeoConvCore
-public import GeoConvIO
 public import GeoConvFormatKit
+public import GeoConvIO
 import ZIPFoundation
 
 /// Writes a KMZ: the KML from `KMLWriter`, zipped as `doc.kml`, the archive's first entry.
@@ -23,8 +23,10 @@ public struct KMZWriter: FeatureWriter {
 
     /// Creates a writer; relative icon and overlay paths found in `sourceDirectory` (the
     /// input's folder) are packed into the archive.
-    public init(_ output: ByteWriter, options: KMLWriteOptions = KMLWriteOptions(), sourceDirectory: String? = nil,
-                diagnostics: DiagnosticLog) throws(GeoConvError) {
+    public init(
+        _ output: ByteWriter, options: KMLWriteOptions = KMLWriteOptions(), sourceDirectory: String? = nil,
+        diagnostics: DiagnosticLog
+    ) throws(GeoConvError) {
         self.output = output
         self.sourceDirectory = sourceDirectory
         // Into nowhere when the archive goes nowhere (`geoconv info` learning what KMZ loses).
@@ -53,8 +55,10 @@ public struct KMZWriter: FeatureWriter {
     public mutating func write(_ feature: Feature) throws(GeoConvError) {
         try kml.write(feature)
         // The files it refers to by relative path: its icon, an overlay's image, its highlight icon.
-        for reference in [feature.style.icon, feature.properties["icon"]?.stringValue,
-                          feature[model: .highlightStyle]?["icon"]?.stringValue] {
+        for reference in [
+            feature.style.icon, feature.properties["icon"]?.stringValue,
+            feature[model: .highlightStyle]?["icon"]?.stringValue,
+        ] {
             if let reference, !referencesSeen.contains(reference) {
                 referencesSeen.insert(reference)
                 try pack(reference)
@@ -66,25 +70,35 @@ public struct KMZWriter: FeatureWriter {
     /// file is there (a URL, an absolute path and a file the archive already holds are left).
     private mutating func pack(_ reference: String) throws(GeoConvError) {
         guard !reference.isEmpty, !reference.contains("://"), !reference.hasPrefix("/"), !reference.hasPrefix("data:"),
-              !reference.hasPrefix("#"), files?.paths.contains(reference) != true else { return }
+            !reference.hasPrefix("#"), files?.paths.contains(reference) != true
+        else { return }
         guard let sourceDirectory else {
-            try diagnostics.warn("kmz.local-file-missing",
-                                 "\"\(reference)\" is a relative path, and the input is not a file it could be found beside: the KMZ refers to a file it does not hold")
+            try diagnostics.warn(
+                "kmz.local-file-missing",
+                "\"\(reference)\" is a relative path, and the input is not a file it could be found beside: the KMZ refers to a file it does not hold"
+            )
             return
         }
         let path = sourceDirectory + "/" + reference
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            try diagnostics.warn("kmz.local-file-missing", "\"\(reference)\" is not a file beside the input (\(path)): the KMZ refers to a file it does not hold",
-                                 hint: "put the file there, or use a URL")
+            try diagnostics.warn(
+                "kmz.local-file-missing",
+                "\"\(reference)\" is not a file beside the input (\(path)): the KMZ refers to a file it does not hold",
+                hint: "put the file there, or use a URL")
             return
         }
         guard Self.isSafeEntry(reference) else {
-            try diagnostics.warn("kmz.unsafe-entry-dropped", "the file \"\(reference)\" is outside the input's folder; it is not packed, and the KMZ refers to a file it does not hold")
+            try diagnostics.warn(
+                "kmz.unsafe-entry-dropped",
+                "the file \"\(reference)\" is outside the input's folder; it is not packed, and the KMZ refers to a file it does not hold"
+            )
             return
         }
         guard Int(info.st_size) <= Self.largestLocalFile else {
-            try diagnostics.warn("kmz.local-file-missing", "\"\(reference)\" is larger than \(Self.largestLocalFile >> 20) MiB; it is not packed")
+            try diagnostics.warn(
+                "kmz.local-file-missing",
+                "\"\(reference)\" is larger than \(Self.largestLocalFile >> 20) MiB; it is not packed")
             return
         }
         localFiles.append(reference)
@@ -109,14 +123,17 @@ public struct KMZWriter: FeatureWriter {
                     continue
                 }
                 let data = Data(bytes)
-                try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(bytes.count), compressionMethod: .deflate) {
+                try archive.addEntry(
+                    with: path, type: .file, uncompressedSize: Int64(bytes.count), compressionMethod: .deflate
+                ) {
                     position, size in data.subdata(in: Data.Index(position)..<Data.Index(position) + size)
                 }
             }
             // The local files the features refer to, from beside the input.
             if let sourceDirectory {
                 for path in localFiles {
-                    try archive.addEntry(with: path, relativeTo: URL(fileURLWithPath: sourceDirectory), compressionMethod: .deflate)
+                    try archive.addEntry(
+                        with: path, relativeTo: URL(fileURLWithPath: sourceDirectory), compressionMethod: .deflate)
                 }
             }
         } catch let error as GeoConvError {
@@ -145,6 +162,7 @@ extension KMZWriter {
     }
 
     func warnUnsafeEntry(_ path: String) throws(GeoConvError) {
-        try diagnostics.warn("kmz.unsafe-entry-dropped", "the embedded file \"\(path)\" has an unsafe path and is not written")
+        try diagnostics.warn(
+            "kmz.unsafe-entry-dropped", "the embedded file \"\(path)\" has an unsafe path and is not written")
     }
 }

@@ -1,8 +1,8 @@
-import Dispatch
 import DequeModule
+import Dispatch
 package import GeoConvCore
-package import GeoConvIO
 package import GeoConvFormatKit
+package import GeoConvIO
 
 /// The runs of a line-delimited input (GeoJSONSeq, WKT, hex WKB, polyline files: no record
 /// spans a line, `FormatCapabilities.lineRecords`): chunks of whole lines, each read by the
@@ -15,8 +15,10 @@ package struct LineRuns: FeatureRunReader {
 
     /// The runs of `input`, each read by the format's reader that `makeReader` makes with
     /// `options`.
-    package init(_ input: ByteReader, options: ConversionOptions,
-        makeReader: @escaping FileFormat.MakeReader) throws(GeoConvError) {
+    package init(
+        _ input: ByteReader, options: ConversionOptions,
+        makeReader: @escaping FileFormat.MakeReader
+    ) throws(GeoConvError) {
         chunker = try Chunker(reader: input)
         self.makeReader = { input, diagnostics throws(GeoConvError) in try makeReader(input, options, diagnostics) }
     }
@@ -26,7 +28,8 @@ package struct LineRuns: FeatureRunReader {
     /// Nothing after the runs; asked before them, a refusal (the features are read by runs).
     package mutating func next() throws(GeoConvError) -> Feature? {
         guard cut else {
-            throw GeoConvError(.unsupported, "a line-delimited input split for --jobs is read by its runs",
+            throw GeoConvError(
+                .unsupported, "a line-delimited input split for --jobs is read by its runs",
                 hint: "read it with its format's reader")
         }
         return nil
@@ -102,7 +105,10 @@ package struct LineRuns: FeatureRunReader {
                         }
                     }
                     if let failure { throw failure }
-                    if n == 0 { finished = true; break }
+                    if n == 0 {
+                        finished = true
+                        break
+                    }
                     filled += n
                 }
                 buffer.removeLast(buffer.count - filled)

@@ -1,8 +1,8 @@
-import Dispatch
 import DequeModule
+import Dispatch
 package import GeoConvCore
-package import GeoConvIO
 package import GeoConvFormatKit
+package import GeoConvIO
 
 /// `--jobs` for a reader whose runs cannot be written on workers (the conversion's
 /// transforms run on one thread: a reprojection, a custom transform) but which finds them as
@@ -42,9 +42,10 @@ package struct ParallelReading: FeatureReader {
     /// `reader`'s features, its header (`header`) read already and its runs of about
     /// `runSize` bytes parsed on `jobs` workers; what they say goes to `diagnostics` (the
     /// reader's own log), in order.
-    package init(_ reader: any FeatureRunReader, header: DocumentHeader, jobs: Int, runSize: Int, inputName: String,
-                 diagnostics: DiagnosticLog)
-    {
+    package init(
+        _ reader: any FeatureRunReader, header: DocumentHeader, jobs: Int, runSize: Int, inputName: String,
+        diagnostics: DiagnosticLog
+    ) {
         base = reader
         self.header = header
         self.jobs = max(1, jobs)
@@ -105,13 +106,20 @@ package struct ParallelReading: FeatureReader {
                 cutEnded = true
                 return
             }
-            let box = UncheckedBox(run), name = inputName, workers = workers
-            let strict = log.isStrict, listsEveryWarning = log.listsEveryWarning
-            parsing.runs.append((run, BackgroundTask {
-                workers.wait()
-                defer { workers.signal() }
-                return Self.parse(box.value, named: name, strict: strict, listsEveryWarning: listsEveryWarning)
-            }))
+            let box = UncheckedBox(run)
+            let name = inputName
+            let workers = workers
+            let strict = log.isStrict
+            let listsEveryWarning = log.listsEveryWarning
+            parsing.runs.append(
+                (
+                    run,
+                    BackgroundTask {
+                        workers.wait()
+                        defer { workers.signal() }
+                        return Self.parse(box.value, named: name, strict: strict, listsEveryWarning: listsEveryWarning)
+                    }
+                ))
         }
     }
 
@@ -144,7 +152,9 @@ package struct ParallelReading: FeatureReader {
 extension ParallelReading {
     /// Whether `reader` (its header read) finds runs as it reads and has found one: its runs
     /// are then worth parsing on workers even when they cannot be written there.
-    package static func isWorthTaking(_ reader: inout some FeatureRunReader, runSize: Int) throws(GeoConvError)
+    package static func isWorthTaking(
+        _ reader: inout some FeatureRunReader, runSize: Int
+    ) throws(GeoConvError)
         -> Bool
     {
         guard reader.cutsFeatureRuns, reader.findsRunsWhileReading else { return false }
@@ -157,9 +167,10 @@ extension ReaderMaking {
     /// thread (`render`, `measure`, `cluster`, `info`'s held features): a reader that finds
     /// runs as it reads (a KML document's runs of Placemarks) has them parsed on
     /// `options.jobs` workers (`ParallelReading`); any other is the format's reader itself.
-    package func open(_ input: ByteReader, options: ConversionOptions, inputName: String,
-                      diagnostics: DiagnosticLog) throws(GeoConvError) -> (reader: any FeatureReader, header: DocumentHeader)
-    {
+    package func open(
+        _ input: ByteReader, options: ConversionOptions, inputName: String,
+        diagnostics: DiagnosticLog
+    ) throws(GeoConvError) -> (reader: any FeatureReader, header: DocumentHeader) {
         guard (options.jobs ?? ConversionOptions.defaultJobs) >= 2, let makeRuns = runs else {
             var reader = try features(input, options, diagnostics)
             let header = try reader.readHeader()
@@ -167,21 +178,27 @@ extension ReaderMaking {
         }
         var reader = try makeRuns(input, options, diagnostics)
         let header = try reader.readHeader()
-        return (ParallelReading.wrapping(reader, header: header, options: options, inputName: inputName,
-                                         diagnostics: diagnostics), header)
+        return (
+            ParallelReading.wrapping(
+                reader, header: header, options: options, inputName: inputName,
+                diagnostics: diagnostics), header
+        )
     }
 }
 
 extension ParallelReading {
     /// `reader`, its header (`header`) read, with its runs parsed on `options.jobs` workers
     /// when it finds them as it reads and has found one; else `reader` itself.
-    package static func wrapping(_ reader: any FeatureRunReader, header: DocumentHeader, options: ConversionOptions,
-                                 inputName: String, diagnostics: DiagnosticLog) -> any FeatureReader
-    {
-        let jobs = options.jobs ?? ConversionOptions.defaultJobs, runSize = max(16, options.chunkBytes / 4)
+    package static func wrapping(
+        _ reader: any FeatureRunReader, header: DocumentHeader, options: ConversionOptions,
+        inputName: String, diagnostics: DiagnosticLog
+    ) -> any FeatureReader {
+        let jobs = options.jobs ?? ConversionOptions.defaultJobs
+        let runSize = max(16, options.chunkBytes / 4)
         var reader = reader
         guard jobs >= 2, (try? isWorthTaking(&reader, runSize: runSize)) == true else { return reader }
-        return ParallelReading(reader, header: header, jobs: jobs, runSize: runSize, inputName: inputName,
-                               diagnostics: diagnostics)
+        return ParallelReading(
+            reader, header: header, jobs: jobs, runSize: runSize, inputName: inputName,
+            diagnostics: diagnostics)
     }
 }

@@ -1,8 +1,8 @@
-import Dispatch
 import DequeModule
+import Dispatch
 package import GeoConvCore
-import GeoConvIO
 package import GeoConvFormatKit
+import GeoConvIO
 
 /// `--jobs N`: the decorator around the pipeline. A reader that cuts its features into runs
 /// (`FeatureReader.nextFeatureRun`) hands them out here; `jobs` runs at a time are read and
@@ -12,8 +12,10 @@ package import GeoConvFormatKit
 /// messages keep their places in the input; the output is byte for byte what `pump` writes.
 package struct ParallelRuns {
     /// Every stored property, as the memberwise initializer takes them (package-wide).
-    package init(jobs: Int, inputName: String, runSize: Int, strict: Bool,
-        makeTransforms: @escaping () -> [any FeatureTransform]) {
+    package init(
+        jobs: Int, inputName: String, runSize: Int, strict: Bool,
+        makeTransforms: @escaping () -> [any FeatureTransform]
+    ) {
         self.jobs = jobs
         self.inputName = inputName
         self.runSize = runSize
@@ -49,12 +51,18 @@ package struct ParallelRuns {
     /// declares no CRS, and its features are small enough (big features — long lines, many
     /// rings — parse fast per byte, and a byte scan made only to cut them would cost as much
     /// as it saves), unless the reader finds its runs anyway.
-    package func worthCutting<Reader: FeatureRunReader>(_ reader: inout Reader,
-        header: DocumentHeader) throws(GeoConvError) -> Bool {
+    package func worthCutting<Reader: FeatureRunReader>(
+        _ reader: inout Reader,
+        header: DocumentHeader
+    ) throws(GeoConvError) -> Bool {
         guard reader.cutsFeatureRuns, header.crs == nil,
-            let sample = try reader.sampleFeatureRun(size: runSize) else { return false }
-        return reader.findsRunsWhileReading || sample.bytes <= FeatureRun.largestParallelFeature * max(1,
-            sample.features)
+            let sample = try reader.sampleFeatureRun(size: runSize)
+        else { return false }
+        return reader.findsRunsWhileReading
+            || sample.bytes <= FeatureRun.largestParallelFeature
+                * max(
+                    1,
+                    sample.features)
     }
 
     /// Converts the rest of `reader`'s features, cut into runs, into `writer`: begins it with
@@ -66,14 +74,18 @@ package struct ParallelRuns {
         var statistics = PumpStatistics()
         var transforms = makeTransforms()
         try writer.begin(transforms.apply(to: header, diagnostics: DiagnosticLog()))
-        let size = runSize, strict = strict
+        let size = runSize
+        let strict = strict
         // Pipelined: while the workers convert runs, this thread cuts the next ones and
         // writes the results of the oldest (in order), two runs per worker in flight.
-        try inPipeline(jobs: jobs, window: jobs * 2, cut: { () throws(GeoConvError) -> Prepared<Writer.RecordFacts>? in
-            guard let run = try reader.nextFeatureRun(size: size) else { return nil }
-            // Made here, in order, from the begun writer.
-            return Prepared(run: run, batch: try FeatureBatch(for: writer, log: DiagnosticLog(strict: strict)))
-        }, process: { process($0) }) { (prepared, outcome) throws(GeoConvError) in
+        try inPipeline(
+            jobs: jobs, window: jobs * 2,
+            cut: { () throws(GeoConvError) -> Prepared<Writer.RecordFacts>? in
+                guard let run = try reader.nextFeatureRun(size: size) else { return nil }
+                // Made here, in order, from the begun writer.
+                return Prepared(run: run, batch: try FeatureBatch(for: writer, log: DiagnosticLog(strict: strict)))
+            }, process: { process($0) }
+        ) { (prepared, outcome) throws(GeoConvError) in
             let run = prepared.run
             diagnostics.absorb(outcome.batch.log, relocating: run.relocate)
             if let error = outcome.error { throw error.relocated(run.relocate) }
@@ -93,14 +105,17 @@ package struct ParallelRuns {
     /// A worker's part: the one `pump`, from the run's reader into a writer that fills the
     /// batch (`BatchWriter`); this thread puts the batch into the real writer in order.
     private func process<Facts>(_ prepared: Prepared<Facts>) -> Outcome<Facts> {
-        let run = prepared.run, log = prepared.batch.log
+        let run = prepared.run
+        let log = prepared.batch.log
         var outcome = Outcome(batch: prepared.batch)
         do throws(GeoConvError) {
             let cursor = run.locatesCurrentFeature(in: log, inputName: inputName)
             var reader = CountingReader(try run.reader(named: inputName, diagnostics: log), cursor: cursor)
             var writer = BatchWriter(batch: prepared.batch, cursor: cursor)
-            outcome.read = try pump(from: &reader, to: &writer, transforms: makeTransforms(),
-                                    placesMessages: false, diagnostics: log).featuresRead
+            outcome.read = try pump(
+                from: &reader, to: &writer, transforms: makeTransforms(),
+                placesMessages: false, diagnostics: log
+            ).featuresRead
             outcome.batch = writer.batch
         } catch {
             outcome.error = error
@@ -145,8 +160,11 @@ package struct BatchWriter<Facts>: FeatureWriter {
 
     package func begin(_ header: DocumentHeader) throws(GeoConvError) {}
 
-    package mutating func write(_ feature: Feature) throws(GeoConvError) { try batch.add(feature,
-        ordinal: cursor.ordinal) }
+    package mutating func write(_ feature: Feature) throws(GeoConvError) {
+        try batch.add(
+            feature,
+            ordinal: cursor.ordinal)
+    }
 
     package mutating func finish() throws(GeoConvError) { try batch.finish() }
 }

@@ -1,8 +1,8 @@
-import Dispatch
 import DequeModule
+import Dispatch
 package import GeoConvCore
-import GeoConvIO
 package import GeoConvFormatKit
+import GeoConvIO
 
 extension FeatureRun {
     /// Where feature `index` of this run (counted from 0) is in the whole input: the run read
@@ -60,11 +60,15 @@ package func inPipeline<Item, Outcome>(
                     break
                 }
                 let box = UncheckedBox(item)
-                pending.append((item, BackgroundTask {
-                    workers.wait()
-                    defer { workers.signal() }
-                    return process(box.value)
-                }))
+                pending.append(
+                    (
+                        item,
+                        BackgroundTask {
+                            workers.wait()
+                            defer { workers.signal() }
+                            return process(box.value)
+                        }
+                    ))
             } catch {
                 cutFailure = error
                 ended = true

@@ -1,8 +1,7 @@
+import DequeModule
+import Foundation
 package import GeoConvCore
 package import GeoConvFormatKit
-
-import Foundation
-import DequeModule
 
 /// A reader that reads ahead on a thread of its own: the reader it wraps parses there while
 /// the thread that asks for features (`pump`'s) transforms and writes them, joined by a
@@ -75,7 +74,8 @@ package final class ReadingAhead<Reader: FeatureReader>: FeatureReader {
     private func start(_ reader: consuming Reader) {
         let finished = DispatchSemaphore(value: 0)
         self.finished = finished
-        let queue = self.queue, maximumQueuedPositions = self.maximumQueuedPositions
+        let queue = self.queue
+        let maximumQueuedPositions = self.maximumQueuedPositions
         var owned: Reader? = reader
         let job = ReaderJob {
             defer { finished.signal() }

@@ -42,7 +42,9 @@ package struct Route {
     /// The route for a reader that cuts runs, with `jobs` threads. With two or more, the
     /// header is read here and the reader asked whether its features are worth cutting into
     /// runs (`cutsRuns`: the conversion allows it), else whether it finds runs as it reads.
-    package init(runs reader: any FeatureRunReader, jobs: Int, cutsRuns: Bool, runs: ParallelRuns)
+    package init(
+        runs reader: any FeatureRunReader, jobs: Int, cutsRuns: Bool, runs: ParallelRuns
+    )
         throws(GeoConvError)
     {
         var reader = reader
@@ -73,25 +75,30 @@ package struct Route {
     /// are in `readLog`, the transforms' and writer's in `writeLog` (with runs, in `readLog`
     /// too, in order). At most `limit` features are written (`--limit`, which plans the route
     /// `oneThread`).
-    package mutating func run(into writer: inout any RecordAppendingWriter, runs: ParallelRuns, transforms: [any FeatureTransform],
-                              limit: Int?, readLog: DiagnosticLog, writeLog: DiagnosticLog)
+    package mutating func run(
+        into writer: inout any RecordAppendingWriter, runs: ParallelRuns, transforms: [any FeatureTransform],
+        limit: Int?, readLog: DiagnosticLog, writeLog: DiagnosticLog
+    )
         throws(GeoConvError) -> PumpStatistics
     {
         switch source {
         case .features(var reader):
-            return try run(&reader, &writer, runs: runs, transforms: transforms, limit: limit, readLog: readLog,
-                           writeLog: writeLog)
+            return try run(
+                &reader, &writer, runs: runs, transforms: transforms, limit: limit, readLog: readLog,
+                writeLog: writeLog)
         case .runs(var reader):
             switch plan {
             case .readingRuns(let header):
-                var parallel = ParallelReading(reader, header: header, jobs: runs.jobs, runSize: runs.runSize,
-                                               inputName: runs.inputName, diagnostics: readLog)
+                var parallel = ParallelReading(
+                    reader, header: header, jobs: runs.jobs, runSize: runs.runSize,
+                    inputName: runs.inputName, diagnostics: readLog)
                 return try pump(from: &parallel, to: &writer, transforms: transforms, diagnostics: writeLog)
             case .runs(let header):
                 return try runs.run(&reader, header: header, into: &writer, diagnostics: readLog)
             case .oneThread, .readingAhead:
-                return try run(&reader, &writer, runs: runs, transforms: transforms, limit: limit, readLog: readLog,
-                               writeLog: writeLog)
+                return try run(
+                    &reader, &writer, runs: runs, transforms: transforms, limit: limit, readLog: readLog,
+                    writeLog: writeLog)
             }
         }
     }

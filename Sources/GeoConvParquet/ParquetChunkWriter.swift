@@ -45,13 +45,15 @@ package struct ParquetChunkWriter {
 
     /// Writes one chunk through `emit` (bytes at `offset`, the file position of the first
     /// byte), returning its metadata. `present` is `nil` for a required column.
-    package func write(path: [String], values: LeafValues, present: [Bool]?, statistics wantsStatistics: Bool,
+    package func write(
+        path: [String], values: LeafValues, present: [Bool]?, statistics wantsStatistics: Bool,
         dictionary: Bool = true, offset: Int64,
-               emit: ([UInt8]) throws(GeoConvError) -> Void) throws(GeoConvError) -> ParquetColumnMetadata
-    {
+        emit: ([UInt8]) throws(GeoConvError) -> Void
+    ) throws(GeoConvError) -> ParquetColumnMetadata {
         let rows = present?.count ?? values.count
         var position = offset
-        var uncompressedTotal: Int64 = 0, compressedTotal: Int64 = 0
+        var uncompressedTotal: Int64 = 0
+        var compressedTotal: Int64 = 0
         var dictionaryOffset: Int64?
         var encodings: [ParquetEncoding] = [.plain, .rle]
         func page(_ header: ParquetPageHeader, _ body: [UInt8]) throws(GeoConvError) {
@@ -71,9 +73,11 @@ package struct ParquetChunkWriter {
         var dictionaryCount = 0
         if dictionary, case .bytes(let bytes, let ends) = values, ends.count >= 16 {
             var entries: [ArraySlice<UInt8>: UInt32] = [:]
-            var plain: [UInt8] = [], list: [UInt32] = []
+            var plain: [UInt8] = []
+            var list: [UInt32] = []
             list.reserveCapacity(ends.count)
-            var start = 0, fits = true
+            var start = 0
+            var fits = true
             for end in ends {
                 let value = bytes[start..<end]
                 if let index = entries[value] {
@@ -87,7 +91,9 @@ package struct ParquetChunkWriter {
                 }
                 start = end
                 // Too big, or too many distinct values (told early from the first 4096).
-                if plain.count > dictionaryBytes || entries.count > ends.count / 2 || (list.count == 4096 && entries.count > 3072) {
+                if plain.count > dictionaryBytes || entries.count > ends.count / 2
+                    || (list.count == 4096 && entries.count > 3072)
+                {
                     fits = false
                     break
                 }
@@ -97,15 +103,20 @@ package struct ParquetChunkWriter {
                 dictionaryCount = entries.count
                 dictionaryOffset = position
                 encodings = [.plain, .rle, .rleDictionary]
-                try page(ParquetPageHeader(type: .dictionaryPage, uncompressedSize: 0, compressedSize: 0, valueCount: Int32(entries.count)), plain)
+                try page(
+                    ParquetPageHeader(
+                        type: .dictionaryPage, uncompressedSize: 0, compressedSize: 0, valueCount: Int32(entries.count)),
+                    plain)
             }
         }
         let dataOffset = position
         // Data pages: rows [first, row), values [firstValue, value).
-        var row = 0, value = 0
+        var row = 0
+        var value = 0
         let width = ParquetHybrid.width(forMaximum: max(dictionaryCount - 1, 0))
         while row < rows {
-            let firstRow = row, firstValue = value
+            let firstRow = row
+            let firstValue = value
             var bytesInPage = 0
             while row < rows, bytesInPage < pageBytes {
                 if present?[row] ?? true {
@@ -121,7 +132,8 @@ package struct ParquetChunkWriter {
                 Self.appendUInt32(UInt32(levels.count), to: &body)
                 body.append(contentsOf: levels)
             }
-            var header = ParquetPageHeader(type: .dataPage, uncompressedSize: 0, compressedSize: 0, valueCount: Int32(row - firstRow))
+            var header = ParquetPageHeader(
+                type: .dataPage, uncompressedSize: 0, compressedSize: 0, valueCount: Int32(row - firstRow))
             if let indices {
                 header.encoding = .rleDictionary
                 body.append(UInt8(width))
@@ -132,9 +144,10 @@ package struct ParquetChunkWriter {
             }
             try page(header, body)
         }
-        var metadata = ParquetColumnMetadata(type: values.parquetType, encodings: encodings, path: path, codec: codec, valueCount: Int64(rows),
-                                             uncompressedSize: uncompressedTotal, compressedSize: compressedTotal, dataPageOffset: dataOffset,
-                                             dictionaryPageOffset: dictionaryOffset)
+        var metadata = ParquetColumnMetadata(
+            type: values.parquetType, encodings: encodings, path: path, codec: codec, valueCount: Int64(rows),
+            uncompressedSize: uncompressedTotal, compressedSize: compressedTotal, dataPageOffset: dataOffset,
+            dictionaryPageOffset: dictionaryOffset)
         if wantsStatistics {
             var statistics = ParquetStatistics(nullCount: Int64(rows - values.count))
             (statistics.minValue, statistics.maxValue) = Self.bounds(of: values)
@@ -175,8 +188,10 @@ package struct ParquetChunkWriter {
         ByteEncoding.appendUInt32(value, to: &out)
     }
 
-    package static func appendLength(_ value: Int,
-        to out: inout [UInt8]) { ByteEncoding.appendUInt32(UInt32(truncatingIfNeeded: value), to: &out) }
+    package static func appendLength(
+        _ value: Int,
+        to out: inout [UInt8]
+    ) { ByteEncoding.appendUInt32(UInt32(truncatingIfNeeded: value), to: &out) }
 
     package static func appendUInt64(_ value: UInt64, to out: inout [UInt8]) {
         ByteEncoding.appendUInt64(value, to: &out)
@@ -195,7 +210,8 @@ package struct ParquetChunkWriter {
         case .double(let v): for i in range { appendUInt64(v[i].bitPattern, to: &out) }
         #endif
         case .boolean(let v):
-            var byte: UInt8 = 0, bit = 0
+            var byte: UInt8 = 0
+            var bit = 0
             for i in range {
                 if v[i] { byte |= 1 << UInt8(bit) }
                 bit += 1
@@ -218,7 +234,8 @@ package struct ParquetChunkWriter {
     /// The chunk's minimum and maximum, PLAIN-encoded (text without its length), for the
     /// columns whose order readers compare by: numbers and UTF-8 text.
     package static func bounds(of values: LeafValues) -> ([UInt8]?, [UInt8]?) {
-        var low: [UInt8] = [], high: [UInt8] = []
+        var low: [UInt8] = []
+        var high: [UInt8] = []
         switch values {
         case .int64(let v):
             guard let min = v.min(), let max = v.max() else { return (nil, nil) }
@@ -232,7 +249,9 @@ package struct ParquetChunkWriter {
         case .boolean: return (nil, nil)
         case .bytes(let bytes, let ends):
             guard !ends.isEmpty else { return (nil, nil) }
-            var minRange = 0..<ends[0], maxRange = 0..<ends[0], start = 0
+            var minRange = 0..<ends[0]
+            var maxRange = 0..<ends[0]
+            var start = 0
             for end in ends {
                 let value = bytes[start..<end]
                 if value.lexicographicallyPrecedes(bytes[minRange]) { minRange = start..<end }

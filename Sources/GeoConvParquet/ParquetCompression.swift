@@ -1,4 +1,5 @@
 package import GeoConvCore
+
 #if canImport(CGeoConvZlib)
 internal import CGeoConvZlib
 #else
@@ -45,13 +46,19 @@ package enum ParquetCompression {
     }
 
     /// `bytes` decompressed to exactly `size` bytes; a located error otherwise.
-    package static func decompress(_ bytes: UnsafeRawBufferPointer, _ codec: ParquetCodec, size: Int,
-        at offset: Int) throws(GeoConvError) -> [UInt8] {
+    package static func decompress(
+        _ bytes: UnsafeRawBufferPointer, _ codec: ParquetCodec, size: Int,
+        at offset: Int
+    ) throws(GeoConvError) -> [UInt8] {
         // A page says how big it is; what no codec reaches (beyond 1024 : 1, or 512 MB) is refused
         // before memory is taken for it, as a zip bomb is.
-        guard size >= 0, size <= maximumPageBytes, codec != .uncompressed || size == bytes.count, size <= bytes.count * 1024 + (1 << 20) else {
-            throw GeoConvError(.invalidInput, "a page of \(bytes.count) bytes says it holds \(size) bytes (\(codec.name))", at: SourceLocation(byteOffset: offset),
-                               hint: "check that the file is complete; geoconv reads pages of up to 512 MB")
+        guard size >= 0, size <= maximumPageBytes, codec != .uncompressed || size == bytes.count,
+            size <= bytes.count * 1024 + (1 << 20)
+        else {
+            throw GeoConvError(
+                .invalidInput, "a page of \(bytes.count) bytes says it holds \(size) bytes (\(codec.name))",
+                at: SourceLocation(byteOffset: offset),
+                hint: "check that the file is complete; geoconv reads pages of up to 512 MB")
         }
         let result: [UInt8]
         switch codec {
@@ -67,8 +74,9 @@ package enum ParquetCompression {
         default: throw unavailable(codec)
         }
         guard result.count == size else {
-            throw GeoConvError(.invalidInput, "a \(codec.name) page decompresses to \(result.count) bytes; its header says \(size)",
-                               at: SourceLocation(byteOffset: offset), hint: "check that the file is complete")
+            throw GeoConvError(
+                .invalidInput, "a \(codec.name) page decompresses to \(result.count) bytes; its header says \(size)",
+                at: SourceLocation(byteOffset: offset), hint: "check that the file is complete")
         }
         return result
     }
@@ -82,14 +90,19 @@ package enum ParquetCompression {
         #else
         let built = "none, gzip and snappy (reading); zstd needs the Zstd trait"
         #endif
-        return GeoConvError(.unsupported, "Parquet pages compressed with \(codec.name) cannot be read or written here (\(built))",
-                            hint: "rewrite the file with another codec, e.g. pyarrow's compression='zstd' or 'snappy'")
+        return GeoConvError(
+            .unsupported, "Parquet pages compressed with \(codec.name) cannot be read or written here (\(built))",
+            hint: "rewrite the file with another codec, e.g. pyarrow's compression='zstd' or 'snappy'")
     }
 
     private static func gzip(_ bytes: [UInt8]) throws(GeoConvError) -> [UInt8] {
         var stream = z_stream()
         // windowBits 15 + 16: a gzip wrapper (RFC 1952), as Parquet's GZIP codec has.
-        guard deflateInit2_(&stream, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+        guard
+            deflateInit2_(
+                &stream, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+                == Z_OK
+        else {
             throw GeoConvError(.io, "zlib cannot start compressing")
         }
         defer { deflateEnd(&stream) }
@@ -104,12 +117,16 @@ package enum ParquetCompression {
                 return deflate(&stream, Z_FINISH)
             }
         }
-        guard status == Z_STREAM_END else { throw GeoConvError(.io, "zlib failed compressing a page (status \(status))") }
+        guard status == Z_STREAM_END else {
+            throw GeoConvError(.io, "zlib failed compressing a page (status \(status))")
+        }
         out.removeLast(out.count - Int(stream.total_out))
         return out
     }
 
-    private static func gunzip(_ bytes: UnsafeRawBufferPointer, size: Int, at offset: Int) throws(GeoConvError) -> [UInt8] {
+    private static func gunzip(
+        _ bytes: UnsafeRawBufferPointer, size: Int, at offset: Int
+    ) throws(GeoConvError) -> [UInt8] {
         var stream = z_stream()
         // windowBits 15 + 32: gzip or zlib, detected from the header.
         guard inflateInit2_(&stream, 47, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
@@ -125,8 +142,10 @@ package enum ParquetCompression {
             return inflate(&stream, Z_FINISH)
         }
         guard status == Z_STREAM_END || (status == Z_BUF_ERROR && Int(stream.total_out) == size) else {
-            throw GeoConvError(.invalidInput, "a gzip page does not decompress (zlib status \(status))", at: SourceLocation(byteOffset: offset),
-                               hint: "check that the file is complete")
+            throw GeoConvError(
+                .invalidInput, "a gzip page does not decompress (zlib status \(status))",
+                at: SourceLocation(byteOffset: offset),
+                hint: "check that the file is complete")
         }
         out.removeLast(out.count - Int(stream.total_out))
         return out
@@ -137,7 +156,9 @@ package enum ParquetCompression {
     private static func zstdCompress(_ bytes: [UInt8]) throws(GeoConvError) -> [UInt8] {
         var failed = false
         let out = [UInt8](unsafeUninitializedCapacity: ZSTD_compressBound(bytes.count)) { target, count in
-            let written = bytes.withUnsafeBytes { source in ZSTD_compress(target.baseAddress, target.count, source.baseAddress, source.count, 1) }
+            let written = bytes.withUnsafeBytes { source in
+                ZSTD_compress(target.baseAddress, target.count, source.baseAddress, source.count, 1)
+            }
             failed = ZSTD_isError(written) != 0
             count = failed ? 0 : written
         }
@@ -145,12 +166,17 @@ package enum ParquetCompression {
         return out
     }
 
-    private static func zstdDecompress(_ bytes: UnsafeRawBufferPointer, size: Int, at offset: Int) throws(GeoConvError) -> [UInt8] {
+    private static func zstdDecompress(
+        _ bytes: UnsafeRawBufferPointer, size: Int, at offset: Int
+    ) throws(GeoConvError) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: size)
-        let written = out.withUnsafeMutableBytes { target in ZSTD_decompress(target.baseAddress, target.count, bytes.baseAddress, bytes.count) }
+        let written = out.withUnsafeMutableBytes { target in
+            ZSTD_decompress(target.baseAddress, target.count, bytes.baseAddress, bytes.count)
+        }
         guard ZSTD_isError(written) == 0 else {
-            throw GeoConvError(.invalidInput, "a zstd page does not decompress: \(String(cString: ZSTD_getErrorName(written)))",
-                               at: SourceLocation(byteOffset: offset), hint: "check that the file is complete")
+            throw GeoConvError(
+                .invalidInput, "a zstd page does not decompress: \(String(cString: ZSTD_getErrorName(written)))",
+                at: SourceLocation(byteOffset: offset), hint: "check that the file is complete")
         }
         out.removeLast(out.count - written)
         return out
@@ -164,14 +190,19 @@ package enum ParquetCompression {
 /// a 1-, 2- or 4-byte offset (copies may overlap what they write).
 package enum Snappy {
     /// Decompresses `bytes`, which must say they hold `size` bytes.
-    package static func decompress(_ bytes: UnsafeRawBufferPointer, size: Int, at base: Int)
-        throws(GeoConvError) -> [UInt8] {
+    package static func decompress(
+        _ bytes: UnsafeRawBufferPointer, size: Int, at base: Int
+    )
+        throws(GeoConvError) -> [UInt8]
+    {
         var offset = 0
         func fail(_ what: String) -> GeoConvError {
-            GeoConvError(.invalidInput, "a snappy page is damaged: \(what)", at: SourceLocation(byteOffset: base + offset),
-                         hint: "check that the file is complete")
+            GeoConvError(
+                .invalidInput, "a snappy page is damaged: \(what)", at: SourceLocation(byteOffset: base + offset),
+                hint: "check that the file is complete")
         }
-        var length: UInt64 = 0, shift: UInt64 = 0
+        var length: UInt64 = 0
+        var shift: UInt64 = 0
         while true {
             guard offset < bytes.count, shift < 35 else { throw fail("its length does not end") }
             let b = bytes[offset]
@@ -197,11 +228,14 @@ package enum Snappy {
                     offset += extra
                 }
                 literal += 1
-                guard offset + literal <= bytes.count, out.count + literal <= Int(length) else { throw fail("a literal runs past the end") }
+                guard offset + literal <= bytes.count, out.count + literal <= Int(length) else {
+                    throw fail("a literal runs past the end")
+                }
                 out.append(contentsOf: bytes[offset..<(offset + literal)])
                 offset += literal
             default:
-                let count: Int, distance: Int
+                let count: Int
+                let distance: Int
                 switch tag & 3 {
                 case 1:
                     guard offset < bytes.count else { throw fail("a copy ends early") }
@@ -216,10 +250,14 @@ package enum Snappy {
                 default:
                     guard offset + 4 <= bytes.count else { throw fail("a copy ends early") }
                     count = Int(tag >> 2) + 1
-                    distance = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
+                    distance =
+                        Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(
+                            bytes[offset + 3]) << 24
                     offset += 4
                 }
-                guard distance > 0, distance <= out.count, out.count + count <= Int(length) else { throw fail("a copy reaches outside the output") }
+                guard distance > 0, distance <= out.count, out.count + count <= Int(length) else {
+                    throw fail("a copy reaches outside the output")
+                }
                 let start = out.count - distance
                 for k in 0..<count { out.append(out[start + k]) }
             }

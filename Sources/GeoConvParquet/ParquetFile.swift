@@ -28,28 +28,38 @@ package final class ParquetFile {
         metadata = try Self.footer(source, size: size, name: input.name)
     }
 
-    private static func footer(_ source: ByteReader, size: Int, name: String) throws(GeoConvError) -> ParquetFileMetadata {
+    private static func footer(
+        _ source: ByteReader, size: Int, name: String
+    ) throws(GeoConvError) -> ParquetFileMetadata {
         func damaged(_ what: String, at offset: Int) -> GeoConvError {
-            GeoConvError(.invalidInput, "'\(name)' is not a Parquet file that can be read: \(what)", at: SourceLocation(file: name, byteOffset: offset),
-                         hint: "a Parquet file starts and ends with PAR1; check that it is complete")
+            GeoConvError(
+                .invalidInput, "'\(name)' is not a Parquet file that can be read: \(what)",
+                at: SourceLocation(file: name, byteOffset: offset),
+                hint: "a Parquet file starts and ends with PAR1; check that it is complete")
         }
         guard size >= 12 else { throw damaged("it has \(size) bytes", at: 0) }
         let head = try readRange(source, 0, 4, name: name)
         guard head == Array("PAR1".utf8) else {
-            if head == Array("PARE".utf8) { throw GeoConvError(.unsupported, "'\(name)' is an encrypted Parquet file", hint: "decrypt it first") }
+            if head == Array("PARE".utf8) {
+                throw GeoConvError(.unsupported, "'\(name)' is an encrypted Parquet file", hint: "decrypt it first")
+            }
             throw damaged("it does not start with PAR1", at: 0)
         }
         let tail = try readRange(source, size - 8, 8, name: name)
         guard Array(tail[4...]) == Array("PAR1".utf8) else { throw damaged("it does not end with PAR1", at: size - 4) }
         let length = Int(UInt32(tail[0]) | UInt32(tail[1]) << 8 | UInt32(tail[2]) << 16 | UInt32(tail[3]) << 24)
-        guard length <= size - 12, length <= maximumFooterBytes else { throw damaged("its footer length \(length) does not fit", at: size - 8) }
+        guard length <= size - 12, length <= maximumFooterBytes else {
+            throw damaged("its footer length \(length) does not fit", at: size - 8)
+        }
         let start = size - 8 - length
         let bytes = try readRange(source, start, length, name: name)
         return try bytes.withBytes { buffer throws(GeoConvError) in
             do throws(GeoConvError) {
                 return try ParquetFileMetadata(decoding: buffer, at: start)
             } catch {
-                throw GeoConvError(error.code, error.message, at: SourceLocation(file: name, byteOffset: error.location?.byteOffset ?? start), hint: error.hint)
+                throw GeoConvError(
+                    error.code, error.message,
+                    at: SourceLocation(file: name, byteOffset: error.location?.byteOffset ?? start), hint: error.hint)
             }
         }
     }
@@ -57,15 +67,20 @@ package final class ParquetFile {
     /// `count` bytes from `offset`.
     package func read(_ offset: Int, _ count: Int) throws(GeoConvError) -> [UInt8] {
         guard offset >= 0, count >= 0, offset <= size, count <= size - offset else {
-            throw GeoConvError(.invalidInput, "a column chunk (\(count) bytes at \(offset)) lies outside the file's \(size) bytes",
-                               at: SourceLocation(file: name, byteOffset: max(0, offset)), hint: "check that the file is complete")
+            throw GeoConvError(
+                .invalidInput, "a column chunk (\(count) bytes at \(offset)) lies outside the file's \(size) bytes",
+                at: SourceLocation(file: name, byteOffset: max(0, offset)), hint: "check that the file is complete")
         }
         return try Self.readRange(source, offset, count, name: name)
     }
 
-    private static func readRange(_ source: ByteReader, _ offset: Int, _ count: Int, name: String) throws(GeoConvError) -> [UInt8] {
+    private static func readRange(
+        _ source: ByteReader, _ offset: Int, _ count: Int, name: String
+    ) throws(GeoConvError) -> [UInt8] {
         guard let bytes = try source.bytes(in: offset..<(offset + count)), bytes.count == count else {
-            throw GeoConvError(.invalidInput, "'\(name)' ends before \(offset + count), inside what its footer describes", at: SourceLocation(file: name, byteOffset: offset))
+            throw GeoConvError(
+                .invalidInput, "'\(name)' ends before \(offset + count), inside what its footer describes",
+                at: SourceLocation(file: name, byteOffset: offset))
         }
         return bytes
     }
@@ -98,18 +113,31 @@ package struct ParquetLeaf {
     package static func leaves(of schema: [ParquetSchemaElement], file: String) throws(GeoConvError) -> [ParquetLeaf] {
         var leaves: [ParquetLeaf] = []
         var position = 1
-        var definitions: [Int] = [], repeated: [Bool] = [], annotations: [ParquetAnnotation] = []
+        var definitions: [Int] = []
+        var repeated: [Bool] = []
+        var annotations: [ParquetAnnotation] = []
         func walk(_ count: Int, path: [String], definition: Int, repetition: Int, depth: Int) throws(GeoConvError) {
-            guard depth < 32 else { throw GeoConvError(.invalidInput, "the Parquet schema nests more than 32 deep", at: SourceLocation(file: file)) }
+            guard depth < 32 else {
+                throw GeoConvError(
+                    .invalidInput, "the Parquet schema nests more than 32 deep", at: SourceLocation(file: file))
+            }
             guard count >= 0, count <= schema.count - position else {
-                throw GeoConvError(.invalidInput, "a Parquet schema group says it has \(count) children; \(schema.count - position) elements follow", at: SourceLocation(file: file),
-                                   hint: "check that the file is complete")
+                throw GeoConvError(
+                    .invalidInput,
+                    "a Parquet schema group says it has \(count) children; \(schema.count - position) elements follow",
+                    at: SourceLocation(file: file),
+                    hint: "check that the file is complete")
             }
             for _ in 0..<count {
-                guard position < schema.count else { throw GeoConvError(.invalidInput, "the Parquet schema has fewer elements than its groups say", at: SourceLocation(file: file)) }
+                guard position < schema.count else {
+                    throw GeoConvError(
+                        .invalidInput, "the Parquet schema has fewer elements than its groups say",
+                        at: SourceLocation(file: file))
+                }
                 let element = schema[position]
                 position += 1
-                var def = definition, rep = repetition
+                var def = definition
+                var rep = repetition
                 switch element.repetition {
                 case .optional?: def += 1
                 case .repeated?:
@@ -129,10 +157,12 @@ package struct ParquetLeaf {
                 if element.type == nil || children > 0 {
                     try walk(children, path: path + [element.name], definition: def, repetition: rep, depth: depth + 1)
                 } else {
-                    leaves.append(ParquetLeaf(path: path + [element.name], element: element, maxDefinition: def,
-                                              maxRepetition: rep,
-                                              definitions: definitions, repeated: repeated, annotations: annotations,
-                                              index: leaves.count))
+                    leaves.append(
+                        ParquetLeaf(
+                            path: path + [element.name], element: element, maxDefinition: def,
+                            maxRepetition: rep,
+                            definitions: definitions, repeated: repeated, annotations: annotations,
+                            index: leaves.count))
                 }
             }
         }

@@ -18,7 +18,8 @@ package enum ParquetHybrid {
             guard !literal.isEmpty else { return }
             while literal.count % 8 != 0 { literal.append(0) }
             ByteEncoding.appendVarint(UInt64(literal.count / 8) << 1 | 1, to: &out)
-            var buffer: UInt64 = 0, bits = 0
+            var buffer: UInt64 = 0
+            var bits = 0
             for value in literal {
                 buffer |= UInt64(value) << UInt64(bits)
                 bits += width
@@ -67,17 +68,22 @@ package enum ParquetHybrid {
 
     /// Decodes `count` values of `width` bits from `bytes` into `values`; an error at
     /// `base` + the offset where the runs end early.
-    package static func decode(_ bytes: UnsafeRawBufferPointer, width: Int, count: Int, into values: inout [UInt32],
-        base: Int) throws(GeoConvError) {
+    package static func decode(
+        _ bytes: UnsafeRawBufferPointer, width: Int, count: Int, into values: inout [UInt32],
+        base: Int
+    ) throws(GeoConvError) {
         values.removeAll(keepingCapacity: true)
         values.reserveCapacity(count)
         guard width <= 32 else { throw failure("a bit width of \(width)", at: base) }
         var offset = 0
         let valueBytes = (width + 7) / 8
         while values.count < count {
-            var header: UInt64 = 0, shift: UInt64 = 0
+            var header: UInt64 = 0
+            var shift: UInt64 = 0
             while true {
-                guard offset < bytes.count, shift < 64 else { throw failure("the levels or indices end early", at: base + offset) }
+                guard offset < bytes.count, shift < 64 else {
+                    throw failure("the levels or indices end early", at: base + offset)
+                }
                 let b = bytes[offset]
                 offset += 1
                 header |= UInt64(b & 0x7F) << shift
@@ -86,7 +92,9 @@ package enum ParquetHybrid {
             }
             if header & 1 == 0 {
                 let run = Int(clamping: header >> 1)
-                guard offset + valueBytes <= bytes.count else { throw failure("a repeated run ends early", at: base + offset) }
+                guard offset + valueBytes <= bytes.count else {
+                    throw failure("a repeated run ends early", at: base + offset)
+                }
                 var value: UInt32 = 0
                 for k in 0..<valueBytes { value |= UInt32(bytes[offset + k]) << UInt32(8 * k) }
                 offset += valueBytes
@@ -97,8 +105,12 @@ package enum ParquetHybrid {
                 let total = groups.multipliedReportingOverflow(by: 8)
                 guard !total.overflow else { throw failure("a bit-packed run of \(groups) groups", at: base + offset) }
                 let byteCount = groups * width
-                guard offset + byteCount <= bytes.count || width == 0 else { throw failure("a bit-packed run ends early", at: base + offset) }
-                var buffer: UInt64 = 0, bits = 0, consumed = 0
+                guard offset + byteCount <= bytes.count || width == 0 else {
+                    throw failure("a bit-packed run ends early", at: base + offset)
+                }
+                var buffer: UInt64 = 0
+                var bits = 0
+                var consumed = 0
                 let mask: UInt64 = width == 32 ? 0xFFFF_FFFF : (1 << UInt64(width)) - 1
                 // Only the values still wanted are unpacked (a run's padding, or more, is skipped).
                 for _ in 0..<min(total.partialValue, count - values.count) {
@@ -118,8 +130,9 @@ package enum ParquetHybrid {
     }
 
     package static func failure(_ what: String, at offset: Int) -> GeoConvError {
-        GeoConvError(.invalidInput, "a Parquet page is damaged: \(what)", at: SourceLocation(byteOffset: offset),
-                     hint: "check that the file is complete")
+        GeoConvError(
+            .invalidInput, "a Parquet page is damaged: \(what)", at: SourceLocation(byteOffset: offset),
+            hint: "check that the file is complete")
     }
 
     /// The number of bits for values up to `maximum`.

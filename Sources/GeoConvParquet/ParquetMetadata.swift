@@ -3,20 +3,44 @@ import GeoConvCore
 /// The parts of Parquet's footer and page headers (parquet-format's `parquet.thrift`) that
 /// geoconv writes and reads; fields it does not know are skipped when reading.
 package enum ParquetType: Int32 {
-    case boolean = 0, int32 = 1, int64 = 2, int96 = 3, float = 4, double = 5, byteArray = 6, fixedLenByteArray = 7
+    case boolean = 0
+    case int32 = 1
+    case int64 = 2
+    case int96 = 3
+    case float = 4
+    case double = 5
+    case byteArray = 6
+    case fixedLenByteArray = 7
 }
 
 package enum ParquetRepetition: Int32 {
-    case required = 0, optional = 1, repeated = 2
+    case required = 0
+    case optional = 1
+    case repeated = 2
 }
 
 package enum ParquetEncoding: Int32 {
-    case plain = 0, plainDictionary = 2, rle = 3, bitPacked = 4, deltaBinaryPacked = 5, deltaLengthByteArray = 6, deltaByteArray = 7,
-        rleDictionary = 8, byteStreamSplit = 9
+    case plain = 0
+    case plainDictionary = 2
+    case rle = 3
+    case bitPacked = 4
+    case deltaBinaryPacked = 5
+    case deltaLengthByteArray = 6
+    case deltaByteArray = 7
+    case
+        rleDictionary = 8
+    case byteStreamSplit = 9
 }
 
 package enum ParquetCodec: Int32 {
-    case uncompressed = 0, snappy = 1, gzip = 2, lzo = 3, brotli = 4, lz4 = 5, zstd = 6, lz4Raw = 7
+    case uncompressed = 0
+    case snappy = 1
+    case gzip = 2
+    case lzo = 3
+    case brotli = 4
+    case lz4 = 5
+    case zstd = 6
+    case lz4Raw = 7
 
     package var name: String {
         switch self {
@@ -33,7 +57,10 @@ package enum ParquetCodec: Int32 {
 }
 
 package enum ParquetPageType: Int32 {
-    case dataPage = 0, indexPage = 1, dictionaryPage = 2, dataPageV2 = 3
+    case dataPage = 0
+    case indexPage = 1
+    case dictionaryPage = 2
+    case dataPageV2 = 3
 }
 
 /// The converted (legacy) and logical annotations geoconv reads a column's values by.
@@ -60,9 +87,11 @@ package enum ParquetAnnotation: Equatable {
 /// One node of the schema: a leaf column or a group (`childCount` > 0 or no type).
 package struct ParquetSchemaElement {
     /// Every stored property, as the memberwise initializer takes them (package-wide).
-    package init(type: ParquetType? = nil, typeLength: Int32? = nil, repetition: ParquetRepetition? = nil,
+    package init(
+        type: ParquetType? = nil, typeLength: Int32? = nil, repetition: ParquetRepetition? = nil,
         name: String, childCount: Int32? = nil, convertedType: Int32? = nil, scale: Int32? = nil,
-        precision: Int32? = nil, annotation: ParquetAnnotation = .none) {
+        precision: Int32? = nil, annotation: ParquetAnnotation = .none
+    ) {
         self.type = type
         self.typeLength = typeLength
         self.repetition = repetition
@@ -93,9 +122,11 @@ package struct ParquetStatistics {
 
 package struct ParquetColumnMetadata {
     /// Every stored property, as the memberwise initializer takes them (package-wide).
-    package init(type: ParquetType, encodings: [ParquetEncoding], path: [String], codec: ParquetCodec,
+    package init(
+        type: ParquetType, encodings: [ParquetEncoding], path: [String], codec: ParquetCodec,
         valueCount: Int64, uncompressedSize: Int64, compressedSize: Int64, dataPageOffset: Int64,
-        dictionaryPageOffset: Int64? = nil, statistics: ParquetStatistics? = nil) {
+        dictionaryPageOffset: Int64? = nil, statistics: ParquetStatistics? = nil
+    ) {
         self.type = type
         self.encodings = encodings
         self.path = path
@@ -122,8 +153,10 @@ package struct ParquetColumnMetadata {
 
 package struct ParquetRowGroup {
     /// Every stored property, as the memberwise initializer takes them (package-wide).
-    package init(columns: [ParquetColumnMetadata], totalByteSize: Int64, rowCount: Int64, fileOffset: Int64? = nil,
-        totalCompressedSize: Int64? = nil) {
+    package init(
+        columns: [ParquetColumnMetadata], totalByteSize: Int64, rowCount: Int64, fileOffset: Int64? = nil,
+        totalCompressedSize: Int64? = nil
+    ) {
         self.columns = columns
         self.totalByteSize = totalByteSize
         self.rowCount = rowCount
@@ -140,8 +173,10 @@ package struct ParquetRowGroup {
 
 package struct ParquetFileMetadata {
     /// Every stored property, as the memberwise initializer takes them (package-wide).
-    package init(version: Int32 = 1, schema: [ParquetSchemaElement], rowCount: Int64, rowGroups: [ParquetRowGroup],
-        keyValues: [(key: String, value: String?)], createdBy: String? = nil) {
+    package init(
+        version: Int32 = 1, schema: [ParquetSchemaElement], rowCount: Int64, rowGroups: [ParquetRowGroup],
+        keyValues: [(key: String, value: String?)], createdBy: String? = nil
+    ) {
         self.version = version
         self.schema = schema
         self.rowCount = rowCount

@@ -4,8 +4,12 @@ package import GeoConvCore
 extension ParquetFileMetadata {
     package init(decoding bytes: UnsafeRawBufferPointer, at base: Int) throws(GeoConvError) {
         var r = ThriftReader(bytes, base: base)
-        var version: Int32 = 1, rowCount: Int64 = 0, createdBy: String?
-        var schema: [ParquetSchemaElement] = [], rowGroups: [ParquetRowGroup] = [], keyValues: [(String, String?)] = []
+        var version: Int32 = 1
+        var rowCount: Int64 = 0
+        var createdBy: String?
+        var schema: [ParquetSchemaElement] = []
+        var rowGroups: [ParquetRowGroup] = []
+        var keyValues: [(String, String?)] = []
         try r.beginStruct()
         while let (id, type) = try r.field() {
             switch (id, type) {
@@ -21,7 +25,8 @@ extension ParquetFileMetadata {
                 let (_, count) = try r.listHeader()
                 for _ in 0..<count {
                     try r.beginStruct()
-                    var key = "", value: String?
+                    var key = ""
+                    var value: String?
                     while let (field, fieldType) = try r.field() {
                         switch (field, fieldType) {
                         case (1, .binary): key = try r.string()
@@ -38,7 +43,9 @@ extension ParquetFileMetadata {
         }
         r.endStruct()
         guard !schema.isEmpty else { throw r.failure("the schema is empty") }
-        self.init(version: version, schema: schema, rowCount: rowCount, rowGroups: rowGroups, keyValues: keyValues, createdBy: createdBy)
+        self.init(
+            version: version, schema: schema, rowCount: rowCount, rowGroups: rowGroups, keyValues: keyValues,
+            createdBy: createdBy)
     }
 }
 
@@ -125,7 +132,8 @@ extension ParquetSchemaElement {
                 result = .decimal(scale: scale)
                 continue
             case 7, 8:  // TimeType, TimestampType { 1: isAdjustedToUTC, 2: unit }
-                var utc = false, units: Int64 = 1000
+                var utc = false
+                var units: Int64 = 1000
                 try r.beginStruct()
                 while let (field, fieldType) = try r.field() {
                     switch (field, fieldType) {
@@ -148,7 +156,8 @@ extension ParquetSchemaElement {
                 result = .geometry(crs: crs, isGeography: id == 18)
                 continue
             case 10:  // IntType { 1: bitWidth (byte), 2: isSigned }
-                var bits = 64, signed = true
+                var bits = 64
+                var signed = true
                 try r.beginStruct()
                 while let (field, fieldType) = try r.field() {
                     switch (field, fieldType) {
@@ -229,7 +238,9 @@ extension ParquetRowGroup {
             switch (id, type) {
             case (1, .binary):
                 let path = try r.string()
-                throw GeoConvError(.unsupported, "a column chunk is in another file ('\(path)')", hint: "give geoconv that file's data in one Parquet file")
+                throw GeoConvError(
+                    .unsupported, "a column chunk is in another file ('\(path)')",
+                    hint: "give geoconv that file's data in one Parquet file")
             case (3, .structure): metadata = try columnMetadata(&r)
             default: try r.skip(type)
             }
@@ -240,8 +251,9 @@ extension ParquetRowGroup {
     }
 
     package static func columnMetadata(_ r: inout ThriftReader) throws(GeoConvError) -> ParquetColumnMetadata {
-        var m = ParquetColumnMetadata(type: .int32, encodings: [], path: [], codec: .uncompressed, valueCount: 0, uncompressedSize: 0,
-                                      compressedSize: 0, dataPageOffset: 0)
+        var m = ParquetColumnMetadata(
+            type: .int32, encodings: [], path: [], codec: .uncompressed, valueCount: 0, uncompressedSize: 0,
+            compressedSize: 0, dataPageOffset: 0)
         try r.beginStruct()
         while let (id, type) = try r.field() {
             switch (id, type) {
@@ -254,7 +266,9 @@ extension ParquetRowGroup {
                 for _ in 0..<count { m.path.append(try r.string()) }
             case (4, .i32):
                 let raw = try r.i32()
-                guard let codec = ParquetCodec(rawValue: raw) else { throw r.failure("unknown compression codec \(raw)") }
+                guard let codec = ParquetCodec(rawValue: raw) else {
+                    throw r.failure("unknown compression codec \(raw)")
+                }
                 m.codec = codec
             case (5, .i64): m.valueCount = try r.i64()
             case (6, .i64): m.uncompressedSize = try r.i64()
@@ -272,8 +286,10 @@ extension ParquetRowGroup {
 
 extension ParquetPageHeader {
     /// Decodes a page header at the start of `bytes`; also returns its length.
-    package static func decode(_ bytes: UnsafeRawBufferPointer,
-        at base: Int) throws(GeoConvError) -> (ParquetPageHeader, length: Int) {
+    package static func decode(
+        _ bytes: UnsafeRawBufferPointer,
+        at base: Int
+    ) throws(GeoConvError) -> (ParquetPageHeader, length: Int) {
         var r = ThriftReader(bytes, base: base)
         var header = ParquetPageHeader(type: .dataPage, uncompressedSize: 0, compressedSize: 0)
         var sawType = false
@@ -294,13 +310,17 @@ extension ParquetPageHeader {
                     case (_, 1, .i32): header.valueCount = try r.i32()
                     case (5, 2, .i32), (7, 2, .i32):
                         let raw = try r.i32()
-                        guard let encoding = ParquetEncoding(rawValue: raw) else { throw r.failure("unknown encoding \(raw)") }
+                        guard let encoding = ParquetEncoding(rawValue: raw) else {
+                            throw r.failure("unknown encoding \(raw)")
+                        }
                         header.encoding = encoding
                     case (8, 2, .i32): header.nullCount = try r.i32()
                     case (8, 3, .i32): header.rowCount = try r.i32()
                     case (8, 4, .i32):
                         let raw = try r.i32()
-                        guard let encoding = ParquetEncoding(rawValue: raw) else { throw r.failure("unknown encoding \(raw)") }
+                        guard let encoding = ParquetEncoding(rawValue: raw) else {
+                            throw r.failure("unknown encoding \(raw)")
+                        }
                         header.encoding = encoding
                     case (8, 5, .i32): header.definitionLevelsLength = try r.i32()
                     case (8, 6, .i32): header.repetitionLevelsLength = try r.i32()
@@ -314,8 +334,9 @@ extension ParquetPageHeader {
             }
         }
         r.endStruct()
-        guard sawType, header.compressedSize >= 0, header.uncompressedSize >= 0, header.valueCount >= 0, header.nullCount >= 0, header.rowCount >= 0,
-              header.definitionLevelsLength >= 0, header.repetitionLevelsLength >= 0
+        guard sawType, header.compressedSize >= 0, header.uncompressedSize >= 0, header.valueCount >= 0,
+            header.nullCount >= 0, header.rowCount >= 0,
+            header.definitionLevelsLength >= 0, header.repetitionLevelsLength >= 0
         else { throw r.failure("a page header without a type, or with a negative size or count") }
         return (header, r.offset)
     }

@@ -3,8 +3,10 @@ package import GeoConvCore
 /// A decoded value as a property: numbers, booleans and text as themselves; dates, times
 /// and timestamps as ISO 8601 text; decimals scaled; binary as hex.
 package enum ParquetValues {
-    package static func value(_ values: DecodedColumn.Values, _ index: Int,
-                            _ element: ParquetSchemaElement) -> JSONValue {
+    package static func value(
+        _ values: DecodedColumn.Values, _ index: Int,
+        _ element: ParquetSchemaElement
+    ) -> JSONValue {
         switch values {
         case .flags(let list): return .bool(list[index])
         case .reals(let list): return JSONNumber(list[index]).map(JSONValue.number) ?? .string(String(list[index]))
@@ -20,10 +22,12 @@ package enum ParquetValues {
         case .date: return .string(date(days: raw))
         case .timestamp(let units, let utc): return .string(timestamp(raw, unitsPerSecond: units, utc: utc))
         case .time(let units): return .string(time(raw, unitsPerSecond: units))
-        case .decimal(let scale): return .number(decimal(magnitude: raw.magnitude, negative: raw < 0, scale: Int(scale)))
+        case .decimal(let scale):
+            return .number(decimal(magnitude: raw.magnitude, negative: raw < 0, scale: Int(scale)))
         case .integer(let bits, false):
             // Unsigned: the stored bits read as unsigned.
-            let unsigned = bits >= 64 || bits <= 0 ? UInt64(bitPattern: raw) : UInt64(bitPattern: raw) & ((1 << UInt64(bits)) - 1)
+            let unsigned =
+                bits >= 64 || bits <= 0 ? UInt64(bitPattern: raw) : UInt64(bitPattern: raw) & ((1 << UInt64(bits)) - 1)
             return .number(JSONNumber(unsigned))
         default: return .number(JSONNumber(raw))
         }
@@ -48,7 +52,8 @@ package enum ParquetValues {
         default:
             if element.type == .int96, bytes.count == 12 {
                 // Nanoseconds of the day (8 bytes), then the Julian day (4), little-endian.
-                var nanos: Int64 = 0, day: Int64 = 0
+                var nanos: Int64 = 0
+                var day: Int64 = 0
                 for k in 0..<8 { nanos |= Int64(bytes[bytes.startIndex + k]) << Int64(8 * k) }
                 for k in 0..<4 { day |= Int64(bytes[bytes.startIndex + 8 + k]) << Int64(8 * k) }
                 let (dayNanos, overflow) = (day - 2_440_588).multipliedReportingOverflow(by: 86_400_000_000_000)
@@ -62,7 +67,8 @@ package enum ParquetValues {
     /// IEEE 754 half precision (`Float16` is not on every platform Swift runs on).
     package static func half(_ bits: UInt16) -> Double {
         let sign: Double = bits & 0x8000 != 0 ? -1 : 1
-        let exponent = Int((bits >> 10) & 0x1F), mantissa = Double(bits & 0x3FF)
+        let exponent = Int((bits >> 10) & 0x1F)
+        let mantissa = Double(bits & 0x3FF)
         switch exponent {
         case 0: return sign * mantissa * 0x1p-24
         case 31: return mantissa == 0 ? sign * .infinity : .nan
@@ -124,24 +130,28 @@ package enum ParquetValues {
     }
 
     package static func time(_ raw: Int64, unitsPerSecond: Int64) -> String {
-        let seconds = raw / unitsPerSecond, fraction = raw % unitsPerSecond
+        let seconds = raw / unitsPerSecond
+        let fraction = raw % unitsPerSecond
         var text = "\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))"
         if fraction != 0 { text += "." + pad(fraction, String(unitsPerSecond).count - 1) }
         return text
     }
 
     package static func timestamp(_ raw: Int64, unitsPerSecond: Int64, utc: Bool) -> String {
-        var seconds = raw / unitsPerSecond, fraction = raw % unitsPerSecond
+        var seconds = raw / unitsPerSecond
+        var fraction = raw % unitsPerSecond
         if fraction < 0 {
             fraction += unitsPerSecond
             seconds -= 1
         }
-        var days = seconds / 86_400, secondOfDay = seconds % 86_400
+        var days = seconds / 86_400
+        var secondOfDay = seconds % 86_400
         if secondOfDay < 0 {
             secondOfDay += 86_400
             days -= 1
         }
-        return date(days: days) + "T" + time(secondOfDay * unitsPerSecond + fraction, unitsPerSecond: unitsPerSecond) + (utc ? "Z" : "")
+        return date(days: days) + "T" + time(secondOfDay * unitsPerSecond + fraction, unitsPerSecond: unitsPerSecond)
+            + (utc ? "Z" : "")
     }
 
     /// A value as text for the title and snippet.

@@ -6,8 +6,20 @@ package import GeoConvCore
 /// zigzag varints, binaries and strings with a varint length, lists with a size-and-type
 /// byte, structs ended by a stop byte.
 package enum ThriftType: UInt8 {
-    case stop = 0, boolTrue = 1, boolFalse = 2, byte = 3, i16 = 4, i32 = 5, i64 = 6, double = 7, binary = 8, list = 9, set = 10,
-        map = 11, structure = 12
+    case stop = 0
+    case boolTrue = 1
+    case boolFalse = 2
+    case byte = 3
+    case i16 = 4
+    case i32 = 5
+    case i64 = 6
+    case double = 7
+    case binary = 8
+    case list = 9
+    case set = 10
+    case
+        map = 11
+    case structure = 12
 }
 
 /// Writes compact-protocol structs: `field(_:_:)` headers in increasing id order, then the
@@ -117,8 +129,9 @@ package struct ThriftReader {
     }
 
     package func failure(_ what: String) -> GeoConvError {
-        GeoConvError(.invalidInput, "the Parquet metadata is damaged: \(what)", at: SourceLocation(byteOffset: base + offset),
-                     hint: "check that the file is complete (a Parquet file ends with its footer and PAR1)")
+        GeoConvError(
+            .invalidInput, "the Parquet metadata is damaged: \(what)", at: SourceLocation(byteOffset: base + offset),
+            hint: "check that the file is complete (a Parquet file ends with its footer and PAR1)")
     }
 
     package mutating func byte() throws(GeoConvError) -> UInt8 {
@@ -128,7 +141,8 @@ package struct ThriftReader {
     }
 
     package mutating func varint() throws(GeoConvError) -> UInt64 {
-        var result: UInt64 = 0, shift: UInt64 = 0
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
         while true {
             let b = try byte()
             result |= UInt64(b & 0x7F) << shift
@@ -182,7 +196,9 @@ package struct ThriftReader {
 
     package mutating func binary() throws(GeoConvError) -> [UInt8] {
         let length = try varint()
-        guard length <= UInt64(bytes.count - offset) else { throw failure("a string of \(length) bytes runs past the end") }
+        guard length <= UInt64(bytes.count - offset) else {
+            throw failure("a string of \(length) bytes runs past the end")
+        }
         let n = Int(length)
         defer { offset += n }
         return Array(bytes[offset..<(offset + n)])
@@ -221,7 +237,9 @@ package struct ThriftReader {
         case .map:
             let count = try varint()
             guard count > 0 else { return }
-            guard count <= UInt64(bytes.count - offset) else { throw failure("a map of \(count) entries runs past the end") }
+            guard count <= UInt64(bytes.count - offset) else {
+                throw failure("a map of \(count) entries runs past the end")
+            }
             let types = try byte()
             guard let key = ThriftType(rawValue: types >> 4), let value = ThriftType(rawValue: types & 0x0F) else {
                 throw failure("unknown map types")

@@ -1,4 +1,5 @@
 internal import GeoConvCore
+
 #if PROJ
 internal import CPROJ
 #endif

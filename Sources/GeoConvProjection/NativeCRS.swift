@@ -1,5 +1,6 @@
 public import GeoConvCore
 import GeoConvFormatKit
+
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -27,7 +28,7 @@ public enum NativeCRS: Equatable, Sendable {
         case ("ogc", "crs84"): self = .wgs84(name: "WGS 84 (CRS84)")
         case ("epsg", "4326"): self = .wgs84(name: "WGS 84")
         case ("epsg", "3857"), ("epsg", "900913"), ("epsg", "3785"), ("epsg", "102100"), ("epsg", "102113"),
-             ("esri", "102100"), ("esri", "102113"):
+            ("esri", "102100"), ("esri", "102113"):
             self = .webMercator
         default: return nil
         }
@@ -36,8 +37,11 @@ public enum NativeCRS: Equatable, Sendable {
     /// The CRS `text` names, or the error that says geoconv needs PROJ for it.
     static func required(_ text: String) throws(GeoConvError) -> NativeCRS {
         guard let crs = NativeCRS(text) else {
-            throw GeoConvError(.invalidInput, "the CRS '\(text)' needs PROJ, and this geoconv was built without the PROJ trait",
-                               hint: "WGS84 (EPSG:4326, OGC:CRS84) and Web Mercator (EPSG:3857) work without it; build with the PROJ trait (a default trait) for other CRSs")
+            throw GeoConvError(
+                .invalidInput, "the CRS '\(text)' needs PROJ, and this geoconv was built without the PROJ trait",
+                hint:
+                    "WGS84 (EPSG:4326, OGC:CRS84) and Web Mercator (EPSG:3857) work without it; build with the PROJ trait (a default trait) for other CRSs"
+            )
         }
         return crs
     }
@@ -67,7 +71,8 @@ public enum NativeCRS: Equatable, Sendable {
     /// `coordinate` moved from one CRS to the other; `nil` where the target cannot represent it
     /// (Web Mercator at the poles) or the input is not a finite position.
     public static func transform(_ coordinate: Coordinate, from: NativeCRS, to: NativeCRS) -> Coordinate? {
-        var longitude = coordinate.longitude, latitude = coordinate.latitude
+        var longitude = coordinate.longitude
+        var latitude = coordinate.latitude
         guard longitude.isFinite, latitude.isFinite else { return nil }
         if case .webMercator = from {
             // Inverse spherical Mercator.

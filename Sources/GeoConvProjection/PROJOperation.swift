@@ -39,7 +39,8 @@ final class PROJOperation {
     /// is named as what it is: `ESRI:102645`.
     static func hint(unknown crs: String) -> String {
         if let (authority, code) = CRSNames.authorityAndCode(crs), authority == "epsg", let number = Int(code),
-           (53_000..<55_000).contains(number) || number >= 100_000 {
+            (53_000..<55_000).contains(number) || number >= 100_000
+        {
             return "EPSG has no code \(code): it is one of Esri's; give ESRI:\(code) (with --s-srs)"
         }
         return "give a CRS PROJ knows: EPSG:n, OGC:CRS84, urn:ogc:def:crs:…, a +proj string or WKT2"
@@ -71,7 +72,10 @@ final class PROJOperation {
         sourceName = proj_get_name(sourceCRS).map { String(cString: $0) } ?? source
         let type = proj_get_type(sourceCRS)
         sourceIsGeographic = type == PJ_TYPE_GEOGRAPHIC_2D_CRS || type == PJ_TYPE_GEOGRAPHIC_3D_CRS
-        var west = 0.0, south = 0.0, east = 0.0, north = 0.0
+        var west = 0.0
+        var south = 0.0
+        var east = 0.0
+        var north = 0.0
         if proj_get_area_of_use(context, sourceCRS, &west, &south, &east, &north, nil) == 1, west > -1000 {
             areaOfUse = CoordinateBounds(south: south, west: west, north: north, east: east)
         } else {
@@ -85,8 +89,9 @@ final class PROJOperation {
             throw error
         }
         guard let normalized = proj_normalize_for_visualization(context, raw) else {
-            let error = failure("PROJ could not put '\(source)' → '\(target)' in longitude/latitude order",
-                                crs: source)
+            let error = failure(
+                "PROJ could not put '\(source)' → '\(target)' in longitude/latitude order",
+                crs: source)
             proj_destroy(raw)
             proj_destroy(sourceCRS)
             proj_destroy(targetCRS)
@@ -106,8 +111,9 @@ final class PROJOperation {
         for index in 0..<gridCount {
             var shortName: UnsafePointer<CChar>?
             var available: Int32 = 0
-            if proj_coordoperation_get_grid_used(context, normalized, index, &shortName, nil, nil, nil, nil, nil, &available) == 1,
-               available == 0
+            if proj_coordoperation_get_grid_used(
+                context, normalized, index, &shortName, nil, nil, nil, nil, nil, &available) == 1,
+                available == 0
             {
                 missing.append(shortName.map { String(cString: $0) } ?? "a grid")
             }
@@ -136,19 +142,22 @@ final class PROJOperation {
         x.withUnsafeMutableBufferPointer { xs in
             y.withUnsafeMutableBufferPointer { ys in
                 z.withUnsafeMutableBufferPointer { zs in
-                    _ = proj_trans_generic(operation, PJ_FWD, xs.baseAddress, stride, count, ys.baseAddress, stride, count,
-                                           hasZ ? zs.baseAddress : nil, hasZ ? stride : 0, hasZ ? count : 0, nil, 0, 0)
+                    _ = proj_trans_generic(
+                        operation, PJ_FWD, xs.baseAddress, stride, count, ys.baseAddress, stride, count,
+                        hasZ ? zs.baseAddress : nil, hasZ ? stride : 0, hasZ ? count : 0, nil, 0, 0)
                 }
             }
         }
         for i in 0..<count {
             guard x[i].isFinite, y[i].isFinite, x[i] != .infinity else {
                 let original = coordinates[i]
-                throw GeoConvError(.invalidInput,
-                                   "PROJ cannot transform (\(original.longitude), \(original.latitude)) from \(source) to \(target)",
-                                   hint: "the coordinate is outside what this CRS can represent; check --s-srs")
+                throw GeoConvError(
+                    .invalidInput,
+                    "PROJ cannot transform (\(original.longitude), \(original.latitude)) from \(source) to \(target)",
+                    hint: "the coordinate is outside what this CRS can represent; check --s-srs")
             }
-            coordinates[i] = Coordinate(latitude: y[i], longitude: x[i], altitude: hasZ && coordinates[i].altitude != nil ? z[i] : nil)
+            coordinates[i] = Coordinate(
+                latitude: y[i], longitude: x[i], altitude: hasZ && coordinates[i].altitude != nil ? z[i] : nil)
         }
     }
 }

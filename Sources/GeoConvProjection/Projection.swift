@@ -56,10 +56,13 @@ public final class Reprojection {
         #if PROJ
         let operation = try PROJOperation(from: source, to: target)
         backend = .proj(operation)
-        (sourceName, sourceIsGeographic, areaOfUse) = (operation.sourceName, operation.sourceIsGeographic, operation.areaOfUse)
+        (sourceName, sourceIsGeographic, areaOfUse) = (
+            operation.sourceName, operation.sourceIsGeographic, operation.areaOfUse
+        )
         (missingGrids, accuracy) = (operation.missingGrids, operation.accuracy)
         #else
-        let from = try NativeCRS.required(source), to = try NativeCRS.required(target)
+        let from = try NativeCRS.required(source)
+        let to = try NativeCRS.required(target)
         backend = .native(from, to)
         (sourceName, sourceIsGeographic, areaOfUse) = (from.name, from.isGeographic, from.areaOfUse)
         (missingGrids, accuracy) = ([], from == to ? 0 : nil)
@@ -70,7 +73,9 @@ public final class Reprojection {
     /// names a coordinate operation unless it says `+type=crs`, so that is added, as GDAL does.
     public static func crsDefinition(_ text: String) -> String {
         let trimmed = text.drop { $0 == " " }
-        guard trimmed.hasPrefix("+proj=") || trimmed.hasPrefix("proj="), !text.contains("+type=crs"), !text.contains(" type=crs") else {
+        guard trimmed.hasPrefix("+proj=") || trimmed.hasPrefix("proj="), !text.contains("+type=crs"),
+            !text.contains(" type=crs")
+        else {
             return text
         }
         return text + " +type=crs"
@@ -89,9 +94,10 @@ public final class Reprojection {
             for i in coordinates.indices {
                 guard let moved = NativeCRS.transform(coordinates[i], from: from, to: to) else {
                     let original = coordinates[i]
-                    throw GeoConvError(.invalidInput,
-                                       "cannot transform (\(original.longitude), \(original.latitude)) from \(source) to \(target)",
-                                       hint: "the coordinate is outside what this CRS can represent; check --s-srs")
+                    throw GeoConvError(
+                        .invalidInput,
+                        "cannot transform (\(original.longitude), \(original.latitude)) from \(source) to \(target)",
+                        hint: "the coordinate is outside what this CRS can represent; check --s-srs")
                 }
                 coordinates[i] = moved
             }

@@ -10,26 +10,35 @@ final class Canvas {
 
     /// An image of `width` × `height` points at `scale` pixels per point.
     init(imageWidth width: Double, height: Double, scale: Double) throws(GeoConvError) {
-        let pixelsWide = Int32(max(1, (width * scale).rounded())), pixelsHigh = Int32(max(1, (height * scale).rounded()))
+        let pixelsWide = Int32(max(1, (width * scale).rounded()))
+        let pixelsHigh = Int32(max(1, (height * scale).rounded()))
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pixelsWide, pixelsHigh),
-              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
+            cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
         else {
-            throw GeoConvError(.limitExceeded, "cannot make a \(pixelsWide) × \(pixelsHigh) pixel picture", hint: "use a smaller --viewport or --scale")
+            throw GeoConvError(
+                .limitExceeded, "cannot make a \(pixelsWide) × \(pixelsHigh) pixel picture",
+                hint: "use a smaller --viewport or --scale")
         }
         self.surface = surface
-        guard let context = cairo_create(surface) else { throw GeoConvError(.io, "Cairo could not make a drawing context") }
+        guard let context = cairo_create(surface) else {
+            throw GeoConvError(.io, "Cairo could not make a drawing context")
+        }
         self.context = context
         cairo_scale(context, scale, scale)
     }
 
     /// A vector surface (SVG or PDF) written to `path`, `width` × `height` points.
     init(vector format: RenderFormat, path: String, width: Double, height: Double) throws(GeoConvError) {
-        let made: OpaquePointer? = format == .svg ? cairo_svg_surface_create(path, width, height) : cairo_pdf_surface_create(path, width, height)
+        let made: OpaquePointer? =
+            format == .svg
+            ? cairo_svg_surface_create(path, width, height) : cairo_pdf_surface_create(path, width, height)
         guard let surface = made, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
             throw GeoConvError(.io, "cannot create '\(path)'", hint: "check that the folder exists and is writable")
         }
         self.surface = surface
-        guard let context = cairo_create(surface) else { throw GeoConvError(.io, "Cairo could not make a drawing context") }
+        guard let context = cairo_create(surface) else {
+            throw GeoConvError(.io, "Cairo could not make a drawing context")
+        }
         self.context = context
     }
 
@@ -39,7 +48,8 @@ final class Canvas {
     }
 
     func setColor(_ color: Color) {
-        cairo_set_source_rgba(context, Double(color.red) / 255, Double(color.green) / 255, Double(color.blue) / 255, color.opacity)
+        cairo_set_source_rgba(
+            context, Double(color.red) / 255, Double(color.green) / 255, Double(color.blue) / 255, color.opacity)
     }
 
     func fillBackground(_ color: Color) {
@@ -74,17 +84,23 @@ final class Canvas {
 
     /// The default marker: a pin whose tip is at `tip`, 27 × 43 points as the Maps SDK's.
     func pin(at tip: (x: Double, y: Double), color: Color, anchor: Anchor?) {
-        let width = 27.0, height = 43.0
-        let anchorX = anchor?.x ?? 0.5, anchorY = anchor?.y ?? 1
-        let left = tip.x - anchorX * width, top = tip.y - anchorY * height
-        let cx = left + width / 2, cy = top + width / 2, r = width / 2
+        let width = 27.0
+        let height = 43.0
+        let anchorX = anchor?.x ?? 0.5
+        let anchorY = anchor?.y ?? 1
+        let left = tip.x - anchorX * width
+        let top = tip.y - anchorY * height
+        let cx = left + width / 2
+        let cy = top + width / 2
+        let r = width / 2
         cairo_new_path(context)
         cairo_arc(context, cx, cy, r, Double.pi * 0.8, Double.pi * 2.2)
         cairo_line_to(context, left + width / 2, top + height)
         cairo_close_path(context)
         // The outline and the dot in a darker shade of the pin's colour, as the SDK's pins.
-        let dark = Color(red: UInt8(Double(color.red) * 0.55), green: UInt8(Double(color.green) * 0.55),
-                         blue: UInt8(Double(color.blue) * 0.55), opacity: color.opacity)
+        let dark = Color(
+            red: UInt8(Double(color.red) * 0.55), green: UInt8(Double(color.green) * 0.55),
+            blue: UInt8(Double(color.blue) * 0.55), opacity: color.opacity)
         setColor(color)
         cairo_fill_preserve(context)
         setColor(dark)
@@ -115,7 +131,9 @@ final class Canvas {
             cairo_set_font_size(context, radius * 0.8 * widest / extents.width)
             cairo_text_extents(context, label, &extents)
         }
-        cairo_move_to(context, centre.x - extents.width / 2 - extents.x_bearing, centre.y - extents.height / 2 - extents.y_bearing)
+        cairo_move_to(
+            context, centre.x - extents.width / 2 - extents.x_bearing, centre.y - extents.height / 2 - extents.y_bearing
+        )
         setColor(Color(red: 255, green: 255, blue: 255))
         cairo_show_text(context, label)
     }
@@ -125,7 +143,8 @@ final class Canvas {
         guard let image = cairo_image_surface_create_from_png(pngPath) else { return false }
         defer { cairo_surface_destroy(image) }
         guard cairo_surface_status(image) == CAIRO_STATUS_SUCCESS else { return false }
-        let w = Double(cairo_image_surface_get_width(image)) * scale, h = Double(cairo_image_surface_get_height(image)) * scale
+        let w = Double(cairo_image_surface_get_width(image)) * scale
+        let h = Double(cairo_image_surface_get_height(image)) * scale
         cairo_save(context)
         cairo_translate(context, point.x - (anchor?.x ?? 0.5) * w, point.y - (anchor?.y ?? 1) * h)
         cairo_scale(context, scale, scale)
@@ -146,10 +165,12 @@ final class Canvas {
     /// The image as PNG bytes, encoded for speed (`PNGEncoder`).
     func pngData() throws(GeoConvError) -> [UInt8] {
         cairo_surface_flush(surface)
-        let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
+        let width = Int(cairo_image_surface_get_width(surface))
+        let height = Int(cairo_image_surface_get_height(surface))
         let stride = Int(cairo_image_surface_get_stride(surface)) / 4
         guard let data = cairo_image_surface_get_data(surface) else { throw GeoConvError(.io, "Cairo gave no pixels") }
-        let pixels = UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt32.self), count: stride * height)
+        let pixels = UnsafeBufferPointer(
+            start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt32.self), count: stride * height)
         return try PNGEncoder.encode(argb: pixels, width: width, height: height, stride: stride)
     }
 
@@ -158,11 +179,14 @@ final class Canvas {
         final class Sink { var bytes: [UInt8] = [] }
         let sink = Sink()
         cairo_surface_flush(surface)
-        let status = cairo_surface_write_to_png_stream(surface, { closure, data, length in
-            guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
-            Unmanaged<Sink>.fromOpaque(closure).takeUnretainedValue().bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
-            return CAIRO_STATUS_SUCCESS
-        }, Unmanaged.passUnretained(sink).toOpaque())
+        let status = cairo_surface_write_to_png_stream(
+            surface,
+            { closure, data, length in
+                guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+                Unmanaged<Sink>.fromOpaque(closure).takeUnretainedValue().bytes.append(
+                    contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+                return CAIRO_STATUS_SUCCESS
+            }, Unmanaged.passUnretained(sink).toOpaque())
         guard status == CAIRO_STATUS_SUCCESS else { throw GeoConvError(.io, "Cairo could not encode a PNG") }
         return sink.bytes
     }
@@ -170,7 +194,8 @@ final class Canvas {
     /// Whether every pixel of an image surface is fully transparent.
     func isClear() -> Bool {
         cairo_surface_flush(surface)
-        let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
+        let width = Int(cairo_image_surface_get_width(surface))
+        let height = Int(cairo_image_surface_get_height(surface))
         let stride = Int(cairo_image_surface_get_stride(surface))
         guard let data = cairo_image_surface_get_data(surface) else { return true }
         for row in 0..<height {
@@ -183,13 +208,16 @@ final class Canvas {
     /// Finishes a vector surface (writes the file).
     func finish() throws(GeoConvError) {
         cairo_surface_finish(surface)
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { throw GeoConvError(.io, "Cairo could not finish the picture") }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            throw GeoConvError(.io, "Cairo could not finish the picture")
+        }
     }
 
     /// An image surface's pixels as 0xAARRGGBB (premultiplied alpha), row by row.
     func pixels() -> (width: Int, height: Int, argb: [UInt32]) {
         cairo_surface_flush(surface)
-        let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
+        let width = Int(cairo_image_surface_get_width(surface))
+        let height = Int(cairo_image_surface_get_height(surface))
         let stride = Int(cairo_image_surface_get_stride(surface))
         guard let data = cairo_image_surface_get_data(surface) else { return (width, height, []) }
         var result = [UInt32](repeating: 0, count: width * height)

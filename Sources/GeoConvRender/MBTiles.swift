@@ -32,15 +32,18 @@ final class MBTilesWriter {
         temporary = path + ".geoconv-tmp"
         unlink(temporary)
         guard sqlite3_open(temporary, &database) == SQLITE_OK else {
-            throw GeoConvError(.io, "cannot create '\(path)': \(message)", hint: "check that the folder exists and is writable")
+            throw GeoConvError(
+                .io, "cannot create '\(path)': \(message)", hint: "check that the folder exists and is writable")
         }
-        try execute("""
+        try execute(
+            """
             PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN;
             CREATE TABLE metadata (name TEXT, value TEXT);
             CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
             CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row);
             """)
-        guard sqlite3_prepare_v2(database, "INSERT INTO tiles VALUES (?, ?, ?, ?)", -1, &insert, nil) == SQLITE_OK else {
+        guard sqlite3_prepare_v2(database, "INSERT INTO tiles VALUES (?, ?, ?, ?)", -1, &insert, nil) == SQLITE_OK
+        else {
             throw GeoConvError(.io, "cannot prepare the MBTiles insert: \(message)")
         }
     }
@@ -50,10 +53,14 @@ final class MBTilesWriter {
         sqlite3_close(database)
     }
 
-    private var message: String { database.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "SQLite error" }
+    private var message: String {
+        database.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "SQLite error"
+    }
 
     private func execute(_ sql: String) throws(GeoConvError) {
-        guard sqlite3_exec(database, sql, nil, nil, nil) == SQLITE_OK else { throw GeoConvError(.io, "SQLite: \(message) (\(path))") }
+        guard sqlite3_exec(database, sql, nil, nil, nil) == SQLITE_OK else {
+            throw GeoConvError(.io, "SQLite: \(message) (\(path))")
+        }
     }
 
     /// Adds a tile (y from the north, as everywhere else in geoconv; stored as TMS).
@@ -63,14 +70,19 @@ final class MBTilesWriter {
         sqlite3_bind_int(insert, 1, Int32(tile.z))
         sqlite3_bind_int(insert, 2, Int32(tile.x))
         sqlite3_bind_int(insert, 3, Int32(row))
-        _ = png.withUnsafeBytes { sqlite3_bind_blob(insert, 4, $0.baseAddress, Int32($0.count), MBTilesWriter.transient) }
-        guard sqlite3_step(insert) == SQLITE_DONE else { throw GeoConvError(.io, "cannot write tile \(tile) to '\(path)': \(message)") }
+        _ = png.withUnsafeBytes {
+            sqlite3_bind_blob(insert, 4, $0.baseAddress, Int32($0.count), MBTilesWriter.transient)
+        }
+        guard sqlite3_step(insert) == SQLITE_DONE else {
+            throw GeoConvError(.io, "cannot write tile \(tile) to '\(path)': \(message)")
+        }
     }
 
     /// Writes the metadata, ends the transaction and moves the file into place.
     func commit(metadata: [(String, String)]) throws(GeoConvError) {
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(database, "INSERT INTO metadata VALUES (?, ?)", -1, &statement, nil) == SQLITE_OK else {
+        guard sqlite3_prepare_v2(database, "INSERT INTO metadata VALUES (?, ?)", -1, &statement, nil) == SQLITE_OK
+        else {
             throw GeoConvError(.io, "SQLite: \(message)")
         }
         defer { sqlite3_finalize(statement) }

@@ -19,7 +19,10 @@ public struct RenderedImage: Sendable {
     public func color(x: Int, y: Int) -> (red: Int, green: Int, blue: Int, alpha: Int) {
         guard x >= 0, y >= 0, x < width, y < height else { return (0, 0, 0, 0) }
         let value = argb[y * width + x]
-        let a = Int(value >> 24), r = Int(value >> 16 & 0xFF), g = Int(value >> 8 & 0xFF), b = Int(value & 0xFF)
+        let a = Int(value >> 24)
+        let r = Int(value >> 16 & 0xFF)
+        let g = Int(value >> 8 & 0xFF)
+        let b = Int(value & 0xFF)
         guard a > 0 else { return (0, 0, 0, 0) }
         return (min(255, r * 255 / a), min(255, g * 255 / a), min(255, b * 255 / a), a)
     }
@@ -46,9 +49,11 @@ public struct OverlayRenderer {
     /// A renderer for `features` (WGS84): the camera from `options`, else fitted to them.
     /// `iconDirectory` is where relative icon paths are found (the input's folder).
     /// - Throws: `invalidInput` when no camera is given and nothing has a position.
-    public init(features: [Feature], header: DocumentHeader = DocumentHeader(), options: RenderOptions, iconDirectory: String? = nil,
-                diagnostics: DiagnosticLog) throws(GeoConvError)
-    {
+    public init(
+        features: [Feature], header: DocumentHeader = DocumentHeader(), options: RenderOptions,
+        iconDirectory: String? = nil,
+        diagnostics: DiagnosticLog
+    ) throws(GeoConvError) {
         self.options = options
         self.diagnostics = diagnostics
         self.iconDirectory = iconDirectory
@@ -60,21 +65,27 @@ public struct OverlayRenderer {
             var bounds: CoordinateBounds?
             for feature in features {
                 var geometry = feature.geometry
-                if case .circle(let c, let r)? = geometry { geometry = .polygon(PolygonRings(outer: CirclePolygon.ring(center: c, radius: r))) }
+                if case .circle(let c, let r)? = geometry {
+                    geometry = .polygon(PolygonRings(outer: CirclePolygon.ring(center: c, radius: r)))
+                }
                 if let box = geometry?.bounds { bounds = bounds.map { $0.union(box) } ?? box }
             }
             guard let bounds else {
-                throw GeoConvError(.invalidInput, "nothing to draw: no feature has a position", hint: "give a camera with --camera LAT,LNG,ZOOM")
+                throw GeoConvError(
+                    .invalidInput, "nothing to draw: no feature has a position",
+                    hint: "give a camera with --camera LAT,LNG,ZOOM")
             }
-            camera = CameraPosition.fitting(bounds, viewport: (options.width, options.height), insets: EdgeInsets(padding: options.padding))
+            camera = CameraPosition.fitting(
+                bounds, viewport: (options.width, options.height), insets: EdgeInsets(padding: options.padding))
         }
         projection = ScreenProjection(camera: camera, width: options.width, height: options.height)
     }
 
     /// A renderer with a projection of its own (a tile's).
-    init(projection: ScreenProjection, options: RenderOptions, iconDirectory: String?, embeddedFiles: EmbeddedFiles?,
-         diagnostics: DiagnosticLog)
-    {
+    init(
+        projection: ScreenProjection, options: RenderOptions, iconDirectory: String?, embeddedFiles: EmbeddedFiles?,
+        diagnostics: DiagnosticLog
+    ) {
         self.projection = projection
         self.options = options
         self.iconDirectory = iconDirectory
@@ -94,7 +105,8 @@ public struct OverlayRenderer {
     /// whole or not at all.
     public func write(_ features: [Feature], to path: String) throws(GeoConvError) {
         guard let format = RenderFormat(path: path) else {
-            throw GeoConvError(.usage, "cannot tell the picture format of '\(path)'", hint: "name it .png, .svg or .pdf")
+            throw GeoConvError(
+                .usage, "cannot tell the picture format of '\(path)'", hint: "name it .png, .svg or .pdf")
         }
         let temporary = path + ".geoconv-\(getpid()).tmp"
         do throws(GeoConvError) {
@@ -129,7 +141,8 @@ public struct OverlayRenderer {
         }
         // The SDK's order: z-index, then the order they were added.
         let ordered = features.enumerated().sorted { a, b in
-            let za = a.element.style.zIndex ?? 0, zb = b.element.style.zIndex ?? 0
+            let za = a.element.style.zIndex ?? 0
+            let zb = b.element.style.zIndex ?? 0
             return za != zb ? za < zb : a.offset < b.offset
         }
         var markers: [(index: Int, position: Coordinate)] = []
@@ -140,7 +153,9 @@ public struct OverlayRenderer {
                 continue
             }
             if let mode = feature[model: .altitudeMode], mode != "clampToGround", mode != "clampToSeaFloor" {
-                diagnostics.note("render.altitude-flattened", "3-D altitude modes are drawn on the ground, as the Maps SDK draws overlays")
+                diagnostics.note(
+                    "render.altitude-flattened",
+                    "3-D altitude modes are drawn on the ground, as the Maps SDK draws overlays")
             }
             try draw(geometry, of: feature, on: canvas)
         }
@@ -156,7 +171,9 @@ public struct OverlayRenderer {
             let bucket = Self.buckets.last { count >= $0.size }
             let label = bucket.map { "\($0.size)+" } ?? String(count)
             let color = bucket?.color ?? Color(red: 0x00, green: 0x99, blue: 0xCC)
-            canvas.bubble(at: projection.point(cluster.position), radius: 14 + 2 * Double(min(6, label.count)), color: color, label: label)
+            canvas.bubble(
+                at: projection.point(cluster.position), radius: 14 + 2 * Double(min(6, label.count)), color: color,
+                label: label)
         }
     }
 
@@ -175,13 +192,21 @@ public struct OverlayRenderer {
         case .multiPoint(let points): for c in points { try marker(c, feature, on: canvas) }
         case .lineString(let path): try polyline(path.coordinates, style, on: canvas)
         case .multiLineString(let lines): for line in lines { try polyline(line.coordinates, style, on: canvas) }
-        case .polygon(let rings): polygon(rings, fill: style.fillColor ?? Self.blue, stroke: style.strokeColor ?? Self.black, style, on: canvas)
+        case .polygon(let rings):
+            polygon(
+                rings, fill: style.fillColor ?? Self.blue, stroke: style.strokeColor ?? Self.black, style, on: canvas)
         case .multiPolygon(let polygons):
-            for rings in polygons { polygon(rings, fill: style.fillColor ?? Self.blue, stroke: style.strokeColor ?? Self.black, style, on: canvas) }
+            for rings in polygons {
+                polygon(
+                    rings, fill: style.fillColor ?? Self.blue, stroke: style.strokeColor ?? Self.black, style,
+                    on: canvas)
+            }
         case .circle(let center, let radius):
             let ring = CirclePolygon.ring(center: center, radius: radius)
-            polygon(PolygonRings(outer: ring), fill: style.fillColor ?? Self.clear, stroke: style.strokeColor ?? Self.black, style, on: canvas,
-                    geodesicEdges: false)
+            polygon(
+                PolygonRings(outer: ring), fill: style.fillColor ?? Self.clear, stroke: style.strokeColor ?? Self.black,
+                style, on: canvas,
+                geodesicEdges: false)
         case .geometryCollection(let members): for member in members { try draw(member, of: feature, on: canvas) }
         case .empty: break
         }
@@ -192,7 +217,9 @@ public struct OverlayRenderer {
     static let clear = Color(red: 0, green: 0, blue: 0, opacity: 0)
     static let pinRed = Color(red: 0xEA, green: 0x43, blue: 0x35)
 
-    private func polygon(_ rings: PolygonRings, fill: Color, stroke: Color, _ style: Style, on canvas: Canvas, geodesicEdges: Bool? = nil) {
+    private func polygon(
+        _ rings: PolygonRings, fill: Color, stroke: Color, _ style: Style, on canvas: Canvas, geodesicEdges: Bool? = nil
+    ) {
         let geodesic = geodesicEdges ?? (style.geodesic ?? false)
         canvas.clearPath()
         for ring in rings.rings where !ring.isEmpty {
@@ -214,14 +241,17 @@ public struct OverlayRenderer {
             return
         }
         if style.spans.contains(where: { $0.style.stamp != nil }) {
-            try diagnostics.warn("render.stamp-not-drawn", "stamp images of style spans are not drawn; their colours are")
+            try diagnostics.warn(
+                "render.stamp-not-drawn", "stamp images of style spans are not drawn; their colours are")
         }
         // Each piece of the line between span boundaries (and, in a gradient, every
         // sixteenth of a segment) in its colour, at the span's fractional position.
         for piece in SpanPieces(segments: path.count - 1, spans: style.spans) {
-            let a = Self.along(path, piece.start, geodesic: geodesic), b = Self.along(path, piece.end, geodesic: geodesic)
+            let a = Self.along(path, piece.start, geodesic: geodesic)
+            let b = Self.along(path, piece.end, geodesic: geodesic)
             var points = [a]
-            let first = Int(piece.start.rounded(.down)) + 1, last = Int(piece.end.rounded(.up)) - 1
+            let first = Int(piece.start.rounded(.down)) + 1
+            let last = Int(piece.end.rounded(.up)) - 1
             if first <= last { for i in first...last { points.append(path[i]) } }
             points.append(b)
             canvas.clearPath()
@@ -235,11 +265,13 @@ public struct OverlayRenderer {
     static func along(_ path: [Coordinate], _ t: Double, geodesic: Bool) -> Coordinate {
         let i = min(path.count - 2, max(0, Int(t.rounded(.down))))
         let f = min(1, max(0, t - Double(i)))
-        let a = path[i], b = path[i + 1]
+        let a = path[i]
+        let b = path[i + 1]
         if f == 0 { return a }
         if f == 1 { return b }
         if geodesic { return Spherical.interpolate(from: a, to: b, fraction: f) }
-        let pa = WorldPoints.point(a), pb = WorldPoints.point(b)
+        let pa = WorldPoints.point(a)
+        let pb = WorldPoints.point(b)
         return WorldPoints.coordinate(x: pa.x + (pb.x - pa.x) * f, y: pa.y + (pb.y - pa.y) * f)
     }
 
@@ -249,12 +281,15 @@ public struct OverlayRenderer {
         let opacity = style.opacity ?? 1
         if let icon = style.icon {
             if let file = try iconFile(icon) {
-                let drawn = canvas.image(at: point, pngPath: file.path, anchor: style.groundAnchor, scale: style.iconScale ?? 1)
+                let drawn = canvas.image(
+                    at: point, pngPath: file.path, anchor: style.groundAnchor, scale: style.iconScale ?? 1)
                 file.cleanUp()  // an icon taken out of the KMZ is removed, drawn or not
                 if drawn { return }
             }
-            try diagnostics.warn("render.icon-missing", "a marker icon that is not a PNG file beside the input or among the files it carries is drawn as the default pin",
-                                 hint: "icons on the web are never fetched")
+            try diagnostics.warn(
+                "render.icon-missing",
+                "a marker icon that is not a PNG file beside the input or among the files it carries is drawn as the default pin",
+                hint: "icons on the web are never fetched")
         }
         var color = style.markerColor ?? Self.pinRed
         color.opacity *= opacity

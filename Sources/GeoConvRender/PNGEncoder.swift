@@ -15,7 +15,9 @@ internal import zlib
 /// a third larger, which tiles served over HTTP barely feel.
 enum PNGEncoder {
     /// `argb` (premultiplied 0xAARRGGBB, `width` × `height`) as PNG bytes.
-    static func encode(argb: UnsafeBufferPointer<UInt32>, width: Int, height: Int, stride: Int) throws(GeoConvError) -> [UInt8] {
+    static func encode(
+        argb: UnsafeBufferPointer<UInt32>, width: Int, height: Int, stride: Int
+    ) throws(GeoConvError) -> [UInt8] {
         // Raw scanlines: a filter byte, then RGBA.
         let rowBytes = 1 + 4 * width
         var raw = [UInt8](repeating: 0, count: rowBytes * height)
@@ -27,7 +29,9 @@ enum PNGEncoder {
                 for x in 0..<width {
                     let value = argb[y * stride + x]
                     let a = UInt8(truncatingIfNeeded: value >> 24)
-                    var r = UInt8(truncatingIfNeeded: value >> 16), g = UInt8(truncatingIfNeeded: value >> 8), b = UInt8(truncatingIfNeeded: value)
+                    var r = UInt8(truncatingIfNeeded: value >> 16)
+                    var g = UInt8(truncatingIfNeeded: value >> 8)
+                    var b = UInt8(truncatingIfNeeded: value)
                     if a != 0 && a != 255 {
                         r = UInt8(min(255, (Int(r) * 255 + Int(a) / 2) / Int(a)))
                         g = UInt8(min(255, (Int(g) * 255 + Int(a) / 2) / Int(a)))

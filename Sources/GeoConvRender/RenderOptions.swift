@@ -22,9 +22,11 @@ public struct RenderOptions: Hashable, Sendable {
     public var clustersMarkers = false
 
     /// Creates options: 512 × 512 points, scale 1, fitted, a pale map-like background.
-    public init(width: Double = 512, height: Double = 512, scale: Double = 1, camera: CameraPosition? = nil, padding: Double = 64,
-                background: Color? = Color(red: 0xF2, green: 0xEF, blue: 0xE9))
-    {
+    public init(
+        width: Double = 512, height: Double = 512, scale: Double = 1, camera: CameraPosition? = nil,
+        padding: Double = 64,
+        background: Color? = Color(red: 0xF2, green: 0xEF, blue: 0xE9)
+    ) {
         self.width = width
         self.height = height
         self.scale = scale

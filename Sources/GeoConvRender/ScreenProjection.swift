@@ -92,7 +92,8 @@ public struct ScreenProjection: Sendable {
 
     /// The view x a point had before the bearing turned it (to find the nearest world copy).
     private func unrotatedX(_ p: (x: Double, y: Double)) -> Double {
-        let x = p.x - width / 2, y = p.y - height / 2
+        let x = p.x - width / 2
+        let y = p.y - height / 2
         return x * cosine - y * sine + width / 2
     }
 }

@@ -31,7 +31,10 @@ struct SpanPieces: Sequence {
                 for step in 0..<steps {
                     let a = start + (end - start) * Double(step) / Double(steps)
                     let b = start + (end - start) * Double(step + 1) / Double(steps)
-                    result.append(Piece(start: a, end: b, color: span.style.color(at: Swift.min(1, ((a + b) / 2 - start) / length))))
+                    result.append(
+                        Piece(
+                            start: a, end: b, color: span.style.color(at: Swift.min(1, ((a + b) / 2 - start) / length)))
+                    )
                 }
             } else {
                 result.append(Piece(start: start, end: end, color: span.style.fromColor))

@@ -79,8 +79,9 @@ final class DBFTextDecoder {
         }
         let handle = iconv_open("UTF-8", encoding.name)
         guard let handle, Int(bitPattern: handle) != -1 else {
-            throw GeoConvError(.usage, "the DBF's text encoding \(encoding.name) (from \(encoding.source)) is not known here",
-                               hint: "name another with --shp-encoding (e.g. CP1252, ISO-8859-1, UTF-8)")
+            throw GeoConvError(
+                .usage, "the DBF's text encoding \(encoding.name) (from \(encoding.source)) is not known here",
+                hint: "name another with --shp-encoding (e.g. CP1252, ISO-8859-1, UTF-8)")
         }
         converter = handle
     }
@@ -113,7 +114,8 @@ final class DBFTextDecoder {
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count * 2)
         iconv(converter, nil, nil, nil, nil)  // reset the state
-        var inPointer = UnsafeMutablePointer(mutating: UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self))
+        var inPointer = UnsafeMutablePointer(
+            mutating: UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self))
         var inLeft = bytes.count
         output.withUnsafeMutableBufferPointer { out in
             while inLeft > 0 {

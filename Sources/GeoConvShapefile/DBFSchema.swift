@@ -59,12 +59,16 @@ struct DBFSchema {
         if position < lastKeys.count, lastKeys[position].key == property {
             i = lastKeys[position].column
         } else {
-            i = index[property] ?? {
-                columns.append(Column(property: property))
-                index[property] = columns.count - 1
-                return columns.count - 1
-            }()
-            if position < lastKeys.count { lastKeys[position] = (property, i) } else if position == lastKeys.count {
+            i =
+                index[property]
+                ?? {
+                    columns.append(Column(property: property))
+                    index[property] = columns.count - 1
+                    return columns.count - 1
+                }()
+            if position < lastKeys.count {
+                lastKeys[position] = (property, i)
+            } else if position == lastKeys.count {
                 lastKeys.append((property, i))
             }
         }
@@ -117,7 +121,8 @@ struct DBFSchema {
                 kind = .integer
                 if column.firstInteger == nil { column.firstInteger = feature }
                 // (Its digits counted, not printed: once per value.)
-                var digits = 1, rest = integer.magnitude
+                var digits = 1
+                var rest = integer.magnitude
                 while rest >= 10 {
                     rest /= 10
                     digits += 1
@@ -127,13 +132,15 @@ struct DBFSchema {
             } else if abs(n.doubleValue) < 1e20 {
                 kind = .real
                 width = n.literal.utf8.count
-                column.integerWidth = max(column.integerWidth, DecimalFormatter.fixed(n.doubleValue, digits: 0).utf8.count)
+                column.integerWidth = max(
+                    column.integerWidth, DecimalFormatter.fixed(n.doubleValue, digits: 0).utf8.count)
                 let own = decimals(of: n.doubleValue)
                 column.decimals = max(column.decimals, own)
                 // A column's decimals are the most its reals need, at most 15: a real needing
                 // fewer is written exactly; one needing 15 or more may not be.
                 if own == 15, column.firstRounded == nil,
-                   Double(realText(n.doubleValue, decimals: 15)) != n.doubleValue {
+                    Double(realText(n.doubleValue, decimals: 15)) != n.doubleValue
+                {
                     column.firstRounded = feature
                 }
             } else {
@@ -144,8 +151,9 @@ struct DBFSchema {
         case .string(let s):
             kind = .text
             width = s.utf8.count
-            if column.firstUnkeptText == nil, width == 0 || s.utf8.first == 0x20 || s.utf8.last == 0x20
-                || s.utf8.withContiguousStorageIfAvailable({ $0.contains(0) }) ?? s.utf8.contains(0)
+            if column.firstUnkeptText == nil,
+                width == 0 || s.utf8.first == 0x20 || s.utf8.last == 0x20
+                    || s.utf8.withContiguousStorageIfAvailable({ $0.contains(0) }) ?? s.utf8.contains(0)
             {
                 column.firstUnkeptText = feature
             }
@@ -172,7 +180,8 @@ struct DBFSchema {
     /// The decimals a real needs written in fixed notation (its shortest form's, at most 15).
     static func decimals(of value: Double) -> Int {
         // (Per value written: the shortest form's bytes, no Foundation search.)
-        var point: Int?, count = 0
+        var point: Int?
+        var count = 0
         for byte in DecimalFormatter.shortest(value).utf8 {
             if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return 15 }
             if byte == UInt8(ascii: ".") { point = count }

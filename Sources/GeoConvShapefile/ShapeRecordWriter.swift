@@ -27,8 +27,10 @@ struct ShapeRecordWriter {
     /// The `.shp`'s size so far, in bytes.
     private(set) var byteCount = 100
 
-    private var hasZ: Bool { shapeType == SHPT_POINTZ || shapeType == SHPT_MULTIPOINTZ || shapeType == SHPT_ARCZ
-        || shapeType == SHPT_POLYGONZ }
+    private var hasZ: Bool {
+        shapeType == SHPT_POINTZ || shapeType == SHPT_MULTIPOINTZ || shapeType == SHPT_ARCZ
+            || shapeType == SHPT_POLYGONZ
+    }
 
     /// Appends a null shape.
     mutating func writeNull() throws(GeoConvError) {
@@ -74,13 +76,20 @@ struct ShapeRecordWriter {
         let contentBytes = 4 + 32 + 4 + partBytes + 16 * pointCount + (z ? 16 + 8 * pointCount : 0)
         beginRecord(contentBytes: contentBytes)
         guard shp != nil else { return }
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        var minZ = Double.infinity, maxZ = -Double.infinity
+        var minX = Double.infinity
+        var minY = Double.infinity
+        var maxX = -Double.infinity
+        var maxY = -Double.infinity
+        var minZ = Double.infinity
+        var maxZ = -Double.infinity
         for part in parts {
             for c in part {
-                minX = min(minX, c.longitude); maxX = max(maxX, c.longitude)
-                minY = min(minY, c.latitude); maxY = max(maxY, c.latitude)
-                minZ = min(minZ, c.altitude ?? 0); maxZ = max(maxZ, c.altitude ?? 0)
+                minX = min(minX, c.longitude)
+                maxX = max(maxX, c.longitude)
+                minY = min(minY, c.latitude)
+                maxY = max(maxY, c.latitude)
+                minZ = min(minZ, c.altitude ?? 0)
+                maxZ = max(maxZ, c.altitude ?? 0)
                 include(c)
             }
         }
@@ -125,8 +134,10 @@ struct ShapeRecordWriter {
             bounds = (c.longitude, c.latitude, c.longitude, c.latitude, z, z)
             return
         }
-        bounds = (min(b.minX, c.longitude), min(b.minY, c.latitude), max(b.maxX, c.longitude), max(b.maxY, c.latitude),
-                  min(b.minZ, z), max(b.maxZ, z))
+        bounds = (
+            min(b.minX, c.longitude), min(b.minY, c.latitude), max(b.maxX, c.longitude), max(b.maxY, c.latitude),
+            min(b.minZ, z), max(b.maxZ, z)
+        )
     }
 
     private mutating func flushIfFull() throws(GeoConvError) {

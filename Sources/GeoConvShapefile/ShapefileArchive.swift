@@ -27,8 +27,9 @@ final class ShapefileArchive {
         do {
             archive = try Archive(url: archiveURL, accessMode: .read)
         } catch {
-            throw GeoConvError(.invalidInput, "'\(input.name)' is not a zip archive that can be read: \(error)",
-                               hint: "check that the file is complete")
+            throw GeoConvError(
+                .invalidInput, "'\(input.name)' is not a zip archive that can be read: \(error)",
+                hint: "check that the file is complete")
         }
         let entries = Array(archive).filter { entry in
             entry.type == .file && !entry.path.split(separator: "/").contains("__MACOSX")
@@ -46,16 +47,20 @@ final class ShapefileArchive {
             let number = bases[base] ?? bases.count
             bases[base] = number
             guard entry.uncompressedSize <= Self.maximumEntryBytes,
-                  entry.uncompressedSize <= max(entry.compressedSize, 1 << 20) * Self.maximumRatio
+                entry.uncompressedSize <= max(entry.compressedSize, 1 << 20) * Self.maximumRatio
             else {
-                throw GeoConvError(.limitExceeded, "\(entry.path) in '\(input.name)' would expand to \(entry.uncompressedSize) bytes",
-                                   hint: "geoconv accepts entries up to 16 GiB and 1000 times their compressed size (docs/security.md)")
+                throw GeoConvError(
+                    .limitExceeded, "\(entry.path) in '\(input.name)' would expand to \(entry.uncompressedSize) bytes",
+                    hint: "geoconv accepts entries up to 16 GiB and 1000 times their compressed size (docs/security.md)"
+                )
             }
             let target = directory.url.appendingPathComponent("\(number).\(ext)")
             do {
                 _ = try archive.extract(entry, to: target, skipCRC32: false)
             } catch {
-                throw GeoConvError(.invalidInput, "\(entry.path) in '\(input.name)' cannot be extracted: \(error)", hint: "check that the zip is complete")
+                throw GeoConvError(
+                    .invalidInput, "\(entry.path) in '\(input.name)' cannot be extracted: \(error)",
+                    hint: "check that the zip is complete")
             }
             if ext == "shp" { shpEntries.append((entry.path, target.path)) }
         }
@@ -71,7 +76,8 @@ enum ShapefileProjection {
         guard let text, !text.isEmpty else { return nil }
         let upper = text.uppercased()
         let geographic = upper.hasPrefix("GEOGCS[") || upper.hasPrefix("GEOGCRS[")
-        let wgs84 = upper.contains("D_WGS_1984") || upper.contains("\"WGS_1984\"") || upper.contains("DATUM[\"WGS84\"")
+        let wgs84 =
+            upper.contains("D_WGS_1984") || upper.contains("\"WGS_1984\"") || upper.contains("DATUM[\"WGS84\"")
             || upper.contains("DATUM[\"WORLD GEODETIC SYSTEM 1984\"") || upper.contains("\"WGS 84\"")
         return geographic && wgs84 && !upper.contains("PROJCS[") ? nil : text
     }

@@ -104,7 +104,8 @@ struct DBFFileWriter {
         header[1] = 95
         header[2] = 7
         header[3] = 26
-        let count = UInt32(truncatingIfNeeded: records), length = UInt16(truncatingIfNeeded: header.count)
+        let count = UInt32(truncatingIfNeeded: records)
+        let length = UInt16(truncatingIfNeeded: header.count)
         withUnsafeBytes(of: count.littleEndian) { header.replaceSubrange(4..<8, with: $0) }
         withUnsafeBytes(of: length.littleEndian) { header.replaceSubrange(8..<10, with: $0) }
         let recordBytes = UInt16(truncatingIfNeeded: Self.recordLength(fields))

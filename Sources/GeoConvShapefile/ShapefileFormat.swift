@@ -25,7 +25,9 @@ public struct ShapefileWriteOptions: Sendable {
     public init(kind: String? = nil) throws(GeoConvError) {
         guard let kind else { return }
         guard let known = ShapeKind(rawValue: kind.lowercased()) else {
-            throw GeoConvError(.usage, "--shp-kind \(kind) is not a shapefile geometry kind", hint: "give points, multipoints, lines or polygons")
+            throw GeoConvError(
+                .usage, "--shp-kind \(kind) is not a shapefile geometry kind",
+                hint: "give points, multipoints, lines or polygons")
         }
         self.kind = known
     }
@@ -44,14 +46,21 @@ extension FileFormat {
             rewindsRings: true, readsAbsentPropertiesAsNull: true, placeholderKey: "FID", mergesGeometryKinds: true,
             idKey: "id", writtenOrder: ShapefileLayout.order(of:), wholeOutputExtension: "zip"),
         options: [ShapefileOptions.encoding.declared, ShapefileOptions.kind.declared],
-        sniff: { prefix in prefix.count >= 4 && prefix[0] == 0 && prefix[1] == 0 && prefix[2] == 0x27 && prefix[3] == 0x0A },
+        sniff: { prefix in
+            prefix.count >= 4 && prefix[0] == 0 && prefix[1] == 0 && prefix[2] == 0x27 && prefix[3] == 0x0A
+        },
         makeReader: .features { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
-            try ShapefileReader(input, options: ShapefileReadOptions(encoding: options.formatOptions[ShapefileOptions.encoding],
-                                                                     skipsInvalid: options.skipInvalid),
-                                diagnostics: diagnostics)
+            try ShapefileReader(
+                input,
+                options: ShapefileReadOptions(
+                    encoding: options.formatOptions[ShapefileOptions.encoding],
+                    skipsInvalid: options.skipInvalid),
+                diagnostics: diagnostics)
         },
         makeWriter: .features { (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
-            try ShapefileWriter(output, options: ShapefileWriteOptions(kind: options.formatOptions[ShapefileOptions.kind]), diagnostics: diagnostics)
+            try ShapefileWriter(
+                output, options: ShapefileWriteOptions(kind: options.formatOptions[ShapefileOptions.kind]),
+                diagnostics: diagnostics)
         }
     )
 }

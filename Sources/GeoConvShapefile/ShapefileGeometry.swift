@@ -19,10 +19,12 @@ enum ShapeGeometry {
         let object = shape.pointee
         let type = object.nSHPType
         guard type != SHPT_NULL else { return nil }
-        let hasZ = type == SHPT_POINTZ || type == SHPT_ARCZ || type == SHPT_POLYGONZ || type == SHPT_MULTIPOINTZ || type == SHPT_MULTIPATCH
+        let hasZ =
+            type == SHPT_POINTZ || type == SHPT_ARCZ || type == SHPT_POLYGONZ || type == SHPT_MULTIPOINTZ
+            || type == SHPT_MULTIPATCH
         let hasM = hasZ || type == SHPT_POINTM || type == SHPT_ARCM || type == SHPT_POLYGONM || type == SHPT_MULTIPOINTM
         if hasM, object.bMeasureIsUsed != 0, let m = object.padfM, object.nVertices > 0,
-           (0..<Int(object.nVertices)).contains(where: { m[$0] > -1e38 })
+            (0..<Int(object.nVertices)).contains(where: { m[$0] > -1e38 })
         {
             losses.measures = true  // "no data" M values are below -10³⁸
         }
@@ -43,7 +45,8 @@ enum ShapeGeometry {
         switch type {
         case SHPT_MULTIPATCH:
             losses.multipatch = true
-            let polygons = multipatch(parts(), types: (0..<Int(object.nParts)).map { object.panPartType?[$0] ?? SHPP_RING })
+            let polygons = multipatch(
+                parts(), types: (0..<Int(object.nParts)).map { object.panPartType?[$0] ?? SHPP_RING })
             return polygons.isEmpty ? .empty(.multiPolygon) : .multiPolygon(polygons)
         case SHPT_POINT, SHPT_POINTZ, SHPT_POINTM:
             return count > 0 ? .point(coordinate(0)) : .empty(.point)

@@ -49,16 +49,21 @@ final class ShapefileLayer {
         if let shp = SHPOpenLL(path, "rb", &hooks) {
             self.shp = shp
             restored = nil
-        } else if !FileManager.default.fileExists(atPath: base + ".shx"), !FileManager.default.fileExists(atPath: base + ".SHX"),
-                  let (shp, directory) = Self.openRestoringIndex(path)
+        } else if !FileManager.default.fileExists(atPath: base + ".shx"),
+            !FileManager.default.fileExists(atPath: base + ".SHX"),
+            let (shp, directory) = Self.openRestoringIndex(path)
         {
             // GDAL refuses such a file unless SHAPE_RESTORE_SHX=YES; the index is rebuilt from
             // the .shp in a temporary folder (never beside the input).
             self.shp = shp
             restored = directory
         } else {
-            throw GeoConvError(.invalidInput, "'\(displayName)' cannot be opened as a shapefile: its .shp or .shx is missing or damaged",
-                               hint: "a shapefile is read from its .shp with the .shx and .dbf beside it (same name); give the .shp's path, or a .zip holding them")
+            throw GeoConvError(
+                .invalidInput,
+                "'\(displayName)' cannot be opened as a shapefile: its .shp or .shx is missing or damaged",
+                hint:
+                    "a shapefile is read from its .shp with the .shx and .dbf beside it (same name); give the .shp's path, or a .zip holding them"
+            )
         }
         var entities: Int32 = 0
         SHPGetInfo(shp, &entities, nil, nil, nil)
@@ -70,7 +75,9 @@ final class ShapefileLayer {
             if encodingOverride == nil, !encoding.isUTF8, !DBFTextDecoder.knows(encoding.name) {
                 let driver = Int(dbf.pointee.iLanguageDriver)
                 encoding = DBFEncoding(codePage: driver > 0 ? "LDID/\(driver)" : nil, override: nil)
-                let readAs = driver > 0 ? "\(encoding.name) (the DBF's language driver id \(driver))"
+                let readAs =
+                    driver > 0
+                    ? "\(encoding.name) (the DBF's language driver id \(driver))"
                     : "UTF-8 where the bytes are UTF-8, ISO-8859-1 where not"
                 unknownCodePage = (codePage ?? "", readAs)
             }
@@ -80,11 +87,13 @@ final class ShapefileLayer {
             var fields: [(String, UInt8, Int)] = []
             var name = [CChar](repeating: 0, count: 16)
             for i in 0..<DBFGetFieldCount(dbf) {
-                var width: Int32 = 0, decimals: Int32 = 0
+                var width: Int32 = 0
+                var decimals: Int32 = 0
                 _ = DBFGetFieldInfo(dbf, i, &name, &width, &decimals)
                 let decoded = name.withUnsafeBufferPointer { buffer in
                     buffer.withMemoryRebound(to: UInt8.self) { bytes in
-                        decoder.decode(UnsafeBufferPointer(rebasing: bytes[..<(bytes.firstIndex(of: 0) ?? bytes.count)]))
+                        decoder.decode(
+                            UnsafeBufferPointer(rebasing: bytes[..<(bytes.firstIndex(of: 0) ?? bytes.count)]))
                     }
                 }
                 fields.append((decoded, UInt8(bitPattern: DBFGetNativeFieldType(dbf, i)), Int(decimals)))
@@ -101,11 +110,15 @@ final class ShapefileLayer {
 
     /// The fields with every name made unique as GDAL makes them (`name2`, `name3`… for a name
     /// met again, as written: `NAME` and `name` are two names), and the renamed ones.
-    static func uniquelyNamed(_ fields: [(String, UInt8, Int)])
+    static func uniquelyNamed(
+        _ fields: [(String, UInt8, Int)]
+    )
         -> (fields: [(name: String, type: UInt8, decimals: Int)], renamed: [(String, String)])
     {
-        var taken = Set(fields.map(\.0)), seen: Set<String> = []
-        var result: [(name: String, type: UInt8, decimals: Int)] = [], renamed: [(String, String)] = []
+        var taken = Set(fields.map(\.0))
+        var seen: Set<String> = []
+        var result: [(name: String, type: UInt8, decimals: Int)] = []
+        var renamed: [(String, String)] = []
         for (name, type, decimals) in fields {
             var unique = name
             if seen.contains(name) {
@@ -147,9 +160,12 @@ final class ShapefileLayer {
     /// Shape `index`, converted; throws when shapelib cannot read it (a damaged record).
     func geometry(_ index: Int, losses: inout ShapeGeometry.Losses) -> Result<Geometry?, GeoConvError> {
         guard let object = SHPReadObject(shp, Int32(index)) else {
-            return .failure(GeoConvError(.invalidInput, "shape \(index) of '\(displayName)' cannot be read: the record is damaged or cut short",
-                                         at: SourceLocation(file: displayName, byteOffset: offset(of: index)),
-                                         hint: "repair the file (or skip such shapes with --skip-invalid)"))
+            return .failure(
+                GeoConvError(
+                    .invalidInput,
+                    "shape \(index) of '\(displayName)' cannot be read: the record is damaged or cut short",
+                    at: SourceLocation(file: displayName, byteOffset: offset(of: index)),
+                    hint: "repair the file (or skip such shapes with --skip-invalid)"))
         }
         defer { SHPDestroyObject(object) }
         return .success(ShapeGeometry.geometry(of: object, losses: &losses))
@@ -169,7 +185,9 @@ final class ShapefileLayer {
         guard let dbf, let decoder, index < recordCount else { return properties }
         properties.reserveCapacity(fields.count)
         for (i, field) in fields.enumerated() {
-            guard DBFIsAttributeNULL(dbf, Int32(index), Int32(i)) == 0, let raw = DBFReadStringAttribute(dbf, Int32(index), Int32(i)) else {
+            guard DBFIsAttributeNULL(dbf, Int32(index), Int32(i)) == 0,
+                let raw = DBFReadStringAttribute(dbf, Int32(index), Int32(i))
+            else {
                 properties[field.name] = .null
                 continue
             }
@@ -187,8 +205,10 @@ final class ShapefileLayer {
                     return .null
                 case UInt8(ascii: "L"):
                     switch bytes.first {
-                    case UInt8(ascii: "T")?, UInt8(ascii: "t")?, UInt8(ascii: "Y")?, UInt8(ascii: "y")?: return .bool(true)
-                    case UInt8(ascii: "F")?, UInt8(ascii: "f")?, UInt8(ascii: "N")?, UInt8(ascii: "n")?: return .bool(false)
+                    case UInt8(ascii: "T")?, UInt8(ascii: "t")?, UInt8(ascii: "Y")?, UInt8(ascii: "y")?:
+                        return .bool(true)
+                    case UInt8(ascii: "F")?, UInt8(ascii: "f")?, UInt8(ascii: "N")?, UInt8(ascii: "n")?:
+                        return .bool(false)
                     default: return .null
                     }
                 case UInt8(ascii: "D") where length == 8 && bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }):

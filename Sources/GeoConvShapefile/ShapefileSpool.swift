@@ -29,8 +29,10 @@ struct ShapefileSpool {
 
     /// Adds a shape's record, `leading` then `properties` (no key in both), its columns noted
     /// in `schema`.
-    mutating func append(file: Int, feature: Int, leading: [(key: String, value: JSONValue)], properties: JSONObject,
-                         schema: inout DBFSchema) throws(GeoConvError) {
+    mutating func append(
+        file: Int, feature: Int, leading: [(key: String, value: JSONValue)], properties: JSONObject,
+        schema: inout DBFSchema
+    ) throws(GeoConvError) {
         guard handle != nil else {
             for (position, (key, value)) in leading.enumerated() {
                 schema.note(key, value, file: file, feature: feature, position: position)
@@ -54,8 +56,10 @@ struct ShapefileSpool {
         if buffer.count >= 1 << 20 { try flush() }
     }
 
-    private mutating func append(_ key: String, _ value: JSONValue, file: Int, feature: Int, position: Int,
-                                 schema: inout DBFSchema) {
+    private mutating func append(
+        _ key: String, _ value: JSONValue, file: Int, feature: Int, position: Int,
+        schema: inout DBFSchema
+    ) {
         Self.appendVarint(schema.note(key, value, file: file, feature: feature, position: position), to: &buffer)
         switch value {
         case .null: buffer.append(Tag.null.rawValue)
@@ -163,7 +167,8 @@ private struct SpoolInput {
     }
 
     mutating func varint() throws(GeoConvError) -> Int {
-        var value = 0, shift = 0
+        var value = 0
+        var shift = 0
         while true {
             let byte = try byte()
             value |= Int(byte & 0x7F) << shift
@@ -206,7 +211,9 @@ struct FileHandleBox {
         self.path = path
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, permissions)
         guard descriptor >= 0 else {
-            throw GeoConvError(.io, "cannot create '\(path)': \(String(cString: strerror(errno)))", hint: "set TMPDIR or check the output's folder")
+            throw GeoConvError(
+                .io, "cannot create '\(path)': \(String(cString: strerror(errno)))",
+                hint: "set TMPDIR or check the output's folder")
         }
     }
 
@@ -216,7 +223,8 @@ struct FileHandleBox {
             let n = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + done, bytes.count - done) }
             if n < 0, errno == EINTR { continue }
             guard n > 0 else {
-                throw GeoConvError(.io, "cannot write '\(path)': \(String(cString: strerror(errno)))", hint: "free some disk space")
+                throw GeoConvError(
+                    .io, "cannot write '\(path)': \(String(cString: strerror(errno)))", hint: "free some disk space")
             }
             done += n
         }
@@ -232,8 +240,9 @@ struct FileHandleBox {
             }
             if n < 0, errno == EINTR { continue }
             guard n > 0 else {
-                throw GeoConvError(.io, "cannot write '\(path)': \(String(cString: strerror(errno)))",
-                                   hint: "free some disk space")
+                throw GeoConvError(
+                    .io, "cannot write '\(path)': \(String(cString: strerror(errno)))",
+                    hint: "free some disk space")
             }
             done += n
         }

@@ -29,7 +29,9 @@ enum ShapefileValueListing {
             feature.geometry?.forEachCoordinate { c in
                 for ordinate in [c.longitude, c.latitude] + (c.altitude.map { [$0] } ?? []) {
                     column += 1
-                    values.append(ListedValue(text: DecimalFormatter.shortest(ordinate), line: line, column: column, holder: "shape"))
+                    values.append(
+                        ListedValue(
+                            text: DecimalFormatter.shortest(ordinate), line: line, column: column, holder: "shape"))
                 }
             }
         }

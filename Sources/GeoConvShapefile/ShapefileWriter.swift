@@ -64,11 +64,12 @@ struct ShapefileLayout {
         var layout = ShapefileLayout()
         var files: [[Int]] = []
         for (index, geometry) in geometries.enumerated() {
-            let shapes: [Geometry?] = switch geometry {
-            case .geometryCollection(let members)?: ShapefileWriting.flattened(members)
-            case let geometry?: geometry.isEmpty ? [nil] : [geometry]
-            case nil: [nil]
-            }
+            let shapes: [Geometry?] =
+                switch geometry {
+                case .geometryCollection(let members)?: ShapefileWriting.flattened(members)
+                case let geometry?: geometry.isEmpty ? [nil] : [geometry]
+                case nil: [nil]
+                }
             for shape in shapes {
                 let file = layout.file(for: shape.flatMap(ShapeKind.of))
                 if file == files.count { files.append([]) }

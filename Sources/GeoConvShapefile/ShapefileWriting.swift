@@ -46,12 +46,15 @@ final class ShapefileWriting {
 
     /// Writes beside `path`; with none (standard output, memory, nothing), in a temporary
     /// folder, zipped into the output.
-    init(output: ByteWriter, path: String?, options: ShapefileWriteOptions, diagnostics: DiagnosticLog) throws(GeoConvError) {
+    init(
+        output: ByteWriter, path: String?, options: ShapefileWriteOptions, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) {
         self.output = output
         self.diagnostics = diagnostics
         self.options = options
         counts = output.discards
-        let names = (0..<ShapeKind.allCases.count).flatMap { i in ["shp", "shx", "dbf", "cpg", "prj"].map { "k\(i).\($0)" } }
+        let names =
+            (0..<ShapeKind.allCases.count).flatMap { i in ["shp", "shx", "dbf", "cpg", "prj"].map { "k\(i).\($0)" } }
             + ["spool", "out.shx", "out.dbf", "out.cpg", "out.prj", "out.zip"]
         zips = path?.lowercased().hasSuffix(".zip") ?? true
         if let path {
@@ -79,26 +82,36 @@ final class ShapefileWriting {
 
     func begin(_ header: DocumentHeader) throws(GeoConvError) {
         projection = try ShapefileProjectionText.prj(for: header.crs, diagnostics: diagnostics)
-        if header.name != nil || header.description != nil || header.camera != nil || !header.tileLayers.isEmpty || !header.foreignMembers.isEmpty {
-            try diagnostics.warn("shapefile.document-info-dropped", "the document's name, description, view and other members have no place in a shapefile")
+        if header.name != nil || header.description != nil || header.camera != nil || !header.tileLayers.isEmpty
+            || !header.foreignMembers.isEmpty
+        {
+            try diagnostics.warn(
+                "shapefile.document-info-dropped",
+                "the document's name, description, view and other members have no place in a shapefile")
         }
     }
 
     func write(_ feature: Feature) throws(GeoConvError) {
         defer { featureIndex += 1 }
         if !feature.style.isEmpty {
-            try diagnostics.warn("shapefile.style-dropped", "styles have no place in a shapefile and are not written", hint: "write KML or GeoJSON to keep them")
+            try diagnostics.warn(
+                "shapefile.style-dropped", "styles have no place in a shapefile and are not written",
+                hint: "write KML or GeoJSON to keep them")
         }
         if !feature.foreignMembers.isEmpty {
-            try diagnostics.warn("shapefile.foreign-members-dropped", "a feature's members beyond its properties have no place in a shapefile")
+            try diagnostics.warn(
+                "shapefile.foreign-members-dropped",
+                "a feature's members beyond its properties have no place in a shapefile")
         }
         guard let geometry = feature.geometry, !geometry.isEmpty else {
             try writeShape(nil, kind: nil, feature: feature)
             return
         }
         if case .geometryCollection(let members) = geometry {
-            try diagnostics.warn("shapefile.collection-split", "a GeometryCollection is written as one shape per member, each with the feature's attributes, in the shapefile of its kind",
-                                 hint: "a shapefile holds one geometry kind; --explode-collections says so up front")
+            try diagnostics.warn(
+                "shapefile.collection-split",
+                "a GeometryCollection is written as one shape per member, each with the feature's attributes, in the shapefile of its kind",
+                hint: "a shapefile holds one geometry kind; --explode-collections says so up front")
             for member in Self.flattened(members) { try write(member, feature: feature) }
             return
         }
@@ -119,15 +132,18 @@ final class ShapefileWriting {
         guard polygons.contains(where: { !$0.holes.isEmpty }) else { return }
         var losses = ShapeGeometry.Losses()
         let read = ShapeGeometry.assemble(polygons.flatMap(ShapeRecordWriter.oriented), losses: &losses)
-        let same = read.count == polygons.count && zip(read, polygons).allSatisfy { read, written in
-            read.holes.count == written.holes.count && read.outer.count == written.outer.closed.count
-        }
+        let same =
+            read.count == polygons.count
+            && zip(read, polygons).allSatisfy { read, written in
+                read.holes.count == written.holes.count && read.outer.count == written.outer.closed.count
+            }
         guard !same else { return }
-        try diagnostics.warn("shapefile.rings-regrouped",
-                             "a polygon's holes are not each inside their own shell: a shapefile keeps rings, not "
-                                 + "which shell a hole belongs to, and it reads back as \(read.count) polygons "
-                                 + "(GDAL groups the rings the same way)",
-                             hint: "check the polygon with a validity tool (a hole must lie inside its shell)")
+        try diagnostics.warn(
+            "shapefile.rings-regrouped",
+            "a polygon's holes are not each inside their own shell: a shapefile keeps rings, not "
+                + "which shell a hole belongs to, and it reads back as \(read.count) polygons "
+                + "(GDAL groups the rings the same way)",
+            hint: "check the polygon with a validity tool (a hole must lie inside its shell)")
     }
 
     /// Whether some position of `geometry` has no altitude.
@@ -179,31 +195,35 @@ final class ShapefileWriting {
                 files[index].hasZ = geometry.hasAltitude
                 files[index].shapes.shapeType = kind.shapeType(withZ: files[index].hasZ)
             } else if !files[index].hasZ, geometry.hasAltitude {
-                try diagnostics.warn("shapefile.altitude-dropped",
-                                     "altitudes are dropped: the shapefile of \(kind.rawValue) was begun without z by "
-                                         + "its first feature",
-                                     hint: "--dim 3 gives every position one, so that z is kept")
+                try diagnostics.warn(
+                    "shapefile.altitude-dropped",
+                    "altitudes are dropped: the shapefile of \(kind.rawValue) was begun without z by "
+                        + "its first feature",
+                    hint: "--dim 3 gives every position one, so that z is kept")
             }
             try reportRegroupedRings(geometry)
             if files[index].hasZ, Self.lacksAltitude(geometry) {
                 // (GDAL writes them at 0 too.)
-                try diagnostics.warn("shapefile.missing-z-as-zero",
-                                     "positions without an altitude are written at altitude 0: the shapefile of "
-                                         + "\(kind.rawValue) has z, and every position of a shape has one",
-                                     hint: "--dim 2 writes 2D shapes; --dim 3 gives every position an altitude")
+                try diagnostics.warn(
+                    "shapefile.missing-z-as-zero",
+                    "positions without an altitude are written at altitude 0: the shapefile of "
+                        + "\(kind.rawValue) has z, and every position of a shape has one",
+                    hint: "--dim 2 writes 2D shapes; --dim 3 gives every position an altitude")
             }
             try files[index].shapes.write(geometry, kind: kind)
         } else {
             try files[index].shapes.writeNull()
         }
         if files[index].shapes.byteCount > Self.maximumFileBytes {
-            throw GeoConvError(.limitExceeded,
-                               "'\(files[index].finalBase).shp' would pass 2 GB, the most a shapefile holds",
-                               hint: "split the input (--where, --bbox, --limit) or write GeoJSON, GeoParquet or KML")
+            throw GeoConvError(
+                .limitExceeded,
+                "'\(files[index].finalBase).shp' would pass 2 GB, the most a shapefile holds",
+                hint: "split the input (--where, --bbox, --limit) or write GeoJSON, GeoParquet or KML")
         }
         files[index].records += 1
-        try spool.append(file: index, feature: featureIndex, leading: leadingAttributes(of: feature),
-                         properties: feature.properties, schema: &schema)
+        try spool.append(
+            file: index, feature: featureIndex, leading: leadingAttributes(of: feature),
+            properties: feature.properties, schema: &schema)
     }
 
     /// The feature's attributes before its properties: the title as `name` and the snippet as
@@ -218,7 +238,8 @@ final class ShapefileWriting {
         // A key no property has, so that the title is not overwritten by a property `name`
         // saying something else (the schema makes the field names unique without regard to case).
         func free(_ key: String) -> String {
-            var name = key, n = 1
+            var name = key
+            var n = 1
             while feature.properties[name] != nil {
                 n += 1
                 name = key + "_\(n)"
@@ -244,16 +265,24 @@ final class ShapefileWriting {
     func finish() throws(GeoConvError) {
         if files.isEmpty { _ = try file(for: nil) }
         for (kind, count) in dropped.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            try diagnostics.warn("shapefile.kind-dropped", "\(count) features of kind \(kind.rawValue) are not written: --shp-kind \(options.kind?.rawValue ?? "") keeps only that kind",
-                                 hint: "leave out --shp-kind to write one shapefile per kind")
+            try diagnostics.warn(
+                "shapefile.kind-dropped",
+                "\(count) features of kind \(kind.rawValue) are not written: --shp-kind \(options.kind?.rawValue ?? "") keeps only that kind",
+                hint: "leave out --shp-kind to write one shapefile per kind")
         }
         for index in files.indices { try files[index].shapes.close() }
         if files.count > 1 {
-            let list = files.map { "\($0.kind?.rawValue ?? "null shapes") in \(($0.finalBase as NSString).lastPathComponent).shp" }
-            diagnostics.note("shapefile.kinds-split", "the features are of several geometry kinds, and a shapefile holds one: \(list.joined(separator: ", "))")
+            let list = files.map {
+                "\($0.kind?.rawValue ?? "null shapes") in \(($0.finalBase as NSString).lastPathComponent).shp"
+            }
+            diagnostics.note(
+                "shapefile.kinds-split",
+                "the features are of several geometry kinds, and a shapefile holds one: \(list.joined(separator: ", "))"
+            )
         }
-        try ShapefileDBFWriting.write(files: files, spool: &spool, schema: &schema, diagnostics: diagnostics,
-                                      counting: counts)
+        try ShapefileDBFWriting.write(
+            files: files, spool: &spool, schema: &schema, diagnostics: diagnostics,
+            counting: counts)
         if !counts { try moveIntoPlace() }
     }
 
@@ -267,12 +296,16 @@ final class ShapefileWriting {
                 let from = file.temporaryBase + "." + part
                 guard FileManager.default.fileExists(atPath: from) else { continue }
                 guard rename(from, file.finalBase + "." + part) == 0 else {
-                    throw GeoConvError(.io, "cannot move '\(file.finalBase).\(part)' into place", hint: "check that the output's folder is writable")
+                    throw GeoConvError(
+                        .io, "cannot move '\(file.finalBase).\(part)' into place",
+                        hint: "check that the output's folder is writable")
                 }
             }
             if let projection {
-                guard FileManager.default.createFile(atPath: file.finalBase + ".prj", contents: Data(projection.utf8)) else {
-                    throw GeoConvError(.io, "cannot write '\(file.finalBase).prj'", hint: "check that the output's folder is writable")
+                guard FileManager.default.createFile(atPath: file.finalBase + ".prj", contents: Data(projection.utf8))
+                else {
+                    throw GeoConvError(
+                        .io, "cannot write '\(file.finalBase).prj'", hint: "check that the output's folder is writable")
                 }
             }
         }
@@ -287,7 +320,9 @@ final class ShapefileWriting {
             for file in files {
                 for part in ["shp", "shx", "dbf", "prj", "cpg"] {
                     let name = (file.finalBase as NSString).lastPathComponent + "." + part
-                    guard FileManager.default.fileExists(atPath: directory.url.appendingPathComponent(name).path) else { continue }
+                    guard FileManager.default.fileExists(atPath: directory.url.appendingPathComponent(name).path) else {
+                        continue
+                    }
                     try archive.addEntry(with: name, relativeTo: directory.url, compressionMethod: .deflate)
                 }
             }

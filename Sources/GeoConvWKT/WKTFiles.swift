@@ -1,7 +1,7 @@
 public import GeoConvCore
-public import GeoConvIO
 public import GeoConvFormatKit
 public import GeoConvGeometryEncoding
+public import GeoConvIO
 
 /// How a line-based geometry file encodes each line.
 public enum GeometryLineEncoding: String, Hashable, Sendable {
@@ -62,9 +62,10 @@ public struct GeometryLineReader: FeatureReader {
     /// Creates a reader; curves are linearised with arcs cut into segments of at most
     /// `arcStep` degrees. Lines cut from a file whose first line declares no SRID (a
     /// parallel chunk) refuse every SRID other than 4326, as the whole file's reader does.
-    public init(_ input: ByteReader, encoding: GeometryLineEncoding, skipsInvalid: Bool = false,
-                arcStep: Double = WKTParser.defaultArcStep, diagnostics: DiagnosticLog)
-    {
+    public init(
+        _ input: ByteReader, encoding: GeometryLineEncoding, skipsInvalid: Bool = false,
+        arcStep: Double = WKTParser.defaultArcStep, diagnostics: DiagnosticLog
+    ) {
         if let start = input.enclosingInputStart, !encoding.startDeclaresSRID(start) { srid = .some(nil) }
         skipsByteOrderMark = input.startsInput
         lines = LineReader(input)
@@ -80,14 +81,19 @@ public struct GeometryLineReader: FeatureReader {
     }
 
     static func warnEmptyPoints(at location: SourceLocation, diagnostics: DiagnosticLog) throws(GeoConvError) {
-        try diagnostics.warn("wkt.empty-point-dropped", "an EMPTY point inside a MULTIPOINT is dropped: the model's MultiPoint holds positions only",
-                             at: location)
+        try diagnostics.warn(
+            "wkt.empty-point-dropped",
+            "an EMPTY point inside a MULTIPOINT is dropped: the model's MultiPoint holds positions only",
+            at: location)
     }
 
-    static func warnLinearised(arcStep: Double, at location: SourceLocation, diagnostics: DiagnosticLog) throws(GeoConvError) {
-        try diagnostics.warn("wkt.curve-linearised",
-                             "curves (CIRCULARSTRING, COMPOUNDCURVE, CURVEPOLYGON, MULTICURVE, MULTISURFACE) are linearised: arcs become segments of at most \(DecimalFormatter.shortest(arcStep))°",
-                             at: location, hint: "set the segment angle with --arc-step DEGREES (GDAL's OGR_ARC_STEPSIZE)")
+    static func warnLinearised(
+        arcStep: Double, at location: SourceLocation, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) {
+        try diagnostics.warn(
+            "wkt.curve-linearised",
+            "curves (CIRCULARSTRING, COMPOUNDCURVE, CURVEPOLYGON, MULTICURVE, MULTISURFACE) are linearised: arcs become segments of at most \(DecimalFormatter.shortest(arcStep))°",
+            at: location, hint: "set the segment angle with --arc-step DEGREES (GDAL's OGR_ARC_STEPSIZE)")
     }
 
     /// Whether a polygon ring anywhere in `geometry` does not end where it starts.
@@ -127,11 +133,13 @@ public struct GeometryLineReader: FeatureReader {
                     lineOffset += 3
                 }
             }
-            var start = 0, end = line.count
+            var start = 0
+            var end = line.count
             while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
             while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
             if start == end { continue }
-            let location = SourceLocation(file: lines.name, line: lines.lineNumber, column: start + 1, byteOffset: lineOffset + start)
+            let location = SourceLocation(
+                file: lines.name, line: lines.lineNumber, column: start + 1, byteOffset: lineOffset + start)
             let text = UnsafeBufferPointer(rebasing: line[start..<end])
             do throws(GeoConvError) {
                 let parsed: WKTGeometry
@@ -142,23 +150,32 @@ public struct GeometryLineReader: FeatureReader {
                     parsed = result.0
                     droppedM = result.droppedM
                     if result.linearisedCurves > 0 { try warnLinearised(at: location) }
-                    if result.droppedEmptyPoints > 0 { try GeometryLineReader.warnEmptyPoints(at: location, diagnostics: diagnostics) }
+                    if result.droppedEmptyPoints > 0 {
+                        try GeometryLineReader.warnEmptyPoints(at: location, diagnostics: diagnostics)
+                    }
                     if result.unclosedRing {
-                        try diagnostics.warn("wkt.unclosed-ring", "a polygon ring's first and last positions differ; it is closed on writing",
-                                             at: location)
+                        try diagnostics.warn(
+                            "wkt.unclosed-ring",
+                            "a polygon ring's first and last positions differ; it is closed on writing",
+                            at: location)
                     }
                 case .wkbHex:
                     let result = try WKB.read(hex: text, arcStep: arcStep)
                     (parsed, droppedM) = (result.0, result.droppedM)
                     if result.linearisedCurves > 0 { try warnLinearised(at: location) }
-                    if result.droppedEmptyPoints > 0 { try GeometryLineReader.warnEmptyPoints(at: location, diagnostics: diagnostics) }
+                    if result.droppedEmptyPoints > 0 {
+                        try GeometryLineReader.warnEmptyPoints(at: location, diagnostics: diagnostics)
+                    }
                     if GeometryLineReader.hasUnclosedRing(parsed.geometry) {
-                        try diagnostics.warn("wkt.unclosed-ring", "a polygon ring's first and last positions differ; it is closed on writing",
-                                             at: location)
+                        try diagnostics.warn(
+                            "wkt.unclosed-ring",
+                            "a polygon ring's first and last positions differ; it is closed on writing",
+                            at: location)
                     }
                 }
                 if droppedM {
-                    try diagnostics.warn("wkt.m-dropped", "M ordinates are dropped: the model keeps X, Y and Z", at: location)
+                    try diagnostics.warn(
+                        "wkt.m-dropped", "M ordinates are dropped: the model keeps X, Y and Z", at: location)
                 }
                 try checkSRID(parsed.srid, at: location)
                 lastLocation = location
@@ -167,14 +184,16 @@ public struct GeometryLineReader: FeatureReader {
                 var located = error
                 if error.code == .invalidInput || error.code == .unsupported || error.code == .limitExceeded {
                     let column = start + (error.location?.byteOffset ?? 0) + 1
-                    located.location = SourceLocation(file: lines.name, line: lines.lineNumber, column: column,
-                                                      byteOffset: lineOffset + column - 1)
+                    located.location = SourceLocation(
+                        file: lines.name, line: lines.lineNumber, column: column,
+                        byteOffset: lineOffset + column - 1)
                 }
                 guard skipsInvalid, located.code != .usage else { throw located }
                 // A skipped first line decides the file's SRID when it declares none, as the
                 // parallel reader's cut does (`lineRecords`).
                 if srid == nil, !encoding.declaresSRID(text) { srid = .some(nil) }
-                try diagnostics.skip("wkt.invalid-line-skipped", "skipped a line: \(located.message)", at: located.location)
+                try diagnostics.skip(
+                    "wkt.invalid-line-skipped", "skipped a line: \(located.message)", at: located.location)
             }
         }
         return nil
@@ -187,8 +206,10 @@ public struct GeometryLineReader: FeatureReader {
             return
         }
         if known != value {
-            throw GeoConvError(.unsupported, "this line's SRID (\(value.map(String.init) ?? "none")) differs from the file's (\(known.map(String.init) ?? "none"))",
-                               at: location, hint: "split the file by SRID, or reproject the geometries first")
+            throw GeoConvError(
+                .unsupported,
+                "this line's SRID (\(value.map(String.init) ?? "none")) differs from the file's (\(known.map(String.init) ?? "none"))",
+                at: location, hint: "split the file by SRID, or reproject the geometries first")
         }
     }
 }
@@ -201,22 +222,31 @@ public struct WKBFileReader: FeatureReader {
     public private(set) var lastLocation: SourceLocation?
 
     /// Reads the whole (single-geometry) file.
-    public init(_ input: ByteReader, arcStep: Double = WKTParser.defaultArcStep, diagnostics: DiagnosticLog) throws(GeoConvError) {
+    public init(
+        _ input: ByteReader, arcStep: Double = WKTParser.defaultArcStep, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) {
         let bytes = try input.readAll(limit: 1 << 30)
         let parsed: WKB.Result
         do throws(GeoConvError) {
             parsed = try bytes.withUnsafeBytes { raw -> Result<WKB.Result, GeoConvError> in
-                do throws(GeoConvError) { return .success(try WKB.read(raw, arcStep: arcStep)) } catch { return .failure(error) }
+                do throws(GeoConvError) { return .success(try WKB.read(raw, arcStep: arcStep)) } catch {
+                    return .failure(error)
+                }
             }.get()
         } catch {
             throw error.inFile(input.name)
         }
         if parsed.droppedM {
-            try diagnostics.warn("wkt.m-dropped", "M ordinates are dropped: the model keeps X, Y and Z", at: SourceLocation(file: input.name))
+            try diagnostics.warn(
+                "wkt.m-dropped", "M ordinates are dropped: the model keeps X, Y and Z",
+                at: SourceLocation(file: input.name))
         }
-        if parsed.droppedEmptyPoints > 0 { try GeometryLineReader.warnEmptyPoints(at: SourceLocation(file: input.name), diagnostics: diagnostics) }
+        if parsed.droppedEmptyPoints > 0 {
+            try GeometryLineReader.warnEmptyPoints(at: SourceLocation(file: input.name), diagnostics: diagnostics)
+        }
         if parsed.linearisedCurves > 0 {
-            try GeometryLineReader.warnLinearised(arcStep: arcStep, at: SourceLocation(file: input.name), diagnostics: diagnostics)
+            try GeometryLineReader.warnLinearised(
+                arcStep: arcStep, at: SourceLocation(file: input.name), diagnostics: diagnostics)
         }
         if let srid = parsed.0.srid, srid != 4326 { header.crs = "EPSG:\(srid)" }
         feature = Feature(geometry: parsed.0.geometry)
@@ -257,14 +287,16 @@ public struct GeometryWriter: RecordAppendingWriter {
     private struct Codes {
         let sridDropped, documentInfoDropped, attributesDropped, nullGeometrySkipped, missingZAsZero: String
 
-        static let wkt = Codes(sridDropped: "wkt.srid-dropped", documentInfoDropped: "wkt.document-info-dropped",
-                               attributesDropped: "wkt.attributes-dropped",
-                               nullGeometrySkipped: "wkt.null-geometry-skipped",
-                               missingZAsZero: "wkt.missing-z-as-zero")
-        static let wkb = Codes(sridDropped: "wkb.srid-dropped", documentInfoDropped: "wkb.document-info-dropped",
-                               attributesDropped: "wkb.attributes-dropped",
-                               nullGeometrySkipped: "wkb.null-geometry-skipped",
-                               missingZAsZero: "wkb.missing-z-as-zero")
+        static let wkt = Codes(
+            sridDropped: "wkt.srid-dropped", documentInfoDropped: "wkt.document-info-dropped",
+            attributesDropped: "wkt.attributes-dropped",
+            nullGeometrySkipped: "wkt.null-geometry-skipped",
+            missingZAsZero: "wkt.missing-z-as-zero")
+        static let wkb = Codes(
+            sridDropped: "wkb.srid-dropped", documentInfoDropped: "wkb.document-info-dropped",
+            attributesDropped: "wkb.attributes-dropped",
+            nullGeometrySkipped: "wkb.null-geometry-skipped",
+            missingZAsZero: "wkb.missing-z-as-zero")
     }
 
     private let codes: Codes
@@ -291,13 +323,15 @@ public struct GeometryWriter: RecordAppendingWriter {
         if let crs = header.crs {
             guard let code = GeometryWriter.epsgCode(crs) else {
                 if let srid {
-                    throw GeoConvError(.unsupported, "the data is in \(crs), not SRID \(srid)",
-                                       hint: "reproject with --t-srs EPSG:\(srid) (or --srid alone), or drop --srid")
+                    throw GeoConvError(
+                        .unsupported, "the data is in \(crs), not SRID \(srid)",
+                        hint: "reproject with --t-srs EPSG:\(srid) (or --srid alone), or drop --srid")
                 }
-                try diagnostics.warn(codes.sridDropped,
-                                     "the data's CRS (\(crs)) has no EPSG code, so no SRID is written; "
-                                         + "the coordinates stay in that CRS",
-                                     hint: "reproject to an EPSG CRS with --t-srs EPSG:n to write its SRID")
+                try diagnostics.warn(
+                    codes.sridDropped,
+                    "the data's CRS (\(crs)) has no EPSG code, so no SRID is written; "
+                        + "the coordinates stay in that CRS",
+                    hint: "reproject to an EPSG CRS with --t-srs EPSG:n to write its SRID")
                 return try beginDocument(header)
             }
             dataSRID = code
@@ -306,8 +340,10 @@ public struct GeometryWriter: RecordAppendingWriter {
         }
         if let srid {
             guard srid == (dataSRID ?? 4326) else {
-                throw GeoConvError(.unsupported, "the data is in SRID \(dataSRID ?? 4326), not SRID \(srid); an SRID is never put on data in another CRS",
-                                   hint: "reproject with --t-srs EPSG:\(srid), or drop --srid")
+                throw GeoConvError(
+                    .unsupported,
+                    "the data is in SRID \(dataSRID ?? 4326), not SRID \(srid); an SRID is never put on data in another CRS",
+                    hint: "reproject with --t-srs EPSG:\(srid), or drop --srid")
             }
         } else {
             srid = dataSRID
@@ -326,26 +362,31 @@ public struct GeometryWriter: RecordAppendingWriter {
     private mutating func beginDocument(_ header: DocumentHeader) throws(GeoConvError) {
         try header.reportEmbeddedFilesDropped(by: formName, diagnostics: diagnostics)
         if header.name != nil || header.description != nil || header.camera != nil || !header.tileLayers.isEmpty {
-            try diagnostics.warn(codes.documentInfoDropped,
-                                 "the document's name, description, camera and tile layers are dropped: "
-                                     + "\(formName) holds geometries only")
+            try diagnostics.warn(
+                codes.documentInfoDropped,
+                "the document's name, description, camera and tile layers are dropped: "
+                    + "\(formName) holds geometries only")
         }
     }
 
     public mutating func write(_ feature: Feature) throws(GeoConvError) {
         try feature.requireFinite(writing: formName, at: diagnostics.currentLocation)
-        if !feature.properties.isEmpty || feature.title != nil || feature.snippet != nil || !feature.style.isEmpty || feature.id != nil {
-            try diagnostics.warn(codes.attributesDropped,
-                                 "feature properties, names, styles and ids are dropped: "
-                                     + "\(formName) holds geometries only")
+        if !feature.properties.isEmpty || feature.title != nil || feature.snippet != nil || !feature.style.isEmpty
+            || feature.id != nil
+        {
+            try diagnostics.warn(
+                codes.attributesDropped,
+                "feature properties, names, styles and ids are dropped: "
+                    + "\(formName) holds geometries only")
         }
         guard let geometry = feature.geometry else {
             try diagnostics.warn(codes.nullGeometrySkipped, "a feature without a geometry is skipped")
             return
         }
         if geometry.mixesAltitudes {
-            try diagnostics.warn(codes.missingZAsZero,
-                                 "positions without an altitude in a geometry that has some are written with Z 0")
+            try diagnostics.warn(
+                codes.missingZAsZero,
+                "positions without an altitude in a geometry that has some are written with Z 0")
         }
         if output.discards, !geometry.containsCircle {
             // Bytes that go nowhere (`geoconv info` learning what would be lost): past this
@@ -374,9 +415,10 @@ public struct GeometryWriter: RecordAppendingWriter {
     }
 
     /// A `.wkb` file's refusal of a second geometry (made once: each later one is refused too).
-    private static let secondGeometry = GeoConvError(.unsupported,
-                                                     "a .wkb file holds one geometry, and the input has more",
-                                                     hint: "write hex WKB, one per line (--to wkbhex), or WKT")
+    private static let secondGeometry = GeoConvError(
+        .unsupported,
+        "a .wkb file holds one geometry, and the input has more",
+        hint: "write hex WKB, one per line (--to wkbhex), or WKT")
 
     /// One geometry per line: lines are written apart (a `.wkb` file's single geometry is not).
     public func recordsWriter(into output: ByteWriter, diagnostics: DiagnosticLog) -> (any FeatureWriter)? {
@@ -395,8 +437,9 @@ public struct GeometryWriter: RecordAppendingWriter {
 
     public mutating func finish() throws(GeoConvError) {
         if form == .wkbBinary && written == 0 {
-            throw GeoConvError(.unsupported, "a .wkb file holds one geometry, and the input has none",
-                               hint: "write hex WKB or WKT, which can be empty")
+            throw GeoConvError(
+                .unsupported, "a .wkb file holds one geometry, and the input has none",
+                hint: "write hex WKB or WKT, which can be empty")
         }
         try output.flush()
     }

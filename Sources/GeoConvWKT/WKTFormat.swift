@@ -38,8 +38,9 @@ public enum WKTOptions {
         if let given = options.targetCRS {
             let same = srid == 4326 ? WGS84Names.contains(given) : given.uppercased() == target
             guard same else {
-                throw GeoConvError(.usage, "--srid \(srid) and --t-srs \(given) name different CRSs",
-                                   hint: "--srid N is the target CRS EPSG:N; give one of them")
+                throw GeoConvError(
+                    .usage, "--srid \(srid) and --t-srs \(given) name different CRSs",
+                    hint: "--srid N is the target CRS EPSG:N; give one of them")
             }
         }
         options.targetCRS = target
@@ -52,22 +53,30 @@ extension FileFormat {
         name: "wkt",
         extensions: ["wkt", "ewkt"],
         summary: "Well-Known Text (OGC, ISO Z/M, EWKT SRID), one geometry per line",
-        capabilities: FormatCapabilities(holdsEmptyMembers: true, lineRecords: GeometryLineEncoding.wkt.lineRecords,
-                                         resolvesOptions: WKTOptions.resolve,
-                                         writtenOrder: GeometryWriter.heldFeatures(_:)),
+        capabilities: FormatCapabilities(
+            holdsEmptyMembers: true, lineRecords: GeometryLineEncoding.wkt.lineRecords,
+            resolvesOptions: WKTOptions.resolve,
+            writtenOrder: GeometryWriter.heldFeatures(_:)),
         options: [WKTOptions.srid.declared, WKTOptions.arcStep.declared],
         sniff: { prefix in
             guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
             let head = String(decoding: prefix[index...].prefix(32), as: UTF8.self).uppercased()
-            return ["POINT", "LINESTRING", "POLYGON", "MULTIPOINT", "MULTILINESTRING", "MULTIPOLYGON", "GEOMETRYCOLLECTION", "SRID="]
-                .contains { head.hasPrefix($0) }
+            return [
+                "POINT", "LINESTRING", "POLYGON", "MULTIPOINT", "MULTILINESTRING", "MULTIPOLYGON", "GEOMETRYCOLLECTION",
+                "SRID=",
+            ]
+            .contains { head.hasPrefix($0) }
         },
         makeReader: .features { input, options, diagnostics in
-            GeometryLineReader(input, encoding: .wkt, skipsInvalid: options.skipInvalid,
-                               arcStep: options.formatOptions[WKTOptions.arcStep] ?? WKTParser.defaultArcStep, diagnostics: diagnostics)
+            GeometryLineReader(
+                input, encoding: .wkt, skipsInvalid: options.skipInvalid,
+                arcStep: options.formatOptions[WKTOptions.arcStep] ?? WKTParser.defaultArcStep, diagnostics: diagnostics
+            )
         },
         makeWriter: .records { output, options, diagnostics in
-            GeometryWriter(output, form: .wkt, precision: options.coordinatePrecision, srid: options.formatOptions[WKTOptions.srid], diagnostics: diagnostics)
+            GeometryWriter(
+                output, form: .wkt, precision: options.coordinatePrecision,
+                srid: options.formatOptions[WKTOptions.srid], diagnostics: diagnostics)
         }
     )
 
@@ -77,9 +86,10 @@ extension FileFormat {
         aliases: ["hexwkb", "wkb-hex"],
         extensions: ["wkbhex", "hexwkb"],
         summary: "hexadecimal WKB/EWKB (PostGIS's text form), one geometry per line",
-        capabilities: FormatCapabilities(holdsEmptyMembers: true, lineRecords: GeometryLineEncoding.wkbHex.lineRecords,
-                                         resolvesOptions: WKTOptions.resolve,
-                                         writtenOrder: GeometryWriter.heldFeatures(_:)),
+        capabilities: FormatCapabilities(
+            holdsEmptyMembers: true, lineRecords: GeometryLineEncoding.wkbHex.lineRecords,
+            resolvesOptions: WKTOptions.resolve,
+            writtenOrder: GeometryWriter.heldFeatures(_:)),
         options: [WKTOptions.srid.declared, WKTOptions.arcStep.declared],
         sniff: { prefix in
             guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
@@ -88,11 +98,15 @@ extension FileFormat {
                 && head.allSatisfy { hexDigits.contains($0) || $0 == 0x0A || $0 == 0x0D }
         },
         makeReader: .features { input, options, diagnostics in
-            GeometryLineReader(input, encoding: .wkbHex, skipsInvalid: options.skipInvalid,
-                               arcStep: options.formatOptions[WKTOptions.arcStep] ?? WKTParser.defaultArcStep, diagnostics: diagnostics)
+            GeometryLineReader(
+                input, encoding: .wkbHex, skipsInvalid: options.skipInvalid,
+                arcStep: options.formatOptions[WKTOptions.arcStep] ?? WKTParser.defaultArcStep, diagnostics: diagnostics
+            )
         },
         makeWriter: .records { output, options, diagnostics in
-            GeometryWriter(output, form: .wkbHex, precision: nil, srid: options.formatOptions[WKTOptions.srid], diagnostics: diagnostics)
+            GeometryWriter(
+                output, form: .wkbHex, precision: nil, srid: options.formatOptions[WKTOptions.srid],
+                diagnostics: diagnostics)
         }
     )
 
@@ -104,13 +118,18 @@ extension FileFormat {
         capabilities: FormatCapabilities(holdsEmptyMembers: true, resolvesOptions: WKTOptions.resolve),
         options: [WKTOptions.srid.declared, WKTOptions.arcStep.declared],
         sniff: { prefix in
-            prefix.count >= 5 && (prefix[0] == 0 || prefix[0] == 1) && prefix.contains(where: { $0 < 9 && $0 != 0 && $0 != 1 })
+            prefix.count >= 5 && (prefix[0] == 0 || prefix[0] == 1)
+                && prefix.contains(where: { $0 < 9 && $0 != 0 && $0 != 1 })
         },
         makeReader: .features { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
-            try WKBFileReader(input, arcStep: options.formatOptions[WKTOptions.arcStep] ?? WKTParser.defaultArcStep, diagnostics: diagnostics)
+            try WKBFileReader(
+                input, arcStep: options.formatOptions[WKTOptions.arcStep] ?? WKTParser.defaultArcStep,
+                diagnostics: diagnostics)
         },
         makeWriter: .records { output, options, diagnostics in
-            GeometryWriter(output, form: .wkbBinary, precision: nil, srid: options.formatOptions[WKTOptions.srid], diagnostics: diagnostics)
+            GeometryWriter(
+                output, form: .wkbBinary, precision: nil, srid: options.formatOptions[WKTOptions.srid],
+                diagnostics: diagnostics)
         }
     )
 }

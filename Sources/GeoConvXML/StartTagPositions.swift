@@ -21,10 +21,13 @@ struct StartTagPositions {
         let start = lexer.offset
         while true {
             let done = lexer.offset - start
-            guard let construct = lexer.next(UnsafeBufferPointer(start: base + done, count: bytes.count - done)) else { return }
+            guard let construct = lexer.next(UnsafeBufferPointer(start: base + done, count: bytes.count - done)) else {
+                return
+            }
             switch construct.kind {
             case .startTag, .emptyElementTag:
-                ring.push(UInt64(truncatingIfNeeded: construct.line) << 32 | UInt64(truncatingIfNeeded: construct.column))
+                ring.push(
+                    UInt64(truncatingIfNeeded: construct.line) << 32 | UInt64(truncatingIfNeeded: construct.column))
                 if nesting + 1 > maximumDepth, firstTooDeep == nil { firstTooDeep = (construct.line, construct.column) }
                 if construct.kind == .startTag { nesting += 1 }
             case .endTag:

@@ -15,8 +15,10 @@ public final class XMLAttributeWatch {
     private var last: (element: String, read: [[UInt8]]) = ("", [])
 
     /// Creates a watch: `read` gives, by element, the local names of the attributes read.
-    public init(read: [String: Set<String>], ignored: Set<String> = [],
-                report: @escaping (_ element: String, _ attribute: String, _ value: String) -> Void) {
+    public init(
+        read: [String: Set<String>], ignored: Set<String> = [],
+        report: @escaping (_ element: String, _ attribute: String, _ value: String) -> Void
+    ) {
         self.read = read.mapValues { names in names.map { Array($0.utf8) } }
         self.ignored = ignored
         self.report = report

@@ -13,7 +13,9 @@ extension XMLByteTokenizer {
     nonisolated(unsafe) static let valueSpecials = byteTable { table in
         for byte in 0..<0x20 { table[byte] = 1 }
         for byte in 0x80..<0x100 { table[byte] = 1 }
-        for byte in [UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: "&")] { table[Int(byte)] = 1 }
+        for byte in [UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: "&")] {
+            table[Int(byte)] = 1
+        }
     }
 
     /// What each byte is in an ASCII name: 1 a name start (letter, '_'), 2 a name byte

@@ -14,7 +14,9 @@ extension XMLByteTokenizer {
         var wanted = wanted
         return wanted.withUTF8 { key -> String? in
             for attribute in attributeList where attribute.local.count == key.count {
-                if let start = key.baseAddress, memcmp(base + attribute.local.lowerBound, start, key.count) != 0 { continue }
+                if let start = key.baseAddress, memcmp(base + attribute.local.lowerBound, start, key.count) != 0 {
+                    continue
+                }
                 return value(of: attribute)
             }
             return nil
@@ -32,8 +34,10 @@ extension XMLByteTokenizer {
         for attribute in attributeList where !attribute.isDeclaration {
             let local = UnsafeBufferPointer(start: base + attribute.local.lowerBound, count: attribute.local.count)
             if read.contains(where: { $0.count == local.count && $0.elementsEqual(local) }) { continue }
-            let name = String(decoding: UnsafeBufferPointer(start: base + attribute.qualified.lowerBound, count: attribute.qualified.count),
-                              as: UTF8.self)
+            let name = String(
+                decoding: UnsafeBufferPointer(
+                    start: base + attribute.qualified.lowerBound, count: attribute.qualified.count),
+                as: UTF8.self)
             if ignored.contains(name) { continue }
             found.append((name, value(of: attribute)))
         }
@@ -45,8 +49,12 @@ extension XMLByteTokenizer {
     var attributes: [(name: String, value: String)] {
         guard kind == .start else { return [] }
         return attributeList.filter { !$0.isDeclaration }.map { attribute in
-            (String(decoding: UnsafeBufferPointer(start: base + attribute.qualified.lowerBound, count: attribute.qualified.count), as: UTF8.self),
-             value(of: attribute))
+            (
+                String(
+                    decoding: UnsafeBufferPointer(
+                        start: base + attribute.qualified.lowerBound, count: attribute.qualified.count), as: UTF8.self),
+                value(of: attribute)
+            )
         }
     }
 
@@ -58,7 +66,9 @@ extension XMLByteTokenizer {
     }
 
     /// An attribute's value, entity and character references decoded and blanks normalised when it has any.
-    func value(of attribute: (qualified: Range<Int>, local: Range<Int>, value: Range<Int>, rewrite: Bool, isDeclaration: Bool)) -> String {
+    func value(
+        of attribute: (qualified: Range<Int>, local: Range<Int>, value: Range<Int>, rewrite: Bool, isDeclaration: Bool)
+    ) -> String {
         let raw = UnsafeBufferPointer(start: base + attribute.value.lowerBound, count: attribute.value.count)
         guard attribute.rewrite else { return String(decoding: raw, as: UTF8.self) }
         var out: [UInt8] = []

@@ -53,7 +53,8 @@ final class XMLByteTokenizer {
     @exclusivity(unchecked) private(set) var namePrefix: Range<Int>?
     /// The current start tag's attributes: qualified name, local name and value (offsets),
     /// whether the value holds references or line breaks to rewrite, whether it declares a namespace.
-    @exclusivity(unchecked) private(set) var attributeList: [(qualified: Range<Int>, local: Range<Int>, value: Range<Int>, rewrite: Bool, isDeclaration: Bool)] = []
+    @exclusivity(unchecked) private(set) var attributeList:
+        [(qualified: Range<Int>, local: Range<Int>, value: Range<Int>, rewrite: Bool, isDeclaration: Bool)] = []
     /// The current text: a range of the document when it needs no rewriting, else `decoded`.
     @exclusivity(unchecked) private var textRange = 0..<0
     @exclusivity(unchecked) private var textIsDecoded = false
@@ -196,34 +197,53 @@ final class XMLByteTokenizer {
     /// `<?xml version="1.0" [encoding="UTF-8"]?>` at the very start, on one line, read
     /// strictly: any other version, encoding or pseudo-attribute (`standalone`) gives up.
     private func readDeclaration() {
-        guard matches("<?xml", at: 0), count > 5, (base[5] == 0x20 || base[5] == 0x09) else { return }
+        guard matches("<?xml", at: 0), count > 5, base[5] == 0x20 || base[5] == 0x09 else { return }
         var i = 5
         var names: [[UInt8]] = []
         while true {
             let blanks = i
-            while i < count, (base[i] == 0x20 || base[i] == 0x09) { i += 1 }
-            guard i + 1 < count else { gaveUp = true; return }
+            while i < count, base[i] == 0x20 || base[i] == 0x09 { i += 1 }
+            guard i + 1 < count else {
+                gaveUp = true
+                return
+            }
             if base[i] == UInt8(ascii: "?") && base[i + 1] == UInt8(ascii: ">") {
                 guard names.first == Array("version".utf8), let markup = markup(at: 0),
-                      markup.kind == .processingInstruction, markup.end == i + 2 else { gaveUp = true; return }
+                    markup.kind == .processingInstruction, markup.end == i + 2
+                else {
+                    gaveUp = true
+                    return
+                }
                 position = i + 2
                 return
             }
             // ` name="value"`: a blank before each.
-            guard i > blanks else { gaveUp = true; return }
+            guard i > blanks else {
+                gaveUp = true
+                return
+            }
             let nameStart = i
             while i < count, (base[i] | 0x20) >= UInt8(ascii: "a") && (base[i] | 0x20) <= UInt8(ascii: "z") { i += 1 }
             let name = Array(UnsafeBufferPointer(start: base + nameStart, count: i - nameStart))
-            while i < count, (base[i] == 0x20 || base[i] == 0x09) { i += 1 }
-            guard i < count, base[i] == UInt8(ascii: "=") else { gaveUp = true; return }
+            while i < count, base[i] == 0x20 || base[i] == 0x09 { i += 1 }
+            guard i < count, base[i] == UInt8(ascii: "=") else {
+                gaveUp = true
+                return
+            }
             i += 1
-            while i < count, (base[i] == 0x20 || base[i] == 0x09) { i += 1 }
-            guard i < count, base[i] == UInt8(ascii: "\"") || base[i] == UInt8(ascii: "'") else { gaveUp = true; return }
+            while i < count, base[i] == 0x20 || base[i] == 0x09 { i += 1 }
+            guard i < count, base[i] == UInt8(ascii: "\"") || base[i] == UInt8(ascii: "'") else {
+                gaveUp = true
+                return
+            }
             let quote = base[i]
             let valueStart = i + 1
             i = valueStart
             while i < count, base[i] != quote, base[i] >= 0x20, base[i] < 0x80 { i += 1 }
-            guard i < count, base[i] == quote else { gaveUp = true; return }
+            guard i < count, base[i] == quote else {
+                gaveUp = true
+                return
+            }
             let value = UnsafeBufferPointer(start: base + valueStart, count: i - valueStart)
             i += 1
             let expected: [[UInt8]]
@@ -232,12 +252,21 @@ final class XMLByteTokenizer {
             case 1: expected = [Array("encoding".utf8)]
             default: expected = []
             }
-            guard expected.contains(name) else { gaveUp = true; return }
+            guard expected.contains(name) else {
+                gaveUp = true
+                return
+            }
             if names.isEmpty {
-                guard value.elementsEqual("1.0".utf8) else { gaveUp = true; return }
+                guard value.elementsEqual("1.0".utf8) else {
+                    gaveUp = true
+                    return
+                }
             } else {
                 let lower = value.map { $0 | 0x20 }
-                guard lower.elementsEqual("utf-8".utf8) || lower.elementsEqual("utf8".utf8) else { gaveUp = true; return }
+                guard lower.elementsEqual("utf-8".utf8) || lower.elementsEqual("utf8".utf8) else {
+                    gaveUp = true
+                    return
+                }
             }
             names.append(name)
         }
@@ -246,7 +275,8 @@ final class XMLByteTokenizer {
     /// Text up to the next `<`; returns whether it is more than blanks.
     private func readText() throws(XMLParseError) -> Bool {
         let start = position
-        var rewrite = false, nonASCII = false
+        var rewrite = false
+        var nonASCII = false
         var i = position
         let special = XMLByteTokenizer.textSpecials
         while i < count {
@@ -268,7 +298,9 @@ final class XMLByteTokenizer {
             } else if byte == UInt8(ascii: "&") {
                 rewrite = true
             } else if byte == UInt8(ascii: ">") {
-                if i >= start + 2 && base[i - 1] == UInt8(ascii: "]") && base[i - 2] == UInt8(ascii: "]") { throw giveUp() }
+                if i >= start + 2 && base[i - 1] == UInt8(ascii: "]") && base[i - 2] == UInt8(ascii: "]") {
+                    throw giveUp()
+                }
             } else if byte >= 0x80 {
                 nonASCII = true
             }
@@ -330,10 +362,16 @@ final class XMLByteTokenizer {
     private func readEndTag(end: Int) throws(XMLParseError) -> XMLEvent {
         guard let element = open.popLast() else { throw giveUp() }
         let nameStart = position + 2
-        guard nameStart + element.length < end, memcmp(base + nameStart, base + element.name, element.length) == 0 else { throw giveUp() }
+        guard nameStart + element.length < end, memcmp(base + nameStart, base + element.name, element.length) == 0
+        else { throw giveUp() }
         var i = nameStart + element.length
         while i < end, isBlankByte(base[i]) {
-            if base[i] == 0x0A { line += 1; lineStart = i + 1 } else if base[i] == 0x0D { throw giveUp() }
+            if base[i] == 0x0A {
+                line += 1
+                lineStart = i + 1
+            } else if base[i] == 0x0D {
+                throw giveUp()
+            }
             i += 1
         }
         guard i == end - 1 else { throw giveUp() }  // (the lexer ended it at its first `>`)
@@ -350,7 +388,8 @@ final class XMLByteTokenizer {
     private func readStartTag(end: Int, isEmpty: Bool) throws(XMLParseError) -> XMLEvent {
         let tagStart = position
         let (nameEnd, colon) = try scanName(from: position + 1, to: end)
-        let elementLine = line, elementColumn = tagStart - lineStart + 1
+        let elementLine = line
+        let elementColumn = tagStart - lineStart + 1
         if !attributeList.isEmpty { attributeList.removeAll(keepingCapacity: true) }
         // The attributes end where the lexer ended the tag: at "/>" or ">".
         let attributesEnd = end - (isEmpty ? 2 : 1)
@@ -376,8 +415,11 @@ final class XMLByteTokenizer {
         } else {
             namePrefix = nil
         }
-        for attribute in attributeList where !attribute.isDeclaration && attribute.local.lowerBound != attribute.qualified.lowerBound {
-            guard namespace(of: attribute.qualified.lowerBound..<(attribute.local.lowerBound - 1)) != nil else { throw giveUp() }
+        for attribute in attributeList
+        where !attribute.isDeclaration && attribute.local.lowerBound != attribute.qualified.lowerBound {
+            guard namespace(of: attribute.qualified.lowerBound..<(attribute.local.lowerBound - 1)) != nil else {
+                throw giveUp()
+            }
         }
         guard open.count < maximumDepth else { throw giveUp() }
         position = end
@@ -403,7 +445,8 @@ final class XMLByteTokenizer {
         let quote = base[i]
         let valueStart = i + 1
         i = valueStart
-        var rewrite = false, nonASCII = false
+        var rewrite = false
+        var nonASCII = false
         let special = XMLByteTokenizer.valueSpecials
         while true {
             // Plain bytes, by table, up to the next one that needs a look.
@@ -422,10 +465,16 @@ final class XMLByteTokenizer {
             i += 1
         }
         let value = valueStart..<i
-        if nonASCII, !XMLCharacterData.isXMLUTF8(UnsafeBufferPointer(start: base + valueStart, count: i - valueStart)) { throw giveUp() }
+        if nonASCII, !XMLCharacterData.isXMLUTF8(UnsafeBufferPointer(start: base + valueStart, count: i - valueStart)) {
+            throw giveUp()
+        }
         if rewrite {
             scratch.removeAll(keepingCapacity: true)
-            guard XMLCharacterData.decode(UnsafeBufferPointer(start: base + valueStart, count: i - valueStart), into: &scratch, normalizesBlanks: true) else { throw giveUp() }
+            guard
+                XMLCharacterData.decode(
+                    UnsafeBufferPointer(start: base + valueStart, count: i - valueStart), into: &scratch,
+                    normalizesBlanks: true)
+            else { throw giveUp() }
         }
         let qualified = start..<nameEnd
         var isDeclaration = false
@@ -441,7 +490,11 @@ final class XMLByteTokenizer {
         // (libxml2 keeps references in a namespace name as written: not followed here.)
         if isDeclaration && rewrite { throw giveUp() }
         for other in attributeList {
-            if other.local.count == local.count && memcmp(base + other.local.lowerBound, base + local.lowerBound, local.count) == 0 { throw giveUp() }
+            if other.local.count == local.count
+                && memcmp(base + other.local.lowerBound, base + local.lowerBound, local.count) == 0
+            {
+                throw giveUp()
+            }
         }
         attributeList.append((qualified, local, value, rewrite, isDeclaration))
         return i + 1
@@ -455,7 +508,12 @@ final class XMLByteTokenizer {
                 defaultNamespace = uri.isEmpty ? nil : uri
             } else {
                 guard !uri.isEmpty else { throw giveUp() }
-                prefixes.append((Array(UnsafeBufferPointer(start: base + attribute.local.lowerBound, count: attribute.local.count)), uri))
+                prefixes.append(
+                    (
+                        Array(
+                            UnsafeBufferPointer(start: base + attribute.local.lowerBound, count: attribute.local.count)),
+                        uri
+                    ))
             }
         }
     }

@@ -8,8 +8,13 @@ enum XMLCharacterData {
         let n = bytes.count
         while i < n {
             let lead = bytes[i]
-            if lead < 0x80 { i += 1; continue }
-            let length: Int, low: UInt8, high: UInt8
+            if lead < 0x80 {
+                i += 1
+                continue
+            }
+            let length: Int
+            let low: UInt8
+            let high: UInt8
             switch lead {
             case 0xC2...0xDF: (length, low, high) = (2, 0x80, 0xBF)
             case 0xE0: (length, low, high) = (3, 0xA0, 0xBF)
@@ -53,7 +58,9 @@ enum XMLCharacterData {
             guard end < raw.count, raw[end] == UInt8(ascii: ";") else { return false }
             let reference = UnsafeBufferPointer(rebasing: raw[(i + 1)..<end])
             if reference.first == UInt8(ascii: "#") {
-                guard let scalar = Self.characterReference(UnsafeBufferPointer(rebasing: reference.dropFirst())) else { return false }
+                guard let scalar = Self.characterReference(UnsafeBufferPointer(rebasing: reference.dropFirst())) else {
+                    return false
+                }
                 out.append(contentsOf: String(Character(scalar)).utf8)
             } else if let byte = Self.predefinedEntity(reference) {
                 out.append(byte)

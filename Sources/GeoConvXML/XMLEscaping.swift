@@ -6,12 +6,16 @@
 public enum XMLEscaping {
     /// Appends `value` escaped as element text; true when characters XML cannot hold were dropped.
     @discardableResult
-    public static func appendText(_ value: String, to out: inout [UInt8]) -> Bool { append(value, quotes: false, to: &out) }
+    public static func appendText(_ value: String, to out: inout [UInt8]) -> Bool {
+        append(value, quotes: false, to: &out)
+    }
 
     /// Appends `value` escaped as an attribute value (in double quotes); true when characters
     /// XML cannot hold were dropped.
     @discardableResult
-    public static func appendAttribute(_ value: String, to out: inout [UInt8]) -> Bool { append(value, quotes: true, to: &out) }
+    public static func appendAttribute(_ value: String, to out: inout [UInt8]) -> Bool {
+        append(value, quotes: true, to: &out)
+    }
 
     private static func append(_ value: String, quotes: Bool, to out: inout [UInt8]) -> Bool {
         var value = value
@@ -36,7 +40,9 @@ public enum XMLEscaping {
                 case 0x0A where quotes: out.append(contentsOf: "&#10;".utf8)
                 case 0x09, 0x0A: out.append(byte)
                 case 0..<0x20: dropped = true  // not allowed in XML 1.0
-                case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBF && (bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF):
+                case 0xEF
+                where index + 2 < bytes.count && bytes[index + 1] == 0xBF
+                    && (bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF):
                     index += 2  // U+FFFE, U+FFFF
                     dropped = true
                 default: out.append(byte)
@@ -49,7 +55,8 @@ public enum XMLEscaping {
 
     @inline(__always)
     private static func needsEscape(_ byte: UInt8, quotes: Bool) -> Bool {
-        byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte < 0x20 || byte == 0xEF
+        byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte < 0x20
+            || byte == 0xEF
             || (quotes && byte == UInt8(ascii: "\""))
     }
 
@@ -60,7 +67,9 @@ public enum XMLEscaping {
             for index in bytes.indices {
                 let byte = bytes[index]
                 if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D { return true }
-                if byte == 0xEF, index + 2 < bytes.count, bytes[index + 1] == 0xBF, bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF {
+                if byte == 0xEF, index + 2 < bytes.count, bytes[index + 1] == 0xBF,
+                    bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF
+                {
                     return true
                 }
             }
@@ -82,10 +91,14 @@ public enum XMLEscaping {
 
     /// HTML-looking text in CDATA (split around any "]]>"), anything else escaped.
     public static func cdataOrText(_ value: String) -> String {
-        guard value.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else { return text(value) }
-        let clean = String(String.UnicodeScalarView(value.unicodeScalars.filter { scalar in
-            !(scalar.value < 0x20 && scalar != "\n" && scalar != "\r" && scalar != "\t")
-        }))
+        guard value.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else {
+            return text(value)
+        }
+        let clean = String(
+            String.UnicodeScalarView(
+                value.unicodeScalars.filter { scalar in
+                    !(scalar.value < 0x20 && scalar != "\n" && scalar != "\r" && scalar != "\t")
+                }))
         return "<![CDATA[" + clean.replacing("]]>", with: "]]]]><![CDATA[>") + "]]>"
     }
 }

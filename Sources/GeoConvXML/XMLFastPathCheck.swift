@@ -12,7 +12,8 @@ public enum XMLFastPathCheck {
     }
 
     private static func parsers(_ document: [UInt8]) -> (slow: XMLPullParser, fast: XMLPullParser)? {
-        guard let slow = try? XMLPullParser(libxml2Reading: document), let fast = try? XMLPullParser(document: document) else { return nil }
+        guard let slow = try? XMLPullParser(libxml2Reading: document), let fast = try? XMLPullParser(document: document)
+        else { return nil }
         return (slow, fast)
     }
 
@@ -33,37 +34,51 @@ public enum XMLFastPathCheck {
             } catch {
                 // libxml2 parses ahead of the events it gives: the fast path must give up
                 // before the end too.
-                return fastReadsToEnd(fast) ? "libxml2 failed (\(error.message)) at event \(index); the fast path read the document to its end" : nil
+                return fastReadsToEnd(fast)
+                    ? "libxml2 failed (\(error.message)) at event \(index); the fast path read the document to its end"
+                    : nil
             }
             guard fastEvent == slowEvent else {
-                return "event \(index): libxml2 read \(String(describing: slowEvent)), the fast path \(String(describing: fastEvent))"
+                return
+                    "event \(index): libxml2 read \(String(describing: slowEvent)), the fast path \(String(describing: fastEvent))"
             }
             switch fastEvent {
             case nil:
                 return nil
             case .start?:
                 if slow.nodeLine != fast.nodeLine || slow.nodeColumn != fast.nodeColumn {
-                    return "event \(index): start tag at \(String(describing: slow.nodeLine)):\(String(describing: slow.nodeColumn)) for libxml2, \(fast.nodeLine.map(String.init) ?? "-"):\(fast.nodeColumn.map(String.init) ?? "-") for the fast path"
+                    return
+                        "event \(index): start tag at \(String(describing: slow.nodeLine)):\(String(describing: slow.nodeColumn)) for libxml2, \(fast.nodeLine.map(String.init) ?? "-"):\(fast.nodeColumn.map(String.init) ?? "-") for the fast path"
                 }
-                let slowAttributes = slow.attributes.map { "\($0.name)=\($0.value)" }, fastAttributes = fast.attributes.map { "\($0.name)=\($0.value)" }
+                let slowAttributes = slow.attributes.map { "\($0.name)=\($0.value)" }
+                let fastAttributes = fast.attributes.map { "\($0.name)=\($0.value)" }
                 if slowAttributes != fastAttributes {
-                    return "event \(index): attributes \(slowAttributes) for libxml2, \(fastAttributes) for the fast path"
+                    return
+                        "event \(index): attributes \(slowAttributes) for libxml2, \(fastAttributes) for the fast path"
                 }
-                for name in ["id", "name", "xmlns", "schemaUrl", "targetId"] where slow.attribute(name) != fast.attribute(name) {
-                    return "event \(index): attribute(\(name)) is \(String(describing: slow.attribute(name))) for libxml2, \(String(describing: fast.attribute(name))) for the fast path"
+                for name in ["id", "name", "xmlns", "schemaUrl", "targetId"]
+                where slow.attribute(name) != fast.attribute(name) {
+                    return
+                        "event \(index): attribute(\(name)) is \(String(describing: slow.attribute(name))) for libxml2, \(String(describing: fast.attribute(name))) for the fast path"
                 }
                 if slow.namespaceURI != fast.namespaceURI {
-                    return "event \(index): namespace \(String(describing: slow.namespaceURI)) for libxml2, \(String(describing: fast.namespaceURI)) for the fast path"
+                    return
+                        "event \(index): namespace \(String(describing: slow.namespaceURI)) for libxml2, \(String(describing: fast.namespaceURI)) for the fast path"
                 }
-                if slow.depth != fast.depth { return "event \(index): depth \(slow.depth) for libxml2, \(fast.depth) for the fast path" }
+                if slow.depth != fast.depth {
+                    return "event \(index): depth \(slow.depth) for libxml2, \(fast.depth) for the fast path"
+                }
             case .end?:
                 if slow.namespaceURI != fast.namespaceURI {
-                    return "event \(index): end tag namespace \(String(describing: slow.namespaceURI)) for libxml2, \(String(describing: fast.namespaceURI))"
+                    return
+                        "event \(index): end tag namespace \(String(describing: slow.namespaceURI)) for libxml2, \(String(describing: fast.namespaceURI))"
                 }
             case .text?:
-                let slowText = slow.withText { Array($0) }, fastText = fast.withText { Array($0) }
+                let slowText = slow.withText { Array($0) }
+                let fastText = fast.withText { Array($0) }
                 if slowText != fastText {
-                    return "event \(index): text \(String(decoding: slowText, as: UTF8.self).debugDescription) for libxml2, \(String(decoding: fastText, as: UTF8.self).debugDescription) for the fast path"
+                    return
+                        "event \(index): text \(String(decoding: slowText, as: UTF8.self).debugDescription) for libxml2, \(String(decoding: fastText, as: UTF8.self).debugDescription) for the fast path"
                 }
             }
         }
@@ -83,7 +98,8 @@ public enum XMLFastPathCheck {
             _ = try slow.next()
             let slowMarkup = try slow.readElementMarkup()
             _ = try slow.next()
-            return slowMarkup == fastMarkup ? nil
+            return slowMarkup == fastMarkup
+                ? nil
                 : "markup: libxml2 read \(slowMarkup.debugDescription), the fast path \(fastMarkup.debugDescription)"
         } catch {
             return "markup: libxml2 failed (\(error.message)) where the fast path read the document"

@@ -1,4 +1,5 @@
 public import GeoConvBytes
+
 #if canImport(Glibc)
 public import Glibc
 #elseif canImport(Darwin)
@@ -127,7 +128,9 @@ public struct XMLMarkupLexer {
                 let byte = p[found]
                 if byte == 0x3E {
                     let before = found > 0 ? p[found - 1] : previous
-                    return finish(p, at: found + 1, counted: &counted, kind: isEndTag ? .endTag : before == 0x2F ? .emptyElementTag : .startTag)
+                    return finish(
+                        p, at: found + 1, counted: &counted,
+                        kind: isEndTag ? .endTag : before == 0x2F ? .emptyElementTag : .startTag)
                 }
                 quote = byte
                 state = .quoted
@@ -155,7 +158,8 @@ public struct XMLMarkupLexer {
                         run = 0
                     }
                 } else if byte == 0x3E {
-                    return finish(p, at: i + 1, counted: &counted, kind: .documentType)  // "<!>" and the like: not markup libxml2 accepts
+                    // "<!>" and the like: not markup libxml2 accepts
+                    return finish(p, at: i + 1, counted: &counted, kind: .documentType)
                 } else {
                     depth = byte == 0x5B ? 1 : 0
                     state = byte == 0x22 || byte == 0x27 ? .documentTypeQuoted : .documentType
@@ -163,7 +167,9 @@ public struct XMLMarkupLexer {
                 }
                 i += 1
             case .comment, .cdata, .instruction:
-                if let end = endOfSection(p, from: &i, count: count) { return finish(p, at: end, counted: &counted, kind: kindOfSection) }
+                if let end = endOfSection(p, from: &i, count: count) {
+                    return finish(p, at: end, counted: &counted, kind: kindOfSection)
+                }
             case .documentType:
                 let byte = p[i]
                 if byte == 0x22 || byte == 0x27 {
@@ -202,7 +208,8 @@ public struct XMLMarkupLexer {
     @inlinable @inline(__always)
     mutating func countLines(_ p: UnsafePointer<UInt8>, from counted: inout Int, to end: Int) {
         guard counted < end else { return }
-        let (breaks, last) = XMLMarkupLexer.lineBreaks(in: UnsafeBufferPointer(start: p + counted, count: end - counted))
+        let (breaks, last) = XMLMarkupLexer.lineBreaks(
+            in: UnsafeBufferPointer(start: p + counted, count: end - counted))
         line += breaks
         if let last { lineStart = offset + counted + last + 1 }
         counted = end
@@ -286,7 +293,9 @@ public struct XMLMarkupLexer {
 
     /// The index of the first of three bytes in `p[from..<to]`, if any.
     @inlinable @inline(__always)
-    static func firstOfThree(_ a: UInt8, _ b: UInt8, _ c: UInt8, in p: UnsafePointer<UInt8>, from: Int, to count: Int) -> Int? {
+    static func firstOfThree(
+        _ a: UInt8, _ b: UInt8, _ c: UInt8, in p: UnsafePointer<UInt8>, from: Int, to count: Int
+    ) -> Int? {
         var i = from
         while i + 8 <= count {
             let word = ByteWords.load(p + i)
@@ -307,7 +316,9 @@ public struct XMLMarkupLexer {
     @inlinable
     public static func lineBreaks(in bytes: UnsafeBufferPointer<UInt8>) -> (count: Int, last: Int?) {
         guard let start = bytes.baseAddress else { return (0, nil) }
-        var count = 0, last: Int?, from = 0
+        var count = 0
+        var last: Int?
+        var from = 0
         while from < bytes.count, let hit = memchr(start + from, 0x0A, bytes.count - from) {
             count += 1
             let index = start.distance(to: hit.assumingMemoryBound(to: UInt8.self))

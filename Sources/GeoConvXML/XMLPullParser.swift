@@ -31,51 +31,60 @@ public final class XMLPullParser {
 
     /// Creates a parser reading bytes from `read`, which fills the buffer and returns the
     /// count (0 at the end) or throws.
-    public convenience init(maximumDepth: Int = 256, read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) throws(XMLParseError) {
+    public convenience init(
+        maximumDepth: Int = 256, read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int
+    ) throws(XMLParseError) {
         try self.init(maximumDepth: maximumDepth, read: read, fast: nil)
     }
 
     /// A parser reading bytes from `read`, or, with `fast`, the fast path's document.
-    private init(maximumDepth: Int, read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int,
-                 fast: XMLByteTokenizer?) throws(XMLParseError) {
+    private init(
+        maximumDepth: Int, read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int,
+        fast: XMLByteTokenizer?
+    ) throws(XMLParseError) {
         self.maximumDepth = maximumDepth
         self.fast = fast
         fastPath = fast.map { Unmanaged.passUnretained($0) }
         source = Source(read: read)
         source.startTags.maximumDepth = maximumDepth
         let context = Unmanaged.passUnretained(source).toOpaque()
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
-            | XML_PARSE_COMPACT.rawValue | XML_PARSE_BIG_LINES.rawValue)
-        guard let reader = xmlReaderForIO(
-            { context, buffer, length in
-                guard let context, let buffer, length > 0 else { return 0 }
-                let source = Unmanaged<Source>.fromOpaque(context).takeUnretainedValue()
-                do {
-                    let n = try source.next(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(length)))
-                    if n == 0 { source.reachedEnd = true }
-                    try source.screen(UnsafeRawBufferPointer(start: buffer, count: n))
-                    source.startTags.scan(UnsafeRawBufferPointer(start: buffer, count: n))
-                    return Int32(n)
-                } catch {
-                    source.failure = error
-                    return -1
-                }
-            },
-            nil, context, nil, nil, options)
+        let options = Int32(
+            XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+                | XML_PARSE_COMPACT.rawValue | XML_PARSE_BIG_LINES.rawValue)
+        guard
+            let reader = xmlReaderForIO(
+                { context, buffer, length in
+                    guard let context, let buffer, length > 0 else { return 0 }
+                    let source = Unmanaged<Source>.fromOpaque(context).takeUnretainedValue()
+                    do {
+                        let n = try source.next(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(length)))
+                        if n == 0 { source.reachedEnd = true }
+                        try source.screen(UnsafeRawBufferPointer(start: buffer, count: n))
+                        source.startTags.scan(UnsafeRawBufferPointer(start: buffer, count: n))
+                        return Int32(n)
+                    } catch {
+                        source.failure = error
+                        return -1
+                    }
+                },
+                nil, context, nil, nil, options)
         else {
             throw XMLParseError(message: "libxml2 could not create a reader", line: 0, column: 0)
         }
         self.reader = reader
-        xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
-            guard let context, let error else { return }
-            let source = Unmanaged<Source>.fromOpaque(context).takeUnretainedValue()
-            guard source.libxmlError == nil, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-            var message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
-            while message.last == "\n" || message.last == " " { message.removeLast() }
-            var parseError = XMLParseError(message: message, line: Int(error.pointee.line), column: Int(error.pointee.int2))
-            parseError.libxmlCode = error.pointee.code
-            source.libxmlError = parseError
-        }, context)
+        xmlTextReaderSetStructuredErrorHandler(
+            reader,
+            { context, error in
+                guard let context, let error else { return }
+                let source = Unmanaged<Source>.fromOpaque(context).takeUnretainedValue()
+                guard source.libxmlError == nil, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+                var message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
+                while message.last == "\n" || message.last == " " { message.removeLast() }
+                var parseError = XMLParseError(
+                    message: message, line: Int(error.pointee.line), column: Int(error.pointee.int2))
+                parseError.libxmlCode = error.pointee.code
+                source.libxmlError = parseError
+            }, context)
     }
 
     /// Creates a libxml2 parser of a document held in memory.
@@ -105,8 +114,9 @@ public final class XMLPullParser {
     /// The fast parser of the document made of `parts`, one after the other (one copy of
     /// them is made, not two).
     public convenience init(documentParts parts: [[UInt8]], maximumDepth: Int = 256) throws(XMLParseError) {
-        try self.init(maximumDepth: maximumDepth, read: { _ in 0 },
-                      fast: XMLByteTokenizer(document: parts, maximumDepth: maximumDepth))
+        try self.init(
+            maximumDepth: maximumDepth, read: { _ in 0 },
+            fast: XMLByteTokenizer(document: parts, maximumDepth: maximumDepth))
     }
 
     /// Whether the fast path met something it does not handle: nothing it gave is to be
@@ -167,14 +177,17 @@ public final class XMLPullParser {
         let code = error.libxmlCode.map { xmlParserErrors(rawValue: UInt32(bitPattern: $0)) }
         if source.reachedEnd, source.inProlog, source.onlyWhitespace {
             var plain = error
-            plain.message = source.prologBytes == 0 ? "empty file: it holds no XML element"
+            plain.message =
+                source.prologBytes == 0
+                ? "empty file: it holds no XML element"
                 : "the file holds only whitespace, no XML element"
             plain.line = source.prologBytes == 0 ? 1 : error.line
             return plain
         }
         if code == XML_ERR_RESERVED_XML_NAME, source.bytesBeforeDeclaration > 0 {
             var plain = error
-            plain.message = "\(source.bytesBeforeDeclaration) byte(s) before the XML declaration \"<?xml\": "
+            plain.message =
+                "\(source.bytesBeforeDeclaration) byte(s) before the XML declaration \"<?xml\": "
                 + "the declaration must open the file (remove what comes before it)"
             plain.line = 1
             plain.column = 1
@@ -203,7 +216,9 @@ public final class XMLPullParser {
     /// At the current node's own line and, when the start-tag scan knows it, column (the
     /// parser's position is where its read-ahead has got to); else the parser's.
     public func error(_ message: String, isLimit: Bool = false) -> XMLParseError {
-        if let nodeLine { return XMLParseError(message: message, line: nodeLine, column: nodeColumn ?? 0, isLimit: isLimit) }
+        if let nodeLine {
+            return XMLParseError(message: message, line: nodeLine, column: nodeColumn ?? 0, isLimit: isLimit)
+        }
         return XMLParseError(message: message, line: line, column: column, isLimit: isLimit)
     }
 
@@ -238,14 +253,18 @@ public final class XMLPullParser {
         guard xmlTextReaderMoveToFirstAttribute(reader) == 1 else { return }
         var found: [(name: String, value: String)] = []
         repeat {
-            guard xmlTextReaderIsNamespaceDecl(reader) != 1, let local = xmlTextReaderConstLocalName(reader) else { continue }
+            guard xmlTextReaderIsNamespaceDecl(reader) != 1, let local = xmlTextReaderConstLocalName(reader) else {
+                continue
+            }
             let length = strlen(local)
             let isRead = read.contains { name in
-                name.count == length && name.withUnsafeBufferPointer { bytes in
-                    bytes.baseAddress.map { memcmp($0, local, length) == 0 } ?? (length == 0)
-                }
+                name.count == length
+                    && name.withUnsafeBufferPointer { bytes in
+                        bytes.baseAddress.map { memcmp($0, local, length) == 0 } ?? (length == 0)
+                    }
             }
-            guard !isRead, let qualified = xmlTextReaderConstName(reader), let value = xmlTextReaderConstValue(reader) else { continue }
+            guard !isRead, let qualified = xmlTextReaderConstName(reader), let value = xmlTextReaderConstValue(reader)
+            else { continue }
             let name = String(cString: qualified)
             if !watch.ignored.contains(name) { found.append((name, String(cString: value))) }
         } while xmlTextReaderMoveToNextAttribute(reader) == 1
@@ -258,11 +277,14 @@ public final class XMLPullParser {
         if let fastPath {
             let reportsWhitespace = reportsWhitespace
             let event = fastPath._withUnsafeGuaranteedRef { fast -> Result<XMLEvent?, XMLParseError> in
-                do throws(XMLParseError) { return .success(try fast.next(reportsWhitespace: reportsWhitespace)) } catch { return .failure(error) }
+                do throws(XMLParseError) { return .success(try fast.next(reportsWhitespace: reportsWhitespace)) } catch
+                { return .failure(error) }
             }
             let result = try event.get()
-            if case .start(let name, _)? = result, attributeWatch != nil, fastPath._withUnsafeGuaranteedRef({ $0.hasAttributes }),
-               let watch = attributeWatch {
+            if case .start(let name, _)? = result, attributeWatch != nil,
+                fastPath._withUnsafeGuaranteedRef({ $0.hasAttributes }),
+                let watch = attributeWatch
+            {
                 checkAttributes(of: name, with: watch)
             }
             return result
@@ -343,8 +365,9 @@ public final class XMLPullParser {
         for dtd in [document.pointee.intSubset, document.pointee.extSubset] {
             guard let dtd else { continue }
             if dtd.pointee.entities != nil || dtd.pointee.pentities != nil {
-                throw error("the document declares XML entities, which geoconv refuses (they enable XXE and entity-expansion attacks)",
-                            isLimit: true)
+                throw error(
+                    "the document declares XML entities, which geoconv refuses (they enable XXE and entity-expansion attacks)",
+                    isLimit: true)
             }
         }
     }
@@ -352,7 +375,9 @@ public final class XMLPullParser {
     /// The current text node's bytes (valid only inside `body`).
     public func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         if let fastPath { return try body(fastPath._withUnsafeGuaranteedRef { $0.currentText }) }
-        guard let value = xmlTextReaderConstValue(reader) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        guard let value = xmlTextReaderConstValue(reader) else {
+            return try body(UnsafeBufferPointer(start: nil, count: 0))
+        }
         return try body(UnsafeBufferPointer(start: value, count: strlen(value)))
     }
 
@@ -370,7 +395,7 @@ public final class XMLPullParser {
         guard xmlTextReaderMoveToFirstAttribute(reader) == 1 else { return nil }
         repeat {
             if let local = xmlTextReaderConstLocalName(reader), name.withCString({ strcmp(local, $0) == 0 }),
-               let value = xmlTextReaderConstValue(reader)
+                let value = xmlTextReaderConstValue(reader)
             {
                 result = String(cString: value)
                 break
@@ -395,7 +420,7 @@ public final class XMLPullParser {
         guard xmlTextReaderMoveToFirstAttribute(reader) == 1 else { return result }
         repeat {
             if xmlTextReaderIsNamespaceDecl(reader) != 1, let name = xmlTextReaderConstName(reader),
-               let value = xmlTextReaderConstValue(reader)
+                let value = xmlTextReaderConstValue(reader)
             {
                 result.append((String(cString: name), String(cString: value)))
             }
@@ -409,7 +434,9 @@ public final class XMLPullParser {
     public func readElementText() throws(XMLParseError) -> String {
         if let fastPath {
             let read = fastPath._withUnsafeGuaranteedRef { fast -> Result<String, XMLParseError> in
-                do throws(XMLParseError) { return .success(try fast.readElementText()) } catch { return .failure(error) }
+                do throws(XMLParseError) { return .success(try fast.readElementText()) } catch {
+                    return .failure(error)
+                }
             }
             return try read.get()
         }
@@ -445,7 +472,9 @@ public final class XMLPullParser {
             switch event {
             case .start(let name, let isEmpty):
                 markup += "<" + name
-                for (attribute, value) in attributes { markup += " " + attribute + "=\"" + XMLEscaping.attribute(value) + "\"" }
+                for (attribute, value) in attributes {
+                    markup += " " + attribute + "=\"" + XMLEscaping.attribute(value) + "\""
+                }
                 markup += isEmpty ? "/>" : ">"
                 if !isEmpty { level += 1 }
             case .end(let name):
@@ -462,9 +491,10 @@ public final class XMLPullParser {
     /// given (reads its text or its own children, or skips it), so that the next event is
     /// the following sibling or this element's end. Text directly inside goes to `text`.
     /// The one event loop of the XML formats' readers.
-    public func forEachChild(_ body: (_ name: String, _ isEmpty: Bool) throws(XMLParseError) -> Void,
-                             text: () throws(XMLParseError) -> Void = {}) throws(XMLParseError)
-    {
+    public func forEachChild(
+        _ body: (_ name: String, _ isEmpty: Bool) throws(XMLParseError) -> Void,
+        text: () throws(XMLParseError) -> Void = {}
+    ) throws(XMLParseError) {
         while let event = try next() {
             switch event {
             case .start(let name, let isEmpty): try body(name, isEmpty)

@@ -56,7 +56,9 @@ extension XMLPullParser {
         /// Refuses entity declarations in the prolog, before libxml2 parses the DTD.
         func screen(_ bytes: UnsafeRawBufferPointer) throws(XMLParseError) {
             guard inProlog else { return }
-            if onlyWhitespace, let end = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {
+            if onlyWhitespace,
+                let end = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 })
+            {
                 onlyWhitespace = false
                 firstMarkup = (prologBytes + end, [])
             }
@@ -65,7 +67,9 @@ extension XMLPullParser {
                 let from = max(0, offset - prologBytes)
                 let more = Array(bytes[min(from, bytes.count)...].prefix(5 - head.count))
                 firstMarkup = (offset, head + more)
-                if offset > 0, head.count + more.count == 5, (head + more).elementsEqual("<?xml".utf8) { bytesBeforeDeclaration = offset }
+                if offset > 0, head.count + more.count == 5, (head + more).elementsEqual("<?xml".utf8) {
+                    bytesBeforeDeclaration = offset
+                }
             }
             let window = tail + Array(bytes)
             let marker = Array("<!ENTITY".utf8)
@@ -80,12 +84,16 @@ extension XMLPullParser {
                 }
                 if byte == UInt8(ascii: "<") {
                     if window[index...].starts(with: marker) {
-                        throw XMLParseError(message: "the document declares XML entities, which geoconv refuses (they enable XXE and entity-expansion attacks)",
-                                            line: line, column: windowStart + index - lineStart + 1, isLimit: true)
+                        throw XMLParseError(
+                            message:
+                                "the document declares XML entities, which geoconv refuses (they enable XXE and entity-expansion attacks)",
+                            line: line, column: windowStart + index - lineStart + 1, isLimit: true)
                     }
                     // The first element that is not a declaration, comment or processing
                     // instruction ends the prolog.
-                    if index + 1 < window.count, window[index + 1] != UInt8(ascii: "!"), window[index + 1] != UInt8(ascii: "?") {
+                    if index + 1 < window.count, window[index + 1] != UInt8(ascii: "!"),
+                        window[index + 1] != UInt8(ascii: "?")
+                    {
                         inProlog = false
                         break
                     }

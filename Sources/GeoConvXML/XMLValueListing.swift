@@ -21,8 +21,10 @@ public enum XMLValueListing {
     /// Every value of the document that `read` gives (see `XMLPullParser.init(read:)`). The
     /// content of an element named in `markupElements` (KML's `description`, which may hold
     /// unescaped XHTML) is one value, its markup as the format's reader keeps it.
-    public static func values(maximumDepth: Int = 256, markupElements: Set<String> = [],
-                              read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int)
+    public static func values(
+        maximumDepth: Int = 256, markupElements: Set<String> = [],
+        read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int
+    )
         throws(XMLParseError) -> [XMLListedValue]
     {
         let parser = try XMLPullParser(maximumDepth: maximumDepth, read: read)
@@ -45,7 +47,9 @@ public enum XMLValueListing {
                 names.append(name)
                 places.append((parser.nodeLine ?? parser.line, parser.nodeColumn ?? 0))
                 for (attribute, value) in parser.attributes where attribute != "xsi:schemaLocation" {
-                    values.append(XMLListedValue(text: value, element: name, attribute: attribute, path: names, enclosing: places))
+                    values.append(
+                        XMLListedValue(text: value, element: name, attribute: attribute, path: names, enclosing: places)
+                    )
                 }
                 if isEmpty {
                     names.removeLast()
@@ -53,7 +57,8 @@ public enum XMLValueListing {
                 } else if markupElements.contains(name) {
                     let markup = try parser.readElementMarkup()
                     if !markup.isEmpty {
-                        values.append(XMLListedValue(text: markup, element: name, attribute: nil, path: names, enclosing: places))
+                        values.append(
+                            XMLListedValue(text: markup, element: name, attribute: nil, path: names, enclosing: places))
                     }
                     names.removeLast()
                     places.removeLast()

@@ -1,27 +1,34 @@
 import Foundation
 import GeoConv
-import Testing
 import GeoConvTestSupport
+import Testing
 
 /// CSV/TSV read and written: RFC 4180 quoting, delimiter sniffing, geometry from
 /// longitude/latitude or WKT/WKB columns, GDAL-like typing, errors at their line and column,
 /// and output GDAL reads back.
 @Suite("CSV")
 struct CSVTests {
-    static let ogrinfo = ["/usr/bin/ogrinfo", "/usr/local/bin/ogrinfo"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let ogrinfo = ["/usr/bin/ogrinfo", "/usr/local/bin/ogrinfo"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 
-    static func read(_ text: String, name: String = "in.csv", options: ConversionOptions = ConversionOptions()) throws(GeoConvError)
+    static func read(
+        _ text: String, name: String = "in.csv", options: ConversionOptions = ConversionOptions()
+    ) throws(GeoConvError)
         -> (features: [Feature], log: DiagnosticLog)
     {
         let log = DiagnosticLog()
-        var reader = try CSVReader(ByteReader(.memory(Array(text.utf8), name: name)), options: CSVReadOptions(options), diagnostics: log)
+        var reader = try CSVReader(
+            ByteReader(.memory(Array(text.utf8), name: name)), options: CSVReadOptions(options), diagnostics: log)
         _ = try reader.readHeader()
         var features: [Feature] = []
         while let feature = try reader.next() { features.append(feature) }
         return (features, log)
     }
 
-    static func write(_ features: [Feature], delimiter: UInt8 = UInt8(ascii: ",")) throws(GeoConvError) -> (text: String, log: DiagnosticLog) {
+    static func write(
+        _ features: [Feature], delimiter: UInt8 = UInt8(ascii: ",")
+    ) throws(GeoConvError) -> (text: String, log: DiagnosticLog) {
         let output = try ByteWriter(.memory)
         let log = DiagnosticLog()
         var writer = CSVWriter(output, delimiter: delimiter, diagnostics: log)
@@ -31,19 +38,29 @@ struct CSVTests {
         return (String(decoding: output.memoryContents, as: UTF8.self), log)
     }
 
-    @Test("RFC 4180: quoted delimiters, doubled quotes, line breaks in quotes, CRLF, a BOM; name/description as title/snippet")
+    @Test(
+        "RFC 4180: quoted delimiters, doubled quotes, line breaks in quotes, CRLF, a BOM; name/description as title/snippet"
+    )
     func readsQuoting() throws {
-        let (features, _) = try Self.read(String(decoding: try Data(contentsOf: URL(fileURLWithPath: Fixtures.testdata("csv/points.csv"))), as: UTF8.self))
+        let (features, _) = try Self.read(
+            String(
+                decoding: try Data(contentsOf: URL(fileURLWithPath: Fixtures.testdata("csv/points.csv"))), as: UTF8.self
+            ))
         #expect(features.count == 3)
         #expect(features[0].title == #"Café, "Le Nord""# && features[0].snippet == "Two lines:\r\nfirst, second")
         // `ele` is an attribute: only a column the options name, or geoconv's own `altitude`
         // right after `latitude`, gives altitudes (issue 43: keys belong to the user).
         #expect(features[0].geometry == .point(Coordinate(latitude: 48.8566, longitude: 2.3522)))
-        #expect(features[0].properties["count"] == 12 && features[0].properties["ratio"] == .number(JSONNumber(literal: "0.5")!))
+        #expect(
+            features[0].properties["count"] == 12
+                && features[0].properties["ratio"] == .number(JSONNumber(literal: "0.5")!))
         #expect(features[0].properties["open"] == true && features[0].properties["code"] == "007")
         #expect(features[0].properties["lon"] == nil, "the geometry's columns are consumed")
-        #expect(Array(features[0].properties.keys) == ["name", "ele", "description", "kind", "count", "ratio", "open", "code"],
-                "the title and snippet columns stay properties, in their places")
+        #expect(
+            Array(features[0].properties.keys) == [
+                "name", "ele", "description", "kind", "count", "ratio", "open", "code",
+            ],
+            "the title and snippet columns stay properties, in their places")
         #expect(features[0].properties["ele"] == 35 && features[0].properties["name"] == .string(#"Café, "Le Nord""#))
         #expect(features[1].geometry == .point(Coordinate(latitude: 51.5072, longitude: -0.1276)))
         #expect(features[1].properties["code"] == .null)
@@ -53,8 +70,10 @@ struct CSVTests {
     /// A multi-byte character cut by a read chunk's end is kept whole; an unknown name is refused.
     @Test("--csv-encoding decodes a legacy file first: CP1252 and Latin-1 text, bytes of no character reported")
     func legacyEncodings() throws {
-        func convert(_ bytes: [UInt8], encoding: String,
-                     jobs: Int = 1) throws -> (features: [Feature], report: ConversionReport) {
+        func convert(
+            _ bytes: [UInt8], encoding: String,
+            jobs: Int = 1
+        ) throws -> (features: [Feature], report: ConversionReport) {
             var options = ConversionOptions(inputFormat: .csv, outputFormat: .geoJSON)
             options.formatOptions[CSVOptions.encoding] = encoding
             options.jobs = jobs
@@ -63,7 +82,8 @@ struct CSVTests {
             return (back, report)
         }
         // "Café Müller €" in Windows-1252 (0x80 is the euro sign); 0x81 is no character of it.
-        let cp1252: [UInt8] = Array("name,lat,lon\nCaf".utf8) + [0xE9] + Array(" M".utf8) + [0xFC]
+        let cp1252: [UInt8] =
+            Array("name,lat,lon\nCaf".utf8) + [0xE9] + Array(" M".utf8) + [0xFC]
             + Array("ller ".utf8) + [0x80]
             + Array(",48.1,11.5\nK".utf8) + [0x81] + Array("se,48.2,11.6\n".utf8)
         let (features, report) = try convert(cp1252, encoding: "CP1252")
@@ -79,7 +99,8 @@ struct CSVTests {
         }
         // Shift_JIS: the 1 MiB chunks the copy is made in end inside a two-byte character (the
         // header's 21 bytes put the cut at byte 1 of a row: in 東).
-        let header = "name_in_sjis,lat,lon\n", row = "東京,35.68,139.76\n"
+        let header = "name_in_sjis,lat,lon\n"
+        let row = "東京,35.68,139.76\n"
         let rowBytes = try #require(row.data(using: .shiftJIS)).count
         #expect(((1 << 20) - header.utf8.count) % rowBytes == 1)
         let count = (1 << 20) / rowBytes + 100
@@ -102,7 +123,9 @@ struct CSVTests {
         #expect(try Self.read("lat,x\tlon\tv\n1\t2\t3\n", options: options).features.first?.properties["lat,x"] == 1)
         let tsv = FileFormat.csv.readerOptions(ConversionOptions(), for: .file("a/b.TSV"))
         #expect(tsv.formatOptions[CSVOptions.delimiter] == "tab")
-        #expect(FormatRegistry.standard.format(forPath: "x.tsv") == .csv && FormatRegistry.standard.format(forPath: "x.csv") == .csv)
+        #expect(
+            FormatRegistry.standard.format(forPath: "x.tsv") == .csv
+                && FormatRegistry.standard.format(forPath: "x.csv") == .csv)
         #expect(FormatRegistry.standard.format(sniffing: Array("name,lat,lon\nA,1,2\n".utf8)) == .csv)
         options.formatOptions[CSVOptions.delimiter] = "colon"
         #expect(throws: GeoConvError.self) { try Self.read("a\n", options: options) }
@@ -110,9 +133,13 @@ struct CSVTests {
 
     @Test("Geometry from a WKT or hex WKB column, or from the columns the options name; an altitude column")
     func geometryColumns() throws {
-        let (shapes, _) = try Self.read(String(decoding: try Data(contentsOf: URL(fileURLWithPath: Fixtures.testdata("csv/shapes.csv"))), as: UTF8.self))
+        let (shapes, _) = try Self.read(
+            String(
+                decoding: try Data(contentsOf: URL(fileURLWithPath: Fixtures.testdata("csv/shapes.csv"))), as: UTF8.self
+            ))
         #expect(shapes.map { $0.geometry?.kind } == [.lineString, .polygon, .point, nil])
-        #expect(shapes[2].geometry == .point(Coordinate(latitude: 2, longitude: 1)) && shapes[0].properties["WKT"] == nil)
+        #expect(
+            shapes[2].geometry == .point(Coordinate(latitude: 2, longitude: 1)) && shapes[0].properties["WKT"] == nil)
         var options = ConversionOptions()
         options.formatOptions[CSVOptions.longitude] = "E"
         options.formatOptions[CSVOptions.latitude] = "N"
@@ -134,7 +161,9 @@ struct CSVTests {
     func typing() throws {
         let text = "lat,lon,i,r,b,t,zip,e,big,plus\n1,2,-7,2.50,false,TRUE,0123,,12345678901234567890,+5\n"
         let properties = try #require(try Self.read(text).features.first?.properties)
-        #expect(properties["i"] == -7 && properties["r"] == .number(JSONNumber(literal: "2.50")!) && properties["b"] == false)
+        #expect(
+            properties["i"] == -7 && properties["r"] == .number(JSONNumber(literal: "2.50")!)
+                && properties["b"] == false)
         #expect(properties["t"] == "TRUE" && properties["zip"] == "0123" && properties["e"] == .null)
         #expect(properties["big"] == .number(JSONNumber(literal: "12345678901234567890")!) && properties["plus"] == 5)
         var options = ConversionOptions()
@@ -146,21 +175,32 @@ struct CSVTests {
     @Test("A first line with a number in it is data (GDAL's HEADERS=AUTO): columns field_1…")
     func headerless() throws {
         let (features, log) = try Self.read("35.97, -87.13, Heaven\n36.05, -86.89, GittyUp\n")
-        #expect(features.count == 2 && features[0].properties["field_3"] == " Heaven" && log.entries["csv.no-header"] != nil)
+        #expect(
+            features.count == 2 && features[0].properties["field_3"] == " Heaven" && log.entries["csv.no-header"] != nil
+        )
         var options = ConversionOptions()
         options.formatOptions[CSVOptions.longitude] = "field_2"
         options.formatOptions[CSVOptions.latitude] = "field_1"
-        #expect(try Self.read("35.97, -87.13, Heaven\n", options: options).features.first?.geometry == .point(Coordinate(latitude: 35.97, longitude: -87.13)))
+        #expect(
+            try Self.read("35.97, -87.13, Heaven\n", options: options).features.first?.geometry
+                == .point(Coordinate(latitude: 35.97, longitude: -87.13)))
     }
 
     @Test("A feature with nothing to write in a one-column file is written as \"\", not a blank line, and read back")
     func emptyRow() throws {
-        let polygon = Feature(geometry: .polygon(PolygonRings(outer: Path([Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 1),
-                                                                                Coordinate(latitude: 1, longitude: 1), Coordinate(latitude: 0, longitude: 0)]))))
+        let polygon = Feature(
+            geometry: .polygon(
+                PolygonRings(
+                    outer: Path([
+                        Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 1),
+                        Coordinate(latitude: 1, longitude: 1), Coordinate(latitude: 0, longitude: 0),
+                    ]))))
         let (text, _) = try Self.write([polygon, Feature(geometry: nil), polygon])
         #expect(text.split(separator: "\n", omittingEmptySubsequences: false)[2] == #""""#)
         let (back, _) = try Self.read(text)
-        #expect(back.count == 3 && back[1].geometry == nil && back[1].properties.isEmpty && back[2].geometry == back[0].geometry)
+        #expect(
+            back.count == 3 && back[1].geometry == nil && back[1].properties.isEmpty
+                && back[2].geometry == back[0].geometry)
     }
 
     @Test("Bad rows are errors at their line and column, or skipped and counted")
@@ -168,19 +208,28 @@ struct CSVTests {
         // A long row keeps its extra fields as field_N, with a warning at the first of them.
         let (long, longLog) = try Self.read("lat,lon,v\n1,2,3\n1,2,3,4\n")
         #expect(long[1].properties["field_4"] == 4 && long[1].properties["v"] == 3)
-        #expect(longLog.entries["csv.long-row"]?.first.location == SourceLocation(file: "in.csv", line: 3, column: 7, byteOffset: 22))
+        #expect(
+            longLog.entries["csv.long-row"]?.first.location
+                == SourceLocation(file: "in.csv", line: 3, column: 7, byteOffset: 22))
         // Every column keeps a name of its own: a repeated name skips the names the header gives
         // itself, and a long row's extra field skips a column named field_N.
         let (named, namedLog) = try Self.read("lat,lon,a,a,a_2,field_6\n1,2,x,y,z,w,extra\n")
-        #expect(Array(named[0].properties.keys) == ["a", "a_3", "a_2", "field_6", "field_7"] && named[0].properties["a_3"] == "y"
-            && named[0].properties["a_2"] == "z" && named[0].properties["field_6"] == "w" && named[0].properties["field_7"] == "extra")
+        #expect(
+            Array(named[0].properties.keys) == ["a", "a_3", "a_2", "field_6", "field_7"]
+                && named[0].properties["a_3"] == "y"
+                && named[0].properties["a_2"] == "z" && named[0].properties["field_6"] == "w"
+                && named[0].properties["field_7"] == "extra")
         #expect(namedLog.entries["csv.duplicate-column-renamed"] != nil)
         let (clash, _) = try Self.read("lat,lon,field_4\n1,2,x,extra\n")
         #expect(clash[0].properties["field_4"] == "x" && clash[0].properties["field_4_2"] == "extra")
         // A short row is read as GDAL reads it: the missing fields null, with a warning at its end.
         let (short, shortLog) = try Self.read("lat,lon,v\n1,2\n")
-        #expect(short.first?.properties["v"] == .null && short.first?.geometry == .point(Coordinate(latitude: 1, longitude: 2)))
-        #expect(shortLog.entries["csv.short-row"]?.first.location == SourceLocation(file: "in.csv", line: 2, column: 4, byteOffset: 13))
+        #expect(
+            short.first?.properties["v"] == .null
+                && short.first?.geometry == .point(Coordinate(latitude: 1, longitude: 2)))
+        #expect(
+            shortLog.entries["csv.short-row"]?.first.location
+                == SourceLocation(file: "in.csv", line: 2, column: 4, byteOffset: 13))
         #expect { try Self.read("lat,lon,v\n1,east,3\n") } throws: {
             ($0 as? GeoConvError)?.location == SourceLocation(file: "in.csv", line: 2, column: 3, byteOffset: 12)
         }
@@ -203,34 +252,52 @@ struct CSVTests {
 
     @Test("Points as longitude/latitude(/altitude) columns; other geometries make one WKT column; RFC 4180 quoting; LF")
     func writes() throws {
-        var a = Feature(geometry: .point(Coordinate(latitude: 2, longitude: 1, altitude: 3)), title: "A, \"one\"", snippet: " padded")
+        var a = Feature(
+            geometry: .point(Coordinate(latitude: 2, longitude: 1, altitude: 3)), title: "A, \"one\"",
+            snippet: " padded")
         a.properties = ["n": 1, "tags": ["x", "y"], "ok": true, "none": .null]
         let b = Feature(geometry: nil, properties: ["late": "3"])
         let (points, log) = try Self.write([a, b])
-        #expect(points == "longitude,latitude,altitude,name,description,n,tags,ok,none,late\n1,2,3,\"A, \"\"one\"\"\",\" padded\",1,\"[\"\"x\"\",\"\"y\"\"]\",true,,\n,,,,,,,,,3\n")
+        #expect(
+            points
+                == "longitude,latitude,altitude,name,description,n,tags,ok,none,late\n1,2,3,\"A, \"\"one\"\"\",\" padded\",1,\"[\"\"x\"\",\"\"y\"\"]\",true,,\n,,,,,,,,,3\n"
+        )
         #expect(log.entries["csv.nested-value-as-json"] != nil && log.entries["csv.text-reads-as-typed"] != nil)
-        let line = Feature(geometry: .lineString([Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 1, longitude: 1)]))
+        let line = Feature(
+            geometry: .lineString([Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 1, longitude: 1)]))
         let (mixed, _) = try Self.write([a, line])
-        #expect(mixed.hasPrefix("WKT,name,description,n,tags,ok,none\nPOINT Z (1 2 3),") && mixed.contains("\"LINESTRING (0 0,1 1)\""))
-        let (tabs, _) = try Self.write([Feature(geometry: .point(Coordinate(latitude: 2, longitude: 1)), properties: ["a\tb": "c d"])], delimiter: 0x09)
+        #expect(
+            mixed.hasPrefix("WKT,name,description,n,tags,ok,none\nPOINT Z (1 2 3),")
+                && mixed.contains("\"LINESTRING (0 0,1 1)\""))
+        let (tabs, _) = try Self.write(
+            [Feature(geometry: .point(Coordinate(latitude: 2, longitude: 1)), properties: ["a\tb": "c d"])],
+            delimiter: 0x09)
         #expect(tabs == "longitude\tlatitude\t\"a\tb\"\n1\t2\tc d\n")
     }
 
     @Test("Written CSV reads back the same features")
     func roundTrip() throws {
-        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: Fixtures.testdata("csv/points.csv"))), as: UTF8.self)
+        let text = String(
+            decoding: try Data(contentsOf: URL(fileURLWithPath: Fixtures.testdata("csv/points.csv"))), as: UTF8.self)
         let (features, _) = try Self.read(text)
         let (written, _) = try Self.write(features)
         #expect(try Self.read(written).features == features)
-        let (shapes, _) = try Self.read(String(decoding: try Data(contentsOf: URL(fileURLWithPath: Fixtures.testdata("csv/shapes.csv"))), as: UTF8.self))
+        let (shapes, _) = try Self.read(
+            String(
+                decoding: try Data(contentsOf: URL(fileURLWithPath: Fixtures.testdata("csv/shapes.csv"))), as: UTF8.self
+            ))
         #expect(try Self.read(try Self.write(shapes).text).features == shapes)
     }
 
-    @Test("GDAL reads what geoconv writes: the WKT column by default, longitude/latitude with X/Y_POSSIBLE_NAMES",
-          .enabled(if: ogrinfo != nil))
+    @Test(
+        "GDAL reads what geoconv writes: the WKT column by default, longitude/latitude with X/Y_POSSIBLE_NAMES",
+        .enabled(if: ogrinfo != nil))
     func gdalReadsBack() throws {
         let directory = try Fixtures.temporaryDirectory()
-        for (file, options) in [("shapes.csv", [String]()), ("points.csv", ["-oo", "X_POSSIBLE_NAMES=longitude", "-oo", "Y_POSSIBLE_NAMES=latitude"])] {
+        for (file, options) in [
+            ("shapes.csv", [String]()),
+            ("points.csv", ["-oo", "X_POSSIBLE_NAMES=longitude", "-oo", "Y_POSSIBLE_NAMES=latitude"]),
+        ] {
             let output = directory.appendingPathComponent("out-" + file).path
             _ = try Converter().convert(.file(Fixtures.testdata("csv/" + file)), to: .file(output))
             let process = Process()
@@ -245,7 +312,8 @@ struct CSVTests {
             #expect(info.contains(file == "shapes.csv" ? "Geometry: Unknown (any)" : "Geometry: Point"), "\(info)")
         }
     }
-    @Test("--jobs cuts runs only where a record ends: quoted line breaks, doubled quotes and CRLF read as on one thread")
+    @Test(
+        "--jobs cuts runs only where a record ends: quoted line breaks, doubled quotes and CRLF read as on one thread")
     func runs() throws {
         var text = "name,lon,lat,note\r\n"
         for i in 0..<400 {
@@ -262,28 +330,40 @@ struct CSVTests {
             options.chunkBytes = 256
             return try Converter().convert(.memory(Array(text.utf8), name: "in.csv"), to: .memory, options: options)
         }
-        let one = try convert(jobs: 1), four = try convert(jobs: 4)
+        let one = try convert(jobs: 1)
+        let four = try convert(jobs: 4)
         #expect(one.statistics.featuresWritten == 400)
         #expect(one.output == four.output)
         let output = String(decoding: four.output, as: UTF8.self)
         #expect(output.contains(#""note":"two\nlines, \"quoted\"""#) && output.contains(#""name":"Stop\n2""#))
     }
-    @Test("An altitude column named by the options whose value is not a number: the point without altitude, the text kept as a property")
+    @Test(
+        "An altitude column named by the options whose value is not a number: the point without altitude, the text kept as a property"
+    )
     func textAltitude() throws {
         var options = ConversionOptions()
         options.formatOptions[CSVOptions.altitude] = "height"
         let (features, log) = try Self.read("lat,lon,height\n48.1,11.5,98.470 m\n48.2,11.6,101.5\n", options: options)
-        #expect(features[0].geometry == .point(Coordinate(latitude: 48.1, longitude: 11.5)) && features[0].properties["height"] == "98.470 m")
-        #expect(features[1].geometry == .point(Coordinate(latitude: 48.2, longitude: 11.6, altitude: 101.5)) && features[1].properties["height"] == nil)
-        #expect(log.entries["csv.altitude-not-number"]?.first.location == SourceLocation(file: "in.csv", line: 2, column: 11, byteOffset: 25))
+        #expect(
+            features[0].geometry == .point(Coordinate(latitude: 48.1, longitude: 11.5))
+                && features[0].properties["height"] == "98.470 m")
+        #expect(
+            features[1].geometry == .point(Coordinate(latitude: 48.2, longitude: 11.6, altitude: 101.5))
+                && features[1].properties["height"] == nil)
+        #expect(
+            log.entries["csv.altitude-not-number"]?.first.location
+                == SourceLocation(file: "in.csv", line: 2, column: 11, byteOffset: 25))
     }
 
     @Test("Lines ended by CR alone (old Mac OS exports) are rows, as GDAL reads them; errors keep their lines")
     func crOnlyLines() throws {
         let (features, log) = try Self.read("name,lat,lon\rA,1,2\r\"B\rC\",3,4\r\rD,5,6")
         #expect(features.map(\.title) == ["A", "B\nC", "D"])
-        #expect(features.map(\.geometry) == [.point(Coordinate(latitude: 1, longitude: 2)), .point(Coordinate(latitude: 3, longitude: 4)),
-                                               .point(Coordinate(latitude: 5, longitude: 6))])
+        #expect(
+            features.map(\.geometry) == [
+                .point(Coordinate(latitude: 1, longitude: 2)), .point(Coordinate(latitude: 3, longitude: 4)),
+                .point(Coordinate(latitude: 5, longitude: 6)),
+            ])
         #expect(log.entries["csv.cr-line-ends"]?.first.isNote == true)
         #expect { try Self.read("name,lat,lon\rA,1,2\rB,x,4\r") } throws: { error in
             (error as? GeoConvError)?.location?.line == 3
@@ -302,7 +382,8 @@ struct CSVTests {
                 _ = try reader.readHeader()
             } throws: { error in
                 let error = error as? GeoConvError
-                return error?.code == .unsupported && error?.message.contains("UTF-16") == true && error?.hint?.contains("iconv") == true
+                return error?.code == .unsupported && error?.message.contains("UTF-16") == true
+                    && error?.hint?.contains("iconv") == true
             }
         }
     }

@@ -1,6 +1,6 @@
 import GeoConvCore
-import Testing
 import GeoConvTestSupport
+import Testing
 
 @Suite("Color")
 struct ColorTests {
@@ -16,10 +16,12 @@ struct ColorTests {
         #expect(Color(kml: " #FF00FF00\n")?.cssHex == "#00ff00")
     }
 
-    @Test("CSS spellings", arguments: [
-        ("#f00", "ff0000ff"), ("#00FF00", "ff00ff00"), ("0000ff", "ffff0000"), ("#0000ff80", "80ff0000"),
-        ("white", "ffffffff"), ("transparent", "00000000"), ("Orange", "ff00a5ff"),
-    ])
+    @Test(
+        "CSS spellings",
+        arguments: [
+            ("#f00", "ff0000ff"), ("#00FF00", "ff00ff00"), ("0000ff", "ffff0000"), ("#0000ff80", "80ff0000"),
+            ("white", "ffffffff"), ("transparent", "00000000"), ("Orange", "ff00a5ff"),
+        ])
     func css(text: String, kml: String) throws {
         #expect(try #require(Color(css: text)).kmlHex == kml)
     }
@@ -70,7 +72,8 @@ struct CameraTests {
         #expect(angle(13) == 47.5)
         #expect(angle(16) == 65)
         #expect(angle(20) == 65)
-        #expect(CameraPosition(target: Coordinate(latitude: 0, longitude: 0), zoom: 12, viewingAngle: -4).viewingAngle == 0)
+        #expect(
+            CameraPosition(target: Coordinate(latitude: 0, longitude: 0), zoom: 12, viewingAngle: -4).viewingAngle == 0)
     }
 
     @Test("Bearing wraps into [0, 360)")
@@ -84,7 +87,8 @@ struct CameraTests {
 struct BoundsTests {
     @Test("Two corners make the smaller box, across the antimeridian when that is smaller")
     func corners() {
-        let pacific = CoordinateBounds(Coordinate(latitude: -10, longitude: 170), Coordinate(latitude: 10, longitude: -170))
+        let pacific = CoordinateBounds(
+            Coordinate(latitude: -10, longitude: 170), Coordinate(latitude: 10, longitude: -170))
         #expect(pacific.crossesAntimeridian)
         #expect(pacific.west == 170 && pacific.east == -170)
         #expect(pacific.longitudeSpan == 20)
@@ -109,7 +113,9 @@ struct BoundsTests {
 
     @Test("Geometry bounds of a line across the antimeridian")
     func geometryBounds() throws {
-        let line = Geometry.lineString([Coordinate(latitude: 45, longitude: 170), Coordinate(latitude: 45, longitude: -170)])
+        let line = Geometry.lineString([
+            Coordinate(latitude: 45, longitude: 170), Coordinate(latitude: 45, longitude: -170),
+        ])
         let bounds = try #require(line.bounds)
         #expect(bounds.west == 170 && bounds.east == -170)
         #expect(Geometry.empty(.point).bounds == nil)
@@ -120,8 +126,11 @@ struct BoundsTests {
 struct GeometryModelTests {
     @Test("Kinds, emptiness and counts")
     func kinds() {
-        let polygon = Geometry.polygon(PolygonRings(outer: [Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 1),
-                                                             Coordinate(latitude: 1, longitude: 1)]))
+        let polygon = Geometry.polygon(
+            PolygonRings(outer: [
+                Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 1),
+                Coordinate(latitude: 1, longitude: 1),
+            ]))
         #expect(polygon.kind == .polygon)
         #expect(polygon.coordinateCount == 3)
         #expect(!polygon.isEmpty)
@@ -130,13 +139,19 @@ struct GeometryModelTests {
         #expect(Geometry.geometryCollection([.empty(.lineString)]).isEmpty)
         #expect(Geometry.circle(center: Coordinate(latitude: 1, longitude: 2), radius: 50).coordinateCount == 1)
         let moved = polygon.mapCoordinates { Coordinate(latitude: $0.latitude + 1, longitude: $0.longitude) }
-        guard case .polygon(let rings) = moved else { Issue.record("kind changed"); return }
+        guard case .polygon(let rings) = moved else {
+            Issue.record("kind changed")
+            return
+        }
         #expect(rings.outer[2] == Coordinate(latitude: 2, longitude: 1))
     }
 
     @Test("A path closes itself only when open")
     func closing() {
-        let open: Path = [Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 1), Coordinate(latitude: 1, longitude: 1)]
+        let open: Path = [
+            Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 1),
+            Coordinate(latitude: 1, longitude: 1),
+        ]
         #expect(!open.isClosed)
         #expect(open.closed.count == 4 && open.closed.isClosed)
         #expect(open.closed.closed.count == 4)
@@ -159,7 +174,8 @@ struct GeometryModelTests {
     func defaults() throws {
         let path: Path = [Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 1, longitude: 1)]
         let polyline = Polyline(path: path)
-        #expect(polyline.strokeWidth == 1 && polyline.strokeColor == .blue && !polyline.geodesic && polyline.spans.isEmpty)
+        #expect(
+            polyline.strokeWidth == 1 && polyline.strokeColor == .blue && !polyline.geodesic && polyline.spans.isEmpty)
         let circle = Circle(position: Coordinate(latitude: 1, longitude: 2), radius: 1000)
         #expect(circle.strokeColor == .black && circle.fillColor == .clear && circle.strokeWidth == 1)
         let polygon = Polygon(path: path)
@@ -182,10 +198,13 @@ struct GeometryModelTests {
 
 @Suite("Numbers and JSON values")
 struct NumberTests {
-    @Test("Shortest decimals, without exponents", arguments: [
-        (38.5, "38.5"), (-120.2, "-120.2"), (1e-05, "0.00001"), (-1.5e-07, "-0.00000015"), (0.0, "0"), (-0.0, "-0"),
-        (123.0, "123"), (1e16, "10000000000000000"), (1.25e17, "125000000000000000"), (0.1 + 0.2, "0.30000000000000004"),
-    ])
+    @Test(
+        "Shortest decimals, without exponents",
+        arguments: [
+            (38.5, "38.5"), (-120.2, "-120.2"), (1e-05, "0.00001"), (-1.5e-07, "-0.00000015"), (0.0, "0"), (-0.0, "-0"),
+            (123.0, "123"), (1e16, "10000000000000000"), (1.25e17, "125000000000000000"),
+            (0.1 + 0.2, "0.30000000000000004"),
+        ])
     func shortest(value: Double, text: String) {
         #expect(DecimalFormatter.shortest(value) == text)
         #expect(Double(DecimalFormatter.shortest(value)) == value || value == 0)
@@ -219,12 +238,14 @@ struct NumberTests {
 struct DiagnosticsTests {
     @Test("Errors render like compiler diagnostics")
     func rendering() {
-        let error = GeoConvError(.invalidInput, "bad thing", at: SourceLocation(file: "in.kml", line: 120, column: 17),
-                                 hint: "fix it")
+        let error = GeoConvError(
+            .invalidInput, "bad thing", at: SourceLocation(file: "in.kml", line: 120, column: 17),
+            hint: "fix it")
         #expect(error.description == "in.kml:120:17: error: bad thing\n  hint: fix it")
         #expect(GeoConvError(.io, "x", at: SourceLocation(byteOffset: 12)).description == "byte 12: error: x")
-        #expect(GeoConvError(.io, "x", at: SourceLocation(byteOffset: 12)).inFile("a.polyline").description
-            == "a.polyline: byte 12: error: x")
+        #expect(
+            GeoConvError(.io, "x", at: SourceLocation(byteOffset: 12)).inFile("a.polyline").description
+                == "a.polyline: byte 12: error: x")
     }
 
     @Test("Warnings are counted by kind; strict mode throws the first")
@@ -254,26 +275,33 @@ struct ModelKeyTests {
     @Test("The written names stay as files hold them")
     func names() {
         let names = [
-            ModelKey.radius.name, ModelKey.opacity.name, ModelKey.circleCenter.name, ModelKey.spans.name, ModelKey.groundAnchor.name,
-            ModelKey.infoWindowAnchor.name, ModelKey.zIndex.name, ModelKey.span.name, ModelKey.geodesic.name, ModelKey.extrude.name,
+            ModelKey.radius.name, ModelKey.opacity.name, ModelKey.circleCenter.name, ModelKey.spans.name,
+            ModelKey.groundAnchor.name,
+            ModelKey.infoWindowAnchor.name, ModelKey.zIndex.name, ModelKey.span.name, ModelKey.geodesic.name,
+            ModelKey.extrude.name,
             ModelKey.altitudeMode.name, ModelKey.balloonText.name, ModelKey.folder.name, ModelKey.latLonQuad.name,
-            ModelKey.highlightStyle.name, ModelKey.view.name, ModelKey.region.name, ModelKey.displayNames.name, ModelKey.latLonBox.name,
+            ModelKey.highlightStyle.name, ModelKey.view.name, ModelKey.region.name, ModelKey.displayNames.name,
+            ModelKey.latLonBox.name,
             ModelKey.camera.name, ModelKey.tileLayers.name, ModelKey.id.name,
         ]
-        #expect(names == [
-            "geoconv:radius", "geoconv:opacity", "geoconv:circle-center", "geoconv:spans", "geoconv:ground-anchor",
-            "geoconv:info-window-anchor", "geoconv:z-index", "geoconv:span", "geoconv:geodesic", "geoconv:extrude",
-            "geoconv:altitudeMode", "geoconv:balloonText", "geoconv:folder", "geoconv:latLonQuad",
-            "geoconv:highlight-style", "geoconv:view", "geoconv:region", "geoconv:display-names", "geoconv:latLonBox",
-            "geoconv:camera", "geoconv:tileLayers", "geoconv:id",
-        ])
+        #expect(
+            names == [
+                "geoconv:radius", "geoconv:opacity", "geoconv:circle-center", "geoconv:spans", "geoconv:ground-anchor",
+                "geoconv:info-window-anchor", "geoconv:z-index", "geoconv:span", "geoconv:geodesic", "geoconv:extrude",
+                "geoconv:altitudeMode", "geoconv:balloonText", "geoconv:folder", "geoconv:latLonQuad",
+                "geoconv:highlight-style", "geoconv:view", "geoconv:region", "geoconv:display-names",
+                "geoconv:latLonBox",
+                "geoconv:camera", "geoconv:tileLayers", "geoconv:id",
+            ])
         #expect(names.allSatisfy(ModelKey.isModelKey))
         #expect(!ModelKey.isModelKey("marker-symbol"))
     }
 
     @Test("Typed access reads the value's kind and writes its JSON")
     func typedAccess() {
-        var feature = Feature(geometry: nil, properties: ["geoconv:radius": 12, "geoconv:z-index": "3", "geoconv:altitudeMode": "absolute"])
+        var feature = Feature(
+            geometry: nil,
+            properties: ["geoconv:radius": 12, "geoconv:z-index": "3", "geoconv:altitudeMode": "absolute"])
         #expect(feature[model: .radius] == 12)
         #expect(feature.properties[.radius] == 12)
         #expect(feature[model: .zIndex] == nil)  // a string, not an integer

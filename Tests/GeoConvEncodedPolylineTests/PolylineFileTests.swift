@@ -1,7 +1,7 @@
 import Foundation
 import GeoConv
-import Testing
 import GeoConvTestSupport
+import Testing
 
 @Suite("Polyline files")
 struct PolylineFileTests {
@@ -20,10 +20,16 @@ struct PolylineFileTests {
             """
         let (features, diagnostics) = try readPolylineFeatures(text)
         #expect(diagnostics.isEmpty)
-        #expect(features.map { $0.geometry?.kind } == [.lineString, .point, .multiPoint, .multiLineString, .polygon,
-                                                          .multiPolygon, .geometryCollection])
+        #expect(
+            features.map { $0.geometry?.kind } == [
+                .lineString, .point, .multiPoint, .multiLineString, .polygon,
+                .multiPolygon, .geometryCollection,
+            ])
         #expect(features[1].geometry == .point(Coordinate(latitude: 38.5, longitude: -120.2)))
-        guard case .multiPolygon(let polygons)? = features[5].geometry else { Issue.record("not a multipolygon"); return }
+        guard case .multiPolygon(let polygons)? = features[5].geometry else {
+            Issue.record("not a multipolygon")
+            return
+        }
         #expect(polygons[0].outer.count == 5 && polygons[0].holes.isEmpty)
         #expect(polygons[0].outer[2] == Coordinate(latitude: 1, longitude: 1))
     }
@@ -33,7 +39,10 @@ struct PolylineFileTests {
         let text = try String(contentsOfFile: Fixtures.testdata("polyline/hyde-park.polyline"), encoding: .utf8)
         let (features, _) = try readPolylineFeatures(text)
         #expect(features.count == 1)
-        guard case .polygon(let rings)? = features.first?.geometry else { Issue.record("not a polygon"); return }
+        guard case .polygon(let rings)? = features.first?.geometry else {
+            Issue.record("not a polygon")
+            return
+        }
         #expect(rings.holes.count == 2)
         let bounds = try #require(Geometry.polygon(rings).bounds)
         #expect(bounds.contains(Coordinate(latitude: -33.873, longitude: 151.211)))
@@ -80,7 +89,8 @@ struct PolylineFileTests {
     func write(_ features: [Feature], precision: Int = 5, strict: Bool = false) throws -> (String, DiagnosticLog) {
         let output = try ByteWriter(.memory)
         let diagnostics = DiagnosticLog(strict: strict)
-        var writer = PolylineFileWriter(output, options: PolylineFileOptions(precision: precision), diagnostics: diagnostics)
+        var writer = PolylineFileWriter(
+            output, options: PolylineFileOptions(precision: precision), diagnostics: diagnostics)
         try writer.begin(DocumentHeader())
         for feature in features { try writer.write(feature) }
         try writer.finish()
@@ -102,21 +112,29 @@ struct PolylineFileTests {
 
     @Test("Everything a polyline cannot hold is reported, never dropped silently")
     func losses() throws {
-        var feature = Feature(id: .string("a"), geometry: .lineString([Coordinate(latitude: 1.123456, longitude: 2, altitude: 5),
-                                                                         Coordinate(latitude: 1, longitude: 2)]),
-                              title: "Walk", style: Style(strokeColor: .red), properties: ["k": "v"])
+        var feature = Feature(
+            id: .string("a"),
+            geometry: .lineString([
+                Coordinate(latitude: 1.123456, longitude: 2, altitude: 5),
+                Coordinate(latitude: 1, longitude: 2),
+            ]),
+            title: "Walk", style: Style(strokeColor: .red), properties: ["k": "v"])
         feature.foreignMembers = ["x": 1]
         let circle = Feature(geometry: .circle(center: Coordinate(latitude: 0, longitude: 0), radius: 10))
         let empty = Feature(geometry: nil)
         let (text, diagnostics) = try write([feature, circle, empty])
         #expect(text == "slzE_seKrbW?\n")
         let codes = Set(diagnostics.entries.keys)
-        #expect(codes == ["polyline.properties-dropped", "polyline.info-dropped", "polyline.style-dropped", "polyline.id-dropped",
-                          "polyline.foreign-members-dropped", "polyline.altitude-dropped", "polyline.coordinates-rounded",
-                          "polyline.circle-dropped", "polyline.empty-geometry-dropped"])
+        #expect(
+            codes == [
+                "polyline.properties-dropped", "polyline.info-dropped", "polyline.style-dropped", "polyline.id-dropped",
+                "polyline.foreign-members-dropped", "polyline.altitude-dropped", "polyline.coordinates-rounded",
+                "polyline.circle-dropped", "polyline.empty-geometry-dropped",
+            ])
         #expect(throws: GeoConvError.self) { _ = try write([feature], strict: true) }
         // At precision 6 the coordinates fit: no rounding warning.
-        let (_, six) = try write([Feature(geometry: .point(Coordinate(latitude: 1.123456, longitude: 2)))], precision: 6)
+        let (_, six) = try write(
+            [Feature(geometry: .point(Coordinate(latitude: 1.123456, longitude: 2)))], precision: 6)
         #expect(six.isEmpty)
     }
 }

@@ -1,16 +1,20 @@
 import Foundation
 import GeoConv
-import Testing
 import GeoConvTestSupport
+import Testing
 
 /// GPX 1.0/1.1 read and written: waypoints, routes, tracks with times and elevations,
 /// metadata, extensions; output valid against GPX 1.1's schema and read by GDAL.
 @Suite("GPX")
 struct GPXTests {
     static let schema = Fixtures.testdata("gpx/schema/gpx11.xsd")
-    static let ogrinfo = ["/usr/bin/ogrinfo", "/usr/local/bin/ogrinfo"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let ogrinfo = ["/usr/bin/ogrinfo", "/usr/local/bin/ogrinfo"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 
-    static func read(_ input: InputSource, from format: String? = nil, skipInvalid: Bool = false) throws(GeoConvError)
+    static func read(
+        _ input: InputSource, from format: String? = nil, skipInvalid: Bool = false
+    ) throws(GeoConvError)
         -> (header: DocumentHeader, features: [Feature], log: DiagnosticLog)
     {
         let reader = try ByteReader(input)
@@ -27,7 +31,8 @@ struct GPXTests {
     }
 
     static func convert(_ input: InputSource, to format: String) throws(GeoConvError) -> ConversionReport {
-        try Converter().convert(input, to: .memory, options: ConversionOptions(outputFormat: FormatRegistry.standard.format(named: format)))
+        try Converter().convert(
+            input, to: .memory, options: ConversionOptions(outputFormat: FormatRegistry.standard.format(named: format)))
     }
 
     @Test("A GPX 1.1 track with waypoints, a route and metadata reads as the overlay model")
@@ -44,13 +49,22 @@ struct GPXTests {
         #expect(peak.geometry == .point(Coordinate(latitude: 37.9236, longitude: -122.5965, altitude: 784.5)))
         #expect(peak.title == "East Peak" && peak.snippet == "Gardner Lookout" && peak.style.markerSymbol == "Summit")
         #expect(peak.properties["timestamp"] == "2026-05-02T09:12:30Z" && peak.properties["cmt"] == "summit register")
-        #expect(peak.properties["sat"] == 9 && peak.properties["hdop"]?.doubleValue == 0.8 && peak.properties["type"] == "peak")
+        #expect(
+            peak.properties["sat"] == 9 && peak.properties["hdop"]?.doubleValue == 0.8
+                && peak.properties["type"] == "peak")
         let picnic = features[1].properties["extensions"]?.objectValue?["TrackPointExtension"]?.objectValue
-        #expect(picnic?["atemp"] == "18.5" && picnic?["@xmlns"] == "http://www.garmin.com/xmlschemas/TrackPointExtension/v1")
+        #expect(
+            picnic?["atemp"] == "18.5" && picnic?["@xmlns"] == "http://www.garmin.com/xmlschemas/TrackPointExtension/v1"
+        )
 
         let route = features[2]
-        #expect(route.geometry == .lineString(Path([Coordinate(latitude: 37.905, longitude: -122.61),
-                                                    Coordinate(latitude: 37.9236, longitude: -122.5965)])))
+        #expect(
+            route.geometry
+                == .lineString(
+                    Path([
+                        Coordinate(latitude: 37.905, longitude: -122.61),
+                        Coordinate(latitude: 37.9236, longitude: -122.5965),
+                    ])))
         #expect(route.properties["number"] == 1)
         #expect(route.properties["coordinateProperties"]?.objectValue?["name"] == ["Start", "Peak"])
 
@@ -62,38 +76,59 @@ struct GPXTests {
         #expect(lines.map(\.count) == [2, 3])
         #expect(lines[1].map(\.altitude) == [650.75, 784.5, 783])
         let perPoint = try #require(track.properties["coordinateProperties"]?.objectValue)
-        #expect(perPoint["times"] == [["2026-05-02T08:00:00Z", "2026-05-02T08:20:00Z"],
-                                      ["2026-05-02T08:45:10.5Z", "2026-05-02T09:12:00Z", "2026-05-02T09:14:00Z"]])
+        #expect(
+            perPoint["times"] == [
+                ["2026-05-02T08:00:00Z", "2026-05-02T08:20:00Z"],
+                ["2026-05-02T08:45:10.5Z", "2026-05-02T09:12:00Z", "2026-05-02T09:14:00Z"],
+            ])
         // Garmin's TrackPointExtension: per-point values named as KML's gx:SimpleArrayData.
         #expect(perPoint["heartrate"] == [[98, 131], [.null, .null, .null]])
         #expect(perPoint["extensions"] == nil)
     }
 
-    @Test("Garmin TrackPointExtension v1/v2 read as per-point heartrate, cadence, temperature, speed; written back in the schema's order; other values kept")
+    @Test(
+        "Garmin TrackPointExtension v1/v2 read as per-point heartrate, cadence, temperature, speed; written back in the schema's order; other values kept"
+    )
     func trackPointExtension() throws {
         let input = Fixtures.testdata("gpx/sensors.gpx")
         let (_, features, _) = try Self.read(.file(input))
         let perPoint = try #require(features.first?.properties["coordinateProperties"]?.objectValue)
         #expect(perPoint["heartrate"] == [[118, 121, 127, .null]])
         #expect(perPoint["cadence"] == [[80, .null, .null, .null]])
-        #expect(perPoint["temperature"]?.arrayValue?[0].arrayValue?[0] == .number(JSONNumber(literal: "14.0")!), "the number as written")
+        #expect(
+            perPoint["temperature"]?.arrayValue?[0].arrayValue?[0] == .number(JSONNumber(literal: "14.0")!),
+            "the number as written")
         #expect(perPoint["speed"] == [[.null, .null, .number(JSONNumber(literal: "5.25")!), .null]])
         // Not a TrackPointExtension (power), and one holding text that is not a number, stay as read.
         let extensions = perPoint["extensions"]?.arrayValue?[0].arrayValue
-        #expect(extensions?[1].objectValue?["PowerInWatts"] == ["#text": "250", "@xmlns": "http://www.garmin.com/xmlschemas/PowerExtension/v1"])
+        #expect(
+            extensions?[1].objectValue?["PowerInWatts"] == [
+                "#text": "250", "@xmlns": "http://www.garmin.com/xmlschemas/PowerExtension/v1",
+            ])
         #expect(extensions?[3].objectValue?["TrackPointExtension"]?.objectValue?["hr"] == "n/a")
 
         let directory = try Fixtures.temporaryDirectory()
-        let gpx = directory.appendingPathComponent("out.gpx").path, kml = directory.appendingPathComponent("out.kml").path
+        let gpx = directory.appendingPathComponent("out.gpx").path
+        let kml = directory.appendingPathComponent("out.kml").path
         for output in [gpx, kml] { _ = try Converter().convert(.file(input), to: .file(output)) }
         let text = try String(contentsOfFile: gpx, encoding: .utf8)
-        let v1 = "http://www.garmin.com/xmlschemas/TrackPointExtension/v1", v2 = "http://www.garmin.com/xmlschemas/TrackPointExtension/v2"
-        #expect(text.contains(#"<extensions><TrackPointExtension xmlns="\#(v1)"><atemp>14.0</atemp><hr>118</hr><cad>80</cad></TrackPointExtension></extensions>"#), "\(text)")
-        #expect(text.contains(#"<extensions><TrackPointExtension xmlns="\#(v2)"><hr>127</hr><speed>5.25</speed></TrackPointExtension></extensions>"#))
+        let v1 = "http://www.garmin.com/xmlschemas/TrackPointExtension/v1"
+        let v2 = "http://www.garmin.com/xmlschemas/TrackPointExtension/v2"
+        #expect(
+            text.contains(
+                #"<extensions><TrackPointExtension xmlns="\#(v1)"><atemp>14.0</atemp><hr>118</hr><cad>80</cad></TrackPointExtension></extensions>"#
+            ), "\(text)")
+        #expect(
+            text.contains(
+                #"<extensions><TrackPointExtension xmlns="\#(v2)"><hr>127</hr><speed>5.25</speed></TrackPointExtension></extensions>"#
+            ))
         #expect(text.contains(#"<TrackPointExtension xmlns="\#(v1)"><hr>n/a</hr></TrackPointExtension>"#))
         #expect(XMLSchemaValidation.errors(in: Array(text.utf8), schema: Self.schema).isEmpty)
         let kmlText = try String(contentsOfFile: kml, encoding: .utf8)
-        #expect(kmlText.contains(#"<gx:SimpleArrayData name="heartrate"><gx:value>118</gx:value><gx:value>121</gx:value><gx:value>127</gx:value><gx:value></gx:value>"#), "\(kmlText)")
+        #expect(
+            kmlText.contains(
+                #"<gx:SimpleArrayData name="heartrate"><gx:value>118</gx:value><gx:value>121</gx:value><gx:value>127</gx:value><gx:value></gx:value>"#
+            ), "\(kmlText)")
         let check = try #require(try ConservationCheck().check(input))
         #expect(check.lostSilently.isEmpty, "\(check.lostSilently)")
 
@@ -101,12 +136,19 @@ struct GPXTests {
         let document = #"""
             {"type":"Feature","properties":{"coordinateProperties":{"times":["2026-05-01T07:00:00Z","2026-05-01T07:00:05Z"],"heart_rate":[100,101],"power":[200,210]}},"geometry":{"type":"LineString","coordinates":[[7,46],[7.1,46.1]]}}
             """#
-        let renamed = try Converter().convert(.memory(Array(document.utf8), name: "-"), to: .memory,
-                                              options: ConversionOptions(inputFormat: .geoJSON, outputFormat: .gpx))
+        let renamed = try Converter().convert(
+            .memory(Array(document.utf8), name: "-"), to: .memory,
+            options: ConversionOptions(inputFormat: .geoJSON, outputFormat: .gpx))
         let written = String(decoding: renamed.output, as: UTF8.self)
-        #expect(written.contains(#"<extensions><TrackPointExtension xmlns="\#(v1)"><hr>101</hr></TrackPointExtension><ogr:power>210</ogr:power></extensions>"#), "\(written)")
+        #expect(
+            written.contains(
+                #"<extensions><TrackPointExtension xmlns="\#(v1)"><hr>101</hr></TrackPointExtension><ogr:power>210</ogr:power></extensions>"#
+            ), "\(written)")
         let summary = renamed.diagnostics.summary.joined(separator: "\n")
-        #expect(summary.contains(#"per-point "heart_rate" is written as Garmin's TrackPointExtension <hr>, read back as "heartrate" [gpx.sensor-renamed]"#), "\(summary)")
+        #expect(
+            summary.contains(
+                #"per-point "heart_rate" is written as Garmin's TrackPointExtension <hr>, read back as "heartrate" [gpx.sensor-renamed]"#
+            ), "\(summary)")
     }
 
     @Test("GPX 1.0: header fields, url/urlname links, course and speed")
@@ -118,7 +160,9 @@ struct GPXTests {
         #expect(metadata["links"] == [["href": "http://example.org/survey", "text": "Survey page"]])
         #expect(features[0].properties["links"] == [["href": "http://example.org/5066", "text": "Crossing"]])
         #expect(features[0].snippet == "5066" && features[0].properties["type"] == "Crossing")
-        #expect(features[1].properties["coordinateProperties"]?.objectValue?["speed"].map(JSONText.string) == "[[1.25,1.5]]")
+        #expect(
+            features[1].properties["coordinateProperties"]?.objectValue?["speed"].map(JSONText.string) == "[[1.25,1.5]]"
+        )
     }
 
     @Test("GPX → KML → GPX and GPX → GeoJSON → GPX keep names, elevations, times and extensions")
@@ -132,7 +176,10 @@ struct GPXTests {
             let expected = String(decoding: direct.output, as: UTF8.self)
             let body = { (gpx: String) in gpx.components(separatedBy: "</metadata>\n").last ?? "" }
             #expect(body(text) == body(expected) || via == "kml", "\(via):\n\(text)")
-            #expect(text.contains(#"<trkpt lat="37.918" lon="-122.6001"><ele>650.75</ele><time>2026-05-02T08:45:10.5Z</time></trkpt>"#), "\(via)")
+            #expect(
+                text.contains(
+                    #"<trkpt lat="37.918" lon="-122.6001"><ele>650.75</ele><time>2026-05-02T08:45:10.5Z</time></trkpt>"#
+                ), "\(via)")
             #expect(text.contains("<hr>131</hr>"), "\(via): per-point extensions kept")
             #expect(text.contains("<name>East Peak</name>") && text.contains("<sym>Summit</sym>"), "\(via)")
             #expect(XMLSchemaValidation.errors(in: back.output, schema: Self.schema).isEmpty, "\(via)")
@@ -145,8 +192,11 @@ struct GPXTests {
         let errors = XMLSchemaValidation.errors(in: report.output, schema: Self.schema)
         #expect(errors.isEmpty, "\(errors)")
         let codes = Set(report.diagnostics.entries.keys)
-        #expect(codes.isSuperset(of: ["gpx.geometry-not-written", "gpx.multipoint-split", "gpx.longitude-180",
-                                      "gpx.extension-name-dropped", "gpx.coordinate-properties-as-data"]), "\(codes)")
+        #expect(
+            codes.isSuperset(of: [
+                "gpx.geometry-not-written", "gpx.multipoint-split", "gpx.longitude-180",
+                "gpx.extension-name-dropped", "gpx.coordinate-properties-as-data",
+            ]), "\(codes)")
         let text = String(decoding: report.output, as: UTF8.self)
         #expect(text.contains(#"<wpt lat="-90" lon="-180">"#))
         let (_, source, _) = try Self.read(.file(Fixtures.testdata("gpx/messy.geojson")))
@@ -157,21 +207,25 @@ struct GPXTests {
         }
         #expect(edge["extensions"] == ["Good": ["v": "1", "@xmlns": "urn:x"]])
         let line = try #require(back.first { $0.title == "line" })
-        #expect(line.properties["coordinateProperties"] == ["hr": [1, 2, 3], "times": ["2020-01-01T00:00:00Z", "bad"]])
+        #expect(
+            line.properties["coordinateProperties"] == ["hr": [1, 2, 3], "times": ["2020-01-01T00:00:00Z", "bad"]])
         // A timed line is a route with times (as GDAL writes it), read back as the line it was.
         #expect(back.contains { $0.title == "timed" && $0.geometry?.kind == .lineString })
     }
 
     @Test("Every GPX geoconv writes validates against GPX 1.1's schema, from every sample")
     func outputsValidate() throws {
-        for input in ["gpx/hike.gpx", "gpx/gpx10.gpx", "gpx/messy.geojson", "kml/rich.kml", "kml/trails.kml", "geojson/faithful.geojson",
-                      "geojson/markers.geojson"]
-        {
+        for input in [
+            "gpx/hike.gpx", "gpx/gpx10.gpx", "gpx/messy.geojson", "kml/rich.kml", "kml/trails.kml",
+            "geojson/faithful.geojson",
+            "geojson/markers.geojson",
+        ] {
             let report = try Self.convert(.file(Fixtures.testdata(input)), to: "gpx")
             let errors = XMLSchemaValidation.errors(in: report.output, schema: Self.schema)
             #expect(errors.isEmpty, "\(input): \(errors.prefix(5))")
         }
-        let invalid = #"<gpx xmlns="http://www.topografix.com/GPX/1/1" version="1.1" creator="t"><trk/><wpt lat="1" lon="180"/></gpx>"#
+        let invalid =
+            #"<gpx xmlns="http://www.topografix.com/GPX/1/1" version="1.1" creator="t"><trk/><wpt lat="1" lon="180"/></gpx>"#
         #expect(XMLSchemaValidation.errors(in: Array(invalid.utf8), schema: Self.schema).count >= 1)
     }
 
@@ -182,26 +236,36 @@ struct GPXTests {
         let output = directory.appendingPathComponent("hike.gpx").path
         _ = try Converter().convert(.file(Fixtures.testdata("gpx/hike.gpx")), to: .file(output))
         func counts(_ path: String) throws -> [String] {
-            let result = try CLI.run(["-c", "\(Self.ogrinfo ?? "ogrinfo") -so -al '\(path)' | grep -E 'Layer name|Feature Count'"], shell: true)
+            let result = try CLI.run(
+                ["-c", "\(Self.ogrinfo ?? "ogrinfo") -so -al '\(path)' | grep -E 'Layer name|Feature Count'"],
+                shell: true)
             return result.stdout.split(separator: "\n").map(String.init)
         }
         let original = try counts(Fixtures.testdata("gpx/hike.gpx"))
         #expect(original.count == 10, "\(original)")
         #expect(try counts(output) == original)
-        let points = try CLI.run(["-c", "\(Self.ogrinfo ?? "ogrinfo") -al -q '\(output)' track_points | grep -E 'ele \\(|time \\(|POINT'"],
-                                 shell: true)
-        #expect(points.stdout.contains("ele (Real) = 650.75") && points.stdout.contains("time (DateTime) = 2026/05/02 08:45:10.500+00"),
-                "\(points.stdout)")
+        let points = try CLI.run(
+            ["-c", "\(Self.ogrinfo ?? "ogrinfo") -al -q '\(output)' track_points | grep -E 'ele \\(|time \\(|POINT'"],
+            shell: true)
+        #expect(
+            points.stdout.contains("ele (Real) = 650.75")
+                && points.stdout.contains("time (DateTime) = 2026/05/02 08:45:10.500+00"),
+            "\(points.stdout)")
     }
 
-    @Test("Bad points are read as GDAL reads them, each reported at its line; --skip-invalid skips the feature; --strict refuses")
+    @Test(
+        "Bad points are read as GDAL reads them, each reported at its line; --skip-invalid skips the feature; --strict refuses"
+    )
     func invalidPoints() throws {
         let input = InputSource.file(Fixtures.testdata("gpx/invalid-points.gpx"))
         let (_, all, warnings) = try Self.read(input)
         // A waypoint without a position is kept without geometry (its name too); the track point keeps its position.
-        #expect(all.map(\.geometry) == [.point(Coordinate(latitude: 1, longitude: 2)), nil, nil,
-                                         .multiLineString([Path([Coordinate(latitude: 1, longitude: 2)])]),
-                                         .point(Coordinate(latitude: 5, longitude: 6))])
+        #expect(
+            all.map(\.geometry) == [
+                .point(Coordinate(latitude: 1, longitude: 2)), nil, nil,
+                .multiLineString([Path([Coordinate(latitude: 1, longitude: 2)])]),
+                .point(Coordinate(latitude: 5, longitude: 6)),
+            ])
         #expect(all[1].title == "a")
         let position = try #require(warnings.entries["gpx.invalid-position"])
         #expect(position.count == 2 && position.first.location?.line == 4)
@@ -209,20 +273,25 @@ struct GPXTests {
         let ele = try #require(warnings.entries["gpx.invalid-ele"])
         #expect(ele.first.location?.line == 6 && ele.first.message.contains("<ele>high</ele>"))
         #expect {
-            _ = try Converter().convert(input, to: .memory, options: ConversionOptions(outputFormat: .geoJSON, strict: true))
+            _ = try Converter().convert(
+                input, to: .memory, options: ConversionOptions(outputFormat: .geoJSON, strict: true))
         } throws: { error in
             guard let error = error as? GeoConvError else { return false }
             return error.code == .dataLoss && error.location?.line == 4
         }
         let (_, features, log) = try Self.read(input, skipInvalid: true)
-        #expect(features.map(\.geometry) == [.point(Coordinate(latitude: 1, longitude: 2)), .point(Coordinate(latitude: 5, longitude: 6))])
+        #expect(
+            features.map(\.geometry) == [
+                .point(Coordinate(latitude: 1, longitude: 2)), .point(Coordinate(latitude: 5, longitude: 6)),
+            ])
         #expect(log.skippedFeatures.map(\.location?.line) == [4, 5, 6])
         #expect(log.skippedFeatures.last?.message.contains("<ele>high</ele>") == true)
     }
 
     @Test("Entities are refused, and a document that is not GPX says so")
     func refusals() throws {
-        let entity = "<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [<!ENTITY x \"y\">]>\n<gpx version=\"1.1\"><wpt lat=\"1\" lon=\"2\"><name>&x;</name></wpt></gpx>\n"
+        let entity =
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [<!ENTITY x \"y\">]>\n<gpx version=\"1.1\"><wpt lat=\"1\" lon=\"2\"><name>&x;</name></wpt></gpx>\n"
         #expect {
             _ = try Self.read(.memory(Array(entity.utf8), name: "e.gpx"), from: "gpx")
         } throws: { error in
@@ -231,7 +300,8 @@ struct GPXTests {
         #expect {
             _ = try Self.read(.memory(Array("<kml/>".utf8), name: "k.gpx"), from: "gpx")
         } throws: { error in
-            (error as? GeoConvError)?.code == .invalidInput && (error as? GeoConvError)?.message == "the root element is <kml>, not <gpx>"
+            (error as? GeoConvError)?.code == .invalidInput
+                && (error as? GeoConvError)?.message == "the root element is <kml>, not <gpx>"
         }
     }
 
@@ -248,15 +318,19 @@ struct GPXTests {
         for input in ["gpx/messy.geojson", "kml/rich.kml", "geojson/faithful.geojson"] {
             let source = InputSource.file(Fixtures.testdata(input))
             let info = try Converter().inspect(source)
-            let conversion = try Converter().convert(source, to: .memory, options: ConversionOptions(outputFormat: .gpx))
+            let conversion = try Converter().convert(
+                source, to: .memory, options: ConversionOptions(outputFormat: .gpx))
             // The GPX writer's codes and counts (places and order differ: the conversion's
             // writer runs on its own thread, and its list holds the reader's warnings too).
             func gpxCodes(_ lines: [String]) -> [String: Int] {
                 var codes: [String: Int] = [:]
                 for line in lines {
-                    guard let open = line.range(of: "[gpx."), let close = line[open.upperBound...].firstIndex(of: "]") else { continue }
+                    guard let open = line.range(of: "[gpx."), let close = line[open.upperBound...].firstIndex(of: "]")
+                    else { continue }
                     let code = "gpx." + line[open.upperBound..<close]
-                    let count = line.hasSuffix(" times)") ? Int(line.split(separator: "(").last?.split(separator: " ").first ?? "") ?? 1 : 1
+                    let count =
+                        line.hasSuffix(" times)")
+                        ? Int(line.split(separator: "(").last?.split(separator: " ").first ?? "") ?? 1 : 1
                     codes[code] = count
                 }
                 return codes
@@ -268,12 +342,15 @@ struct GPXTests {
 
     @Test("Polygons only → GPX: each reported, and once at the end that the output holds no feature")
     func polygonsOnly() throws {
-        let polygon = #"{"type":"Feature","properties":{},"#
+        let polygon =
+            #"{"type":"Feature","properties":{},"#
             + #""geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}}"#
-        let text = #"{"type":"FeatureCollection","features":["# + [polygon, polygon, polygon].joined(separator: ",")
+        let text =
+            #"{"type":"FeatureCollection","features":["# + [polygon, polygon, polygon].joined(separator: ",")
             + "]}"
-        let report = try Converter().convert(.memory(Array(text.utf8), name: "p.geojson"), to: .memory,
-                                             options: ConversionOptions(outputFormat: .gpx))
+        let report = try Converter().convert(
+            .memory(Array(text.utf8), name: "p.geojson"), to: .memory,
+            options: ConversionOptions(outputFormat: .gpx))
         #expect(report.diagnostics.entries["gpx.geometry-not-written"]?.count == 3)
         let empty = try #require(report.diagnostics.entries["output.empty"])
         #expect(empty.count == 1 && empty.first.message.hasPrefix("none of the 3 features read was written"))

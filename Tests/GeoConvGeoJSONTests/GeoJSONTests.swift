@@ -1,8 +1,7 @@
 import Foundation
 import GeoConv
-import Testing
 import GeoConvTestSupport
-
+import Testing
 
 @Suite("GeoJSON reading")
 struct GeoJSONReaderTests {
@@ -15,10 +14,15 @@ struct GeoJSONReaderTests {
         #expect(features.count == 10)
         let walk = features[0]
         #expect(walk.id == .string("walk-1"))
-        #expect(Array(walk.properties.keys) == ["osm_id", "length_km", "ratio", "zero", "name", "description", "emoji", "stroke",
-                                                "stroke-width", "stroke-opacity", "tags", "visited"])
+        #expect(
+            Array(walk.properties.keys) == [
+                "osm_id", "length_km", "ratio", "zero", "name", "description", "emoji", "stroke",
+                "stroke-width", "stroke-opacity", "tags", "visited",
+            ])
         #expect(walk.properties["osm_id"] == .number(JSONNumber(uncheckedLiteral: "12345678901234567890")))
-        #expect(walk.properties["length_km"] == .number(JSONNumber(uncheckedLiteral: "3.14159265358979323846264338327950288")))
+        #expect(
+            walk.properties["length_km"]
+                == .number(JSONNumber(uncheckedLiteral: "3.14159265358979323846264338327950288")))
         #expect(walk.properties["ratio"] == .number(JSONNumber(uncheckedLiteral: "1.0")))
         #expect(walk.properties["emoji"] == .string("😀 and nul \u{0} end"))
         #expect(walk.properties["description"] == .string("<b>Harbour</b> views, \"quoted\", tab\there"))
@@ -27,9 +31,13 @@ struct GeoJSONReaderTests {
         #expect(walk.style.strokeColor == Color(red: 0x1f, green: 0x78, blue: 0xb4, opacity: 0.75))
         #expect(walk.style.strokeWidth == 4)
         #expect(walk.foreignMembers["mapillary"] == ["sequence": "abc"])
-        #expect(walk.geometry == .lineString([Coordinate(latitude: -33.8612, longitude: 151.2108, altitude: 4.5),
-                                              Coordinate(latitude: -33.8587, longitude: 151.2140, altitude: 3.25),
-                                              Coordinate(latitude: -33.8568, longitude: 151.2153, altitude: 2.0)]))
+        #expect(
+            walk.geometry
+                == .lineString([
+                    Coordinate(latitude: -33.8612, longitude: 151.2108, altitude: 4.5),
+                    Coordinate(latitude: -33.8587, longitude: 151.2140, altitude: 3.25),
+                    Coordinate(latitude: -33.8568, longitude: 151.2153, altitude: 2.0),
+                ]))
         #expect(features[1].id == .number(JSONNumber(7)))
         #expect(features[1].title == "Opera House")
         #expect(features[1].style.markerColor == Color(red: 0xe3, green: 0x1a, blue: 0x1c))
@@ -37,18 +45,25 @@ struct GeoJSONReaderTests {
         #expect(features[2].style.fillColor == Color(red: 0x33, green: 0xa0, blue: 0x2c, opacity: 0.4))
         #expect(features[2].style.strokeColor == .black)
         #expect(features[7].geometry == nil)
-        #expect(features[8].geometry == .circle(center: Coordinate(latitude: -33.8568, longitude: 151.2153), radius: 250))
+        #expect(
+            features[8].geometry == .circle(center: Coordinate(latitude: -33.8568, longitude: 151.2153), radius: 250))
         #expect(features[9].geometry == .point(Coordinate(latitude: -0.0000001, longitude: 0.1)))
     }
 
-    @Test("Numbers parse to exactly what strtod gives", arguments: [
-        "0.1", "-33.856784", "151.215297", "1e-7", "2.2250738585072014e-308", "4.9e-324", "1.7976931348623157e308",
-        "0.30000000000000004", "123456789012345678901234567890", "9007199254740993", "-0.0", "1E+2", "3.141592653589793238462643",
-        "0.000000000000000000000000000001", "179.99999999999997", "45.00000000000001",
-    ])
+    @Test(
+        "Numbers parse to exactly what strtod gives",
+        arguments: [
+            "0.1", "-33.856784", "151.215297", "1e-7", "2.2250738585072014e-308", "4.9e-324", "1.7976931348623157e308",
+            "0.30000000000000004", "123456789012345678901234567890", "9007199254740993", "-0.0", "1E+2",
+            "3.141592653589793238462643",
+            "0.000000000000000000000000000001", "179.99999999999997", "45.00000000000001",
+        ])
     func exactNumbers(literal: String) throws {
         let (_, features, _) = try readGeoJSON(#"{"type":"Point","coordinates":["# + literal + ",0]}")
-        guard case .point(let c)? = features.first?.geometry else { Issue.record("no point"); return }
+        guard case .point(let c)? = features.first?.geometry else {
+            Issue.record("no point")
+            return
+        }
         #expect(c.longitude.bitPattern == strtod(literal, nil).bitPattern)
     }
 
@@ -73,14 +88,20 @@ struct GeoJSONReaderTests {
             // As short as Swift's own shortest representation.
             let swiftDigits = value.description.filter(\.isNumber).drop { $0 == "0" }.count
             let ourDigits = text.filter(\.isNumber).drop { $0 == "0" }.count
-            if !value.description.contains("e") { #expect(ourDigits <= max(swiftDigits, 1) + 0, "\(text) vs \(value.description)") }
+            if !value.description.contains("e") {
+                #expect(ourDigits <= max(swiftDigits, 1) + 0, "\(text) vs \(value.description)")
+            }
         }
     }
 
     @Test("Bare geometries, a lone Feature, BOM and CRLF")
     func shapesOfDocuments() throws {
-        #expect(try readGeoJSON(#"{"type":"Point","coordinates":[1,2]}"#).features.first?.geometry == .point(Coordinate(latitude: 2, longitude: 1)))
-        let bom = [0xEF, 0xBB, 0xBF] + Array("{\r\n\"type\": \"Feature\", \"properties\": {\"a\": 1},\r\n\"geometry\": null}\r\n".utf8)
+        #expect(
+            try readGeoJSON(#"{"type":"Point","coordinates":[1,2]}"#).features.first?.geometry
+                == .point(Coordinate(latitude: 2, longitude: 1)))
+        let bom =
+            [0xEF, 0xBB, 0xBF]
+            + Array("{\r\n\"type\": \"Feature\", \"properties\": {\"a\": 1},\r\n\"geometry\": null}\r\n".utf8)
         let read = try readGeoJSON(bytes: bom)
         #expect(read.features.count == 1 && read.features[0].properties["a"] == 1)
         let collection = try readGeoJSON(#"{"type":"GeometryCollection","geometries":[]}"#)
@@ -91,7 +112,8 @@ struct GeoJSONReaderTests {
 
     @Test("Members may come in any order; features before type")
     func memberOrder() throws {
-        let text = #"{"features":[{"geometry":{"coordinates":[1,2],"type":"Point"},"properties":{"b":2},"type":"Feature"}],"type":"FeatureCollection"}"#
+        let text =
+            #"{"features":[{"geometry":{"coordinates":[1,2],"type":"Point"},"properties":{"b":2},"type":"Feature"}],"type":"FeatureCollection"}"#
         let (_, features, _) = try readGeoJSON(text)
         #expect(features.count == 1 && features[0].geometry == .point(Coordinate(latitude: 2, longitude: 1)))
     }
@@ -100,29 +122,42 @@ struct GeoJSONReaderTests {
     private static func outcome(_ text: String) -> String {
         do {
             let (_, features, log) = try readGeoJSON(text)
-            let warnings = log.entries.map { "\($0.key) \($0.value.first.location?.pointer ?? "-") \($0.value.first.message)" }
+            let warnings = log.entries.map {
+                "\($0.key) \($0.value.first.location?.pointer ?? "-") \($0.value.first.message)"
+            }
             return "\(features.map { String(describing: $0.geometry) }) \(warnings)"
         } catch {
             return "error \(error.location?.pointer ?? "-") \(error.message)"
         }
     }
 
-    @Test("One coordinate parser: coordinates before or after type give the same geometry, warnings and errors", arguments: [
-        ("Point", "[1,2,3,4]", "geojson.extra-ordinates /coordinates positions with more than three numbers"),
-        ("LineString", "[[1,2]]", "geojson.short-line /coordinates a LineString needs two or more positions"),
-        ("MultiLineString", "[[[0,0],[1,1]],[[2,2]]]", "geojson.short-line /coordinates/1 a LineString needs"),
-        ("Polygon", "[[[0,0],[1,0],[1,1],[0,1]]]", "geojson.unclosed-ring /coordinates/0 a linear ring"),
-        ("MultiPolygon", "[[[[0,0],[1,0],[1,1],[0,0]]],[[[5,5],[6,5],[6,6]]]]", "geojson.short-ring /coordinates/1/0 a linear ring needs four"),
-        ("MultiPoint", "[[1,2],[3,4,5,6]]", "geojson.extra-ordinates /coordinates/1 positions with more"),
-        ("point", "[1,2]", "geojson.type-case /type type"),
-        ("LineString", "[[1,2],[3,\"x\"]]", "error /coordinates/1/1 each element of a position must be a number, found a string"),
-        ("Point", "[[1,2]]", "error /coordinates Point coordinates are nested too deeply"),
-        ("LineString", "[1,2]", "error /coordinates/0 LineString coordinates are not nested deeply enough"),
-        ("Polygon", "[5]", "error /coordinates/0 Polygon coordinates are not nested deeply enough: expected an array of positions"),
-        ("Point", "[1]", "error /coordinates a position needs at least two numbers (longitude, latitude), found 1"),
-        ("Point", "[1e999,2]", "error /coordinates/0 number 1e999 is too large"),
-        ("Point", "\"x\"", "error /coordinates Point coordinates must be arrays"),
-    ])
+    @Test(
+        "One coordinate parser: coordinates before or after type give the same geometry, warnings and errors",
+        arguments: [
+            ("Point", "[1,2,3,4]", "geojson.extra-ordinates /coordinates positions with more than three numbers"),
+            ("LineString", "[[1,2]]", "geojson.short-line /coordinates a LineString needs two or more positions"),
+            ("MultiLineString", "[[[0,0],[1,1]],[[2,2]]]", "geojson.short-line /coordinates/1 a LineString needs"),
+            ("Polygon", "[[[0,0],[1,0],[1,1],[0,1]]]", "geojson.unclosed-ring /coordinates/0 a linear ring"),
+            (
+                "MultiPolygon", "[[[[0,0],[1,0],[1,1],[0,0]]],[[[5,5],[6,5],[6,6]]]]",
+                "geojson.short-ring /coordinates/1/0 a linear ring needs four"
+            ),
+            ("MultiPoint", "[[1,2],[3,4,5,6]]", "geojson.extra-ordinates /coordinates/1 positions with more"),
+            ("point", "[1,2]", "geojson.type-case /type type"),
+            (
+                "LineString", "[[1,2],[3,\"x\"]]",
+                "error /coordinates/1/1 each element of a position must be a number, found a string"
+            ),
+            ("Point", "[[1,2]]", "error /coordinates Point coordinates are nested too deeply"),
+            ("LineString", "[1,2]", "error /coordinates/0 LineString coordinates are not nested deeply enough"),
+            (
+                "Polygon", "[5]",
+                "error /coordinates/0 Polygon coordinates are not nested deeply enough: expected an array of positions"
+            ),
+            ("Point", "[1]", "error /coordinates a position needs at least two numbers (longitude, latitude), found 1"),
+            ("Point", "[1e999,2]", "error /coordinates/0 number 1e999 is too large"),
+            ("Point", "\"x\"", "error /coordinates Point coordinates must be arrays"),
+        ])
     func coordinatesBeforeType(type: String, coordinates: String, expected: String) {
         let typeFirst = Self.outcome(#"{"type":"\#(type)","coordinates":\#(coordinates)}"#)
         let coordinatesFirst = Self.outcome(#"{"coordinates":\#(coordinates),"type":"\#(type)"}"#)
@@ -132,15 +167,19 @@ struct GeoJSONReaderTests {
 
     @Test("Coordinates on a Feature or a GeometryCollection are kept as a foreign member, whichever member comes first")
     func coordinatesOnNonGeometries() throws {
-        for text in [#"{"type":"Feature","coordinates":[1,2],"properties":{},"geometry":null}"#,
-                     #"{"coordinates":[1,2],"type":"Feature","properties":{},"geometry":null}"#] {
+        for text in [
+            #"{"type":"Feature","coordinates":[1,2],"properties":{},"geometry":null}"#,
+            #"{"coordinates":[1,2],"type":"Feature","properties":{},"geometry":null}"#,
+        ] {
             let (_, features, log) = try readGeoJSON(text)
             let kept = features.first?.foreignMembers["coordinates"]?.arrayValue
             #expect(kept?.map(\.doubleValue) == [1, 2], "\(text)")
             #expect(log.entries["geojson.feature-geometry-members"] == nil, "\(text)")
         }
-        for text in [#"{"type":"GeometryCollection","coordinates":[3,4],"geometries":[]}"#,
-                     #"{"coordinates":[3,4],"type":"GeometryCollection","geometries":[]}"#] {
+        for text in [
+            #"{"type":"GeometryCollection","coordinates":[3,4],"geometries":[]}"#,
+            #"{"coordinates":[3,4],"type":"GeometryCollection","geometries":[]}"#,
+        ] {
             let feature = try #require(try readGeoJSON(text).features.first)
             #expect(feature.geometry == .empty(.geometryCollection))
             let kept = feature.foreignMembers["geometry"]?.objectValue?["coordinates"]?.arrayValue
@@ -175,23 +214,29 @@ struct GeoJSONReaderTests {
 
     @Test("GeoJSON text sequences: RS-delimited and newline-delimited")
     func sequences() throws {
-        let rs = "\u{1E}{\"type\":\"Feature\",\"properties\":{\"n\":1},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}\n"
+        let rs =
+            "\u{1E}{\"type\":\"Feature\",\"properties\":{\"n\":1},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}\n"
             + "\u{1E}{\"type\":\"Point\",\"coordinates\":[3,4]}\n"
         let a = try readGeoJSON(rs, sequence: true)
         #expect(a.features.count == 2 && a.features[1].geometry == .point(Coordinate(latitude: 4, longitude: 3)))
-        let lines = "{\"type\":\"Feature\",\"properties\":{},\"geometry\":null}\n\n{\"type\":\"Feature\",\"properties\":{\"x\":true},\"geometry\":null}\n"
+        let lines =
+            "{\"type\":\"Feature\",\"properties\":{},\"geometry\":null}\n\n{\"type\":\"Feature\",\"properties\":{\"x\":true},\"geometry\":null}\n"
         #expect(try readGeoJSON(lines, sequence: true).features.count == 2)
     }
 
     @Test("Legacy crs: CRS84 and EPSG:4326 are WGS84; other CRSs are named in the header for reprojection")
     func legacyCRS() throws {
-        let crs84 = #"{"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"urn:ogc:def:crs:OGC:1.3:CRS84"}},"features":[]}"#
+        let crs84 =
+            #"{"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"urn:ogc:def:crs:OGC:1.3:CRS84"}},"features":[]}"#
         #expect(try readGeoJSON(crs84).header.crs == nil)
-        let epsg4326 = #"{"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"EPSG:4326"}},"features":[]}"#
+        let epsg4326 =
+            #"{"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"EPSG:4326"}},"features":[]}"#
         #expect(try readGeoJSON(epsg4326).header.crs == nil)
-        let mercator = #"{"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"urn:ogc:def:crs:EPSG::3857"}},"features":[]}"#
+        let mercator =
+            #"{"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"urn:ogc:def:crs:EPSG::3857"}},"features":[]}"#
         #expect(try readGeoJSON(mercator).header.crs == "urn:ogc:def:crs:EPSG::3857")
-        let link = #"{"type":"FeatureCollection","crs":{"type":"link","properties":{"href":"http://example.com/crs"}},"features":[]}"#
+        let link =
+            #"{"type":"FeatureCollection","crs":{"type":"link","properties":{"href":"http://example.com/crs"}},"features":[]}"#
         #expect {
             _ = try readGeoJSON(link)
         } throws: { error in
@@ -203,7 +248,8 @@ struct GeoJSONReaderTests {
 
     @Test("A text sequence record that is a FeatureCollection is read as its features, each at its place")
     func collectionRecords() throws {
-        let text = #"{"type":"Feature","properties":{"a":1},"geometry":{"type":"Point","coordinates":[1,2]}}"# + "\n"
+        let text =
+            #"{"type":"Feature","properties":{"a":1},"geometry":{"type":"Point","coordinates":[1,2]}}"# + "\n"
             + #"{"type":"FeatureCollection","name":"batch","features":[{"type":"Feature","properties":{"b":2},"geometry":null},"#
             + #"{"type":"Feature","properties":{"c":3},"geometry":{"type":"Point","coordinates":[5,"x"]}}]}"# + "\n"
             + #"{"type":"Feature","properties":{"d":4},"geometry":null}"# + "\n"
@@ -211,11 +257,13 @@ struct GeoJSONReaderTests {
             _ = try readGeoJSON(text, sequence: true)
         } throws: { error in
             guard let error = error as? GeoConvError else { return false }
-            return error.location?.line == 2 && error.location?.column == 195 && error.location?.pointer == "/1/features/1/geometry/coordinates/1"
+            return error.location?.line == 2 && error.location?.column == 195
+                && error.location?.pointer == "/1/features/1/geometry/coordinates/1"
         }
         let log = DiagnosticLog()
-        var reader = GeoJSONReader(try ByteReader(.memory(Array(text.utf8), name: "s.geojsonl")),
-                                   options: GeoJSONReadOptions(isSequence: true, skipsInvalidFeatures: true), diagnostics: log)
+        var reader = GeoJSONReader(
+            try ByteReader(.memory(Array(text.utf8), name: "s.geojsonl")),
+            options: GeoJSONReadOptions(isSequence: true, skipsInvalidFeatures: true), diagnostics: log)
         _ = try reader.readHeader()
         var names: [String] = []
         var places: [String] = []
@@ -229,16 +277,21 @@ struct GeoJSONReaderTests {
         #expect(log.skippedFeatures.first?.location?.pointer == "/1/features/1/geometry/coordinates/1")
     }
 
-    @Test("Every legacy crs form GDAL reads: name, EPSG code, OGC urn, and links to EPSG/OGC URLs", arguments: [
-        (#"{"type":"EPSG","properties":{"code":28356}}"#, "EPSG:28356"),
-        (#"{"type":"EPSG","properties":{"code":"3857"}}"#, "EPSG:3857"),
-        (#"{"type":"OGC","properties":{"urn":"urn:ogc:def:crs:EPSG::2154"}}"#, "urn:ogc:def:crs:EPSG::2154"),
-        (#"{"type":"link","properties":{"href":"http://www.opengis.net/def/crs/EPSG/0/28356"}}"#, "EPSG:28356"),
-        (#"{"type":"link","properties":{"href":"http://spatialreference.org/ref/epsg/2193/proj4/","type":"proj4"}}"#, "EPSG:2193"),
-        (#"{"type":"link","properties":{"href":"https://epsg.io/32633"}}"#, "EPSG:32633"),
-        (#"{"type":"link","properties":{"href":"http://www.opengis.net/def/crs/OGC/1.3/CRS84"}}"#, nil),
-        (#"{"type":"EPSG","properties":{"code":4326}}"#, nil),
-    ] as [(String, String?)])
+    @Test(
+        "Every legacy crs form GDAL reads: name, EPSG code, OGC urn, and links to EPSG/OGC URLs",
+        arguments: [
+            (#"{"type":"EPSG","properties":{"code":28356}}"#, "EPSG:28356"),
+            (#"{"type":"EPSG","properties":{"code":"3857"}}"#, "EPSG:3857"),
+            (#"{"type":"OGC","properties":{"urn":"urn:ogc:def:crs:EPSG::2154"}}"#, "urn:ogc:def:crs:EPSG::2154"),
+            (#"{"type":"link","properties":{"href":"http://www.opengis.net/def/crs/EPSG/0/28356"}}"#, "EPSG:28356"),
+            (
+                #"{"type":"link","properties":{"href":"http://spatialreference.org/ref/epsg/2193/proj4/","type":"proj4"}}"#,
+                "EPSG:2193"
+            ),
+            (#"{"type":"link","properties":{"href":"https://epsg.io/32633"}}"#, "EPSG:32633"),
+            (#"{"type":"link","properties":{"href":"http://www.opengis.net/def/crs/OGC/1.3/CRS84"}}"#, nil),
+            (#"{"type":"EPSG","properties":{"code":4326}}"#, nil),
+        ] as [(String, String?)])
     func legacyCRSForms(crs: String, expected: String?) throws {
         let document = #"{"type":"FeatureCollection","crs":"# + crs + #","features":[]}"#
         #expect(try readGeoJSON(document).header.crs == expected, "\(crs)")
@@ -246,38 +299,43 @@ struct GeoJSONReaderTests {
 
     @Test("An EPSG-code crs is reprojected through PROJ like a named one")
     func legacyEPSGReprojected() throws {
-        let text = #"{"type":"FeatureCollection","crs":{"type":"EPSG","properties":{"code":3857}},"features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[-13627361.0,4547679.0]}}]}"#
-        let report = try Converter().convert(.memory(Array(text.utf8), name: "old.geojson"), to: .memory,
-                                             options: ConversionOptions(outputFormat: .wkt))
+        let text =
+            #"{"type":"FeatureCollection","crs":{"type":"EPSG","properties":{"code":3857}},"features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[-13627361.0,4547679.0]}}]}"#
+        let report = try Converter().convert(
+            .memory(Array(text.utf8), name: "old.geojson"), to: .memory,
+            options: ConversionOptions(outputFormat: .wkt))
         let wkt = String(decoding: report.output, as: UTF8.self)
         #expect(wkt.hasPrefix("SRID=3857;POINT (-13627361 4547679)"), "\(wkt)")  // WKT keeps the CRS
-        let geojson = try Converter().convert(.memory(Array(text.utf8), name: "old.geojson"), to: .memory,
-                                              options: ConversionOptions(outputFormat: .geoJSONSequence))
+        let geojson = try Converter().convert(
+            .memory(Array(text.utf8), name: "old.geojson"), to: .memory,
+            options: ConversionOptions(outputFormat: .geoJSONSequence))
         let json = String(decoding: geojson.output, as: UTF8.self)
         #expect(json.contains(#""coordinates":[-122.4"#) && json.contains(",37.7"), "\(json)")
     }
 
-    @Test("Bad input: each class gives a located error", arguments: [
-        (#"{"type":"Point","coordinates":[1,2"#, 1, 35, "found the end of the input"),
-        (#"{"type":"Point","coordinates":[1e999,2]}"#, 1, 32, "too large"),
-        (#"{"type":"Point","coordinates":[NaN,2]}"#, 1, 32, "each element of a position must be a number"),
-        (#"{"type":"Point","coordinates":[-,2]}"#, 1, 33, "invalid number"),
-        (#"{"type":"Point","coordinates":[01,2]}"#, 1, 33, "leading zero"),
-        ("{\"type\":\"Feature\",\"properties\":{\"a\":\"x\ny\"},\"geometry\":null}", 1, 39, "control character"),
-        (#"{"type":"Feature","properties":{"a":"\ud800"},"geometry":null}"#, 1, 44, "lone high surrogate"),
-        (#"{"type":"Feature","properties":{"a":"\q"},"geometry":null}"#, 1, 39, "invalid escape"),
-        ("\"just a string\"", 1, 1, "the root of a GeoJSON document must be an object"),
-        (#"{"type":"FeatureCollection","features":{}}"#, 1, 40, "must be an array"),
-        (#"{"type":"FeatureCollection","features":[null]}"#, 1, 41, "every feature must be an object"),
-        (#"{"type":"FooBar","coordinates":[1,2]}"#, 1, 9, "unknown geometry type"),
-        (#"{"type":"Point"}"#, 1, 1, "needs a \"coordinates\" member"),
-        (#"{"type":"Polygon","coordinates":[5]}"#, 1, 34, "expected an array of positions"),
-        (#"{"type":"Point","coordinates":[1]}"#, 1, 34, "at least two numbers"),
-        (#"{"type":"Point","coordinates":[1,2]} {"#, 1, 38, "unexpected content after"),
-        ("", 1, 1, "the input is empty"),
-        (#"{"type":"Feature","properties":{"a":1,}}"#, 1, 39, "expected a member name"),
-        (#"{"type":"Feature","properties":{"a" 1}}"#, 1, 37, "expected ':'"),
-    ])
+    @Test(
+        "Bad input: each class gives a located error",
+        arguments: [
+            (#"{"type":"Point","coordinates":[1,2"#, 1, 35, "found the end of the input"),
+            (#"{"type":"Point","coordinates":[1e999,2]}"#, 1, 32, "too large"),
+            (#"{"type":"Point","coordinates":[NaN,2]}"#, 1, 32, "each element of a position must be a number"),
+            (#"{"type":"Point","coordinates":[-,2]}"#, 1, 33, "invalid number"),
+            (#"{"type":"Point","coordinates":[01,2]}"#, 1, 33, "leading zero"),
+            ("{\"type\":\"Feature\",\"properties\":{\"a\":\"x\ny\"},\"geometry\":null}", 1, 39, "control character"),
+            (#"{"type":"Feature","properties":{"a":"\ud800"},"geometry":null}"#, 1, 44, "lone high surrogate"),
+            (#"{"type":"Feature","properties":{"a":"\q"},"geometry":null}"#, 1, 39, "invalid escape"),
+            ("\"just a string\"", 1, 1, "the root of a GeoJSON document must be an object"),
+            (#"{"type":"FeatureCollection","features":{}}"#, 1, 40, "must be an array"),
+            (#"{"type":"FeatureCollection","features":[null]}"#, 1, 41, "every feature must be an object"),
+            (#"{"type":"FooBar","coordinates":[1,2]}"#, 1, 9, "unknown geometry type"),
+            (#"{"type":"Point"}"#, 1, 1, "needs a \"coordinates\" member"),
+            (#"{"type":"Polygon","coordinates":[5]}"#, 1, 34, "expected an array of positions"),
+            (#"{"type":"Point","coordinates":[1]}"#, 1, 34, "at least two numbers"),
+            (#"{"type":"Point","coordinates":[1,2]} {"#, 1, 38, "unexpected content after"),
+            ("", 1, 1, "the input is empty"),
+            (#"{"type":"Feature","properties":{"a":1,}}"#, 1, 39, "expected a member name"),
+            (#"{"type":"Feature","properties":{"a" 1}}"#, 1, 37, "expected ':'"),
+        ])
     func badInput(text: String, line: Int, column: Int, message: String) {
         do {
             _ = try readGeoJSON(text)
@@ -292,7 +350,8 @@ struct GeoJSONReaderTests {
 
     @Test("Invalid UTF-8 in a string is refused with its byte offset")
     func invalidUTF8() {
-        let bytes = Array(#"{"type":"Feature","properties":{"a":"caf"#.utf8) + [0xE9] + Array(#""},"geometry":null}"#.utf8)
+        let bytes =
+            Array(#"{"type":"Feature","properties":{"a":"caf"#.utf8) + [0xE9] + Array(#""},"geometry":null}"#.utf8)
         do {
             _ = try readGeoJSON(bytes: bytes)
             Issue.record("accepted invalid UTF-8")
@@ -304,7 +363,9 @@ struct GeoJSONReaderTests {
 
     @Test("Nesting deeper than the limit is refused, not a stack overflow")
     func deepNesting() {
-        let deep = #"{"type":"Feature","properties":{"a":"# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}}"
+        let deep =
+            #"{"type":"Feature","properties":{"a":"# + String(repeating: "[", count: 100_000)
+            + String(repeating: "]", count: 100_000) + "}}"
         #expect(throws: GeoConvError.self) { _ = try readGeoJSON(deep) }
         let deepCoordinates = #"{"type":"Polygon","coordinates":"# + String(repeating: "[", count: 50_000)
         #expect(throws: GeoConvError.self) { _ = try readGeoJSON(deepCoordinates) }
@@ -312,7 +373,8 @@ struct GeoJSONReaderTests {
 
     @Test("--skip-invalid skips bad features and counts them")
     func skipping() throws {
-        let text = #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1,2]}},"#
+        let text =
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1,2]}},"#
             + #"{"type":"Foo","properties":{},"geometry":null},null,"#
             + #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[3,4]}}]}"#
         let (_, features, diagnostics) = try readGeoJSON(text, skipInvalid: true)
@@ -326,12 +388,14 @@ struct GeoJSONReaderTests {
         var text = #"{"type":"FeatureCollection","features":["#
         for i in 0..<40_000 {
             if i > 0 { text += "," }
-            text += #"{"type":"Feature","properties":{"i":\#(i)},"geometry":{"type":"Point","coordinates":[\#(i % 180),1.5]}}"#
+            text +=
+                #"{"type":"Feature","properties":{"i":\#(i)},"geometry":{"type":"Point","coordinates":[\#(i % 180),1.5]}}"#
         }
         text += "]}"
         let diagnostics = DiagnosticLog()
-        var reader = GeoJSONReader(try ByteReader(.memory(Array(text.utf8), name: "big")),
-                                   options: GeoJSONReadOptions(maximumFeatureBytes: 1 << 21), diagnostics: diagnostics)
+        var reader = GeoJSONReader(
+            try ByteReader(.memory(Array(text.utf8), name: "big")),
+            options: GeoJSONReadOptions(maximumFeatureBytes: 1 << 21), diagnostics: diagnostics)
         _ = try reader.readHeader()
         var count = 0
         while let feature = try reader.next() {
@@ -346,12 +410,20 @@ struct GeoJSONReaderTests {
 struct GeoJSONWriterTests {
     @Test("RFC 7946: exterior rings counter-clockwise, holes clockwise, rings closed")
     func winding() throws {
-        let clockwise: Path = [Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 1, longitude: 0), Coordinate(latitude: 1, longitude: 1),
-                               Coordinate(latitude: 0, longitude: 1)]
-        let hole: Path = [Coordinate(latitude: 0.2, longitude: 0.2), Coordinate(latitude: 0.2, longitude: 0.8),
-                          Coordinate(latitude: 0.8, longitude: 0.8), Coordinate(latitude: 0.8, longitude: 0.2)]
+        let clockwise: Path = [
+            Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 1, longitude: 0),
+            Coordinate(latitude: 1, longitude: 1),
+            Coordinate(latitude: 0, longitude: 1),
+        ]
+        let hole: Path = [
+            Coordinate(latitude: 0.2, longitude: 0.2), Coordinate(latitude: 0.2, longitude: 0.8),
+            Coordinate(latitude: 0.8, longitude: 0.8), Coordinate(latitude: 0.8, longitude: 0.2),
+        ]
         let (text, _) = try writeGeoJSON([Feature(geometry: .polygon(PolygonRings(outer: clockwise, holes: [hole])))])
-        #expect(text.contains(#""coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]],[[0.2,0.2],[0.2,0.8],[0.8,0.8],[0.8,0.2],[0.2,0.2]]]"#))
+        #expect(
+            text.contains(
+                #""coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]],[[0.2,0.2],[0.2,0.8],[0.8,0.8],[0.8,0.2],[0.2,0.2]]]"#)
+        )
     }
 
     @Test("Coordinates that are not degrees (a latitude beyond ±90) are never cut nor moved, points included")
@@ -359,8 +431,11 @@ struct GeoJSONWriterTests {
         // A projected shapefile without its .prj (Chinese sample data): -248.7 stayed where
         // it was only in lines and polygons; a point was moved to 111.3 with latitude 625.6.
         let point = Feature(geometry: .point(Coordinate(latitude: 625.6, longitude: -248.7)))
-        let points = Feature(geometry: .multiPoint([Coordinate(latitude: 625.6, longitude: -248.7),
-                                                    Coordinate(latitude: 45, longitude: 190)]))
+        let points = Feature(
+            geometry: .multiPoint([
+                Coordinate(latitude: 625.6, longitude: -248.7),
+                Coordinate(latitude: 45, longitude: 190),
+            ]))
         let (text, diagnostics) = try writeGeoJSON([point, points])
         #expect(text.contains(#"{"type":"Point","coordinates":[-248.7,625.6]}"#), "\(text)")
         // (Within the multipoint, the one position that is degrees is still moved into range.)
@@ -370,7 +445,9 @@ struct GeoJSONWriterTests {
 
     @Test("A line that goes the short way across the antimeridian is cut (the appendix example); planar ones are not")
     func antimeridian() throws {
-        let line = Feature(geometry: .lineString([Coordinate(latitude: 45, longitude: 170), Coordinate(latitude: 45, longitude: -170)]))
+        let line = Feature(
+            geometry: .lineString([Coordinate(latitude: 45, longitude: 170), Coordinate(latitude: 45, longitude: -170)])
+        )
         // Planar GeoJSON: the line from 170° to -170° goes through 0°, and stays as it is.
         let (planar, quiet) = try writeGeoJSON([line], strict: true)
         #expect(planar.contains(#"{"type":"LineString","coordinates":[[170,45],[-170,45]]}"#))
@@ -382,35 +459,55 @@ struct GeoJSONWriterTests {
         #expect {
             try writeGeoJSON([line], header: DocumentHeader(edgesTakeShorterWay: true), strict: true)
         } throws: { error in
-            (error as? GeoConvError)?.code == .dataLoss && (error as? GeoConvError)?.message.contains("geojson.antimeridian-cut") == true
+            (error as? GeoConvError)?.code == .dataLoss
+                && (error as? GeoConvError)?.message.contains("geojson.antimeridian-cut") == true
         }
         // A geodesic line is drawn the short way whatever the source.
         var geodesic = line
         geodesic.style.geodesic = true
-        #expect(try writeGeoJSON([geodesic]).0.contains(#""MultiLineString","coordinates":[[[170,45],[180,45]],[[-180,45],[-170,45]]]"#))
+        #expect(
+            try writeGeoJSON([geodesic]).0.contains(
+                #""MultiLineString","coordinates":[[[170,45],[180,45]],[[-180,45],[-170,45]]]"#))
         // Planar, but beyond 180°: cut where it passes 180°.
-        let beyond = Feature(geometry: .lineString([Coordinate(latitude: 45, longitude: 170), Coordinate(latitude: 45, longitude: 190)]))
-        #expect(try writeGeoJSON([beyond]).0.contains(#""MultiLineString","coordinates":[[[170,45],[180,45]],[[-180,45],[-170,45]]]"#))
+        let beyond = Feature(
+            geometry: .lineString([Coordinate(latitude: 45, longitude: 170), Coordinate(latitude: 45, longitude: 190)]))
+        #expect(
+            try writeGeoJSON([beyond]).0.contains(
+                #""MultiLineString","coordinates":[[[170,45],[180,45]],[[-180,45],[-170,45]]]"#))
         // The issue's cases: a wide polygon stays; a line along ±180 never gives NaN.
-        let wide = Feature(geometry: .polygon(PolygonRings(outer: [
-            Coordinate(latitude: 0, longitude: -100), Coordinate(latitude: 0, longitude: 100), Coordinate(latitude: 10, longitude: 100),
-            Coordinate(latitude: 10, longitude: -100), Coordinate(latitude: 0, longitude: -100),
-        ])))
-        #expect(try writeGeoJSON([wide]).0.contains(#""Polygon","coordinates":[[[-100,0],[100,0],[100,10],[-100,10],[-100,0]]]"#))
+        let wide = Feature(
+            geometry: .polygon(
+                PolygonRings(outer: [
+                    Coordinate(latitude: 0, longitude: -100), Coordinate(latitude: 0, longitude: 100),
+                    Coordinate(latitude: 10, longitude: 100),
+                    Coordinate(latitude: 10, longitude: -100), Coordinate(latitude: 0, longitude: -100),
+                ])))
+        #expect(
+            try writeGeoJSON([wide]).0.contains(
+                #""Polygon","coordinates":[[[-100,0],[100,0],[100,10],[-100,10],[-100,0]]]"#))
         for shorterWay in [false, true] {
-            let edge = Feature(geometry: .lineString([Coordinate(latitude: 10, longitude: -180), Coordinate(latitude: 20, longitude: 180)]))
+            let edge = Feature(
+                geometry: .lineString([
+                    Coordinate(latitude: 10, longitude: -180), Coordinate(latitude: 20, longitude: 180),
+                ]))
             let (out, _) = try writeGeoJSON([edge], header: DocumentHeader(edgesTakeShorterWay: shorterWay))
             #expect(!out.contains("nan") && !out.contains("inf"), "\(out)")
             #expect(try readGeoJSON(out).1.count == 1)
         }
         // A polygon across it becomes two polygons, one on each side.
-        let square = Feature(geometry: .polygon(PolygonRings(outer: [
-            Coordinate(latitude: 40, longitude: 170), Coordinate(latitude: 40, longitude: -170), Coordinate(latitude: 50, longitude: -170),
-            Coordinate(latitude: 50, longitude: 170), Coordinate(latitude: 40, longitude: 170),
-        ])))
+        let square = Feature(
+            geometry: .polygon(
+                PolygonRings(outer: [
+                    Coordinate(latitude: 40, longitude: 170), Coordinate(latitude: 40, longitude: -170),
+                    Coordinate(latitude: 50, longitude: -170),
+                    Coordinate(latitude: 50, longitude: 170), Coordinate(latitude: 40, longitude: 170),
+                ])))
         let (polygonText, _) = try writeGeoJSON([square], header: DocumentHeader(edgesTakeShorterWay: true))
         let (_, read, _) = try readGeoJSON(polygonText)
-        guard case .multiPolygon(let parts)? = read.first?.geometry else { Issue.record("not cut: \(polygonText)"); return }
+        guard case .multiPolygon(let parts)? = read.first?.geometry else {
+            Issue.record("not cut: \(polygonText)")
+            return
+        }
         #expect(parts.count == 2)
         #expect(parts.allSatisfy { $0.outer.allSatisfy { abs($0.longitude) >= 170 } })
         #expect(parts.allSatisfy { part in part.outer.contains { abs($0.longitude) == 180 } })
@@ -421,41 +518,58 @@ struct GeoJSONWriterTests {
 
     @Test("Precision, bbox and pretty printing")
     func options() throws {
-        let feature = Feature(geometry: .lineString([Coordinate(latitude: 1.23456789, longitude: 2.5), Coordinate(latitude: -3.14159, longitude: 4)]))
+        let feature = Feature(
+            geometry: .lineString([
+                Coordinate(latitude: 1.23456789, longitude: 2.5), Coordinate(latitude: -3.14159, longitude: 4),
+            ]))
         let (rounded, _) = try writeGeoJSON([feature], options: GeoJSONWriteOptions(precision: 3))
         #expect(rounded.contains("[[2.5,1.235],[4,-3.142]]"))
         let (boxed, _) = try writeGeoJSON([feature], options: GeoJSONWriteOptions(writesBoundingBoxes: true))
         #expect(boxed.contains(#""bbox":[2.5,-3.14159,4,1.23456789],"properties""#))
         #expect(boxed.hasSuffix(#"],"bbox":[2.5,-3.14159,4,1.23456789]}"# + "\n"))
         let (pretty, _) = try writeGeoJSON([feature], options: GeoJSONWriteOptions(pretty: true))
-        #expect(pretty.contains("\n      \"geometry\": {\n        \"type\": \"LineString\",\n        \"coordinates\": [\n          [2.5, 1.23456789],"))
+        #expect(
+            pretty.contains(
+                "\n      \"geometry\": {\n        \"type\": \"LineString\",\n        \"coordinates\": [\n          [2.5, 1.23456789],"
+            ))
         #expect(try JSONSerialization.jsonObject(with: Data(pretty.utf8)) is [String: Any])
     }
 
     @Test("Model → GeoJSON → model is lossless for every field of the model")
     func modelRoundTrip() throws {
-        var style = Style(strokeColor: Color(red: 10, green: 20, blue: 30, opacity: 0.5), strokeWidth: 3.5,
-                          fillColor: Color(red: 1, green: 2, blue: 3, opacity: 0.25), geodesic: true, icon: "pin.png", iconScale: 1.5,
-                          markerColor: Color(red: 200, green: 100, blue: 50), markerSymbol: "park", markerSize: "small",
-                          groundAnchor: Anchor(x: 0.5, y: 0.9), infoWindowAnchor: Anchor(x: 0.4, y: 0.1), rotation: 45,
-                          opacity: 0.8, zIndex: 7)
+        var style = Style(
+            strokeColor: Color(red: 10, green: 20, blue: 30, opacity: 0.5), strokeWidth: 3.5,
+            fillColor: Color(red: 1, green: 2, blue: 3, opacity: 0.25), geodesic: true, icon: "pin.png", iconScale: 1.5,
+            markerColor: Color(red: 200, green: 100, blue: 50), markerSymbol: "park", markerSize: "small",
+            groundAnchor: Anchor(x: 0.5, y: 0.9), infoWindowAnchor: Anchor(x: 0.4, y: 0.1), rotation: 45,
+            opacity: 0.8, zIndex: 7)
         style.spans = [
             try #require(StyleSpan(style: .solid(.white), segments: 1.0)),
             try #require(StyleSpan(style: .gradient(from: .red, to: Color.blue.withOpacity(0.5)), segments: 0.5)),
-            try #require(StyleSpan(style: .solid(.black, stamp: StampStyle(.texture, image: "arrows.png")), segments: 2.25)),
+            try #require(
+                StyleSpan(style: .solid(.black, stamp: StampStyle(.texture, image: "arrows.png")), segments: 2.25)),
         ]
         let features = [
-            Feature(id: .string("a"), geometry: .lineString([Coordinate(latitude: 1, longitude: 2), Coordinate(latitude: 3, longitude: 4)]),
-                    title: "Line", snippet: "<p>html</p>", style: style, properties: ["k": "v", "n": 1]),
-            Feature(id: .number(JSONNumber(2)), geometry: .circle(center: Coordinate(latitude: -33.85, longitude: 151.2), radius: 1234.5),
-                    title: "Circle"),
+            Feature(
+                id: .string("a"),
+                geometry: .lineString([Coordinate(latitude: 1, longitude: 2), Coordinate(latitude: 3, longitude: 4)]),
+                title: "Line", snippet: "<p>html</p>", style: style, properties: ["k": "v", "n": 1]),
+            Feature(
+                id: .number(JSONNumber(2)),
+                geometry: .circle(center: Coordinate(latitude: -33.85, longitude: 151.2), radius: 1234.5),
+                title: "Circle"),
             Feature(geometry: nil, properties: ["only": true]),
         ]
-        let header = DocumentHeader(name: "Doc", description: "About",
-                                    camera: CameraPosition(target: Coordinate(latitude: -33.86, longitude: 151.21), zoom: 12.5, bearing: 30,
-                                                           viewingAngle: 20),
-                                    tileLayers: [TileLayer(urlTemplate: "https://tiles.example/{z}/{x}/{y}.png", name: "Base", zIndex: 2,
-                                                           tileSize: .retina, opacity: 0.7, fadeIn: false)])
+        let header = DocumentHeader(
+            name: "Doc", description: "About",
+            camera: CameraPosition(
+                target: Coordinate(latitude: -33.86, longitude: 151.21), zoom: 12.5, bearing: 30,
+                viewingAngle: 20),
+            tileLayers: [
+                TileLayer(
+                    urlTemplate: "https://tiles.example/{z}/{x}/{y}.png", name: "Base", zIndex: 2,
+                    tileSize: .retina, opacity: 0.7, fadeIn: false)
+            ])
         let (text, _) = try writeGeoJSON(features, header: header)
         let (readHeader, read, _) = try readGeoJSON(text)
         #expect(readHeader.name == "Doc" && readHeader.description == "About")
@@ -473,17 +587,24 @@ struct GeoJSONWriterTests {
 
     @Test("A changed model value replaces its property in place; unchanged ones keep their literal")
     func mergedProperties() throws {
-        var (_, features, _) = try readGeoJSON(##"{"type":"Feature","properties":{"a":1,"stroke":"#FF0000","stroke-width":2.0,"name":"x"},"geometry":null}"##)
+        var (_, features, _) = try readGeoJSON(
+            ##"{"type":"Feature","properties":{"a":1,"stroke":"#FF0000","stroke-width":2.0,"name":"x"},"geometry":null}"##
+        )
         features[0].style.strokeWidth = 5
         features[0].snippet = "new"
         let (text, _) = try writeGeoJSON(features)
-        #expect(text.contains(##""properties":{"a":1,"stroke":"#FF0000","stroke-width":5,"name":"x","description":"new"}"##))
+        #expect(
+            text.contains(##""properties":{"a":1,"stroke":"#FF0000","stroke-width":5,"name":"x","description":"new"}"##)
+        )
     }
 
     @Test("Foreign members survive at every level")
     func foreignMembers() throws {
-        let text = try String(contentsOfFile: Fixtures.conformance.appendingPathComponent("geojson/geojsonhint/good/good-featurecollection-extensions.geojson").path,
-                              encoding: .utf8)
+        let text = try String(
+            contentsOfFile: Fixtures.conformance.appendingPathComponent(
+                "geojson/geojsonhint/good/good-featurecollection-extensions.geojson"
+            ).path,
+            encoding: .utf8)
         let (header, features, _) = try readGeoJSON(text)
         let (written, _) = try writeGeoJSON(features, header: header)
         let again = try readGeoJSON(written)
@@ -495,10 +616,14 @@ struct GeoJSONWriterTests {
 
     @Test("A text sequence has no document: its header is reported as lost")
     func sequenceLoss() throws {
-        let (text, diagnostics) = try writeGeoJSON([Feature(geometry: .point(Coordinate(latitude: 1, longitude: 2)))],
-                                                   header: DocumentHeader(name: "n"),
-                                                   options: GeoJSONWriteOptions(sequence: .recordSeparator))
-        #expect(text == "\u{1E}{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[2,1]}}\n")
+        let (text, diagnostics) = try writeGeoJSON(
+            [Feature(geometry: .point(Coordinate(latitude: 1, longitude: 2)))],
+            header: DocumentHeader(name: "n"),
+            options: GeoJSONWriteOptions(sequence: .recordSeparator))
+        #expect(
+            text
+                == "\u{1E}{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[2,1]}}\n"
+        )
         #expect(diagnostics.entries["geojsonseq.document-info-dropped"] != nil)
     }
 }
@@ -548,7 +673,9 @@ struct GeoJSONConformanceTests {
             #expect(again.features.count == read.features.count, "\(entry.file)")
             for (x, y) in zip(read.features, again.features) {
                 #expect(sameShape(x.geometry, y.geometry), "\(entry.file)")
-                #expect(x.properties == y.properties && x.id == y.id && x.title == y.title && x.style == y.style, "\(entry.file)")
+                #expect(
+                    x.properties == y.properties && x.id == y.id && x.title == y.title && x.style == y.style,
+                    "\(entry.file)")
             }
             #expect(try writeGeoJSON(again.features, header: again.header).text == text, "\(entry.file): not stable")
         case (_, .failure(let error)):

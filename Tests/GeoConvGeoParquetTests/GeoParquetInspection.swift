@@ -1,9 +1,10 @@
 import Foundation
-@testable import GeoConvGeoParquet
-@testable import GeoConvParquet
 import GeoConvCore
 import GeoConvIO
 import Testing
+
+@testable import GeoConvGeoParquet
+@testable import GeoConvParquet
 
 /// What a GeoParquet file's footer says, for assertions.
 enum GeoParquetInspection {
@@ -31,8 +32,10 @@ enum GeoParquetInspection {
             }
             columns[leaf.dottedName] = type
         }
-        return Summary(rowGroups: file.metadata.rowGroups.map { Int($0.rowCount) },
-                       geo: file.metadata.keyValues.first { $0.key == "geo" }?.value ?? "", columns: columns,
-                       codecs: Array(Set(file.metadata.rowGroups.flatMap { $0.columns.map { "\($0.codec)".uppercased() } })).sorted())
+        return Summary(
+            rowGroups: file.metadata.rowGroups.map { Int($0.rowCount) },
+            geo: file.metadata.keyValues.first { $0.key == "geo" }?.value ?? "", columns: columns,
+            codecs: Array(Set(file.metadata.rowGroups.flatMap { $0.columns.map { "\($0.codec)".uppercased() } }))
+                .sorted())
     }
 }

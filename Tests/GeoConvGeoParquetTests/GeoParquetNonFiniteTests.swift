@@ -10,13 +10,16 @@ struct GeoParquetNonFiniteTests {
     /// Two points written uncompressed, the first one's longitude (123.25) then made NaN in
     /// every place the file holds it (the WKB, the bbox column).
     static func fileWithNaN() throws -> [UInt8] {
-        let text = #"{"type":"FeatureCollection","features":["#
+        let text =
+            #"{"type":"FeatureCollection","features":["#
             + #"{"type":"Feature","properties":{"n":1},"geometry":{"type":"Point","coordinates":[123.25,45.5]}},"#
             + #"{"type":"Feature","properties":{"n":2},"geometry":{"type":"Point","coordinates":[1,2]}}]}"#
         var options = ConversionOptions(outputFormat: .geoParquet)
         options.formatOptions[GeoParquetOptions.compression] = "none"
-        var bytes = try Converter().convert(.memory(Array(text.utf8), name: "p.geojson"), to: .memory,
-                                            options: options).output
+        var bytes = try Converter().convert(
+            .memory(Array(text.utf8), name: "p.geojson"), to: .memory,
+            options: options
+        ).output
         let pattern = withUnsafeBytes(of: (123.25).bitPattern.littleEndian) { Array($0) }
         let nan = withUnsafeBytes(of: Double.nan.bitPattern.littleEndian) { Array($0) }
         var replaced = 0
@@ -39,8 +42,9 @@ struct GeoParquetNonFiniteTests {
         let error = #expect(throws: GeoConvError.self) {
             _ = try Converter().convert(.memory(bytes, name: "nan.parquet"), to: .memory, options: options)
         }
-        #expect(error?.message.contains("row 0 of row group 0: a WKB ordinate is NaN or infinite") == true,
-                "\(String(describing: error))")
+        #expect(
+            error?.message.contains("row 0 of row group 0: a WKB ordinate is NaN or infinite") == true,
+            "\(String(describing: error))")
         var skipping = options
         skipping.skipInvalid = true
         let report = try Converter().convert(.memory(bytes, name: "nan.parquet"), to: .memory, options: skipping)

@@ -1,7 +1,7 @@
 import Foundation
 import GeoConv
-import Testing
 import GeoConvTestSupport
+import Testing
 
 @Suite("KML conformance (../shared/conformance/kml)")
 struct KMLConformanceTests {
@@ -18,7 +18,8 @@ struct KMLConformanceTests {
         Fixtures.conformanceManifest("kml").compactMap { item in
             guard let file = item["file"] as? String else { return nil }
             let gdal = item["gdal_reference"] as? [String: Any] ?? [:]
-            return Entry(file: file, gdalStatus: gdal["status"] as? String ?? "?", gdalFeatures: gdal["features"] as? Int)
+            return Entry(
+                file: file, gdalStatus: gdal["status"] as? String ?? "?", gdalFeatures: gdal["features"] as? Int)
         }
     }()
 
@@ -32,14 +33,20 @@ struct KMLConformanceTests {
     @Test("The manifest lists 139 files")
     func manifest() { #expect(Self.entries.count == 139) }
 
-    @Test("Every file converts (carrying at least GDAL's features) or is refused for its stated reason", arguments: entries)
+    @Test(
+        "Every file converts (carrying at least GDAL's features) or is refused for its stated reason",
+        arguments: entries)
     func file(entry: Entry) throws {
         let path = Self.directory.appendingPathComponent(entry.file).path
         do throws(GeoConvError) {
-            let report = try Converter().convert(.file(path), to: .memory, options: ConversionOptions(outputFormat: .geoJSON))
-            #expect(Self.refused[entry.file] == nil, "\(entry.file) should be refused: \(Self.refused[entry.file] ?? "")")
+            let report = try Converter().convert(
+                .file(path), to: .memory, options: ConversionOptions(outputFormat: .geoJSON))
+            #expect(
+                Self.refused[entry.file] == nil, "\(entry.file) should be refused: \(Self.refused[entry.file] ?? "")")
             if entry.gdalStatus == "ok", let expected = entry.gdalFeatures {
-                #expect(report.statistics.featuresWritten >= expected, "\(entry.file): \(report.statistics.featuresWritten) < GDAL's \(expected)")
+                #expect(
+                    report.statistics.featuresWritten >= expected,
+                    "\(entry.file): \(report.statistics.featuresWritten) < GDAL's \(expected)")
             }
         } catch {
             #expect(Self.refused[entry.file] != nil, "\(entry.file) refused: \(error)")
@@ -107,12 +114,15 @@ struct KMLConformanceTests {
     static func sameGeometry(_ a: Any?, _ b: Any?) -> Bool {
         if close(a, b) { return true }
         func flatten(_ value: Any?) -> [[Double]] {
-            if let position = value as? [NSNumber], position.count >= 2, !(value is [[Any]]) { return [position.map(\.doubleValue)] }
+            if let position = value as? [NSNumber], position.count >= 2, !(value is [[Any]]) {
+                return [position.map(\.doubleValue)]
+            }
             if let list = value as? [Any] { return list.flatMap(flatten) }
             if let g = value as? [String: Any] { return flatten(g["coordinates"]) + flatten(g["geometries"]) }
             return []
         }
-        let x = flatten(a).map { $0.map { ($0 * 1e9).rounded() } }, y = flatten(b).map { $0.map { ($0 * 1e9).rounded() } }
+        let x = flatten(a).map { $0.map { ($0 * 1e9).rounded() } }
+        let y = flatten(b).map { $0.map { ($0 * 1e9).rounded() } }
         return (a as? [String: Any])?["type"] as? String == (b as? [String: Any])?["type"] as? String
             && x.count == y.count && Set(x.map { $0.description }) == Set(y.map { $0.description })
     }
@@ -121,18 +131,26 @@ struct KMLConformanceTests {
     func togeojson(name: String) throws {
         var kml = Self.directory.appendingPathComponent("togeojson/\(name).kml").path
         if !FileManager.default.fileExists(atPath: kml) { kml = kml.replacingOccurrences(of: ".kml", with: ".kmz") }
-        let report = try Converter().convert(.file(kml), to: .memory, options: ConversionOptions(outputFormat: .geoJSON))
+        let report = try Converter().convert(
+            .file(kml), to: .memory, options: ConversionOptions(outputFormat: .geoJSON))
         let ours = try #require(try JSONSerialization.jsonObject(with: Data(report.output)) as? [String: Any])
-        let theirs = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.directory.appendingPathComponent(
-            "togeojson-expected/\(name).geojson"))) as? [String: Any])
-        let a = ours["features"] as? [[String: Any]] ?? [], b = theirs["features"] as? [[String: Any]] ?? []
+        let theirs = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(
+                    contentsOf: Self.directory.appendingPathComponent(
+                        "togeojson-expected/\(name).geojson"))) as? [String: Any])
+        let a = ours["features"] as? [[String: Any]] ?? []
+        let b = theirs["features"] as? [[String: Any]] ?? []
         #expect(a.count == b.count, "\(name): \(a.count) features, togeojson \(b.count)")
         let allowed = Self.knownDifferences[name] ?? []
         for (x, y) in zip(a, b) {
             if !allowed.contains("geometry") {
-                #expect(Self.sameGeometry(Self.normalized(x["geometry"]), Self.normalized(y["geometry"])), "\(name): geometry")
+                #expect(
+                    Self.sameGeometry(Self.normalized(x["geometry"]), Self.normalized(y["geometry"])),
+                    "\(name): geometry")
             }
-            let p = x["properties"] as? [String: Any] ?? [:], q = y["properties"] as? [String: Any] ?? [:]
+            let p = x["properties"] as? [String: Any] ?? [:]
+            let q = y["properties"] as? [String: Any] ?? [:]
             for key in ["name", "description"] {
                 // togeojson keeps some whitespace around CDATA and drops other (an xmldom quirk);
                 // geoconv keeps all character data. Compare the text itself.
@@ -141,19 +159,25 @@ struct KMLConformanceTests {
                 let mine = (p[key] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines)
                 let theirsText = (expected as? String)?.trimmingCharacters(in: .whitespacesAndNewlines)
                 // (An empty <description> is "" as GDAL reads it; togeojson leaves it out.)
-                let emptyDescription = key == "description" && mine == "" && theirsText == nil
+                let emptyDescription =
+                    key == "description" && mine == "" && theirsText == nil
                     && ["multitrack", "non_gx_multitrack"].contains(name)
-                #expect(mine == theirsText || (mine == nil && theirsText == "") || emptyDescription,
-                        "\(name): \(key) \(String(describing: mine)) vs \(String(describing: theirsText))")
+                #expect(
+                    mine == theirsText || (mine == nil && theirsText == "") || emptyDescription,
+                    "\(name): \(key) \(String(describing: mine)) vs \(String(describing: theirsText))")
             }
-            for key in ["stroke", "stroke-width", "stroke-opacity", "fill", "fill-opacity", "icon", "icon-scale"] where !allowed.contains(key) {
-                var mine = p[key], theirsValue = q[key]
+            for key in ["stroke", "stroke-width", "stroke-opacity", "fill", "fill-opacity", "icon", "icon-scale"]
+            where !allowed.contains(key) {
+                var mine = p[key]
+                var theirsValue = q[key]
                 if key.hasSuffix("-opacity") {
                     let color = String(key.dropLast(8))
                     if mine == nil, p[color] != nil { mine = 1 }
                     if theirsValue == nil, q[color] != nil { theirsValue = 1 }
                 }
-                #expect(Self.close(mine, theirsValue), "\(name): \(key) \(String(describing: mine)) vs \(String(describing: theirsValue))")
+                #expect(
+                    Self.close(mine, theirsValue),
+                    "\(name): \(key) \(String(describing: mine)) vs \(String(describing: theirsValue))")
             }
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import GeoConv
-import Testing
 import GeoConvTestSupport
+import Testing
 
 /// A KML file's start (root, styles, schema) written early, once the first megabyte of
 /// placemarks has shown it, and rewritten when a later feature adds to it: the file must
@@ -15,14 +15,18 @@ struct KMLEarlyStartTests {
             #"{"type":"Feature","properties":{"n":\#(i)},"geometry":{"type":"Point","coordinates":[\#(Double(i % 360) - 180),\#(Double(i % 170) - 85)]}}"#
         }
         if let lateFrom {
-            features[lateFrom] = ##"{"type":"Feature","properties":{"n":1.5,"late":"x","stroke":"#ff0000"},"geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]}}"##
-            features[lateFrom + 1] = ##"{"type":"Feature","properties":{"n":"text","marker-color":"#00ff00"},"geometry":{"type":"Point","coordinates":[0,0,5]}}"##
+            features[lateFrom] =
+                ##"{"type":"Feature","properties":{"n":1.5,"late":"x","stroke":"#ff0000"},"geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]}}"##
+            features[lateFrom + 1] =
+                ##"{"type":"Feature","properties":{"n":"text","marker-color":"#00ff00"},"geometry":{"type":"Point","coordinates":[0,0,5]}}"##
         }
         let text = #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}"
         return .memory(Array(text.utf8), name: "points.geojson")
     }
 
-    @Test("The same file whether the start stays, changes just after it is written, or changes near the end", arguments: [nil, 9_000, 14_990])
+    @Test(
+        "The same file whether the start stays, changes just after it is written, or changes near the end",
+        arguments: [nil, 9_000, 14_990])
     func sameBytes(lateFrom: Int?) throws {
         let input = Self.input(lateFrom: lateFrom)
         var options = ConversionOptions(inputFormat: .geoJSON, outputFormat: .kml)

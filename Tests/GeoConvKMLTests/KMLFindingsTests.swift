@@ -1,31 +1,34 @@
 import Foundation
 import GeoConv
-import Testing
 import GeoConvTestSupport
+import Testing
 
 /// What the conservation check found in real files (gpsbabel's KML, map georeferencers'
 /// KMZ), each as a hand-written fixture.
 @Suite("KML findings of the conservation check")
 struct KMLFindingsTests {
     static func convert(_ kml: String, to format: FileFormat) throws -> ConversionReport {
-        try Converter().convert(.memory(Array(kml.utf8), name: "in.kml"), to: .memory,
-                                options: ConversionOptions(outputFormat: format))
+        try Converter().convert(
+            .memory(Array(kml.utf8), name: "in.kml"), to: .memory,
+            options: ConversionOptions(outputFormat: format))
     }
 
-    static let header = #"<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2" "#
+    static let header =
+        #"<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2" "#
         + #"xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>"#
 
     @Test("A gx:Track's <when/> is a position without a time: the times stay matched to the positions")
     func trackWithoutSomeTimes() throws {
-        let kml = Self.header + #"""
-            <Schema id="s"><gx:SimpleArrayField name="hr" type="int"><displayName>Heart rate</displayName>
-            </gx:SimpleArrayField></Schema>
-            <Placemark><name>T</name><gx:Track><when/><when>2020-01-01T00:00:01Z</when><when></when>
-            <gx:coord>1 2</gx:coord><gx:coord>3 4</gx:coord><gx:coord>5 6</gx:coord>
-            <ExtendedData><SchemaData schemaUrl="#s"><gx:SimpleArrayData name="hr">
-            <gx:value>60</gx:value><gx:value>61</gx:value><gx:value>62</gx:value>
-            </gx:SimpleArrayData></SchemaData></ExtendedData></gx:Track></Placemark></Document></kml>
-            """#
+        let kml =
+            Self.header + #"""
+                <Schema id="s"><gx:SimpleArrayField name="hr" type="int"><displayName>Heart rate</displayName>
+                </gx:SimpleArrayField></Schema>
+                <Placemark><name>T</name><gx:Track><when/><when>2020-01-01T00:00:01Z</when><when></when>
+                <gx:coord>1 2</gx:coord><gx:coord>3 4</gx:coord><gx:coord>5 6</gx:coord>
+                <ExtendedData><SchemaData schemaUrl="#s"><gx:SimpleArrayData name="hr">
+                <gx:value>60</gx:value><gx:value>61</gx:value><gx:value>62</gx:value>
+                </gx:SimpleArrayData></SchemaData></ExtendedData></gx:Track></Placemark></Document></kml>
+                """#
         let features = try readKML(text: kml)
         let perPoint = try #require(features.first?.properties["coordinateProperties"]?.objectValue)
         #expect(perPoint["times"] == .array([.null, "2020-01-01T00:00:01Z", .null]))
@@ -37,8 +40,9 @@ struct KMLFindingsTests {
         let text = String(decoding: report.output, as: UTF8.self)
         #expect(report.diagnostics.entries["kml.track-times-as-data"]?.first.isNote == false)
         #expect(!text.contains("<when/>") && !text.contains("<gx:Track>") && text.contains("<LineString>"))
-        #expect(text.contains(#"<gx:SimpleArrayField name="hr" type="int"><displayName>Heart rate</displayName>"#),
-                "\(text)")
+        #expect(
+            text.contains(#"<gx:SimpleArrayField name="hr" type="int"><displayName>Heart rate</displayName>"#),
+            "\(text)")
         if XMLSchemaValidation.hasKMLSchema {
             #expect(XMLSchemaValidation.errors(in: report.output, schema: XMLSchemaValidation.kmlSchema).isEmpty)
         }
@@ -49,17 +53,18 @@ struct KMLFindingsTests {
 
     @Test("A placemark's inline Style that changes the shared style it names makes a style of its own")
     func mergedStyle() throws {
-        let kml = Self.header + #"""
-            <Style id="line"><LineStyle><color>99ffac59</color><width>6</width></LineStyle></Style>
-            <Style id="only-merged"><LineStyle><color>ff112233</color></LineStyle></Style>
-            <Placemark><name>plain</name><styleUrl>#line</styleUrl><LineString><coordinates>0,0 1,1</coordinates>
-            </LineString></Placemark>
-            <Placemark><name>merged</name><styleUrl>#line</styleUrl><Style><LineStyle><color>ff0000ff</color>
-            <width>4</width></LineStyle></Style><LineString><coordinates>0,0 2,2</coordinates></LineString></Placemark>
-            <Placemark><name>merged too</name><styleUrl>#only-merged</styleUrl><Style><LineStyle><width>2</width>
-            </LineStyle></Style><LineString><coordinates>0,0 3,3</coordinates></LineString></Placemark>
-            </Document></kml>
-            """#
+        let kml =
+            Self.header + #"""
+                <Style id="line"><LineStyle><color>99ffac59</color><width>6</width></LineStyle></Style>
+                <Style id="only-merged"><LineStyle><color>ff112233</color></LineStyle></Style>
+                <Placemark><name>plain</name><styleUrl>#line</styleUrl><LineString><coordinates>0,0 1,1</coordinates>
+                </LineString></Placemark>
+                <Placemark><name>merged</name><styleUrl>#line</styleUrl><Style><LineStyle><color>ff0000ff</color>
+                <width>4</width></LineStyle></Style><LineString><coordinates>0,0 2,2</coordinates></LineString></Placemark>
+                <Placemark><name>merged too</name><styleUrl>#only-merged</styleUrl><Style><LineStyle><width>2</width>
+                </LineStyle></Style><LineString><coordinates>0,0 3,3</coordinates></LineString></Placemark>
+                </Document></kml>
+                """#
         let report = try Self.convert(kml, to: .kml)
         let text = String(decoding: report.output, as: UTF8.self)
         // The shared style keeps its name and its own values; the merged one is another style.
@@ -78,10 +83,11 @@ struct KMLFindingsTests {
 
     @Test("An overlay's <Icon> holding its URL as text (KML 2.0's form) is read as its href")
     func iconAsText() throws {
-        let kml = Self.header + #"""
-            <ScreenOverlay><Icon>https://example.com/logo.png</Icon>
-            <screenXY x="0" y="0" xunits="fraction" yunits="fraction"/></ScreenOverlay></Document></kml>
-            """#
+        let kml =
+            Self.header + #"""
+                <ScreenOverlay><Icon>https://example.com/logo.png</Icon>
+                <screenXY x="0" y="0" xunits="fraction" yunits="fraction"/></ScreenOverlay></Document></kml>
+                """#
         let features = try readKML(text: kml)
         #expect(features.first?.properties["icon"] == "https://example.com/logo.png")
         let text = String(decoding: try Self.convert(kml, to: .kml).output, as: UTF8.self)
@@ -90,10 +96,11 @@ struct KMLFindingsTests {
 
     @Test("A view's longitude beyond ±180 (gpsbabel's 186.5) is the same meridian, read wrapped and said so")
     func viewLongitudeWrapped() throws {
-        let kml = Self.header + #"""
-            <LookAt><longitude>186.5</longitude><latitude>40</latitude><range>1000</range></LookAt>
-            <Placemark><Point><coordinates>1,2</coordinates></Point></Placemark></Document></kml>
-            """#
+        let kml =
+            Self.header + #"""
+                <LookAt><longitude>186.5</longitude><latitude>40</latitude><range>1000</range></LookAt>
+                <Placemark><Point><coordinates>1,2</coordinates></Point></Placemark></Document></kml>
+                """#
         let report = try Self.convert(kml, to: .kml)
         let text = String(decoding: report.output, as: UTF8.self)
         #expect(text.contains("<longitude>-173.5</longitude>"), "\(text)")

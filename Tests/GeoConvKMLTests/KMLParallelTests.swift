@@ -1,11 +1,12 @@
 import Foundation
-@testable import GeoConv
 import GeoConvCore
-import GeoConvIO
 import GeoConvFormatKit
-@testable import GeoConvKML
+import GeoConvIO
 import GeoConvTestSupport
 import Testing
+
+@testable import GeoConv
+@testable import GeoConvKML
 
 /// `--jobs` on KML: long runs of Placemarks cut out of the document and read on other
 /// threads must give exactly what one thread reads — features, folders, styles known so
@@ -34,13 +35,15 @@ struct KMLParallelTests {
             text += #"<SimpleData name="label">a &amp; b \#(i)</SimpleData></SchemaData></ExtendedData>"#
             let coordinates = i == bad ? "1,x" : "\(Double(i) / 100),\(Double(i % 50) / 10)"
             if i % 211 == 0 {
-                text += "<gx:Track><when>2020-01-01T00:00:0\(i % 10)Z</when><gx:coord>\(Double(i) / 100) 1 0</gx:coord></gx:Track>"
+                text +=
+                    "<gx:Track><when>2020-01-01T00:00:0\(i % 10)Z</when><gx:coord>\(Double(i) / 100) 1 0</gx:coord></gx:Track>"
             } else if i % 301 == 0 {
                 text += "<Point><altitudeMode>floating</altitudeMode><coordinates>\(coordinates)</coordinates></Point>"
             } else if i % 83 == 7, style == "#s1" {
                 // Quoted '>' and "/>" in a start tag over two lines (the style s1's own width: the
                 // merge changes nothing, so the placemark keeps its styleUrl).
-                text += #"<Style id="q>\#(i)/>"\#n  ><LineStyle><width>3</width></LineStyle></Style><Point><coordinates>\#(coordinates)</coordinates></Point>"#
+                text +=
+                    #"<Style id="q>\#(i)/>"\#n  ><LineStyle><width>3</width></LineStyle></Style><Point><coordinates>\#(coordinates)</coordinates></Point>"#
             } else {
                 text += "<Point><coordinates>\(coordinates)</coordinates></Point>"
             }
@@ -101,8 +104,11 @@ struct KMLParallelTests {
         #expect(features[2_500].properties["geoconv:folder"] == ["second", "inner"])
         #expect(features[1_800].style.fillColor != nil)  // s2 known from here on
         #expect(features[194].snippet == "<b>bold</b> </Placemark> <Placemark> ")
-        #expect(one.diagnostics.entries["kml.style-unresolved"]?.count == 5)  // s3, defined nowhere (s2, defined further on, is applied)
-        #expect(features[1_600].style.fillColor != nil && features[1_600].style.fillColor == features[1_800].style.fillColor)  // s2 applied before its Style
+        // s3, defined nowhere (s2, defined further on, is applied)
+        #expect(one.diagnostics.entries["kml.style-unresolved"]?.count == 5)
+        #expect(
+            features[1_600].style.fillColor != nil && features[1_600].style.fillColor == features[1_800].style.fillColor
+        )  // s2 applied before its Style
         #expect(one.diagnostics.entries["kml.photooverlay-dropped"]?.count == 1)
         // The style no Placemark uses is reported once every run has been read, as one thread does.
         #expect(one.diagnostics.entries["kml.unused-style-dropped"]?.count == 1)
@@ -135,16 +141,22 @@ struct KMLParallelTests {
         }
     }
 
-    @Test("A loop of StyleMaps named inside a run, an emptied Style and an unused schema field: one thread's messages with --jobs")
+    @Test(
+        "A loop of StyleMaps named inside a run, an emptied Style and an unused schema field: one thread's messages with --jobs"
+    )
     func documentEndReports() throws {
-        var lines = [#"<kml xmlns="http://www.opengis.net/kml/2.2"><Document>"#,
-                     ##"<StyleMap id="a"><Pair><key>normal</key><styleUrl>#b</styleUrl></Pair></StyleMap>"##,
-                     ##"<StyleMap id="b"><Pair><key>normal</key><styleUrl>#a</styleUrl></Pair></StyleMap>"##,
-                     #"<Style id="empty"><ListStyle><listItemType>check</listItemType></ListStyle></Style>"#,
-                     #"<Schema id="s"><SimpleField name="f" type="int"/><SimpleField name="g" type="int"/></Schema>"#]
+        var lines = [
+            #"<kml xmlns="http://www.opengis.net/kml/2.2"><Document>"#,
+            ##"<StyleMap id="a"><Pair><key>normal</key><styleUrl>#b</styleUrl></Pair></StyleMap>"##,
+            ##"<StyleMap id="b"><Pair><key>normal</key><styleUrl>#a</styleUrl></Pair></StyleMap>"##,
+            #"<Style id="empty"><ListStyle><listItemType>check</listItemType></ListStyle></Style>"#,
+            #"<Schema id="s"><SimpleField name="f" type="int"/><SimpleField name="g" type="int"/></Schema>"#,
+        ]
         for i in 0..<20_000 {
             let style = i == 12_000 ? "<styleUrl>#a</styleUrl>" : (i == 15_000 ? "<styleUrl>#empty</styleUrl>" : "")
-            lines.append(##"<Placemark><name>p\##(i)</name>\##(style)<ExtendedData><SchemaData schemaUrl="#s"><SimpleData name="f">\##(i)</SimpleData></SchemaData></ExtendedData><Point><coordinates>1,2</coordinates></Point></Placemark>"##)
+            lines.append(
+                ##"<Placemark><name>p\##(i)</name>\##(style)<ExtendedData><SchemaData schemaUrl="#s"><SimpleData name="f">\##(i)</SimpleData></SchemaData></ExtendedData><Point><coordinates>1,2</coordinates></Point></Placemark>"##
+            )
         }
         lines.append("</Document></kml>")
         let text = lines.joined(separator: "\n")
@@ -154,21 +166,29 @@ struct KMLParallelTests {
         for code in ["kml.style-loop", "kml.style-reference-dropped", "kml.unused-schema-field"] {
             #expect(one.diagnostics.entries[code] != nil, "\(code)")
             #expect(two.diagnostics.entries[code]?.count == one.diagnostics.entries[code]?.count, "\(code)")
-            #expect(two.diagnostics.entries[code]?.first.location == one.diagnostics.entries[code]?.first.location, "\(code)")
+            #expect(
+                two.diagnostics.entries[code]?.first.location == one.diagnostics.entries[code]?.first.location,
+                "\(code)")
         }
-        #expect(one.diagnostics.entries["kml.style-loop"]?.count == 2 && one.diagnostics.entries["kml.style-loop"]?.first.location?.line == 2)
+        #expect(
+            one.diagnostics.entries["kml.style-loop"]?.count == 2
+                && one.diagnostics.entries["kml.style-loop"]?.first.location?.line == 2)
         #expect(one.diagnostics.entries["kml.unused-schema-field"]?.first.message.contains(#""g""#) == true)
     }
 
-    @Test("Handed out in cuts (the conversion's workers parse and write them): every run with the tables at its marker, the rest in order")
+    @Test(
+        "Handed out in cuts (the conversion's workers parse and write them): every run with the tables at its marker, the rest in order"
+    )
     func cuts() throws {
         let text = Self.document()
         func reader() throws -> KMLReader {
-            try KMLReader(try ByteReader(.memory(Array(text.utf8), name: "in.kml")),
-                          options: KMLReadOptions(cutsRuns: true),
-                          diagnostics: DiagnosticLog())
+            try KMLReader(
+                try ByteReader(.memory(Array(text.utf8), name: "in.kml")),
+                options: KMLReadOptions(cutsRuns: true),
+                diagnostics: DiagnosticLog())
         }
-        var sequential = try KMLReader(try ByteReader(.memory(Array(text.utf8), name: "in.kml")), diagnostics: DiagnosticLog())
+        var sequential = try KMLReader(
+            try ByteReader(.memory(Array(text.utf8), name: "in.kml")), diagnostics: DiagnosticLog())
         _ = try sequential.readHeader()
         var expected: [Feature] = []
         while let feature = try sequential.next() { expected.append(feature) }
@@ -181,7 +201,8 @@ struct KMLParallelTests {
         #expect(sample.features >= KMLSplitter.minimumPlacemarks)
         #expect(sample.bytes < FeatureRun.largestParallelFeature * sample.features)
         var features: [Feature] = []
-        var runs = 0, readHere = 0
+        var runs = 0
+        var readHere = 0
         let log = DiagnosticLog()
         while let run = try cutting.nextFeatureRun(size: 1 << 18) {
             var pieces = try run.reader(named: "in.kml", diagnostics: log)
@@ -203,7 +224,8 @@ struct KMLParallelTests {
 
     @Test("An XML error after runs, and a --strict warning of the document's own reader, are one thread's")
     func errorsAfterRuns() throws {
-        let broken = Self.document().replacingOccurrences(of: "</Folder></Folder></Document>", with: "</Folder></Foldr></Document>")
+        let broken = Self.document().replacingOccurrences(
+            of: "</Folder></Folder></Document>", with: "</Folder></Foldr></Document>")
         let one = #expect(throws: GeoConvError.self) { _ = try convert(broken, jobs: 1) }
         let two = #expect(throws: GeoConvError.self) { _ = try convert(broken, jobs: 2) }
         #expect(one?.code == .invalidInput)
@@ -214,7 +236,9 @@ struct KMLParallelTests {
 
         // Inside a run: libxml2 names the line of the unclosed start tag, the input's.
         let inRun = Self.document().replacingOccurrences(of: "<name>place 1500</name>", with: "<name>place 1500</nam>")
-        let lineOfTag = inRun.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("</nam>") }.map { $0 + 1 }
+        let lineOfTag = inRun.split(separator: "\n", omittingEmptySubsequences: false).firstIndex {
+            $0.contains("</nam>")
+        }.map { $0 + 1 }
         let oneInRun = #expect(throws: GeoConvError.self) { _ = try convert(inRun, jobs: 1) }
         let twoInRun = #expect(throws: GeoConvError.self) { _ = try convert(inRun, jobs: 2) }
         #expect(oneInRun?.message == "Opening and ending tag mismatch: name line \(lineOfTag ?? 0) and nam")
@@ -224,8 +248,9 @@ struct KMLParallelTests {
 
         // Under --strict the first loss ends the conversion: the first Placemark with s2 unknown,
         // inside a run; with s2 defined before it, the PhotoOverlay the document's reader drops.
-        let defined = Self.document().replacingOccurrences(of: "<Folder><name>first</name>",
-                                                           with: #"<Style id="s2"/><Style id="s3"/><Folder><name>first</name>"#)
+        let defined = Self.document().replacingOccurrences(
+            of: "<Folder><name>first</name>",
+            with: #"<Style id="s2"/><Style id="s3"/><Folder><name>first</name>"#)
         let strictOne = #expect(throws: GeoConvError.self) { _ = try convert(defined, jobs: 1, strict: true) }
         let strictTwo = #expect(throws: GeoConvError.self) { _ = try convert(defined, jobs: 2, strict: true) }
         #expect(strictOne?.code == .dataLoss)
@@ -234,10 +259,13 @@ struct KMLParallelTests {
         #expect(strictTwo?.location == strictOne?.location)
     }
 
-    @Test("A warning in a run is one thread's, at its line and column; under --strict the same error, after the features before it")
+    @Test(
+        "A warning in a run is one thread's, at its line and column; under --strict the same error, after the features before it"
+    )
     func warningAndErrorInRun() throws {
         let text = Self.document(badCoordinatesAt: 1_234)
-        let line = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(">1,x<") }.map { $0 + 1 }
+        let line = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(">1,x<") }.map
+        { $0 + 1 }
         let one = try convert(text, jobs: 1)
         let two = try convert(text, jobs: 2)
         let warning = one.diagnostics.entries["kml.invalid-coordinates"]
@@ -272,7 +300,8 @@ struct KMLParallelTests {
         return (out, runs, splitter.markerName)
     }
 
-    @Test("Runs are cut where Placemarks follow one another, and what stands for them keeps every byte, line and column")
+    @Test(
+        "Runs are cut where Placemarks follow one another, and what stands for them keeps every byte, line and column")
     func splitting() throws {
         let text = Self.document()
         let (main, runs, marker) = try mainDocument(text)
@@ -288,9 +317,11 @@ struct KMLParallelTests {
         let markers = read.filter { main, _ in String(decoding: main, as: UTF8.self).contains("<" + marker) }
         #expect(markers.count == runs)
         #expect(read.filter { main, input in !main.elementsEqual(input) }.count == runs)
-        #expect(String(decoding: main, as: UTF8.self).contains("<Style id=\"s2\">"))  // what is not a run passes through
+        // what is not a run passes through
+        #expect(String(decoding: main, as: UTF8.self).contains("<Style id=\"s2\">"))
         // A namespace declared below the root stops the cutting from there on.
-        let declared = text.replacingOccurrences(of: "<Folder><name>first</name>", with: #"<Folder xmlns:x="urn:x"><name>first</name>"#)
+        let declared = text.replacingOccurrences(
+            of: "<Folder><name>first</name>", with: #"<Folder xmlns:x="urn:x"><name>first</name>"#)
         #expect(try mainDocument(declared).runs == 0)
         #expect(try mainDocument(declared).bytes == Array(declared.utf8))
     }

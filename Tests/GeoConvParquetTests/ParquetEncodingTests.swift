@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import GeoConvParquet
 import GeoConvCore
+import Testing
+
+@testable import GeoConvParquet
 
 @Suite("Parquet's encodings: Thrift compact, the RLE/bit-packing hybrid, Snappy")
 struct ParquetEncodingTests {
@@ -15,7 +16,9 @@ struct ParquetEncodingTests {
             var bytes: [UInt8] = []
             ParquetHybrid.encode(values, width: width, to: &bytes)
             var back: [UInt32] = []
-            try bytes.withUnsafeBytes { try ParquetHybrid.decode($0, width: width, count: values.count, into: &back, base: 0) }
+            try bytes.withUnsafeBytes {
+                try ParquetHybrid.decode($0, width: width, count: values.count, into: &back, base: 0)
+            }
             #expect(back == values, "width \(width)")
         }
     }
@@ -34,7 +37,9 @@ struct ParquetEncodingTests {
     func hybridDamaged() {
         var back: [UInt32] = []
         #expect {
-            try [UInt8]([0x03]).withUnsafeBytes { try ParquetHybrid.decode($0, width: 8, count: 8, into: &back, base: 100) }
+            try [UInt8]([0x03]).withUnsafeBytes {
+                try ParquetHybrid.decode($0, width: 8, count: 8, into: &back, base: 100)
+            }
         } throws: { error in
             (error as? GeoConvError)?.code == .invalidInput && (error as? GeoConvError)?.location?.byteOffset == 101
         }
@@ -46,19 +51,30 @@ struct ParquetEncodingTests {
         string.type = .byteArray
         string.convertedType = 0
         string.annotation = .string
-        let column = ParquetColumnMetadata(type: .byteArray, encodings: [.plain, .rle, .rleDictionary], path: ["name"], codec: .zstd, valueCount: 300,
-                                           uncompressedSize: 1234, compressedSize: 567, dataPageOffset: 40, dictionaryPageOffset: 4,
-                                           statistics: ParquetStatistics(nullCount: 3, minValue: Array("a".utf8), maxValue: Array("z".utf8)))
-        let metadata = ParquetFileMetadata(schema: [ParquetSchemaElement(name: "schema", childCount: 1), string], rowCount: 300,
-                                           rowGroups: [ParquetRowGroup(columns: [column], totalByteSize: 1234, rowCount: 300, fileOffset: 4, totalCompressedSize: 567)],
-                                           keyValues: [("geo", "{}")], createdBy: "geoconv")
+        let column = ParquetColumnMetadata(
+            type: .byteArray, encodings: [.plain, .rle, .rleDictionary], path: ["name"], codec: .zstd, valueCount: 300,
+            uncompressedSize: 1234, compressedSize: 567, dataPageOffset: 40, dictionaryPageOffset: 4,
+            statistics: ParquetStatistics(nullCount: 3, minValue: Array("a".utf8), maxValue: Array("z".utf8)))
+        let metadata = ParquetFileMetadata(
+            schema: [ParquetSchemaElement(name: "schema", childCount: 1), string], rowCount: 300,
+            rowGroups: [
+                ParquetRowGroup(
+                    columns: [column], totalByteSize: 1234, rowCount: 300, fileOffset: 4, totalCompressedSize: 567)
+            ],
+            keyValues: [("geo", "{}")], createdBy: "geoconv")
         let bytes = metadata.encoded()
         let back = try bytes.withUnsafeBytes { try ParquetFileMetadata(decoding: $0, at: 0) }
-        #expect(back.rowCount == 300 && back.createdBy == "geoconv" && back.keyValues.first?.key == "geo" && back.keyValues.first?.value == "{}")
-        #expect(back.schema.map(\.name) == ["schema", "name"] && back.schema[1].annotation == .string && back.schema[1].repetition == .optional)
+        #expect(
+            back.rowCount == 300 && back.createdBy == "geoconv" && back.keyValues.first?.key == "geo"
+                && back.keyValues.first?.value == "{}")
+        #expect(
+            back.schema.map(\.name) == ["schema", "name"] && back.schema[1].annotation == .string
+                && back.schema[1].repetition == .optional)
         let chunk = try #require(back.rowGroups.first?.columns.first)
         #expect(chunk.path == ["name"] && chunk.codec == .zstd && chunk.encodings == [.plain, .rle, .rleDictionary])
-        #expect(chunk.dataPageOffset == 40 && chunk.dictionaryPageOffset == 4 && chunk.valueCount == 300 && chunk.compressedSize == 567)
+        #expect(
+            chunk.dataPageOffset == 40 && chunk.dictionaryPageOffset == 4 && chunk.valueCount == 300
+                && chunk.compressedSize == 567)
         #expect(chunk.statistics?.nullCount == 3 && chunk.statistics?.minValue == Array("a".utf8))
     }
 
@@ -94,14 +110,18 @@ struct ParquetEncodingTests {
         let out = try compressed.withUnsafeBytes { try Snappy.decompress($0, size: 13, at: 0) }
         #expect(String(decoding: out, as: UTF8.self) == "abcabcabcabcX")
         #expect(throws: GeoConvError.self) {
-            try [UInt8]([4, 1 << 2 | 1, 9]).withUnsafeBytes { try Snappy.decompress($0, size: 4, at: 0) }  // a copy before any output
+            // a copy before any output
+            try [UInt8]([4, 1 << 2 | 1, 9]).withUnsafeBytes { try Snappy.decompress($0, size: 4, at: 0) }
         }
     }
 
     @Test("Dates, timestamps and decimals read as their text")
     func values() {
-        #expect(ParquetValues.date(days: 0) == "1970-01-01" && ParquetValues.date(days: 19_723) == "2024-01-01" && ParquetValues.date(days: -1) == "1969-12-31")
-        #expect(ParquetValues.timestamp(1_704_067_200_123, unitsPerSecond: 1000, utc: true) == "2024-01-01T00:00:00.123Z")
+        #expect(
+            ParquetValues.date(days: 0) == "1970-01-01" && ParquetValues.date(days: 19_723) == "2024-01-01"
+                && ParquetValues.date(days: -1) == "1969-12-31")
+        #expect(
+            ParquetValues.timestamp(1_704_067_200_123, unitsPerSecond: 1000, utc: true) == "2024-01-01T00:00:00.123Z")
         #expect(ParquetValues.timestamp(-1, unitsPerSecond: 1_000_000, utc: false) == "1969-12-31T23:59:59.999999")
         #expect(ParquetValues.decimal(magnitude: 12345, negative: true, scale: 3).literal == "-12.345")
         #expect(ParquetValues.decimal(magnitude: 5, negative: false, scale: 2).literal == "0.05")

@@ -52,7 +52,8 @@ struct ShapefileRecordTests {
         // The DBF: its header, two fields, three records and the end mark.
         let dbf = Array(try Data(contentsOf: directory.appendingPathComponent("p.dbf")))
         #expect(dbf[0] == 3 && Self.littleEndian(dbf, 4) == 3)
-        let headerLength = Int(dbf[8]) | Int(dbf[9]) << 8, recordLength = Int(dbf[10]) | Int(dbf[11]) << 8
+        let headerLength = Int(dbf[8]) | Int(dbf[9]) << 8
+        let recordLength = Int(dbf[10]) | Int(dbf[11]) << 8
         #expect(headerLength == 32 + 2 * 32 + 1 && dbf[headerLength - 1] == 0x0D)
         #expect(String(decoding: dbf[32..<33], as: UTF8.self) == "n" && dbf[32 + 11] == UInt8(ascii: "N"))
         #expect(String(decoding: dbf[64..<69], as: UTF8.self) == "label" && dbf[64 + 11] == UInt8(ascii: "C"))
@@ -68,8 +69,9 @@ struct ShapefileRecordTests {
         #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o044 } == 0o044, "readable as the umask allows")
     }
 
-    @Test("A projected GeoParquet (PROJJSON CRS) → Shapefile: the .prj in Esri's WKT, as GDAL writes it",
-          .enabled(if: BuiltTraits.proj && BuiltTraits.zstd))
+    @Test(
+        "A projected GeoParquet (PROJJSON CRS) → Shapefile: the .prj in Esri's WKT, as GDAL writes it",
+        .enabled(if: BuiltTraits.proj && BuiltTraits.zstd))
     func projectedPRJ() throws {
         let directory = try ShapefileWritingTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -88,8 +90,9 @@ struct ShapefileRecordTests {
         let directory = try ShapefileWritingTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         // (Into memory, the files are named out.*, as info names them.)
-        let written = try Converter().convert(.file(path), to: .memory,
-                                              options: ConversionOptions(outputFormat: .shapefile))
+        let written = try Converter().convert(
+            .file(path), to: .memory,
+            options: ConversionOptions(outputFormat: .shapefile))
         let inspected = try Converter().inspect(.file(path))
         #expect(inspected.losses["shapefile"] == written.diagnostics.summary, "\(inspected.losses["shapefile"] ?? [])")
         #expect(written.diagnostics.entries["shapefile.text-truncated"] != nil)

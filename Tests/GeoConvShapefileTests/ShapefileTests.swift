@@ -9,27 +9,44 @@ import Testing
 /// and to GDAL reading what geoconv writes.
 @Suite("Shapefile")
 struct ShapefileTests {
-    static func load(_ name: String, options: ConversionOptions = ConversionOptions()) throws -> (OverlayDocument, DiagnosticLog) {
+    static func load(
+        _ name: String, options: ConversionOptions = ConversionOptions()
+    ) throws -> (OverlayDocument, DiagnosticLog) {
         let log = DiagnosticLog()
-        let document = try OverlayDocument.load(.file(Fixtures.testdata("shapefile/\(name)")), options: options, diagnostics: log)
+        let document = try OverlayDocument.load(
+            .file(Fixtures.testdata("shapefile/\(name)")), options: options, diagnostics: log)
         return (document, log)
     }
 
-    static func c(_ lon: Double, _ lat: Double, _ z: Double? = nil) -> Coordinate { Coordinate(latitude: lat, longitude: lon, altitude: z) }
-
-    static func square(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, clockwise: Bool) -> Path {
-        clockwise ? [c(x0, y0), c(x0, y1), c(x1, y1), c(x1, y0), c(x0, y0)] : [c(x0, y0), c(x1, y0), c(x1, y1), c(x0, y1), c(x0, y0)]
+    static func c(_ lon: Double, _ lat: Double, _ z: Double? = nil) -> Coordinate {
+        Coordinate(latitude: lat, longitude: lon, altitude: z)
     }
 
-    @Test("Polygons: clockwise rings are outer ones, holes go to the ring around them; values typed as GDAL types them; a null shape")
+    static func square(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, clockwise: Bool) -> Path {
+        clockwise
+            ? [c(x0, y0), c(x0, y1), c(x1, y1), c(x1, y0), c(x0, y0)]
+            : [c(x0, y0), c(x1, y0), c(x1, y1), c(x0, y1), c(x0, y0)]
+    }
+
+    @Test(
+        "Polygons: clockwise rings are outer ones, holes go to the ring around them; values typed as GDAL types them; a null shape"
+    )
     func polygons() throws {
         let (document, _) = try Self.load("parcels.shp")
         #expect(document.header.crs == nil)  // the .prj says WGS84
         #expect(document.features.count == 3)
         let lot = document.features[0]
-        #expect(lot.geometry == .polygon(PolygonRings(outer: Self.square(0, 0, 10, 10, clockwise: true),
-                                                     holes: [Self.square(4, 4, 6, 6, clockwise: false)])))
-        #expect(lot.properties == ["name": "Lot with a pond", "area": .number(JSONNumber(1250.75)!), "lots": 3, "public": 1, "note": "Zürich – café"])
+        #expect(
+            lot.geometry
+                == .polygon(
+                    PolygonRings(
+                        outer: Self.square(0, 0, 10, 10, clockwise: true),
+                        holes: [Self.square(4, 4, 6, 6, clockwise: false)])))
+        #expect(
+            lot.properties == [
+                "name": "Lot with a pond", "area": .number(JSONNumber(1250.75)!), "lots": 3, "public": 1,
+                "note": "Zürich – café",
+            ])
         #expect(lot.title == "Lot with a pond")
         guard case .multiPolygon(let islands)? = document.features[1].geometry else {
             Issue.record("not a MultiPolygon: \(String(describing: document.features[1].geometry))")
@@ -44,14 +61,19 @@ struct ShapefileTests {
     @Test("PolyLineZ: one part a LineString, several a MultiLineString, with altitudes")
     func lines() throws {
         let (document, _) = try Self.load("roads.shp")
-        #expect(document.features.map(\.geometry) == [
-            .lineString([Self.c(7.1, 46.2, 410.5), Self.c(7.2, 46.3, 420.25), Self.c(7.3, 46.35, 433)]),
-            .multiLineString([[Self.c(7, 46, 400), Self.c(7.05, 46.05, 401)], [Self.c(7.5, 46.5, 500), Self.c(7.6, 46.6, 510)]]),
-        ])
+        #expect(
+            document.features.map(\.geometry) == [
+                .lineString([Self.c(7.1, 46.2, 410.5), Self.c(7.2, 46.3, 420.25), Self.c(7.3, 46.35, 433)]),
+                .multiLineString([
+                    [Self.c(7, 46, 400), Self.c(7.05, 46.05, 401)], [Self.c(7.5, 46.5, 500), Self.c(7.6, 46.6, 510)],
+                ]),
+            ])
         #expect(document.features[1].properties == ["ref": "B22", "lanes": 2])
     }
 
-    @Test("Text decoded from the .cpg's code page, from the DBF's language driver id, or as --shp-encoding says", arguments: ["stops.shp", "stops-ldid.shp"])
+    @Test(
+        "Text decoded from the .cpg's code page, from the DBF's language driver id, or as --shp-encoding says",
+        arguments: ["stops.shp", "stops-ldid.shp"])
     func encodings(file: String) throws {
         let (document, log) = try Self.load(file)
         #expect(document.features.map(\.title) == ["Gare de Lyon", "Besançon Viotte", "Señora de la Peña"])
@@ -63,16 +85,18 @@ struct ShapefileTests {
         #expect(wrongLog.entries["shapefile.invalid-text"] != nil)
     }
 
-    @Test("A .cpg naming no known encoding (QGIS's \"System\") is read as GDAL reads it, with a warning",
-          arguments: ["stops-ldid", "stops"])
+    @Test(
+        "A .cpg naming no known encoding (QGIS's \"System\") is read as GDAL reads it, with a warning",
+        arguments: ["stops-ldid", "stops"])
     func unknownCodePage(base: String) throws {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("geoconv-cpg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         for part in ["shp", "shx", "dbf", "prj"] {
-            try FileManager.default.copyItem(atPath: Fixtures.testdata("shapefile/\(base).\(part)"),
-                                             toPath: directory.appendingPathComponent("s.\(part)").path)
+            try FileManager.default.copyItem(
+                atPath: Fixtures.testdata("shapefile/\(base).\(part)"),
+                toPath: directory.appendingPathComponent("s.\(part)").path)
         }
         try "System".write(to: directory.appendingPathComponent("s.cpg"), atomically: true, encoding: .utf8)
         let log = DiagnosticLog()
@@ -85,18 +109,21 @@ struct ShapefileTests {
         #expect(warning.first.message.contains(readAs))
     }
 
-    @Test("A .prj PROJ cannot read: carried shapefile → shapefile with a warning; to degrees, refused with a hint",
-          .enabled(if: BuiltTraits.proj))
+    @Test(
+        "A .prj PROJ cannot read: carried shapefile → shapefile with a warning; to degrees, refused with a hint",
+        .enabled(if: BuiltTraits.proj))
     func unreadablePRJ() throws {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("geoconv-prj-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         for part in ["shp", "shx", "dbf"] {
-            try FileManager.default.copyItem(atPath: Fixtures.testdata("shapefile/roads.\(part)"),
-                                             toPath: directory.appendingPathComponent("r.\(part)").path)
+            try FileManager.default.copyItem(
+                atPath: Fixtures.testdata("shapefile/roads.\(part)"),
+                toPath: directory.appendingPathComponent("r.\(part)").path)
         }
-        let prj = #"PROJCS["Unknown Projection",GEOGCS["GCS_unknown",DATUM["D_unknown",SPHEROID["unknown",0,0]]],"#
+        let prj =
+            #"PROJCS["Unknown Projection",GEOGCS["GCS_unknown",DATUM["D_unknown",SPHEROID["unknown",0,0]]],"#
             + #"PROJECTION["No_Such_Projection"],UNIT["Meter",1]]"#
         try prj.write(to: directory.appendingPathComponent("r.prj"), atomically: true, encoding: .utf8)
         let input = directory.appendingPathComponent("r.shp").path
@@ -119,8 +146,12 @@ struct ShapefileTests {
         #expect(document.features.count == 5)
         #expect(document.features[3].properties["ref"] == "A1")
         #expect(log.entries["shapefile.layers-merged"] != nil)
-        let piped = try CLI.run(["-c", "\"$0\" - - --from shapefile --to geojsonseq < \(Fixtures.testdata("shapefile/both.zip"))", CLI.executable.path],
-                                shell: true)
+        let piped = try CLI.run(
+            [
+                "-c", "\"$0\" - - --from shapefile --to geojsonseq < \(Fixtures.testdata("shapefile/both.zip"))",
+                CLI.executable.path,
+            ],
+            shell: true)
         #expect(piped.status == 0 && piped.stdout.split(separator: "\n").count == 5, "\(piped.stderr)")
     }
 
@@ -134,12 +165,16 @@ struct ShapefileTests {
     /// attributes share a name), made byte by byte.
     static func dbf(fields: [String], rows: [[String]], width: Int = 10) -> [UInt8] {
         func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
-        let headerLength = 32 + 32 * fields.count + 1, recordLength = 1 + width * fields.count
+        let headerLength = 32 + 32 * fields.count + 1
+        let recordLength = 1 + width * fields.count
         var out: [UInt8] = [3, 126, 1, 1] + [UInt8(rows.count), 0, 0, 0] + le16(headerLength) + le16(recordLength)
         out += [UInt8](repeating: 0, count: 20)
         for name in fields {
             let bytes = Array(name.utf8.prefix(10))
-            out += bytes + [UInt8](repeating: 0, count: 11 - bytes.count) + [UInt8(ascii: "C"), 0, 0, 0, 0, UInt8(width), 0]
+            out +=
+                bytes + [UInt8](repeating: 0, count: 11 - bytes.count) + [
+                    UInt8(ascii: "C"), 0, 0, 0, 0, UInt8(width), 0,
+                ]
             out += [UInt8](repeating: 0, count: 14)
         }
         out.append(0x0D)
@@ -158,14 +193,19 @@ struct ShapefileTests {
         let shp = directory.appendingPathComponent("dup.shp").path
         try "lon,lat\n1,2\n3,4\n".write(toFile: csv, atomically: false, encoding: .utf8)
         _ = try Converter().convert(.file(csv), to: .file(shp))
-        let table = Self.dbf(fields: ["TestColumn", "TestColumn", "testcolumn"], rows: [["a", "b", "c"], ["d", "e", "f"]])
+        let table = Self.dbf(
+            fields: ["TestColumn", "TestColumn", "testcolumn"], rows: [["a", "b", "c"], ["d", "e", "f"]])
         try Data(table).write(to: directory.appendingPathComponent("dup.dbf"))
         let log = DiagnosticLog()
         let document = try OverlayDocument.load(.file(shp), diagnostics: log)
-        #expect(document.features.map { Array($0.properties.keys) } == Array(repeating: ["TestColumn", "TestColumn2", "testcolumn"], count: 2))
+        #expect(
+            document.features.map { Array($0.properties.keys) }
+                == Array(repeating: ["TestColumn", "TestColumn2", "testcolumn"], count: 2))
         #expect(document.features.map { $0.properties["TestColumn2"] } == ["b", "e"])
         #expect(document.features.map { $0.properties["testcolumn"] } == ["c", "f"])
-        #expect(log.entries["shapefile.duplicate-field-renamed"]?.first.message.contains("TestColumn → TestColumn2") == true)
+        #expect(
+            log.entries["shapefile.duplicate-field-renamed"]?.first.message.contains("TestColumn → TestColumn2") == true
+        )
     }
 }
 

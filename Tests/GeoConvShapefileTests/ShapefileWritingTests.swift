@@ -6,7 +6,9 @@ import Testing
 #if Shapefile
 /// What GDAL's ogr2ogr makes of a file: its features as GeoJSON objects (`nil` without GDAL).
 enum GDALShapefile {
-    static let ogr2ogr: String? = ["/usr/bin/ogr2ogr", "/usr/local/bin/ogr2ogr"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let ogr2ogr: String? = ["/usr/bin/ogr2ogr", "/usr/local/bin/ogr2ogr"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 
     /// `path`'s features as ogr2ogr converts them to GeoJSON (in WGS84 with `wgs84`). A zip is
     /// read through `/vsizip/`, in the folder of its first `.shp` when that is not the root.
@@ -15,16 +17,22 @@ enum GDALShapefile {
         if path.hasSuffix(".zip") {
             source = "/vsizip/" + path
             let list = try run("/usr/bin/unzip", ["-Z1", path])
-            if let shp = String(decoding: list, as: UTF8.self).split(separator: "\n").first(where: { $0.lowercased().hasSuffix(".shp") }),
-               let slash = shp.lastIndex(of: "/")
+            if let shp = String(decoding: list, as: UTF8.self).split(separator: "\n").first(where: {
+                $0.lowercased().hasSuffix(".shp")
+            }),
+                let slash = shp.lastIndex(of: "/")
             {
                 source += "/" + shp[..<slash]
             }
         }
         // Without a .prj GDAL cannot reproject: the data is taken as it is, by both.
-        let hasPRJ = path.hasSuffix(".zip") ? String(decoding: try run("/usr/bin/unzip", ["-Z1", path]), as: UTF8.self).lowercased().contains(".prj")
+        let hasPRJ =
+            path.hasSuffix(".zip")
+            ? String(decoding: try run("/usr/bin/unzip", ["-Z1", path]), as: UTF8.self).lowercased().contains(".prj")
             : FileManager.default.fileExists(atPath: String(path.dropLast(4)) + ".prj")
-        let data = try run(try #require(ogr2ogr), ["-f", "GeoJSON", "/vsistdout/", source] + (wgs84 && hasPRJ ? ["-t_srs", "OGC:CRS84"] : []))
+        let data = try run(
+            try #require(ogr2ogr),
+            ["-f", "GeoJSON", "/vsistdout/", source] + (wgs84 && hasPRJ ? ["-t_srs", "OGC:CRS84"] : []))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         return try #require(object["features"] as? [[String: Any]])
     }
@@ -46,7 +54,9 @@ enum GDALShapefile {
     static func ordinates(_ value: Any?) -> [Double] {
         if let number = value as? NSNumber { return [number.doubleValue] }
         if let array = value as? [Any] { return array.flatMap(ordinates) }
-        if let object = value as? [String: Any] { return ordinates(object["coordinates"]) + ordinates(object["geometries"]) }
+        if let object = value as? [String: Any] {
+            return ordinates(object["coordinates"]) + ordinates(object["geometries"])
+        }
         return []
     }
 
@@ -73,13 +83,14 @@ enum GDALShapefile {
     static func same(_ gdal: Any?, _ ours: JSONValue?) -> Bool {
         switch (gdal, ours) {
         case (nil, nil), (nil, .null?), (is NSNull, .null?), (is NSNull, nil): return true
-        case (let n as NSNumber, .number(let m)?): return abs(n.doubleValue - m.doubleValue) <= 1e-9 * max(1, abs(m.doubleValue))
+        case (let n as NSNumber, .number(let m)?):
+            return abs(n.doubleValue - m.doubleValue) <= 1e-9 * max(1, abs(m.doubleValue))
         case (let s as String, .string(let t)?): return s == t
         case (let nested?, .string(let t)?) where nested is [Any] || nested is [String: Any]:
             // GDAL's GeoJSON writer turns text that is a JSON array or object back into one.
             guard let parsed = try? JSONSerialization.jsonObject(with: Data(t.utf8)),
-                  let a = try? JSONSerialization.data(withJSONObject: parsed, options: .sortedKeys),
-                  let b = try? JSONSerialization.data(withJSONObject: nested, options: .sortedKeys)
+                let a = try? JSONSerialization.data(withJSONObject: parsed, options: .sortedKeys),
+                let b = try? JSONSerialization.data(withJSONObject: nested, options: .sortedKeys)
             else { return false }
             return a == b
         default: return false
@@ -95,7 +106,9 @@ struct ShapefileWritingTests {
         return url
     }
 
-    static func convert(_ input: String, to output: String, options: ConversionOptions = ConversionOptions()) throws -> ConversionReport {
+    static func convert(
+        _ input: String, to output: String, options: ConversionOptions = ConversionOptions()
+    ) throws -> ConversionReport {
         try Converter().convert(.file(input), to: .file(output), options: options)
     }
 
@@ -106,14 +119,24 @@ struct ShapefileWritingTests {
         let out = directory.appendingPathComponent("out.shp").path
         let report = try Self.convert(Fixtures.testdata("shapefile/source/mixed.geojson"), to: out)
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        #expect(names == ["out", "out_lines", "out_polygons"].flatMap { base in ["cpg", "dbf", "prj", "shp", "shx"].map { "\(base).\($0)" } })
-        #expect(try String(contentsOfFile: directory.appendingPathComponent("out.cpg").path, encoding: .utf8) == "UTF-8")
+        #expect(
+            names
+                == ["out", "out_lines", "out_polygons"].flatMap { base in
+                    ["cpg", "dbf", "prj", "shp", "shx"].map { "\(base).\($0)" }
+                })
+        #expect(
+            try String(contentsOfFile: directory.appendingPathComponent("out.cpg").path, encoding: .utf8) == "UTF-8")
         let codes = Set(report.diagnostics.entries.keys)
-        for code in ["shapefile.kinds-split", "shapefile.field-renamed", "shapefile.nested-value-as-json", "shapefile.text-truncated",
-                     "shapefile.boolean-as-integer", "shapefile.value-as-text"] {
+        for code in [
+            "shapefile.kinds-split", "shapefile.field-renamed", "shapefile.nested-value-as-json",
+            "shapefile.text-truncated",
+            "shapefile.boolean-as-integer", "shapefile.value-as-text",
+        ] {
             #expect(codes.contains(code), "\(code) not reported: \(codes.sorted())")
         }
-        #expect(report.diagnostics.entries["shapefile.field-renamed"]?.first.message.contains(#""opening_hours_other" is written as "opening__1""#) == true)
+        #expect(
+            report.diagnostics.entries["shapefile.field-renamed"]?.first.message.contains(
+                #""opening_hours_other" is written as "opening__1""#) == true)
 
         let log = DiagnosticLog()
         let points = try OverlayDocument.load(.file(out), diagnostics: log).features
@@ -124,9 +147,13 @@ struct ShapefileWritingTests {
         #expect(points[0].properties["open"] == 1 && points[0].properties["count"] == "7")
         #expect(points[1].geometry == nil && points[1].properties["kind"] == "nothing")
         #expect(points[2].geometry == .point(Coordinate(latitude: 48.86, longitude: 2.36, altitude: 0)))
-        let polygons = try OverlayDocument.load(.file(directory.appendingPathComponent("out_polygons.shp").path)).features
-        #expect(polygons.count == 1 && polygons[0].title == "Park" && polygons[0].properties["descriptio"] == "A park with a lake")
-        guard case .polygon(let rings)? = polygons[0].geometry, case .string(let long)? = polygons[0].properties["long"] else {
+        let polygons = try OverlayDocument.load(.file(directory.appendingPathComponent("out_polygons.shp").path))
+            .features
+        #expect(
+            polygons.count == 1 && polygons[0].title == "Park"
+                && polygons[0].properties["descriptio"] == "A park with a lake")
+        guard case .polygon(let rings)? = polygons[0].geometry, case .string(let long)? = polygons[0].properties["long"]
+        else {
             Issue.record("\(polygons)")
             return
         }
@@ -134,12 +161,15 @@ struct ShapefileWritingTests {
         #expect(long.utf8.count <= 254 && long.hasPrefix("Ünïcode abcdefghij"))
     }
 
-    @Test("GDAL reads what geoconv writes: the same features, values and positions", .enabled(if: GDALShapefile.ogr2ogr != nil),
-          arguments: ["source/mixed.geojson", "parcels.shp", "roads.shp", "stops.shp"])
+    @Test(
+        "GDAL reads what geoconv writes: the same features, values and positions",
+        .enabled(if: GDALShapefile.ogr2ogr != nil),
+        arguments: ["source/mixed.geojson", "parcels.shp", "roads.shp", "stops.shp"])
     func gdalReadsBack(input: String) throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try Self.convert(Fixtures.testdata("shapefile/\(input)"), to: directory.appendingPathComponent("out.shp").path)
+        _ = try Self.convert(
+            Fixtures.testdata("shapefile/\(input)"), to: directory.appendingPathComponent("out.shp").path)
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".shp") {
             let path = directory.appendingPathComponent(name).path
             let ours = try OverlayDocument.load(.file(path)).features
@@ -148,8 +178,14 @@ struct ShapefileWritingTests {
             for (g, o) in zip(gdal, ours) {
                 let properties = g["properties"] as? [String: Any] ?? [:]
                 #expect(Set(properties.keys) == Set(o.properties.keys), "\(name)")
-                for (key, value) in properties { #expect(GDALShapefile.same(value, o.properties[key]), "\(name): \(key) = \(value) vs \(String(describing: o.properties[key]))") }
-                #expect(GDALShapefile.close(GDALShapefile.ordinates(g["geometry"]), GDALShapefile.ordinates(o.geometry)), "\(name)")
+                for (key, value) in properties {
+                    #expect(
+                        GDALShapefile.same(value, o.properties[key]),
+                        "\(name): \(key) = \(value) vs \(String(describing: o.properties[key]))")
+                }
+                #expect(
+                    GDALShapefile.close(GDALShapefile.ordinates(g["geometry"]), GDALShapefile.ordinates(o.geometry)),
+                    "\(name)")
             }
         }
     }
@@ -159,7 +195,8 @@ struct ShapefileWritingTests {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("in.geojson").path
-        let text = #"{"type":"FeatureCollection","features":["#
+        let text =
+            #"{"type":"FeatureCollection","features":["#
             + #"{"type":"Feature","properties":{"kept":"a b","spaced":"x","empty":"y"},"#
             + #""geometry":{"type":"Point","coordinates":[1,2]}},"#
             + #"{"type":"Feature","properties":{"kept":"c","spaced":"  0.00 m","empty":""},"#
@@ -188,9 +225,13 @@ struct ShapefileWritingTests {
         options.formatOptions[ShapefileOptions.kind] = "polygons"
         let out = directory.appendingPathComponent("parks.shp").path
         let report = try Self.convert(Fixtures.testdata("shapefile/source/mixed.geojson"), to: out, options: options)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".shp") } == ["parks.shp"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".shp") } == [
+                "parks.shp"
+            ])
         #expect(try OverlayDocument.load(.file(out)).features.map(\.geometry?.kind) == [.polygon, nil])
-        #expect(report.diagnostics.entries["shapefile.kind-dropped"]?.count == 2)  // points (2) and lines (1): one line each
+        // points (2) and lines (1): one line each
+        #expect(report.diagnostics.entries["shapefile.kind-dropped"]?.count == 2)
     }
 
     @Test("A .prj-less shapefile whose coordinates are not degrees keeps them in every output, with the --s-srs hint")
@@ -225,12 +266,15 @@ struct ShapefileWritingTests {
         _ = try Self.convert(Fixtures.testdata("shapefile/source/mixed.geojson"), to: out)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["parcels.zip"])
         let listing = String(decoding: try GDALShapefile.run("/usr/bin/unzip", ["-Z1", out]), as: UTF8.self)
-        #expect(listing.split(separator: "\n").sorted() == ["parcels", "parcels_lines", "parcels_polygons"].flatMap { base in
-            ["cpg", "dbf", "prj", "shp", "shx"].map { "\(base).\($0)"[...] }
-        })
+        #expect(
+            listing.split(separator: "\n").sorted()
+                == ["parcels", "parcels_lines", "parcels_polygons"].flatMap { base in
+                    ["cpg", "dbf", "prj", "shp", "shx"].map { "\(base).\($0)"[...] }
+                })
         let back = try OverlayDocument.load(.file(out)).features
         #expect(back.count == 5 && back.map(\.geometry?.kind).filter { $0 == .polygon }.count == 1)
-        if GDALShapefile.ogr2ogr != nil { #expect(try GDALShapefile.features(out).count == 3) }  // GDAL: the first layer
+        // GDAL: the first layer
+        if GDALShapefile.ogr2ogr != nil { #expect(try GDALShapefile.features(out).count == 3) }
     }
 
     @Test("Into memory (and standard output) a shapefile is a zip of its files, named out.*, that reads back whole")
@@ -245,7 +289,10 @@ struct ShapefileWritingTests {
         let zip = directory.appendingPathComponent("memory.zip")
         try Data(report.output).write(to: zip)
         let listing = String(decoding: try GDALShapefile.run("/usr/bin/unzip", ["-Z1", zip.path]), as: UTF8.self)
-        #expect(listing.split(separator: "\n").filter { $0.hasSuffix(".shp") }.sorted() == ["out.shp", "out_lines.shp", "out_polygons.shp"])
+        #expect(
+            listing.split(separator: "\n").filter { $0.hasSuffix(".shp") }.sorted() == [
+                "out.shp", "out_lines.shp", "out_polygons.shp",
+            ])
         var back = ConversionOptions()
         back.inputFormat = options.outputFormat
         let again = try OverlayDocument.load(.memory(report.output, name: "memory"), options: back).features
@@ -263,7 +310,8 @@ struct ShapefileWritingTests {
             let out = directory.appendingPathComponent("\(name).shp").path
             let report = try Self.convert(input, to: out)
             #expect(!report.diagnostics.hasWarnings, "\(name): \(report.diagnostics.summary)")
-            let before = try OverlayDocument.load(.file(input)).features, after = try OverlayDocument.load(.file(out)).features
+            let before = try OverlayDocument.load(.file(input)).features
+            let after = try OverlayDocument.load(.file(out)).features
             #expect(before == after, "\(name)")
         }
     }
@@ -276,7 +324,8 @@ struct ShapefileWritingTests {
         #expect(files.count >= 10)
         for file in files {
             let path = root.appendingPathComponent(file).path
-            let ours = try OverlayDocument.load(.file(path), reprojectingToWGS84: true, diagnostics: DiagnosticLog()).features
+            let ours = try OverlayDocument.load(.file(path), reprojectingToWGS84: true, diagnostics: DiagnosticLog())
+                .features
             // GDAL: latin1.shp has no .shx (GDAL refuses it; geoconv rebuilds the index), and a
             // TIN (test_tin.shp) has no GeoJSON form in GDAL (geoconv reads its triangles).
             if file.hasSuffix("latin1.shp") || file.hasSuffix("test_tin.shp") {
@@ -290,7 +339,10 @@ struct ShapefileWritingTests {
                 for (key, value) in properties where !GDALShapefile.same(value, o.properties[key]) {
                     Issue.record("\(file): \(key) = \(value) (GDAL) vs \(String(describing: o.properties[key]))")
                 }
-                #expect(GDALShapefile.closeReprojected(GDALShapefile.ordinates(g["geometry"]).sorted(), GDALShapefile.ordinates(o.geometry).sorted()), "\(file)")
+                #expect(
+                    GDALShapefile.closeReprojected(
+                        GDALShapefile.ordinates(g["geometry"]).sorted(), GDALShapefile.ordinates(o.geometry).sorted()),
+                    "\(file)")
             }
         }
     }

@@ -11,7 +11,8 @@ public enum Fixtures {
     /// The shared corpus: `$GEOCONV_SHARED` when set (`scripts/test` sets it for a clone
     /// whose `../shared` is beside the repository it was cloned from), else `../shared`
     /// beside the repository.
-    public static let shared = ProcessInfo.processInfo.environment["GEOCONV_SHARED"].map { URL(fileURLWithPath: $0) }
+    public static let shared =
+        ProcessInfo.processInfo.environment["GEOCONV_SHARED"].map { URL(fileURLWithPath: $0) }
         ?? root.deletingLastPathComponent().appendingPathComponent("shared")
     /// `conformance/` of the shared corpus.
     public static let conformance = shared.appendingPathComponent("conformance")
@@ -21,8 +22,8 @@ public enum Fixtures {
     public static func conformanceManifest(_ folder: String) -> [[String: Any]] {
         let url = conformance.appendingPathComponent(folder).appendingPathComponent("manifest.json")
         guard let data = try? Data(contentsOf: url),
-              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let files = root["files"] as? [[String: Any]]
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let files = root["files"] as? [[String: Any]]
         else { return [] }
         return files
     }

@@ -1,20 +1,25 @@
-public import GeoConv
 import Foundation
+public import GeoConv
 
 /// Reads GeoJSON (or a sequence) from text, returning header, features and warnings.
-public func readGeoJSON(_ text: String, sequence: Bool = false, skipInvalid: Bool = false, name: String = "test.geojson") throws(GeoConvError)
+public func readGeoJSON(
+    _ text: String, sequence: Bool = false, skipInvalid: Bool = false, name: String = "test.geojson"
+) throws(GeoConvError)
     -> (header: DocumentHeader, features: [Feature], diagnostics: DiagnosticLog)
 {
     try readGeoJSON(bytes: Array(text.utf8), sequence: sequence, skipInvalid: skipInvalid, name: name)
 }
 
-public func readGeoJSON(bytes: [UInt8], sequence: Bool = false, skipInvalid: Bool = false, name: String = "test.geojson") throws(GeoConvError)
+public func readGeoJSON(
+    bytes: [UInt8], sequence: Bool = false, skipInvalid: Bool = false, name: String = "test.geojson"
+) throws(GeoConvError)
     -> (header: DocumentHeader, features: [Feature], diagnostics: DiagnosticLog)
 {
     let diagnostics = DiagnosticLog()
-    var reader = GeoJSONReader(try ByteReader(.memory(bytes, name: name)),
-                               options: GeoJSONReadOptions(isSequence: sequence, skipsInvalidFeatures: skipInvalid),
-                               diagnostics: diagnostics)
+    var reader = GeoJSONReader(
+        try ByteReader(.memory(bytes, name: name)),
+        options: GeoJSONReadOptions(isSequence: sequence, skipsInvalidFeatures: skipInvalid),
+        diagnostics: diagnostics)
     let header = try reader.readHeader()
     var features: [Feature] = []
     while let feature = try reader.next() { features.append(feature) }
@@ -22,9 +27,11 @@ public func readGeoJSON(bytes: [UInt8], sequence: Bool = false, skipInvalid: Boo
 }
 
 /// Writes features as GeoJSON (or a sequence) into memory.
-public func writeGeoJSON(_ features: [Feature], header: DocumentHeader = DocumentHeader(), options: GeoJSONWriteOptions = GeoJSONWriteOptions(),
-                  strict: Bool = false) throws(GeoConvError) -> (text: String, diagnostics: DiagnosticLog)
-{
+public func writeGeoJSON(
+    _ features: [Feature], header: DocumentHeader = DocumentHeader(),
+    options: GeoJSONWriteOptions = GeoJSONWriteOptions(),
+    strict: Bool = false
+) throws(GeoConvError) -> (text: String, diagnostics: DiagnosticLog) {
     let output = try ByteWriter(.memory)
     let diagnostics = DiagnosticLog(strict: strict)
     var writer = GeoJSONWriter(output, options: options, diagnostics: diagnostics)
@@ -34,7 +41,9 @@ public func writeGeoJSON(_ features: [Feature], header: DocumentHeader = Documen
     return (String(decoding: output.memoryContents, as: UTF8.self), diagnostics)
 }
 
-public func readKML(path: String) throws(GeoConvError) -> (header: DocumentHeader, features: [Feature], diagnostics: DiagnosticLog) {
+public func readKML(
+    path: String
+) throws(GeoConvError) -> (header: DocumentHeader, features: [Feature], diagnostics: DiagnosticLog) {
     let diagnostics = DiagnosticLog()
     let input = try ByteReader(.file(path))
     var header = DocumentHeader()
@@ -51,7 +60,9 @@ public func readKML(path: String) throws(GeoConvError) -> (header: DocumentHeade
     return (header, features, diagnostics)
 }
 
-public func writeKML(_ features: [Feature], header: DocumentHeader = DocumentHeader()) throws(GeoConvError) -> (text: String, diagnostics: DiagnosticLog) {
+public func writeKML(
+    _ features: [Feature], header: DocumentHeader = DocumentHeader()
+) throws(GeoConvError) -> (text: String, diagnostics: DiagnosticLog) {
     let output = try ByteWriter(.memory)
     let diagnostics = DiagnosticLog()
     var writer = KMLWriter(output, diagnostics: diagnostics)

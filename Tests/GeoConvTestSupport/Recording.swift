@@ -29,7 +29,9 @@ public struct Recording {
     public var diagnostics: DiagnosticLog
 
     /// Reads `input` with `format`'s reader (no transforms), recording what it gives.
-    public static func read(_ input: ByteReader, as format: FileFormat, options: ConversionOptions = ConversionOptions())
+    public static func read(
+        _ input: ByteReader, as format: FileFormat, options: ConversionOptions = ConversionOptions()
+    )
         throws(GeoConvError) -> Recording
     {
         guard let makeReader = format.makeReader else {

@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(CLibXML2)
 import CLibXML2
 #elseif canImport(libxml2)
 import libxml2
 #endif
-import Foundation
 
 /// Validates XML against an XSD with libxml2 (`xmlSchemaParse`, `xmlSchemaValidateDoc`), as
 /// `xmllint --schema` does, collecting every error with its line.
@@ -27,12 +28,15 @@ public enum XMLSchemaValidation {
             guard let context, let error else { return }
             let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
             let message = error.pointee.message.map { String(cString: $0) } ?? "error"
-            collector.messages.append("line \(error.pointee.line): " + message.trimmingCharacters(in: .whitespacesAndNewlines))
+            collector.messages.append(
+                "line \(error.pointee.line): " + message.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         guard let parser = xmlSchemaNewParserCtxt(path) else { return ["cannot read the schema \(path)"] }
         defer { xmlSchemaFreeParserCtxt(parser) }
         xmlSchemaSetParserStructuredErrors(parser, handler, context)
-        guard let schema = xmlSchemaParse(parser) else { return ["the schema \(path) does not load"] + collector.messages }
+        guard let schema = xmlSchemaParse(parser) else {
+            return ["the schema \(path) does not load"] + collector.messages
+        }
         defer { xmlSchemaFree(schema) }
         guard let validator = xmlSchemaNewValidCtxt(schema) else { return ["no validation context"] }
         defer { xmlSchemaFreeValidCtxt(validator) }

@@ -2,9 +2,9 @@ import Foundation
 import GeoConv
 import GeoConvCore
 import GeoConvIO
+import GeoConvTestSupport
 import Synchronization
 import Testing
-import GeoConvTestSupport
 
 @Suite("Line reading and atomic output")
 struct ByteIOTests {
@@ -23,8 +23,9 @@ struct ByteIOTests {
 
     @Test("A line longer than the limit is an error, not unbounded memory")
     func limit() throws {
-        let reader = LineReader(try ByteReader(.memory(Array(repeating: 65, count: 5000), name: "t")),
-                                maximumLineLength: 1024, bufferSize: 64)
+        let reader = LineReader(
+            try ByteReader(.memory(Array(repeating: 65, count: 5000), name: "t")),
+            maximumLineLength: 1024, bufferSize: 64)
         #expect(throws: GeoConvError.self) { _ = try reader.nextLine() }
     }
 
@@ -82,7 +83,8 @@ struct ByteIOTests {
 
 @Suite("Temporary files owned by each output")
 struct TemporaryFilesTests {
-    @Test("Two outputs in one process: each registers its own temporary for the signal handler and forgets only its own")
+    @Test(
+        "Two outputs in one process: each registers its own temporary for the signal handler and forgets only its own")
     func twoOwners() throws {
         let directory = try Fixtures.temporaryDirectory()
         let first = directory.appendingPathComponent("first.tmp").path
@@ -116,7 +118,9 @@ struct TemporaryFilesTests {
             #expect((written[output] ?? 0) > 0)
             #expect(FileManager.default.fileExists(atPath: output))
         }
-        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".geoconv-") }
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.contains(".geoconv-")
+        }
         #expect(left.isEmpty)
         #expect(!TemporaryFiles.registeredPaths().contains { $0.hasPrefix(directory.path) })
     }

@@ -1,7 +1,7 @@
 import Foundation
 import GeoConv
-import Testing
 import GeoConvTestSupport
+import Testing
 
 @Suite("geoconv command line (runs the built binary)")
 struct CLITests {
@@ -12,8 +12,10 @@ struct CLITests {
         #expect(decoded.stdout == "38.5,-120.2\n40.7,-120.95\n43.252,-126.453\n")
         let encoded = try CLI.run(["polyline", "encode", "38.5,-120.2", "40.7,-120.95", "43.252,-126.453"])
         #expect(encoded.stdout == "_p~iF~ps|U_ulLnnqC_mqNvxq`@\n")
-        let separated = try CLI.run(["polyline", "encode", "--precision", "6", "--", "40.714701,-73.990171",
-                                     "40.717571,-73.991801", "40.715651,-73.985751"])
+        let separated = try CLI.run([
+            "polyline", "encode", "--precision", "6", "--", "40.714701,-73.990171",
+            "40.717571,-73.991801", "40.715651,-73.985751",
+        ])
         #expect(separated.stdout == "y{_tlAt`_clCkrDzdB~vBcyJ\n")
     }
 
@@ -21,13 +23,19 @@ struct CLITests {
     func decodeFormats() throws {
         let wkt = try CLI.run(["polyline", "decode", "--format", "wkt", "_p~iF~ps|U_ulLnnqC_mqNvxq`@", "_p~iF~ps|U"])
         #expect(wkt.stdout == "LINESTRING (-120.2 38.5,-120.95 40.7,-126.453 43.252)\nPOINT (-120.2 38.5)\n")
-        let geojson = try CLI.run(["polyline", "decode", "--format", "geojson", "--precision", "6", "y{_tlAt`_clCkrDzdB~vBcyJ"])
-        #expect(geojson.stdout == #"{"type":"LineString","coordinates":[[-73.990171,40.714701],[-73.991801,40.717571],[-73.985751,40.715651]]}"# + "\n")
+        let geojson = try CLI.run([
+            "polyline", "decode", "--format", "geojson", "--precision", "6", "y{_tlAt`_clCkrDzdB~vBcyJ",
+        ])
+        #expect(
+            geojson.stdout
+                == #"{"type":"LineString","coordinates":[[-73.990171,40.714701],[-73.991801,40.717571],[-73.985751,40.715651]]}"#
+                + "\n")
     }
 
     @Test("Standard input: encode lat,lng lines, decode one path per line")
     func standardInput() throws {
-        let encoded = try CLI.run(["polyline", "encode"], stdin: "38.5,-120.2\n40.7 -120.95\n\n# next\n43.252,-126.453\n")
+        let encoded = try CLI.run(
+            ["polyline", "encode"], stdin: "38.5,-120.2\n40.7 -120.95\n\n# next\n43.252,-126.453\n")
         #expect(encoded.stdout == "_p~iF~ps|U_ulLnnqC\n_t~fGfzxbW\n")
         let decoded = try CLI.run(["polyline", "decode"], stdin: "_p~iF~ps|U\r\n\n _t~fGfzxbW\t\n")
         #expect(decoded.stdout == "38.5,-120.2\n\n43.252,-126.453\n")
@@ -58,23 +66,32 @@ struct CLITests {
         #expect(try CLI.run(["polyline", "encode", "--strict", "130.252,-126.453"]).status == 1)
         // A step beyond 360° would make a polyline no decoder reads: refused (found by the round-trip fuzzer).
         let refused = try CLI.run(["polyline", "encode", "430.252,-126.453"])
-        #expect(refused.status == 1 && refused.stderr.contains("is more than 360° from the one before"), "\(refused.stderr)")
+        #expect(
+            refused.status == 1 && refused.stderr.contains("is more than 360° from the one before"), "\(refused.stderr)"
+        )
         let swapped = try CLI.run(["polyline", "encode", "151.2,-33.8"])
         #expect(swapped.stderr.contains("looks like longitude,latitude"))
     }
 
-    @Test("Every command that reads a file takes the formats' input options (--polyline-precision), checked once for all")
+    @Test(
+        "Every command that reads a file takes the formats' input options (--polyline-precision), checked once for all")
     func inputOptionGroup() throws {
         let directory = try Fixtures.temporaryDirectory()
         let file = directory.appendingPathComponent("line.txt").path
         try "_p~iF~ps|U_ulLnnqC_mqNvxq`@\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let five = try CLI.run(["camera", file, "--from", "polyline", "--polyline-precision", "5", "--viewport", "390x844"])
-        let six = try CLI.run(["camera", file, "--from", "polyline", "--polyline-precision", "6", "--viewport", "390x844"])
+        let five = try CLI.run([
+            "camera", file, "--from", "polyline", "--polyline-precision", "5", "--viewport", "390x844",
+        ])
+        let six = try CLI.run([
+            "camera", file, "--from", "polyline", "--polyline-precision", "6", "--viewport", "390x844",
+        ])
         #expect(five.stdout.hasPrefix("target 40.9186830845"), "\(five.stdout)\(five.stderr)")
         #expect(six.stdout.hasPrefix("target 4.0876352068"), "\(six.stdout)\(six.stderr)")
         for command in ["info", "validate", "measure", "camera", "render"] {
             let bad = try CLI.run([command, file, "--polyline-precision", "14"])
-            #expect(bad.status == 64 && bad.stderr.contains("--polyline-precision must be within 0…13"), "\(command): \(bad.stderr)")
+            #expect(
+                bad.status == 64 && bad.stderr.contains("--polyline-precision must be within 0…13"),
+                "\(command): \(bad.stderr)")
         }
     }
 
@@ -84,11 +101,17 @@ struct CLITests {
         #expect(unknown.status == 64)
         // Every registered format is listed, from the registry.
         #expect(unknown.stderr.contains("The value 'geopackage' is invalid for '--to <format>'"), "\(unknown.stderr)")
-        for format in FormatRegistry.standard.formats { #expect(unknown.stderr.contains("- \(format.name)\n"), "\(unknown.stderr)") }
+        for format in FormatRegistry.standard.formats {
+            #expect(unknown.stderr.contains("- \(format.name)\n"), "\(unknown.stderr)")
+        }
         let badInput = try CLI.run(["info", "-", "--from", "gpkg"], stdin: "POINT (1 2)\n")
-        #expect(badInput.status == 64 && badInput.stderr.contains("The value 'gpkg' is invalid for '--from <format>'"), "\(badInput.stderr)")
+        #expect(
+            badInput.status == 64 && badInput.stderr.contains("The value 'gpkg' is invalid for '--from <format>'"),
+            "\(badInput.stderr)")
         let alias = try CLI.run(["-", "-", "--from", "WKT", "--to", "wkb-hex"], stdin: "POINT (1 2)\n")
-        #expect(alias.status == 0 && alias.stdout == "0101000000000000000000F03F0000000000000040\n", "\(alias.stdout) \(alias.stderr)")
+        #expect(
+            alias.status == 0 && alias.stdout == "0101000000000000000000F03F0000000000000040\n",
+            "\(alias.stdout) \(alias.stderr)")
     }
 
     @Test("geoconv IN OUT converts; a failure leaves the old output; --strict refuses loss")
@@ -101,7 +124,8 @@ struct CLITests {
         #expect(result.stderr.isEmpty)
         let back = try CLI.run(["convert", six, "-", "--to", "polyline"])
         let original = try String(contentsOfFile: sample, encoding: .utf8)
-        #expect(back.stdout == original.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n") + "\n")
+        #expect(
+            back.stdout == original.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n") + "\n")
 
         let converted = try String(contentsOfFile: six, encoding: .utf8)
         let bad = directory.appendingPathComponent("bad.polyline").path
@@ -110,7 +134,10 @@ struct CLITests {
         #expect(failed.status == 1)
         #expect(failed.stderr.hasPrefix("\(bad):2:12: error: '(' at column 1 is never closed"))
         #expect(try String(contentsOfFile: six, encoding: .utf8) == converted)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["bad.polyline", "sydney.polyline6"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [
+                "bad.polyline", "sydney.polyline6",
+            ])
 
         // Precision 6 → 5 rounds coordinates: a warning, and an error under --strict.
         let precise = directory.appendingPathComponent("precise.polyline6").path
@@ -132,6 +159,8 @@ struct CLITests {
         let result = try CLI.run(["--version"])
         #expect(result.stdout.hasPrefix("geoconv "))
         #expect(result.stdout.contains("libxml2 2."))
-        #expect(result.stdout.contains(BuiltTraits.proj ? "PROJ " : "without PROJ: WGS84 and Web Mercator only"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(BuiltTraits.proj ? "PROJ " : "without PROJ: WGS84 and Web Mercator only"),
+            "\(result.stdout)")
     }
 }

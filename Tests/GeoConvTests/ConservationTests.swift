@@ -1,13 +1,15 @@
 import Foundation
 import GeoConv
-import Testing
 import GeoConvTestSupport
+import Testing
 
 /// The conservation check (`geoconv conservation`, `scripts/conservation`): every value read
 /// from a file reaches a same-format round trip's output or is named by a warning.
 @Suite struct ConservationTests {
-    private func value(_ text: String, line: Int, column: Int = 1, enclosing: [ListedValue.Position] = [],
-                       pointer: String? = nil, kind: ListedValue.Kind = .plain) -> ListedValue {
+    private func value(
+        _ text: String, line: Int, column: Int = 1, enclosing: [ListedValue.Position] = [],
+        pointer: String? = nil, kind: ListedValue.Kind = .plain
+    ) -> ListedValue {
         ListedValue(text: text, line: line, column: column, enclosing: enclosing, pointer: pointer, kind: kind)
     }
 
@@ -27,16 +29,24 @@ import GeoConvTestSupport
             value("kept", line: 2), value("dropped, warned at its element", line: 4, enclosing: [place]),
             value("dropped silently", line: 9, enclosing: [ListedValue.Position(line: 9, column: 1)]),
             value("json", line: 12, pointer: "/features/0/properties/a"),
-            value("#a", line: 13, kind: .renamable), value("ff0000ff", line: 14, kind: .shared), value("ff0000ff", line: 15, kind: .shared),
+            value("#a", line: 13, kind: .renamable), value("ff0000ff", line: 14, kind: .shared),
+            value("ff0000ff", line: 15, kind: .shared),
             value("1", line: 16),
         ]
-        let output = [value("kept", line: 1), value("#geoconv-1", line: 1, kind: .renamable), value("ff0000ff", line: 1), value("true", line: 1)]
+        let output = [
+            value("kept", line: 1), value("#geoconv-1", line: 1, kind: .renamable), value("ff0000ff", line: 1),
+            value("true", line: 1),
+        ]
         let warnings = [
             Diagnostic(code: "x.dropped", message: "dropped", location: SourceLocation(line: 3, column: 5)),
-            Diagnostic(code: "x.json", message: "dropped", location: SourceLocation(line: 1, column: 1, pointer: "/features/0")),
-            Diagnostic(code: "x.note", message: "nothing lost", location: SourceLocation(line: 9, column: 1), isNote: true),
+            Diagnostic(
+                code: "x.json", message: "dropped", location: SourceLocation(line: 1, column: 1, pointer: "/features/0")
+            ),
+            Diagnostic(
+                code: "x.note", message: "nothing lost", location: SourceLocation(line: 9, column: 1), isNote: true),
         ]
-        let result = ConservationCheck().compare(path: "f", format: "kml", input: input, output: output, warnings: warnings)
+        let result = ConservationCheck().compare(
+            path: "f", format: "kml", input: input, output: output, warnings: warnings)
         #expect(result.read == 8)
         #expect(result.carried == 5)  // kept, #a (renamed), both shared colours, 1 as true
         #expect(result.reported == 2)
@@ -45,18 +55,24 @@ import GeoConvTestSupport
 
     @Test("By address: a moved hole, re-cased key or retyped value is a change, silent unless warned of")
     func structuralHalfComparesByAddress() throws {
-        let shell = Path([Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 10),
-                          Coordinate(latitude: 10, longitude: 10), Coordinate(latitude: 0, longitude: 0)])
-        let hole = Path([Coordinate(latitude: 1, longitude: 1), Coordinate(latitude: 2, longitude: 1),
-                         Coordinate(latitude: 1, longitude: 2), Coordinate(latitude: 1, longitude: 1)])
-        let first = ComparedFeature(properties: [("Name", .string("a")), ("pop", .number(JSONNumber(12)))],
-                                    geometry: .polygon(PolygonRings(outer: shell, holes: [hole])))
+        let shell = Path([
+            Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 10),
+            Coordinate(latitude: 10, longitude: 10), Coordinate(latitude: 0, longitude: 0),
+        ])
+        let hole = Path([
+            Coordinate(latitude: 1, longitude: 1), Coordinate(latitude: 2, longitude: 1),
+            Coordinate(latitude: 1, longitude: 2), Coordinate(latitude: 1, longitude: 1),
+        ])
+        let first = ComparedFeature(
+            properties: [("Name", .string("a")), ("pop", .number(JSONNumber(12)))],
+            geometry: .polygon(PolygonRings(outer: shell, holes: [hole])))
         let second = ComparedFeature(properties: [("Name", .string("b"))], geometry: .point(shell[0]))
         let places = [SourceLocation(line: 2, column: 1), SourceLocation(line: 9, column: 1)]
         let input = ConservationStructure.Reading(features: [first, second], places: places)
         // The hole and the shell swapped, `Name` re-cased, 12 made text: the values are all there.
-        let scrambled = ComparedFeature(properties: [("name", .string("a")), ("pop", .string("12"))],
-                                        geometry: .polygon(PolygonRings(outer: hole, holes: [shell])))
+        let scrambled = ComparedFeature(
+            properties: [("name", .string("a")), ("pop", .string("12"))],
+            geometry: .polygon(PolygonRings(outer: hole, holes: [shell])))
         let output = ConservationStructure.Reading(features: [scrambled, second], places: places)
         let structure = ConservationStructure(converter: Converter())
         let silent = structure.changes(from: input, to: output, format: .geoJSON, warnings: []).silent
@@ -80,7 +96,8 @@ import GeoConvTestSupport
     @Test func corporaLoseAndChangeNothingSilentlyBeyondTheKnownFindings() throws {
         let ledgerPath = Fixtures.testdata("conservation/known-losses.tsv")
         var known: [String: Int] = [:]
-        for line in try String(contentsOfFile: ledgerPath, encoding: .utf8).split(separator: "\n") where !line.hasPrefix("#") {
+        for line in try String(contentsOfFile: ledgerPath, encoding: .utf8).split(separator: "\n")
+        where !line.hasPrefix("#") {
             let fields = line.split(separator: "\t")
             if fields.count >= 2, let count = Int(fields[1]) { known[String(fields[0])] = count }
         }
@@ -104,15 +121,20 @@ import GeoConvTestSupport
                 totals.reported += result.reported
                 totals.lost += result.lostSilently.count
                 let key = root.key + "/" + relative
-                let lost = result.lostSilently.prefix(3).map { "\($0.line):\($0.column) \($0.holder) \"\($0.text.prefix(40))\"" }
-                #expect(result.lostSilently.count == known[key] ?? 0,
-                        "\(key): \(result.lostSilently.count) values lost silently (known: \(known[key] ?? 0)), e.g. \(lost)")
+                let lost = result.lostSilently.prefix(3).map {
+                    "\($0.line):\($0.column) \($0.holder) \"\($0.text.prefix(40))\""
+                }
+                #expect(
+                    result.lostSilently.count == known[key] ?? 0,
+                    "\(key): \(result.lostSilently.count) values lost silently (known: \(known[key] ?? 0)), e.g. \(lost)"
+                )
                 totals.changed += result.changedReported
                 #expect(result.changedSilently.isEmpty, "\(key): changed silently: \(result.changedSilently.prefix(3))")
             }
         }
         #expect(files > 300)
-        print("conservation: \(files) files, values read \(totals.read), carried \(totals.carried), "
-              + "reported \(totals.reported), lost silently \(totals.lost); changed with a warning \(totals.changed)")
+        print(
+            "conservation: \(files) files, values read \(totals.read), carried \(totals.carried), "
+                + "reported \(totals.reported), lost silently \(totals.lost); changed with a warning \(totals.changed)")
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import GeoConv
-import Testing
 import GeoConvTestSupport
+import Testing
 
 /// One hand-written fixture per silent change the cross-format check found (issue 43): each
 /// now kept, or reported by a warning of the conversion.
@@ -11,17 +11,22 @@ import GeoConvTestSupport
     private func convert(_ geojson: String, to format: FileFormat) throws -> (out: [UInt8], warnings: [Diagnostic]) {
         var options = ConversionOptions(inputFormat: .geoJSON, outputFormat: format)
         options.listsEveryWarning = true
-        let report = try Converter().convert(.memory(Array(geojson.utf8), name: "in.geojson"), to: .memory,
-                                             options: options)
+        let report = try Converter().convert(
+            .memory(Array(geojson.utf8), name: "in.geojson"), to: .memory,
+            options: options)
         return (report.output, report.diagnostics.everyWarning)
     }
 
     private func read(_ bytes: [UInt8], as format: FileFormat) throws -> [Feature] {
-        try OverlayDocument.load(.memory(bytes, name: "back." + format.extensions[0]),
-                                 options: ConversionOptions(inputFormat: format)).features
+        try OverlayDocument.load(
+            .memory(bytes, name: "back." + format.extensions[0]),
+            options: ConversionOptions(inputFormat: format)
+        ).features
     }
 
-    private func feature(_ properties: String, _ geometry: String = #"{"type":"Point","coordinates":[1,2]}"#)
+    private func feature(
+        _ properties: String, _ geometry: String = #"{"type":"Point","coordinates":[1,2]}"#
+    )
         -> String
     {
         #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":"# + properties
@@ -49,8 +54,9 @@ import GeoConvTestSupport
 
     @Test("KML keeps a styleUrl with no style behind it, a non-boolean visibility and an unused @geometry-type")
     func kmlKeepsWhatItsElementsDoNotTake() throws {
-        let input = feature(##"{"name":"a","styleUrl":"#elsewhere","visibility":"0","@geometry-type":"groundoverlay"}"##,
-                            #"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}"#)
+        let input = feature(
+            ##"{"name":"a","styleUrl":"#elsewhere","visibility":"0","@geometry-type":"groundoverlay"}"##,
+            #"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}"#)
         let (out, _) = try convert(input, to: .kml)
         let text = String(decoding: out, as: UTF8.self)
         #expect(text.contains("<styleUrl>#elsewhere</styleUrl>"))
@@ -77,8 +83,9 @@ import GeoConvTestSupport
         #expect(back.first?.properties["title"] == "M 1.7")
     }
 
-    @Test("A `name` beside a `NAME` saying the same title comes back through KML and GPX, keys in order",
-          arguments: [FileFormat.kml, .gpx])
+    @Test(
+        "A `name` beside a `NAME` saying the same title comes back through KML and GPX, keys in order",
+        arguments: [FileFormat.kml, .gpx])
     func nameBesideNAME(format: FileFormat) throws {
         let (out, _) = try convert(feature(#"{"name":"A","NAME":"A","x":1}"#), to: format)
         let back = try read(out, as: format)
@@ -109,8 +116,9 @@ import GeoConvTestSupport
 
     @Test("GPX says that a longitude of 180 is written as -180 (a warning: lines reaching it are drawn across)")
     func gpxLongitude180() throws {
-        let (out, warnings) = try convert(feature("{}", #"{"type":"LineString","coordinates":[[170,0],[180,0]]}"#),
-                                          to: .gpx)
+        let (out, warnings) = try convert(
+            feature("{}", #"{"type":"LineString","coordinates":[[170,0],[180,0]]}"#),
+            to: .gpx)
         #expect(warnings.contains { $0.code == "gpx.longitude-180" })
         #expect(String(decoding: out, as: UTF8.self).contains(#"lon="-180""#))
     }
@@ -132,7 +140,8 @@ import GeoConvTestSupport
     @Test("A hole inside another part's shell is reported: a shapefile keeps rings, and readers regroup them")
     func shapefileRegroupedRings() throws {
         // Part 1's hole (11..12) lies inside part 2's shell (10..14), not its own (0..4).
-        let parts = #"{"type":"MultiPolygon","coordinates":[[[[0,0],[4,0],[4,4],[0,4],[0,0]],"#
+        let parts =
+            #"{"type":"MultiPolygon","coordinates":[[[[0,0],[4,0],[4,4],[0,4],[0,0]],"#
             + #"[[11,11],[11,12],[12,12],[12,11],[11,11]]],[[[10,10],[14,10],[14,14],[10,14],[10,10]]]]}"#
         let (out, warnings) = try convert(feature(#"{"a":1}"#, parts), to: .shapefile)
         #expect(warnings.contains { $0.code == "shapefile.rings-regrouped" })
@@ -142,7 +151,8 @@ import GeoConvTestSupport
         }
         #expect(back.map(\.holes.count) == [0, 1])
         // One shell keeps every hole, wherever it lies, as GDAL reads it: no change to report.
-        let outside = #"{"type":"Polygon","coordinates":[[[0,0],[4,0],[4,4],[0,4],[0,0]],"#
+        let outside =
+            #"{"type":"Polygon","coordinates":[[[0,0],[4,0],[4,4],[0,4],[0,0]],"#
             + #"[[10,10],[10,11],[11,11],[11,10],[10,10]]]}"#
         let (kept, quiet) = try convert(feature(#"{"a":1}"#, outside), to: .shapefile)
         #expect(!quiet.contains { $0.code == "shapefile.rings-regrouped" })
@@ -155,7 +165,8 @@ import GeoConvTestSupport
 
     @Test("The shapefiles of a zip are read in the zip's order, as GDAL lists its layers")
     func zipOrder() throws {
-        let input = #"{"type":"FeatureCollection","features":["#
+        let input =
+            #"{"type":"FeatureCollection","features":["#
             + #"{"type":"Feature","properties":{"n":1},"geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]}},"#
             + #"{"type":"Feature","properties":{"n":2},"geometry":{"type":"Polygon","coordinates":"#
             + #"[[[0,0],[1,0],[1,1],[0,0]]]}},"#

@@ -1,7 +1,7 @@
 import Foundation
 import GeoConv
-import Testing
 import GeoConvTestSupport
+import Testing
 
 /// Every corpus file through every format geoconv writes and read back, compared with the
 /// file's own reading by address (issue 43, item 3): the same structure, a warning naming the
@@ -58,14 +58,17 @@ struct CrossFormatTests {
 
     /// (The ledgers are the full build's: without PROJ, Shapefile or zstd, other files are read
     /// or refused, and the counts differ.)
-    @Test("Every corpus file to each writer and back: the same structure, a warning, or a known silent class",
-          .enabled(if: BuiltTraits.proj && BuiltTraits.shapefile && BuiltTraits.zstd),
-          arguments: writers.map(\.format.name))
+    @Test(
+        "Every corpus file to each writer and back: the same structure, a warning, or a known silent class",
+        .enabled(if: BuiltTraits.proj && BuiltTraits.shapefile && BuiltTraits.zstd),
+        arguments: writers.map(\.format.name))
     func throughWriter(_ name: String) throws {
         let (format, tolerance) = try #require(Self.writers.first { $0.format.name == name })
         let check = ConservationCheck()
-        var files = 0, reported = 0
-        var silent: [String: Int] = [:], examples: [String: String] = [:]
+        var files = 0
+        var reported = 0
+        var silent: [String: Int] = [:]
+        var examples: [String: String] = [:]
         for (key, path) in Self.files {
             guard let changes = try check.changes(path, through: format, tolerance: tolerance) else { continue }
             files += 1
@@ -78,8 +81,9 @@ struct CrossFormatTests {
                 if examples[difference.category] == nil { examples[difference.category] = "\(key): \(difference)" }
             }
         }
-        print("cross-format \(name): \(files) files, \(reported) changes with a warning, "
-              + "\(silent.values.reduce(0, +)) silent in \(silent.count) known classes")
+        print(
+            "cross-format \(name): \(files) files, \(reported) changes with a warning, "
+                + "\(silent.values.reduce(0, +)) silent in \(silent.count) known classes")
         for (category, example) in examples.sorted(by: { $0.key < $1.key }) {
             print("  \(name) \(category): \(example.prefix(300))")
         }
@@ -87,12 +91,14 @@ struct CrossFormatTests {
         let rows = silent.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)" }
         let path = Self.ledgerPath(format)
         if ProcessInfo.processInfo.environment["GEOCONV_UPDATE_KNOWN"] == "1" {
-            let header = "# Silent changes of the corpora written as \(name) and read back, not fixed yet:"
+            let header =
+                "# Silent changes of the corpora written as \(name) and read back, not fixed yet:"
                 + " class, places.\n"
                 + "# Written by GEOCONV_UPDATE_KNOWN=1 swift test --filter CrossFormatTests;"
                 + " the test holds geoconv to it.\n"
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
             let text = header + rows.joined(separator: "\n") + (rows.isEmpty ? "" : "\n")
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             return
@@ -101,7 +107,8 @@ struct CrossFormatTests {
             .filter { !$0.hasPrefix("#") }.map(String.init)
         for row in rows where !known.contains(row) {
             let category = String(row.prefix { $0 != "\t" })
-            let message = "\(name): a silent change not in \(path) (or with another count):"
+            let message =
+                "\(name): a silent change not in \(path) (or with another count):"
                 + " \(row) — \(examples[category] ?? "")"
             Issue.record(Comment(rawValue: message))
         }

@@ -1,8 +1,8 @@
 import Foundation
 import GeoConv
 import GeoConvCore
-import GeoConvIO
 import GeoConvFormatKit
+import GeoConvIO
 import GeoConvParallel
 import GeoConvTestSupport
 import Testing
@@ -14,11 +14,14 @@ struct DripFeedTests {
     /// The repository's fixtures of every readable format, by the registry's extensions
     /// (small ones: a byte at a time is slow by design).
     static let fixtures: [String] = {
-        guard let walker = FileManager.default.enumerator(at: Fixtures.testdata, includingPropertiesForKeys: [.fileSizeKey]) else { return [] }
+        guard
+            let walker = FileManager.default.enumerator(
+                at: Fixtures.testdata, includingPropertiesForKeys: [.fileSizeKey])
+        else { return [] }
         var paths: [String] = []
         for case let url as URL in walker {
             guard let format = FormatRegistry.standard.format(forPath: url.path), format.makeReader != nil,
-                  let size = try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize, size < 64 << 10
+                let size = try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize, size < 64 << 10
             else { continue }
             paths.append(String(url.path.dropFirst(Fixtures.testdata.path.count + 1)))
         }
@@ -46,7 +49,9 @@ struct DripFeedTests {
         case (.success(let a), .success(let b)):
             #expect(a.writer.finished && b.writer.finished)
             #expect(a.writer.header == b.writer.header, "\(path): header")
-            #expect(a.writer.features == b.writer.features, "\(path): \(a.writer.features.count) features whole, \(b.writer.features.count) dripped")
+            #expect(
+                a.writer.features == b.writer.features,
+                "\(path): \(a.writer.features.count) features whole, \(b.writer.features.count) dripped")
             #expect(a.diagnostics.summary == b.diagnostics.summary, "\(path): messages")
         case (.failure(let a), .failure(let b)):
             #expect(a.code == b.code && a.message == b.message && a.location == b.location, "\(path): \(a) vs \(b)")
@@ -58,7 +63,8 @@ struct DripFeedTests {
     @Test("The fixtures cover every readable format but binary WKB")
     func coverage() {
         let formats = Set(Self.fixtures.compactMap { FormatRegistry.standard.format(forPath: $0)?.name })
-        for format in FormatRegistry.standard.formats where format.makeReader != nil && format.name != "wkb" && format.name != "wkbhex" {
+        for format in FormatRegistry.standard.formats
+        where format.makeReader != nil && format.name != "wkb" && format.name != "wkbhex" {
             #expect(formats.contains(format.name), "no fixture of \(format.name)")
         }
     }
@@ -73,8 +79,11 @@ struct ReadingAheadTests {
     }
 
     static let document: [UInt8] = {
-        let features = (0..<3000).map { #"{"type":"Feature","properties":{"n":\#($0)},"geometry":{"type":"Point","coordinates":[\#($0 % 180),1]}}"# }
-        return Array((#"{"type":"FeatureCollection","name":"ahead","features":["# + features.joined(separator: ",") + "]}").utf8)
+        let features = (0..<3000).map {
+            #"{"type":"Feature","properties":{"n":\#($0)},"geometry":{"type":"Point","coordinates":[\#($0 % 180),1]}}"#
+        }
+        return Array(
+            (#"{"type":"FeatureCollection","name":"ahead","features":["# + features.joined(separator: ",") + "]}").utf8)
     }()
 
     @Test("The same header, features and places as the wrapped reader; next() first reads the header")

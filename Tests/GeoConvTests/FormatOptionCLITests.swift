@@ -1,7 +1,7 @@
 import Foundation
 import GeoConv
-import Testing
 import GeoConvTestSupport
+import Testing
 
 /// Formats declare their options (issue 45, item 3): GDAL's `--oo NAME=VALUE` for the reader
 /// and `--co NAME=VALUE` for the writer, checked against what the format declares, and
@@ -18,21 +18,27 @@ struct FormatOptionCLITests {
         let input = folder.appendingPathComponent("in.txt").path
         try "_izlhA~rlgdF\n".write(toFile: input, atomically: true, encoding: .utf8)
         let output = folder.appendingPathComponent("out.polyline").path
-        let apart = try CLI.run(["convert", input, output, "--from", "polyline", "--oo", "precision=6",
-                                 "--co", "PRECISION=5", "--quiet"])
+        let apart = try CLI.run([
+            "convert", input, output, "--from", "polyline", "--oo", "precision=6",
+            "--co", "PRECISION=5", "--quiet",
+        ])
         #expect(apart.status == 0, "\(apart.stderr)")
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "_p~iF~ps|U\n")
         // The long flag gives both sides; --co then says otherwise for the writer only.
         let both = try CLI.run(["convert", input, output, "--from", "polyline", "--polyline-precision", "6", "--quiet"])
         #expect(both.status == 0, "\(both.stderr)")
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "_izlhA~rlgdF\n")
-        let over = try CLI.run(["convert", input, output, "--from", "polyline", "--polyline-precision", "6",
-                                "--co", "PRECISION=5", "--quiet"])
+        let over = try CLI.run([
+            "convert", input, output, "--from", "polyline", "--polyline-precision", "6",
+            "--co", "PRECISION=5", "--quiet",
+        ])
         #expect(over.status == 0, "\(over.stderr)")
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "_p~iF~ps|U\n")
         // GDAL's own spellings, one dash: -oo, and -co, -lco or -dsco for the writer.
-        let gdal = try CLI.run(["convert", input, output, "--from", "polyline", "-oo", "PRECISION=6",
-                                "-lco", "PRECISION=5", "--quiet"])
+        let gdal = try CLI.run([
+            "convert", input, output, "--from", "polyline", "-oo", "PRECISION=6",
+            "-lco", "PRECISION=5", "--quiet",
+        ])
         #expect(gdal.status == 0, "\(gdal.stderr)")
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "_p~iF~ps|U\n")
     }

@@ -2,8 +2,8 @@ import Foundation
 import GeoConv
 import GeoConvCore
 import GeoConvFormatKit
-import Testing
 import GeoConvTestSupport
+import Testing
 
 /// Inputs the fuzzers (Fuzz/, scripts/fuzz) found that hung or crashed, kept in the seed
 /// corpora so every fuzz run starts from them, and checked here on every test run.
@@ -12,11 +12,14 @@ struct FuzzRegressionTests {
     @Test("A polygon crossing the antimeridian with a longitude of 1e300 is cut without looping forever")
     func antimeridianHugeLongitude() throws {
         let path = Fixtures.testdata("fuzz/wkb/regression-antimeridian-huge-longitude.wkb")
-        let report = try Converter().convert(.file(path), to: .memory, options: ConversionOptions(inputFormat: .wkb, outputFormat: .geoJSON))
+        let report = try Converter().convert(
+            .file(path), to: .memory, options: ConversionOptions(inputFormat: .wkb, outputFormat: .geoJSON))
         #expect(report.statistics.featuresWritten == 1)
         #expect(report.diagnostics.entries["coordinate.out-of-range"] != nil)
         let text = String(decoding: report.output, as: UTF8.self)
-        #expect(text.contains(#""type":"Polygon","coordinates":[[[0,0],[-294848,"#) || text.contains(#""type":"MultiPolygon""#))
+        #expect(
+            text.contains(#""type":"Polygon","coordinates":[[[0,0],[-294848,"#)
+                || text.contains(#""type":"MultiPolygon""#))
     }
 
     @Test("A WKB CircularString whose circle overflows is drawn straight, never a crash (found by FuzzWKB)")
@@ -84,7 +87,8 @@ struct FuzzRegressionTests {
         }
     }
 
-    @Test("An archive claiming ZIP64 sizes is refused as unsupported instead of going to ZIPFoundation's unbounded loops")
+    @Test(
+        "An archive claiming ZIP64 sizes is refused as unsupported instead of going to ZIPFoundation's unbounded loops")
     func zip64Refused() throws {
         let path = Fixtures.testdata("fuzz/kmz/regression-zip64-fallback.kmz")
         do throws(GeoConvError) {

@@ -1,7 +1,7 @@
 import Foundation
 import GeoConv
-import Testing
 import GeoConvTestSupport
+import Testing
 
 /// GDAL's reading of a file (`scripts/gdal-reading.py`, through python3-gdal).
 struct GDALFileReading {
@@ -13,7 +13,8 @@ struct GDALFileReading {
     /// `/usr/bin/python3` with GDAL's bindings, where installed.
     static let python: String? = {
         let path = "/usr/bin/python3"
-        guard FileManager.default.isExecutableFile(atPath: path), (try? run(path, ["-c", "import osgeo.ogr"])) != nil else { return nil }
+        guard FileManager.default.isExecutableFile(atPath: path), (try? run(path, ["-c", "import osgeo.ogr"])) != nil
+        else { return nil }
         return path
     }()
 
@@ -27,7 +28,9 @@ struct GDALFileReading {
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw GeoConvError(.io, "\(executable) exited \(process.terminationStatus)") }
+        guard process.terminationStatus == 0 else {
+            throw GeoConvError(.io, "\(executable) exited \(process.terminationStatus)")
+        }
         return data
     }
 
@@ -41,25 +44,32 @@ struct GDALFileReading {
         }
         var result: [String: GDALFileReading] = [:]
         for (path, value) in files {
-            guard case .object(let file) = value, case .string(let driver)? = file["driver"], case .array(let layers)? = file["layers"]
+            guard case .object(let file) = value, case .string(let driver)? = file["driver"],
+                case .array(let layers)? = file["layers"]
             else { continue }
             var reading = GDALFileReading(driver: driver, layers: [])
             for layer in layers {
-                guard case .object(let object) = layer, case .array(let features)? = object["features"] else { continue }
+                guard case .object(let object) = layer, case .array(let features)? = object["features"] else {
+                    continue
+                }
                 var compared: [ComparedFeature] = []
                 for feature in features {
                     guard case .object(let f) = feature else { continue }
                     var properties: [(key: String, value: JSONValue)] = []
                     if case .array(let fields)? = f["fields"] {
                         for field in fields {
-                            if case .array(let pair) = field, pair.count == 2, case .string(let key) = pair[0] { properties.append((key, pair[1])) }
+                            if case .array(let pair) = field, pair.count == 2, case .string(let key) = pair[0] {
+                                properties.append((key, pair[1]))
+                            }
                         }
                     }
                     var geometry: Geometry?
                     if case .string(let hex)? = f["geometry"] {
                         let bytes = Array(hex.utf8)
                         // GDAL writes an empty point as NaN ordinates, which geoconv's WKB reader refuses.
-                        geometry = try? bytes.withUnsafeBufferPointer { buffer throws(GeoConvError) in try WKB.read(hex: buffer).0.geometry }
+                        geometry = try? bytes.withUnsafeBufferPointer { buffer throws(GeoConvError) in
+                            try WKB.read(hex: buffer).0.geometry
+                        }
                     }
                     compared.append(ComparedFeature(properties: properties, geometry: geometry))
                 }
@@ -77,24 +87,33 @@ struct GDALFileReading {
 /// free), vertex by vertex; every GDAL field under the same key with an equal value. Each
 /// difference is one GDAL and geoconv are known to have (`testdata/differential/known.tsv`,
 /// explained in `docs/differential.md`); a new one fails.
-@Suite("Differential check against GDAL",
-       .enabled(if: GDALFileReading.python != nil && BuiltTraits.proj && BuiltTraits.shapefile))
+@Suite(
+    "Differential check against GDAL",
+    .enabled(if: GDALFileReading.python != nil && BuiltTraits.proj && BuiltTraits.shapefile))
 struct GDALDifferentialTests {
     /// Corpus files of the formats both read.
     static let files: [(path: String, shown: String)] = {
-        let extensions: Set<String> = ["kml", "kmz", "gpx", "geojson", "json", "geojsonl", "geojsons", "csv", "tsv", "shp"]
+        let extensions: Set<String> = [
+            "kml", "kmz", "gpx", "geojson", "json", "geojsonl", "geojsons", "csv", "tsv", "shp",
+        ]
         var result: [(String, String)] = []
-        let roots: [(URL, String)] = [(Fixtures.testdata, "testdata"), (Fixtures.conformance, "shared/conformance"),
-                                      (Fixtures.shared.appendingPathComponent("realworld"), "shared/realworld"),
-                                      (Fixtures.shared.appendingPathComponent("realworld-more"), "shared/realworld-more")]
+        let roots: [(URL, String)] = [
+            (Fixtures.testdata, "testdata"), (Fixtures.conformance, "shared/conformance"),
+            (Fixtures.shared.appendingPathComponent("realworld"), "shared/realworld"),
+            (Fixtures.shared.appendingPathComponent("realworld-more"), "shared/realworld-more"),
+        ]
         for (root, shown) in roots {
             let all = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? []
             for relative in all.sorted() where extensions.contains((relative as NSString).pathExtension.lowercased()) {
                 // (This project's own tables, not geodata: reference values, expected outcomes.)
                 if relative.hasSuffix("gdal_reference.json") || relative.contains("manifest") { continue }
-                if shown == "testdata", relative.hasPrefix("geodesic/") || relative.hasPrefix("conservation/")
-                    || relative.hasPrefix("differential/") || relative.hasPrefix("roundtrip/")
-                    || relative == "invalid/expected.tsv" { continue }
+                if shown == "testdata",
+                    relative.hasPrefix("geodesic/") || relative.hasPrefix("conservation/")
+                        || relative.hasPrefix("differential/") || relative.hasPrefix("roundtrip/")
+                        || relative == "invalid/expected.tsv"
+                {
+                    continue
+                }
                 result.append((root.appendingPathComponent(relative).path, shown + "/" + relative))
             }
         }
@@ -102,8 +121,9 @@ struct GDALDifferentialTests {
     }()
 
     /// How geoconv's reading is compared with GDAL's.
-    static let comparison = StructuralComparison(tolerance: 1e-7, ringsMayRestart: true, propertyOrderMatters: false,
-                                                 allowsAddedProperties: true, nullMatchesAbsent: true)
+    static let comparison = StructuralComparison(
+        tolerance: 1e-7, ringsMayRestart: true, propertyOrderMatters: false,
+        allowsAddedProperties: true, nullMatchesAbsent: true)
 
     /// Documented correspondences (docs/differential.md): GDAL's field (by driver) and the
     /// key geoconv holds the same value under. `@id` is the feature's id, `@altitude` a
@@ -129,7 +149,9 @@ struct GDALDifferentialTests {
             if case .point(let c)? = feature.geometry, let altitude = c.altitude, let number = JSONNumber(altitude) {
                 compared.properties.append(("@altitude", .number(number)))
             }
-            compared.geometry = feature.geometry?.mapCoordinates { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
+            compared.geometry = feature.geometry?.mapCoordinates {
+                Coordinate(latitude: $0.latitude, longitude: $0.longitude)
+            }
         }
         return compared
     }
@@ -151,16 +173,17 @@ struct GDALDifferentialTests {
         // geoconv's own altitude column (after longitude and latitude): GDAL reads it as a
         // field, geoconv as the point's altitude.
         if driver == "CSV", case .point(let c)? = ours.geometry, let altitude = c.altitude,
-           case .point(let g)? = result.geometry, g.altitude == nil,
-           let index = result.properties.firstIndex(where: { $0.key == "altitude" }),
-           result.properties[index].value.doubleValue == altitude {
+            case .point(let g)? = result.geometry, g.altitude == nil,
+            let index = result.properties.firstIndex(where: { $0.key == "altitude" }),
+            result.properties[index].value.doubleValue == altitude
+        {
             result.properties.remove(at: index)
             result.geometry = .point(Coordinate(latitude: g.latitude, longitude: g.longitude, altitude: altitude))
         }
         for index in result.properties.indices {
             guard case .string(let text) = result.properties[index].value,
-                  case .string(let our)? = ours.properties.first(where: { $0.key == result.properties[index].key })?.value,
-                  text != our, let a = Instant(text), let b = Instant(our), a == b
+                case .string(let our)? = ours.properties.first(where: { $0.key == result.properties[index].key })?.value,
+                text != our, let a = Instant(text), let b = Instant(our), a == b
             else { continue }
             result.properties[index].value = .string(our)
         }
@@ -179,7 +202,9 @@ struct GDALDifferentialTests {
         }
         let ours = document.features.map { Self.ours($0, driver: gdal.driver) }
         // GPX's route_points and track_points layers repeat the lines' points.
-        let layers = gdal.driver == "GPX" ? gdal.layers.filter { ["waypoints", "routes", "tracks"].contains($0.name) } : gdal.layers
+        let layers =
+            gdal.driver == "GPX"
+            ? gdal.layers.filter { ["waypoints", "routes", "tracks"].contains($0.name) } : gdal.layers
         let theirs = layers.flatMap(\.features)
         if ours.count != theirs.count { classes["feature.count", default: 0] += 1 }
         var pairs: [(ComparedFeature, ComparedFeature?)]
@@ -187,14 +212,20 @@ struct GDALDifferentialTests {
             // Layer by layer (KML folder by folder, GPX kind by kind): matched by geometry,
             // altitudes aside, in order.
             func flat(_ geometry: Geometry?) -> ComparedFeature {
-                ComparedFeature(properties: [], geometry: geometry?.mapCoordinates { Coordinate(latitude: $0.latitude, longitude: $0.longitude) })
+                ComparedFeature(
+                    properties: [],
+                    geometry: geometry?.mapCoordinates { Coordinate(latitude: $0.latitude, longitude: $0.longitude) })
             }
             let flatOurs = ours.map { flat($0.geometry) }
             var used = Set<Int>()
             pairs = theirs.map { feature in
                 let flatTheirs = flat(feature.geometry)
-                let index = ours.indices.first { !used.contains($0) && comparison.differences(
-                    expected: flatTheirs, got: flatOurs[$0], feature: 0).isEmpty }
+                let index = ours.indices.first {
+                    !used.contains($0)
+                        && comparison.differences(
+                            expected: flatTheirs, got: flatOurs[$0], feature: 0
+                        ).isEmpty
+                }
                 if let index { used.insert(index) }
                 return (feature, index.map { ours[$0] })
             }
@@ -203,8 +234,10 @@ struct GDALDifferentialTests {
             var left = ours.indices.filter { !used.contains($0) }.makeIterator()
             pairs = pairs.map { pair in
                 guard pair.1 == nil else { return pair }
-                return (ComparedFeature(properties: [], geometry: pair.0.geometry),
-                        left.next().map { ComparedFeature(properties: [], geometry: ours[$0].geometry) })
+                return (
+                    ComparedFeature(properties: [], geometry: pair.0.geometry),
+                    left.next().map { ComparedFeature(properties: [], geometry: ours[$0].geometry) }
+                )
             }
         } else {
             pairs = theirs.enumerated().map { ($0.element, $0.offset < ours.count ? ours[$0.offset] : nil) }
@@ -219,7 +252,9 @@ struct GDALDifferentialTests {
                 if let show = ProcessInfo.processInfo.environment["GEOCONV_DIFFERENTIAL_SHOW"], path.contains(show) {
                     print("\(path): \(difference)")
                 }
-                let key = difference.category.hasPrefix("property.") ? difference.category + " " + difference.place : difference.category
+                let key =
+                    difference.category.hasPrefix("property.")
+                    ? difference.category + " " + difference.place : difference.category
                 classes[key, default: 0] += 1
             }
         }
@@ -247,9 +282,13 @@ struct GDALDifferentialTests {
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             guard !line.hasPrefix("#"), !line.isEmpty else { continue }
             let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard columns.count >= 3 else { throw GeoConvError(.invalidInput, "rules.tsv:\(index + 1): fewer than 3 columns") }
-            rules.append(Rule(reason: columns[0], driver: columns[1], difference: try Regex(columns[2]),
-                              file: columns.count > 3 && !columns[3].isEmpty ? try Regex(columns[3]) : nil, line: index + 1))
+            guard columns.count >= 3 else {
+                throw GeoConvError(.invalidInput, "rules.tsv:\(index + 1): fewer than 3 columns")
+            }
+            rules.append(
+                Rule(
+                    reason: columns[0], driver: columns[1], difference: try Regex(columns[2]),
+                    file: columns.count > 3 && !columns[3].isEmpty ? try Regex(columns[3]) : nil, line: index + 1))
         }
         return rules
     }
@@ -258,12 +297,17 @@ struct GDALDifferentialTests {
     func corpus() throws {
         let readings = try GDALFileReading.read(Self.files.map(\.path))
         let rules = try Self.rules()
-        let documented = try String(contentsOfFile: Fixtures.root.appendingPathComponent("docs/differential.md").path, encoding: .utf8)
+        let documented = try String(
+            contentsOfFile: Fixtures.root.appendingPathComponent("docs/differential.md").path, encoding: .utf8)
         for reason in Set(rules.map(\.reason)) {
-            #expect(documented.contains("### `\(reason)`"), "rules.tsv names the reason \(reason), which docs/differential.md does not explain")
+            #expect(
+                documented.contains("### `\(reason)`"),
+                "rules.tsv names the reason \(reason), which docs/differential.md does not explain")
         }
         var report: [String] = []
-        var compared = 0, features = 0, equalFiles = 0
+        var compared = 0
+        var features = 0
+        var equalFiles = 0
         var byReason: [String: (rows: Int, count: Int)] = [:]
         var used = Set<Int>()
         for (path, shown) in Self.files {
@@ -276,7 +320,9 @@ struct GDALDifferentialTests {
                 let rule = rules.first { $0.names(key, driver: gdal.driver, in: shown) }
                 report.append("\(shown)\t\(gdal.driver)\t\(key)\t\(count)\t\(rule?.reason ?? "UNDOCUMENTED")")
                 guard let rule else {
-                    Issue.record("\(shown): \(count)× \(key) (GDAL's \(gdal.driver)): a difference from GDAL no rule of testdata/differential/rules.tsv names")
+                    Issue.record(
+                        "\(shown): \(count)× \(key) (GDAL's \(gdal.driver)): a difference from GDAL no rule of testdata/differential/rules.tsv names"
+                    )
                     continue
                 }
                 used.insert(rule.line)
@@ -290,8 +336,9 @@ struct GDALDifferentialTests {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("geoconv-differential.tsv")
         try report.joined(separator: "\n").write(to: out, atomically: true, encoding: .utf8)
         let summary = byReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.rows) rows/\($0.value.count)" }
-        print("differential: \(compared) files, \(features) GDAL features, \(equalFiles) files equal; "
-              + "documented: \(summary.joined(separator: ", ")); rows → \(out.path)")
+        print(
+            "differential: \(compared) files, \(features) GDAL features, \(equalFiles) files equal; "
+                + "documented: \(summary.joined(separator: ", ")); rows → \(out.path)")
     }
 }
 
@@ -312,23 +359,29 @@ struct Instant: Equatable {
             return value
         }
         // A time alone (`14:14:34.000`) is a time of 1 January 1970.
-        if bytes.count >= 8, bytes[2] == UInt8(ascii: ":"), bytes[5] == UInt8(ascii: ":"), let alone = Instant("1970-01-01T" + text) {
+        if bytes.count >= 8, bytes[2] == UInt8(ascii: ":"), bytes[5] == UInt8(ascii: ":"),
+            let alone = Instant("1970-01-01T" + text)
+        {
             self = alone
             return
         }
         // The date (`-` or `/` between its parts), then an optional time.
         guard bytes.count >= 10, let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              bytes[4] == bytes[7], bytes[4] == UInt8(ascii: "-") || bytes[4] == UInt8(ascii: "/")
+            bytes[4] == bytes[7], bytes[4] == UInt8(ascii: "-") || bytes[4] == UInt8(ascii: "/")
         else { return nil }
-        var hour = 0, minute = 0, second = 0
-        let zoneAfterDate = bytes.count > 10 && [UInt8(ascii: "Z"), UInt8(ascii: "+"), UInt8(ascii: "-")].contains(bytes[10])
+        var hour = 0
+        var minute = 0
+        var second = 0
+        let zoneAfterDate =
+            bytes.count > 10 && [UInt8(ascii: "Z"), UInt8(ascii: "+"), UInt8(ascii: "-")].contains(bytes[10])
         if bytes.count > 10, !zoneAfterDate {
             guard bytes.count >= 19, let h = number(11..<13), let m = number(14..<16), let s = number(17..<19),
-                  bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " ")
+                bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " ")
             else { return nil }
             (hour, minute, second) = (h, m, s)
         }
-        var index = zoneAfterDate ? 10 : min(19, bytes.count), fraction = 0.0
+        var index = zoneAfterDate ? 10 : min(19, bytes.count)
+        var fraction = 0.0
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             var scale = 0.1
             index += 1
@@ -342,7 +395,9 @@ struct Instant: Equatable {
         if index < bytes.count {
             if bytes[index] == UInt8(ascii: "Z"), index + 1 == bytes.count {
                 offset = 0
-            } else if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"), let h = number((index + 1)..<(index + 3)) {
+            } else if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"),
+                let h = number((index + 1)..<(index + 3))
+            {
                 let m = bytes.count >= index + 6 ? number((index + 4)..<(index + 6)) ?? 0 : 0
                 offset = (h * 60 + m) * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
             } else {

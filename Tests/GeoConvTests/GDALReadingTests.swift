@@ -1,7 +1,7 @@
 import Foundation
 import GeoConv
-import Testing
 import GeoConvTestSupport
+import Testing
 
 /// GDAL's tools, where installed.
 enum GDAL {
@@ -19,7 +19,8 @@ struct GDALReadingTests {
     static let files: [String] = {
         let root = Fixtures.shared.appendingPathComponent("realworld")
         let all = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? []
-        return all.filter { ["kml", "kmz", "gpx", "geojson"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+        return all.filter { ["kml", "kmz", "gpx", "geojson"].contains(($0 as NSString).pathExtension.lowercased()) }
+            .sorted()
             .map { root.appendingPathComponent($0).path }
     }()
 
@@ -41,7 +42,8 @@ struct GDALReadingTests {
     static func gdalCount(_ path: String) throws -> Int {
         let text = try ogrinfo(["-ro", "-al", "-so", path])
         let isGPX = path.lowercased().hasSuffix(".gpx")
-        var layer = "", total = 0
+        var layer = ""
+        var total = 0
         for line in text.split(separator: "\n") {
             if line.hasPrefix("Layer name: ") { layer = String(line.dropFirst("Layer name: ".count)) }
             if line.hasPrefix("Feature Count: "), let count = Int(line.dropFirst("Feature Count: ".count)) {
@@ -84,7 +86,9 @@ struct GDALReadingTests {
         let unexpected = behind.filter { line in !Self.knownBehind.keys.contains { line.hasPrefix(root + $0 + ": ") } }
         #expect(unexpected.isEmpty, "\(unexpected.joined(separator: "\n"))")
         for known in Self.knownBehind.keys {
-            #expect(behind.contains { $0.hasPrefix(root + known + ": ") }, "\(known) is read as GDAL reads it now: take it off knownBehind")
+            #expect(
+                behind.contains { $0.hasPrefix(root + known + ": ") },
+                "\(known) is read as GDAL reads it now: take it off knownBehind")
         }
     }
 
@@ -102,8 +106,12 @@ struct GDALReadingTests {
             let result = try CLI.run([input, kmz])
             guard result.status == 0 else { continue }  // refused: the conservation check covers it
             let docKML = "/vsizip/" + kmz + "/doc.kml"  // GDAL opens the archive's doc.kml as a .kml
-            let inKMZ = try Self.gdalFields(kmz), inDocKML = try Self.gdalFields(docKML)
-            #expect(inKMZ == inDocKML, "\(input): GDAL sees in the KMZ \(inKMZ.filter { !inDocKML.contains($0) }.prefix(5)), in its doc.kml \(inDocKML.filter { !inKMZ.contains($0) }.prefix(5))")
+            let inKMZ = try Self.gdalFields(kmz)
+            let inDocKML = try Self.gdalFields(docKML)
+            #expect(
+                inKMZ == inDocKML,
+                "\(input): GDAL sees in the KMZ \(inKMZ.filter { !inDocKML.contains($0) }.prefix(5)), in its doc.kml \(inDocKML.filter { !inKMZ.contains($0) }.prefix(5))"
+            )
             compared += 1
         }
         #expect(compared >= 50, "\(compared) files compared")
@@ -112,7 +120,9 @@ struct GDALReadingTests {
         #expect(try CLI.run([ours, kmz]).status == 0)
         let layers = try Self.gdalFields(kmz)
         #expect(layers.contains("Layer name: Layer 1") && layers.contains("Layer name: Layer 2"))
-        #expect(layers.contains("  Rank (String) = 3") && layers.contains("  Capacity (String) = 450") && layers.contains("  Kind (String) = park"),
-                "\(layers)")
+        #expect(
+            layers.contains("  Rank (String) = 3") && layers.contains("  Capacity (String) = 450")
+                && layers.contains("  Kind (String) = park"),
+            "\(layers)")
     }
 }

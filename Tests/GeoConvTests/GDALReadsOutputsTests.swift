@@ -1,7 +1,7 @@
 import Foundation
 import GeoConv
-import Testing
 import GeoConvTestSupport
+import Testing
 
 /// GDAL reads what geoconv writes (issue 43, item 3, the second half): every corpus file GDAL
 /// reads, written by each writer whose format GDAL 3.6 reads here (GeoJSON, GeoJSON text
@@ -11,8 +11,9 @@ import GeoConvTestSupport
 /// (`testdata/differential/rules.tsv`). With `CrossFormatTests` (geoconv's reading of the output
 /// is its reading of the input, or a warning says what changed) this holds GDAL's reading of
 /// every output to geoconv's reading of the input.
-@Suite("GDAL reads geoconv's outputs",
-       .enabled(if: GDALFileReading.python != nil && BuiltTraits.proj && BuiltTraits.shapefile))
+@Suite(
+    "GDAL reads geoconv's outputs",
+    .enabled(if: GDALFileReading.python != nil && BuiltTraits.proj && BuiltTraits.shapefile))
 struct GDALReadsOutputsTests {
     /// The writers, with the extension GDAL opens their output by and the driver it reads
     /// them with (it may take a one-feature GeoJSON sequence for GeoJSON).
@@ -36,8 +37,9 @@ struct GDALReadsOutputsTests {
     /// corpus check reads them).
     static let largestFile = 1 << 20
 
-    @Test("Each corpus file through each writer GDAL reads: GDAL's reading of the output as geoconv's, or documented",
-          arguments: writers.map(\.format.name))
+    @Test(
+        "Each corpus file through each writer GDAL reads: GDAL's reading of the output as geoconv's, or documented",
+        arguments: writers.map(\.format.name))
     func outputs(_ name: String) throws {
         let (format, ext, driver) = try #require(Self.writers.first { $0.format.name == name })
         let directory = try Fixtures.temporaryDirectory()
@@ -67,14 +69,18 @@ struct GDALReadsOutputsTests {
         // otherwise in the output), then those of outputs only.
         let corpusRules = try GDALDifferentialTests.rules()
         let rules = try GDALDifferentialTests.rules(Self.rulesFile)
-        let documented = try String(contentsOfFile: Fixtures.root.appendingPathComponent("docs/differential.md").path,
-                                    encoding: .utf8)
+        let documented = try String(
+            contentsOfFile: Fixtures.root.appendingPathComponent("docs/differential.md").path,
+            encoding: .utf8)
         for reason in Set(rules.map(\.reason)) {
-            #expect(documented.contains("### `\(reason)`"),
-                    "\(Self.rulesFile) names \(reason), which docs/differential.md does not explain")
+            #expect(
+                documented.contains("### `\(reason)`"),
+                "\(Self.rulesFile) names \(reason), which docs/differential.md does not explain")
         }
         var used = Set<Int>()
-        var compared = 0, equal = 0, features = 0
+        var compared = 0
+        var equal = 0
+        var features = 0
         for (output, shown) in outputs {
             guard let gdal = readings[gdalPath(output)] else {
                 // (An output of no feature — an empty GeoJSON sequence, a CSV header alone —
@@ -92,7 +98,8 @@ struct GDALReadsOutputsTests {
                 if let rule = rules.first(where: { $0.names(key, driver: gdal.driver, in: shown) }) {
                     used.insert(rule.line)
                 } else {
-                    let message = "\(shown) → \(name): \(count)× \(key) (GDAL's \(gdal.driver) reading of the output)"
+                    let message =
+                        "\(shown) → \(name): \(count)× \(key) (GDAL's \(gdal.driver) reading of the output)"
                         + ": a difference no rule of testdata/\(Self.rulesFile) names"
                     Issue.record(Comment(rawValue: message))
                 }

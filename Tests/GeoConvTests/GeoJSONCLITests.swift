@@ -1,7 +1,7 @@
 import Foundation
 import GeoConv
-import Testing
 import GeoConvTestSupport
+import Testing
 
 @Suite("geoconv with GeoJSON (runs the built binary)")
 struct GeoJSONCLITests {
@@ -11,7 +11,8 @@ struct GeoJSONCLITests {
         let output = directory.appendingPathComponent("hyde-park.geojson").path
         let result = try CLI.run([Fixtures.testdata("polyline/hyde-park.polyline"), output])
         #expect(result.status == 0 && result.stderr.isEmpty)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any])
         let features = try #require(json["features"] as? [[String: Any]])
         let geometry = try #require(features.first?["geometry"] as? [String: Any])
         #expect(geometry["type"] as? String == "Polygon")
@@ -26,14 +27,19 @@ struct GeoJSONCLITests {
         let output = directory.appendingPathComponent("walks.polyline").path
         let result = try CLI.run([Fixtures.testdata("geojson/faithful.geojson"), output])
         #expect(result.status == 0)
-        for code in ["polyline.properties-dropped", "polyline.info-dropped", "polyline.style-dropped", "polyline.id-dropped",
-                     "polyline.altitude-dropped", "circle.approximated", "polyline.empty-geometry-dropped", "polyline.document-info-dropped"] {
+        for code in [
+            "polyline.properties-dropped", "polyline.info-dropped", "polyline.style-dropped", "polyline.id-dropped",
+            "polyline.altitude-dropped", "circle.approximated", "polyline.empty-geometry-dropped",
+            "polyline.document-info-dropped",
+        ] {
             #expect(result.stderr.contains(code), "\(code) missing in \(result.stderr)")
         }
-        #expect(result.stderr.contains("faithful.geojson:6:5 (at /features/0): warning: feature properties are dropped"))
+        #expect(
+            result.stderr.contains("faithful.geojson:6:5 (at /features/0): warning: feature properties are dropped"))
         let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 9)  // 10 features less the null geometry (the circle became a polygon)
-        #expect(try EncodedPolyline.decode(String(lines[1])) == [Coordinate(latitude: -33.85678, longitude: 151.2153)])  // the Opera House
+        // the Opera House
+        #expect(try EncodedPolyline.decode(String(lines[1])) == [Coordinate(latitude: -33.85678, longitude: 151.2153)])
         let strictOutput = directory.appendingPathComponent("strict.polyline").path
         let strict = try CLI.run([Fixtures.testdata("geojson/faithful.geojson"), strictOutput, "--strict"])
         #expect(strict.status == 1)
@@ -58,7 +64,8 @@ struct GeoJSONCLITests {
             #expect(a.properties == b.properties)
             #expect(Array(a.properties.keys) == Array(b.properties.keys))
             #expect(a.id == b.id && a.title == b.title && a.style == b.style)
-            var coordinatesA: [UInt64] = [], coordinatesB: [UInt64] = []
+            var coordinatesA: [UInt64] = []
+            var coordinatesB: [UInt64] = []
             a.geometry?.forEachCoordinate { coordinatesA += [$0.latitude.bitPattern, $0.longitude.bitPattern] }
             b.geometry?.forEachCoordinate { coordinatesB += [$0.latitude.bitPattern, $0.longitude.bitPattern] }
             #expect(coordinatesA == coordinatesB)
@@ -104,8 +111,11 @@ struct GeoJSONCLITests {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(json["features"] as? Int == 10)
         let kinds = try #require(json["geometries"] as? [String: Int])
-        #expect(kinds == ["LineString": 1, "Point": 2, "Polygon": 1, "MultiPoint": 1, "MultiLineString": 1, "MultiPolygon": 1,
-                          "GeometryCollection": 1, "null": 1, "Circle": 1])
+        #expect(
+            kinds == [
+                "LineString": 1, "Point": 2, "Polygon": 1, "MultiPoint": 1, "MultiLineString": 1, "MultiPolygon": 1,
+                "GeometryCollection": 1, "null": 1, "Circle": 1,
+            ])
         #expect(json["bbox"] as? [Double] == [0.1, -33.9, 151.4, -0.0000001])
         let properties = try #require(json["properties"] as? [String: [String: Any]])
         #expect(properties["osm_id"]?["types"] as? [String] == ["number"])
@@ -122,14 +132,20 @@ struct GeoJSONCLITests {
     func validate() throws {
         let good = try CLI.run(["validate", Fixtures.testdata("geojson/faithful.geojson")])
         #expect(good.status == 0)
-        let badFile = Fixtures.conformance.appendingPathComponent("geojson/geojsonhint/bad/multiple_problems.geojson").path
+        let badFile = Fixtures.conformance.appendingPathComponent("geojson/geojsonhint/bad/multiple_problems.geojson")
+            .path
         let bad = try CLI.run(["validate", badFile])
         #expect(bad.status == 1)
         let lines = bad.stdout.split(separator: "\n")
         try #require(lines.count >= 3)  // (lines[0] below: a failure here stops the test, not the run)
-        #expect(lines[0].hasPrefix("\(badFile):12:11 (at /features/0/geometry/coordinates/1): error: each element of a position must be a number"))
+        #expect(
+            lines[0].hasPrefix(
+                "\(badFile):12:11 (at /features/0/geometry/coordinates/1): error: each element of a position must be a number"
+            ))
         #expect(lines.contains { $0.contains("(at /features/2/type): error:") })
-        let winding = Fixtures.conformance.appendingPathComponent("geojson/geojsonhint/bad/polygon_winding_order.geojson").path
+        let winding = Fixtures.conformance.appendingPathComponent(
+            "geojson/geojsonhint/bad/polygon_winding_order.geojson"
+        ).path
         let warned = try CLI.run(["validate", winding])
         #expect(warned.status == 0)
         #expect(warned.stdout.contains("warning: an exterior ring should run counter-clockwise"))

@@ -1,7 +1,7 @@
 import Foundation
 import GeoConv
-import Testing
 import GeoConvTestSupport
+import Testing
 
 /// `geoconv info` counts what each writer would lose without writing (issue 44): on every
 /// corpus file, what it lists for each target must be what converting the file to that target
@@ -11,10 +11,12 @@ struct InspectionCorpusTests {
     /// The corpus files, in eight shards run side by side.
     static let shards = 8
 
-    @Test("Every corpus file: info's losses for each target are the conversion's warnings",
-          arguments: 0..<shards)
+    @Test(
+        "Every corpus file: info's losses for each target are the conversion's warnings",
+        arguments: 0..<shards)
     func lossesMatchConversions(_ shard: Int) throws {
-        var files = 0, compared = 0
+        var files = 0
+        var compared = 0
         for (index, (key, path)) in CrossFormatTests.files.enumerated() where index % Self.shards == shard {
             let report: InspectionReport
             do {
@@ -28,8 +30,9 @@ struct InspectionCorpusTests {
                 guard let losses = report.losses[format.name] else { continue }
                 let converted: ConversionReport
                 do {
-                    converted = try Converter().convert(.file(path), to: .memory,
-                                                        options: ConversionOptions(outputFormat: format))
+                    converted = try Converter().convert(
+                        .file(path), to: .memory,
+                        options: ConversionOptions(outputFormat: format))
                 } catch {
                     // A refusal: info names it under the target's own code.
                     #expect(losses.contains { $0.contains(".refused]") }, "\(key) → \(format.name): \(error)")
@@ -57,7 +60,8 @@ struct InspectionCorpusTests {
 
     @Test("A longitude of 180 is counted per position, by info as by the GPX conversion")
     func longitude180PerPosition() throws {
-        let text = #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":"#
+        let text =
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":"#
             + #"{"type":"LineString","coordinates":[[180,1],[179,2],[180,3]]}}]}"#
         let input = InputSource.memory(Array(text.utf8), name: "in.geojson")
         let report = try Converter().inspect(input, targets: ["gpx"])
@@ -72,8 +76,9 @@ struct InspectionCorpusTests {
         // place of its own (not the place of the feature read before it).
         let path = Fixtures.testdata("kml/superoverlay.kmz")
         let report = try Converter().inspect(.file(path), targets: ["geojson"])
-        let converted = try Converter().convert(.file(path), to: .memory,
-                                                options: ConversionOptions(outputFormat: .geoJSON))
+        let converted = try Converter().convert(
+            .file(path), to: .memory,
+            options: ConversionOptions(outputFormat: .geoJSON))
         let followed = report.readWarnings.filter { $0.contains("[kmz.network-link-followed]") }
         #expect(followed.count == 1 && followed.first?.hasPrefix("note:") == true, "\(report.readWarnings)")
         #expect(report.readWarnings == converted.diagnostics.summary, "\(report.readWarnings)")

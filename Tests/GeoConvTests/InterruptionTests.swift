@@ -2,8 +2,8 @@ import Foundation
 import GeoConv
 import GeoConvCore
 import GeoConvFormatKit
-import Testing
 import GeoConvTestSupport
+import Testing
 
 /// A conversion that dies or fails half-way must leave the previous output untouched and no
 /// temporary file behind (DESIGN §6; issue 8 "Nothing lost").
@@ -17,7 +17,9 @@ struct InterruptionTests {
 
     /// Starts `geoconv - OUT --from geojsonseq` on a pipe, feeds it part of its input,
     /// then sends `signal` while it waits for the rest.
-    func interrupt(with signal: Int32, output name: String, temporaryDirectory: URL? = nil) throws
+    func interrupt(
+        with signal: Int32, output name: String, temporaryDirectory: URL? = nil
+    ) throws
         -> (directory: URL, status: Int32, reason: Process.TerminationReason)
     {
         let directory = try Fixtures.temporaryDirectory()
@@ -46,7 +48,9 @@ struct InterruptionTests {
         return (directory, process.terminationStatus, process.terminationReason)
     }
 
-    @Test("SIGTERM, SIGINT and SIGKILL mid-way leave the previous output and nothing else", arguments: [SIGTERM, SIGINT, SIGKILL])
+    @Test(
+        "SIGTERM, SIGINT and SIGKILL mid-way leave the previous output and nothing else",
+        arguments: [SIGTERM, SIGINT, SIGKILL])
     func killedMidway(signal: Int32) throws {
         for name in ["out.geojson", "out.kml"] {
             let run = try interrupt(with: signal, output: name)
@@ -59,7 +63,9 @@ struct InterruptionTests {
         }
     }
 
-    @Test("A KMZ conversion stopped by SIGTERM or SIGINT leaves the previous output and no temporary directory", arguments: [SIGTERM, SIGINT])
+    @Test(
+        "A KMZ conversion stopped by SIGTERM or SIGINT leaves the previous output and no temporary directory",
+        arguments: [SIGTERM, SIGINT])
     func kmzKilledMidway(signal: Int32) throws {
         let temporary = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: temporary) }
@@ -84,7 +90,8 @@ struct InterruptionTests {
             let output = directory.appendingPathComponent(name)
             try Self.previous.write(to: output, atomically: false, encoding: .utf8)
             // ulimit -f counts 512- or 1024-byte blocks: 16 of them is far below the output.
-            let result = try CLI.run(["-c", "ulimit -f 16; exec \"$0\" \"$@\"", CLI.executable.path, input.path, output.path], shell: true)
+            let result = try CLI.run(
+                ["-c", "ulimit -f 16; exec \"$0\" \"$@\"", CLI.executable.path, input.path, output.path], shell: true)
             #expect(result.status == 1, "\(result.stderr)")
             #expect(result.stderr.contains("File too large"))
             #expect(result.stderr.contains("ulimit -f"))
@@ -110,8 +117,9 @@ struct InterruptionTests {
             }
         }
         #expect(throws: GeoConvError.self) {
-            try Converter().convert(.memory(Array(input.utf8), name: "stops"), to: .file(output.path),
-                                    options: ConversionOptions(inputFormat: .geoJSONSequence), transforms: [FailAfter()])
+            try Converter().convert(
+                .memory(Array(input.utf8), name: "stops"), to: .file(output.path),
+                options: ConversionOptions(inputFormat: .geoJSONSequence), transforms: [FailAfter()])
         }
         #expect(try String(contentsOf: output, encoding: .utf8) == Self.previous)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.geojson"])

@@ -2,8 +2,8 @@ import Foundation
 import GeoConv
 import GeoConvCore
 import GeoConvFormatKit
-import Testing
 import GeoConvTestSupport
+import Testing
 
 /// One row of `testdata/invalid/expected.tsv`.
 struct InvalidCase: CustomTestStringConvertible, Sendable {
@@ -52,7 +52,8 @@ struct InvalidCorpusTests {
         if invalid.outcome.hasPrefix("warning:") {
             let code = String(invalid.outcome.dropFirst("warning:".count))
             let report = try Converter().convert(.file(path), to: .memory, options: options)
-            let entry = try #require(report.diagnostics.entries[code], "no \(code) warning; got \(Array(report.diagnostics.entries.keys))")
+            let entry = try #require(
+                report.diagnostics.entries[code], "no \(code) warning; got \(Array(report.diagnostics.entries.keys))")
             #expect(entry.first.message.contains(invalid.fragment), "\(entry.first.message)")
             #expect(InvalidCase.render(entry.first.location) == invalid.position)
             // --strict turns the warning into a failure, and nothing is written.
@@ -71,7 +72,9 @@ struct InvalidCorpusTests {
         }
     }
 
-    @Test("the CLI refuses each erroneous input with exit status 1 and leaves no output", arguments: try InvalidCase.all().filter { !$0.outcome.hasPrefix("warning:") })
+    @Test(
+        "the CLI refuses each erroneous input with exit status 1 and leaves no output",
+        arguments: try InvalidCase.all().filter { !$0.outcome.hasPrefix("warning:") })
     func cliRefuses(_ invalid: InvalidCase) throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import GeoConvTestSupport
+import Testing
 
 @Suite("geoconv with KML and KMZ (runs the built binary)")
 struct KMLCLITests {
@@ -12,7 +12,8 @@ struct KMLCLITests {
         let kml = directory.appendingPathComponent("back.kml").path
         let first = try CLI.run([Fixtures.testdata("kml/trails.kml"), geojson])
         #expect(first.status == 0, "\(first.stderr)")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: geojson))) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: geojson))) as? [String: Any])
         let features = try #require(json["features"] as? [[String: Any]])
         let walk = try #require(features.first?["properties"] as? [String: Any])
         #expect(walk["name"] as? String == "Three Sisters walk")

@@ -11,8 +11,9 @@ struct MixedNumberColumnTests {
     static let csv = Array("name,lat,lon,v\na,1,2,12\nb,1,2,12.5\nc,1,2,300\nd,1,2,-4\n".utf8)
 
     static func convert(to format: FileFormat) throws -> ConversionReport {
-        try Converter().convert(.memory(csv, name: "mixed.csv"), to: .memory,
-                                options: ConversionOptions(outputFormat: format))
+        try Converter().convert(
+            .memory(csv, name: "mixed.csv"), to: .memory,
+            options: ConversionOptions(outputFormat: format))
     }
 
     @Test("GeoJSON keeps each number's own digits")

@@ -1,7 +1,7 @@
 import Foundation
 import GeoConv
-import Testing
 import GeoConvTestSupport
+import Testing
 
 /// `OverlayDocument`: a whole file loaded, edited and saved through the same readers and
 /// writers as a conversion; its bounds, camera and tiles.
@@ -10,7 +10,9 @@ struct OverlayDocumentTests {
     @Test("Load, edit, save: the edit is in the output and everything else is as a conversion writes it")
     func loadEditSave() throws {
         var document = try OverlayDocument.load(.file(Fixtures.testdata("gpx/hike.gpx")))
-        #expect(document.format?.name == "gpx" && document.features.count == 4 && document.header.name == "Mount Tamalpais loop")
+        #expect(
+            document.format?.name == "gpx" && document.features.count == 4
+                && document.header.name == "Mount Tamalpais loop")
         document.features.removeAll { $0.geometry?.kind == .point }
         document.features[0].style.strokeColor = Color(red: 255, green: 0, blue: 0)
         let saved = try document.save(to: .memory, options: ConversionOptions(outputFormat: .geoJSONSequence))
@@ -24,8 +26,9 @@ struct OverlayDocumentTests {
         // The same bytes as a conversion of the same features.
         let unedited = try OverlayDocument.load(.file(Fixtures.testdata("gpx/hike.gpx")))
         let viaDocument = try unedited.save(to: .memory, options: ConversionOptions(outputFormat: .kml))
-        let viaConvert = try Converter().convert(.file(Fixtures.testdata("gpx/hike.gpx")), to: .memory,
-                                                 options: ConversionOptions(outputFormat: .kml))
+        let viaConvert = try Converter().convert(
+            .file(Fixtures.testdata("gpx/hike.gpx")), to: .memory,
+            options: ConversionOptions(outputFormat: .kml))
         #expect(viaDocument.output == viaConvert.output)
     }
 
@@ -43,13 +46,15 @@ struct OverlayDocumentTests {
         let asRead = try OverlayDocument.load(.memory(Array(projected.utf8), name: "p.wkt"))
         #expect(asRead.header.crs == "EPSG:3857")
         #expect(throws: GeoConvError.self) { _ = try asRead.tiles(zoom: 3) }
-        let reprojected = try OverlayDocument.load(.memory(Array(projected.utf8), name: "p.wkt"), reprojectingToWGS84: true)
+        let reprojected = try OverlayDocument.load(
+            .memory(Array(projected.utf8), name: "p.wkt"), reprojectingToWGS84: true)
         #expect(try reprojected.tiles(zoom: 3).map(\.description) == ["3/1/3"])
         let empty = OverlayDocument()
         #expect {
             _ = try empty.camera(viewport: (100, 100))
         } throws: { error in
-            (error as? GeoConvError)?.code == .invalidInput && (error as? GeoConvError)?.message == "'the document' has no positions to fit"
+            (error as? GeoConvError)?.code == .invalidInput
+                && (error as? GeoConvError)?.message == "'the document' has no positions to fit"
         }
     }
 }

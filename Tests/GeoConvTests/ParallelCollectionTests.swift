@@ -1,9 +1,10 @@
 import Foundation
-@testable import GeoConv
 import GeoConvCore
 import GeoConvFormatKit
-import Testing
 import GeoConvTestSupport
+import Testing
+
+@testable import GeoConv
 
 /// `--jobs` on a GeoJSON FeatureCollection: the `features` array cut into runs of whole
 /// features parsed on other threads must give exactly what one thread gives — output,
@@ -15,22 +16,31 @@ struct ParallelCollectionTests {
     /// and after the array, strings holding brackets, commas and escaped quotes.
     static var collection: String {
         let features = ParallelConversionTests.lines.split(separator: "\n").enumerated().map { index, line -> String in
-            index % 60 == 7 ? line.replacingOccurrences(of: "\"properties\":{", with: #""properties":{"s":"[,]{\"}\\","#) : String(line)
+            index % 60 == 7
+                ? line.replacingOccurrences(of: "\"properties\":{", with: #""properties":{"s":"[,]{\"}\\","#)
+                : String(line)
         }
-        return #"{"type":"FeatureCollection","name":"stops","features":[ "# + "\n" + features.joined(separator: ",\n") + "\n],\"extra\":1}\n"
+        return #"{"type":"FeatureCollection","name":"stops","features":[ "# + "\n" + features.joined(separator: ",\n")
+            + "\n],\"extra\":1}\n"
     }
 
-    func convert(_ text: String, to output: String, jobs: Int, chunk: Int = 600, skipInvalid: Bool = false, strict: Bool = false)
+    func convert(
+        _ text: String, to output: String, jobs: Int, chunk: Int = 600, skipInvalid: Bool = false, strict: Bool = false
+    )
         throws(GeoConvError) -> ConversionReport
     {
-        var options = ConversionOptions(inputFormat: .geoJSON, outputFormat: FormatRegistry.standard.format(named: output), skipInvalid: skipInvalid)
+        var options = ConversionOptions(
+            inputFormat: .geoJSON, outputFormat: FormatRegistry.standard.format(named: output), skipInvalid: skipInvalid
+        )
         options.strict = strict
         options.jobs = jobs
         options.chunkBytes = chunk
         return try Converter().convert(.memory(Array(text.utf8), name: "in.geojson"), to: .memory, options: options)
     }
 
-    @Test("Byte-identical to one thread for line and document outputs, with the same warnings", arguments: ["geojsonseq", "geojson", "kml", "wkt"])
+    @Test(
+        "Byte-identical to one thread for line and document outputs, with the same warnings",
+        arguments: ["geojsonseq", "geojson", "kml", "wkt"])
     func identical(output: String) throws {
         let sequential = try convert(Self.collection, to: output, jobs: 1)
         #expect(sequential.statistics.featuresRead == 300)
@@ -57,30 +67,37 @@ struct ParallelCollectionTests {
             var properties = [#""n":\#(i)"#, #""label":"stop \#(i)""#]
             var id = i % 50 == 3 ? #""id":"p\#(i / 100)","# : (i % 7 == 0 ? #""id":\#(i),"# : "")  // p0 twice, p1…
             switch i {
-            case 120: properties[0] = #""n":1.5"#                     // int widens to double
-            case 310: properties[0] = #""n":true"#                    // and then to text, with a warning
-            case 200...: properties.append(#""late":\#(i % 3 == 0 ? "\"x\"" : "\(i)")"#)  // a field first seen late, int then string
+            case 120: properties[0] = #""n":1.5"#  // int widens to double
+            case 310: properties[0] = #""n":true"#  // and then to text, with a warning
+            // a field first seen late, int then string
+            case 200...: properties.append(#""late":\#(i % 3 == 0 ? "\"x\"" : "\(i)")"#)
             default: break
             }
             switch i % 40 {
-            case 5: properties.append(i % 80 == 5 ? ##""marker-color":"#ff0000""## : ##""marker-color":"#00ff00","stroke-width":2"##)
+            case 5:
+                properties.append(
+                    i % 80 == 5 ? ##""marker-color":"#ff0000""## : ##""marker-color":"#00ff00","stroke-width":2"##)
             case 9: properties.append(#""name":"Stop \#(i)""#)
             case 13: properties.append(#""geoconv:folder":["Routes","Inner"]"#)
             case 17: properties.append(#""bad":"a\u0001b""#)
             case 21: properties.append(#""gone":null"#)
             case 25: properties.append(#""big":12345678901234567890"#)
             case 29: properties.append(#""obj":{"a":[1]}"#)
-            case 33: properties.append(#""coordinateProperties":{"times":["2020-01-01T00:00:00Z","2020-01-01T00:01:00Z"]}"#)
+            case 33:
+                properties.append(#""coordinateProperties":{"times":["2020-01-01T00:00:00Z","2020-01-01T00:01:00Z"]}"#)
             default: break
             }
             if i == 390 { id = #""id":"p0","# }  // a repeated id, long after the first
             let (x, y) = (Double(i) / 10, Double(i % 60) - 30)
-            let geometry = i % 40 == 33  // a track (gx:Track)
+            let geometry =
+                i % 40 == 33  // a track (gx:Track)
                 ? #"{"type":"LineString","coordinates":[[\#(x),\#(y)],[\#(x + 0.1),\#(y)]]}"#
                 : #"{"type":"Point","coordinates":[\#(x),\#(y)]}"#
-            return #"{"type":"Feature",\#(id)"properties":{\#(properties.joined(separator: ","))},"geometry":\#(geometry)}"#
+            return
+                #"{"type":"Feature",\#(id)"properties":{\#(properties.joined(separator: ","))},"geometry":\#(geometry)}"#
         }
-        return #"{"type":"FeatureCollection","name":"mix","features":["# + "\n" + features.joined(separator: ",\n") + "\n]}\n"
+        return #"{"type":"FeatureCollection","name":"mix","features":["# + "\n" + features.joined(separator: ",\n")
+            + "\n]}\n"
     }
 
     @Test("KML placemarks written on the workers: the same bytes, schema and warnings at the same places as one thread")
@@ -90,9 +107,13 @@ struct ParallelCollectionTests {
         for (jobs, chunk) in [(2, 1), (2, 800), (3, 4000), (8, 100_000)] {
             let parallel = try convert(Self.kmlMix, to: "kml", jobs: jobs, chunk: chunk)
             #expect(parallel.output.elementsEqual(one.output), "--jobs \(jobs), chunks of \(chunk) bytes")
-            #expect(Array(parallel.diagnostics.entries.keys) == Array(one.diagnostics.entries.keys), "--jobs \(jobs), chunks of \(chunk)")
+            #expect(
+                Array(parallel.diagnostics.entries.keys) == Array(one.diagnostics.entries.keys),
+                "--jobs \(jobs), chunks of \(chunk)")
             for (code, entry) in one.diagnostics.entries {
-                #expect(parallel.diagnostics.entries[code]?.first.location == entry.first.location, "\(code), --jobs \(jobs), chunks of \(chunk)")
+                #expect(
+                    parallel.diagnostics.entries[code]?.first.location == entry.first.location,
+                    "\(code), --jobs \(jobs), chunks of \(chunk)")
                 #expect(parallel.diagnostics.entries[code]?.count == entry.count, "\(code)")
             }
         }
@@ -112,18 +133,23 @@ struct ParallelCollectionTests {
         }
         #expect(XMLSchemaValidation.errors(in: one.output, schema: XMLSchemaValidation.kmlSchema).isEmpty)
         // Under --strict, the first loss fails the conversion at its feature, whoever wrote it.
-        let strictOne = #expect(throws: GeoConvError.self) { try convert(Self.kmlMix, to: "kml", jobs: 1, strict: true) }
+        let strictOne = #expect(throws: GeoConvError.self) {
+            try convert(Self.kmlMix, to: "kml", jobs: 1, strict: true)
+        }
         #expect(strictOne?.code == .dataLoss)
         #expect(strictOne?.location?.pointer == "/features/17")  // the first control character
         for (jobs, chunk) in [(2, 1), (3, 4000)] {
-            let strictParallel = #expect(throws: GeoConvError.self) { try convert(Self.kmlMix, to: "kml", jobs: jobs, chunk: chunk, strict: true) }
+            let strictParallel = #expect(throws: GeoConvError.self) {
+                try convert(Self.kmlMix, to: "kml", jobs: jobs, chunk: chunk, strict: true)
+            }
             #expect(strictParallel?.message == strictOne?.message)
             #expect(strictParallel?.location == strictOne?.location)
         }
     }
 
-    @Test("What the writer drops from a feature written here is placed at that feature, as on one thread",
-          arguments: ["kml", "gpx", "polyline"])
+    @Test(
+        "What the writer drops from a feature written here is placed at that feature, as on one thread",
+        arguments: ["kml", "gpx", "polyline"])
     func writerWarningsPlaced(output: String) throws {
         var lines = Self.collection.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         // Line 252 is /features/250: a null KML and GPX cannot hold, and nothing before it.
@@ -134,7 +160,9 @@ struct ParallelCollectionTests {
             let parallel = try convert(text, to: output, jobs: jobs, chunk: chunk)
             #expect(parallel.output == one.output)
             for (code, entry) in one.diagnostics.entries {
-                #expect(parallel.diagnostics.entries[code]?.first.location == entry.first.location, "\(code), --jobs \(jobs)")
+                #expect(
+                    parallel.diagnostics.entries[code]?.first.location == entry.first.location,
+                    "\(code), --jobs \(jobs)")
                 if entry.first.location?.pointer != nil {
                     #expect(parallel.diagnostics.entries[code]?.first.location != nil, "\(code) has a place")
                 }
@@ -164,17 +192,18 @@ struct ParallelCollectionTests {
         #expect(skippedOne.diagnostics.skippedFeatures.first?.location?.line == 202)
     }
 
-    @Test("A broken array fails with the same error and position as one thread",
-          arguments: [
-              #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":null},]}"#,
-              #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":null},,{"type":"Feature","properties":{},"geometry":null}]}"#,
-              #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":null}}"#,
-              #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":null}"#,
-              #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"a":"#,
-              #"{"type":"FeatureCollection","features":[,]}"#,
-              #"{"type":"FeatureCollection","features":[1]}"#,
-              #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":null}]} x"#,
-          ])
+    @Test(
+        "A broken array fails with the same error and position as one thread",
+        arguments: [
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":null},]}"#,
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":null},,{"type":"Feature","properties":{},"geometry":null}]}"#,
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":null}}"#,
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":null}"#,
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"a":"#,
+            #"{"type":"FeatureCollection","features":[,]}"#,
+            #"{"type":"FeatureCollection","features":[1]}"#,
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":null}]} x"#,
+        ])
     func broken(text: String) throws {
         let one = #expect(throws: GeoConvError.self) { try convert(text, to: "geojsonseq", jobs: 1) }
         let two = #expect(throws: GeoConvError.self) { try convert(text, to: "geojsonseq", jobs: 2, chunk: 1) }
@@ -185,10 +214,11 @@ struct ParallelCollectionTests {
 
     @Test("Empty arrays, a lone Feature and a collection with a crs go the one-thread way and read alike")
     func others() throws {
-        for text in [#"{"type":"FeatureCollection","features":[]}"#, #"{"type":"FeatureCollection","features":[  ]}"#,
-                     #"{"type":"Feature","properties":{"a":1},"geometry":{"type":"Point","coordinates":[1,2]}}"#,
-                     #"{"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"EPSG:3857"}},"features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[111319.49,222684.21]}}]}"#]
-        {
+        for text in [
+            #"{"type":"FeatureCollection","features":[]}"#, #"{"type":"FeatureCollection","features":[  ]}"#,
+            #"{"type":"Feature","properties":{"a":1},"geometry":{"type":"Point","coordinates":[1,2]}}"#,
+            #"{"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"EPSG:3857"}},"features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[111319.49,222684.21]}}]}"#,
+        ] {
             let one = try convert(text, to: "geojson", jobs: 1)
             let two = try convert(text, to: "geojson", jobs: 2, chunk: 1)
             #expect(two.output == one.output)

@@ -1,9 +1,10 @@
 import Foundation
-@testable import GeoConv
 import GeoConvCore
 import GeoConvFormatKit
-import Testing
 import GeoConvTestSupport
+import Testing
+
+@testable import GeoConv
 
 /// `--jobs`: line-delimited inputs cut into chunks parsed in parallel must give exactly the
 /// sequential output, with errors and warnings at their true input positions.
@@ -12,24 +13,36 @@ struct ParallelConversionTests {
     /// 300 features of varied kinds as newline-delimited GeoJSON.
     static var lines: String {
         (0..<300).map { i -> String in
-            let x = 150 + Double(i % 37) / 10, y = -33 - Double(i % 23) / 10
+            let x = 150 + Double(i % 37) / 10
+            let y = -33 - Double(i % 23) / 10
             switch i % 3 {
-            case 0: return #"{"type":"Feature","id":\#(i),"properties":{"name":"stop \#(i)","stroke":"red"},"geometry":{"type":"Point","coordinates":[\#(x),\#(y)]}}"#
-            case 1: return #"{"type":"Feature","id":\#(i),"properties":{"n":\#(i)},"geometry":{"type":"LineString","coordinates":[[\#(x),\#(y)],[\#(x + 0.1),\#(y + 0.05)],[\#(x + 0.2),\#(y)]]}}"#
-            default: return #"{"type":"Feature","id":\#(i),"properties":{},"geometry":{"type":"Polygon","coordinates":[[[\#(x),\#(y)],[\#(x + 0.1),\#(y)],[\#(x + 0.1),\#(y + 0.1)],[\#(x),\#(y)]]]}}"#
+            case 0:
+                return
+                    #"{"type":"Feature","id":\#(i),"properties":{"name":"stop \#(i)","stroke":"red"},"geometry":{"type":"Point","coordinates":[\#(x),\#(y)]}}"#
+            case 1:
+                return
+                    #"{"type":"Feature","id":\#(i),"properties":{"n":\#(i)},"geometry":{"type":"LineString","coordinates":[[\#(x),\#(y)],[\#(x + 0.1),\#(y + 0.05)],[\#(x + 0.2),\#(y)]]}}"#
+            default:
+                return
+                    #"{"type":"Feature","id":\#(i),"properties":{},"geometry":{"type":"Polygon","coordinates":[[[\#(x),\#(y)],[\#(x + 0.1),\#(y)],[\#(x + 0.1),\#(y + 0.1)],[\#(x),\#(y)]]]}}"#
             }
         }.joined(separator: "\n") + "\n"
     }
 
-    func convert(_ text: String, from: String, to: String, jobs: Int, skipInvalid: Bool = false) throws(GeoConvError) -> ConversionReport {
-        var options = ConversionOptions(inputFormat: FormatRegistry.standard.format(named: from), outputFormat: FormatRegistry.standard.format(named: to), skipInvalid: skipInvalid)
+    func convert(
+        _ text: String, from: String, to: String, jobs: Int, skipInvalid: Bool = false
+    ) throws(GeoConvError) -> ConversionReport {
+        var options = ConversionOptions(
+            inputFormat: FormatRegistry.standard.format(named: from),
+            outputFormat: FormatRegistry.standard.format(named: to), skipInvalid: skipInvalid)
         options.jobs = jobs
         options.chunkBytes = 700  // a few features per chunk: many chunks, many boundaries
         return try Converter().convert(.memory(Array(text.utf8), name: "in"), to: .memory, options: options)
     }
 
-    @Test("Outputs are byte-identical to one thread for every line input and several outputs",
-          arguments: ["geojsonseq", "wkt", "wkbhex", "polyline"])
+    @Test(
+        "Outputs are byte-identical to one thread for every line input and several outputs",
+        arguments: ["geojsonseq", "wkt", "wkbhex", "polyline"])
     func identical(input: String) throws {
         let source = try convert(Self.lines, from: "geojsonseq", to: input, jobs: 1)
         let text = String(decoding: source.output, as: UTF8.self)
@@ -46,12 +59,15 @@ struct ParallelConversionTests {
         }
     }
 
-    @Test("Records written by the workers report the writer's losses as one writer does", arguments: ["geojson", "geojsonseq"])
+    @Test(
+        "Records written by the workers report the writer's losses as one writer does",
+        arguments: ["geojson", "geojsonseq"])
     func writerWarningsInWorkers(output: String) throws {
         // Every fifth feature a circle (a Point with geoconv:radius), which GeoJSON writes as its centre with a warning.
-        let text = (0..<200).map { i in
-            #"{"type":"Feature","properties":{"n":\#(i)\#(i % 5 == 0 ? #","geoconv:radius":25"# : "")},"geometry":{"type":"Point","coordinates":[\#(Double(i) / 10),1]}}"#
-        }.joined(separator: "\n") + "\n"
+        let text =
+            (0..<200).map { i in
+                #"{"type":"Feature","properties":{"n":\#(i)\#(i % 5 == 0 ? #","geoconv:radius":25"# : "")},"geometry":{"type":"Point","coordinates":[\#(Double(i) / 10),1]}}"#
+            }.joined(separator: "\n") + "\n"
         let sequential = try convert(text, from: "geojsonseq", to: output, jobs: 1)
         #expect(sequential.diagnostics.entries["geojson.circle-as-point"]?.count == 40)
         for jobs in [2, 4] {
@@ -64,7 +80,9 @@ struct ParallelConversionTests {
 
     @Test("RS-delimited records spanning lines are cut only at RS")
     func recordSeparated() throws {
-        let pretty = Self.lines.split(separator: "\n").map { "\u{1E}" + $0.replacingOccurrences(of: ",\"geometry\"", with: ",\n  \"geometry\"") + "\n" }.joined()
+        let pretty = Self.lines.split(separator: "\n").map {
+            "\u{1E}" + $0.replacingOccurrences(of: ",\"geometry\"", with: ",\n  \"geometry\"") + "\n"
+        }.joined()
         let sequential = try convert(pretty, from: "geojsonseq", to: "geojsonseq", jobs: 1)
         let parallel = try convert(pretty, from: "geojsonseq", to: "geojsonseq", jobs: 2)
         #expect(sequential.statistics.featuresRead == 300)
@@ -97,7 +115,8 @@ struct ParallelConversionTests {
         #expect(parallel.output == sequential.output)
         #expect(sequential.statistics.featuresWritten == 299)
         for code in ["geojson.invalid-feature-skipped", "geojson.properties-not-object"] {
-            let a = try #require(sequential.diagnostics.entries[code]), b = try #require(parallel.diagnostics.entries[code])
+            let a = try #require(sequential.diagnostics.entries[code])
+            let b = try #require(parallel.diagnostics.entries[code])
             #expect(a.first.location == b.first.location, "\(code)")
             #expect(a.count == b.count)
         }
@@ -110,7 +129,8 @@ struct ParallelConversionTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("in.geojsons")
-        try Self.lines.split(separator: "\n").map { "\u{1E}" + $0 + "\n" }.joined().write(to: input, atomically: false, encoding: .utf8)
+        try Self.lines.split(separator: "\n").map { "\u{1E}" + $0 + "\n" }.joined().write(
+            to: input, atomically: false, encoding: .utf8)
         var outputs: [Data] = []
         for jobs in ["1", "2"] {
             let output = directory.appendingPathComponent("out\(jobs).geojsons")
@@ -136,8 +156,12 @@ struct ParallelConversionTests {
             let report = try convert(text, from: "geojsonseq", to: "wkt", jobs: jobs, skipInvalid: true)
             #expect(report.statistics.featuresWritten == 296)
             #expect(report.diagnostics.entries["geojson.invalid-feature-skipped"]?.count == 4)
-            #expect(report.diagnostics.skippedFeatures.map { $0.location?.line } == [11, 121, 122, 300], "--jobs \(jobs)")
-            #expect(report.diagnostics.skippedFeatures.map { $0.location?.pointer?.split(separator: "/").first.map(String.init) }
+            #expect(
+                report.diagnostics.skippedFeatures.map { $0.location?.line } == [11, 121, 122, 300], "--jobs \(jobs)")
+            #expect(
+                report.diagnostics.skippedFeatures.map {
+                    $0.location?.pointer?.split(separator: "/").first.map(String.init)
+                }
                     == ["10", "120", "121", "299"])
         }
         let directory = try Fixtures.temporaryDirectory()
@@ -146,14 +170,19 @@ struct ParallelConversionTests {
         try text.write(to: input, atomically: false, encoding: .utf8)
         let result = try CLI.run([input.path, directory.appendingPathComponent("out.wkt").path, "--skip-invalid"])
         #expect(result.status == 0)
-        let listed = result.stderr.split(separator: "\n").filter { $0.hasPrefix("  ") && $0.contains("skipped an invalid feature") }
+        let listed = result.stderr.split(separator: "\n").filter {
+            $0.hasPrefix("  ") && $0.contains("skipped an invalid feature")
+        }
         #expect(listed.count == 4)
         #expect(listed.last?.contains("in.geojsonl:300:") == true)
     }
 
     @Test("EWKT with an SRID is reprojected the same with any --jobs")
     func ewktWithSRID() throws {
-        let text = (0..<200).map { "SRID=3857;POINT (\(16_800_000 + $0 * 100) -4_000_000)".replacingOccurrences(of: "_", with: "") }
+        let text =
+            (0..<200).map {
+                "SRID=3857;POINT (\(16_800_000 + $0 * 100) -4_000_000)".replacingOccurrences(of: "_", with: "")
+            }
             .joined(separator: "\n") + "\n"
         let sequential = try convert(text, from: "wkt", to: "geojsonseq", jobs: 1)
         let parallel = try convert(text, from: "wkt", to: "geojsonseq", jobs: 2)
@@ -166,8 +195,15 @@ struct ParallelConversionTests {
         #expect(FileFormat.wkbHex.capabilities.lineRecords?.declaresCRS(Array("0101000000000000".utf8)) == false)
     }
 
-    @Test("A line whose SRID differs from the file's first line is skipped by every chunk, as by one thread",
-          arguments: [("wkt", "SRID=3857;POINT(1 2)", "POINT(1 2)"), ("wkbhex", "0101000020110F0000000000000000F03F0000000000000040", "0101000000000000000000F03F0000000000000040")])
+    @Test(
+        "A line whose SRID differs from the file's first line is skipped by every chunk, as by one thread",
+        arguments: [
+            ("wkt", "SRID=3857;POINT(1 2)", "POINT(1 2)"),
+            (
+                "wkbhex", "0101000020110F0000000000000000F03F0000000000000040",
+                "0101000000000000000000F03F0000000000000040"
+            ),
+        ])
     func sridAgainstFirstLine(format: String, withSRID: String, plain: String) throws {
         // Many chunks, an invalid first line, then 60 lines without an SRID and 60 with one:
         // chunks of the second half start with a line that declares an SRID.
@@ -178,22 +214,33 @@ struct ParallelConversionTests {
             #expect(report.statistics.featuresRead == 60, "--jobs \(jobs)")
             let skipped = report.diagnostics.skippedFeatures
             #expect(skipped.map { $0.location?.line } == [1] + Array(62...121), "--jobs \(jobs)")
-            #expect(skipped.dropFirst().allSatisfy { $0.message.contains("this line's SRID (3857) differs from the file's (none)") })
+            #expect(
+                skipped.dropFirst().allSatisfy {
+                    $0.message.contains("this line's SRID (3857) differs from the file's (none)")
+                })
         }
         // Without --skip-invalid the first such line stops the conversion, at that line.
-        let error = #expect(throws: GeoConvError.self) { try self.convert(text.split(separator: "\n").dropFirst().joined(separator: "\n"), from: format, to: "geojsonseq", jobs: 2) }
+        let error = #expect(throws: GeoConvError.self) {
+            try self.convert(
+                text.split(separator: "\n").dropFirst().joined(separator: "\n"), from: format, to: "geojsonseq", jobs: 2
+            )
+        }
         #expect(error?.code == .unsupported)
         #expect(error?.location?.line == 61)
         // A skipped first line that declares an SRID leaves the next line to decide (one thread: input starting with an SRID is not cut).
-        let declared = try convert(withSRID.dropLast() + "\n" + withSRID + "\n" + withSRID + "\n", from: format, to: "geojsonseq", jobs: 2, skipInvalid: true)
+        let declared = try convert(
+            withSRID.dropLast() + "\n" + withSRID + "\n" + withSRID + "\n", from: format, to: "geojsonseq", jobs: 2,
+            skipInvalid: true)
         #expect(declared.statistics.featuresRead == 2)
         #expect(FileFormat.wkt.capabilities.lineRecords?.declaresCRS(Array("\n\n  srid=3857;POINT(1 2)".utf8)) == true)
     }
 
-    @Test("A byte order mark starts the file, not its first record: skipped there, refused elsewhere, with any --jobs",
-          arguments: ["wkt", "wkbhex", "geojsonseq"])
+    @Test(
+        "A byte order mark starts the file, not its first record: skipped there, refused elsewhere, with any --jobs",
+        arguments: ["wkt", "wkbhex", "geojsonseq"])
     func byteOrderMark(format: String) throws {
-        let source = try convert((0..<80).map { "POINT(\($0) 1)" }.joined(separator: "\n"), from: "wkt", to: format, jobs: 1)
+        let source = try convert(
+            (0..<80).map { "POINT(\($0) 1)" }.joined(separator: "\n"), from: "wkt", to: format, jobs: 1)
         var lines = String(decoding: source.output, as: UTF8.self).split(separator: "\n").map(String.init)
         lines[50] = "\u{FEFF}" + lines[50]  // a mark inside the file is not skipped
         let text = "\u{FEFF}" + lines.joined(separator: "\n") + "\n"
@@ -207,16 +254,23 @@ struct ParallelConversionTests {
         // An error on the first line: columns count from after the mark (as editors show
         // them), byte offsets from the file's start; the same with any --jobs.
         let broken = "\u{FEFF}" + "X" + lines[1] + "\n" + lines[2...].joined(separator: "\n")
-        let plain = try #require(#expect(throws: GeoConvError.self) { try self.convert(String(broken.dropFirst()), from: format, to: "wkt", jobs: 1) })
+        let plain = try #require(
+            #expect(throws: GeoConvError.self) {
+                try self.convert(String(broken.dropFirst()), from: format, to: "wkt", jobs: 1)
+            })
         for jobs in [1, 2] {
-            let error = #expect(throws: GeoConvError.self) { try self.convert(broken, from: format, to: "wkt", jobs: jobs) }
+            let error = #expect(throws: GeoConvError.self) {
+                try self.convert(broken, from: format, to: "wkt", jobs: jobs)
+            }
             #expect(error?.location?.line == 1)
             #expect(error?.location?.column == plain.location?.column, "--jobs \(jobs): \(String(describing: error))")
             #expect(error?.location?.byteOffset == (plain.location?.byteOffset).map { $0 + 3 })
         }
     }
 
-    @Test("The input's first byte decides a text sequence's delimiter: an RS inside a newline-delimited one is skipped, with any --jobs")
+    @Test(
+        "The input's first byte decides a text sequence's delimiter: an RS inside a newline-delimited one is skipped, with any --jobs"
+    )
     func recordSeparatorInsideNewlineSequence() throws {
         // Newline-delimited; line 41 starts with an RS, line 60 is a bad record whose skip
         // must stop at its line's end (not run on to a next RS: there is none).
@@ -231,7 +285,9 @@ struct ParallelConversionTests {
         }
         #expect(String(decoding: reports[0].report.output, as: UTF8.self).split(separator: "\n")[40] == "POINT (40 1)")
         // Starting with an RS (after blank lines), it is RFC 8142's: a record may span lines.
-        let sequence = "\n\u{1E}" + Self.pointRecord(1) + "\n\u{1E}" + Self.pointRecord(2).replacingOccurrences(of: ",\"geometry\"", with: ",\n\"geometry\"") + "\n"
+        let sequence =
+            "\n\u{1E}" + Self.pointRecord(1) + "\n\u{1E}"
+            + Self.pointRecord(2).replacingOccurrences(of: ",\"geometry\"", with: ",\n\"geometry\"") + "\n"
         for jobs in [1, 2] {
             let report = try convert(sequence, from: "geojsonseq", to: "wkt", jobs: jobs)
             #expect(String(decoding: report.output, as: UTF8.self) == "POINT (1 1)\nPOINT (2 1)\n", "--jobs \(jobs)")
@@ -250,7 +306,9 @@ struct ParallelConversionTests {
             #expect(report.statistics.featuresRead == 58, "--jobs \(jobs)")
             let skipped = report.diagnostics.skippedFeatures
             #expect(skipped.map { $0.location?.line } == [21, 22], "--jobs \(jobs)")
-            #expect(skipped.first?.message.contains("continues on the next line") == true, "\(skipped.first?.message ?? "")")
+            #expect(
+                skipped.first?.message.contains("continues on the next line") == true, "\(skipped.first?.message ?? "")"
+            )
         }
     }
 
@@ -262,7 +320,9 @@ struct ParallelConversionTests {
     /// `text` (GeoJSONSeq) converted to WKT with bad records skipped, with `--jobs` 1, 2 and
     /// 4; expects the three outputs to be the same.
     func skippingAtEveryJobs(_ text: String) throws -> [(jobs: Int, report: ConversionReport)] {
-        let reports = try [1, 2, 4].map { jobs in (jobs, try convert(text, from: "geojsonseq", to: "wkt", jobs: jobs, skipInvalid: true)) }
+        let reports = try [1, 2, 4].map { jobs in
+            (jobs, try convert(text, from: "geojsonseq", to: "wkt", jobs: jobs, skipInvalid: true))
+        }
         #expect(reports.allSatisfy { $0.1.output == reports[0].1.output })
         return reports
     }

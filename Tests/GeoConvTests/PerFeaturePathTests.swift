@@ -1,7 +1,7 @@
 import Foundation
 import GeoConv
-import Testing
 import GeoConvTestSupport
+import Testing
 
 /// The per-feature fast paths (member names matched as bytes, style names told apart by
 /// length and first byte, byte-level XML escaping, in-place transforms) give the same
@@ -13,27 +13,34 @@ struct PerFeaturePathTests {
         let names = ["name", "nose", "stroke", "stroke-width", "s", String(repeating: "x", count: 70)]
         let set = NameSet(names)
         for name in names { #expect(set.contains(name)) }
-        for other in ["", "nam", "nbme", "names", "Stroke", "stroke-widtH", "t", String(repeating: "x", count: 69),
-                      String(repeating: "x", count: 71), "näme"] {
+        for other in [
+            "", "nam", "nbme", "names", "Stroke", "stroke-widtH", "t", String(repeating: "x", count: 69),
+            String(repeating: "x", count: 71), "näme",
+        ] {
             #expect(!set.contains(other), "\(other)")
         }
     }
 
     @Test("Style names are recognised only exactly; model fields are derived from them and nothing else")
     func styleNames() throws {
-        for key in ["name", "title", "description", "stroke", "stroke-opacity", "stroke-width", "fill", "fill-opacity",
-                    "marker-color", "icon-color", "icon-opacity", "marker-symbol", "marker-size", "icon", "icon-scale",
-                    "icon-heading", "geoconv:geodesic", "geoconv:spans", "geoconv:ground-anchor",
-                    "geoconv:info-window-anchor", "geoconv:opacity", "geoconv:z-index"] {
+        for key in [
+            "name", "title", "description", "stroke", "stroke-opacity", "stroke-width", "fill", "fill-opacity",
+            "marker-color", "icon-color", "icon-opacity", "marker-symbol", "marker-size", "icon", "icon-scale",
+            "icon-heading", "geoconv:geodesic", "geoconv:spans", "geoconv:ground-anchor",
+            "geoconv:info-window-anchor", "geoconv:opacity", "geoconv:z-index",
+        ] {
             #expect(StyleProperties.isStyleName(key), "\(key)")
             #expect(StyleProperties.names.contains(key))
         }
         for key in ["nane", "Name", "names", "strokes", "fill ", "id", "icon-colour", "geoconv:radius", "marker-colr"] {
             #expect(!StyleProperties.isStyleName(key), "\(key)")
         }
-        var feature = Feature(geometry: .point(Coordinate(latitude: 1, longitude: 2)),
-                              properties: ["id": 7, "nane": "not a title", "title": "T", "icon-color": "#ff0000",
-                                           "marker-color": 5, "stroke-width": 3])
+        var feature = Feature(
+            geometry: .point(Coordinate(latitude: 1, longitude: 2)),
+            properties: [
+                "id": 7, "nane": "not a title", "title": "T", "icon-color": "#ff0000",
+                "marker-color": 5, "stroke-width": 3,
+            ])
         StyleProperties.derive(into: &feature)
         #expect(feature.title == "T")
         #expect(feature.style.markerColor?.cssHex == "#ff0000")  // marker-color is not a string: icon-color is read
@@ -43,7 +50,9 @@ struct PerFeaturePathTests {
         #expect(Array(StyleProperties.merged(plain).keys) == ["id", "nane"])
     }
 
-    @Test("Merged properties without a new dictionary: the feature's own in order, disagreeing ones replaced in place, the rest after")
+    @Test(
+        "Merged properties without a new dictionary: the feature's own in order, disagreeing ones replaced in place, the rest after"
+    )
     func mergedProperties() throws {
         var properties: JSONObject = ["id": 1]
         for i in 0..<40 { properties["p\(i)"] = .number(JSONNumber(Double(i))!) }  // enough for a hash table
@@ -87,11 +96,13 @@ struct PerFeaturePathTests {
 
     @Test("Member names split across escapes, repeated, or in the wrong case are read as before")
     func memberNames() throws {
-        let escaped = try readGeoJSON(#"{"type":"Feature","\u0070roperties":{"a":1},"geometry":{"type":"Point","coordinates":[1,2]}}"#)
+        let escaped = try readGeoJSON(
+            #"{"type":"Feature","\u0070roperties":{"a":1},"geometry":{"type":"Point","coordinates":[1,2]}}"#)
         #expect(escaped.features.first?.properties["a"] == 1)
         let repeated = try readGeoJSON(#"{"type":"Feature","id":1,"id":2,"properties":{},"geometry":null}"#)
         #expect(repeated.features.first?.id == .number(JSONNumber(2)))
-        #expect(repeated.diagnostics.entries["geojson.duplicate-member"]?.first.location?.column == 26)  // the second "id"
+        // the second "id"
+        #expect(repeated.diagnostics.entries["geojson.duplicate-member"]?.first.location?.column == 26)
         let foreign = try readGeoJSON(#"{"type":"Feature","x":1,"x":2,"properties":{},"geometry":null}"#)
         #expect(foreign.diagnostics.entries["geojson.duplicate-member"]?.count == 1)
         #expect(foreign.features.first?.foreignMembers["x"] == 2)
@@ -103,19 +114,25 @@ struct PerFeaturePathTests {
         #expect(misplaced.features.first?.foreignMembers["coordinates"] == [1, 2])
         // Non-ASCII strings are still checked to be UTF-8.
         #expect(throws: GeoConvError.self) {
-            _ = try readGeoJSON(bytes: Array(#"{"type":"Feature","properties":{"n":""#.utf8) + [0xC3, 0x28] + Array(#""},"geometry":null}"#.utf8))
+            _ = try readGeoJSON(
+                bytes: Array(#"{"type":"Feature","properties":{"n":""#.utf8) + [0xC3, 0x28]
+                    + Array(#""},"geometry":null}"#.utf8))
         }
         let accented = try readGeoJSON(#"{"type":"Feature","properties":{"n":"Zürich"},"geometry":null}"#)
         #expect(accented.features.first?.properties["n"] == "Zürich")
     }
 
-    @Test("A geometry written {\"type\", \"coordinates\"} reads as through the general member loop, whatever follows or fails")
+    @Test(
+        "A geometry written {\"type\", \"coordinates\"} reads as through the general member loop, whatever follows or fails"
+    )
     func commonGeometryForm() throws {
         /// The feature with `geometry`, and the same with the geometry's "type" value escaped,
         /// which the byte match refuses (the general loop reads it): what each says, by code,
         /// count, JSON Pointer and line (columns differ by the escape's five bytes).
         func read(_ geometry: String) -> (feature: Feature?, messages: [String], error: String?) {
-            let text = #"{"type":"FeatureCollection","features":["# + "\n" + #"{"type":"Feature","properties":{},"geometry":"# + geometry + "}]}"
+            let text =
+                #"{"type":"FeatureCollection","features":["# + "\n" + #"{"type":"Feature","properties":{},"geometry":"#
+                + geometry + "}]}"
             do {
                 let read = try readGeoJSON(text)
                 let messages = read.diagnostics.entries.map { code, entry in
@@ -123,7 +140,10 @@ struct PerFeaturePathTests {
                 }
                 return (read.features.first, messages, nil)
             } catch {
-                return (nil, [], "\(error.code) \(error.message) at \(error.location?.pointer ?? "-") line \(error.location?.line ?? 0)")
+                return (
+                    nil, [],
+                    "\(error.code) \(error.message) at \(error.location?.pointer ?? "-") line \(error.location?.line ?? 0)"
+                )
             }
         }
         let geometries = [
@@ -151,12 +171,17 @@ struct PerFeaturePathTests {
             #"{"type":"Point","coordinates":[[1,2]]}"#,
         ]
         for geometry in geometries {
-            let escaped = geometry.replacingOccurrences(of: #":"Point""#, with: #":"\u0050oint""#, options: [], range: nil)
-                .replacingOccurrences(of: #""type":"LineString","coordinates""#, with: #""type":"\u004CineString","coordinates""#)
-                .replacingOccurrences(of: #""type":"Polygon""#, with: #""type":"\u0050olygon""#)
-                .replacingOccurrences(of: #""type":"MultiPolygon""#, with: #""type":"\u004DultiPolygon""#)
-                .replacingOccurrences(of: #""type" : "Point""#, with: #""type" : "\u0050oint""#)
-            let common = read(geometry), general = read(escaped)
+            let escaped = geometry.replacingOccurrences(
+                of: #":"Point""#, with: #":"\u0050oint""#, options: [], range: nil
+            )
+            .replacingOccurrences(
+                of: #""type":"LineString","coordinates""#, with: #""type":"\u004CineString","coordinates""#
+            )
+            .replacingOccurrences(of: #""type":"Polygon""#, with: #""type":"\u0050olygon""#)
+            .replacingOccurrences(of: #""type":"MultiPolygon""#, with: #""type":"\u004DultiPolygon""#)
+            .replacingOccurrences(of: #""type" : "Point""#, with: #""type" : "\u0050oint""#)
+            let common = read(geometry)
+            let general = read(escaped)
             #expect(common.feature == general.feature, "\(geometry)")
             #expect(common.messages == general.messages, "\(geometry)")
             #expect(common.error == general.error, "\(geometry)")
@@ -166,14 +191,23 @@ struct PerFeaturePathTests {
         #expect(read(geometries[7]).feature?.foreignMembers["geometry"] == ["bbox": [1, 2, 1, 2]])
         #expect(read(geometries[8]).feature?.foreignMembers["geometry"] == ["name": "kept"])
         // A second "type" re-reads the coordinates for it.
-        #expect(read(geometries[9]).error?.hasPrefix("invalid-input LineString coordinates are not nested deeply enough") == true)
-        #expect(read(geometries[16]).error == "invalid-input each element of a position must be a number, found a string at /features/0/geometry/coordinates/1 line 2")
-        let failure = try #require(throws: GeoConvError.self) { _ = try readGeoJSON(#"{"type":"Point","coordinates":[1,2] "bbox":1}"#) }
+        #expect(
+            read(geometries[9]).error?.hasPrefix("invalid-input LineString coordinates are not nested deeply enough")
+                == true)
+        #expect(
+            read(geometries[16]).error
+                == "invalid-input each element of a position must be a number, found a string at /features/0/geometry/coordinates/1 line 2"
+        )
+        let failure = try #require(throws: GeoConvError.self) {
+            _ = try readGeoJSON(#"{"type":"Point","coordinates":[1,2] "bbox":1}"#)
+        }
         #expect(failure.code == .invalidInput)
         #expect(failure.location?.column == 37)
     }
 
-    @Test("A feature written {\"type\": \"Feature\", …} reads as through the general member loop, whatever it holds or fails on")
+    @Test(
+        "A feature written {\"type\": \"Feature\", …} reads as through the general member loop, whatever it holds or fails on"
+    )
     func commonFeatureForm() throws {
         /// The collection's features, and the same with each "Feature" type value escaped,
         /// which the byte match refuses (the general loop reads them): what each says, by
@@ -187,7 +221,11 @@ struct PerFeaturePathTests {
                 }
                 return (read.features, messages, nil)
             } catch {
-                return (features: [], messages: [], error: "\(error.code) \(error.message) at \(error.location?.pointer ?? "-") line \(error.location?.line ?? 0)")
+                return (
+                    features: [], messages: [],
+                    error:
+                        "\(error.code) \(error.message) at \(error.location?.pointer ?? "-") line \(error.location?.line ?? 0)"
+                )
             }
         }
         let features = [
@@ -214,30 +252,35 @@ struct PerFeaturePathTests {
         func escaped(_ feature: String) -> String {
             feature.replacingOccurrences(of: #""Feature""#, with: #""\u0046eature""#)
         }
-        let common = read(features), general = read(features.map(escaped))
+        let common = read(features)
+        let general = read(features.map(escaped))
         #expect(common.features == general.features)
         #expect(common.features.count == features.count)
         #expect(common.messages == general.messages)
         #expect(common.error == nil, "\(common.error ?? "")")
         #expect(general.error == nil)
         for feature in features {
-            let one = read([feature]), other = read([escaped(feature)])
+            let one = read([feature])
+            let other = read([escaped(feature)])
             #expect(one.features == other.features, "\(feature)")
             #expect(one.messages == other.messages, "\(feature)")
         }
         // What some of them read as.
         #expect(common.features[0].properties == ["a": 1])
         #expect(common.features[1].id == FeatureID.string("x"))
-        #expect(common.features[2].geometry == Geometry.circle(center: Coordinate(latitude: 2, longitude: 1), radius: 100))
+        #expect(
+            common.features[2].geometry == Geometry.circle(center: Coordinate(latitude: 2, longitude: 1), radius: 100))
         #expect(common.features[2].style.strokeColor?.cssHex == "#ff0000")
         #expect(common.features[4].foreignMembers["name"] == "foreign")
         #expect(common.features[5].properties == ["b": 2])
-        #expect(common.messages.contains { $0.hasPrefix("geojson.duplicate-member ×2 at /features/5 line 7") })  // and the second "type"
+        // and the second "type"
+        #expect(common.messages.contains { $0.hasPrefix("geojson.duplicate-member ×2 at /features/5 line 7") })
         // The same as the records of a newline-delimited text sequence.
         func readSequence(_ records: [String]) throws -> (features: [Feature], messages: [String]) {
             let log = DiagnosticLog()
-            var reader = GeoJSONReader(try ByteReader(.memory(Array(records.joined(separator: "\n").utf8), name: "in.geojsonl")),
-                                       options: GeoJSONReadOptions(isSequence: true), diagnostics: log)
+            var reader = GeoJSONReader(
+                try ByteReader(.memory(Array(records.joined(separator: "\n").utf8), name: "in.geojsonl")),
+                options: GeoJSONReadOptions(isSequence: true), diagnostics: log)
             _ = try reader.readHeader()
             var read: [Feature] = []
             while let feature = try reader.next() { read.append(feature) }
@@ -246,23 +289,28 @@ struct PerFeaturePathTests {
             }
             return (read, messages)
         }
-        let sequence = try readSequence(features), escapedSequence = try readSequence(features.map(escaped))
+        let sequence = try readSequence(features)
+        let escapedSequence = try readSequence(features.map(escaped))
         #expect(sequence.features == common.features)
         #expect(sequence.features == escapedSequence.features)
         #expect(sequence.messages == escapedSequence.messages)
         #expect(sequence.messages.contains { $0.hasPrefix("geojson.duplicate-member ×2 at /5 line 6") })
         // Failures, at the same element, from the fast path and the general loop alike.
-        for bad in [#"{"type":"Feature","properties":{"a":},"geometry":null}"#,
-                    #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1,"x"]}}"#,
-                    #"{"type":"Feature","properties":{} "geometry":null}"#,
-                    #"{"type":"Feature","properties":{},"geometry":null"#] {
-            let one = read([features[0], bad]), other = read([features[0], escaped(bad)])
+        for bad in [
+            #"{"type":"Feature","properties":{"a":},"geometry":null}"#,
+            #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1,"x"]}}"#,
+            #"{"type":"Feature","properties":{} "geometry":null}"#,
+            #"{"type":"Feature","properties":{},"geometry":null"#,
+        ] {
+            let one = read([features[0], bad])
+            let other = read([features[0], escaped(bad)])
             #expect(one.error != nil, "\(bad)")
             #expect(one.error == other.error, "\(bad)")
         }
     }
 
-    @Test("Warnings and notes are counted under their own codes, however they alternate, also after the log is replaced")
+    @Test(
+        "Warnings and notes are counted under their own codes, however they alternate, also after the log is replaced")
     func diagnosticCounts() throws {
         let log = DiagnosticLog()
         let sequence = ["a.one", "b.two", "a.one", "c.three", "b.two", "a.one", "c.three", "c.three", "d.four"]
@@ -283,8 +331,9 @@ struct PerFeaturePathTests {
 
     @Test("KML text escaping: markup as entities, XML-forbidden characters dropped, the rest byte for byte")
     func kmlEscaping() throws {
-        let feature = Feature(geometry: .point(Coordinate(latitude: 1, longitude: 2)),
-                              properties: ["a": "x < y & \"z\" \u{1}\u{FFFE}ok\tü", "b\"q": 1])
+        let feature = Feature(
+            geometry: .point(Coordinate(latitude: 1, longitude: 2)),
+            properties: ["a": "x < y & \"z\" \u{1}\u{FFFE}ok\tü", "b\"q": 1])
         let output = try ByteWriter(.memory)
         let log = DiagnosticLog()
         var writer = KMLWriter(output, diagnostics: log)
@@ -301,7 +350,8 @@ struct PerFeaturePathTests {
     func inPlaceTransforms() throws {
         struct Split: FeatureTransform {
             mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
-                var a = feature, b = feature
+                var a = feature
+                var b = feature
                 a.title = (feature.title ?? "") + "a"
                 b.title = (feature.title ?? "") + "b"
                 return [a, b]
@@ -309,8 +359,9 @@ struct PerFeaturePathTests {
         }
         var transforms: [any FeatureTransform] = [GeographicRangeCheck(), Split(), Split()]
         let log = DiagnosticLog()
-        let out = try transforms.apply(to: Feature(geometry: .point(Coordinate(latitude: 100, longitude: 0)), title: "f"),
-                                       diagnostics: log)
+        let out = try transforms.apply(
+            to: Feature(geometry: .point(Coordinate(latitude: 100, longitude: 0)), title: "f"),
+            diagnostics: log)
         #expect(out.map(\.title) == ["faa", "fab", "fba", "fbb"])
         #expect(log.entries["coordinate.out-of-range"]?.count == 1)
     }
@@ -321,7 +372,8 @@ struct PerFeaturePathTests {
         // control character, which KML drops (info finds it without writing the data out).
         let features = (0..<5000).map { i in
             let extra = (i % 7 == 0 ? #","gone":null,"list":[1,2]"# : "") + (i % 11 == 0 ? #","t":"a\u0001b""# : "")
-            return #"{"type":"Feature","properties":{"n":\#(i)\#(extra)},"geometry":{"type":"Point","coordinates":[\#(Double(i % 90)),1]}}"#
+            return
+                #"{"type":"Feature","properties":{"n":\#(i)\#(extra)},"geometry":{"type":"Point","coordinates":[\#(Double(i % 90)),1]}}"#
         }
         let text = #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}"
         let input = InputSource.memory(Array(text.utf8), name: "in.geojson")
@@ -330,13 +382,19 @@ struct PerFeaturePathTests {
         // KMZ writes its features as KML does: info writes them once for both, and each
         // still lists what its own conversion reports.
         for target in ["wkt", "polyline", "kml", "kmz"] {
-            let converted = try Converter().convert(input, to: .memory, options: ConversionOptions(inputFormat: .geoJSON, outputFormat: FormatRegistry.standard.format(named: target)))
+            let converted = try Converter().convert(
+                input, to: .memory,
+                options: ConversionOptions(
+                    inputFormat: .geoJSON, outputFormat: FormatRegistry.standard.format(named: target)))
             #expect(report.losses[target] == converted.diagnostics.summary, "\(target)")
         }
         #expect(report.losses["wkt"]?.contains { $0.contains("(5000 times)") } == true)
-        #expect(report.losses["kmz"]?.contains { $0.contains("[kml.null-dropped] (715 times)") } == true, "\(report.losses["kmz"] ?? [])")
-        #expect(report.losses["kml"]?.contains { $0.contains("[kml.control-characters-dropped] (455 times)") } == true,
-                "\(report.losses["kml"] ?? [])")
+        #expect(
+            report.losses["kmz"]?.contains { $0.contains("[kml.null-dropped] (715 times)") } == true,
+            "\(report.losses["kmz"] ?? [])")
+        #expect(
+            report.losses["kml"]?.contains { $0.contains("[kml.control-characters-dropped] (455 times)") } == true,
+            "\(report.losses["kml"] ?? [])")
     }
 
     @Test("One thread or several print the same messages in the same order")
@@ -354,9 +412,12 @@ struct PerFeaturePathTests {
         #expect(summaries[0].last?.contains("circle.drawn-as-polygon") == true)
     }
 
-    @Test("info's losses for every target are the conversion's warnings, finish-time ones included",
-          arguments: ["geojson/faithful.geojson", "geojson/markers.geojson", "shapefile/source/mixed.geojson",
-                      "kml/screen-overlay.kml", "kml/track-arrays.kml", "gpx/hike.gpx", "gpx/sensors.gpx"])
+    @Test(
+        "info's losses for every target are the conversion's warnings, finish-time ones included",
+        arguments: [
+            "geojson/faithful.geojson", "geojson/markers.geojson", "shapefile/source/mixed.geojson",
+            "kml/screen-overlay.kml", "kml/track-arrays.kml", "gpx/hike.gpx", "gpx/sensors.gpx",
+        ])
     func inspectionMatchesConversion(_ fixture: String) throws {
         let path = Fixtures.testdata(fixture)
         guard FileManager.default.fileExists(atPath: path) else { return }
@@ -368,8 +429,9 @@ struct PerFeaturePathTests {
             }
             let converted: ConversionReport
             do {
-                converted = try Converter().convert(.file(path), to: .memory,
-                                                    options: ConversionOptions(outputFormat: format))
+                converted = try Converter().convert(
+                    .file(path), to: .memory,
+                    options: ConversionOptions(outputFormat: format))
             } catch {
                 continue
             }
@@ -382,7 +444,9 @@ struct PerFeaturePathTests {
         #expect(compared >= 5, "\(fixture): \(compared) targets compared")
     }
 
-    @Test("info reads runs of features on several threads with the report of one thread: counts, bounds, types, warnings and their places")
+    @Test(
+        "info reads runs of features on several threads with the report of one thread: counts, bounds, types, warnings and their places"
+    )
     func inspectionRuns() throws {
         // Mixed kinds and property types, positions on both sides of the antimeridian, a title
         // every 3rd; late in the input (in a later run), a position out of range every 250
@@ -390,7 +454,8 @@ struct PerFeaturePathTests {
         let features = (0..<3000).map { i -> String in
             let lon = i % 2 == 0 ? 179.5 - Double(i % 40) / 100 : -179.5 + Double(i % 30) / 100
             let lat = i >= 2000 && i % 250 == 17 ? 100.0 : Double(i % 80) - 40
-            let geometry = i % 5 == 0
+            let geometry =
+                i % 5 == 0
                 ? #"{"type":"LineString","coordinates":[[\#(lon),\#(lat)],[\#(lon),\#(lat + 1)]]}"#
                 : #"{"type":"Point","coordinates":[\#(lon),\#(lat)]}"#
             let value = i % 3 == 0 ? #""s\#(i)""# : (i % 3 == 1 ? "\(i)" : "true")
@@ -410,10 +475,15 @@ struct PerFeaturePathTests {
         #expect(one.geometryKinds == ["LineString": 600, "Point": 2400])
         #expect(one.properties["v"]?.types == ["string", "number", "boolean"])
         #expect(one.titled == 1000)
-        #expect(one.bounds.map { $0.west > 0 && $0.east < 0 } == true, "crosses the antimeridian: \(String(describing: one.bounds))")
-        #expect(one.readWarnings.contains { $0.contains("runs.geojson:2019:1") && $0.contains("(4 times)") }, "\(one.readWarnings)")
-        #expect(one.losses["kml"]?.contains { $0.contains("runs.geojson:2502:1") && $0.contains("(5 times)") } == true,
-                "\(one.losses["kml"] ?? [])")
+        #expect(
+            one.bounds.map { $0.west > 0 && $0.east < 0 } == true,
+            "crosses the antimeridian: \(String(describing: one.bounds))")
+        #expect(
+            one.readWarnings.contains { $0.contains("runs.geojson:2019:1") && $0.contains("(4 times)") },
+            "\(one.readWarnings)")
+        #expect(
+            one.losses["kml"]?.contains { $0.contains("runs.geojson:2502:1") && $0.contains("(5 times)") } == true,
+            "\(one.losses["kml"] ?? [])")
         #expect(many.featureCount == one.featureCount)
         #expect(many.geometryKinds == one.geometryKinds)
         #expect(many.coordinateCount == one.coordinateCount)

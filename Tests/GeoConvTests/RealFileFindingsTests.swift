@@ -1,7 +1,7 @@
 import Foundation
 import GeoConv
-import Testing
 import GeoConvTestSupport
+import Testing
 
 /// What the conservation check and a new user's run over real files found (issue 29), each
 /// on a fixture written here in the pattern of the real file.
@@ -23,8 +23,9 @@ import GeoConvTestSupport
         #expect(text.contains("<SimpleData name=\"population\">\(digits)</SimpleData>"))
         // A fraction or exponent beyond a double is still refused, at its place.
         let error = #expect(throws: GeoConvError.self) {
-            _ = try Converter().convert(.memory(Array(#"{"type":"Feature","properties":{"x":1e999},"geometry":null}"#.utf8), name: "x.geojson"),
-                                        to: .memory, options: ConversionOptions(inputFormat: .geoJSON, outputFormat: .geoJSON))
+            _ = try Converter().convert(
+                .memory(Array(#"{"type":"Feature","properties":{"x":1e999},"geometry":null}"#.utf8), name: "x.geojson"),
+                to: .memory, options: ConversionOptions(inputFormat: .geoJSON, outputFormat: .geoJSON))
         }
         #expect(error?.code == .invalidInput)
         #expect(error?.location?.byteOffset == 36)  // where 1e999 starts
@@ -59,17 +60,25 @@ import GeoConvTestSupport
         #expect(warning.count == 3)
         #expect(warning.first.location?.line == 8 && warning.first.location?.column == 7)
         let check = try #require(try ConservationCheck().check(path))
-        #expect(check.lostSilently.isEmpty && check.read == 11 && check.carried + check.reported == 11, "\(check.lostSilently)")
+        #expect(
+            check.lostSilently.isEmpty && check.read == 11 && check.carried + check.reported == 11,
+            "\(check.lostSilently)")
     }
 
-    @Test("render, tiles and tiles render refuse a line to longitude 1e15 at once, with the --s-srs hint", arguments: [
-        ["render", "far.png"], ["render", "far.svg"], ["tiles", "--zoom", "3"], ["tiles", "render", "far", "--zoom", "0-2"], ["camera", "--viewport", "390x844"],
-    ])
+    @Test(
+        "render, tiles and tiles render refuse a line to longitude 1e15 at once, with the --s-srs hint",
+        arguments: [
+            ["render", "far.png"], ["render", "far.svg"], ["tiles", "--zoom", "3"],
+            ["tiles", "render", "far", "--zoom", "0-2"], ["camera", "--viewport", "390x844"],
+        ])
     func farLongitudeIsRefused(command: [String]) throws {
         let directory = try Fixtures.temporaryDirectory()
         let input = Fixtures.testdata("render/far-longitude.wkt")
-        var arguments = command.count > 1 && command[0] == "tiles" && command[1] == "render" ? ["tiles", "render", input] : [command[0], input]
-        arguments += command.dropFirst(command[0] == "tiles" && command.count > 1 && command[1] == "render" ? 2 : 1).map {
+        var arguments =
+            command.count > 1 && command[0] == "tiles" && command[1] == "render"
+            ? ["tiles", "render", input] : [command[0], input]
+        arguments += command.dropFirst(command[0] == "tiles" && command.count > 1 && command[1] == "render" ? 2 : 1).map
+        {
             $0.hasPrefix("far") ? directory.appendingPathComponent($0).path : $0
         }
         let result = try CLI.run(arguments)
@@ -106,7 +115,9 @@ import GeoConvTestSupport
         #expect(element.first.location?.line == 17)
         // The conservation check finds nothing lost silently.
         let check = try #require(try ConservationCheck().check(path))
-        #expect(check.lostSilently.isEmpty, "\(check.lostSilently.map { "\($0.line):\($0.column) \($0.holder) \($0.text)" })")
+        #expect(
+            check.lostSilently.isEmpty,
+            "\(check.lostSilently.map { "\($0.line):\($0.column) \($0.holder) \($0.text)" })")
     }
 
     @Test("From standard input the forward style is reported, since the input cannot be read twice")
@@ -114,8 +125,11 @@ import GeoConvTestSupport
         let text = try String(contentsOfFile: Fixtures.testdata("kml/forward-styles.kml"), encoding: .utf8)
         let result = try CLI.run(["convert", "--from", "kml", "--to", "geojson", "-", "-"], stdin: text)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("<stdin>:5:3: warning: styleUrl \"#trail\" names no Style or StyleMap defined before it, and standard input cannot be read again"),
-                "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "<stdin>:5:3: warning: styleUrl \"#trail\" names no Style or StyleMap defined before it, and standard input cannot be read again"
+            ),
+            "\(result.stderr)")
     }
 }
 
@@ -146,15 +160,26 @@ import GeoConvTestSupport
             #expect(result.status == 0, "\(result.stderr)")
         }
         let text = try String(contentsOfFile: kml, encoding: .utf8)
-        #expect(text.contains(#"<gx:SimpleArrayField name="heartrate" type="int"><displayName>Heart rate</displayName></gx:SimpleArrayField>"#))
+        #expect(
+            text.contains(
+                #"<gx:SimpleArrayField name="heartrate" type="int"><displayName>Heart rate</displayName></gx:SimpleArrayField>"#
+            ))
         #expect(text.contains(#"<gx:SimpleArrayField name="temperature" type="double"/>"#))
-        #expect(text.contains(##"<gx:coord>7.4485 46.9491 545</gx:coord><ExtendedData><SchemaData schemaUrl="#geoconv-schema"><gx:SimpleArrayData name="heartrate"><gx:value>118</gx:value><gx:value>121</gx:value><gx:value>127</gx:value></gx:SimpleArrayData>"##))
+        #expect(
+            text.contains(
+                ##"<gx:coord>7.4485 46.9491 545</gx:coord><ExtendedData><SchemaData schemaUrl="#geoconv-schema"><gx:SimpleArrayData name="heartrate"><gx:value>118</gx:value><gx:value>121</gx:value><gx:value>127</gx:value></gx:SimpleArrayData>"##
+            ))
         let (_, again, _) = try readKML(path: kml)
-        #expect(again.map { $0.properties["coordinateProperties"] } == features.map { $0.properties["coordinateProperties"] })
+        #expect(
+            again.map { $0.properties["coordinateProperties"] }
+                == features.map { $0.properties["coordinateProperties"] })
         // GPX: heart rate and temperature as Garmin's TrackPointExtension, in its schema's order.
         let written = try String(contentsOfFile: gpx, encoding: .utf8)
-        #expect(written.contains(#"<time>2026-05-01T07:00:05Z</time><extensions><TrackPointExtension xmlns="http://www.garmin.com/xmlschemas/TrackPointExtension/v1"><atemp>14.25</atemp><hr>121</hr></TrackPointExtension></extensions>"#),
-                "\(written)")
+        #expect(
+            written.contains(
+                #"<time>2026-05-01T07:00:05Z</time><extensions><TrackPointExtension xmlns="http://www.garmin.com/xmlschemas/TrackPointExtension/v1"><atemp>14.25</atemp><hr>121</hr></TrackPointExtension></extensions>"#
+            ),
+            "\(written)")
         let check = try #require(try ConservationCheck().check(path))
         #expect(check.lostSilently.isEmpty && check.reported == 3)
     }
@@ -166,10 +191,16 @@ import GeoConvTestSupport
         let output = directory.appendingPathComponent("out.gpx").path
         let result = try CLI.run([path, output])
         #expect(result.status == 0)
-        #expect(result.stderr.contains("empty-segment.gpx:9:5: note: an empty <trkseg> is left out [gpx.empty-segment-dropped]"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "empty-segment.gpx:9:5: note: an empty <trkseg> is left out [gpx.empty-segment-dropped]"),
+            "\(result.stderr)")
         let text = try String(contentsOfFile: output, encoding: .utf8)
         #expect(!text.contains("coordinateProperties"))
-        #expect(text.contains(#"<trkseg><trkpt lat="50.778" lon="6.083"><ele>192</ele><time>2013-07-06T17:40:02Z</time></trkpt></trkseg>"#))
+        #expect(
+            text.contains(
+                #"<trkseg><trkpt lat="50.778" lon="6.083"><ele>192</ele><time>2013-07-06T17:40:02Z</time></trkpt></trkseg>"#
+            ))
         let strict = try CLI.run([path, output, "--strict"])
         #expect(strict.status == 0, "a note does not fail --strict: \(strict.stderr)")
     }
@@ -177,19 +208,25 @@ import GeoConvTestSupport
 
 /// GeoJSON simplestyle as people write it.
 @Suite struct SimplestyleFindingsTests {
-    @Test("CSS colour names, #rgb(a), rgb(), rgba(), hsl() and numbers written as text are honoured", arguments: [
-        ("steelblue", "#4682b4", 1.0), ("SteelBlue ", "#4682b4", 1.0), ("rebeccapurple", "#663399", 1.0),
-        ("rgb(255, 99, 71)", "#ff6347", 1.0), ("rgb(255 99 71 / 50%)", "#ff6347", 0.5), ("rgba(255,0,0,0.25)", "#ff0000", 0.25),
-        ("rgb(100%, 0%, 50%)", "#ff0080", 1.0), ("hsl(120, 100%, 25%)", "#008000", 1.0), ("hsla(0deg 100% 50% / 0.5)", "#ff0000", 0.5),
-        ("#0f08", "#00ff00", 8.0 / 15), ("transparent", "#000000", 0.0),
-    ])
+    @Test(
+        "CSS colour names, #rgb(a), rgb(), rgba(), hsl() and numbers written as text are honoured",
+        arguments: [
+            ("steelblue", "#4682b4", 1.0), ("SteelBlue ", "#4682b4", 1.0), ("rebeccapurple", "#663399", 1.0),
+            ("rgb(255, 99, 71)", "#ff6347", 1.0), ("rgb(255 99 71 / 50%)", "#ff6347", 0.5),
+            ("rgba(255,0,0,0.25)", "#ff0000", 0.25),
+            ("rgb(100%, 0%, 50%)", "#ff0080", 1.0), ("hsl(120, 100%, 25%)", "#008000", 1.0),
+            ("hsla(0deg 100% 50% / 0.5)", "#ff0000", 0.5),
+            ("#0f08", "#00ff00", 8.0 / 15), ("transparent", "#000000", 0.0),
+        ])
     func cssColours(text: String, hex: String, opacity: Double) throws {
         let color = try #require(Color(css: text))
         #expect(color.cssHex == hex)
         #expect(abs(color.opacity - opacity) < 1e-9)
     }
 
-    @Test("What is not a colour is refused", arguments: ["blurple", "rgb(1,2)", "rgb(a,b,c)", "hsl(120, 100, 25)", "#12345", "rgb(1,2,3", ""])
+    @Test(
+        "What is not a colour is refused",
+        arguments: ["blurple", "rgb(1,2)", "rgb(a,b,c)", "hsl(120, 100, 25)", "#12345", "rgb(1,2,3", ""])
     func notColours(text: String) {
         #expect(Color(css: text) == nil)
     }
@@ -201,13 +238,21 @@ import GeoConvTestSupport
         let kml = directory.appendingPathComponent("out.kml").path
         let result = try CLI.run([path, kml])
         #expect(result.status == 0)
-        #expect(result.stderr.contains(#"css-styles.geojson:5:1 (at /features/3/properties/stroke): warning: "stroke": "blurple" is not a value this style property takes"#),
-                "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                #"css-styles.geojson:5:1 (at /features/3/properties/stroke): warning: "stroke": "blurple" is not a value this style property takes"#
+            ),
+            "\(result.stderr)")
         #expect(result.stderr.contains("[geojson.style-value-unusable] (2 times)"))
         let text = try String(contentsOfFile: kml, encoding: .utf8)
-        #expect(text.contains("<LineStyle><color>80b48246</color><width>3</width></LineStyle>"))  // steelblue at "0.5", width "3"
-        #expect(text.contains("<LineStyle><color>ff4763ff</color></LineStyle><PolyStyle><color>800000ff</color></PolyStyle>"))
-        #expect(text.contains("<IconStyle><color>8800ff00</color></IconStyle><PolyStyle><color>ff008000</color></PolyStyle>"))
+        // steelblue at "0.5", width "3"
+        #expect(text.contains("<LineStyle><color>80b48246</color><width>3</width></LineStyle>"))
+        #expect(
+            text.contains(
+                "<LineStyle><color>ff4763ff</color></LineStyle><PolyStyle><color>800000ff</color></PolyStyle>"))
+        #expect(
+            text.contains(
+                "<IconStyle><color>8800ff00</color></IconStyle><PolyStyle><color>ff008000</color></PolyStyle>"))
         // GeoJSON → GeoJSON keeps the values as written.
         let check = try #require(try ConservationCheck().check(path))
         #expect(check.lostSilently.isEmpty && check.carried == check.read)
@@ -216,7 +261,9 @@ import GeoConvTestSupport
 
 /// GeoServer's GeoJSON: "crs" after "features".
 @Suite struct CRSAfterFeaturesTests {
-    @Test("A \"crs\" after \"features\" is read first by a second pass over the file; --s-srs is always obeyed", .enabled(if: BuiltTraits.proj, "needs the PROJ trait"))
+    @Test(
+        "A \"crs\" after \"features\" is read first by a second pass over the file; --s-srs is always obeyed",
+        .enabled(if: BuiltTraits.proj, "needs the PROJ trait"))
     func crsAfterFeatures() throws {
         let path = Fixtures.testdata("geojson/crs-after-features.geojson")
         let directory = try Fixtures.temporaryDirectory()
@@ -247,8 +294,12 @@ import GeoConvTestSupport
         let (_, fromStdin, _) = try readGeoJSON(piped.stdout)
         #expect(fromStdin.first?.geometry == features.first?.geometry)
         let validated = try CLI.run(["validate", "--from", "geojson", "-"], stdin: text)
-        #expect(validated.status == 0 && validated.stderr.contains("1 features: valid"), "\(validated.stdout)\(validated.stderr)")
-        let left = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("geoconv-stdin-") }
+        #expect(
+            validated.status == 0 && validated.stderr.contains("1 features: valid"),
+            "\(validated.stdout)\(validated.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter {
+            $0.hasPrefix("geoconv-stdin-")
+        }
         #expect(left.isEmpty, "\(left)")
         let obeyed = try CLI.run(["--from", "geojson", "--s-srs", "EPSG:32631", "-", output], stdin: text)
         #expect(obeyed.status == 0, "\(obeyed.stderr)")
@@ -268,10 +319,11 @@ import GeoConvTestSupport
         #expect(warning.first.message.contains("https://www.google.com/maps/d/kml?mid=1AbCdEf&forcekml=1"))
         #expect(warning.first.location?.line == 5 && warning.first.location?.column == 3)
         // A link beside placemarks is data like any other: no warning.
-        let mixed = try readKML(text: """
-            <kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><Point><coordinates>1,2</coordinates></Point></Placemark>
-            <NetworkLink><Link><href>https://example.com/more.kml</href></Link></NetworkLink></Document></kml>
-            """)
+        let mixed = try readKML(
+            text: """
+                <kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><Point><coordinates>1,2</coordinates></Point></Placemark>
+                <NetworkLink><Link><href>https://example.com/more.kml</href></Link></NetworkLink></Document></kml>
+                """)
         #expect(mixed.count == 2)
     }
 
@@ -282,8 +334,11 @@ import GeoConvTestSupport
         let kml = directory.appendingPathComponent("out.kml").path
         let result = try CLI.run([path, kml])
         #expect(result.status == 0)
-        #expect(result.stderr.contains("network-link-polygon.geojson:2:1 (at /features/0): warning: a NetworkLink holds no geometry: the feature's Polygon is written as a Placemark of the same name after the link [kml.networklink-geometry-as-placemark]"),
-                "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "network-link-polygon.geojson:2:1 (at /features/0): warning: a NetworkLink holds no geometry: the feature's Polygon is written as a Placemark of the same name after the link [kml.networklink-geometry-as-placemark]"
+            ),
+            "\(result.stderr)")
         let (_, features, _) = try readKML(path: kml)
         try #require(features.count == 2)
         #expect(features[0].properties["href"] == "https://example.com/tiles.kml")
@@ -298,12 +353,15 @@ import GeoConvTestSupport
     @Test("An output left with no feature while the input had some says so")
     func emptyOutput() throws {
         struct DropAll: FeatureTransform {
-            mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] { [] }
+            mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
+                []
+            }
         }
         let input = #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1,2]}}"#
-        let report = try Converter().convert(.memory(Array(input.utf8), name: "one.geojson"), to: .memory,
-                                             options: ConversionOptions(inputFormat: .geoJSON, outputFormat: .geoJSON),
-                                             transforms: [DropAll()])
+        let report = try Converter().convert(
+            .memory(Array(input.utf8), name: "one.geojson"), to: .memory,
+            options: ConversionOptions(inputFormat: .geoJSON, outputFormat: .geoJSON),
+            transforms: [DropAll()])
         let warning = try #require(report.diagnostics.entries["output.empty"])
         #expect(warning.first.message == "none of the 1 features read was written: the output holds no feature")
         #expect(warning.first.location?.file == "one.geojson")
@@ -333,8 +391,11 @@ import GeoConvTestSupport
             #expect(again.first?.properties == legend.properties, "\(name)")
         }
         let text = try String(contentsOfFile: directory.appendingPathComponent("out.kml").path, encoding: .utf8)
-        #expect(text.contains(#"<ScreenOverlay><name>Legend</name><Icon><href>https://example.com/legend.png</href></Icon><overlayXY x="0" y="1" xunits="fraction" yunits="fraction"/><screenXY x="10" y="0.95" xunits="pixels" yunits="fraction"/>"#),
-                "\(text)")
+        #expect(
+            text.contains(
+                #"<ScreenOverlay><name>Legend</name><Icon><href>https://example.com/legend.png</href></Icon><overlayXY x="0" y="1" xunits="fraction" yunits="fraction"/><screenXY x="10" y="0.95" xunits="pixels" yunits="fraction"/>"#
+            ),
+            "\(text)")
         let check = try #require(try ConservationCheck().check(path))
         #expect(check.lostSilently.isEmpty)
     }
@@ -343,10 +404,16 @@ import GeoConvTestSupport
     func infoBeyondReading() throws {
         let result = try CLI.run(["info", Fixtures.testdata("kml/screen-overlay.kml")])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("warning: PhotoOverlay elements are not carried over [kml.photooverlay-dropped]"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("warning: PhotoOverlay elements are not carried over [kml.photooverlay-dropped]"),
+            "\(result.stdout)")
         #expect(result.stdout.contains("to kmz: nothing lost beyond reading"), "\(result.stdout)")
         #expect(!result.stdout.contains("nothing lost\n"))
-        let clean = try CLI.run(["info", Fixtures.testdata("kml/forward-styles.kml").replacingOccurrences(of: "forward-styles", with: "bare-polygon")])
+        let clean = try CLI.run([
+            "info",
+            Fixtures.testdata("kml/forward-styles.kml").replacingOccurrences(
+                of: "forward-styles", with: "bare-polygon"),
+        ])
         #expect(clean.stdout.contains("to kmz: nothing lost\n"), "\(clean.stdout)")
     }
 }
@@ -360,7 +427,8 @@ import GeoConvTestSupport
         try #require(features.count == 1)
         #expect(features[0].id == .string("hut-1"))
         let dropped = try #require(diagnostics.entries["kml.attribute-dropped"])
-        #expect(dropped.count == 4)  // Document@id, Folder@id, Placemark@editor, Point@id; xsi:schemaLocation is not data
+        // Document@id, Folder@id, Placemark@editor, Point@id; xsi:schemaLocation is not data
+        #expect(dropped.count == 4)
         #expect(dropped.first.message == #"the attribute id="root-document" of <Document> is not carried over"#)
         #expect(dropped.first.location?.line == 3 && dropped.first.location?.column == 1)
         let check = try #require(try ConservationCheck().check(path))
@@ -378,13 +446,16 @@ import GeoConvTestSupport
         let kmz = directory.appendingPathComponent("out.kmz").path
         let result = try CLI.run([path, kmz])
         #expect(result.status == 0)
-        #expect(result.stderr.contains(#"map.kml:9:3: warning: "images/missing.png" is not a file beside the input"#), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(#"map.kml:9:3: warning: "images/missing.png" is not a file beside the input"#),
+            "\(result.stderr)")
         #expect(result.stderr.contains("[kmz.local-file-missing]"))
         let (header, features, _) = try readKML(path: kmz)
         #expect(features.count == 4)
         let files = try #require(header.embeddedFiles)
         #expect(files.paths == ["images/hut.png", "overlay.png"])
-        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.testdata("kml/local-icons/images/hut.png"))))
+        let original = try [UInt8](
+            Data(contentsOf: URL(fileURLWithPath: Fixtures.testdata("kml/local-icons/images/hut.png"))))
         #expect(try files.contents(of: "images/hut.png") == original)
         #expect(features[0].style.icon == "images/hut.png")
     }
@@ -399,8 +470,12 @@ import GeoConvTestSupport
         let kml = directory.appendingPathComponent("out.kml").path
         let result = try CLI.run([path, kml])
         #expect(result.status == 0)
-        #expect(result.stderr.contains("document-view.kml:12:5: warning: <horizFov> in a LookAt is not carried over [kml.element-dropped]"), "\(result.stderr)")
-        let expected = "<LookAt><gx:TimeSpan><begin>2001-06-02T00:18:13Z</begin><end>2002-05-25T19:05:57Z</end></gx:TimeSpan>"
+        #expect(
+            result.stderr.contains(
+                "document-view.kml:12:5: warning: <horizFov> in a LookAt is not carried over [kml.element-dropped]"),
+            "\(result.stderr)")
+        let expected =
+            "<LookAt><gx:TimeSpan><begin>2001-06-02T00:18:13Z</begin><end>2002-05-25T19:05:57Z</end></gx:TimeSpan>"
             + "<longitude>-71.120925</longitude><latitude>42.439993</latitude><heading>-148.4122922628044</heading>"
             + "<tilt>40.5575073395506</tilt><range>87257.203848</range></LookAt>"
         let text = try String(contentsOfFile: kml, encoding: .utf8)
@@ -431,13 +506,16 @@ import GeoConvTestSupport
             <topografix:active_point lat="42.210180" lon="-71.096281"/>
             </gpx>
             """
-        let report = try Converter().convert(.memory(Array(text.utf8), name: "loose.gpx"), to: .memory,
-                                             options: ConversionOptions(inputFormat: .gpx, outputFormat: .gpx))
+        let report = try Converter().convert(
+            .memory(Array(text.utf8), name: "loose.gpx"), to: .memory,
+            options: ConversionOptions(inputFormat: .gpx, outputFormat: .gpx))
         let late = try #require(report.diagnostics.entries["gpx.late-document-element"])
         #expect(late.first.location?.line == 3 && late.first.message.contains("<active_point>"))
         let loose = try #require(report.diagnostics.entries["gpx.extension-text-dropped"])
         #expect(loose.first.location?.line == 2 && loose.first.message.contains(#""hhh""#))
-        #expect(String(decoding: report.output, as: UTF8.self).contains(#"<extensions><aaa xmlns="http://www.topografix.com/GPX/1/0">bbb</aaa></extensions>"#))
+        #expect(
+            String(decoding: report.output, as: UTF8.self).contains(
+                #"<extensions><aaa xmlns="http://www.topografix.com/GPX/1/0">bbb</aaa></extensions>"#))
     }
 }
 
@@ -453,10 +531,12 @@ import GeoConvTestSupport
             <Placemark><styleUrl>#loop</styleUrl><Point><coordinates>3,4</coordinates></Point></Placemark>
             </Document></kml>
             """
-        let report = try Converter().convert(.memory(Array(text.utf8), name: "s.kml"), to: .memory,
-                                             options: ConversionOptions(inputFormat: .kml, outputFormat: .kml))
+        let report = try Converter().convert(
+            .memory(Array(text.utf8), name: "s.kml"), to: .memory,
+            options: ConversionOptions(inputFormat: .kml, outputFormat: .kml))
         let dropped = try #require(report.diagnostics.entries["kml.style-dropped"])
-        #expect(dropped.first.location?.line == 2 && dropped.first.message.contains(#"Style "folder-icon" holds nothing"#))
+        #expect(
+            dropped.first.location?.line == 2 && dropped.first.message.contains(#"Style "folder-icon" holds nothing"#))
         let loop = try #require(report.diagnostics.entries["kml.style-loop"])
         #expect(loop.first.location?.line == 3 && loop.first.location?.column == 1)
     }

@@ -1,7 +1,7 @@
 import Foundation
 import GeoConv
-import Testing
 import GeoConvTestSupport
+import Testing
 
 /// Reprojection keeps a polygon's rings where they were: each ring of the output is PROJ's own
 /// transform of the same ring of the input, in order (issue 43: the holes came out as the shell
@@ -11,8 +11,10 @@ import GeoConvTestSupport
 struct ReprojectionRingTests {
     /// A square ring of `size` around (x, y), counter-clockwise, closed; clockwise when `hole`.
     static func square(_ x: Double, _ y: Double, _ size: Double, hole: Bool = false) -> Path {
-        var points = [Coordinate(latitude: y, longitude: x), Coordinate(latitude: y, longitude: x + size),
-                      Coordinate(latitude: y + size, longitude: x + size), Coordinate(latitude: y + size, longitude: x)]
+        var points = [
+            Coordinate(latitude: y, longitude: x), Coordinate(latitude: y, longitude: x + size),
+            Coordinate(latitude: y + size, longitude: x + size), Coordinate(latitude: y + size, longitude: x),
+        ]
         if hole { points.reverse() }
         return Path(points + [points[0]])
     }
@@ -36,9 +38,15 @@ struct ReprojectionRingTests {
     static func shapes(_ x: Double, _ y: Double, _ size: Double) -> [Geometry] {
         let a = polygon(x, y, size, holes: 3)
         let b = polygon(x + size * 1.5, y, size / 2, holes: 2)
-        let line = Path([Coordinate(latitude: y, longitude: x), Coordinate(latitude: y + size, longitude: x + size / 3)])
-        return [.polygon(a), .multiPolygon([a, b, PolygonRings(outer: square(x, y + size * 2, size / 3))]),
-                .geometryCollection([.lineString(line), .polygon(b), .multiPolygon([b, a]), .point(Coordinate(latitude: y, longitude: x))])]
+        let line = Path([
+            Coordinate(latitude: y, longitude: x), Coordinate(latitude: y + size, longitude: x + size / 3),
+        ])
+        return [
+            .polygon(a), .multiPolygon([a, b, PolygonRings(outer: square(x, y + size * 2, size / 3))]),
+            .geometryCollection([
+                .lineString(line), .polygon(b), .multiPolygon([b, a]), .point(Coordinate(latitude: y, longitude: x)),
+            ]),
+        ]
     }
 
     /// Every path of a geometry in order, with where it is (`member 2 / part 1 / ring 0`).
@@ -49,10 +57,13 @@ struct ReprojectionRingTests {
         case .polygon(let rings):
             return rings.rings.enumerated().map { (place + "ring \($0.offset)", $0.element.coordinates) }
         case .multiPoint(let points): return [(place + "points", points)]
-        case .multiLineString(let lines): return lines.enumerated().map { (place + "line \($0.offset)", $0.element.coordinates) }
+        case .multiLineString(let lines):
+            return lines.enumerated().map { (place + "line \($0.offset)", $0.element.coordinates) }
         case .multiPolygon(let polygons):
             return polygons.enumerated().flatMap { part in
-                part.element.rings.enumerated().map { (place + "part \(part.offset) / ring \($0.offset)", $0.element.coordinates) }
+                part.element.rings.enumerated().map {
+                    (place + "part \(part.offset) / ring \($0.offset)", $0.element.coordinates)
+                }
             }
         case .geometryCollection(let members):
             return members.enumerated().flatMap { paths($0.element, at: place + "member \($0.offset) / ") }
@@ -70,15 +81,17 @@ struct ReprojectionRingTests {
         for shape in Self.shapes(x, y, size) {
             let output = try transform.transform(Feature(geometry: shape), diagnostics: diagnostics)
             let reprojected = try #require(output.first?.geometry)
-            let got = Self.paths(reprojected), given = Self.paths(shape)
+            let got = Self.paths(reprojected)
+            let given = Self.paths(shape)
             #expect(got.map(\.place) == given.map(\.place), "\(crs): the structure changed")
             for (input, result) in zip(given, got) {
                 var expected = input.path
                 try Reprojection(from: crs).transform(&expected)  // this ring alone
                 #expect(result.path.count == expected.count, "\(crs) \(input.place)")
                 for (a, b) in zip(result.path, expected) {
-                    #expect(abs(a.longitude - b.longitude) < 1e-9 && abs(a.latitude - b.latitude) < 1e-9,
-                            "\(crs) \(input.place): \(a) is not PROJ's \(b)")
+                    #expect(
+                        abs(a.longitude - b.longitude) < 1e-9 && abs(a.latitude - b.latitude) < 1e-9,
+                        "\(crs) \(input.place): \(a) is not PROJ's \(b)")
                 }
             }
         }
@@ -89,8 +102,9 @@ struct ReprojectionRingTests {
         try check(from: "EPSG:3857", x: 0, y: 0, size: 1_000_000)
     }
 
-    @Test("UTM 33N, Swiss LV95 (EPSG:2056), ETRS89 (latitude first) and LAEA Europe (northing first) through PROJ",
-          .enabled(if: BuiltTraits.proj))
+    @Test(
+        "UTM 33N, Swiss LV95 (EPSG:2056), ETRS89 (latitude first) and LAEA Europe (northing first) through PROJ",
+        .enabled(if: BuiltTraits.proj))
     func throughPROJ() throws {
         try check(from: "EPSG:32633", x: 400_000, y: 5_000_000, size: 50_000)
         try check(from: "EPSG:2056", x: 2_600_000, y: 1_200_000, size: 20_000)
@@ -100,17 +114,20 @@ struct ReprojectionRingTests {
 
     @Test("The issue's EWKT square with a hole: the shell is 9°, the hole 1.8° inside it")
     func ewktSquareWithHole() throws {
-        let wkt = "SRID=3857;POLYGON((0 0,1000000 0,1000000 1000000,0 1000000,0 0),"
+        let wkt =
+            "SRID=3857;POLYGON((0 0,1000000 0,1000000 1000000,0 1000000,0 0),"
             + "(200000 200000,200000 400000,400000 400000,400000 200000,200000 200000))\n"
-        let report = try Converter().convert(.memory(Array(wkt.utf8), name: "hole.wkt"), to: .memory,
-                                             options: ConversionOptions(outputFormat: .geoJSON))
+        let report = try Converter().convert(
+            .memory(Array(wkt.utf8), name: "hole.wkt"), to: .memory,
+            options: ConversionOptions(outputFormat: .geoJSON))
         let features = try readGeoJSON(String(decoding: report.output, as: UTF8.self)).features
         guard case .polygon(let rings)? = features.first?.geometry else {
             Issue.record("not a polygon: \(String(describing: features.first?.geometry))")
             return
         }
         #expect(rings.holes.count == 1)
-        let shell = rings.outer.coordinates, hole = rings.holes.first?.coordinates ?? []
+        let shell = rings.outer.coordinates
+        let hole = rings.holes.first?.coordinates ?? []
         #expect(shell.map(\.longitude).max().map { abs($0 - 8.983152841195214) < 1e-9 } == true, "\(shell)")
         #expect(hole.map(\.longitude).max().map { abs($0 - 3.5932611364780858) < 1e-9 } == true, "\(hole)")
         #expect(hole.map(\.longitude).min().map { abs($0 - 1.7966305682390429) < 1e-9 } == true, "\(hole)")
@@ -131,7 +148,8 @@ struct ReprojectionRingTests {
         for geometry in [Geometry.polygon(polygon), .multiPolygon([polygon])] {
             let output = try transform.transform(Feature(geometry: geometry), diagnostics: diagnostics)
             let rings = Self.paths(try #require(output.first?.geometry))
-            let shell = rings[0].path.map(\.longitude), hole = rings[1].path.map(\.longitude)
+            let shell = rings[0].path.map(\.longitude)
+            let hole = rings[1].path.map(\.longitude)
             let (west, east) = (try #require(shell.min()), try #require(shell.max()))
             #expect(abs(west - 170) < 1e-6 && abs(east - 190) < 1e-6, "shell \(shell)")
             #expect(hole.allSatisfy { $0 > west && $0 < east }, "the hole \(hole) is outside its shell \(west)…\(east)")

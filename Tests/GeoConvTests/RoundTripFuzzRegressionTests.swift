@@ -2,8 +2,8 @@ import Foundation
 import GeoConv
 import GeoConvCore
 import GeoConvFormatKit
-import Testing
 import GeoConvTestSupport
+import Testing
 
 /// Inputs FuzzRoundTrip (Fuzz/Sources/FuzzRoundTrip) found: geoconv writing a file it cannot
 /// read back, or `--jobs` reading an input differently from one thread. The inputs are kept
@@ -22,8 +22,9 @@ struct RoundTripFuzzRegressionTests {
         #expect(input == Array("POINT(554 3)\n".utf8))
         let report: ConversionReport
         do throws(GeoConvError) {
-            report = try Converter().convert(.memory(input, name: "in.wkt"), to: .memory,
-                                             options: ConversionOptions(inputFormat: .wkt, outputFormat: .encodedPolyline))
+            report = try Converter().convert(
+                .memory(input, name: "in.wkt"), to: .memory,
+                options: ConversionOptions(inputFormat: .wkt, outputFormat: .encodedPolyline))
         } catch {
             #expect(error.code == .invalidInput, "\(error)")
             #expect(error.message.contains("554"), "\(error.message)")
@@ -31,21 +32,26 @@ struct RoundTripFuzzRegressionTests {
         }
         // Written: then geoconv must read it back.
         do throws(GeoConvError) {
-            let back = try Converter().convert(.memory(report.output, name: "out.polyline"), to: .memory,
-                                               options: ConversionOptions(inputFormat: .encodedPolyline, outputFormat: .wkt))
+            let back = try Converter().convert(
+                .memory(report.output, name: "out.polyline"), to: .memory,
+                options: ConversionOptions(inputFormat: .encodedPolyline, outputFormat: .wkt))
             #expect(back.statistics.featuresRead == 1)
         } catch {
-            Issue.record("geoconv cannot read back the polyline it wrote (\(String(decoding: report.output, as: UTF8.self))): \(error)")
+            Issue.record(
+                "geoconv cannot read back the polyline it wrote (\(String(decoding: report.output, as: UTF8.self))): \(error)"
+            )
         }
     }
 
     @Test("A feature with nothing for a one-column CSV is written as \"\" and read back, not left as a blank line")
     func csvEmptyRow() throws {
         let input = try Self.document("regression-csv-empty-row")  // a featureless-geometry feature among circles
-        let report = try Converter().convert(.memory(input, name: "in.geojson"), to: .memory,
-                                             options: ConversionOptions(inputFormat: .geoJSON, outputFormat: .csv))
-        let back = try Converter().convert(.memory(report.output, name: "out.csv"), to: .memory,
-                                           options: ConversionOptions(inputFormat: .csv, outputFormat: .geoJSON))
+        let report = try Converter().convert(
+            .memory(input, name: "in.geojson"), to: .memory,
+            options: ConversionOptions(inputFormat: .geoJSON, outputFormat: .csv))
+        let back = try Converter().convert(
+            .memory(report.output, name: "out.csv"), to: .memory,
+            options: ConversionOptions(inputFormat: .csv, outputFormat: .geoJSON))
         #expect(report.statistics.featuresWritten == 3)
         #expect(back.statistics.featuresRead == report.statistics.featuresWritten)
     }
@@ -55,30 +61,35 @@ struct RoundTripFuzzRegressionTests {
         let input = try Self.document("regression-wkb-no-geometry")  // an empty FeatureCollection
         let report: ConversionReport
         do throws(GeoConvError) {
-            report = try Converter().convert(.memory(input, name: "in.geojson"), to: .memory,
-                                             options: ConversionOptions(inputFormat: .geoJSON, outputFormat: .wkb))
+            report = try Converter().convert(
+                .memory(input, name: "in.geojson"), to: .memory,
+                options: ConversionOptions(inputFormat: .geoJSON, outputFormat: .wkb))
         } catch {
             #expect(error.code == .unsupported, "\(error)")
             return
         }
         do throws(GeoConvError) {
-            _ = try Converter().convert(.memory(report.output, name: "out.wkb"), to: .memory,
-                                        options: ConversionOptions(inputFormat: .wkb, outputFormat: .wkt))
+            _ = try Converter().convert(
+                .memory(report.output, name: "out.wkb"), to: .memory,
+                options: ConversionOptions(inputFormat: .wkb, outputFormat: .wkt))
         } catch {
             Issue.record("geoconv cannot read back the \(report.output.count)-byte .wkb it wrote: \(error)")
         }
     }
 
-    @Test("A newline-delimited GeoJSON text sequence record spanning lines reads the same with --jobs 2 as with one thread",
-          arguments: [false, true])
+    @Test(
+        "A newline-delimited GeoJSON text sequence record spanning lines reads the same with --jobs 2 as with one thread",
+        arguments: [false, true])
     func sequenceRecordSpanningLines(skipInvalid: Bool) throws {
         let input = try Self.document("regression-geojsonseq-record-spans-lines-jobs2")
         func convert(jobs: Int) -> Result<ConversionReport, GeoConvError> {
-            var options = ConversionOptions(inputFormat: .geoJSONSequence, outputFormat: .geoJSONSequence, skipInvalid: skipInvalid)
+            var options = ConversionOptions(
+                inputFormat: .geoJSONSequence, outputFormat: .geoJSONSequence, skipInvalid: skipInvalid)
             options.jobs = jobs
             options.chunkBytes = 64  // cuts the input between the record's two lines
             do throws(GeoConvError) {
-                return .success(try Converter().convert(.memory(input, name: "in.geojsonl"), to: .memory, options: options))
+                return .success(
+                    try Converter().convert(.memory(input, name: "in.geojsonl"), to: .memory, options: options))
             } catch {
                 return .failure(error)
             }

@@ -11,7 +11,8 @@ struct SelectionTests {
     static let places = Fixtures.testdata("selection/places.geojson")
 
     /// The ids of the features `selection` keeps, in order, and the log.
-    static func ids(_ selection: FeatureSelection, input: String = places) throws -> (ids: [String], log: DiagnosticLog) {
+    static func ids(_ selection: FeatureSelection, input: String = places) throws -> (ids: [String], log: DiagnosticLog)
+    {
         var options = ConversionOptions()
         options.selection = selection
         let log = DiagnosticLog()
@@ -71,25 +72,29 @@ struct SelectionTests {
             let data = pipe.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             let gdal = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line -> String? in
-                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                    return nil
+                }
                 return (object["id"] as? Int).map(String.init)
             }
             #expect(try Self.ids(Self.whereClause(expression)).ids == gdal, "\(expression)")
         }
     }
 
-    @Test("A bad expression is a usage error at its column", arguments: [
-        ("kind = ", 8, "expected a property or a value at the end"),
-        ("kind = 'park' AND", 18, "expected a property or a value at the end"),
-        ("kind 'park'", 6, "expected a comparison"),
-        ("name = 'open", 8, "the string is not closed"),
-        ("n > 5 )", 7, "expected AND, OR or the end"),
-        ("(n > 5", 7, "expected ')'"),
-        ("n ~ 5", 3, "unexpected character '~'"),
-        ("n IN (1, 2", 11, "expected ',' or ')'"),
-        ("kind IS 'x'", 9, "expected NULL after IS"),
-        ("n ! 5", 3, "expected '!='"),
-    ])
+    @Test(
+        "A bad expression is a usage error at its column",
+        arguments: [
+            ("kind = ", 8, "expected a property or a value at the end"),
+            ("kind = 'park' AND", 18, "expected a property or a value at the end"),
+            ("kind 'park'", 6, "expected a comparison"),
+            ("name = 'open", 8, "the string is not closed"),
+            ("n > 5 )", 7, "expected AND, OR or the end"),
+            ("(n > 5", 7, "expected ')'"),
+            ("n ~ 5", 3, "unexpected character '~'"),
+            ("n IN (1, 2", 11, "expected ',' or ')'"),
+            ("kind IS 'x'", 9, "expected NULL after IS"),
+            ("n ! 5", 3, "expected '!='"),
+        ])
     func badExpression(text: String, column: Int, message: String) {
         #expect {
             _ = try Self.ids(Self.whereClause(text))
@@ -107,7 +112,9 @@ struct SelectionTests {
         return selection
     }
 
-    @Test("--bbox keeps what intersects: points on the edge, a line through the box with no vertex in it, a polygon around it; not a hole, not a null geometry")
+    @Test(
+        "--bbox keeps what intersects: points on the edge, a line through the box with no vertex in it, a polygon around it; not a hole, not a null geometry"
+    )
     func boundingBox() throws {
         // ogr2ogr -spat keeps the same (GDAL 3.6.2 with GEOS), but for the antimeridian box it cannot take.
         // The line 4 crosses y = 5 from x = -1 to 6; the polygon 5 surrounds the box; the multipoint 3 has (4, 4).
@@ -122,7 +129,8 @@ struct SelectionTests {
     @Test("--bbox-srs puts the box into the input's CRS first")
     func boundingBoxInAnotherCRS() throws {
         // (1.5, 3.5)–(4.5, 5.5) in Web Mercator metres.
-        let box = Self.boxed(166_979.236_737_5, 389_860.451_793_7, 500_937.710_212_6, 613_110.223_457_3, crs: "EPSG:3857")
+        let box = Self.boxed(
+            166_979.236_737_5, 389_860.451_793_7, 500_937.710_212_6, 613_110.223_457_3, crs: "EPSG:3857")
         #expect(try Self.ids(box).ids == ["3", "4", "5"])  // as ogr2ogr -spat … -spat_srs EPSG:3857
     }
 
@@ -147,11 +155,12 @@ struct SelectionTests {
         var options = ConversionOptions()
         options.selection = selection
         let document = try OverlayDocument.load(.file(Self.places), options: options)
-        #expect(document.features.map(\.geometry) == [
-            .point(Coordinate(latitude: 3, longitude: 3)), .point(Coordinate(latitude: 4, longitude: 4)),
-            .point(Coordinate(latitude: 20, longitude: 20)),
-            .lineString([Coordinate(latitude: 20, longitude: 20), Coordinate(latitude: 21, longitude: 21)]),
-        ])
+        #expect(
+            document.features.map(\.geometry) == [
+                .point(Coordinate(latitude: 3, longitude: 3)), .point(Coordinate(latitude: 4, longitude: 4)),
+                .point(Coordinate(latitude: 20, longitude: 20)),
+                .lineString([Coordinate(latitude: 20, longitude: 20), Coordinate(latitude: 21, longitude: 21)]),
+            ])
         #expect(document.features.map(\.title) == ["School", "School", "Ferry's end", "Ferry's end"])
         #expect(document.features[1].properties["tags"] == .array([.string("a"), .string("b")]))
     }
@@ -176,11 +185,16 @@ struct SelectionTests {
         var options = ConversionOptions()
         options.selection.whereClause = "id IN (1, 2)"
         options.selection.dimension = .xy
-        #expect(try OverlayDocument.load(.file(Self.places), options: options).features.map(\.geometry)
-            == [.point(Coordinate(latitude: 1, longitude: 1)), .point(Coordinate(latitude: 2, longitude: 2))])
+        #expect(
+            try OverlayDocument.load(.file(Self.places), options: options).features.map(\.geometry)
+                == [.point(Coordinate(latitude: 1, longitude: 1)), .point(Coordinate(latitude: 2, longitude: 2))])
         options.selection.dimension = .xyz
-        #expect(try OverlayDocument.load(.file(Self.places), options: options).features.map(\.geometry)
-            == [.point(Coordinate(latitude: 1, longitude: 1, altitude: 0)), .point(Coordinate(latitude: 2, longitude: 2, altitude: 30))])
+        #expect(
+            try OverlayDocument.load(.file(Self.places), options: options).features.map(\.geometry)
+                == [
+                    .point(Coordinate(latitude: 1, longitude: 1, altitude: 0)),
+                    .point(Coordinate(latitude: 2, longitude: 2, altitude: 30)),
+                ])
     }
 
     @Test("The flags on the command line: a conversion, a located error (exit 64), measure with --where")
@@ -189,7 +203,9 @@ struct SelectionTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("out.geojsonl").path
-        let ok = try CLI.run([Self.places, out, "--where", "kind = 'road'", "--select", "name", "--bbox", "170,-30,-170,0", "--dim", "2"])
+        let ok = try CLI.run([
+            Self.places, out, "--where", "kind = 'road'", "--select", "name", "--bbox", "170,-30,-170,0", "--dim", "2",
+        ])
         #expect(ok.status == 0, "\(ok.stderr)")
         let text = try String(contentsOfFile: out, encoding: .utf8)
         #expect(text.split(separator: "\n").count == 1 && text.contains("\"Dateline\"") && !text.contains("über"))
@@ -202,12 +218,18 @@ struct SelectionTests {
         let west = try CLI.run([Self.places, out, "--bbox", "-2,4,7,6", "--bbox-srs", "EPSG:4326", "--select", "name"])
         #expect(west.status == 0, "\(west.stderr)")
         let westText = try String(contentsOfFile: out, encoding: .utf8)
-        #expect(westText.contains("\"Ring road\"") && westText.contains("\"Lake\"") && !westText.contains("\"Park A\""), "\(westText)")
+        #expect(
+            westText.contains("\"Ring road\"") && westText.contains("\"Lake\"") && !westText.contains("\"Park A\""),
+            "\(westText)")
         let tile = try CLI.run(["tile", "-33.8688", "151.2093", "--zoom", "10"])
         #expect(tile.status == 0 && tile.stdout == "10/942/614\n", "\(tile.stdout)\(tile.stderr)")
         let negativePrecision = try CLI.run([Self.places, out, "--precision", "-1"])
-        #expect(negativePrecision.status == 64 && !negativePrecision.stderr.contains("Missing value"), "\(negativePrecision.stderr)")
+        #expect(
+            negativePrecision.status == 64 && !negativePrecision.stderr.contains("Missing value"),
+            "\(negativePrecision.stderr)")
         let measured = try CLI.run(["measure", Self.places, "--where", "kind = 'water'"])
-        #expect(measured.status == 0 && measured.stdout.split(separator: "\n").count == 2 && measured.stdout.contains("Lake"))
+        #expect(
+            measured.status == 0 && measured.stdout.split(separator: "\n").count == 2
+                && measured.stdout.contains("Lake"))
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import GeoConv
-import Testing
 import GeoConvTestSupport
+import Testing
 
 /// Keys belong to the user (issue 43, item 6): the model's title, snippet and altitude roles
 /// never rename, re-case or move a property on the way out, and an attribute column becomes the
@@ -21,24 +21,31 @@ struct UserKeysTests {
 
     /// The features `bytes` holds, read as `format`.
     static func read(_ bytes: [UInt8], as format: FileFormat) throws -> [Feature] {
-        let report = try Converter().convert(.memory(bytes, name: "in." + format.extensions[0]), to: .memory,
-                                             options: ConversionOptions(inputFormat: format, outputFormat: .geoJSON))
+        let report = try Converter().convert(
+            .memory(bytes, name: "in." + format.extensions[0]), to: .memory,
+            options: ConversionOptions(inputFormat: format, outputFormat: .geoJSON))
         return try readGeoJSON(bytes: report.output).features
     }
 
     /// `bytes` (in `from`) converted to `to`.
     static func convert(_ bytes: [UInt8], from: FileFormat, to: FileFormat) throws -> [UInt8] {
-        try Converter().convert(.memory(bytes, name: "in." + from.extensions[0]), to: .memory,
-                                options: ConversionOptions(inputFormat: from, outputFormat: to)).output
+        try Converter().convert(
+            .memory(bytes, name: "in." + from.extensions[0]), to: .memory,
+            options: ConversionOptions(inputFormat: from, outputFormat: to)
+        ).output
     }
 
     /// Each feature's properties, key by key in order, and its geometry, equal to the original's.
     static func expectSame(_ got: [Feature], _ expected: [Feature], _ route: String) {
         #expect(got.count == expected.count, "\(route): \(got.count) features, not \(expected.count)")
         for (index, (a, b)) in zip(got, expected).enumerated() {
-            #expect(Array(a.properties.keys) == Array(b.properties.keys), "\(route) feature \(index): keys \(Array(a.properties.keys))")
+            #expect(
+                Array(a.properties.keys) == Array(b.properties.keys),
+                "\(route) feature \(index): keys \(Array(a.properties.keys))")
             for (key, value) in b.properties {
-                #expect(a.properties[key] == value, "\(route) feature \(index) \(key): \(String(describing: a.properties[key])) for \(value)")
+                #expect(
+                    a.properties[key] == value,
+                    "\(route) feature \(index) \(key): \(String(describing: a.properties[key])) for \(value)")
             }
             #expect(a.geometry == b.geometry, "\(route) feature \(index): \(String(describing: a.geometry))")
         }
@@ -68,22 +75,26 @@ struct UserKeysTests {
     func titleFromAnyCase() throws {
         let csv = "Latitude,Longitude,Name,Symbol\n46.13,-73.0,GC7FA4,Geocache\n"
         let kml = String(decoding: try Self.convert(Array(csv.utf8), from: .csv, to: .kml), as: UTF8.self)
-        #expect(kml.contains("<name>GC7FA4</name>") && kml.contains(#"<SimpleData name="Name">GC7FA4</SimpleData>"#), "\(kml)")
+        #expect(
+            kml.contains("<name>GC7FA4</name>") && kml.contains(#"<SimpleData name="Name">GC7FA4</SimpleData>"#),
+            "\(kml)")
         let back = try Self.read(Array(csv.utf8), as: .csv)
         #expect(Array(back.first?.properties.keys ?? []) == ["Name", "Symbol"])
     }
 
     @Test("The altitude column geoconv writes is read back as altitudes; a property of that name is renamed, reported")
     func altitudeColumn() throws {
-        let threeD = #"{"type":"Feature","properties":{"elevation":5},"geometry":{"type":"Point","coordinates":[1,2,30]}}"#
+        let threeD =
+            #"{"type":"Feature","properties":{"elevation":5},"geometry":{"type":"Point","coordinates":[1,2,30]}}"#
         let csv = try Self.convert(Array(threeD.utf8), from: .geoJSON, to: .csv)
         #expect(String(decoding: csv, as: UTF8.self) == "longitude,latitude,altitude,elevation\n1,2,30,5\n")
         let back = try Self.read(csv, as: .csv)
         #expect(back.first?.geometry == .point(Coordinate(latitude: 2, longitude: 1, altitude: 30)))
         #expect(back.first?.properties == ["elevation": 5])
         let clash = #"{"type":"Feature","properties":{"altitude":5},"geometry":{"type":"Point","coordinates":[1,2]}}"#
-        let report = try Converter().convert(.memory(Array(clash.utf8), name: "in.geojson"), to: .memory,
-                                             options: ConversionOptions(inputFormat: .geoJSON, outputFormat: .csv))
+        let report = try Converter().convert(
+            .memory(Array(clash.utf8), name: "in.geojson"), to: .memory,
+            options: ConversionOptions(inputFormat: .geoJSON, outputFormat: .csv))
         #expect(String(decoding: report.output, as: UTF8.self) == "longitude,latitude,altitude_2\n1,2,5\n")
         #expect(report.diagnostics.entries["csv.column-renamed"] != nil)
     }
@@ -106,17 +117,21 @@ struct UserKeysTests {
 
     @Test("A `name` that is not text beside a `title`: the title is the title's, and `name` keeps its number")
     func numericName() throws {
-        let input = #"{"type":"Feature","properties":{"name":12,"title":"Main St"},"geometry":{"type":"Point","coordinates":[1,2]}}"#
+        let input =
+            #"{"type":"Feature","properties":{"name":12,"title":"Main St"},"geometry":{"type":"Point","coordinates":[1,2]}}"#
         for format in [FileFormat.geoJSON, .csv, .geoParquet] {
             let written = try Self.convert(Array(input.utf8), from: .geoJSON, to: format)
             let back = try Self.read(written, as: format)
-            #expect(back.first?.properties == ["name": 12, "title": "Main St"], "\(format.name): \(String(describing: back.first?.properties))")
+            #expect(
+                back.first?.properties == ["name": 12, "title": "Main St"],
+                "\(format.name): \(String(describing: back.first?.properties))")
         }
     }
 
     @Test("GeoJSON's `NAME` alone is the title (as GDAL's KML writer takes it), and stays `NAME`")
     func upperCaseName() throws {
-        let input = #"{"type":"Feature","properties":{"NAME":"Lesotho"},"geometry":{"type":"Point","coordinates":[27.5,-29.3]}}"#
+        let input =
+            #"{"type":"Feature","properties":{"NAME":"Lesotho"},"geometry":{"type":"Point","coordinates":[27.5,-29.3]}}"#
         let kml = String(decoding: try Self.convert(Array(input.utf8), from: .geoJSON, to: .kml), as: UTF8.self)
         #expect(kml.contains("<name>Lesotho</name>") && kml.contains(#"name="NAME">Lesotho<"#), "\(kml)")
         let geojson = String(decoding: try Self.convert(Array(input.utf8), from: .geoJSON, to: .geoJSON), as: UTF8.self)

@@ -1,7 +1,7 @@
 import Foundation
+import GeoConvTestSupport
 import GeoConvXML
 import Testing
-import GeoConvTestSupport
 
 /// The one markup grammar (`XMLMarkupLexer`) that the start-tag positions under libxml2, the
 /// KML run splitter and the fast tokenizer lex with.
@@ -16,7 +16,9 @@ struct XMLMarkupLexerTests {
             guard let base = all.baseAddress else { return }
             while fed < all.count {
                 let end = fed + min(pieces(), all.count - fed)
-                while let construct = lexer.next(UnsafeBufferPointer(start: base + lexer.offset, count: end - lexer.offset)) {
+                while let construct = lexer.next(
+                    UnsafeBufferPointer(start: base + lexer.offset, count: end - lexer.offset))
+                {
                     found.append(construct)
                 }
                 fed = end
@@ -32,35 +34,37 @@ struct XMLMarkupLexerTests {
     @Test("Each kind of construct, with where it starts and ends and its line and column")
     func kinds() {
         let document = """
-        <?xml version="1.0"?>
-        <!DOCTYPE kml [ <!ELEMENT a "x>y"> ]>
-        <kml a="1>2" b='"'><!-- a > b --->
-        <![CDATA[ <x> ]]]><e/><?pi ??></kml>
-        """
-        #expect(Self.describe(Self.constructs(Array(document.utf8))) == [
-            "processingInstruction 0..<21 1:1",
-            "documentType 22..<59 2:1",
-            "startTag 60..<79 3:1",
-            "comment 79..<94 3:20",
-            "cdata 95..<113 4:1",
-            "emptyElementTag 113..<117 4:19",
-            "processingInstruction 117..<125 4:23",
-            "endTag 125..<131 4:31",
-        ])
+            <?xml version="1.0"?>
+            <!DOCTYPE kml [ <!ELEMENT a "x>y"> ]>
+            <kml a="1>2" b='"'><!-- a > b --->
+            <![CDATA[ <x> ]]]><e/><?pi ??></kml>
+            """
+        #expect(
+            Self.describe(Self.constructs(Array(document.utf8))) == [
+                "processingInstruction 0..<21 1:1",
+                "documentType 22..<59 2:1",
+                "startTag 60..<79 3:1",
+                "comment 79..<94 3:20",
+                "cdata 95..<113 4:1",
+                "emptyElementTag 113..<117 4:19",
+                "processingInstruction 117..<125 4:23",
+                "endTag 125..<131 4:31",
+            ])
     }
 
     @Test("Endings that are not endings: '<!-->', '<?>', ']]' then text, '/' in a quoted value")
     func nearEndings() {
         let document = #"<a><!-->--><?>?><![CDATA[]]x]]><b c="/">x</b></a>"#
-        #expect(Self.describe(Self.constructs(Array(document.utf8))) == [
-            "startTag 0..<3 1:1",
-            "comment 3..<11 1:4",
-            "processingInstruction 11..<16 1:12",
-            "cdata 16..<31 1:17",
-            "startTag 31..<40 1:32",
-            "endTag 41..<45 1:42",
-            "endTag 45..<49 1:46",
-        ])
+        #expect(
+            Self.describe(Self.constructs(Array(document.utf8))) == [
+                "startTag 0..<3 1:1",
+                "comment 3..<11 1:4",
+                "processingInstruction 11..<16 1:12",
+                "cdata 16..<31 1:17",
+                "startTag 31..<40 1:32",
+                "endTag 41..<45 1:42",
+                "endTag 45..<49 1:46",
+            ])
     }
 
     @Test("Pieces of any size give the same constructs: every KML, GPX and XML file of the corpus")

@@ -28,7 +28,9 @@ struct AddMeasurements: FeatureTransform {
 do {
     // 1. The whole-file pipeline, with our transform.
     let report = try Converter().convert(.file(arguments[1]), to: .file(arguments[2]), transforms: [AddMeasurements()])
-    print("\(report.statistics.featuresRead) features read as \(report.inputFormat), \(report.statistics.featuresWritten) written as \(report.outputFormat)")
+    print(
+        "\(report.statistics.featuresRead) features read as \(report.inputFormat), \(report.statistics.featuresWritten) written as \(report.outputFormat)"
+    )
     for warning in report.diagnostics.summary { print("  " + warning) }
 
     // 2. The streaming API by hand: read the GeoJSON back and list the trails.
@@ -46,7 +48,8 @@ do {
     let echoPoint = Coordinate(latitude: -33.7320, longitude: 150.3120)
     let bridge = Spherical.offset(from: echoPoint, distance: 800, heading: 135)
     var line = Polyline(path: [echoPoint, bridge])
-    line.spans = StyleSpans.pattern(path: line.path, styles: [.solid(.white), .solid(.black)], lengths: [100, 50], kind: .geodesic)
+    line.spans = StyleSpans.pattern(
+        path: line.path, styles: [.solid(.white), .solid(.black)], lengths: [100, 50], kind: .geodesic)
     print("encoded: \(try EncodedPolyline.encode(line.path)), \(line.spans.count) spans")
 
     // 4. Swift-native: the written file as an AsyncSequence of features, read on a background

@@ -1,19 +1,25 @@
+import GeoConv
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import GeoConv
 
 /// The format this run reads: `GEOCONV_FUZZ_FORMAT`, a name from `FormatRegistry.standard`
 /// (scripts/fuzz runs the target once per readable format).
-let format: FileFormat? = getenv("GEOCONV_FUZZ_FORMAT").flatMap { FormatRegistry.standard.format(named: String(cString: $0)) }
+let format: FileFormat? = getenv("GEOCONV_FUZZ_FORMAT").flatMap {
+    FormatRegistry.standard.format(named: String(cString: $0))
+}
 
 /// Before the first input: `GEOCONV_FUZZ_LIST=1` prints the names of the readable formats,
 /// one per line, and exits (so that the list of targets comes from the registry); without a
 /// readable `GEOCONV_FUZZ_FORMAT` the run stops with the names to choose from.
 @_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> Int32 {
+public func initialize(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> Int32 {
     let readable = FormatRegistry.standard.formats.filter { $0.makeReader != nil }.map(\.name)
     if getenv("GEOCONV_FUZZ_LIST") != nil {
         print(readable.joined(separator: "\n"))
@@ -33,8 +39,9 @@ public func initialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutabl
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard let format else { return 0 }
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    _ = try? Converter().convert(.memory(bytes, name: "fuzz"), to: .memory,
-                                 options: ConversionOptions(inputFormat: format, outputFormat: .geoJSON, skipInvalid: size % 2 == 0))
+    _ = try? Converter().convert(
+        .memory(bytes, name: "fuzz"), to: .memory,
+        options: ConversionOptions(inputFormat: format, outputFormat: .geoJSON, skipInvalid: size % 2 == 0))
     _ = try? Converter().validate(.memory(bytes, name: "fuzz"), options: ConversionOptions(inputFormat: format))
     return 0
 }

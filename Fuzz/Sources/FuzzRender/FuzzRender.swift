@@ -1,9 +1,10 @@
+import GeoConv
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import GeoConv
 
 /// libFuzzer entry point: what `geoconv render`, `tiles` and `tiles render` do with a
 /// document, on small canvases.
@@ -34,17 +35,19 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     do throws(GeoConvError) {
         switch drawing {
         case 0, 1:
-            let renderer = try OverlayRenderer(features: overlays.features, header: overlays.header,
-                                               options: RenderOptions(width: 64, height: 48, padding: 4),
-                                               diagnostics: DiagnosticLog())
+            let renderer = try OverlayRenderer(
+                features: overlays.features, header: overlays.header,
+                options: RenderOptions(width: 64, height: 48, padding: 4),
+                diagnostics: DiagnosticLog())
             let path = temporaryPath(drawing == 0 ? "png" : "svg")
             defer { unlink(path) }
             try renderer.write(overlays.features, to: path)
         default:
             let path = temporaryPath("mbtiles")
             defer { unlink(path) }
-            _ = try TileRenderer.render(overlays.features, header: overlays.header, to: .mbtiles(path),
-                                        options: TileRenderOptions(zooms: 0...2, tileSize: 256, jobs: 1), diagnostics: DiagnosticLog())
+            _ = try TileRenderer.render(
+                overlays.features, header: overlays.header, to: .mbtiles(path),
+                options: TileRenderOptions(zooms: 0...2, tileSize: 256, jobs: 1), diagnostics: DiagnosticLog())
         }
     } catch {
         // A located refusal (a canvas too large, a style it cannot draw) is a correct outcome.

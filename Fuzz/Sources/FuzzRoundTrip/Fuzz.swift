@@ -1,17 +1,19 @@
+import GeoConv
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import GeoConv
 
 /// `GEOCONV_FUZZ_VERBOSE=1` prints each conversion to standard error (to see what a seed reaches).
 let verbose = getenv("GEOCONV_FUZZ_VERBOSE") != nil
 
 /// `GEOCONV_FUZZ_TOLERATE=name,name` lets known, reported findings pass (see `Known`), so
 /// that a long run looks past them; CI runs without it.
-let tolerated: Set<String> = Set((getenv("GEOCONV_FUZZ_TOLERATE").map { String(cString: $0) } ?? "")
-    .split(separator: ",").map(String.init))
+let tolerated: Set<String> = Set(
+    (getenv("GEOCONV_FUZZ_TOLERATE").map { String(cString: $0) } ?? "")
+        .split(separator: ",").map(String.init))
 
 /// A line on standard error (unbuffered: it survives the trap).
 func log(_ text: String) {
@@ -62,16 +64,25 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 struct RoundTrip {
     /// The formats read first: every format with a reader and a writer, from the registry.
     static let inputFormats = outputFormats
-    /// The input formats a seed's first byte names, by index (never reordered: seeds in
-    /// testdata/fuzz/roundtrip rely on it).
-    static let selectable = ["geojson", "geojsonseq", "kml", "kmz", "wkt", "wkbhex", "wkb", "polyline", "gpx", "csv",
-                             "geoparquet", "shapefile"]
+    /// The input formats a seed's first byte names, by index: those of the seeds in
+    /// testdata/fuzz/roundtrip first, in the order they rely on, then every other format of
+    /// the registry in its order (a new format is picked up without an edit here).
+    static let selectable: [String] = {
+        let seeded = [
+            "geojson", "geojsonseq", "kml", "kmz", "wkt", "wkbhex", "wkb", "polyline", "gpx", "csv",
+            "geoparquet", "shapefile",
+        ]
+        return seeded + FormatRegistry.standard.formats.map(\.name).filter { !seeded.contains($0) }
+    }()
     /// Every format with a reader and a writer in this build.
-    static let outputFormats = FormatRegistry.standard.formats.filter { $0.makeWriter != nil && $0.makeReader != nil }.map(\.name)
+    static let outputFormats = FormatRegistry.standard.formats.filter { $0.makeWriter != nil && $0.makeReader != nil }
+        .map(\.name)
     /// Writer warnings issued once per feature left out of the output.
-    static let featureDropCodes = ["polyline.empty-geometry-dropped", "wkt.null-geometry-skipped",
-                                   "wkb.null-geometry-skipped",
-                                   "gpx.geometry-not-written"]
+    static let featureDropCodes = [
+        "polyline.empty-geometry-dropped", "wkt.null-geometry-skipped",
+        "wkb.null-geometry-skipped",
+        "gpx.geometry-not-written",
+    ]
 
     let inputFormat: String
     let document: [UInt8]
@@ -80,7 +91,9 @@ struct RoundTrip {
     let skipInvalid: Bool
 
     func options(from input: String, to output: String, skipInvalid: Bool = false) -> ConversionOptions {
-        var options = ConversionOptions(inputFormat: FormatRegistry.standard.format(named: input), outputFormat: FormatRegistry.standard.format(named: output), skipInvalid: skipInvalid)
+        var options = ConversionOptions(
+            inputFormat: FormatRegistry.standard.format(named: input),
+            outputFormat: FormatRegistry.standard.format(named: output), skipInvalid: skipInvalid)
         options.jobs = jobs
         options.chunkBytes = 64
         return options
@@ -97,22 +110,27 @@ struct RoundTrip {
         }
         for (index, feature) in features.enumerated() {
             if let problem = feature.firstNonFiniteValue() {
-                fail("the \(inputFormat) reader returned feature \(index) with a non-finite \(problem.what) (\(problem.value))")
+                fail(
+                    "the \(inputFormat) reader returned feature \(index) with a non-finite \(problem.what) (\(problem.value))"
+                )
             }
         }
         // 2. To every writable format, and back.
         for output in RoundTrip.outputFormats {
             let report: ConversionReport
             do throws(GeoConvError) {
-                report = try Converter().convert(.memory(document, name: "fuzz"), to: .memory,
-                                                 options: options(from: inputFormat, to: output, skipInvalid: skipInvalid))
+                report = try Converter().convert(
+                    .memory(document, name: "fuzz"), to: .memory,
+                    options: options(from: inputFormat, to: output, skipInvalid: skipInvalid))
             } catch {
                 if verbose { log("\(inputFormat) → \(output): \(error)") }
                 if RoundTrip.isRefusal(error, writing: output) { continue }
                 fail("\(inputFormat) → \(output) failed on input the \(inputFormat) reader accepts: \(error)")
             }
             if report.statistics.featuresRead != features.count {
-                fail("\(inputFormat) → \(output) read \(report.statistics.featuresRead) features; the \(inputFormat) reader returns \(features.count)")
+                fail(
+                    "\(inputFormat) → \(output) read \(report.statistics.featuresRead) features; the \(inputFormat) reader returns \(features.count)"
+                )
             }
             let split = RoundTrip.extraRecords(of: features, writing: output)
             check(report, output: output, split: split, input: features)
@@ -130,7 +148,9 @@ struct RoundTrip {
         let expected = report.statistics.featuresWritten - dropped + split
         let codes = report.diagnostics.entries.keys.joined(separator: ", ")
         if verbose {
-            log("\(route) (jobs \(jobs)\(skipInvalid ? ", skip invalid" : "")): read \(report.statistics.featuresRead), wrote \(report.statistics.featuresWritten), dropped \(dropped), \(bytes.count) bytes [\(report.diagnostics.entries.keys.joined(separator: ", "))]")
+            log(
+                "\(route) (jobs \(jobs)\(skipInvalid ? ", skip invalid" : "")): read \(report.statistics.featuresRead), wrote \(report.statistics.featuresWritten), dropped \(dropped), \(bytes.count) bytes [\(report.diagnostics.entries.keys.joined(separator: ", "))]"
+            )
         }
         // (b) Read back with the plain reader, every number finite.
         let back: [Feature]
@@ -142,36 +162,44 @@ struct RoundTrip {
         }
         for (index, feature) in back.enumerated() {
             if let problem = feature.firstNonFiniteValue() {
-                fail("\(route): read back, feature \(index) has a non-finite \(problem.what) (\(problem.value))", output: bytes)
+                fail(
+                    "\(route): read back, feature \(index) has a non-finite \(problem.what) (\(problem.value))",
+                    output: bytes)
             }
         }
         // (c) Every feature written comes back, less those the writer reported dropping.
         if back.count != expected {
-            fail("\(route): wrote \(report.statistics.featuresWritten) features (\(dropped) reported dropped), read back \(back.count) [diagnostics: \(codes)]",
-                 output: bytes)
+            fail(
+                "\(route): wrote \(report.statistics.featuresWritten) features (\(dropped) reported dropped), read back \(back.count) [diagnostics: \(codes)]",
+                output: bytes)
         }
         // (d) A same-format round trip that warned of nothing gives back the same structure,
         // by address: feature, key, part, ring, vertex (under the format's rules).
         let warned = report.diagnostics.entries.values.contains { !$0.first.isNote }
         if format == inputFormat, !skipInvalid, !warned,
-           let written = FormatRegistry.standard.format(named: format), let original = input
+            let written = FormatRegistry.standard.format(named: format), let original = input
         {
             let differences = StructuralComparison(format: written).differences(
                 expected: original.map(ComparedFeature.init), got: back.map(ComparedFeature.init))
             if let first = differences.first {
-                fail("\(route): changed silently: \(first) (\(differences.count) differences)"
-                         + " [diagnostics: \(codes)]", output: bytes)
+                fail(
+                    "\(route): changed silently: \(first) (\(differences.count) differences)"
+                        + " [diagnostics: \(codes)]", output: bytes)
             }
         }
         // (b) And the output converts again to its own format.
         do throws(GeoConvError) {
-            let again = try Converter().convert(.memory(bytes, name: "fuzz-out"), to: .memory, options: options(from: format, to: format))
+            let again = try Converter().convert(
+                .memory(bytes, name: "fuzz-out"), to: .memory, options: options(from: format, to: format))
             if again.statistics.featuresRead != back.count {
-                fail("\(route): converting the output again read \(again.statistics.featuresRead) features; the reader returns \(back.count)",
-                     output: bytes)
+                fail(
+                    "\(route): converting the output again read \(again.statistics.featuresRead) features; the reader returns \(back.count)",
+                    output: bytes)
             }
         } catch {
-            fail("\(route): the output does not convert again to \(format): \(error) [diagnostics: \(codes)]", output: bytes)
+            fail(
+                "\(route): the output does not convert again to \(format): \(error) [diagnostics: \(codes)]",
+                output: bytes)
         }
     }
 
@@ -197,12 +225,15 @@ struct RoundTrip {
     }
 
     /// Every feature of `bytes` read as `format`, by the format's reader alone.
-    static func read(_ bytes: [UInt8], format name: String, skipInvalid: Bool = false) throws(GeoConvError) -> [Feature] {
+    static func read(_ bytes: [UInt8], format name: String, skipInvalid: Bool = false) throws(GeoConvError) -> [Feature]
+    {
         guard let format = FormatRegistry.standard.format(named: name), let makeReader = format.makeReader else {
             fatalError("no reader for \(name)")
         }
-        var reader = try makeReader(try ByteReader(.memory(bytes, name: "fuzz")), ConversionOptions(inputFormat: format, skipInvalid: skipInvalid),
-                                    DiagnosticLog())
+        var reader = try makeReader(
+            try ByteReader(.memory(bytes, name: "fuzz")),
+            ConversionOptions(inputFormat: format, skipInvalid: skipInvalid),
+            DiagnosticLog())
         _ = try reader.readHeader()
         var features: [Feature] = []
         while let feature = try reader.next() { features.append(feature) }
@@ -262,10 +293,17 @@ struct RoundTrip {
     static func jsonBareWord(_ bytes: [UInt8]) -> String? {
         var outside: [UInt8] = []
         outside.reserveCapacity(bytes.count)
-        var inString = false, escaped = false
+        var inString = false
+        var escaped = false
         for byte in bytes {
             if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             if byte == UInt8(ascii: "\"") {
@@ -296,7 +334,10 @@ struct RoundTrip {
         }
         func find(_ s: String, from i: Int) -> Int {
             var j = i
-            while j < bytes.count { if starts(s, at: j) { return j }; j += 1 }
+            while j < bytes.count {
+                if starts(s, at: j) { return j }
+                j += 1
+            }
             return bytes.count
         }
         while index < bytes.count {
@@ -306,17 +347,31 @@ struct RoundTrip {
                 index += 1
                 continue
             }
-            if let current, RoundTrip.numericElements.contains(current), let word = words(text).first(where: { isNonFinite($0) }) {
+            if let current, RoundTrip.numericElements.contains(current),
+                let word = words(text).first(where: { isNonFinite($0) })
+            {
                 return "<\(current)>…\(word)"
             }
             text.removeAll()
-            if starts("<![CDATA[", at: index) { index = find("]]>", from: index) + 3; continue }
-            if starts("<!--", at: index) { index = find("-->", from: index) + 3; continue }
-            if starts("<?", at: index) || starts("<!", at: index) { index = find(">", from: index) + 1; continue }
+            if starts("<![CDATA[", at: index) {
+                index = find("]]>", from: index) + 3
+                continue
+            }
+            if starts("<!--", at: index) {
+                index = find("-->", from: index) + 3
+                continue
+            }
+            if starts("<?", at: index) || starts("<!", at: index) {
+                index = find(">", from: index) + 1
+                continue
+            }
             let end = find(">", from: index)
             let tag = bytes[(index + 1)..<min(end, bytes.count)]
             let closing = tag.first == UInt8(ascii: "/")
-            let name = String(decoding: tag.drop { $0 == UInt8(ascii: "/") }.prefix { $0 != 32 && $0 != UInt8(ascii: "/") && $0 != 10 && $0 != 9 }, as: UTF8.self)
+            let name = String(
+                decoding: tag.drop { $0 == UInt8(ascii: "/") }.prefix {
+                    $0 != 32 && $0 != UInt8(ascii: "/") && $0 != 10 && $0 != 9
+                }, as: UTF8.self)
             current = closing || tag.last == UInt8(ascii: "/") ? nil : name
             index = end + 1
         }
@@ -332,14 +387,17 @@ enum Known {
     // geojsonseq input on one thread only.
     static let seqMultiline = tolerated.contains("seq-multiline")
 
-    static func tolerates(_ readBack: GeoConvError, output format: String, report: ConversionReport, expected: Int) -> Bool {
+    static func tolerates(
+        _ readBack: GeoConvError, output format: String, report: ConversionReport, expected: Int
+    ) -> Bool {
         // wkb-empty: with no geometry to write, the .wkb writer leaves an empty file, which
         // the WKB reader refuses as truncated.
         if tolerated.contains("wkb-empty"), format == "wkb", expected == 0, report.output.isEmpty { return true }
         // polyline-range: the polyline writer encodes positions outside ±180°/±90° (reported
         // as coordinate.out-of-range) whose steps exceed the ±360° its decoder accepts.
         if tolerated.contains("polyline-range"), format == "polyline",
-           readBack.message.contains("beyond any coordinate difference"), report.diagnostics.entries["coordinate.out-of-range"] != nil
+            readBack.message.contains("beyond any coordinate difference"),
+            report.diagnostics.entries["coordinate.out-of-range"] != nil
         {
             return true
         }

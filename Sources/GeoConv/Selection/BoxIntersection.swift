@@ -1,10 +1,11 @@
+import GeoConvCore
+import GeoConvFormatKit
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import GeoConvCore
-import GeoConvFormatKit
 
 /// Whether a geometry intersects `--bbox` in the plane of its coordinates (x = longitude,
 /// y = latitude), edges included: a point in the box, an edge through it, or a polygon
@@ -22,11 +23,15 @@ struct SelectionBoxes: Hashable, Sendable {
     let boxes: [Box]
 
     init(_ box: FeatureSelection.Box) {
-        let south = min(box.south, box.north), north = max(box.south, box.north)
+        let south = min(box.south, box.north)
+        let north = max(box.south, box.north)
         if box.west <= box.east {
             boxes = [Box(minX: box.west, minY: south, maxX: box.east, maxY: north)]
         } else {
-            boxes = [Box(minX: box.west, minY: south, maxX: 180, maxY: north), Box(minX: -180, minY: south, maxX: box.east, maxY: north)]
+            boxes = [
+                Box(minX: box.west, minY: south, maxX: 180, maxY: north),
+                Box(minX: -180, minY: south, maxX: box.east, maxY: north),
+            ]
         }
     }
 
@@ -56,7 +61,10 @@ struct SelectionBoxes: Hashable, Sendable {
 
     /// A polygon meets the box when one of its rings does or the box lies inside it.
     private static func intersects(_ rings: PolygonRings, _ box: Box) -> Bool {
-        if intersects(rings.outer.coordinates, box) || rings.holes.contains(where: { intersects($0.coordinates, box) }) { return true }
+        if intersects(rings.outer.coordinates, box) || rings.holes.contains(where: { intersects($0.coordinates, box) })
+        {
+            return true
+        }
         // No edge meets the box: it is wholly inside or outside the polygon; test one corner.
         var inside = false
         for ring in rings.rings where ring.planarEncloses(box.minX, box.minY) { inside.toggle() }
@@ -68,7 +76,8 @@ struct SelectionBoxes: Hashable, Sendable {
         guard let first = points.first else { return false }
         if box.contains(first.longitude, first.latitude) { return true }
         for i in points.indices.dropFirst() {
-            let a = points[i - 1], b = points[i]
+            let a = points[i - 1]
+            let b = points[i]
             if segmentMeets(a.longitude, a.latitude, b.longitude, b.latitude, box) { return true }
         }
         return false
@@ -76,8 +85,10 @@ struct SelectionBoxes: Hashable, Sendable {
 
     /// Liang–Barsky clipping: whether the segment (x0, y0)–(x1, y1) has a point in the box.
     private static func segmentMeets(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ box: Box) -> Bool {
-        var t0 = 0.0, t1 = 1.0
-        let dx = x1 - x0, dy = y1 - y0
+        var t0 = 0.0
+        var t1 = 1.0
+        let dx = x1 - x0
+        let dy = y1 - y0
         // Narrows [t0, t1] to where the segment is inside one edge: p·t ≤ q.
         @inline(__always) func clip(_ p: Double, _ q: Double) -> Bool {
             if p == 0 { return q >= 0 }
@@ -91,7 +102,8 @@ struct SelectionBoxes: Hashable, Sendable {
             }
             return true
         }
-        guard clip(-dx, x0 - box.minX), clip(dx, box.maxX - x0), clip(-dy, y0 - box.minY), clip(dy, box.maxY - y0) else { return false }
+        guard clip(-dx, x0 - box.minX), clip(dx, box.maxX - x0), clip(-dy, y0 - box.minY), clip(dy, box.maxY - y0)
+        else { return false }
         return t0 <= t1
     }
 }

@@ -15,16 +15,20 @@ extension Converter {
         let selection = options.selection
         let expression = try selection.whereClause.map { (text) throws(GeoConvError) in try WhereExpression(text) }
         if let limit = selection.limit, limit < 0 {
-            throw GeoConvError(.usage, "--limit \(limit) is negative", hint: "give the number of features to write, 0 or more")
+            throw GeoConvError(
+                .usage, "--limit \(limit) is negative", hint: "give the number of features to write, 0 or more")
         }
         if selection.boundingBoxCRS != nil, selection.boundingBox == nil {
-            throw GeoConvError(.usage, "--bbox-srs names the CRS of --bbox, which is not given", hint: "add --bbox W,S,E,N")
+            throw GeoConvError(
+                .usage, "--bbox-srs names the CRS of --bbox, which is not given", hint: "add --bbox W,S,E,N")
         }
         return {
             var all: [any FeatureTransform] = []
             if expression != nil || selection.boundingBox != nil {
-                all.append(FilterFeatures(expression: expression, box: selection.boundingBox, boxCRS: selection.boundingBoxCRS,
-                                          sourceCRS: options.sourceCRS))
+                all.append(
+                    FilterFeatures(
+                        expression: expression, box: selection.boundingBox, boxCRS: selection.boundingBoxCRS,
+                        sourceCRS: options.sourceCRS))
             }
             if selection.explodesCollections { all.append(ExplodeCollections()) }
             if let names = selection.properties { all.append(SelectProperties(names)) }
@@ -52,7 +56,8 @@ struct FilterFeatures: FeatureTransform {
     }
 
     /// Puts the box into the input's CRS when `--bbox-srs` names another.
-    mutating func transform(_ header: DocumentHeader, diagnostics: DiagnosticLog) throws(GeoConvError) -> DocumentHeader {
+    mutating func transform(_ header: DocumentHeader, diagnostics: DiagnosticLog) throws(GeoConvError) -> DocumentHeader
+    {
         guard let box, let boxCRS else { return header }
         let source = sourceCRS ?? header.crs
         guard !(Reproject.isWGS84(boxCRS) && Reproject.isWGS84(source)) && boxCRS != source else { return header }
@@ -61,25 +66,36 @@ struct FilterFeatures: FeatureTransform {
     }
 
     /// The envelope of `box`'s outline (21 points an edge) in `target`.
-    static func box(_ box: FeatureSelection.Box, from source: String, to target: String) throws(GeoConvError) -> FeatureSelection.Box {
-        let operation = try Reprojection(from: Reproject.isWGS84(source) ? "OGC:CRS84" : source, to: Reproject.isWGS84(target) ? "OGC:CRS84" : target)
+    static func box(
+        _ box: FeatureSelection.Box, from source: String, to target: String
+    ) throws(GeoConvError) -> FeatureSelection.Box {
+        let operation = try Reprojection(
+            from: Reproject.isWGS84(source) ? "OGC:CRS84" : source, to: Reproject.isWGS84(target) ? "OGC:CRS84" : target
+        )
         let east = box.east < box.west ? box.east + 360 : box.east
         var outline: [Coordinate] = []
         for step in 0...20 {
             let t = Double(step) / 20
-            let x = box.west + (east - box.west) * t, y = box.south + (box.north - box.south) * t
-            outline += [Coordinate(latitude: box.south, longitude: x), Coordinate(latitude: box.north, longitude: x),
-                        Coordinate(latitude: y, longitude: box.west), Coordinate(latitude: y, longitude: east)]
+            let x = box.west + (east - box.west) * t
+            let y = box.south + (box.north - box.south) * t
+            outline += [
+                Coordinate(latitude: box.south, longitude: x), Coordinate(latitude: box.north, longitude: x),
+                Coordinate(latitude: y, longitude: box.west), Coordinate(latitude: y, longitude: east),
+            ]
         }
         try operation.transform(&outline)
-        let xs = outline.map(\.longitude).filter(\.isFinite), ys = outline.map(\.latitude).filter(\.isFinite)
+        let xs = outline.map(\.longitude).filter(\.isFinite)
+        let ys = outline.map(\.latitude).filter(\.isFinite)
         guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() else {
-            throw GeoConvError(.usage, "--bbox cannot be put into \(target) from \(source)", hint: "give the box in the input's CRS")
+            throw GeoConvError(
+                .usage, "--bbox cannot be put into \(target) from \(source)", hint: "give the box in the input's CRS")
         }
         return FeatureSelection.Box(west: minX, south: minY, east: maxX, north: maxY)
     }
 
-    mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {
+    mutating func transform(
+        inPlace feature: inout Feature, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) -> [Feature]? {
         if let expression, !expression.matches(feature) {
             diagnostics.note("selection.where", "features not matching --where are left out, as asked")
             return []
@@ -103,7 +119,9 @@ struct FilterFeatures: FeatureTransform {
 /// collection (one level, as ogr2ogr), each with the feature's id, text, style and
 /// properties. A multi-geometry without parts stays as it is.
 struct ExplodeCollections: FeatureTransform {
-    mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {
+    mutating func transform(
+        inPlace feature: inout Feature, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) -> [Feature]? {
         let parts: [Geometry]
         switch feature.geometry {
         case .multiPoint(let points)?: parts = points.map(Geometry.point)
@@ -141,7 +159,9 @@ struct SelectProperties: FeatureTransform {
         keepsSnippet = fields.contains { $0.modelField == .snippet }
     }
 
-    mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {
+    mutating func transform(
+        inPlace feature: inout Feature, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) -> [Feature]? {
         var kept = JSONObject()
         kept.reserveCapacity(fields.count)
         for field in fields {
@@ -173,7 +193,9 @@ struct SetDimension: FeatureTransform {
 
     init(_ dimension: FeatureSelection.Dimension) { self.dimension = dimension }
 
-    mutating func transform(inPlace feature: inout Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature]? {
+    mutating func transform(
+        inPlace feature: inout Feature, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) -> [Feature]? {
         guard let geometry = feature.geometry else { return nil }
         switch dimension {
         case .xy:
@@ -181,7 +203,9 @@ struct SetDimension: FeatureTransform {
             diagnostics.note("selection.dim", "altitudes are dropped, as --dim 2 asks")
             feature.geometry = geometry.mapCoordinates { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
         case .xyz:
-            feature.geometry = geometry.mapCoordinates { Coordinate(latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude ?? 0) }
+            feature.geometry = geometry.mapCoordinates {
+                Coordinate(latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude ?? 0)
+            }
         }
         return nil
     }

@@ -47,7 +47,9 @@ extension WhereExpression {
     /// OGR's field names are); else `name`/`title` for the title, `description`/`snippet`
     /// for the snippet, `id` for the identifier (what the writers write under those names).
     static func value(of field: FieldReference, in feature: Feature) -> Value {
-        if let property = feature.properties[field.name] ?? FieldNames.caseInsensitiveValue(field.name, in: feature.properties) {
+        if let property = feature.properties[field.name]
+            ?? FieldNames.caseInsensitiveValue(field.name, in: feature.properties)
+        {
             return Value(property)
         }
         switch field.modelField {
@@ -77,14 +79,16 @@ extension WhereExpression {
 
     /// Strings compared byte by byte with ASCII letters folded, as OGR SQL compares them.
     static func compareIgnoringCase(_ a: String, _ b: String) -> Int {
-        var i = a.utf8.makeIterator(), j = b.utf8.makeIterator()
+        var i = a.utf8.makeIterator()
+        var j = b.utf8.makeIterator()
         while true {
             switch (i.next(), j.next()) {
             case (nil, nil): return 0
             case (nil, _): return -1
             case (_, nil): return 1
             case (let x?, let y?):
-                let fx = folded(x), fy = folded(y)
+                let fx = folded(x)
+                let fy = folded(y)
                 if fx != fy { return fx < fy ? -1 : 1 }
             }
         }
@@ -96,7 +100,8 @@ extension WhereExpression {
 
     /// SQL `LIKE`: `%` any run of characters, `_` one character (a whole UTF-8 sequence).
     static func like(_ text: ArraySlice<UInt8>, _ pattern: ArraySlice<UInt8>, ignoringCase: Bool) -> Bool {
-        var text = text, pattern = pattern
+        var text = text
+        var pattern = pattern
         while let p = pattern.first {
             if p == UInt8(ascii: "%") {
                 pattern = pattern.dropFirst()
@@ -213,6 +218,8 @@ enum FieldNames {
 
     /// The index of the property whose name equals `name` with ASCII letters folded.
     static func caseInsensitiveIndex(_ name: String, in properties: JSONObject) -> Int? {
-        properties.keys.firstIndex { $0.utf8.count == name.utf8.count && WhereExpression.compareIgnoringCase($0, name) == 0 }
+        properties.keys.firstIndex {
+            $0.utf8.count == name.utf8.count && WhereExpression.compareIgnoringCase($0, name) == 0
+        }
     }
 }

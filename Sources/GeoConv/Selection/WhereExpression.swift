@@ -56,12 +56,20 @@ struct WhereExpression: Hashable, Sendable {
         }
         func visit(_ node: Node) {
             switch node {
-            case .and(let a, let b), .or(let a, let b): visit(a); visit(b)
+            case .and(let a, let b), .or(let a, let b):
+                visit(a)
+                visit(b)
             case .not(let a): visit(a)
-            case .compare(let a, _, let b): visit(a); visit(b)
+            case .compare(let a, _, let b):
+                visit(a)
+                visit(b)
             case .isNull(let a): visit(a)
-            case .isIn(let a, let list): visit(a); list.forEach(visit)
-            case .like(let a, let pattern, _): visit(a); visit(pattern)
+            case .isIn(let a, let list):
+                visit(a)
+                list.forEach(visit)
+            case .like(let a, let pattern, _):
+                visit(a)
+                visit(pattern)
             }
         }
         visit(root)
@@ -175,8 +183,10 @@ struct WhereParser {
             try advance()
             node = .like(left, pattern: try parseOperand(), ignoringCase: ignoringCase)
         } else {
-            throw error(negated ? "expected IN, LIKE or ILIKE after NOT"
-                : "expected a comparison (= != <> < <= > >=), IS [NOT] NULL, IN, LIKE or ILIKE")
+            throw error(
+                negated
+                    ? "expected IN, LIKE or ILIKE after NOT"
+                    : "expected a comparison (= != <> < <= > >=), IS [NOT] NULL, IN, LIKE or ILIKE")
         }
         return negated ? .not(node) : node
     }
@@ -189,7 +199,9 @@ struct WhereParser {
         case .quotedName(let name): operand = .field(FieldReference(name))
         case .word(let word):
             if Self.keywords.contains(word.uppercased()) {
-                guard word.uppercased() == "NULL" else { throw error("expected a property or a value, found the keyword \(word)") }
+                guard word.uppercased() == "NULL" else {
+                    throw error("expected a property or a value, found the keyword \(word)")
+                }
                 operand = .null
             } else {
                 operand = .field(FieldReference(word))
@@ -213,15 +225,20 @@ struct WhereParser {
     }
 
     private func error(_ message: String) -> GeoConvError {
-        GeoConvError(.usage, "--where: \(message)", at: SourceLocation(file: "--where", line: 1, column: tokenColumn),
-                     hint: "the expression reads: \(String(decoding: bytes, as: UTF8.self)); OGR SQL, e.g. kind = 'park' AND area > 1000")
+        GeoConvError(
+            .usage, "--where: \(message)", at: SourceLocation(file: "--where", line: 1, column: tokenColumn),
+            hint:
+                "the expression reads: \(String(decoding: bytes, as: UTF8.self)); OGR SQL, e.g. kind = 'park' AND area > 1000"
+        )
     }
 
     // MARK: Tokens
 
     /// Reads the next token into `token`.
     private mutating func advance() throws(GeoConvError) {
-        while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x09 || bytes[position] == 0x0A || bytes[position] == 0x0D {
+        while position < bytes.count,
+            bytes[position] == 0x20 || bytes[position] == 0x09 || bytes[position] == 0x0A || bytes[position] == 0x0D
+        {
             position += 1
         }
         tokenColumn = column(of: position)
@@ -242,7 +259,10 @@ struct WhereParser {
         case UInt8(ascii: "="), UInt8(ascii: "!"), UInt8(ascii: "<"), UInt8(ascii: ">"):
             let start = position
             position += 1
-            if position < bytes.count, bytes[position] == UInt8(ascii: "=") || (byte == UInt8(ascii: "<") && bytes[position] == UInt8(ascii: ">")) {
+            if position < bytes.count,
+                bytes[position] == UInt8(ascii: "=")
+                    || (byte == UInt8(ascii: "<") && bytes[position] == UInt8(ascii: ">"))
+            {
                 position += 1
             }
             let symbol = String(decoding: bytes[start..<position], as: UTF8.self)
@@ -260,7 +280,8 @@ struct WhereParser {
 
     /// Letters, digits, `_`, and every byte of a non-ASCII UTF-8 character (names in any script).
     private static func isNameByte(_ byte: UInt8) -> Bool {
-        (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
             || byte == UInt8(ascii: "_") || byte >= 0x80
     }
 
@@ -281,19 +302,27 @@ struct WhereParser {
             text.append(bytes[position])
             position += 1
         }
-        throw error(quote == UInt8(ascii: "'") ? "the string is not closed: a ' is missing" : "the name is not closed: a \" is missing")
+        throw error(
+            quote == UInt8(ascii: "'")
+                ? "the string is not closed: a ' is missing" : "the name is not closed: a \" is missing")
     }
 
     private mutating func number() throws(GeoConvError) -> Double {
         let start = position
         if bytes[position] == UInt8(ascii: "-") || bytes[position] == UInt8(ascii: "+") { position += 1 }
-        while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) || bytes[position] == UInt8(ascii: ".") {
+        while position < bytes.count,
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) || bytes[position] == UInt8(ascii: ".")
+        {
             position += 1
         }
         if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
             position += 1
-            if position < bytes.count, bytes[position] == UInt8(ascii: "-") || bytes[position] == UInt8(ascii: "+") { position += 1 }
-            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
+            if position < bytes.count, bytes[position] == UInt8(ascii: "-") || bytes[position] == UInt8(ascii: "+") {
+                position += 1
+            }
+            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
+                position += 1
+            }
         }
         let literal = String(decoding: bytes[start..<position], as: UTF8.self)
         guard let value = Double(literal), value.isFinite else { throw error("'\(literal)' is not a number") }
