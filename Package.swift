@@ -247,6 +247,8 @@ let package = Package(
                     swiftSettings: strictSwift),
         .testTarget(name: "GeoConvParquetTests", dependencies: ["GeoConvParquet", "GeoConvTestSupport"],
             swiftSettings: strictSwift),
+        .testTarget(name: "GeoConvRenderTests", dependencies: ["GeoConvRender", "GeoConvTestSupport"],
+            swiftSettings: strictSwift),
         .testTarget(name: "GeoConvGeoParquetTests", dependencies: ["GeoConv", "GeoConvParquet", "GeoConvTestSupport"],
             swiftSettings: strictSwift),
         .testTarget(name: "GeoConvKMLTests", dependencies: ["GeoConv", "GeoConvKML", "GeoConvXML", "GeoConvTestSupport"],

@@ -128,7 +128,8 @@ import Testing
                             longitude: target.longitude + Double(i / 30) * 0.00001)))
             }
             var options = RenderOptions(
-                width: 200, height: 200, camera: CameraPosition(target: target, zoom: 14), background: RenderTests.white
+                width: 200, height: 200, camera: CameraPosition(target: target, zoom: 14),
+                background: Color(red: 255, green: 255, blue: 255)
             )
             options.clustersMarkers = true
             let renderer = try OverlayRenderer(features: features, options: options, diagnostics: DiagnosticLog())

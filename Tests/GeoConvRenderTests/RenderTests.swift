@@ -1,11 +1,13 @@
 #if Rendering
 // Built with the Rendering trait (Cairo, SQLite) only.
 import Foundation
-import GeoConv
-import Testing
+import GeoConvCore
+import GeoConvGeometry
+import GeoConvRender
 import GeoConvTestSupport
+import Testing
 
-/// `geoconv render`: pixels where the Maps SDK would put them.
+/// The renderer (`geoconv render`): pixels where the Maps SDK would put them.
 @Suite("Rendering")
 struct RenderTests {
     static let camera = CameraPosition(target: Coordinate(latitude: -33.86, longitude: 151.21), zoom: 14)
@@ -132,23 +134,8 @@ struct RenderTests {
         #expect(Self.isBackground(image.color(x: 200, y: 155)), "nothing below the tip")
     }
 
-    @Test("geoconv render writes PNG, SVG and PDF, fitted to the data, and reports what it cannot draw")
-    func commandLine() throws {
-        let directory = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let input = Fixtures.testdata("render/sydney-overlays.geojson")
-        for (ext, magic) in [
-            ("png", [0x89, 0x50, 0x4E, 0x47]), ("svg", Array("<?xml".utf8).map(Int.init)),
-            ("pdf", Array("%PDF".utf8).map(Int.init)),
-        ] {
-            let output = directory.appendingPathComponent("out.\(ext)").path
-            let result = try CLI.run(["render", input, output, "--viewport", "320x240"])
-            #expect(result.status == 0, "\(ext): \(result.stderr)")
-            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
-            #expect(Array(bytes.prefix(magic.count)).map(Int.init) == magic, "\(ext)")
-        }
-        let bad = try CLI.run(["render", input, directory.appendingPathComponent("out.gif").path])
-        #expect(bad.status == 64)
+    @Test("A stamp image on a span is reported as not drawn: the renderer draws no sprite")
+    func stampNotDrawn() throws {
         var stamped = Self.line(
             [Coordinate(latitude: -33.86, longitude: 151.20), Coordinate(latitude: -33.86, longitude: 151.22)],
             color: Color(red: 0, green: 0, blue: 0), width: 4,
