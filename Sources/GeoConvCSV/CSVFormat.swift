@@ -82,7 +82,7 @@ extension FileFormat {
                 options.formatOptions[CSVOptions.delimiter] = "tab"
             },
             listsValues: { input throws(GeoConvError) in try CSVValueListing.values(of: input) },
-            readsAbsentPropertiesAsNull: true, idKey: "id"
+            readsAbsentPropertiesAsNull: true, idKey: "id", gdalReading: .init(driver: "CSV", fileExtension: "csv")
         ),
         options: [
             CSVOptions.delimiter, CSVOptions.longitude, CSVOptions.latitude, CSVOptions.altitude,

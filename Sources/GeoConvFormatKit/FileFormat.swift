@@ -222,6 +222,31 @@ public struct FormatCapabilities: Sendable {
     /// named by the first extension holds a part (Shapefile: a `.zip` of the shapefiles, one
     /// per geometry kind, where `.shp` is the first kind's): the checks write to it.
     public var wholeOutputExtension: String?
+    /// The decimals a coordinate keeps by default where the format rounds it (an encoded
+    /// polyline's 5): the checks compare numbers read back within that. `nil`: kept exactly.
+    public var defaultDecimals: Int?
+    /// An output holds one geometry (binary WKB): a second feature is refused, so the checks
+    /// that write whole corpora through every writer leave the format out.
+    public var holdsOneGeometry: Bool
+    /// How GDAL opens this format's output, for the checks that hold GDAL's reading of
+    /// geoconv's outputs to geoconv's (`ogr2ogr` users meet it so); `nil` where the GDAL the
+    /// checks run (Debian's 3.6, without Arrow) has no driver for it (GeoParquet, WKT and WKB
+    /// files, polylines) or reads it as another (KMZ as KML).
+    public var gdalReading: GDALReading?
+
+    /// The driver GDAL reads a format with, and the extension it recognizes the file by.
+    public struct GDALReading: Hashable, Sendable {
+        /// GDAL's driver name, as `ogrinfo` prints it (`GeoJSON`, `LIBKML`, `ESRI Shapefile`).
+        public var driver: String
+        /// The extension GDAL opens the output by (a shapefile's `.zip`).
+        public var fileExtension: String
+
+        /// Describes how GDAL reads a format.
+        public init(driver: String, fileExtension: String) {
+            self.driver = driver
+            self.fileExtension = fileExtension
+        }
+    }
 
     /// Describes what a format can hold (by default: any CRS, no circles, not line-delimited).
     public init(
@@ -239,8 +264,12 @@ public struct FormatCapabilities: Sendable {
         styleReferenceKey: String? = nil, placeholderKey: String? = nil, mergesGeometryKinds: Bool = false,
         holdsStyleAsElements: Bool = false,
         idKey: String? = nil, writtenOrder: (@Sendable ([Geometry?]) -> [Int])? = nil,
-        wholeOutputExtension: String? = nil
+        wholeOutputExtension: String? = nil, defaultDecimals: Int? = nil, holdsOneGeometry: Bool = false,
+        gdalReading: GDALReading? = nil
     ) {
+        self.defaultDecimals = defaultDecimals
+        self.holdsOneGeometry = holdsOneGeometry
+        self.gdalReading = gdalReading
         self.mergesGeometryKinds = mergesGeometryKinds
         self.holdsStyleAsElements = holdsStyleAsElements
         self.idKey = idKey

@@ -12,7 +12,8 @@ extension FileFormat {
             listsValues: { input throws(GeoConvError) in
                 try GPXValueListing.values(of: input)
             },
-            keepsPropertyOrder: false, writtenOrder: GPXWriter.order(of:)),
+            keepsPropertyOrder: false, writtenOrder: GPXWriter.order(of:),
+            gdalReading: .init(driver: "GPX", fileExtension: "gpx")),
         sniff: { prefix in
             guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix), byte == UInt8(ascii: "<") else {
                 return false

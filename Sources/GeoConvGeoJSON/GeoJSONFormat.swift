@@ -52,7 +52,7 @@ extension FileFormat {
                 return reader
             },
             listsValues: { input throws(GeoConvError) in try GeoJSONValueListing.values(of: input) },
-            rewindsRings: true
+            rewindsRings: true, gdalReading: .init(driver: "GeoJSON", fileExtension: "geojson")
         ),
         options: [GeoJSONOptions.pretty, GeoJSONOptions.boundingBoxes, GeoJSONOptions.keepsGeometry].map(\.declared),
         sniff: { prefix in
@@ -105,7 +105,7 @@ extension FileFormat {
                 return reader
             },
             listsValues: { input throws(GeoConvError) in try GeoJSONValueListing.values(of: input) },
-            rewindsRings: true
+            rewindsRings: true, gdalReading: .init(driver: "GeoJSONSeq", fileExtension: "geojsonl")
         ),
         options: [GeoJSONOptions.recordSeparator, GeoJSONOptions.boundingBoxes, GeoJSONOptions.keepsGeometry]
             .map(\.declared),

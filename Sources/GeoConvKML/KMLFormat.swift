@@ -13,7 +13,8 @@ extension FileFormat {
                 try KMLValueListing.values(of: input)
             },
             keepsPropertyOrder: false, styleReferenceKey: "styleUrl",
-            mergesGeometryKinds: true, holdsStyleAsElements: true),
+            mergesGeometryKinds: true, holdsStyleAsElements: true,
+            gdalReading: .init(driver: "LIBKML", fileExtension: "kml")),
         sniff: { prefix in
             guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix), byte == UInt8(ascii: "<") else {
                 return false

@@ -115,7 +115,8 @@ extension FileFormat {
         name: "wkb",
         extensions: ["wkb", "ewkb"],
         summary: "binary WKB/EWKB, one geometry",
-        capabilities: FormatCapabilities(holdsEmptyMembers: true, resolvesOptions: WKTOptions.resolve),
+        capabilities: FormatCapabilities(
+            holdsEmptyMembers: true, resolvesOptions: WKTOptions.resolve, holdsOneGeometry: true),
         options: [WKTOptions.srid.declared, WKTOptions.arcStep.declared],
         sniff: { prefix in
             prefix.count >= 5 && (prefix[0] == 0 || prefix[0] == 1)

@@ -10,17 +10,9 @@ import Testing
 /// the table to be rewritten with `GEOCONV_UPDATE_KNOWN=1 swift test --filter CrossFormatTests`).
 @Suite("Cross-format round trips of the corpora")
 struct CrossFormatTests {
-    /// The writers, with the tolerance of their numbers (a polyline keeps 5 decimals).
-    static let writers: [(format: FileFormat, tolerance: Double)] = {
-        var writers: [(FileFormat, Double)] = [
-            (.geoJSON, 0), (.geoJSONSequence, 0), (.kml, 0), (.kmz, 0), (.gpx, 0), (.csv, 0), (.geoParquet, 0),
-            (.wkt, 0), (.wkbHex, 0), (.encodedPolyline, 1e-5),
-        ]
-        #if Shapefile
-        writers.append((.shapefile, 0))
-        #endif
-        return writers
-    }()
+    /// The writers: every format of the registry that reads and writes whole corpora (not one
+    /// geometry), with the tolerance of their numbers (`defaultDecimals`: a polyline's 5).
+    static let writers = RoundTripFormats.all
 
     /// Files up to this size take part in CI (the few larger ones — 42 files, 70 MB, national
     /// boundaries and feeds — would take most of CI's time in a debug build: they go through

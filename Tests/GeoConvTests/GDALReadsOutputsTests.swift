@@ -17,17 +17,11 @@ import Testing
 struct GDALReadsOutputsTests {
     /// The writers, with the extension GDAL opens their output by and the driver it reads
     /// them with (it may take a one-feature GeoJSON sequence for GeoJSON).
-    static let writers: [(format: FileFormat, extension: String, driver: String)] = {
-        var writers: [(FileFormat, String, String)] = [
-            (.geoJSON, "geojson", "GeoJSON"), (.geoJSONSequence, "geojsonl", "GeoJSONSeq"), (.kml, "kml", "LIBKML"),
-            (.gpx, "gpx", "GPX"), (.csv, "csv", "CSV"),
-        ]
-        #if Shapefile
-        // (As a zip, which holds every kind's file: GDAL lists them as layers, in the zip's order.)
-        writers.append((.shapefile, "zip", "ESRI Shapefile"))
-        #endif
-        return writers
-    }()
+    static let writers: [(format: FileFormat, extension: String, driver: String)] =
+        FormatRegistry.standard.formats.compactMap { format in
+            guard format.makeWriter != nil, let gdal = format.capabilities.gdalReading else { return nil }
+            return (format, gdal.fileExtension, gdal.driver)
+        }
 
     /// The known differences of GDAL's reading of geoconv's outputs from geoconv's, each with
     /// its reason in docs/differential.md (the rules of the corpus check's table, for outputs).

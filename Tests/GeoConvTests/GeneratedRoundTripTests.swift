@@ -135,16 +135,7 @@ struct GeneratedRoundTripTests {
     /// The formats written and read back, with the tolerance of their numbers (what else their
     /// rules let change, a ring's start and direction or the properties' order, they say in
     /// their capabilities).
-    static let formats: [(format: FileFormat, tolerance: Double)] = {
-        var formats: [(FileFormat, Double)] = [
-            (.geoJSON, 0), (.geoJSONSequence, 0), (.kml, 0), (.kmz, 0), (.gpx, 0),
-            (.csv, 0), (.geoParquet, 0), (.wkt, 0), (.wkbHex, 0), (.encodedPolyline, 1e-5),
-        ]
-        #if Shapefile
-        formats.append((.shapefile, 0))
-        #endif
-        return formats
-    }()
+    static let formats = RoundTripFormats.all
 
     /// One feature as GeoJSON text and geoconv's reading of it (what a round trip starts from).
     static func start(_ feature: Feature) throws -> (bytes: [UInt8], reading: Feature) {
