@@ -222,6 +222,9 @@ public struct Converter: Sendable {
         let circleHolders = registry.formats.filter { $0.capabilities.holdsCircles }.map(\.name)
         let emptyMemberHolders = registry.formats.filter { $0.capabilities.holdsEmptyMembers }.map(\.name)
         let fileHolders = registry.formats.filter { $0.capabilities.holdsEmbeddedFiles }.map(\.name)
+        let headerHolders = registry.formats.filter { $0.makeWriter != nil }.map {
+            ($0.name, $0.capabilities.holdsHeader)
+        }
         return {
             var all: [any FeatureTransform] = [
                 Reproject(
@@ -242,6 +245,9 @@ public struct Converter: Sendable {
             if !outFormat.capabilities.holdsEmptyMembers { all.append(DropEmptyMembers(keptBy: emptyMemberHolders)) }
             if !outFormat.capabilities.holdsEmbeddedFiles {
                 all.append(DropEmbeddedFiles(format: outFormat.name, keptBy: fileHolders))
+            }
+            if outFormat.capabilities.holdsHeader != .all {
+                all.append(DropHeaderParts(format: outFormat, holders: headerHolders))
             }
             return all
         }

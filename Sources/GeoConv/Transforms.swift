@@ -324,6 +324,46 @@ public struct DropEmptyMembers: FeatureTransform {
     }
 }
 
+/// Drops what of the document's header the format being written cannot hold (its name, view,
+/// tile layers, members: `FormatCapabilities.holdsHeader`) before its writer, with the one
+/// warning that says so (`document.parts-dropped`) and names the formats that hold it all.
+public struct DropHeaderParts: FeatureTransform {
+    /// The format being written.
+    public var format: FileFormat
+    /// The writable formats with the parts of a header each holds, for the hint.
+    public var holders: [(name: String, holds: HeaderParts)]
+
+    /// Creates the transform for writing `format`.
+    public init(format: FileFormat, holders: [(name: String, holds: HeaderParts)] = []) {
+        self.format = format
+        self.holders = holders
+    }
+
+    public mutating func transform(
+        _ header: DocumentHeader, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) -> DocumentHeader {
+        var present: HeaderParts = []
+        if header.name != nil { present.insert(.name) }
+        if header.description != nil { present.insert(.description) }
+        if header.camera != nil { present.insert(.camera) }
+        if !header.tileLayers.isEmpty { present.insert(.tileLayers) }
+        if !header.foreignMembers.isEmpty { present.insert(.members) }
+        let needed = present.subtracting(format.capabilities.holdsHeader)
+        let keptBy = holders.filter { $0.name != format.name && $0.holds.isSuperset(of: needed) }.map(\.name)
+        return try header.droppingParts(unheldBy: format, keptBy: keptBy, diagnostics: diagnostics)
+    }
+
+    public func leavesUnchanged(_ features: UnsafeBufferPointer<Feature>) -> Bool { true }
+
+    public mutating func transform(
+        inPlace feature: inout Feature, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) -> [Feature]? { nil }
+
+    public mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
+        [feature]
+    }
+}
+
 /// Drops the files a document carries (a KMZ's images) before a writer whose format cannot
 /// hold them, with the one warning that says so and names the formats that could.
 public struct DropEmbeddedFiles: FeatureTransform {

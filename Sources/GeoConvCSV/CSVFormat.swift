@@ -82,7 +82,8 @@ extension FileFormat {
                 options.formatOptions[CSVOptions.delimiter] = "tab"
             },
             listsValues: { input throws(GeoConvError) in try CSVValueListing.values(of: input) },
-            readsAbsentPropertiesAsNull: true, idKey: "id", gdalReading: .init(driver: "CSV", fileExtension: "csv")
+            readsAbsentPropertiesAsNull: true, idKey: "id", gdalReading: .init(driver: "CSV", fileExtension: "csv"),
+            holdsHeader: []
         ),
         options: [
             CSVOptions.delimiter, CSVOptions.longitude, CSVOptions.latitude, CSVOptions.altitude,

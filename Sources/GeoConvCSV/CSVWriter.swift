@@ -52,14 +52,7 @@ public struct CSVWriter: FeatureWriter {
 
     public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) {
         try header.reportEmbeddedFilesDropped(by: "CSV", diagnostics: diagnostics)
-        if header.name != nil || header.description != nil || header.camera != nil || !header.tileLayers.isEmpty
-            || !header.foreignMembers.isEmpty
-        {
-            try diagnostics.warn(
-                "csv.document-info-dropped",
-                "the document's name, description, view, tile layers and other members have no place in CSV and are not written"
-            )
-        }
+        _ = try header.droppingParts(unheldBy: .csv, diagnostics: diagnostics)
     }
 
     public mutating func write(_ feature: Feature) throws(GeoConvError) {

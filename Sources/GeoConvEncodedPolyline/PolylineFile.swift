@@ -201,20 +201,8 @@ public struct PolylineFileWriter: RecordAppendingWriter {
 
     public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) {
         _ = try EncodedPolyline.scale(for: options.precision)
-        if header.name != nil || header.description != nil {
-            try diagnostics.warn(
-                "polyline.document-info-dropped",
-                "the document's name and description are dropped: a polyline file has no header")
-        }
+        _ = try header.droppingParts(unheldBy: .encodedPolyline, diagnostics: diagnostics)
         try header.reportEmbeddedFilesDropped(by: "a polyline file", diagnostics: diagnostics)
-        if header.camera != nil {
-            try diagnostics.warn(
-                "polyline.camera-dropped", "the document's camera is dropped: a polyline file cannot hold one")
-        }
-        if !header.tileLayers.isEmpty {
-            try diagnostics.warn(
-                "polyline.tile-layers-dropped", "tile layers are dropped: a polyline file cannot hold them")
-        }
     }
 
     /// The features a polyline file holds (`FormatCapabilities.writtenOrder`): those with

@@ -26,7 +26,7 @@ extension FileFormat {
                         path?.hasSuffix(".polyline6") == true ? 6 : EncodedPolyline.defaultPrecision
                 }
             },
-            writtenOrder: PolylineFileWriter.heldFeatures(_:), defaultDecimals: 5
+            writtenOrder: PolylineFileWriter.heldFeatures(_:), defaultDecimals: 5, holdsHeader: []
         ),
         options: [PolylineOptions.precision.declared],
         sniff: { prefix in

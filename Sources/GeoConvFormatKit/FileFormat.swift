@@ -222,6 +222,12 @@ public struct FormatCapabilities: Sendable {
     /// named by the first extension holds a part (Shapefile: a `.zip` of the shapefiles, one
     /// per geometry kind, where `.shp` is the first kind's): the checks write to it.
     public var wholeOutputExtension: String?
+    /// What of a document's header the format holds (default: all of it). What it does not is
+    /// dropped before its writer, with one warning (`DocumentHeader.droppingParts`).
+    public var holdsHeader: HeaderParts
+    /// Header members the format holds by name although it holds no other (`members` not in
+    /// `holdsHeader`): KML's document view, GPX's metadata.
+    public var heldDocumentMembers: Set<String>
     /// The decimals a coordinate keeps by default where the format rounds it (an encoded
     /// polyline's 5): the checks compare numbers read back within that. `nil`: kept exactly.
     public var defaultDecimals: Int?
@@ -265,8 +271,10 @@ public struct FormatCapabilities: Sendable {
         holdsStyleAsElements: Bool = false,
         idKey: String? = nil, writtenOrder: (@Sendable ([Geometry?]) -> [Int])? = nil,
         wholeOutputExtension: String? = nil, defaultDecimals: Int? = nil, holdsOneGeometry: Bool = false,
-        gdalReading: GDALReading? = nil
+        gdalReading: GDALReading? = nil, holdsHeader: HeaderParts = .all, heldDocumentMembers: Set<String> = []
     ) {
+        self.holdsHeader = holdsHeader
+        self.heldDocumentMembers = heldDocumentMembers
         self.defaultDecimals = defaultDecimals
         self.holdsOneGeometry = holdsOneGeometry
         self.gdalReading = gdalReading

@@ -13,7 +13,8 @@ extension FileFormat {
                 try GPXValueListing.values(of: input)
             },
             keepsPropertyOrder: false, writtenOrder: GPXWriter.order(of:),
-            gdalReading: .init(driver: "GPX", fileExtension: "gpx")),
+            gdalReading: .init(driver: "GPX", fileExtension: "gpx"), holdsHeader: [.name, .description],
+            heldDocumentMembers: [GPXNames.metadataMember]),
         sniff: { prefix in
             guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix), byte == UInt8(ascii: "<") else {
                 return false

@@ -207,16 +207,7 @@ public struct GPXWriter: FeatureWriter {
     /// `metadata`: name, desc, author, copyright, links, time, keywords, bounds, extensions.
     private mutating func writeMetadata(_ header: DocumentHeader) throws(GeoConvError) {
         var metadata = header.foreignMembers[GPXNames.metadataMember]?.objectValue ?? [:]
-        for key in header.foreignMembers.keys where key != GPXNames.metadataMember {
-            try diagnostics.warn(
-                "gpx.document-member-dropped", "the document's \"\(key)\" has no place in GPX and is not written")
-        }
-        if header.camera != nil {
-            try diagnostics.warn("gpx.camera-dropped", "the document's view (LookAt/Camera) has no place in GPX")
-        }
-        if !header.tileLayers.isEmpty {
-            try diagnostics.warn("gpx.tile-layers-dropped", "tile layers have no place in GPX")
-        }
+        _ = try header.droppingParts(unheldBy: .gpx, diagnostics: diagnostics)
         try header.reportEmbeddedFilesDropped(by: "GPX", diagnostics: diagnostics)
         guard header.name != nil || header.description != nil || !metadata.isEmpty else { return }
         var out: [UInt8] = []

@@ -105,7 +105,7 @@ extension FileFormat {
                 return reader
             },
             listsValues: { input throws(GeoConvError) in try GeoJSONValueListing.values(of: input) },
-            rewindsRings: true, gdalReading: .init(driver: "GeoJSONSeq", fileExtension: "geojsonl")
+            rewindsRings: true, gdalReading: .init(driver: "GeoJSONSeq", fileExtension: "geojsonl"), holdsHeader: []
         ),
         options: [GeoJSONOptions.recordSeparator, GeoJSONOptions.boundingBoxes, GeoJSONOptions.keepsGeometry]
             .map(\.declared),

@@ -82,27 +82,7 @@ public struct GeoJSONWriter: RecordAppendingWriter {
                 hint: "reproject the input first")
         }
         if options.sequence != nil {
-            if header.name != nil || header.description != nil {
-                try diagnostics.warn(
-                    "geojsonseq.document-info-dropped",
-                    "the document's name and description are dropped: a GeoJSON text sequence has no document")
-            }
-            if header.camera != nil {
-                try diagnostics.warn(
-                    "geojsonseq.camera-dropped",
-                    "the document's camera is dropped: a GeoJSON text sequence has no document")
-            }
-            if !header.tileLayers.isEmpty {
-                try diagnostics.warn(
-                    "geojsonseq.tile-layers-dropped", "tile layers are dropped: a GeoJSON text sequence has no document"
-                )
-            }
-            if !header.foreignMembers.isEmpty {
-                try diagnostics.warn(
-                    "geojsonseq.document-members-dropped",
-                    "document members (\(header.foreignMembers.keys.joined(separator: ", "))) are dropped: a GeoJSON text sequence has no document"
-                )
-            }
+            _ = try header.droppingParts(unheldBy: .geoJSONSequence, diagnostics: diagnostics)
             return
         }
         var members: JSONObject = [:]

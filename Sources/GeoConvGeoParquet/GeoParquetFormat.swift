@@ -26,7 +26,7 @@ extension FileFormat {
         summary: "GeoParquet 1.1 (Parquet, WKB geometry, bbox covering column): columns typed across the file",
         capabilities: FormatCapabilities(
             listsValues: { input throws(GeoConvError) in try GeoParquetValueListing.values(of: input) },
-            readsAbsentPropertiesAsNull: true, idKey: "id"),
+            readsAbsentPropertiesAsNull: true, idKey: "id", holdsHeader: []),
         options: [GeoParquetOptions.rowGroupRows.declared, GeoParquetOptions.compression.declared],
         sniff: { prefix in prefix.starts(with: Array("PAR1".utf8)) },
         makeReader: .features { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in

@@ -93,14 +93,7 @@ final class GeoParquetWriting {
     func begin(_ header: DocumentHeader) throws(GeoConvError) {
         try header.reportEmbeddedFilesDropped(by: "GeoParquet", diagnostics: diagnostics)
         crs = WGS84Names.contains(header.crs) ? nil : header.crs
-        if header.name != nil || header.description != nil || header.camera != nil || !header.tileLayers.isEmpty
-            || !header.foreignMembers.isEmpty
-        {
-            try diagnostics.warn(
-                "geoparquet.document-info-dropped",
-                "the document's name, description, view, tile layers and other members have no place in GeoParquet and are not written"
-            )
-        }
+        _ = try header.droppingParts(unheldBy: .geoParquet, diagnostics: diagnostics)
     }
 
     func write(_ feature: Feature) throws(GeoConvError) {

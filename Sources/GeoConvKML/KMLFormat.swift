@@ -14,7 +14,8 @@ extension FileFormat {
             },
             keepsPropertyOrder: false, styleReferenceKey: "styleUrl",
             mergesGeometryKinds: true, holdsStyleAsElements: true,
-            gdalReading: .init(driver: "LIBKML", fileExtension: "kml")),
+            gdalReading: .init(driver: "LIBKML", fileExtension: "kml"),
+            holdsHeader: [.name, .description, .camera, .tileLayers], heldDocumentMembers: [ModelKey.view.name]),
         sniff: { prefix in
             guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix), byte == UInt8(ascii: "<") else {
                 return false
@@ -47,7 +48,8 @@ extension FileFormat {
                 try KMLValueListing.values(of: KMZ.openMainKML(input).kml)
             },
             keepsPropertyOrder: false, styleReferenceKey: "styleUrl",
-            mergesGeometryKinds: true, holdsStyleAsElements: true),
+            mergesGeometryKinds: true, holdsStyleAsElements: true,
+            holdsHeader: [.name, .description, .camera, .tileLayers], heldDocumentMembers: [ModelKey.view.name]),
         sniff: { prefix in prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) },
         makeReader: .features { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
             try KMZReader(

@@ -61,12 +61,7 @@ public struct KMLWriter: FeatureWriter {
         }
         try header.reportEmbeddedFilesDropped(by: "KML (one file)", diagnostics: state.diagnostics)
         // (The document view's elements as read are its LookAt/Camera: `documentStart`.)
-        let members = header.foreignMembers.keys.filter { $0 != ModelKey.view.name }
-        if !members.isEmpty {
-            try state.diagnostics.warn(
-                "kml.document-members-dropped",
-                "document members (\(members.joined(separator: ", "))) have no place in KML")
-        }
+        state.header = try header.droppingParts(unheldBy: .kml, diagnostics: state.diagnostics)
     }
 
     public mutating func write(_ feature: Feature) throws(GeoConvError) { try state.write(feature) }

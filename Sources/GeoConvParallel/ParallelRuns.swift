@@ -73,7 +73,7 @@ package struct ParallelRuns {
     ) throws(GeoConvError) -> PumpStatistics {
         var statistics = PumpStatistics()
         var transforms = makeTransforms()
-        try writer.begin(transforms.apply(to: header, diagnostics: DiagnosticLog()))
+        try writer.begin(transforms.apply(to: header, diagnostics: diagnostics))
         let size = runSize
         let strict = strict
         // Pipelined: while the workers convert runs, this thread cuts the next ones and
@@ -139,7 +139,19 @@ package struct CountingReader: FeatureReader {
         self.cursor = cursor
     }
 
-    package mutating func readHeader() throws(GeoConvError) -> DocumentHeader { try base.readHeader() }
+    /// The run reader's header without the document's own parts (name, view, tile layers,
+    /// members, files): this thread read them with the document and the transforms reported
+    /// what the writer drops of them once, there; a run must not report them again.
+    package mutating func readHeader() throws(GeoConvError) -> DocumentHeader {
+        var header = try base.readHeader()
+        header.name = nil
+        header.description = nil
+        header.camera = nil
+        header.tileLayers = []
+        header.foreignMembers = [:]
+        header.embeddedFiles = nil
+        return header
+    }
 
     package mutating func next() throws(GeoConvError) -> Feature? {
         guard let feature = try base.next() else { return nil }

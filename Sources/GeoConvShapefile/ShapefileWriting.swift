@@ -82,13 +82,7 @@ final class ShapefileWriting {
 
     func begin(_ header: DocumentHeader) throws(GeoConvError) {
         projection = try ShapefileProjectionText.prj(for: header.crs, diagnostics: diagnostics)
-        if header.name != nil || header.description != nil || header.camera != nil || !header.tileLayers.isEmpty
-            || !header.foreignMembers.isEmpty
-        {
-            try diagnostics.warn(
-                "shapefile.document-info-dropped",
-                "the document's name, description, view and other members have no place in a shapefile")
-        }
+        _ = try header.droppingParts(unheldBy: .shapefile, diagnostics: diagnostics)
     }
 
     func write(_ feature: Feature) throws(GeoConvError) {

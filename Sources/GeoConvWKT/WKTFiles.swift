@@ -285,15 +285,15 @@ public struct GeometryWriter: RecordAppendingWriter {
 
     /// The writer's warning codes, under the form's prefix (`wkt.`, `wkb.`).
     private struct Codes {
-        let sridDropped, documentInfoDropped, attributesDropped, nullGeometrySkipped, missingZAsZero: String
+        let sridDropped, attributesDropped, nullGeometrySkipped, missingZAsZero: String
 
         static let wkt = Codes(
-            sridDropped: "wkt.srid-dropped", documentInfoDropped: "wkt.document-info-dropped",
+            sridDropped: "wkt.srid-dropped",
             attributesDropped: "wkt.attributes-dropped",
             nullGeometrySkipped: "wkt.null-geometry-skipped",
             missingZAsZero: "wkt.missing-z-as-zero")
         static let wkb = Codes(
-            sridDropped: "wkb.srid-dropped", documentInfoDropped: "wkb.document-info-dropped",
+            sridDropped: "wkb.srid-dropped",
             attributesDropped: "wkb.attributes-dropped",
             nullGeometrySkipped: "wkb.null-geometry-skipped",
             missingZAsZero: "wkb.missing-z-as-zero")
@@ -361,12 +361,13 @@ public struct GeometryWriter: RecordAppendingWriter {
 
     private mutating func beginDocument(_ header: DocumentHeader) throws(GeoConvError) {
         try header.reportEmbeddedFilesDropped(by: formName, diagnostics: diagnostics)
-        if header.name != nil || header.description != nil || header.camera != nil || !header.tileLayers.isEmpty {
-            try diagnostics.warn(
-                codes.documentInfoDropped,
-                "the document's name, description, camera and tile layers are dropped: "
-                    + "\(formName) holds geometries only")
-        }
+        let format: FileFormat =
+            switch form {
+            case .wkt: .wkt
+            case .wkbHex: .wkbHex
+            case .wkbBinary: .wkb
+            }
+        _ = try header.droppingParts(unheldBy: format, diagnostics: diagnostics)
     }
 
     public mutating func write(_ feature: Feature) throws(GeoConvError) {

@@ -56,7 +56,7 @@ extension FileFormat {
         capabilities: FormatCapabilities(
             holdsEmptyMembers: true, lineRecords: GeometryLineEncoding.wkt.lineRecords,
             resolvesOptions: WKTOptions.resolve,
-            writtenOrder: GeometryWriter.heldFeatures(_:)),
+            writtenOrder: GeometryWriter.heldFeatures(_:), holdsHeader: []),
         options: [WKTOptions.srid.declared, WKTOptions.arcStep.declared],
         sniff: { prefix in
             guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
@@ -89,7 +89,7 @@ extension FileFormat {
         capabilities: FormatCapabilities(
             holdsEmptyMembers: true, lineRecords: GeometryLineEncoding.wkbHex.lineRecords,
             resolvesOptions: WKTOptions.resolve,
-            writtenOrder: GeometryWriter.heldFeatures(_:)),
+            writtenOrder: GeometryWriter.heldFeatures(_:), holdsHeader: []),
         options: [WKTOptions.srid.declared, WKTOptions.arcStep.declared],
         sniff: { prefix in
             guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
@@ -116,7 +116,7 @@ extension FileFormat {
         extensions: ["wkb", "ewkb"],
         summary: "binary WKB/EWKB, one geometry",
         capabilities: FormatCapabilities(
-            holdsEmptyMembers: true, resolvesOptions: WKTOptions.resolve, holdsOneGeometry: true),
+            holdsEmptyMembers: true, resolvesOptions: WKTOptions.resolve, holdsOneGeometry: true, holdsHeader: []),
         options: [WKTOptions.srid.declared, WKTOptions.arcStep.declared],
         sniff: { prefix in
             prefix.count >= 5 && (prefix[0] == 0 || prefix[0] == 1)

@@ -624,7 +624,7 @@ struct GeoJSONWriterTests {
             text
                 == "\u{1E}{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[2,1]}}\n"
         )
-        #expect(diagnostics.entries["geojsonseq.document-info-dropped"] != nil)
+        #expect(diagnostics.entries["document.parts-dropped"] != nil)
     }
 }
 

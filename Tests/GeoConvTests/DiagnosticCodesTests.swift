@@ -9,7 +9,7 @@ struct DiagnosticCodesTests {
     /// The prefixes of the pipeline's own codes (its transforms and commands), beside the
     /// formats' names.
     static let pipelinePrefixes = [
-        "circle", "spans", "proj", "coordinate", "cluster", "geometry", "render", "output", "selection",
+        "circle", "spans", "proj", "coordinate", "cluster", "geometry", "render", "output", "selection", "document",
     ]
 
     /// A code as the sources write it: a registered format's name or a pipeline prefix, a

@@ -30,7 +30,7 @@ struct GeoJSONCLITests {
         for code in [
             "polyline.properties-dropped", "polyline.info-dropped", "polyline.style-dropped", "polyline.id-dropped",
             "polyline.altitude-dropped", "circle.approximated", "polyline.empty-geometry-dropped",
-            "polyline.document-info-dropped",
+            "document.parts-dropped",
         ] {
             #expect(result.stderr.contains(code), "\(code) missing in \(result.stderr)")
         }
@@ -43,7 +43,7 @@ struct GeoJSONCLITests {
         let strictOutput = directory.appendingPathComponent("strict.polyline").path
         let strict = try CLI.run([Fixtures.testdata("geojson/faithful.geojson"), strictOutput, "--strict"])
         #expect(strict.status == 1)
-        #expect(strict.stderr.contains("error: the document's name and description are dropped"))
+        #expect(strict.stderr.contains("error: the document's name and member generator have no place in polyline"))
         #expect(!FileManager.default.fileExists(atPath: strictOutput))
     }
 
@@ -120,7 +120,7 @@ struct GeoJSONCLITests {
         let properties = try #require(json["properties"] as? [String: [String: Any]])
         #expect(properties["osm_id"]?["types"] as? [String] == ["number"])
         let losses = try #require(json["losses"] as? [String: [String]])
-        #expect(losses["geojsonseq"]?.contains { $0.contains("geojsonseq.document-info-dropped") } == true)
+        #expect(losses["geojsonseq"]?.contains { $0.contains("document.parts-dropped") } == true)
         // As the conversion does: the circle becomes a geodesic polygon for a polyline (reported as such).
         #expect(losses["polyline"]?.contains { $0.contains("circle.approximated") } == true)
         #expect(losses["polyline"]?.contains { $0.contains("polyline.circle-dropped") } == false)

@@ -19,7 +19,7 @@ struct OverlayDocumentTests {
         let lines = String(decoding: saved.output, as: UTF8.self).split(separator: "\n")
         #expect(lines.count == 2)
         #expect(lines[0].contains(##""stroke":"#ff0000""##) && lines[0].contains(#""name":"Planned""#), "\(lines[0])")
-        #expect(saved.diagnostics.entries["geojsonseq.document-info-dropped"] != nil)
+        #expect(saved.diagnostics.entries["document.parts-dropped"] != nil)
         // Saved in the format it was read as when nothing else is named.
         let again = try document.save(to: .memory)
         #expect(again.outputFormat == "gpx" && String(decoding: again.output, as: UTF8.self).contains("<trkseg>"))

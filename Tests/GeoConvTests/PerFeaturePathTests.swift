@@ -408,7 +408,7 @@ struct PerFeaturePathTests {
         #expect(summaries[0].count >= 4)
         #expect(summaries[1] == summaries[0] && summaries[2] == summaries[0], "\(summaries)")
         // The document's own first, then by place: the circle's note (feature 8) after feature 0's warnings.
-        #expect(summaries[0].first?.contains("kml.document-members-dropped") == true)
+        #expect(summaries[0].first?.contains("document.parts-dropped") == true)
         #expect(summaries[0].last?.contains("circle.drawn-as-polygon") == true)
     }
 
