@@ -324,10 +324,25 @@ public struct DropEmptyMembers: FeatureTransform {
     }
 }
 
+/// A transform of the document's header alone: every feature passes as it is, uncopied.
+public protocol HeaderTransform: FeatureTransform {}
+
+extension HeaderTransform {
+    public func leavesUnchanged(_ features: UnsafeBufferPointer<Feature>) -> Bool { true }
+
+    public mutating func transform(
+        inPlace feature: inout Feature, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) -> [Feature]? { nil }
+
+    public mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
+        [feature]
+    }
+}
+
 /// Drops what of the document's header the format being written cannot hold (its name, view,
 /// tile layers, members: `FormatCapabilities.holdsHeader`) before its writer, with the one
 /// warning that says so (`document.parts-dropped`) and names the formats that hold it all.
-public struct DropHeaderParts: FeatureTransform {
+public struct DropHeaderParts: HeaderTransform {
     /// The format being written.
     public var format: FileFormat
     /// The writable formats with the parts of a header each holds, for the hint.
@@ -352,21 +367,11 @@ public struct DropHeaderParts: FeatureTransform {
         let keptBy = holders.filter { $0.name != format.name && $0.holds.isSuperset(of: needed) }.map(\.name)
         return try header.droppingParts(unheldBy: format, keptBy: keptBy, diagnostics: diagnostics)
     }
-
-    public func leavesUnchanged(_ features: UnsafeBufferPointer<Feature>) -> Bool { true }
-
-    public mutating func transform(
-        inPlace feature: inout Feature, diagnostics: DiagnosticLog
-    ) throws(GeoConvError) -> [Feature]? { nil }
-
-    public mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
-        [feature]
-    }
 }
 
 /// Drops the files a document carries (a KMZ's images) before a writer whose format cannot
 /// hold them, with the one warning that says so and names the formats that could.
-public struct DropEmbeddedFiles: FeatureTransform {
+public struct DropEmbeddedFiles: HeaderTransform {
     /// The format being written.
     public var format: String
     /// The formats that hold embedded files, named in the hint.
@@ -386,15 +391,5 @@ public struct DropEmbeddedFiles: FeatureTransform {
         var result = header
         result.embeddedFiles = nil
         return result
-    }
-
-    public func leavesUnchanged(_ features: UnsafeBufferPointer<Feature>) -> Bool { true }
-
-    public mutating func transform(
-        inPlace feature: inout Feature, diagnostics: DiagnosticLog
-    ) throws(GeoConvError) -> [Feature]? { nil }
-
-    public mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
-        [feature]
     }
 }
