@@ -222,9 +222,7 @@ public struct Converter: Sendable {
         let circleHolders = registry.formats.filter { $0.capabilities.holdsCircles }.map(\.name)
         let emptyMemberHolders = registry.formats.filter { $0.capabilities.holdsEmptyMembers }.map(\.name)
         let fileHolders = registry.formats.filter { $0.capabilities.holdsEmbeddedFiles }.map(\.name)
-        let headerHolders = registry.formats.filter { $0.makeWriter != nil }.map {
-            ($0.name, $0.capabilities.holdsHeader)
-        }
+        let headerHolders = registry.formats.filter { $0.makeWriter != nil }
         return {
             var all: [any FeatureTransform] = [
                 Reproject(

@@ -345,11 +345,11 @@ extension HeaderTransform {
 public struct DropHeaderParts: HeaderTransform {
     /// The format being written.
     public var format: FileFormat
-    /// The writable formats with the parts of a header each holds, for the hint.
-    public var holders: [(name: String, holds: HeaderParts)]
+    /// The writable formats, named in the hint when they hold what is dropped.
+    public var holders: [FileFormat]
 
     /// Creates the transform for writing `format`.
-    public init(format: FileFormat, holders: [(name: String, holds: HeaderParts)] = []) {
+    public init(format: FileFormat, holders: [FileFormat] = []) {
         self.format = format
         self.holders = holders
     }
@@ -357,14 +357,9 @@ public struct DropHeaderParts: HeaderTransform {
     public mutating func transform(
         _ header: DocumentHeader, diagnostics: DiagnosticLog
     ) throws(GeoConvError) -> DocumentHeader {
-        var present: HeaderParts = []
-        if header.name != nil { present.insert(.name) }
-        if header.description != nil { present.insert(.description) }
-        if header.camera != nil { present.insert(.camera) }
-        if !header.tileLayers.isEmpty { present.insert(.tileLayers) }
-        if !header.foreignMembers.isEmpty { present.insert(.members) }
-        let needed = present.subtracting(format.capabilities.holdsHeader)
-        let keptBy = holders.filter { $0.name != format.name && $0.holds.isSuperset(of: needed) }.map(\.name)
+        let unheld = header.partsUnheld(by: format)
+        guard !unheld.parts.isEmpty else { return header }
+        let keptBy = holders.filter { $0.name != format.name && DocumentHeader.holds($0, unheld) }.map(\.name)
         return try header.droppingParts(unheldBy: format, keptBy: keptBy, diagnostics: diagnostics)
     }
 }

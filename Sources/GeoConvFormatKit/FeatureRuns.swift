@@ -179,7 +179,7 @@ package struct RecordlessWriter: RecordAppendingWriter {
 /// (A class: a batch asks it about every feature, and a value in an existential would be
 /// copied out and back each time.)
 public protocol SelectiveRecordsWriter<Facts>: AnyObject {
-    /// What the records teach the document's writer (its `FeatureWriter.RecordFacts`).
+    /// What the records teach the document's writer (its `RecordAppendingWriter.RecordFacts`).
     associatedtype Facts
     /// Writes `feature` as a record and returns `true`, or writes nothing and returns
     /// `false` when only the document's writer can write it.
@@ -209,8 +209,9 @@ public struct WrittenRecords<Facts> {
 
 /// Features made on another thread for a writer, put into it later in order: written there
 /// as records by a writer made from it, when its records can be written apart
-/// (`FeatureWriter.recordsWriter`), else kept for it to write — or both, when a selective records writer
-/// writes the features whose records stand alone and leaves the others.
+/// (`RecordAppendingWriter.recordsWriter`), else kept for it to write — or both, when a
+/// selective records writer writes the features whose records stand alone and leaves the
+/// others.
 package struct FeatureBatch<Facts> {
     /// The batch's diagnostics (its records writer's among them).
     package let log: DiagnosticLog

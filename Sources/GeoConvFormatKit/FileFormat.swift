@@ -222,8 +222,9 @@ public struct FormatCapabilities: Sendable {
     /// named by the first extension holds a part (Shapefile: a `.zip` of the shapefiles, one
     /// per geometry kind, where `.shp` is the first kind's): the checks write to it.
     public var wholeOutputExtension: String?
-    /// What of a document's header the format holds (default: all of it). What it does not is
-    /// dropped before its writer, with one warning (`DocumentHeader.droppingParts`).
+    /// What of a document's header the format holds (default: none, so that a format which
+    /// does not say is warned about, never silent). What it does not is dropped before its
+    /// writer, with one warning (`DocumentHeader.droppingParts`).
     public var holdsHeader: HeaderParts
     /// Header members the format holds by name although it holds no other (`members` not in
     /// `holdsHeader`): KML's document view, GPX's metadata.
@@ -271,7 +272,7 @@ public struct FormatCapabilities: Sendable {
         holdsStyleAsElements: Bool = false,
         idKey: String? = nil, writtenOrder: (@Sendable ([Geometry?]) -> [Int])? = nil,
         wholeOutputExtension: String? = nil, defaultDecimals: Int? = nil, holdsOneGeometry: Bool = false,
-        gdalReading: GDALReading? = nil, holdsHeader: HeaderParts = .all, heldDocumentMembers: Set<String> = []
+        gdalReading: GDALReading? = nil, holdsHeader: HeaderParts = [], heldDocumentMembers: Set<String> = []
     ) {
         self.holdsHeader = holdsHeader
         self.heldDocumentMembers = heldDocumentMembers

@@ -22,51 +22,74 @@ public struct HeaderParts: OptionSet, Hashable, Sendable {
 }
 
 extension DocumentHeader {
-    /// This header without what `format` cannot hold (`holdsHeader`, and the members it
-    /// holds by name, `heldDocumentMembers`), reporting what is dropped with one warning,
-    /// `document.parts-dropped`; `keptBy` names the formats that hold all of it (the
-    /// converter knows them; a writer used alone does not). The converter drops these
-    /// parts before the writer (`DropHeaderParts`); a writer calls it in `begin` for the
-    /// callers that use it alone, and then finds nothing left to drop.
+    /// What of this header `format` cannot hold: the parts, and the members it drops (those
+    /// it holds neither as `members` nor by name, `heldDocumentMembers`).
+    public func partsUnheld(by format: FileFormat) -> (parts: HeaderParts, members: [String]) {
+        let holds = format.capabilities.holdsHeader
+        var parts: HeaderParts = []
+        if !holds.contains(.name), name != nil { parts.insert(.name) }
+        if !holds.contains(.description), description != nil { parts.insert(.description) }
+        if !holds.contains(.camera), camera != nil { parts.insert(.camera) }
+        if !holds.contains(.tileLayers), !tileLayers.isEmpty { parts.insert(.tileLayers) }
+        var members: [String] = []
+        if !holds.contains(.members) {
+            members = foreignMembers.keys.filter { !format.capabilities.heldDocumentMembers.contains($0) }
+            if !members.isEmpty { parts.insert(.members) }
+        }
+        return (parts, members)
+    }
+
+    /// Whether `format` holds everything of a header that `partsUnheld` found dropped.
+    public static func holds(_ format: FileFormat, _ unheld: (parts: HeaderParts, members: [String])) -> Bool {
+        let holds = format.capabilities.holdsHeader
+        guard holds.isSuperset(of: unheld.parts.subtracting(.members)) else { return false }
+        return holds.contains(.members) || unheld.members.allSatisfy(format.capabilities.heldDocumentMembers.contains)
+    }
+
+    /// This header without what `format` cannot hold (`partsUnheld(by:)`), reporting what is
+    /// dropped with one warning, `document.parts-dropped`; `keptBy` names the formats that
+    /// hold all of it (the converter knows them; a writer used alone does not). The
+    /// converter drops these parts before the writer (`DropHeaderParts`); a writer calls it
+    /// in `begin` for the callers that use it alone, and then finds nothing left to drop.
     public func droppingParts(
         unheldBy format: FileFormat, keptBy: [String] = [], diagnostics: DiagnosticLog
     ) throws(GeoConvError) -> DocumentHeader {
-        let holds = format.capabilities.holdsHeader
-        let heldMembers = format.capabilities.heldDocumentMembers
+        let (parts, members) = partsUnheld(by: format)
+        guard !parts.isEmpty else { return self }
         var result = self
-        var dropped: [String] = []
-        if !holds.contains(.name), name != nil {
-            dropped.append("name")
+        // Each part named, and whether the sentence's subject is plural.
+        var named: [String] = []
+        var plural = false
+        if parts.contains(.name) {
+            named.append("name")
             result.name = nil
         }
-        if !holds.contains(.description), description != nil {
-            dropped.append("description")
+        if parts.contains(.description) {
+            named.append("description")
             result.description = nil
         }
-        if !holds.contains(.camera), camera != nil {
-            dropped.append("view (LookAt/Camera)")
+        if parts.contains(.camera) {
+            named.append("view (LookAt/Camera)")
             result.camera = nil
         }
-        if !holds.contains(.tileLayers), !tileLayers.isEmpty {
-            dropped.append(tileLayers.count == 1 ? "tile layer" : "\(tileLayers.count) tile layers")
+        if parts.contains(.tileLayers) {
+            named.append(tileLayers.count == 1 ? "tile layer" : "\(tileLayers.count) tile layers")
+            plural = plural || tileLayers.count > 1
             result.tileLayers = []
         }
-        if !holds.contains(.members) {
-            let members = foreignMembers.keys.filter { !heldMembers.contains($0) }
-            if !members.isEmpty {
-                let listed = members.prefix(5).joined(separator: ", ") + (members.count > 5 ? ", …" : "")
-                dropped.append("member\(members.count == 1 ? "" : "s") \(listed)")
-                for key in members { result.foreignMembers.removeValue(forKey: key) }
-            }
+        if parts.contains(.members) {
+            let listed = members.prefix(5).joined(separator: ", ") + (members.count > 5 ? ", …" : "")
+            named.append("member\(members.count == 1 ? "" : "s") \(listed)")
+            plural = plural || members.count > 1
+            for key in members { result.foreignMembers.removeValue(forKey: key) }
         }
-        guard !dropped.isEmpty else { return self }
-        let parts =
-            dropped.count == 1
-            ? dropped[0] : dropped.dropLast().joined(separator: ", ") + " and " + dropped[dropped.count - 1]
+        plural = plural || named.count > 1
+        let subject =
+            named.count == 1 ? named[0] : named.dropLast().joined(separator: ", ") + " and " + named[named.count - 1]
         try diagnostics.warn(
             "document.parts-dropped",
-            "the document's \(parts) \(dropped.count == 1 ? "has" : "have") no place in \(format.name) and "
-                + "\(dropped.count == 1 ? "is" : "are") not written",
+            "the document's \(subject) \(plural ? "have" : "has") no place in \(format.name) and "
+                + "\(plural ? "are" : "is") not written",
             hint: keptBy.isEmpty ? nil : "write \(keptBy.joined(separator: " or ")) to keep them")
         return result
     }

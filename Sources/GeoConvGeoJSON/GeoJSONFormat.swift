@@ -52,7 +52,7 @@ extension FileFormat {
                 return reader
             },
             listsValues: { input throws(GeoConvError) in try GeoJSONValueListing.values(of: input) },
-            rewindsRings: true, gdalReading: .init(driver: "GeoJSON", fileExtension: "geojson")
+            rewindsRings: true, gdalReading: .init(driver: "GeoJSON", fileExtension: "geojson"), holdsHeader: .all
         ),
         options: [GeoJSONOptions.pretty, GeoJSONOptions.boundingBoxes, GeoJSONOptions.keepsGeometry].map(\.declared),
         sniff: { prefix in

@@ -47,7 +47,8 @@ public struct KMZWriter: FeatureWriter {
     /// Keeps the input's embedded files (a KMZ's images) to put in the archive.
     public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) {
         files = header.embeddedFiles
-        var kmlHeader = header
+        // (What KMZ cannot hold of the header is said as KMZ's, before its KML writer.)
+        var kmlHeader = try header.droppingParts(unheldBy: .kmz, diagnostics: diagnostics)
         kmlHeader.embeddedFiles = nil
         try kml.begin(kmlHeader)
     }

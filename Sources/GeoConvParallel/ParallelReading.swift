@@ -164,7 +164,8 @@ extension ParallelReading {
 
 extension ReaderMaking {
     /// A reader of `input`, its header read, for the commands that read features on one
-    /// thread (`render`, `measure`, `cluster`, `info`'s held features): a reader that finds
+    /// thread (`render` and `OverlayDocument` through `FeatureLoading`, `measure`, `cluster`'s
+    /// held markers): a reader that finds
     /// runs as it reads (a KML document's runs of Placemarks) has them parsed on
     /// `options.jobs` workers (`ParallelReading`); any other is the format's reader itself.
     package func open(

@@ -5,9 +5,9 @@ package import GeoConvFormatKit
 import GeoConvIO
 
 /// `--jobs N`: the decorator around the pipeline. A reader that cuts its features into runs
-/// (`FeatureReader.nextFeatureRun`) hands them out here; `jobs` runs at a time are read and
+/// (`FeatureRunReader.nextFeatureRun`) hands them out here; `jobs` runs at a time are read and
 /// transformed on workers — and written there too when the writer's records can be written
-/// apart (`FeatureWriter.recordsWriter`, `selectiveRecordsWriter`) — and the results are put
+/// apart (`RecordAppendingWriter.recordsWriter`, `selectiveRecordsWriter`) — and the results are put
 /// into the writer in input order on this thread. Memory stays bounded by `2 × jobs` runs;
 /// messages keep their places in the input; the output is byte for byte what `pump` writes.
 package struct ParallelRuns {

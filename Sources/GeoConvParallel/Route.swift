@@ -75,7 +75,7 @@ package struct Route {
     /// are in `readLog`, the transforms' and writer's in `writeLog` (with runs, in `readLog`
     /// too, in order). At most `limit` features are written (`--limit`, which plans the route
     /// `oneThread`).
-    package mutating func run(
+    package consuming func run(
         into writer: inout any RecordAppendingWriter, runs: ParallelRuns, transforms: [any FeatureTransform],
         limit: Int?, readLog: DiagnosticLog, writeLog: DiagnosticLog
     )
