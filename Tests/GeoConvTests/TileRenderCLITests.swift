@@ -76,9 +76,9 @@ struct TileRenderCLITests {
 #else
 import Testing
 
-@Suite("Rendering (needs the Rendering trait)")
-struct RenderSkipped {
-    @Test("Drawing with Cairo and MBTiles with SQLite", .disabled("built without the Rendering trait"))
+@Suite("Rendering from the command line (needs the Rendering trait)")
+struct RenderCLISkipped {
+    @Test("render and tiles render on the command line", .disabled("built without the Rendering trait"))
     func skipped() {}
 }
 #endif
