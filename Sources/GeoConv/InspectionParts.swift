@@ -125,8 +125,9 @@ final class InspectionTarget: @unchecked Sendable {
 
     /// Writes the pieces' features as a conversion to each of `targets` (none a twin: see
     /// `featureTwin`) would, noting what each loses. A feature is read out of its piece once
-    /// for all of them (a copy each); when a target's transforms leave all of a piece's
-    /// features alone (most pieces), it is handed that one, not a copy of its own.
+    /// for all of them (one copy; the targets are reached by index, not retained for each
+    /// feature); when a target's transforms leave all of a piece's features alone (most
+    /// pieces), it is handed that one, not a copy of its own.
     static func write(_ pieces: [InspectionPiece], by targets: [InspectionTarget]) {
         let cursor = FeatureCursor()
         defer { for target in targets { target.log.currentLocation = nil } }
@@ -140,8 +141,8 @@ final class InspectionTarget: @unchecked Sendable {
             for index in piece.features.indices {
                 cursor.ordinal = index
                 let feature = piece.features[index]
-                for (target, unchanged) in zip(targets, unchanged) where !target.failed {
-                    target.write(feature, unchanged: unchanged)
+                for slot in targets.indices where !targets[slot].failed {
+                    targets[slot].write(feature, unchanged: unchanged[slot])
                 }
             }
         }
