@@ -167,7 +167,7 @@ public struct Converter: Sendable {
             }
             if statistics.featuresRead > 0, statistics.featuresWritten == 0 {
                 try diagnostics.warn(
-                    "output.empty",
+                    WritingCode.outputEmpty,
                     "none of the \(statistics.featuresRead) features read was written: the output holds no feature",
                     at: SourceLocation(file: input.displayName))
             }

@@ -24,6 +24,19 @@ public struct FormatRegistry: Sendable {
     /// format to follow (clusters, for example).
     public static let defaultOutputFormat = FileFormat.geoJSON
 
+    /// The codes of the diagnostics the pipeline reports, beside the formats' own: its
+    /// checks, reprojection, selection and clustering, the geometry transforms, the
+    /// renderer, and what any writer loses as a whole.
+    public static let pipelineDiagnosticCodes: [String] =
+        PipelineCode.names + GeometryCode.names + RenderCode.names + WritingCode.names
+
+    /// Every diagnostic code a conversion with these formats can report, each once: the
+    /// formats' own, then the pipeline's (`docs/errors.md` lists them all).
+    public var diagnosticCodes: [String] {
+        var seen = Set<String>()
+        return (formats.flatMap(\.diagnosticCodes) + Self.pipelineDiagnosticCodes).filter { seen.insert($0).inserted }
+    }
+
     /// Adds a format (a later entry with the same name replaces an earlier one).
     public mutating func register(_ format: FileFormat) {
         formats.removeAll { $0.name == format.name }

@@ -101,18 +101,14 @@ final class InspectionTarget: @unchecked Sendable {
     /// of the twin's log as its own.
     var featureTwin: (target: InspectionTarget, checkpoint: DiagnosticLog.Checkpoint)?
 
-    /// The code of this target's refusals (made once: a target may refuse every feature).
-    private let refusedCode: String
-
     init(name: String, writer: any FeatureWriter, log: DiagnosticLog) {
         self.name = name
-        refusedCode = name + ".refused"
         self.writer = writer
         self.log = log
     }
 
     func refuse(_ error: GeoConvError) {
-        try? log.warn(refusedCode, error.message)
+        try? log.warn(refusalBy: name, error.message)
         failed = true
     }
 
@@ -161,7 +157,7 @@ final class InspectionTarget: @unchecked Sendable {
                 }
             }
         } catch {
-            try? log.warn(refusedCode, error.message)
+            try? log.warn(refusalBy: name, error.message)
         }
     }
 }

@@ -111,7 +111,8 @@ public enum MarkerClusters {
         }
         if markers.skipped > 0 {
             try log.warn(
-                "cluster.non-points-skipped", "\(markers.skipped) features that are not Points are not clustered")
+                PipelineCode.clusterNonPointsSkipped,
+                "\(markers.skipped) features that are not Points are not clustered")
         }
         let clusterer = MarkerClusterer(
             positions: markers.positions, distance: options.distance, variant: options.variant)

@@ -39,7 +39,7 @@ public struct Reproject: FeatureTransform {
                     // written, since nothing is reprojected; one the user gave must be right.
                     guard sourceCRS == nil else { throw error }
                     try diagnostics.warn(
-                        "proj.crs-not-understood",
+                        PipelineCode.projCRSNotUnderstood,
                         "the input's CRS is not one PROJ reads (\(error.message)): it is carried as "
                             + "written and nothing is reprojected",
                         hint: "to convert to a format in degrees, give the input's CRS with --s-srs")
@@ -67,7 +67,7 @@ public struct Reproject: FeatureTransform {
         }
         if !operation.missingGrids.isEmpty {
             try diagnostics.warn(
-                "proj.grid-missing",
+                PipelineCode.projGridMissing,
                 "the datum change from \(operation.source) needs \(operation.missingGrids.joined(separator: ", ")), which PROJ does not have here; a less accurate transformation is used\(operation.accuracy.map { " (about \($0) m)" } ?? "")",
                 hint: "install the grid (projsync, or the proj-data package) for full accuracy")
         }
@@ -98,7 +98,7 @@ public struct Reproject: FeatureTransform {
             let lonLat = Reproject.isWGS84(targetCRS) ? coordinates : (reprojection.sourceIsGeographic ? originals : [])
             if let outside = lonLat.first(where: { !area.contains($0) }) {
                 try diagnostics.warn(
-                    "proj.outside-area-of-use",
+                    PipelineCode.projOutsideAreaOfUse,
                     "(\(DecimalFormatter.shortest(outside.longitude)), \(DecimalFormatter.shortest(outside.latitude))) is outside the area of use of \(reprojection.sourceName) (\(area)); the transformation may be inaccurate there",
                     hint: "check that --s-srs names the CRS the data is really in")
             }
@@ -223,7 +223,7 @@ public struct GeographicRangeCheck: FeatureTransform {
         guard isActive, let geometry = feature.geometry else { return nil }
         if case .point(let c) = geometry, c.isValidGeographic { return nil }  // the common case, without a list
         guard let first = Self.positionsOutOfRange(in: geometry, limit: 1).first else { return nil }
-        try diagnostics.warn("coordinate.out-of-range", first.message, hint: Self.hint)
+        try diagnostics.warn(PipelineCode.coordinateOutOfRange, first.message, hint: Self.hint)
         return nil
     }
 
@@ -290,7 +290,7 @@ public struct DropEmptyMembers: FeatureTransform {
         guard let geometry = feature.geometry, let kept = Self.withoutEmptyMembers(geometry) else { return nil }
         feature.geometry = kept
         diagnostics.note(
-            "geometry.empty-member-dropped",
+            PipelineCode.geometryEmptyMemberDropped,
             "EMPTY members of multi-geometries are dropped"
                 + (keptBy.isEmpty ? "" : " (formats that hold them: \(keptBy.joined(separator: ", ")))"))
         return nil

@@ -190,7 +190,7 @@ enum CoordinateText {
             var message = "\(text) is outside latitude ±90 / longitude ±180"
             if abs(latitude) > 90, abs(longitude) <= 90 { message += "; it looks like longitude,latitude" }
             try diagnostics.warn(
-                "coordinate.out-of-range", message, at: location,
+                PipelineCode.coordinateOutOfRange, message, at: location,
                 hint: "coordinates are latitude first; drop --strict to encode it anyway")
         }
         return coordinate

@@ -23,12 +23,12 @@ enum CSVEncoding {
         let decoder = try TextDecoder(from: name, optionName: "--" + CSVOptions.encoding.name)
         let decoded = try input.decoded(by: decoder)
         diagnostics.note(
-            "csv.decoded",
+            CSVCode.decoded,
             "read as \(name) text (--\(CSVOptions.encoding.name));"
                 + " places count the bytes of its UTF-8")
         if decoder.invalidBytes > 0 {
             try diagnostics.warn(
-                "csv.invalid-encoding",
+                CSVCode.invalidEncoding,
                 "\(decoder.invalidBytes) byte(s) are no character of \(name): each is read as U+FFFD",
                 hint: "check the encoding: --\(CSVOptions.encoding.name) names the file's own")
         }

@@ -90,6 +90,7 @@ extension FileFormat {
             CSVOptions.geometry, CSVOptions.encoding,
         ].map(\.declared)
             + [CSVOptions.strings.declared, WKTParser.arcStepOption.declared],
+        diagnosticCodes: CSVCode.names,
         sniff: { prefix in CSVHeaderSniffing.looksLikeCSV(prefix) },
         makeReader: .runs { (input, options, diagnostics) throws(GeoConvError) -> any FeatureRunReader in
             let settled = try CSVReadOptions(options)

@@ -55,28 +55,28 @@ enum CSVGeometryField {
         }
         guard let parsed = try outcome.get() else { return nil }
         if parsed.droppedM {
-            try diagnostics.warn("csv.m-dropped", "M ordinates are dropped: the model keeps X, Y and Z", at: location)
+            try diagnostics.warn(CSVCode.mDropped, "M ordinates are dropped: the model keeps X, Y and Z", at: location)
         }
         if parsed.droppedEmptyPoints {
             try diagnostics.warn(
-                "csv.empty-point-dropped",
+                CSVCode.emptyPointDropped,
                 "an EMPTY point inside a MULTIPOINT is dropped: the model's MultiPoint holds positions only",
                 at: location)
         }
         if parsed.linearised {
             try diagnostics.warn(
-                "csv.curve-linearised",
+                CSVCode.curveLinearised,
                 "curves are linearised: arcs become segments of at most \(DecimalFormatter.shortest(arcStep))°",
                 at: location, hint: "set the segment angle with --arc-step DEGREES (GDAL's OGR_ARC_STEPSIZE)")
         }
         if parsed.unclosedRing {
             try diagnostics.warn(
-                "csv.unclosed-ring", "a polygon ring's first and last positions differ; it is closed on writing",
+                CSVCode.unclosedRing, "a polygon ring's first and last positions differ; it is closed on writing",
                 at: location)
         }
         if let srid = parsed.geometry.srid, srid != 4326 {
             try diagnostics.warn(
-                "csv.srid-ignored",
+                CSVCode.sridIgnored,
                 "the geometry's SRID \(srid) is not kept: CSV coordinates are read as WGS84 longitude/latitude",
                 at: location, hint: "give the CRS with --s-srs EPSG:\(srid)")
         }

@@ -90,7 +90,7 @@ public struct CSVReader: FeatureRunReader {
         try reportTextAfterQuote()
         if records.readsCROnlyLines {
             diagnostics.note(
-                "csv.cr-line-ends", "lines end with CR alone (old Mac OS): each CR is read as a line break",
+                CSVCode.crLineEnds, "lines end with CR alone (old Mac OS): each CR is read as a line break",
                 at: SourceLocation(file: records.name, line: 1, column: 1, byteOffset: 0))
         }
         var names: [String] = []
@@ -99,7 +99,7 @@ public struct CSVReader: FeatureRunReader {
             firstRowPending = true
             names = Array(repeating: "", count: record.count)
             diagnostics.note(
-                "csv.no-header",
+                CSVCode.noHeader,
                 "the first line holds a number: it is read as data, the columns named field_1, field_2…",
                 at: record.start(file: records.name))
         } else {
@@ -119,13 +119,13 @@ public struct CSVReader: FeatureRunReader {
         let at = record.start(file: records.name)
         if !columns.renamed.isEmpty {
             try diagnostics.warn(
-                "csv.duplicate-column-renamed",
+                CSVCode.duplicateColumnRenamed,
                 "columns named more than once (\(columns.renamed.joined(separator: ", "))) are renamed name_2, name_3…",
                 at: at)
         }
         if !columns.hasGeometry {
             try diagnostics.warn(
-                "csv.no-geometry-columns",
+                CSVCode.noGeometryColumns,
                 "the header names no longitude and latitude columns and no WKT column: the rows have no geometry",
                 at: at,
                 hint: "name the columns with --csv-lon and --csv-lat, or --csv-geometry")
@@ -147,7 +147,7 @@ public struct CSVReader: FeatureRunReader {
             } catch {
                 guard options.skipsInvalidRows, error.code == .invalidInput else { throw error }
                 // An unterminated quote runs to the end of the input: nothing is left.
-                try diagnostics.skip("csv.invalid-row-skipped", "skipped a row: \(error.message)", at: error.location)
+                try diagnostics.skip(CSVCode.invalidRowSkipped, "skipped a row: \(error.message)", at: error.location)
                 return nil
             }
             do throws(GeoConvError) {
@@ -162,7 +162,7 @@ public struct CSVReader: FeatureRunReader {
                     throw error
                 }
                 try diagnostics.skip(
-                    "csv.invalid-row-skipped", "skipped a row: \(error.message)",
+                    CSVCode.invalidRowSkipped, "skipped a row: \(error.message)",
                     at: error.location ?? record.start(file: records.name))
             }
         }
@@ -174,7 +174,7 @@ public struct CSVReader: FeatureRunReader {
         if record.count > columns.names.count {
             // GDAL drops the fields beyond the header's without a word; they are kept here.
             try diagnostics.warn(
-                "csv.long-row",
+                CSVCode.longRow,
                 "rows with more fields than the header keep the extra ones as field_N properties (N their position)",
                 at: record.location(columns.names.count, file: records.name),
                 hint: "quote fields that hold the delimiter; give the header a name for every column")
@@ -182,7 +182,7 @@ public struct CSVReader: FeatureRunReader {
         if record.count < columns.names.count {
             // As GDAL reads them (ogr2ogr itself writes such rows when the last column is empty).
             try diagnostics.warn(
-                "csv.short-row",
+                CSVCode.shortRow,
                 "rows with fewer fields than the header are read with the missing fields as null, as GDAL reads them",
                 at: record.end(file: records.name), hint: "give every row as many fields as the header")
             record.padToCount(columns.names.count)
@@ -262,14 +262,14 @@ public struct CSVReader: FeatureRunReader {
 
     private func warnInvalidUTF8(at location: SourceLocation) throws(GeoConvError) {
         try diagnostics.warn(
-            "csv.invalid-utf8", "bytes that are not UTF-8 are read as U+FFFD", at: location,
+            CSVCode.invalidUTF8, "bytes that are not UTF-8 are read as U+FFFD", at: location,
             hint: "convert the file to UTF-8 (iconv -f latin1 -t utf-8)")
     }
 
     private func reportTextAfterQuote() throws(GeoConvError) {
         guard let index = record.textAfterQuote else { return }
         try diagnostics.warn(
-            "csv.text-after-quote", "text follows a quoted field's closing quote; it is kept as part of the field",
+            CSVCode.textAfterQuote, "text follows a quoted field's closing quote; it is kept as part of the field",
             at: record.location(index, file: records.name), hint: "quote the whole field, doubling the quotes inside it"
         )
     }
@@ -287,7 +287,7 @@ public struct CSVReader: FeatureRunReader {
         guard let lon, let lat else {
             if (lon == nil) != (lat == nil) {
                 try diagnostics.warn(
-                    "csv.partial-coordinates",
+                    CSVCode.partialCoordinates,
                     "a row has a \(lon == nil ? "latitude" : "longitude") but no \(lon == nil ? "longitude" : "latitude"): it has no geometry",
                     at: record.start(file: records.name))
             }
@@ -302,7 +302,7 @@ public struct CSVReader: FeatureRunReader {
                 // user: a value such as "98.470 m" stays the row's property, as GDAL keeps it.
                 textAltitude = column
                 try diagnostics.warn(
-                    "csv.altitude-not-number",
+                    CSVCode.altitudeNotNumber,
                     "an altitude that is not a number is kept as the row's property \"\(columns.names[column])\"; the point has no altitude",
                     at: record.location(column, file: records.name),
                     hint: "altitudes are numbers of metres, such as 98.47")

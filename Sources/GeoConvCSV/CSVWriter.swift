@@ -65,12 +65,12 @@ public struct CSVWriter: FeatureWriter {
         }
         if !feature.style.isEmpty {
             try diagnostics.warn(
-                "csv.style-dropped", "styles have no place in CSV and are not written",
+                CSVCode.styleDropped, "styles have no place in CSV and are not written",
                 hint: "write GeoJSON or KML to keep them")
         }
         if !feature.foreignMembers.isEmpty {
             try diagnostics.warn(
-                "csv.foreign-members-dropped",
+                CSVCode.foreignMembersDropped,
                 "a feature's members beyond its properties have no place in CSV and are not written")
         }
         var titleCarried = false
@@ -103,7 +103,7 @@ public struct CSVWriter: FeatureWriter {
                 cell.append(contentsOf: text.utf8)
             case .array, .object:
                 try diagnostics.warn(
-                    "csv.nested-value-as-json",
+                    CSVCode.nestedValueAsJSON,
                     "the property \"\(key)\" holds an \(value.typeName): it is written as JSON text",
                     hint: "CSV cells hold text; read it back with a JSON parser")
                 if counts { continue }
@@ -134,7 +134,7 @@ public struct CSVWriter: FeatureWriter {
     private func reportTyped(_ text: String, column: String) throws(GeoConvError) {
         guard CSVValues.readsAsTyped(text) else { return }
         try diagnostics.warn(
-            "csv.text-reads-as-typed",
+            CSVCode.textReadsAsTyped,
             "the property \"\(column)\" holds text that reads back as a number or a boolean "
                 + "(\"\(text.prefix(20))\")",
             at: diagnostics.currentLocation, hint: "write GeoJSON or GeoParquet to keep it text")
@@ -167,7 +167,7 @@ public struct CSVWriter: FeatureWriter {
         anyNonPoint = true
         if geometry.mixesAltitudes {
             try diagnostics.warn(
-                "csv.missing-z-as-zero",
+                CSVCode.missingZAsZero,
                 "a geometry mixes positions with and without an altitude: WKT gives every position one, so those without are written at altitude 0",
                 hint: "give every position an altitude, or write 2D with --dim 2")
         }
@@ -182,7 +182,7 @@ public struct CSVWriter: FeatureWriter {
             properties: propertyNames)
         if !layout.renamed.isEmpty {
             try diagnostics.warn(
-                "csv.column-renamed",
+                CSVCode.columnRenamed,
                 "properties named as another column, or as a column the reader takes as coordinates (\(layout.renamed.joined(separator: ", "))), are written as name_2…"
             )
         }

@@ -196,20 +196,3 @@ public struct EmbeddedFiles: Hashable, Sendable {
     public static func == (a: EmbeddedFiles, b: EmbeddedFiles) -> Bool { a.paths == b.paths }
     public func hash(into hasher: inout Hasher) { hasher.combine(paths) }
 }
-
-extension DocumentHeader {
-    /// Reports the document's embedded files as dropped by a writer that cannot hold them;
-    /// `keptBy` names the formats that could keep them (the converter knows them, through
-    /// the formats' `holdsEmbeddedFiles`; a writer alone does not).
-    public func reportEmbeddedFilesDropped(
-        by format: String, keptBy: [String] = [], diagnostics: DiagnosticLog
-    ) throws(GeoConvError) {
-        guard let files = embeddedFiles, !files.paths.isEmpty else { return }
-        let listed = files.paths.prefix(3).joined(separator: ", ") + (files.paths.count > 3 ? ", …" : "")
-        let keep = keptBy.isEmpty ? "" : "write \(keptBy.joined(separator: " or ")) to keep them, or "
-        try diagnostics.warn(
-            "embedded-files-dropped",
-            "\(files.paths.count) file(s) carried inside the input (\(listed)) are not written: \(format) cannot hold them; references to them stay relative paths",
-            hint: keep + "unzip the input next to the output")
-    }
-}

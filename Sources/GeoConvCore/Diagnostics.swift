@@ -27,6 +27,17 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// The diagnostic codes one module reports under: an enum whose raw values are the codes
+/// (`kml.number-as-text`), declared in the module beside the rules that report them, so that
+/// each code is spelled once and the whole set is known (`FileFormat.diagnosticCodes`; the
+/// tests check `docs/errors.md` against every set in both directions).
+public protocol DiagnosticCodes: RawRepresentable, CaseIterable, Sendable where RawValue == String {}
+
+extension DiagnosticCodes {
+    /// Every code of the set, as messages show them.
+    public static var names: [String] { allCases.map(\.rawValue) }
+}
+
 /// Collects the warnings of one conversion, counting repeats, and turns them into errors
 /// in strict mode.
 ///
@@ -64,8 +75,24 @@ public final class DiagnosticLog {
     /// The message (often interpolated) and the place are made only when the warning is not
     /// merely counted.
     public func warn(
-        _ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation? = nil,
-        hint: String? = nil
+        _ code: some DiagnosticCodes, _ message: @autoclosure () -> String,
+        at location: @autoclosure () -> SourceLocation? = nil, hint: String? = nil
+    )
+        throws(GeoConvError)
+    {
+        try warn(named: code.rawValue, message(), at: location(), hint: hint)
+    }
+
+    /// Records that `format` refused what it was handed, under the code `<format>.refused`
+    /// (`geoconv info`, for a target that cannot take the input): the one code made from a
+    /// name rather than declared in a `DiagnosticCodes` set.
+    package func warn(refusalBy format: String, _ message: String) throws(GeoConvError) {
+        try warn(named: format + ".refused", message)
+    }
+
+    private func warn(
+        named code: String, _ message: @autoclosure () -> String,
+        at location: @autoclosure () -> SourceLocation? = nil, hint: String? = nil
     )
         throws(GeoConvError)
     {
@@ -106,8 +133,10 @@ public final class DiagnosticLog {
 
     /// Records a feature skipped by `--skip-invalid`: a warning like any other, and also
     /// listed one by one in `skippedFeatures` (or thrown when strict).
-    public func skip(_ code: String, _ message: String, at location: SourceLocation? = nil) throws(GeoConvError) {
-        listSkip(try record(code, message, at: location, hint: nil))
+    public func skip(
+        _ code: some DiagnosticCodes, _ message: String, at location: SourceLocation? = nil
+    ) throws(GeoConvError) {
+        listSkip(try record(code.rawValue, message, at: location, hint: nil))
     }
 
     /// How many skipped features (and, with `listsEveryWarning`, warnings) are listed one by
@@ -139,8 +168,10 @@ public final class DiagnosticLog {
     /// Records a note: a change that loses nothing (a geometry cut at the antimeridian, a
     /// ring reoriented). Notes are counted and printed like warnings but never fail `--strict`.
     public func note(
-        _ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation? = nil
+        _ code: some DiagnosticCodes, _ message: @autoclosure () -> String,
+        at location: @autoclosure () -> SourceLocation? = nil
     ) {
+        let code = code.rawValue
         // A code seen before is only counted: no message or place is made for it.
         if let index = entryIndex(code) {
             entries.values[index].count += 1

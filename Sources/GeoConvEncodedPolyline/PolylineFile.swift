@@ -66,7 +66,7 @@ public struct PolylineFileReader: FeatureReader {
                     byteOffset: lines.lineOffset + column - 1)
                 guard options.skipsInvalidLines else { throw located }
                 try diagnostics.skip(
-                    "polyline.invalid-line-skipped",
+                    PolylineCode.invalidLineSkipped,
                     "skipped a line that is not a valid encoded polyline: \(error.message)",
                     at: located.location)
             }
@@ -83,7 +83,7 @@ public struct PolylineFileReader: FeatureReader {
             message +=
                 "; was it encoded at precision \(options.precision + 1) (--polyline-precision \(options.precision + 1))?"
         }
-        try diagnostics.warn("polyline.out-of-range", message, at: location)
+        try diagnostics.warn(PolylineCode.outOfRange, message, at: location)
     }
 }
 
@@ -220,7 +220,7 @@ public struct PolylineFileWriter: RecordAppendingWriter {
         try reportDroppedAttributes(feature)
         guard let geometry = feature.geometry, !geometry.isEmpty else {
             try diagnostics.warn(
-                "polyline.empty-geometry-dropped",
+                PolylineCode.emptyGeometryDropped,
                 "a feature without a geometry (or with an empty one) is dropped: a polyline line needs positions")
             return
         }
@@ -228,7 +228,7 @@ public struct PolylineFileWriter: RecordAppendingWriter {
         try append(geometry, topLevel: true)
         guard !line.isEmpty else {
             try diagnostics.warn(
-                "polyline.empty-geometry-dropped",
+                PolylineCode.emptyGeometryDropped,
                 "a feature without a geometry (or with an empty one) is dropped: a polyline line needs positions")
             return
         }
@@ -268,7 +268,7 @@ public struct PolylineFileWriter: RecordAppendingWriter {
         case .lineString(let path):
             if path.count == 1 {
                 try diagnostics.warn(
-                    "polyline.one-point-line",
+                    PolylineCode.onePointLine,
                     "a one-position LineString is written as a one-position path, which reads back as a Point")
             }
             try appendPath(path)
@@ -276,20 +276,20 @@ public struct PolylineFileWriter: RecordAppendingWriter {
         case .multiPoint(let points):
             if points.count == 1 {
                 try diagnostics.warn(
-                    "polyline.single-part-multi",
+                    PolylineCode.singlePartMulti,
                     "a one-part Multi geometry reads back as its single part")
             }
             for p in points { try appendPath(CollectionOfOne(p)) }
         case .multiLineString(let lines):
             if lines.count == 1 {
                 try diagnostics.warn(
-                    "polyline.single-part-multi", "a one-part Multi geometry reads back as its single part")
+                    PolylineCode.singlePartMulti, "a one-part Multi geometry reads back as its single part")
             }
             for l in lines { try appendPath(l) }
         case .multiPolygon(let polygons):
             if polygons.count == 1 {
                 try diagnostics.warn(
-                    "polyline.single-part-multi", "a one-part Multi geometry reads back as its single part")
+                    PolylineCode.singlePartMulti, "a one-part Multi geometry reads back as its single part")
             }
             for p in polygons { try appendPolygon(p) }
         case .geometryCollection(let members):
@@ -304,14 +304,14 @@ public struct PolylineFileWriter: RecordAppendingWriter {
             }
             if !topLevel || !singles || kinds.count <= 1 {
                 try diagnostics.warn(
-                    "polyline.collection-flattened",
+                    PolylineCode.collectionFlattened,
                     "a GeometryCollection is written as its parts and reads back as a Multi geometry or a flat collection"
                 )
             }
             for member in members { try append(member, topLevel: false) }
         case .circle:
             try diagnostics.warn(
-                "polyline.circle-dropped",
+                PolylineCode.circleDropped,
                 "a circle is dropped: encoded polylines cannot hold one",
                 hint: "convert circles to polygons first (geoconv convert --circles polygon)")
         case .empty: break
@@ -323,7 +323,7 @@ public struct PolylineFileWriter: RecordAppendingWriter {
         for c in coordinates {
             if c.altitude != nil {
                 try diagnostics.warn(
-                    "polyline.altitude-dropped",
+                    PolylineCode.altitudeDropped,
                     "altitudes are dropped: encoded polylines hold latitude and longitude only")
                 break
             }
@@ -333,7 +333,7 @@ public struct PolylineFileWriter: RecordAppendingWriter {
             let lng = (abs(c.longitude * factor) + 0.5).rounded(.down) / factor
             if lat != abs(c.latitude) || lng != abs(c.longitude) {
                 try diagnostics.warn(
-                    "polyline.coordinates-rounded",
+                    PolylineCode.coordinatesRounded,
                     "coordinates are rounded to \(options.precision) decimals",
                     hint: "use --polyline-precision 6 to keep more")
                 return
@@ -344,24 +344,24 @@ public struct PolylineFileWriter: RecordAppendingWriter {
     private func reportDroppedAttributes(_ feature: Feature) throws(GeoConvError) {
         if !feature.properties.isEmpty {
             try diagnostics.warn(
-                "polyline.properties-dropped", "feature properties are dropped: a polyline line holds only a geometry")
+                PolylineCode.propertiesDropped, "feature properties are dropped: a polyline line holds only a geometry")
         }
         if feature.title != nil || feature.snippet != nil {
             try diagnostics.warn(
-                "polyline.info-dropped",
+                PolylineCode.infoDropped,
                 "feature names and descriptions are dropped: a polyline line holds only a geometry")
         }
         if !feature.style.isEmpty {
             try diagnostics.warn(
-                "polyline.style-dropped", "feature styles are dropped: a polyline line holds only a geometry")
+                PolylineCode.styleDropped, "feature styles are dropped: a polyline line holds only a geometry")
         }
         if feature.id != nil {
             try diagnostics.warn(
-                "polyline.id-dropped", "feature ids are dropped: a polyline line holds only a geometry")
+                PolylineCode.idDropped, "feature ids are dropped: a polyline line holds only a geometry")
         }
         if !feature.foreignMembers.isEmpty {
             try diagnostics.warn(
-                "polyline.foreign-members-dropped", "foreign members are dropped: a polyline line holds only a geometry"
+                PolylineCode.foreignMembersDropped, "foreign members are dropped: a polyline line holds only a geometry"
             )
         }
     }

@@ -29,6 +29,7 @@ extension FileFormat {
             writtenOrder: PolylineFileWriter.heldFeatures(_:), defaultDecimals: 5, holdsHeader: []
         ),
         options: [PolylineOptions.precision.declared],
+        diagnosticCodes: PolylineCode.names,
         sniff: { prefix in
             // Only the polyline alphabet, separators, parentheses and '#' comments.
             guard !prefix.isEmpty else { return false }

@@ -39,12 +39,16 @@ public struct FileFormat: Hashable, Sendable, CustomStringConvertible {
     public let capabilities: FormatCapabilities
     /// The options its reader and writer take (`--oo`/`--co`, `geoconv formats`).
     public let options: [DeclaredFormatOption]
+    /// The codes of the diagnostics the format's module reports (its `DiagnosticCodes` set,
+    /// shared by the formats one module registers: KML and KMZ, WKT and WKB).
+    public let diagnosticCodes: [String]
 
     /// Describes a format.
     public init(
         name: String, aliases: [String] = [], extensions: [String], summary: String,
         capabilities: FormatCapabilities = FormatCapabilities(), options: [DeclaredFormatOption] = [],
-        sniff: @escaping @Sendable ([UInt8]) -> Bool, makeReader: ReaderMaking?, makeWriter: WriterMaking?
+        diagnosticCodes: [String] = [], sniff: @escaping @Sendable ([UInt8]) -> Bool, makeReader: ReaderMaking?,
+        makeWriter: WriterMaking?
     ) {
         self.name = name
         self.aliases = aliases
@@ -52,6 +56,7 @@ public struct FileFormat: Hashable, Sendable, CustomStringConvertible {
         self.summary = summary
         self.capabilities = capabilities
         self.options = options
+        self.diagnosticCodes = diagnosticCodes
         self.sniff = sniff
         reading = makeReader
         writing = makeWriter

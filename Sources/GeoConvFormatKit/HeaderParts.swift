@@ -87,10 +87,27 @@ extension DocumentHeader {
         let subject =
             named.count == 1 ? named[0] : named.dropLast().joined(separator: ", ") + " and " + named[named.count - 1]
         try diagnostics.warn(
-            "document.parts-dropped",
+            WritingCode.documentPartsDropped,
             "the document's \(subject) \(plural ? "have" : "has") no place in \(format.name) and "
                 + "\(plural ? "are" : "is") not written",
             hint: keptBy.isEmpty ? nil : "write \(keptBy.joined(separator: " or ")) to keep them")
         return result
+    }
+}
+
+extension DocumentHeader {
+    /// Reports the document's embedded files as dropped by a writer that cannot hold them;
+    /// `keptBy` names the formats that could keep them (the converter knows them, through
+    /// the formats' `holdsEmbeddedFiles`; a writer alone does not).
+    public func reportEmbeddedFilesDropped(
+        by format: String, keptBy: [String] = [], diagnostics: DiagnosticLog
+    ) throws(GeoConvError) {
+        guard let files = embeddedFiles, !files.paths.isEmpty else { return }
+        let listed = files.paths.prefix(3).joined(separator: ", ") + (files.paths.count > 3 ? ", …" : "")
+        let keep = keptBy.isEmpty ? "" : "write \(keptBy.joined(separator: " or ")) to keep them, or "
+        try diagnostics.warn(
+            WritingCode.embeddedFilesDropped,
+            "\(files.paths.count) file(s) carried inside the input (\(listed)) are not written: \(format) cannot hold them; references to them stay relative paths",
+            hint: keep + "unzip the input next to the output")
     }
 }

@@ -77,7 +77,7 @@ enum GPXFields {
                 // Text straight inside <extensions> (beside its elements) has no element to be kept in.
                 if !parser.text.trimmed.isEmpty {
                     try diagnostics.warn(
-                        "gpx.extension-text-dropped",
+                        GPXCode.extensionTextDropped,
                         "text \"\(parser.text.trimmed)\" straight inside <extensions> is not kept: only elements are",
                         at: location)
                 }

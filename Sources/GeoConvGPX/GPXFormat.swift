@@ -15,6 +15,7 @@ extension FileFormat {
             keepsPropertyOrder: false, writtenOrder: GPXWriter.order(of:),
             gdalReading: .init(driver: "GPX", fileExtension: "gpx"), holdsHeader: [.name, .description],
             heldDocumentMembers: [GPXNames.metadataMember]),
+        diagnosticCodes: GPXCode.names,
         sniff: { prefix in
             guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix), byte == UInt8(ascii: "<") else {
                 return false

@@ -149,7 +149,7 @@ final class GPXReaderState {
                         let at = location()
                         if !isEmpty { try parser.skipElement() }
                         try diagnostics.warn(
-                            "gpx.late-document-element",
+                            GPXCode.lateDocumentElement,
                             "the document's <\(element)> after its waypoints, routes and tracks is not kept",
                             at: at)
                     }
@@ -173,7 +173,7 @@ final class GPXReaderState {
                     hint: "give a GPX 1.0 or 1.1 document, or name the format with --from")
             }
             if let version = parser.attribute("version"), version != "1.1", version != "1.0" {
-                try diagnostics.warn("gpx.unknown-version", "GPX version \(version) is read as 1.1", at: location())
+                try diagnostics.warn(GPXCode.unknownVersion, "GPX version \(version) is read as 1.1", at: location())
             }
             finished = isEmpty
             return
@@ -197,7 +197,7 @@ final class GPXReaderState {
         guard let failure else { return (feature, at) }
         guard options.skipsInvalidFeatures else { throw failure }
         try diagnostics.skip(
-            "gpx.invalid-feature-skipped", "skipped an invalid \(element): \(failure.message)", at: failure.location)
+            GPXCode.invalidFeatureSkipped, "skipped an invalid \(element): \(failure.message)", at: failure.location)
         // The element was read to its end: the next feature, if any.
         while let event = try parser.next() {
             switch event {

@@ -44,7 +44,7 @@ extension GPXReaderState {
                             if segment.isEmpty {
                                 // (A pause in a recording: no point to keep, and the other
                                 // segments' per-point times stay matched to their points.)
-                                diagnostics.note("gpx.empty-segment-dropped", "an empty <trkseg> is left out", at: at)
+                                diagnostics.note(GPXCode.emptySegmentDropped, "an empty <trkseg> is left out", at: at)
                             } else {
                                 lines.append(segment)
                             }
@@ -140,7 +140,7 @@ extension GPXReaderState {
                 } else if !childEmpty {
                     let what = child
                     try parser.skipElement()
-                    try diagnostics.warn("gpx.segment-element-dropped", "<\(what)> in a trkseg is not kept", at: at)
+                    try diagnostics.warn(GPXCode.segmentElementDropped, "<\(what)> in a trkseg is not kept", at: at)
                 }
             case .end: return points
             case .text: continue
@@ -172,7 +172,7 @@ extension GPXReaderState {
             } else {
                 // As GDAL reads it: the rest of the file, and the point's other values, are read.
                 try diagnostics.warn(
-                    "gpx.invalid-position",
+                    GPXCode.invalidPosition,
                     "\(problem): the point has no position (a waypoint is kept without geometry; a route or track point is left out)",
                     at: start, hint: "every wpt, rtept and trkpt needs lat and lon in decimal degrees")
             }
@@ -188,7 +188,7 @@ extension GPXReaderState {
                     if let value = GPXFields.decimal(text) {
                         point.coordinate.altitude = value
                     } else if text.trimmed.isEmpty {
-                        diagnostics.note("gpx.empty-ele", "an empty <ele> is read as no elevation", at: at)
+                        diagnostics.note(GPXCode.emptyEle, "an empty <ele> is read as no elevation", at: at)
                     } else if options.skipsInvalidFeatures {
                         if failure == nil {
                             failure = GeoConvError(
@@ -197,7 +197,7 @@ extension GPXReaderState {
                         }
                     } else {
                         try diagnostics.warn(
-                            "gpx.invalid-ele",
+                            GPXCode.invalidEle,
                             "<ele>\(text)</ele> is not a number of metres: the point is kept without its elevation",
                             at: at, hint: "give the elevation as a decimal number")
                     }

@@ -112,7 +112,7 @@ struct GPXShape {
                 let index = GarminTrackPointExtension.fieldIndex(for: name) ?? 0
                 let field = GarminTrackPointExtension.fields[index]
                 diagnostics.note(
-                    "gpx.sensor-renamed",
+                    GPXCode.sensorRenamed,
                     "per-point \"\(name)\" is written as Garmin's TrackPointExtension <\(field.element)>, read back as \"\(field.property)\""
                 )
             }
@@ -141,7 +141,7 @@ struct GPXShape {
         if !unfit.isEmpty {
             own["coordinateProperties"] = .object(unfit)
             diagnostics.note(
-                "gpx.coordinate-properties-as-data",
+                GPXCode.coordinatePropertiesAsData,
                 "coordinateProperties that do not match the points (\(unfit.keys.joined(separator: ", "))) are kept as a field"
             )
         }
@@ -195,7 +195,7 @@ struct GPXShape {
         out.append(contentsOf: "</extensions>".utf8)
         for name in dropped {
             try diagnostics.warn(
-                "gpx.extension-name-dropped", "\"\(name)\" in extensions is not an XML name and is not written")
+                GPXCode.extensionNameDropped, "\"\(name)\" in extensions is not an XML name and is not written")
         }
     }
 
@@ -204,7 +204,7 @@ struct GPXShape {
     /// now ends at -180, and viewers that do not wrap draw it across the map.
     static func warnLongitude180(_ diagnostics: DiagnosticLog) throws(GeoConvError) {
         try diagnostics.warn(
-            "gpx.longitude-180",
+            GPXCode.longitude180,
             "longitude 180 is written as -180 (GPX longitudes are in [-180, 180)): the same meridian, "
                 + "but a line that reaches it from the east is drawn across the map by viewers "
                 + "that do not wrap",

@@ -153,7 +153,7 @@ public struct GPXWriter: FeatureWriter {
         }
         guard movesAhead else { return }
         try diagnostics.warn(
-            "gpx.reordered",
+            GPXCode.reordered,
             "GPX puts waypoints before routes and routes before tracks: this feature is "
                 + "written ahead of the routes or tracks that came before it",
             hint: "order the features as GPX does, or write GeoJSON or KML to keep their order")
@@ -166,7 +166,7 @@ public struct GPXWriter: FeatureWriter {
             return true
         case .multiPoint(let points)? where !points.isEmpty:
             try diagnostics.warn(
-                "gpx.multipoint-split",
+                GPXCode.multipointSplit,
                 "a MultiPoint is written as \(points.count) waypoints with the same fields: "
                     + "it reads back as \(points.count) features",
                 hint: "write GeoJSON or KML to keep it one feature")
@@ -174,7 +174,7 @@ public struct GPXWriter: FeatureWriter {
         case let geometry:
             let kind = geometry.map { "a \($0.kind)" } ?? "a feature without geometry"
             try diagnostics.warn(
-                "gpx.geometry-not-written", "\(kind) is not written: GPX holds waypoints, routes and tracks only",
+                GPXCode.geometryNotWritten, "\(kind) is not written: GPX holds waypoints, routes and tracks only",
                 hint: "write GeoJSON or KML to keep it")
             return false
         }
@@ -184,7 +184,7 @@ public struct GPXWriter: FeatureWriter {
         if given > 0, kept == 0 {
             // Once, as a conversion says it of a writer that was given nothing to write.
             try diagnostics.warn(
-                "output.empty",
+                WritingCode.outputEmpty,
                 "none of the \(given) features read was written: the output holds no feature",
                 hint: "GPX holds points and lines; write GeoJSON or KML to keep polygons")
         }
@@ -253,7 +253,7 @@ public struct GPXWriter: FeatureWriter {
         buffer.append(contentsOf: out)
         for name in dropped {
             try diagnostics.warn(
-                "gpx.extension-name-dropped", "\"\(name)\" is not an XML name: that part of the metadata is not written"
+                GPXCode.extensionNameDropped, "\"\(name)\" is not an XML name: that part of the metadata is not written"
             )
         }
     }

@@ -55,6 +55,7 @@ extension FileFormat {
             rewindsRings: true, gdalReading: .init(driver: "GeoJSON", fileExtension: "geojson"), holdsHeader: .all
         ),
         options: [GeoJSONOptions.pretty, GeoJSONOptions.boundingBoxes, GeoJSONOptions.keepsGeometry].map(\.declared),
+        diagnosticCodes: GeoJSONCode.names,
         sniff: { prefix in
             guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix), byte == UInt8(ascii: "{") else {
                 return false
@@ -109,6 +110,7 @@ extension FileFormat {
         ),
         options: [GeoJSONOptions.recordSeparator, GeoJSONOptions.boundingBoxes, GeoJSONOptions.keepsGeometry]
             .map(\.declared),
+        diagnosticCodes: GeoJSONCode.names,
         sniff: { prefix in
             guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
             if byte == 0x1E { return true }

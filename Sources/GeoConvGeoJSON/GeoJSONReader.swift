@@ -155,7 +155,7 @@ public struct GeoJSONReader: FeatureReader {
         if type != "FeatureCollection" {
             if type.lowercased() == "featurecollection" {
                 try lenient(
-                    "geojson.type-case",
+                    GeoJSONCode.typeCase,
                     "type \"\(type)\" should be \"FeatureCollection\" (type names are case-sensitive)",
                     at: typeLocation(of: parts, ""))
             } else {
@@ -425,7 +425,7 @@ public struct GeoJSONReader: FeatureReader {
             }
             if header.name != nil || header.description != nil || !header.foreignMembers.isEmpty {
                 try log.warn(
-                    "geojsonseq.record-members-dropped",
+                    GeoJSONCode.geojsonseqRecordMembersDropped,
                     "the members of a FeatureCollection record other than its features are not carried over (a text sequence has no document)",
                     at: SourceLocation(line: 1, column: 1, byteOffset: 0))
             }
@@ -523,14 +523,14 @@ public struct GeoJSONReader: FeatureReader {
                 var location = location
                 location.pointer = "/bbox"
                 try diagnostics.warn(
-                    "geojson.members-after-features",
+                    GeoJSONCode.membersAfterFeatures,
                     "the document member \"bbox\" comes after the features and is not carried over",
                     at: location, hint: "--write-bbox writes one computed from the features written")
             default:
                 var location = location
                 location.pointer = "/" + JSONScanner.escapePointer(key)  // (the value too: all of it is dropped)
                 try diagnostics.warn(
-                    "geojson.members-after-features",
+                    GeoJSONCode.membersAfterFeatures,
                     "the document member \"\(key)\" comes after the features and is not carried over",
                     at: location, hint: "put document members before \"features\"")
             }

@@ -57,7 +57,7 @@ extension GeoJSONReader {
                 // togeojson's Point for a placemark with an address and no coordinates: GDAL
                 // reads it as POINT EMPTY, and so does geoconv (an error when validating).
                 try repairable(
-                    "geojson.null-position",
+                    GeoJSONCode.nullPosition,
                     "a Point whose position holds only null is read as an empty Point (RFC 7946 §3.1.1 wants numbers)",
                     at: location(of: start, pointer()))
                 return .empty(.point)
@@ -257,14 +257,14 @@ extension GeoJSONReader {
 
     func warnExtraOrdinates(at location: @autoclosure () -> SourceLocation) throws(GeoConvError) {
         try lenient(
-            "geojson.extra-ordinates", "positions with more than three numbers: the fourth and later are dropped",
+            GeoJSONCode.extraOrdinates, "positions with more than three numbers: the fourth and later are dropped",
             at: location())
     }
 
     func checkLine(count: Int, at location: @autoclosure () -> SourceLocation) throws(GeoConvError) {
         if count == 1 {
             try repairable(
-                "geojson.short-line", "a LineString needs two or more positions (RFC 7946 §3.1.4); this one has one",
+                GeoJSONCode.shortLine, "a LineString needs two or more positions (RFC 7946 §3.1.4); this one has one",
                 at: location())
         }
     }
@@ -272,7 +272,7 @@ extension GeoJSONReader {
     func checkRing(_ ring: [Coordinate], at location: @autoclosure () -> SourceLocation) throws(GeoConvError) {
         if ring.count < 4 {
             try repairable(
-                "geojson.short-ring",
+                GeoJSONCode.shortRing,
                 "a linear ring needs four or more positions (RFC 7946 §3.1.6); this one has \(ring.count)",
                 at: location())
         }
@@ -281,7 +281,7 @@ extension GeoJSONReader {
             ring.count < 2 || first.latitude != last.latitude || first.longitude != last.longitude
         {
             try repairable(
-                "geojson.unclosed-ring",
+                GeoJSONCode.unclosedRing,
                 "a linear ring's first and last positions differ (RFC 7946 §3.1.6 says they must be equal); it is closed on writing",
                 at: location())
         }

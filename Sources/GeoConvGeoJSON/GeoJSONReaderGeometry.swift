@@ -90,7 +90,7 @@ extension GeoJSONReader {
         if let kind = Self.geometryTypes[type] { return kind }
         if let match = Self.geometryTypes.first(where: { $0.key.lowercased() == type.lowercased() }) {
             try lenient(
-                "geojson.type-case", "type \"\(type)\" should be \"\(match.key)\" (type names are case-sensitive)",
+                GeoJSONCode.typeCase, "type \"\(type)\" should be \"\(match.key)\" (type names are case-sensitive)",
                 at: location)
             return match.value
         }
@@ -120,7 +120,7 @@ extension GeoJSONReader {
         if let bbox = parts.bbox { foreign["bbox"] = bbox }
         if parts.properties != nil || parts.hasGeometryMember || parts.id != nil {
             try lenient(
-                "geojson.geometry-members",
+                GeoJSONCode.geometryMembers,
                 "a geometry object has Feature members (\"properties\", \"geometry\" or \"id\"); they are ignored",
                 at: objectLocation())
         }
@@ -131,12 +131,12 @@ extension GeoJSONReader {
             }
             if members.contains(where: { $0.geometry?.kind == .geometryCollection }) {
                 try lenient(
-                    "geojson.nested-collection", "GeometryCollections should not be nested (RFC 7946 §3.1.8)",
+                    GeoJSONCode.nestedCollection, "GeometryCollections should not be nested (RFC 7946 §3.1.8)",
                     at: objectLocation())
             }
             if members.contains(where: { !$0.foreign.isEmpty }) {
                 try lenient(
-                    "geojson.collection-member-foreign",
+                    GeoJSONCode.collectionMemberForeign,
                     "foreign members of geometries inside a GeometryCollection are not kept",
                     at: objectLocation())
             }
@@ -163,7 +163,7 @@ extension GeoJSONReader {
         if parts.kind != .feature || !parts.kindIsExact {
             if type.lowercased() == "feature" {
                 try lenient(
-                    "geojson.type-case", "type \"\(type)\" should be \"Feature\" (type names are case-sensitive)",
+                    GeoJSONCode.typeCase, "type \"\(type)\" should be \"Feature\" (type names are case-sensitive)",
                     at: typeLocation(of: parts, pointer()))
             } else if requireFeature {
                 throw error(
@@ -185,7 +185,7 @@ extension GeoJSONReader {
         var sourceForm: Feature.SourceForm = []
         if !parts.hasGeometryMember {
             try lenient(
-                "geojson.missing-geometry", "a Feature has no \"geometry\" member; read as null", at: objectLocation())
+                GeoJSONCode.missingGeometry, "a Feature has no \"geometry\" member; read as null", at: objectLocation())
         }
         if let parsed = parts.geometry {
             geometry = parsed.geometry
@@ -197,7 +197,7 @@ extension GeoJSONReader {
         case nil: break
         case let other?:
             try lenient(
-                "geojson.invalid-id",
+                GeoJSONCode.invalidID,
                 "a Feature \"id\" must be a string or a number, found \(other.typeName); kept as a foreign member",
                 at: objectLocation())
             foreign["id"] = other
@@ -206,10 +206,10 @@ extension GeoJSONReader {
         case .object(let object)?: properties = object
         case .null?: sourceForm.insert(.nullProperties)  // written as null again
         case nil:
-            try lenient("geojson.missing-properties", "a Feature has no \"properties\" member", at: objectLocation())
+            try lenient(GeoJSONCode.missingProperties, "a Feature has no \"properties\" member", at: objectLocation())
         case let other?:
             try lenient(
-                "geojson.properties-not-object",
+                GeoJSONCode.propertiesNotObject,
                 "a Feature's \"properties\" must be an object or null, found \(other.typeName); it is dropped",
                 at: objectLocation())
         }
@@ -218,7 +218,7 @@ extension GeoJSONReader {
         if let bbox = parts.bbox { foreign["bbox"] = bbox }
         if parts.coordinatesMark != nil || parts.geometries != nil {
             try lenient(
-                "geojson.feature-geometry-members",
+                GeoJSONCode.featureGeometryMembers,
                 "a Feature has \"coordinates\" or \"geometries\" members; they are ignored",
                 at: objectLocation())
         }
@@ -267,7 +267,7 @@ extension GeoJSONReader {
             place.pointer = (place.pointer ?? "") + "/properties/" + JSONScanner.escapePointer(key)
             let value = feature.properties[key].map(JSONText.string) ?? ""
             try diagnostics.warn(
-                "geojson.style-value-unusable",
+                GeoJSONCode.styleValueUnusable,
                 "\"\(key)\": \(value) is not a value this style property takes (colours: CSS names, #rgb, #rrggbb, rgb(), rgba(), hsl(); widths, scales, opacities: numbers); it stays a property and styles nothing",
                 at: place)
         }

@@ -77,7 +77,7 @@ extension GeoJSONReader {
             let bit: UInt16 = index.map { 1 << UInt16($0) } ?? 0
             if bit != 0 ? seenMembers & bit != 0 : parts.foreign[key] != nil {
                 try lenient(
-                    "geojson.duplicate-member", "the member \"\(key)\" appears twice; the last one is used",
+                    GeoJSONCode.duplicateMember, "the member \"\(key)\" appears twice; the last one is used",
                     at: location(of: keyPlace, pointer()))
             }
             seenMembers |= bit

@@ -18,10 +18,10 @@ extension GeoJSONReader {
         guard collectsProblems else { return }
         if rings.outer.count >= 4, !rings.outer.isCounterClockwise {
             try lenient(
-                "geojson.winding", "an exterior ring should run counter-clockwise (RFC 7946 §3.1.6)", at: location())
+                GeoJSONCode.winding, "an exterior ring should run counter-clockwise (RFC 7946 §3.1.6)", at: location())
         }
         for hole in rings.holes where hole.count >= 4 && hole.isCounterClockwise {
-            try lenient("geojson.winding", "a hole should run clockwise (RFC 7946 §3.1.6)", at: location())
+            try lenient(GeoJSONCode.winding, "a hole should run clockwise (RFC 7946 §3.1.6)", at: location())
         }
     }
 
@@ -29,23 +29,23 @@ extension GeoJSONReader {
     func checkBBox(_ value: JSONValue?, at location: @autoclosure () -> SourceLocation) throws(GeoConvError) {
         guard collectsProblems, let value else { return }
         guard let list = value.arrayValue else {
-            try lenient("geojson.bbox", "a bbox must be an array of numbers, found \(value.typeName)", at: location())
+            try lenient(GeoJSONCode.bbox, "a bbox must be an array of numbers, found \(value.typeName)", at: location())
             return
         }
         guard list.count == 4 || list.count == 6 else {
             try lenient(
-                "geojson.bbox", "a bbox must hold 4 numbers (2D) or 6 (3D), found \(list.count)", at: location())
+                GeoJSONCode.bbox, "a bbox must hold 4 numbers (2D) or 6 (3D), found \(list.count)", at: location())
             return
         }
         guard list.allSatisfy({ $0.doubleValue != nil }) else {
-            try lenient("geojson.bbox", "every element of a bbox must be a number", at: location())
+            try lenient(GeoJSONCode.bbox, "every element of a bbox must be a number", at: location())
             return
         }
     }
 
     /// A deviation from RFC 7946 that geoconv reads anyway: a warning (a problem when validating).
     func lenient(
-        _ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation
+        _ code: GeoJSONCode, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation
     )
         throws(GeoConvError)
     {
@@ -56,7 +56,7 @@ extension GeoJSONReader {
     /// closed, a one-position line kept as read): an error when validating, since other
     /// readers may refuse the file, and a warning when converting.
     func repairable(
-        _ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation
+        _ code: GeoJSONCode, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation
     )
         throws(GeoConvError)
     {
@@ -65,7 +65,7 @@ extension GeoJSONReader {
 
     /// A warning when converting; a problem of `severity` when validating.
     private func report(
-        _ code: String, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation,
+        _ code: GeoJSONCode, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation,
         whenValidating severity: ValidationProblem.Severity
     ) throws(GeoConvError) {
         if collectsProblems {
@@ -120,7 +120,7 @@ extension GeoJSONReader {
     ) throws(GeoConvError) {
         guard collectsProblems else { return }
         try lenient(
-            "geojson.changed-semantics",
+            GeoJSONCode.changedSemantics,
             "a \(type) must not have a \"\(key)\" member (RFC 7946 §7.1); it is kept as a foreign member",
             at: location())
     }
@@ -135,7 +135,7 @@ extension GeoJSONReader {
             listError(error)
         } else {
             try diagnostics.skip(
-                "geojson.invalid-feature-skipped", "skipped an invalid feature: \(error.message)", at: error.location)
+                GeoJSONCode.invalidFeatureSkipped, "skipped an invalid feature: \(error.message)", at: error.location)
         }
     }
 }

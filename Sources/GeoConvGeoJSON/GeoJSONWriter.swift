@@ -70,7 +70,7 @@ public struct GeoJSONWriter: RecordAppendingWriter {
         edgesTakeShorterWay = header.edgesTakeShorterWay
         if !options.rfc7946 {
             diagnostics.note(
-                "geojson.not-rfc7946",
+                GeoJSONCode.notRFC7946,
                 "geometry is written exactly as read (--keep-geometry): rings are not rewound and nothing is cut at the antimeridian, so the output is not RFC 7946"
             )
         }
@@ -122,7 +122,7 @@ public struct GeoJSONWriter: RecordAppendingWriter {
             geometry = .point(center)
             properties.set(ModelKey.radius.name, GeoJSONNames.number(radius))
             try diagnostics.warn(
-                "geojson.circle-as-point",
+                GeoJSONCode.circleAsPoint,
                 "a circle is written as its centre Point with a \"\(ModelKey.radius.name)\" property; other tools show a point",
                 hint: "convert circles to polygons (--circles polygon) for other viewers")
         }
@@ -130,7 +130,7 @@ public struct GeoJSONWriter: RecordAppendingWriter {
             if let cut = Antimeridian.cut(g, shorterWay: edgesTakeShorterWay || feature.style.geodesic == true) {
                 geometry = cut
                 try diagnostics.warn(
-                    "geojson.antimeridian-cut",
+                    GeoJSONCode.antimeridianCut,
                     "a geometry crossing the antimeridian (or with longitudes beyond ±180°) is cut at ±180° and its parts moved into [-180, 180] (RFC 7946 §3.1.9)",
                     hint: "the parts cover the same ground; write KML or WKT to keep the geometry in one piece")
             }
@@ -328,7 +328,7 @@ public struct GeoJSONWriter: RecordAppendingWriter {
         case .circle(let center, let radius):
             // Only reachable inside a GeometryCollection: a feature-level circle became a Point above.
             try diagnostics.warn(
-                "geojson.nested-circle-as-point",
+                GeoJSONCode.nestedCircleAsPoint,
                 "a circle inside a GeometryCollection is written as its centre Point; its radius (\(radius) m) is lost",
                 hint: "convert circles to polygons (--circles polygon)")
             buffer.append(literal: #"Point","coordinates":"#)

@@ -38,27 +38,27 @@ struct GeoParquetFileWriting {
         for (index, column) in state.rows.columns.enumerated() {
             if names[index] != column.name {
                 try diagnostics.warn(
-                    "geoparquet.column-renamed",
+                    GeoParquetCode.columnRenamed,
                     "the property \"\(column.name)\" is written as \"\(names[index])\": \"\(column.name)\" is the geometry's column"
                 )
             }
             if column.kinds.mixesIntoText {
                 try diagnostics.warn(
-                    "geoparquet.mixed-types-as-text",
+                    GeoParquetCode.mixedTypesAsText,
                     "the property \"\(column.name)\" holds values of several types (\(Self.describe(column.kinds))): its column is text, the numbers and booleans written as they read",
                     at: column.firstLocation, hint: "give the property one type in every feature to keep it typed")
             }
             if types[index] == .double, column.kinds.contains(.integer), column.kinds.contains(.real) {
                 // GDAL's AUTODETECT_TYPE types such a column Real; other readers print 12 as 12.0.
                 diagnostics.note(
-                    "geoparquet.integers-as-double",
+                    GeoParquetCode.integersAsDouble,
                     "the property \"\(column.name)\" holds integers and reals: its column is DOUBLE, as "
                         + "GDAL types it, and its integers (12) read back as reals (12.0) in other tools",
                     at: column.firstLocation)
             }
             if types[index] == .double, column.wideIntegers > 0 {
                 try diagnostics.warn(
-                    "geoparquet.integer-as-double",
+                    GeoParquetCode.integerAsDouble,
                     "the property \"\(column.name)\" holds \(column.wideIntegers) integers beyond ±2^53 in a DOUBLE column (beside reals, or beyond 64 bits), which rounds them",
                     at: column.firstWideInteger, hint: "give the property integers within 64 bits only to keep it INT64"
                 )

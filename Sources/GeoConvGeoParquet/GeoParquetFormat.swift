@@ -28,6 +28,7 @@ extension FileFormat {
             listsValues: { input throws(GeoConvError) in try GeoParquetValueListing.values(of: input) },
             readsAbsentPropertiesAsNull: true, idKey: "id", holdsHeader: []),
         options: [GeoParquetOptions.rowGroupRows.declared, GeoParquetOptions.compression.declared],
+        diagnosticCodes: GeoParquetCode.names,
         sniff: { prefix in prefix.starts(with: Array("PAR1".utf8)) },
         makeReader: .features { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
             try GeoParquetReader(input, skipsInvalid: options.skipInvalid, diagnostics: diagnostics)

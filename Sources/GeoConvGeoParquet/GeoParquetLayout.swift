@@ -102,7 +102,7 @@ struct GeoParquetLayout {
             if let value = column["crs"] {
                 if case .null = value {
                     try diagnostics.warn(
-                        "geoparquet.crs-unknown",
+                        GeoParquetCode.crsUnknown,
                         "the geometry column's CRS is given as null (unknown): its coordinates are read as WGS84 longitude/latitude",
                         at: at, hint: "give the CRS with --s-srs")
                 } else if case .string(let s) = value {
@@ -119,7 +119,7 @@ struct GeoParquetLayout {
             let others = columns.keys.filter { $0 != name }
             if !others.isEmpty {
                 try diagnostics.warn(
-                    "geoparquet.secondary-geometry-as-hex",
+                    GeoParquetCode.secondaryGeometryAsHex,
                     "geometry columns besides the primary one (\(others.joined(separator: ", "))) are read as hex WKB properties",
                     at: at, hint: "a feature has one geometry; convert each column separately with a tool that picks it"
                 )
@@ -133,7 +133,7 @@ struct GeoParquetLayout {
             crs = try Self.crs(given, of: file, at: at)
             if case .geometry(_, true) = native.element.annotation {
                 diagnostics.note(
-                    "geoparquet.geography-edges",
+                    GeoParquetCode.geographyEdges,
                     "the column \"\(native.path[0])\" is a GEOGRAPHY: its edges are arcs on the sphere; they are read as the same vertices",
                     at: at)
             }
@@ -145,12 +145,12 @@ struct GeoParquetLayout {
                 }?.path[0]
             if let primary {
                 diagnostics.note(
-                    "geoparquet.no-geo-metadata",
+                    GeoParquetCode.noGeoMetadata,
                     "the file has no GeoParquet metadata: its binary column \"\(primary)\" is read as WKB in WGS84",
                     at: at)
             } else {
                 try diagnostics.warn(
-                    "geoparquet.no-geometry",
+                    GeoParquetCode.noGeometry,
                     "the file has no GeoParquet metadata and no binary geometry column: the rows have no geometry",
                     at: at,
                     hint: "write it with geopandas or GDAL to give it a geometry column")
@@ -194,7 +194,7 @@ struct GeoParquetLayout {
         }
         if !lists.isEmpty {
             try diagnostics.warn(
-                "geoparquet.list-column-skipped",
+                GeoParquetCode.listColumnSkipped,
                 "columns of nested lists, maps of structs or structs nested deeper "
                     + "(\(lists.joined(separator: ", "))) are not read",
                 at: at, hint: "flatten them to text first (pyarrow: cast to string; DuckDB: to_json)")

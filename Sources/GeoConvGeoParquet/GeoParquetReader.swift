@@ -74,7 +74,7 @@ public struct GeoParquetReader: FeatureReader {
             guard let error = invalidRow else { return feature }
             invalidRow = nil
             try diagnostics.skip(
-                "geoparquet.invalid-geometry-skipped",
+                GeoParquetCode.invalidGeometrySkipped,
                 error.message + ": the row is skipped (--skip-invalid)", at: error.location)
         }
         return nil
@@ -256,14 +256,14 @@ public struct GeoParquetReader: FeatureReader {
         }
         if result.droppedM {
             try diagnostics.warn(
-                "geoparquet.m-dropped", "M values are dropped: the model has no measures", at: lastLocation)
+                GeoParquetCode.mDropped, "M values are dropped: the model has no measures", at: lastLocation)
         }
         if result.linearisedCurves > 0 {
-            diagnostics.note("geoparquet.curve-linearised", "curves are read as line segments", at: lastLocation)
+            diagnostics.note(GeoParquetCode.curveLinearised, "curves are read as line segments", at: lastLocation)
         }
         if result.droppedEmptyPoints > 0 {
             try diagnostics.warn(
-                "geoparquet.empty-point-dropped", "empty points inside a MultiPoint are dropped", at: lastLocation)
+                GeoParquetCode.emptyPointDropped, "empty points inside a MultiPoint are dropped", at: lastLocation)
         }
         return result.0.geometry
     }

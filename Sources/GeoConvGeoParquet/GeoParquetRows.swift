@@ -112,12 +112,12 @@ struct GeoParquetRows {
     mutating func append(_ feature: Feature, to out: inout [UInt8], diagnostics: DiagnosticLog) throws(GeoConvError) {
         if !feature.style.isEmpty {
             try diagnostics.warn(
-                "geoparquet.style-dropped", "styles have no place in GeoParquet and are not written",
+                GeoParquetCode.styleDropped, "styles have no place in GeoParquet and are not written",
                 hint: "write GeoJSON or KML to keep them")
         }
         if !feature.foreignMembers.isEmpty {
             try diagnostics.warn(
-                "geoparquet.foreign-members-dropped",
+                GeoParquetCode.foreignMembersDropped,
                 "a feature's members beyond its properties have no place in GeoParquet and are not written")
         }
         row.removeAll(keepingCapacity: true)
@@ -126,7 +126,7 @@ struct GeoParquetRows {
         if let geometry = feature.geometry {
             if geometry.mixesAltitudes {
                 try diagnostics.warn(
-                    "geoparquet.missing-z-as-zero",
+                    GeoParquetCode.missingZAsZero,
                     "a geometry mixes positions with and without an altitude: WKB gives every position one, so those without are written at altitude 0",
                     hint: "give every position an altitude, or write 2D with --dim 2")
             }
@@ -216,7 +216,7 @@ struct GeoParquetRows {
             while lastRow[column(named: "\(name)_\(n)")] == rowCount { n += 1 }
             slot = column(named: "\(name)_\(n)")
             try diagnostics.warn(
-                "geoparquet.column-renamed",
+                GeoParquetCode.columnRenamed,
                 "a feature has two values for the column \"\(name)\": the second is written to \"\(name)_\(n)\"")
         }
         lastRow[slot] = rowCount
@@ -271,7 +271,7 @@ struct GeoParquetRows {
             cells.append(utf8Of: text)
         case .array, .object:
             try diagnostics.warn(
-                "geoparquet.nested-value-as-json",
+                GeoParquetCode.nestedValueAsJSON,
                 "the property \"\(columns[slot].name)\" holds an \(value.typeName): it is written as JSON text",
                 hint: "GeoParquet columns here are flat; read the text back with a JSON parser")
             columns[slot].kinds.insert(.nested)

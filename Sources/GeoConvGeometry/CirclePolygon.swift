@@ -102,7 +102,8 @@ public struct RecognizeCircles: FeatureTransform {
         else { return [feature] }
         var copy = feature
         copy.geometry = .circle(center: circle.center, radius: circle.radius)
-        diagnostics.note("circle.recognized", "polygons that are circles are written as circles (--detect-circles)")
+        diagnostics.note(
+            GeometryCode.circleRecognized, "polygons that are circles are written as circles (--detect-circles)")
         return [copy]
     }
 }

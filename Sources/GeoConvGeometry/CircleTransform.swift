@@ -54,14 +54,14 @@ public struct CircleToPolygon: FeatureTransform {
             copy.properties[.radius] = .number(metres)
             copy[model: .circleCenter] = [.number(lon), .number(lat)]
             diagnostics.note(
-                "circle.drawn-as-polygon",
+                GeometryCode.circleDrawnAsPolygon,
                 "circles are drawn as geodesic polygons, their centre and radius kept as data (\(ModelKey.circleCenter.name), \(ModelKey.radius.name))"
             )
             return [copy]
         }
         copy.properties.removeValue(forKey: .radius)  // it described the circle
         try diagnostics.warn(
-            "circle.approximated",
+            GeometryCode.circleApproximated,
             "circles are written as geodesic polygons within \(tolerance.map { "\($0) m" } ?? "0.1 % of the radius (at most 1 m)") of the true circle",
             hint: keptBy.isEmpty ? nil : "to keep circles exactly, write one of: \(keptBy.joined(separator: ", "))")
         return [copy]

@@ -140,12 +140,14 @@ public struct ExplodeSpans: FeatureTransform {
             {
                 if style.stamp != nil {
                     try diagnostics.warn(
-                        "spans.stamp-dropped", "stamp images of style spans are dropped when spans are exploded")
+                        GeometryCode.spansStampDropped,
+                        "stamp images of style spans are dropped when spans are exploded")
                 }
                 let parts: [(Path, Color)]
                 if style.isGradient, piece.count >= 2 {
                     try diagnostics.warn(
-                        "spans.gradient-discretised", "gradient spans are drawn as \(steps) lines of stepped colour")
+                        GeometryCode.spansGradientDiscretised,
+                        "gradient spans are drawn as \(steps) lines of stepped colour")
                     let stepSpans = (0..<steps).compactMap { _ in
                         StyleSpan(style: .solid(.black), segments: Double(piece.count - 1) / Double(steps))
                     }
@@ -168,7 +170,7 @@ public struct ExplodeSpans: FeatureTransform {
                 index += 1
             }
         }
-        diagnostics.note("spans.exploded", "polylines with style spans are written as one line per span")
+        diagnostics.note(GeometryCode.spansExploded, "polylines with style spans are written as one line per span")
         return result
     }
 }

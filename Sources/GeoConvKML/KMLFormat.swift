@@ -16,6 +16,7 @@ extension FileFormat {
             mergesGeometryKinds: true, holdsStyleAsElements: true,
             gdalReading: .init(driver: "LIBKML", fileExtension: "kml"),
             holdsHeader: [.name, .description, .camera, .tileLayers], heldDocumentMembers: [ModelKey.view.name]),
+        diagnosticCodes: KMLCode.names,
         sniff: { prefix in
             guard let (byte, index) = FormatSniffing.firstSignificantByte(prefix), byte == UInt8(ascii: "<") else {
                 return false
@@ -50,6 +51,7 @@ extension FileFormat {
             keepsPropertyOrder: false, styleReferenceKey: "styleUrl",
             mergesGeometryKinds: true, holdsStyleAsElements: true,
             holdsHeader: [.name, .description, .camera, .tileLayers], heldDocumentMembers: [ModelKey.view.name]),
+        diagnosticCodes: KMLCode.names,
         sniff: { prefix in prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) },
         makeReader: .features { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
             try KMZReader(

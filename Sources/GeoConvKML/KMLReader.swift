@@ -138,7 +138,7 @@ final class KMLReaderState {
             [unowned self] element, attribute, value in
             if element == scheduler.runElement { return }  // a run's marker, made by the reader
             warn(
-                "kml.attribute-dropped", "the attribute \(attribute)=\"\(value)\" of <\(element)> is not carried over",
+                KMLCode.attributeDropped, "the attribute \(attribute)=\"\(value)\" of <\(element)> is not carried over",
                 at: location())
         }
     }
@@ -235,7 +235,7 @@ final class KMLReaderState {
     @exclusivity(unchecked) var strictFailure: GeoConvError?
 
     /// Records a warning; under `--strict`, keeps it to be thrown by `next()`.
-    func warn(_ code: String, _ message: String, at location: SourceLocation? = nil, hint: String? = nil) {
+    func warn(_ code: KMLCode, _ message: String, at location: SourceLocation? = nil, hint: String? = nil) {
         record { () throws(GeoConvError) in try diagnostics.warn(code, message, at: location, hint: hint) }
     }
 
@@ -260,7 +260,7 @@ final class KMLReaderState {
                 if !finished, !reports.remoteLinks.isEmpty, reports.remoteLinks.count == reports.featuresMet {
                     for link in reports.remoteLinks {
                         warn(
-                            "kml.network-link-not-fetched",
+                            KMLCode.networkLinkNotFetched,
                             "the document holds nothing but NetworkLinks: its content is at \(link.href), which geoconv never fetches; only the link is converted",
                             at: link.location, hint: "download the linked file and convert it")
                     }
@@ -276,7 +276,7 @@ final class KMLReaderState {
                     folderCache.isValid = false
                     if container.isFolder && container.features == 0 {
                         warn(
-                            "kml.empty-folder-dropped",
+                            KMLCode.emptyFolderDropped,
                             "an empty Folder\(container.name.map { " (\"\($0)\")" } ?? "") is not carried over: folders are rebuilt from the features in them",
                             at: location())
                     }
@@ -310,7 +310,7 @@ final class KMLReaderState {
                 folderCache.isValid = false
             } else if isFolder {
                 warn(
-                    "kml.empty-folder-dropped",
+                    KMLCode.emptyFolderDropped,
                     "an empty Folder is not carried over: folders are rebuilt from the features in them",
                     at: location())
             }
@@ -325,7 +325,7 @@ final class KMLReaderState {
             {
                 // Folders are rebuilt from each feature's folder path, which cannot tell the two apart.
                 warn(
-                    "kml.folders-merged",
+                    KMLCode.foldersMerged,
                     "this Folder and the one before it are both named \"\(text)\": they are written as one Folder",
                     at: at, hint: "give sibling folders different names to keep them apart")
             }
@@ -338,7 +338,7 @@ final class KMLReaderState {
             if !containers[containers.count - 1].isFolder && !headerDone {
                 header.description = text
             } else {
-                warn("kml.folder-description-dropped", "folder descriptions are not carried over", at: at)
+                warn(KMLCode.folderDescriptionDropped, "folder descriptions are not carried over", at: at)
             }
             return nil
         case "name", "description":
@@ -354,7 +354,7 @@ final class KMLReaderState {
                 if !isEmpty, style == KMLStyle() {
                     // Every part of it was reported; the style itself is not written either.
                     warn(
-                        "kml.style-dropped",
+                        KMLCode.styleDropped,
                         "Style \"\(id)\" holds nothing geoconv keeps (its parts are reported); it is not written",
                         at: place)
                     tables.droppedStyles.insert(id)
@@ -362,7 +362,7 @@ final class KMLReaderState {
             } else if !isEmpty {
                 // Outside a feature and without an id, no styleUrl can name it.
                 warn(
-                    "kml.unused-style-dropped", "a shared Style without an id is used by no feature and is not written",
+                    KMLCode.unusedStyleDropped, "a shared Style without an id is used by no feature and is not written",
                     at: place)
             }
             return nil
@@ -408,7 +408,7 @@ final class KMLReaderState {
                 // Its elements as read: written back exactly while the camera stays this one.
                 if camera.camera != nil { header.foreignMembers[model: .view] = camera.elements }
             } else {
-                warn("kml.view-dropped", "a \(element) after the first feature is not carried over", at: location())
+                warn(KMLCode.viewDropped, "a \(element) after the first feature is not carried over", at: location())
             }
             return nil
         case "Placemark", "GroundOverlay", "NetworkLink", "ScreenOverlay":
@@ -428,7 +428,7 @@ final class KMLReaderState {
                 guard options.skipsInvalidFeatures, !error.isLimit, parser.sourceFailure == nil else { throw error }
                 record { () throws(GeoConvError) in
                     try diagnostics.skip(
-                        "kml.invalid-feature-skipped", "skipped an invalid \(element): \(error.message)",
+                        KMLCode.invalidFeatureSkipped, "skipped an invalid \(element): \(error.message)",
                         at: SourceLocation(
                             file: name, line: error.line > 0 ? error.line : nil,
                             column: error.column > 0 ? error.column : nil))
@@ -453,7 +453,13 @@ final class KMLReaderState {
                 latLonBox: [:])
             return feature
         case "PhotoOverlay", "Tour", "Model":
-            warn("kml.\(element.lowercased())-dropped", "\(element) elements are not carried over", at: location())
+            let code: KMLCode =
+                switch element {
+                case "PhotoOverlay": .photoOverlayDropped
+                case "Tour": .tourDropped
+                default: .modelDropped
+                }
+            warn(code, "\(element) elements are not carried over", at: location())
             if !isEmpty { try parser.skipElement() }
             return nil
         case "ExtendedData" where !isEmpty && !headerDone && containers.count <= 1:
@@ -465,7 +471,7 @@ final class KMLReaderState {
             }
             if !data.properties.isEmpty {
                 warn(
-                    "kml.element-dropped",
+                    KMLCode.elementDropped,
                     "a Document's or Folder's <ExtendedData> is not carried over: only placemarks, overlays and links, the document's name, description and first view are",
                     at: location())
             }
@@ -475,14 +481,14 @@ final class KMLReaderState {
             "TimeSpan", "address", "phoneNumber", "styleUrl", "snippet", "Metadata", "AddressDetails":
             // Document and Folder parts that no model field holds.
             warn(
-                "kml.element-dropped",
+                KMLCode.elementDropped,
                 "a Document's or Folder's <\(element)> is not carried over: only placemarks, overlays and links, the document's name, description and first view are",
                 at: location())
             if !isEmpty { try parser.skipElement() }
             return nil
         default:
             warn(
-                "kml.element-dropped", "<\(element)> is not a KML element geoconv knows; it is not carried over",
+                KMLCode.elementDropped, "<\(element)> is not a KML element geoconv knows; it is not carried over",
                 at: location())
             if !isEmpty { try parser.skipElement() }
             return nil

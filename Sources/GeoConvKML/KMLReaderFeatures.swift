@@ -36,7 +36,7 @@ extension KMLReaderState {
                 {
                     // gpsbabel writes 186.5: the same meridian, which the KML schema wants within ±180.
                     warn(
-                        "kml.view-longitude-wrapped",
+                        KMLCode.viewLongitudeWrapped,
                         "a \(element)'s longitude \(text) is beyond ±180, which the KML schema refuses: it is "
                             + "read as \(wrapped.literal), the same meridian (as Google Earth reads it)", at: at)
                     elements[child] = .number(wrapped)
@@ -48,7 +48,7 @@ extension KMLReaderState {
                     elements[child] = .string(text)
                 }
             default:
-                warn("kml.element-dropped", "<\(child)> in a \(element) is not carried over", at: location())
+                warn(KMLCode.elementDropped, "<\(child)> in a \(element) is not carried over", at: location())
                 try parser.skipElement()
             }
         }
@@ -152,7 +152,7 @@ extension KMLReaderState {
                 let others = icon.keys.filter { $0 != "href" }.sorted()
                 if !others.isEmpty {
                     warn(
-                        "kml.element-dropped",
+                        KMLCode.elementDropped,
                         "an overlay's <Icon> keeps its href only: \(others.map { "<\($0)>" }.joined(separator: ", ")) \(others.count == 1 ? "is" : "are") not carried over",
                         at: at)
                 }
@@ -167,7 +167,7 @@ extension KMLReaderState {
                 let corners = Self.corners(try parseChildren()["coordinates"] ?? "")
                 guard corners.count == 4 else {
                     warn(
-                        "kml.invalid-lat-lon-quad",
+                        KMLCode.invalidLatLonQuad,
                         "a gx:LatLonQuad needs four 'longitude,latitude' corners, found \(corners.count); the overlay has no geometry",
                         at: location())
                     return
@@ -185,7 +185,7 @@ extension KMLReaderState {
                     feature.properties[child] = Double(text).map(KMLStyle.number) ?? .string(text)
                 } else {
                     warn(
-                        "kml.element-dropped", "a Placemark's <\(child)> is not carried over (it belongs to overlays)",
+                        KMLCode.elementDropped, "a Placemark's <\(child)> is not carried over (it belongs to overlays)",
                         at: location())
                 }
             default:
@@ -339,7 +339,7 @@ extension KMLReaderState {
             reports.lastUsedStyle = nil
         }
         warn(
-            "kml.style-merged",
+            KMLCode.styleMerged,
             "the placemark's inline Style changes the shared style \"\(id)\" it names: its style is the two "
                 + "merged, written as a style of its own, and the styleUrl is not kept",
             at: place ?? lastLocation,
@@ -357,7 +357,7 @@ extension KMLReaderState {
             guard known.contains(child) else {
                 // (An empty unknown element holds no value: nothing to report.)
                 if !isEmpty || !parser.attributes.isEmpty {
-                    warn("kml.element-dropped", "<\(child)> in a <\(parent)> is not carried over", at: location())
+                    warn(KMLCode.elementDropped, "<\(child)> in a <\(parent)> is not carried over", at: location())
                 }
                 if !isEmpty { try parser.skipElement() }
                 return
@@ -406,7 +406,7 @@ extension KMLReaderState {
             case "LatLonAltBox": known = Set(KMLWriterState.regionBox)
             case "Lod": known = Set(KMLWriterState.regionLod)
             default:
-                warn("kml.element-dropped", "<\(child)> in a <Region> is not carried over", at: location())
+                warn(KMLCode.elementDropped, "<\(child)> in a <Region> is not carried over", at: location())
                 if !isEmpty { try parser.skipElement() }
                 return
             }
@@ -451,7 +451,7 @@ extension KMLReaderState {
                 if !isEmpty { try parser.forEachChild(data) }
                 if !isEmpty, simpleDataPlace == 0 {
                     // (What it held is reported where it stands; the SchemaData itself is not written.)
-                    warn("kml.element-dropped", "a <SchemaData> without <SimpleData> is not carried over", at: at)
+                    warn(KMLCode.elementDropped, "a <SchemaData> without <SimpleData> is not carried over", at: at)
                 }
             case "SimpleData":
                 let key = parser.attribute("name") ?? ""
@@ -474,7 +474,7 @@ extension KMLReaderState {
             default:
                 // (gx:SimpleArrayData belongs in a gx:Track's ExtendedData, where it is read.)
                 warn(
-                    "kml.element-dropped",
+                    KMLCode.elementDropped,
                     "<\(element)> in a Placemark's ExtendedData is not carried over: only Data and SimpleData are",
                     at: location())
                 if !isEmpty { try parser.skipElement() }
@@ -509,7 +509,7 @@ extension KMLReaderState {
             let renamed = key + "_" + String(number)
             feature.properties[renamed] = value
             warn(
-                "kml.repeated-data-renamed",
+                KMLCode.repeatedDataRenamed,
                 "a <Data>/<SimpleData> named \"\(key)\" would stand for the feature's own <\(reserved ? key : key == "description" ? "description" : "name")>; it is kept as \"\(renamed)\"",
                 at: SourceLocation(file: name, line: place.line, column: place.column),
                 hint: "give the ExtendedData value another name")
@@ -522,7 +522,7 @@ extension KMLReaderState {
         let renamed = key + "_" + String(number)
         feature.properties[renamed] = value
         warn(
-            "kml.repeated-data-renamed",
+            KMLCode.repeatedDataRenamed,
             "the name \"\(key)\" is given twice in one placemark's ExtendedData; the second value is kept as \"\(renamed)\"",
             at: SourceLocation(file: name, line: place.line, column: place.column),
             hint: "give each <Data>/<SimpleData> of a placemark its own name")

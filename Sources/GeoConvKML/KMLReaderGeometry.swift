@@ -20,7 +20,7 @@ extension KMLReaderState {
             }
             do throws(GeoConvError) {
                 try diagnostics.warn(
-                    "kml.invalid-coordinates", "a \(element) is dropped: \(error.message)", at: start,
+                    KMLCode.invalidCoordinates, "a \(element) is dropped: \(error.message)", at: start,
                     hint: "fix the <coordinates>; the placemark is kept without this geometry")
             } catch let strict {
                 throw XMLParseError(
@@ -54,7 +54,7 @@ extension KMLReaderState {
                     first.latitude != last.latitude || first.longitude != last.longitude
                 {
                     warn(
-                        "kml.unclosed-ring",
+                        KMLCode.unclosedRing,
                         "a LinearRing's first and last coordinates differ; it is closed on writing", at: location())
                 }
                 if boundary == "outerBoundaryIs", outer == nil { outer = ring } else { holes.append(ring) }
@@ -112,11 +112,11 @@ extension KMLReaderState {
             KMLReaderState.setTrackArrays(perTrack, multi: lines.count > 1, in: &feature)
             return lines.isEmpty ? nil : (lines.count == 1 ? .lineString(lines[0]) : .multiLineString(lines))
         case "Model":
-            warn("kml.model-dropped", "3D Model geometries are not carried over", at: location())
+            warn(KMLCode.modelDropped, "3D Model geometries are not carried over", at: location())
             try parser.skipElement()
             return nil
         default:
-            warn("kml.element-dropped", "<\(element)> is not carried over", at: location())
+            warn(KMLCode.elementDropped, "<\(element)> is not carried over", at: location())
             try parser.skipElement()
             return nil
         }
@@ -132,11 +132,11 @@ extension KMLReaderState {
         case "altitudeMode":
             feature[model: .altitudeMode] = try parser.readElementText().trimmed
         case "Model":
-            warn("kml.model-dropped", "3D Model geometries are not carried over", at: location())
+            warn(KMLCode.modelDropped, "3D Model geometries are not carried over", at: location())
             try parser.skipElement()
         default:
             // gx:angles, gx:interpolate, gx:altitudeOffset, gx:drawOrder…: nothing in the model holds them.
-            warn("kml.element-dropped", "<\(element)> in a geometry is not carried over", at: location())
+            warn(KMLCode.elementDropped, "<\(element)> in a geometry is not carried over", at: location())
             try parser.skipElement()
         }
     }
@@ -183,13 +183,13 @@ extension KMLReaderState {
         }
         if irregular.split > 0 {
             warn(
-                "kml.tuples-without-spaces",
+                KMLCode.tuplesWithoutSpaces,
                 "\(irregular.split) coordinate tuple(s) of 6, 9… numbers joined by commas without spaces are read as tuples of three (as GDAL's LIBKML reads them)",
                 at: at, hint: "separate the lon,lat,alt tuples of <coordinates> with spaces")
         }
         if irregular.extra > 0 {
             warn(
-                "kml.extra-ordinates-dropped",
+                KMLCode.extraOrdinatesDropped,
                 "\(irregular.extra) coordinate tuple(s) with more than three numbers: the fourth and later are dropped",
                 at: at, hint: "KML positions are lon,lat[,alt]")
         }
@@ -339,7 +339,7 @@ extension KMLReaderState {
             }
             // (Reported at the track: its time and array values are elsewhere in it.)
             warn(
-                "kml.empty-coord-dropped",
+                KMLCode.emptyCoordDropped,
                 "position \(empty.index + 1) of a gx:Track has an empty <gx:coord>\(line); it is left out\(time.map { " with its time \($0)" } ?? "") and its array values",
                 at: trackStart)
         }

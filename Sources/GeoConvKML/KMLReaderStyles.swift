@@ -13,13 +13,13 @@ extension KMLReaderState {
         // loses the colour's own opacity (written back as that colour at opacity 0).
         if style.polyFill == false, let color = style.polyColor, color.alphaByte != 0 {
             warn(
-                "kml.fill-off-as-opacity",
+                KMLCode.fillOffAsOpacity,
                 "a PolyStyle with <fill>0</fill> is read as a fill of opacity 0: its colour's alpha (\(Self.hex(color.alphaByte))) is not kept",
                 at: start)
         }
         if style.polyOutline == false, let color = style.lineColor, color.alphaByte != 0 {
             warn(
-                "kml.outline-off-as-opacity",
+                KMLCode.outlineOffAsOpacity,
                 "a PolyStyle with <outline>0</outline> is read as an outline of opacity 0: the LineStyle colour's alpha (\(Self.hex(color.alphaByte))) is not kept",
                 at: start)
         }
@@ -33,7 +33,7 @@ extension KMLReaderState {
         let text = try parser.readElementText()
         if let color = Color(kml: text) { return color }
         warn(
-            "kml.invalid-color",
+            KMLCode.invalidColor,
             "<color>\(text.trimmed)</color> is not a KML colour (aabbggrr: 8 hexadecimal digits); no colour is applied",
             at: at, hint: "write the colour as 8 hexadecimal digits, alpha first: ff0000ff is opaque red")
         return nil
@@ -72,7 +72,7 @@ extension KMLReaderState {
                     try readStyle(parent: element, into: &style)
                 } else {
                     warn(
-                        "kml.style-element-dropped",
+                        KMLCode.styleElementDropped,
                         "<\(element)> in a \(parent.map { "<\($0)>" } ?? "Style") is not carried over: geoconv keeps line, polygon, icon and label colours, widths and scales, the icon, its heading and hot spot, fill, outline and balloon text",
                         at: location())
                     try parser.skipElement()
@@ -157,21 +157,21 @@ extension KMLReaderState {
             // Reported at the placemark, whose styleUrl is not written; the loop's StyleMaps
             // are reported where they are defined, at the document's end (`reportStyleLoops`).
             warn(
-                "kml.style-reference-dropped",
+                KMLCode.styleReferenceDropped,
                 "styleUrl \"\(trimmed)\" leads into a loop of StyleMaps; the reference is not written",
                 at: lastLocation)
             return nil
         }
         guard let hash = trimmed.firstIndex(of: "#") else {
             warn(
-                "kml.style-unresolved",
+                KMLCode.styleUnresolved,
                 "styleUrl \"\(trimmed)\" is not a local #id; styles in other files are not fetched",
                 at: lastLocation)
             return nil
         }
         if hash != trimmed.startIndex {
             warn(
-                "kml.external-style", "styleUrl \"\(trimmed)\" points into another file, which geoconv never fetches",
+                KMLCode.externalStyle, "styleUrl \"\(trimmed)\" points into another file, which geoconv never fetches",
                 at: lastLocation)
             return nil
         }
@@ -188,7 +188,7 @@ extension KMLReaderState {
         }
         if tables.droppedStyles.contains(id) {
             warn(
-                "kml.style-reference-dropped",
+                KMLCode.styleReferenceDropped,
                 "styleUrl \"\(trimmed)\" names a Style that holds nothing geoconv keeps; the reference is not written",
                 at: lastLocation)
         }
@@ -201,12 +201,12 @@ extension KMLReaderState {
         }
         if tables.forwardStyles?.canReread == true {
             warn(
-                "kml.style-unresolved",
+                KMLCode.styleUnresolved,
                 "styleUrl \"\(trimmed)\" names no Style or StyleMap of the document; no style is applied",
                 at: lastLocation, hint: "define the style, or point the styleUrl at one that is defined")
         } else {
             warn(
-                "kml.style-unresolved",
+                KMLCode.styleUnresolved,
                 "styleUrl \"\(trimmed)\" names no Style or StyleMap defined before it, and standard input cannot be read again to find one further on; its style is not applied",
                 at: lastLocation,
                 hint: "read the file by its name, or define shared styles before the placemarks that use them")
@@ -240,7 +240,7 @@ extension KMLReaderState {
             }
             if loops {
                 warn(
-                    "kml.style-loop",
+                    KMLCode.styleLoop,
                     "StyleMap \"\(mapID)\" leads back to itself through StyleMaps; no style comes of it and it is not written",
                     at: place)
             }
@@ -259,20 +259,20 @@ extension KMLReaderState {
         for (name, location, schema) in reports.schemaFieldDefinitions where !reports.usedFields.contains(name) {
             if schemaInUse.contains(schema) {
                 warn(
-                    "kml.unused-schema-field",
+                    KMLCode.unusedSchemaField,
                     "the schema field \"\(name)\" holds no feature's value and is not written (nor its type and display name)",
                     at: location)
             } else if schemasReported.insert(schema).inserted {
                 // No field of it is used: the Schema as a whole, where it starts.
                 warn(
-                    "kml.unused-schema-field",
+                    KMLCode.unusedSchemaField,
                     "no field of this Schema holds a feature's value; it is not written (nor its fields' types and display names)",
                     at: schema)
             }
         }
         for (id, location) in reports.styleDefinitions where !reports.usedStyles.contains(id) {
             warn(
-                "kml.unused-style-dropped",
+                KMLCode.unusedStyleDropped,
                 "shared style \"\(id)\" is used by no feature as it is defined and is not written: geoconv keeps "
                     + "styles as the styles of the features that use them",
                 at: location)

@@ -14,7 +14,7 @@ extension KMLReaderState {
         try parser.forEachChild { (element, isEmpty) throws(XMLParseError) in
             guard element == "SchemaData" else {
                 warn(
-                    "kml.element-dropped",
+                    KMLCode.elementDropped,
                     "<\(element)> in a gx:Track's ExtendedData is not carried over: only SchemaData's gx:SimpleArrayData is",
                     at: location())
                 if !isEmpty { try parser.skipElement() }
@@ -26,7 +26,7 @@ extension KMLReaderState {
             try parser.forEachChild { (child, childEmpty) throws(XMLParseError) in
                 guard child == "SimpleArrayData" else {
                     warn(
-                        "kml.element-dropped",
+                        KMLCode.elementDropped,
                         "<\(child)> in a gx:Track's SchemaData is not carried over: only gx:SimpleArrayData is",
                         at: location())
                     if !childEmpty { try parser.skipElement() }
@@ -40,7 +40,7 @@ extension KMLReaderState {
                     try parser.forEachChild { (valueElement, valueEmpty) throws(XMLParseError) in
                         guard valueElement == "value" else {
                             warn(
-                                "kml.element-dropped", "<\(valueElement)> in a gx:SimpleArrayData is not carried over",
+                                KMLCode.elementDropped, "<\(valueElement)> in a gx:SimpleArrayData is not carried over",
                                 at: location())
                             if !valueEmpty { try parser.skipElement() }
                             return

@@ -231,7 +231,7 @@ final class KMLWriterState {
 
     /// Reports a loss in the placemark being written: to the log, or, in a records writer's
     /// state, as an event the document's writer reports in its place (`events`).
-    func warn(_ code: String, _ message: @autoclosure () -> String, hint: String? = nil) throws(GeoConvError) {
+    func warn(_ code: KMLCode, _ message: @autoclosure () -> String, hint: String? = nil) throws(GeoConvError) {
         if events != nil {
             events?.append(.warning(record: recordIndex, code: code, message: message(), hint: hint))
         } else {
@@ -240,7 +240,7 @@ final class KMLWriterState {
     }
 
     /// Notes a change that loses nothing in the placemark being written (as `warn`).
-    func note(_ code: String, _ message: @autoclosure () -> String) {
+    func note(_ code: KMLCode, _ message: @autoclosure () -> String) {
         if events != nil {
             events?.append(.note(record: recordIndex, code: code, message: message()))
         } else {
@@ -251,7 +251,7 @@ final class KMLWriterState {
     /// Reports one text whose characters XML 1.0 cannot hold were dropped.
     func warnTextDropped() throws(GeoConvError) {
         try warn(
-            "kml.control-characters-dropped",
+            KMLCode.controlCharactersDropped,
             "control characters (such as U+0000) cannot appear in XML 1.0 and are dropped from KML text")
     }
 
@@ -311,7 +311,7 @@ final class KMLWriterState {
         case .string(let s)?:
             if KMLWriterState.isNCName(s) {
                 try warn(
-                    "kml.duplicate-id",
+                    KMLCode.duplicateID,
                     "the id \"\(s)\" is used more than once; KML ids are unique, so the repeat is kept in ExtendedData (\(ModelKey.id.name))"
                 )
             }
@@ -414,7 +414,7 @@ final class KMLWriterState {
             // A NetworkLink holds no geometry (togeojson gives a link its Region's box as one):
             // the geometry is written beside it, as a Placemark of the same name.
             try warn(
-                "kml.networklink-geometry-as-placemark",
+                KMLCode.networklinkGeometryAsPlacemark,
                 "a NetworkLink holds no geometry: the feature's \(geometry.kind.rawValue) is written as a Placemark of the same name after the link"
             )
             append("<Placemark>")
@@ -515,7 +515,7 @@ final class KMLWriterState {
     func writeAltitudeMode(_ mode: String) throws(GeoConvError) {
         guard KMLWriterState.altitudeModes.contains(mode) else {
             try warn(
-                "kml.invalid-altitude-mode",
+                KMLCode.invalidAltitudeMode,
                 "altitudeMode \"\(mode)\" is not a KML altitude mode; it is not written, so KML's default (clampToGround) applies",
                 hint: "use clampToGround, relativeToGround, absolute, relativeToSeaFloor or clampToSeaFloor")
             return

@@ -122,7 +122,7 @@ extension KMLWriterState {
             if otherName && feature.title != nil || otherSnippet && feature.snippet != nil {
                 // (The reader keeps such data as `name_2`: the <name> is `name` everywhere.)
                 try warn(
-                    "kml.name-as-data",
+                    KMLCode.nameAsData,
                     "the property \"\(key)\" does not say the placemark's own <\(key)>: it is kept as data, "
                         + "and reads back as \"\(key)_2\"",
                     hint: "rename the property, or give the title (snippet) under another key")
@@ -166,7 +166,7 @@ extension KMLWriterState {
             }
             switch value {
             case .null:
-                try warn("kml.null-dropped", "null property values have no KML form; they are dropped")
+                try warn(KMLCode.nullDropped, "null property values have no KML form; they are dropped")
             case .string(let s):
                 addSimple(field: try noteType(.string, for: key, at: place), s)
             case .bool(let b):
@@ -177,7 +177,7 @@ extension KMLWriterState {
                 let type = KMLWriterState.schemaType(of: n)
                 if type == .string {
                     try warn(
-                        "kml.number-as-text",
+                        KMLCode.numberAsText,
                         "a number that no KML int or double holds exactly (more digits than a 64-bit float "
                             + "keeps, or beyond its range) is written as a string field, digits kept: it reads "
                             + "back as text",
@@ -186,7 +186,7 @@ extension KMLWriterState {
                 addSimple(field: try noteType(type, for: key, at: place), n.literal)
             case .array, .object:
                 try warn(
-                    "kml.json-as-text",
+                    KMLCode.jsonAsText,
                     "array and object property values are written as JSON text and read back as strings")
                 addSimple(field: try noteType(.string, for: key, at: place), JSONText.string(value))
             }
@@ -350,15 +350,15 @@ extension KMLWriterState {
     func reportMixedTypes(field: Int) throws(GeoConvError) {
         guard mixedTypeFields.insert(field).inserted else { return }
         try diagnostics.warn(
-            "kml.mixed-types",
+            KMLCode.mixedTypes,
             "property \"\(schema.keys[field])\" has values of different types; KML types it as text")
     }
 
     /// What a records writer's placemark made or would report (`events`).
     enum RecordEvent {
         case type(LearnedType)
-        case warning(record: Int, code: String, message: String, hint: String?)
-        case note(record: Int, code: String, message: String)
+        case warning(record: Int, code: KMLCode, message: String, hint: String?)
+        case note(record: Int, code: KMLCode, message: String)
     }
 
     /// A field's type as a records writer's placemark made it (`events`).

@@ -41,7 +41,7 @@ extension KMLWriterState {
             times.contains(where: { $0 == .null || $0.arrayValue?.contains(.null) == true })
         else { return }
         try warn(
-            "kml.track-times-as-data",
+            KMLCode.trackTimesAsData,
             "a track has positions without a time (gpsbabel's <when/>), which no gx:Track of the OGC schema "
                 + "can hold: it is written as a LineString, with its times and per-point values as data "
                 + "(coordinateProperties)",
@@ -188,14 +188,14 @@ extension KMLWriterState {
             append("</MultiGeometry>")
         case .circle(let center, _):
             try warn(
-                "kml.circle-as-point",
+                KMLCode.circleAsPoint,
                 "a circle is written as its centre Point with its radius in ExtendedData (\(ModelKey.radius.name)); other tools show a point",
                 hint: "convert circles to polygons (--circles polygon) for other viewers")
             append("<Point>")
             coordinates(CollectionOfOne(center))
             append("</Point>")
         case .empty:
-            try warn("kml.empty-geometry-dropped", "an empty geometry is written as a Placemark without geometry")
+            try warn(KMLCode.emptyGeometryDropped, "an empty geometry is written as a Placemark without geometry")
         }
     }
 }

@@ -12,13 +12,13 @@ extension KMLWriterState {
         if feature.style.spans.count > 0 {
             if style.lineColor == nil, let first = feature.style.spans.first { style.lineColor = first.style.fromColor }
             try warn(
-                "kml.spans-not-drawn",
+                KMLCode.spansNotDrawn,
                 "style spans are kept in ExtendedData (\(ModelKey.spans.name)) but KML viewers draw one line colour",
                 hint: "explode spans into one line per span (--explode-spans) to see them in other viewers")
         }
         if feature.style.opacity != nil || feature.style.zIndex != nil || feature.style.infoWindowAnchor != nil {
             try warn(
-                "kml.marker-options-as-data",
+                KMLCode.markerOptionsAsData,
                 "marker opacity, z-index and info-window anchor have no KML element; they are kept in ExtendedData")
         }
         var preferred = property("styleUrl", of: feature)?.stringValue.map {
@@ -27,7 +27,7 @@ extension KMLWriterState {
         if let candidate = preferred, !KMLWriterState.isNCName(candidate) {
             // KML's ids are XML names (xsd:ID): the OGC schema refuses "14erStyle".
             try warn(
-                "kml.style-id-renamed",
+                KMLCode.styleIDRenamed,
                 "the style id \"\(candidate)\" is not an XML name, as KML's ids must be: the style is "
                     + "written under an id of geoconv's, and the placemarks' styleUrl name that",
                 hint: "start the id with a letter or an underscore, and use letters, digits, '-', '_' and '.'")
@@ -98,7 +98,7 @@ extension KMLWriterState {
             // The style differs from the one of that name (an inline Style merged into it) or the
             // name is another element's: a style of its own, under an id of geoconv's.
             try warn(
-                "kml.style-id-renamed",
+                KMLCode.styleIDRenamed,
                 "the placemark's style differs from the style \"\(preferred)\" it names (an inline Style "
                     + "is merged into it), or the id is taken: it is written as a style of its own, under an "
                     + "id of geoconv's",

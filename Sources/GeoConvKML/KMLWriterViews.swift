@@ -27,7 +27,7 @@ extension KMLWriterState {
         if view[foreign] != nil {
             // (pykml writes a LookAt's roll; the KML 2.2 schema has none, and viewers ignore it.)
             try warn(
-                "kml.element-dropped",
+                KMLCode.elementDropped,
                 "a \(kind)'s <\(foreign)> is not an element KML 2.2 gives a \(kind); it is not written")
         }
         for name in KMLWriterState.viewElements where name != foreign {
@@ -49,7 +49,7 @@ extension KMLWriterState {
         let wrapped = longitude.remainder(dividingBy: 360)
         guard reports else { return wrapped }
         try warn(
-            "kml.view-longitude-wrapped",
+            KMLCode.viewLongitudeWrapped,
             "a view's longitude \(DecimalFormatter.shortest(longitude)) is beyond ±180, which the KML schema "
                 + "refuses: it is written as \(DecimalFormatter.shortest(wrapped)), the same meridian")
         return wrapped

@@ -435,14 +435,14 @@ public struct KMZReader: FeatureReader {
         guard let path, otherEntries.contains(path), path.lowercased().hasSuffix(".kml") else { return nil }
         if linked.contains(where: { $0.path == path }) {
             try diagnostics.warn(
-                "kmz.network-link-cycle",
+                KMLCode.kmzNetworkLinkCycle,
                 "a NetworkLink leads back to \(path), which is being read; it is not followed again",
                 at: lastLocation)
             return nil
         }
         guard linked.count < KMZReader.maximumLinkDepth, followedLinks < KMZReader.maximumFollowedLinks else {
             try diagnostics.warn(
-                "kmz.network-link-limit",
+                KMLCode.kmzNetworkLinkLimit,
                 "a NetworkLink to \(path) is not followed: more than \(KMZReader.maximumLinkDepth) links deep or \(KMZReader.maximumFollowedLinks) links in all",
                 at: lastLocation, hint: "see docs/security.md")
             return nil
@@ -458,7 +458,7 @@ public struct KMZReader: FeatureReader {
         guard !unlinked.isEmpty else { return }
         let listed = unlinked.prefix(3).joined(separator: ", ") + (unlinked.count > 3 ? ", …" : "")
         try diagnostics.warn(
-            "kmz.unlinked-kml-dropped",
+            KMLCode.kmzUnlinkedKMLDropped,
             "\(unlinked.count) KML file(s) in the archive (\(listed)) are not reached by a NetworkLink from the main document and are not read",
             hint: "convert them on their own, or link them from doc.kml")
     }
@@ -480,7 +480,7 @@ public struct KMZReader: FeatureReader {
             + link.properties.keys.filter { !ignored.contains($0) }
         if !dropped.isEmpty {
             try diagnostics.warn(
-                "kmz.network-link-parts-dropped",
+                KMLCode.kmzNetworkLinkPartsDropped,
                 "the followed NetworkLink's \(dropped.joined(separator: ", ")) "
                     + "\(dropped.count == 1 ? "is" : "are") not carried over: the linked file's "
                     + "features come in its place", at: lastLocation)
@@ -490,7 +490,7 @@ public struct KMZReader: FeatureReader {
         folder.append(.string(link.title ?? path))
         linked.append((reader, path, folder))
         diagnostics.note(
-            "kmz.network-link-followed",
+            KMLCode.kmzNetworkLinkFollowed,
             "NetworkLinks to KML files inside the archive are followed: their features come in their place, in a folder named after the link"
         )
     }
@@ -500,7 +500,7 @@ public struct KMZReader: FeatureReader {
         where !icon.contains("://") && !checkedIcons.contains(base + icon) {
             checkedIcons.insert(base + icon)
             if !otherEntries.contains(icon), !otherEntries.contains(KMZReader.resolve(icon, against: base) ?? icon) {
-                try diagnostics.warn("kmz.icon-missing", "icon \"\(icon)\" is neither a URL nor a file in the KMZ")
+                try diagnostics.warn(KMLCode.kmzIconMissing, "icon \"\(icon)\" is neither a URL nor a file in the KMZ")
             }
         }
     }

@@ -75,7 +75,7 @@ public struct KMZWriter: FeatureWriter {
         else { return }
         guard let sourceDirectory else {
             try diagnostics.warn(
-                "kmz.local-file-missing",
+                KMLCode.kmzLocalFileMissing,
                 "\"\(reference)\" is a relative path, and the input is not a file it could be found beside: the KMZ refers to a file it does not hold"
             )
             return
@@ -84,21 +84,21 @@ public struct KMZWriter: FeatureWriter {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             try diagnostics.warn(
-                "kmz.local-file-missing",
+                KMLCode.kmzLocalFileMissing,
                 "\"\(reference)\" is not a file beside the input (\(path)): the KMZ refers to a file it does not hold",
                 hint: "put the file there, or use a URL")
             return
         }
         guard Self.isSafeEntry(reference) else {
             try diagnostics.warn(
-                "kmz.unsafe-entry-dropped",
+                KMLCode.kmzUnsafeEntryDropped,
                 "the file \"\(reference)\" is outside the input's folder; it is not packed, and the KMZ refers to a file it does not hold"
             )
             return
         }
         guard Int(info.st_size) <= Self.largestLocalFile else {
             try diagnostics.warn(
-                "kmz.local-file-missing",
+                KMLCode.kmzLocalFileMissing,
                 "\"\(reference)\" is larger than \(Self.largestLocalFile >> 20) MiB; it is not packed")
             return
         }
@@ -164,6 +164,6 @@ extension KMZWriter {
 
     func warnUnsafeEntry(_ path: String) throws(GeoConvError) {
         try diagnostics.warn(
-            "kmz.unsafe-entry-dropped", "the embedded file \"\(path)\" has an unsafe path and is not written")
+            KMLCode.kmzUnsafeEntryDropped, "the embedded file \"\(path)\" has an unsafe path and is not written")
     }
 }

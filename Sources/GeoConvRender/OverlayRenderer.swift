@@ -137,7 +137,7 @@ public struct OverlayRenderer {
     private func draw(_ features: [Feature], on canvas: Canvas) throws(GeoConvError) {
         if let background = options.background { canvas.fillBackground(background) }
         if projection.camera.viewingAngle > 0 {
-            try diagnostics.warn("render.tilt-ignored", "the camera's tilt is not drawn: pictures look straight down")
+            try diagnostics.warn(RenderCode.tiltIgnored, "the camera's tilt is not drawn: pictures look straight down")
         }
         // The SDK's order: z-index, then the order they were added.
         let ordered = features.enumerated().sorted { a, b in
@@ -154,7 +154,7 @@ public struct OverlayRenderer {
             }
             if let mode = feature[model: .altitudeMode], mode != "clampToGround", mode != "clampToSeaFloor" {
                 diagnostics.note(
-                    "render.altitude-flattened",
+                    RenderCode.altitudeFlattened,
                     "3-D altitude modes are drawn on the ground, as the Maps SDK draws overlays")
             }
             try draw(geometry, of: feature, on: canvas)
@@ -242,7 +242,7 @@ public struct OverlayRenderer {
         }
         if style.spans.contains(where: { $0.style.stamp != nil }) {
             try diagnostics.warn(
-                "render.stamp-not-drawn", "stamp images of style spans are not drawn; their colours are")
+                RenderCode.stampNotDrawn, "stamp images of style spans are not drawn; their colours are")
         }
         // Each piece of the line between span boundaries (and, in a gradient, every
         // sixteenth of a segment) in its colour, at the span's fractional position.
@@ -287,7 +287,7 @@ public struct OverlayRenderer {
                 if drawn { return }
             }
             try diagnostics.warn(
-                "render.icon-missing",
+                RenderCode.iconMissing,
                 "a marker icon that is not a PNG file beside the input or among the files it carries is drawn as the default pin",
                 hint: "icons on the web are never fetched")
         }

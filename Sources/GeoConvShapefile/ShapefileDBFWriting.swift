@@ -17,18 +17,18 @@ enum ShapefileDBFWriting {
         let renamed = schema.assignFieldNames()
         if !renamed.isEmpty {
             try diagnostics.warn(
-                "shapefile.field-renamed",
+                ShapefileCode.fieldRenamed,
                 "DBF field names hold 10 bytes: \(renamed.map { "\"\($0.0)\" is written as \"\($0.1)\"" }.joined(separator: ", "))",
                 hint: "GDAL renames them the same way; write GeoJSON or GeoParquet to keep long names")
         }
         for column in schema.columns where column.sawNested {
             try diagnostics.warn(
-                "shapefile.nested-value-as-json",
+                ShapefileCode.nestedValueAsJSON,
                 "the property \"\(column.property)\" holds arrays or objects: they are written as JSON text")
         }
         for column in schema.columns where column.kind == .logical {
             try diagnostics.warn(
-                "shapefile.boolean-as-integer",
+                ShapefileCode.booleanAsInteger,
                 "the property \"\(column.property)\" holds booleans: they are written as integers 1 "
                     + "and 0, as GDAL writes them (it reads a DBF logical field as text)",
                 hint: "they read back as numbers")
@@ -36,7 +36,7 @@ enum ShapefileDBFWriting {
         for (property, feature) in schema.integersAsReal {
             // GDAL's AUTODETECT_TYPE types such a column Real too.
             diagnostics.note(
-                "shapefile.integers-as-real",
+                ShapefileCode.integersAsReal,
                 "the property \"\(property)\" holds integers and reals: its field is real, and its "
                     + "integers are written with decimals (12 as 12.0), the first in feature "
                     + "\(feature + 1)")
@@ -44,7 +44,7 @@ enum ShapefileDBFWriting {
         // GDAL reads such a DBF the same way: an empty text field is null, and the spaces that
         // pad a field are trimmed at both ends.
         try warnPerColumn(
-            schema.unkeptText, "shapefile.text-trimmed", diagnostics: diagnostics,
+            schema.unkeptText, ShapefileCode.textTrimmed, diagnostics: diagnostics,
             hint: "write GeoJSON, GeoParquet or CSV to keep the text as it is"
         ) { property in
             "the property \"\(property)\" holds text a DBF does not keep as written: empty text reads back as "
@@ -52,7 +52,7 @@ enum ShapefileDBFWriting {
         }
         for column in schema.columns where column.sawMixed || column.sawNumberAsText {
             try diagnostics.warn(
-                "shapefile.value-as-text",
+                ShapefileCode.valueAsText,
                 "the property \"\(column.property)\" holds values of several types: its column "
                     + "is text, and its numbers and booleans are read back as text")
         }
@@ -96,14 +96,14 @@ enum ShapefileDBFWriting {
         if !counting { try writeRecords(&spool, schema: schema, fileColumns: fileColumns, into: &writers) }
         for index in writers.indices { try writers[index].close() }
         try warnPerColumn(
-            schema.truncatedText, "shapefile.text-truncated", diagnostics: diagnostics,
+            schema.truncatedText, ShapefileCode.textTruncated, diagnostics: diagnostics,
             hint: "write GeoJSON, GeoParquet or KML to keep long text"
         ) { property in
             "the property \"\(property)\" holds text longer than 254 bytes, cut to 254 (at a character's end): "
                 + "a DBF text field holds no more"
         }
         try warnPerColumn(
-            schema.rounded, "shapefile.number-rounded", diagnostics: diagnostics,
+            schema.rounded, ShapefileCode.numberRounded, diagnostics: diagnostics,
             hint: "write GeoJSON or GeoParquet to keep every digit"
         ) { property in
             "the reals of \"\(property)\" are written with at most 15 decimals: some are rounded"
@@ -112,7 +112,7 @@ enum ShapefileDBFWriting {
 
     /// Warns once per column, naming it (`message`) and the first feature (0-based) it was seen in.
     private static func warnPerColumn(
-        _ columns: [(property: String, feature: Int)], _ code: String,
+        _ columns: [(property: String, feature: Int)], _ code: ShapefileCode,
         diagnostics: DiagnosticLog, hint: String,
         _ message: (String) -> String
     ) throws(GeoConvError) {
@@ -223,7 +223,7 @@ enum ShapefileProjectionText {
         // as GDAL writes a .prj, when PROJ is linked.
         if let wkt = ESRIWKTText.of(crs) { return wkt }
         try diagnostics.warn(
-            "shapefile.prj-not-written",
+            ShapefileCode.prjNotWritten,
             "no .prj is written for \(crs): it is not WKT, and PROJ (when linked) cannot write it "
                 + "as Esri's WKT",
             hint: "give the CRS as WKT with --t-srs, or reproject to WGS84 (--t-srs EPSG:4326)")

@@ -47,6 +47,7 @@ extension FileFormat {
             idKey: "id", writtenOrder: ShapefileLayout.order(of:), wholeOutputExtension: "zip",
             gdalReading: .init(driver: "ESRI Shapefile", fileExtension: "zip"), holdsHeader: []),
         options: [ShapefileOptions.encoding.declared, ShapefileOptions.kind.declared],
+        diagnosticCodes: ShapefileCode.names,
         sniff: { prefix in
             prefix.count >= 4 && prefix[0] == 0 && prefix[1] == 0 && prefix[2] == 0x27 && prefix[3] == 0x0A
         },

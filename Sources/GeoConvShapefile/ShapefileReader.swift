@@ -64,7 +64,7 @@ public struct ShapefileReader: FeatureReader {
         header.crs = crs
         if paths.count > 1 {
             diagnostics.note(
-                "shapefile.layers-merged",
+                ShapefileCode.layersMerged,
                 "the \(paths.count) shapefiles in '\(inputName)' are read one after the other as one collection (\(paths.map(\.name).joined(separator: ", ")))"
             )
         }
@@ -77,13 +77,13 @@ public struct ShapefileReader: FeatureReader {
             path: paths[position].path, displayName: paths[position].name, encodingOverride: options.encoding)
         if layer.restored != nil {
             try diagnostics.warn(
-                "shapefile.shx-restored",
+                ShapefileCode.shxRestored,
                 "'\(layer.displayName)' has no .shx: its index is rebuilt from the .shp (GDAL needs SHAPE_RESTORE_SHX=YES for that)",
                 at: SourceLocation(file: layer.displayName), hint: "keep the .shx with the .shp")
         }
         if let unknown = layer.unknownCodePage {
             try diagnostics.warn(
-                "shapefile.unknown-code-page",
+                ShapefileCode.unknownCodePage,
                 "'\(layer.displayName)': the .cpg says \"\(unknown.given)\", which names no encoding "
                     + "known here: its text is read as \(unknown.readAs), as GDAL reads it",
                 at: SourceLocation(file: layer.displayName),
@@ -93,18 +93,18 @@ public struct ShapefileReader: FeatureReader {
         if !layer.renamedFields.isEmpty {
             let list = layer.renamedFields.map { "\($0.0) → \($0.1)" }.joined(separator: ", ")
             try diagnostics.warn(
-                "shapefile.duplicate-field-renamed",
+                ShapefileCode.duplicateFieldRenamed,
                 "'\(layer.displayName)' names a field more than once: the later ones are renamed as GDAL renames them (\(list))",
                 at: SourceLocation(file: layer.displayName), hint: "give every field of the .dbf a name of its own")
         }
         if !layer.hasAttributes {
             try diagnostics.warn(
-                "shapefile.dbf-missing",
+                ShapefileCode.dbfMissing,
                 "'\(layer.displayName)' has no .dbf beside it: its features have no attributes",
                 at: SourceLocation(file: layer.displayName), hint: "put the .dbf of the same name beside the .shp")
         } else if layer.recordCount != layer.shapeCount {
             try diagnostics.warn(
-                "shapefile.record-count-mismatch",
+                ShapefileCode.recordCountMismatch,
                 "'\(layer.displayName)' has \(layer.shapeCount) shapes but its .dbf \(layer.recordCount) records: shapes beyond the records have no attributes, records beyond the shapes are not read",
                 at: SourceLocation(file: layer.displayName),
                 hint: "the .shp and .dbf are from different versions of the data")
@@ -140,7 +140,7 @@ public struct ShapefileReader: FeatureReader {
             lastLocation = SourceLocation(file: current.displayName, byteOffset: current.offset(of: i))
             if current.isDeleted(i) {
                 diagnostics.note(
-                    "shapefile.deleted-record-skipped",
+                    ShapefileCode.deletedRecordSkipped,
                     "records marked deleted in the .dbf are skipped, as GDAL skips them",
                     at: lastLocation)
                 continue
@@ -151,7 +151,7 @@ public struct ShapefileReader: FeatureReader {
             case .failure(let error):
                 guard options.skipsInvalid else { throw error }
                 try diagnostics.warn(
-                    "shapefile.invalid-shape-skipped", "skipped a shape that cannot be read: \(error.message)",
+                    ShapefileCode.invalidShapeSkipped, "skipped a shape that cannot be read: \(error.message)",
                     at: error.location)
                 continue
             }
@@ -169,14 +169,14 @@ public struct ShapefileReader: FeatureReader {
         if losses.measures, !reportedLosses.measures {
             reportedLosses.measures = true
             try diagnostics.warn(
-                "shapefile.measures-dropped", "M (measure) values are dropped: the model keeps x, y and z",
+                ShapefileCode.measuresDropped, "M (measure) values are dropped: the model keeps x, y and z",
                 at: location,
                 hint: "GDAL keeps them as XYM; no format geoconv writes but WKB could")
         }
         if losses.multipatch, !reportedLosses.multipatch {
             reportedLosses.multipatch = true
             try diagnostics.warn(
-                "shapefile.multipatch-as-polygons",
+                ShapefileCode.multipatchAsPolygons,
                 "MultiPatch shapes (3D surfaces) are read as MultiPolygons: each triangle of a strip or fan a polygon",
                 at: location,
                 hint: "as GDAL reads them (a TIN there); the triangles' strip and fan structure is not kept")
@@ -184,7 +184,7 @@ public struct ShapefileReader: FeatureReader {
         if losses.orphanHoles, !reportedLosses.orphanHoles {
             reportedLosses.orphanHoles = true
             try diagnostics.warn(
-                "shapefile.orphan-hole",
+                ShapefileCode.orphanHole,
                 "a counter-clockwise ring inside no clockwise ring is read as a polygon of its own, as GDAL reads it",
                 at: location, hint: "outer rings of a shapefile polygon are clockwise, holes counter-clockwise")
         }
@@ -194,14 +194,14 @@ public struct ShapefileReader: FeatureReader {
     private func finish(_ layer: ShapefileLayer) throws(GeoConvError) {
         if let decoder = layer.decoder, decoder.readLatin1 {
             try diagnostics.warn(
-                "shapefile.encoding-guessed",
+                ShapefileCode.encodingGuessed,
                 "some text of '\(layer.displayName)' is not UTF-8 and nothing says its encoding (\(decoder.encoding.source)): it is read as ISO-8859-1",
                 at: SourceLocation(file: layer.displayName),
                 hint: "name the DBF's encoding with --shp-encoding if it is another (CP1252, CP850…)")
         }
         if let decoder = layer.decoder, decoder.sawInvalidBytes {
             try diagnostics.warn(
-                "shapefile.invalid-text",
+                ShapefileCode.invalidText,
                 "some text of '\(layer.displayName)' is not \(decoder.encoding.name) (from \(decoder.encoding.source)): those bytes are read as U+FFFD",
                 at: SourceLocation(file: layer.displayName), hint: "name the DBF's encoding with --shp-encoding")
         }

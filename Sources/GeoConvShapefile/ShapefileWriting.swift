@@ -89,12 +89,12 @@ final class ShapefileWriting {
         defer { featureIndex += 1 }
         if !feature.style.isEmpty {
             try diagnostics.warn(
-                "shapefile.style-dropped", "styles have no place in a shapefile and are not written",
+                ShapefileCode.styleDropped, "styles have no place in a shapefile and are not written",
                 hint: "write KML or GeoJSON to keep them")
         }
         if !feature.foreignMembers.isEmpty {
             try diagnostics.warn(
-                "shapefile.foreign-members-dropped",
+                ShapefileCode.foreignMembersDropped,
                 "a feature's members beyond its properties have no place in a shapefile")
         }
         guard let geometry = feature.geometry, !geometry.isEmpty else {
@@ -103,7 +103,7 @@ final class ShapefileWriting {
         }
         if case .geometryCollection(let members) = geometry {
             try diagnostics.warn(
-                "shapefile.collection-split",
+                ShapefileCode.collectionSplit,
                 "a GeometryCollection is written as one shape per member, each with the feature's attributes, in the shapefile of its kind",
                 hint: "a shapefile holds one geometry kind; --explode-collections says so up front")
             for member in Self.flattened(members) { try write(member, feature: feature) }
@@ -133,7 +133,7 @@ final class ShapefileWriting {
             }
         guard !same else { return }
         try diagnostics.warn(
-            "shapefile.rings-regrouped",
+            ShapefileCode.ringsRegrouped,
             "a polygon's holes are not each inside their own shell: a shapefile keeps rings, not "
                 + "which shell a hole belongs to, and it reads back as \(read.count) polygons "
                 + "(GDAL groups the rings the same way)",
@@ -190,7 +190,7 @@ final class ShapefileWriting {
                 files[index].shapes.shapeType = kind.shapeType(withZ: files[index].hasZ)
             } else if !files[index].hasZ, geometry.hasAltitude {
                 try diagnostics.warn(
-                    "shapefile.altitude-dropped",
+                    ShapefileCode.altitudeDropped,
                     "altitudes are dropped: the shapefile of \(kind.rawValue) was begun without z by "
                         + "its first feature",
                     hint: "--dim 3 gives every position one, so that z is kept")
@@ -199,7 +199,7 @@ final class ShapefileWriting {
             if files[index].hasZ, Self.lacksAltitude(geometry) {
                 // (GDAL writes them at 0 too.)
                 try diagnostics.warn(
-                    "shapefile.missing-z-as-zero",
+                    ShapefileCode.missingZAsZero,
                     "positions without an altitude are written at altitude 0: the shapefile of "
                         + "\(kind.rawValue) has z, and every position of a shape has one",
                     hint: "--dim 2 writes 2D shapes; --dim 3 gives every position an altitude")
@@ -260,7 +260,7 @@ final class ShapefileWriting {
         if files.isEmpty { _ = try file(for: nil) }
         for (kind, count) in dropped.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             try diagnostics.warn(
-                "shapefile.kind-dropped",
+                ShapefileCode.kindDropped,
                 "\(count) features of kind \(kind.rawValue) are not written: --shp-kind \(options.kind?.rawValue ?? "") keeps only that kind",
                 hint: "leave out --shp-kind to write one shapefile per kind")
         }
@@ -270,7 +270,7 @@ final class ShapefileWriting {
                 "\($0.kind?.rawValue ?? "null shapes") in \(($0.finalBase as NSString).lastPathComponent).shp"
             }
             diagnostics.note(
-                "shapefile.kinds-split",
+                ShapefileCode.kindsSplit,
                 "the features are of several geometry kinds, and a shapefile holds one: \(list.joined(separator: ", "))"
             )
         }

@@ -82,7 +82,7 @@ public struct GeometryLineReader: FeatureReader {
 
     static func warnEmptyPoints(at location: SourceLocation, diagnostics: DiagnosticLog) throws(GeoConvError) {
         try diagnostics.warn(
-            "wkt.empty-point-dropped",
+            WKTCode.wktEmptyPointDropped,
             "an EMPTY point inside a MULTIPOINT is dropped: the model's MultiPoint holds positions only",
             at: location)
     }
@@ -91,7 +91,7 @@ public struct GeometryLineReader: FeatureReader {
         arcStep: Double, at location: SourceLocation, diagnostics: DiagnosticLog
     ) throws(GeoConvError) {
         try diagnostics.warn(
-            "wkt.curve-linearised",
+            WKTCode.wktCurveLinearised,
             "curves (CIRCULARSTRING, COMPOUNDCURVE, CURVEPOLYGON, MULTICURVE, MULTISURFACE) are linearised: arcs become segments of at most \(DecimalFormatter.shortest(arcStep))°",
             at: location, hint: "set the segment angle with --arc-step DEGREES (GDAL's OGR_ARC_STEPSIZE)")
     }
@@ -155,7 +155,7 @@ public struct GeometryLineReader: FeatureReader {
                     }
                     if result.unclosedRing {
                         try diagnostics.warn(
-                            "wkt.unclosed-ring",
+                            WKTCode.wktUnclosedRing,
                             "a polygon ring's first and last positions differ; it is closed on writing",
                             at: location)
                     }
@@ -168,14 +168,14 @@ public struct GeometryLineReader: FeatureReader {
                     }
                     if GeometryLineReader.hasUnclosedRing(parsed.geometry) {
                         try diagnostics.warn(
-                            "wkt.unclosed-ring",
+                            WKTCode.wktUnclosedRing,
                             "a polygon ring's first and last positions differ; it is closed on writing",
                             at: location)
                     }
                 }
                 if droppedM {
                     try diagnostics.warn(
-                        "wkt.m-dropped", "M ordinates are dropped: the model keeps X, Y and Z", at: location)
+                        WKTCode.wktMDropped, "M ordinates are dropped: the model keeps X, Y and Z", at: location)
                 }
                 try checkSRID(parsed.srid, at: location)
                 lastLocation = location
@@ -193,7 +193,7 @@ public struct GeometryLineReader: FeatureReader {
                 // parallel reader's cut does (`lineRecords`).
                 if srid == nil, !encoding.declaresSRID(text) { srid = .some(nil) }
                 try diagnostics.skip(
-                    "wkt.invalid-line-skipped", "skipped a line: \(located.message)", at: located.location)
+                    WKTCode.wktInvalidLineSkipped, "skipped a line: \(located.message)", at: located.location)
             }
         }
         return nil
@@ -238,7 +238,7 @@ public struct WKBFileReader: FeatureReader {
         }
         if parsed.droppedM {
             try diagnostics.warn(
-                "wkt.m-dropped", "M ordinates are dropped: the model keeps X, Y and Z",
+                WKTCode.wktMDropped, "M ordinates are dropped: the model keeps X, Y and Z",
                 at: SourceLocation(file: input.name))
         }
         if parsed.droppedEmptyPoints > 0 {
@@ -285,18 +285,18 @@ public struct GeometryWriter: RecordAppendingWriter {
 
     /// The writer's warning codes, under the form's prefix (`wkt.`, `wkb.`).
     private struct Codes {
-        let sridDropped, attributesDropped, nullGeometrySkipped, missingZAsZero: String
+        let sridDropped, attributesDropped, nullGeometrySkipped, missingZAsZero: WKTCode
 
         static let wkt = Codes(
-            sridDropped: "wkt.srid-dropped",
-            attributesDropped: "wkt.attributes-dropped",
-            nullGeometrySkipped: "wkt.null-geometry-skipped",
-            missingZAsZero: "wkt.missing-z-as-zero")
+            sridDropped: WKTCode.wktSRIDDropped,
+            attributesDropped: WKTCode.wktAttributesDropped,
+            nullGeometrySkipped: WKTCode.wktNullGeometrySkipped,
+            missingZAsZero: WKTCode.wktMissingZAsZero)
         static let wkb = Codes(
-            sridDropped: "wkb.srid-dropped",
-            attributesDropped: "wkb.attributes-dropped",
-            nullGeometrySkipped: "wkb.null-geometry-skipped",
-            missingZAsZero: "wkb.missing-z-as-zero")
+            sridDropped: WKTCode.wkbSRIDDropped,
+            attributesDropped: WKTCode.wkbAttributesDropped,
+            nullGeometrySkipped: WKTCode.wkbNullGeometrySkipped,
+            missingZAsZero: WKTCode.wkbMissingZAsZero)
     }
 
     private let codes: Codes

@@ -58,6 +58,7 @@ extension FileFormat {
             resolvesOptions: WKTOptions.resolve,
             writtenOrder: GeometryWriter.heldFeatures(_:), holdsHeader: []),
         options: [WKTOptions.srid.declared, WKTOptions.arcStep.declared],
+        diagnosticCodes: WKTCode.names,
         sniff: { prefix in
             guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
             let head = String(decoding: prefix[index...].prefix(32), as: UTF8.self).uppercased()
@@ -91,6 +92,7 @@ extension FileFormat {
             resolvesOptions: WKTOptions.resolve,
             writtenOrder: GeometryWriter.heldFeatures(_:), holdsHeader: []),
         options: [WKTOptions.srid.declared, WKTOptions.arcStep.declared],
+        diagnosticCodes: WKTCode.names,
         sniff: { prefix in
             guard let (_, index) = FormatSniffing.firstSignificantByte(prefix) else { return false }
             let head = prefix[index...].prefix(18)
@@ -118,6 +120,7 @@ extension FileFormat {
         capabilities: FormatCapabilities(
             holdsEmptyMembers: true, resolvesOptions: WKTOptions.resolve, holdsOneGeometry: true, holdsHeader: []),
         options: [WKTOptions.srid.declared, WKTOptions.arcStep.declared],
+        diagnosticCodes: WKTCode.names,
         sniff: { prefix in
             prefix.count >= 5 && (prefix[0] == 0 || prefix[0] == 1)
                 && prefix.contains(where: { $0 < 9 && $0 != 0 && $0 != 1 })

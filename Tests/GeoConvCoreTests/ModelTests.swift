@@ -251,19 +251,19 @@ struct DiagnosticsTests {
     @Test("Warnings are counted by kind; strict mode throws the first")
     func counting() throws {
         let log = DiagnosticLog()
-        try log.warn("a", "dropped A", at: SourceLocation(file: "f", line: 1))
-        try log.warn("a", "dropped A", at: SourceLocation(file: "f", line: 2))
-        try log.warn("b", "dropped B")
+        try log.warn(LetterCode.a, "dropped A", at: SourceLocation(file: "f", line: 1))
+        try log.warn(LetterCode.a, "dropped A", at: SourceLocation(file: "f", line: 2))
+        try log.warn(LetterCode.b, "dropped B")
         #expect(log.count == 3)
         // The document's own (no place) first, then by first place, whatever order they came in.
         #expect(log.summary == ["warning: dropped B [b]", "f:1: warning: dropped A [a] (2 times)"])
-        try log.warn("c", "dropped C", at: SourceLocation(file: "f", line: 1, column: 1))
+        try log.warn(LetterCode.c, "dropped C", at: SourceLocation(file: "f", line: 1, column: 1))
         #expect(log.summary.last == "f:1:1: warning: dropped C [c]")
 
         let strict = DiagnosticLog(strict: true)
-        #expect(throws: GeoConvError.self) { try strict.warn("a", "dropped A") }
+        #expect(throws: GeoConvError.self) { try strict.warn(LetterCode.a, "dropped A") }
         do {
-            try strict.warn("a", "dropped A")
+            try strict.warn(LetterCode.a, "dropped A")
         } catch {
             #expect(error.code == .dataLoss)
         }
@@ -312,4 +312,9 @@ struct ModelKeyTests {
         #expect(feature.properties == ["geoconv:radius": 12, "geoconv:z-index": 4, "geoconv:folder": ["Walks"]])
         #expect(feature.properties.removeValue(forKey: .radius) == 12)
     }
+}
+
+/// Codes for the log's tests: one letter each.
+private enum LetterCode: String, DiagnosticCodes {
+    case a, b, c
 }

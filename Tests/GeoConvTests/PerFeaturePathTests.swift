@@ -312,19 +312,22 @@ struct PerFeaturePathTests {
     @Test(
         "Warnings and notes are counted under their own codes, however they alternate, also after the log is replaced")
     func diagnosticCounts() throws {
+        enum Code: String, DiagnosticCodes {
+            case one = "a.one", two = "b.two", three = "c.three", four = "d.four"
+        }
         let log = DiagnosticLog()
-        let sequence = ["a.one", "b.two", "a.one", "c.three", "b.two", "a.one", "c.three", "c.three", "d.four"]
+        let sequence: [Code] = [.one, .two, .one, .three, .two, .one, .three, .three, .four]
         for (index, code) in sequence.enumerated() {
-            if code == "c.three" { log.note(code, "note \(index)") } else { try log.warn(code, "warning \(index)") }
+            if code == .three { log.note(code, "note \(index)") } else { try log.warn(code, "warning \(index)") }
         }
         #expect(Array(log.entries.keys) == ["a.one", "b.two", "c.three", "d.four"])
         #expect(log.entries.values.map(\.count) == [3, 2, 3, 1])
         #expect(log.entries["b.two"]?.first.message == "warning 1")
         let other = DiagnosticLog()
-        try other.warn("d.four", "other")
+        try other.warn(Code.four, "other")
         log.replace(with: other)
-        try log.warn("a.one", "again")
-        try log.warn("d.four", "again")
+        try log.warn(Code.one, "again")
+        try log.warn(Code.four, "again")
         #expect(Array(log.entries.keys) == ["d.four", "a.one"])
         #expect(log.entries.values.map(\.count) == [2, 1])
     }

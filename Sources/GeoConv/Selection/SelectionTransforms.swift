@@ -97,12 +97,12 @@ struct FilterFeatures: FeatureTransform {
         inPlace feature: inout Feature, diagnostics: DiagnosticLog
     ) throws(GeoConvError) -> [Feature]? {
         if let expression, !expression.matches(feature) {
-            diagnostics.note("selection.where", "features not matching --where are left out, as asked")
+            diagnostics.note(PipelineCode.selectionWhere, "features not matching --where are left out, as asked")
             return []
         }
         if let boxes {
             guard let geometry = feature.geometry, boxes.intersects(geometry) else {
-                diagnostics.note("selection.bbox", "features outside --bbox are left out, as asked")
+                diagnostics.note(PipelineCode.selectionBbox, "features outside --bbox are left out, as asked")
                 return []
             }
         }
@@ -173,7 +173,7 @@ struct SelectProperties: FeatureTransform {
         }
         let dropsText = (!keepsTitle && feature.title != nil) || (!keepsSnippet && feature.snippet != nil)
         if kept.count != feature.properties.count || dropsText {
-            diagnostics.note("selection.select", "properties not named by --select are left out, as asked")
+            diagnostics.note(PipelineCode.selectionSelect, "properties not named by --select are left out, as asked")
         }
         feature.properties = kept
         if !keepsTitle { feature.title = nil }
@@ -200,7 +200,7 @@ struct SetDimension: FeatureTransform {
         switch dimension {
         case .xy:
             guard geometry.hasAltitude else { return nil }
-            diagnostics.note("selection.dim", "altitudes are dropped, as --dim 2 asks")
+            diagnostics.note(PipelineCode.selectionDim, "altitudes are dropped, as --dim 2 asks")
             feature.geometry = geometry.mapCoordinates { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
         case .xyz:
             feature.geometry = geometry.mapCoordinates {

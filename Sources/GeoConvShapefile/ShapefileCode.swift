@@ -1,0 +1,36 @@
+import GeoConvCore
+
+/// The Shapefile reader's and writer's diagnostic codes: each spelled once, here, and listed
+/// with its meaning in `docs/errors.md` (checked against these in both directions).
+package enum ShapefileCode: String, DiagnosticCodes {
+    case altitudeDropped = "shapefile.altitude-dropped"
+    case booleanAsInteger = "shapefile.boolean-as-integer"
+    case collectionSplit = "shapefile.collection-split"
+    case dbfMissing = "shapefile.dbf-missing"
+    case deletedRecordSkipped = "shapefile.deleted-record-skipped"
+    case duplicateFieldRenamed = "shapefile.duplicate-field-renamed"
+    case encodingGuessed = "shapefile.encoding-guessed"
+    case fieldRenamed = "shapefile.field-renamed"
+    case foreignMembersDropped = "shapefile.foreign-members-dropped"
+    case integersAsReal = "shapefile.integers-as-real"
+    case invalidShapeSkipped = "shapefile.invalid-shape-skipped"
+    case invalidText = "shapefile.invalid-text"
+    case kindDropped = "shapefile.kind-dropped"
+    case kindsSplit = "shapefile.kinds-split"
+    case layersMerged = "shapefile.layers-merged"
+    case measuresDropped = "shapefile.measures-dropped"
+    case missingZAsZero = "shapefile.missing-z-as-zero"
+    case multipatchAsPolygons = "shapefile.multipatch-as-polygons"
+    case nestedValueAsJSON = "shapefile.nested-value-as-json"
+    case numberRounded = "shapefile.number-rounded"
+    case orphanHole = "shapefile.orphan-hole"
+    case prjNotWritten = "shapefile.prj-not-written"
+    case recordCountMismatch = "shapefile.record-count-mismatch"
+    case ringsRegrouped = "shapefile.rings-regrouped"
+    case shxRestored = "shapefile.shx-restored"
+    case styleDropped = "shapefile.style-dropped"
+    case textTrimmed = "shapefile.text-trimmed"
+    case textTruncated = "shapefile.text-truncated"
+    case unknownCodePage = "shapefile.unknown-code-page"
+    case valueAsText = "shapefile.value-as-text"
+}
