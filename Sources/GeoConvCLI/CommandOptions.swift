@@ -15,48 +15,9 @@ struct InputOptions: ParsableArguments {
         help: ArgumentHelp("The input format (default: from the extension or the content).", valueName: "format"))
     var from: FileFormat?
 
-    @Option(
-        name: .customLong(PolylineOptions.precision.name), parsing: .unconditional,
-        help: ArgumentHelp(PolylineOptions.precision.help))
-    var polylinePrecision: Int?
-
-    @Option(
-        name: .customLong(CSVOptions.delimiter.name), parsing: .unconditional,
-        help: ArgumentHelp(CSVOptions.delimiter.help, valueName: "char"))
-    var csvDelimiter: String?
-
-    @Option(
-        name: .customLong(CSVOptions.longitude.name), parsing: .unconditional,
-        help: ArgumentHelp(CSVOptions.longitude.help, valueName: "column"))
-    var csvLon: String?
-
-    @Option(
-        name: .customLong(CSVOptions.latitude.name), parsing: .unconditional,
-        help: ArgumentHelp(CSVOptions.latitude.help, valueName: "column"))
-    var csvLat: String?
-
-    @Option(
-        name: .customLong(CSVOptions.altitude.name), parsing: .unconditional,
-        help: ArgumentHelp(CSVOptions.altitude.help, valueName: "column"))
-    var csvAlt: String?
-
-    @Option(
-        name: .customLong(CSVOptions.geometry.name), parsing: .unconditional,
-        help: ArgumentHelp(CSVOptions.geometry.help, valueName: "column"))
-    var csvGeometry: String?
-
-    @Flag(name: .customLong(CSVOptions.strings.name), help: ArgumentHelp(CSVOptions.strings.help))
-    var csvStrings = false
-
-    @Option(
-        name: .customLong(CSVOptions.encoding.name), parsing: .unconditional,
-        help: ArgumentHelp(CSVOptions.encoding.help, valueName: "encoding"))
-    var csvEncoding: String?
-
-    @Option(
-        name: .customLong(ShapefileOptions.encoding.name), parsing: .unconditional,
-        help: ArgumentHelp(ShapefileOptions.encoding.help, valueName: "encoding"))
-    var shpEncoding: String?
+    /// The formats' long flags (`--csv-lon lng`), as `FormatFlags.rewritten` passes them.
+    @Option(name: .customLong(FormatFlags.carrier), parsing: .unconditionalSingleValue, help: .hidden)
+    var formatFlags: [String] = []
 
     @Option(
         name: [.customLong("oo"), .customLong("oo", withSingleDash: true)], parsing: .unconditionalSingleValue,
@@ -66,10 +27,15 @@ struct InputOptions: ParsableArguments {
     var openOptions: [String] = []
 
     func validate() throws {
-        if let polylinePrecision, !EncodedPolyline.supportedPrecisions.contains(polylinePrecision) {
-            throw ValidationError("--polyline-precision must be within 0…13 (5 for Google, 6 for OSRM and Valhalla)")
-        }
+        _ = try givenFlags()
         _ = try givenOpenOptions()
+    }
+
+    /// The formats' long flags' values (for the reader and the writer alike).
+    private func givenFlags() throws -> FormatOptionValues {
+        var values = FormatOptionValues()
+        try FormatFlags.apply(formatFlags, to: &values, writing: true)
+        return values
     }
 
     /// `--oo`'s values, set on the input format's options (named by `--from` or the file's
@@ -81,19 +47,11 @@ struct InputOptions: ParsableArguments {
     /// The input as the library names it.
     var source: InputSource { input == "-" ? .standardInput : .file(input) }
 
-    /// Options that read the input as these say: its format and the formats' own input
-    /// options.
+    /// Options that read the input as these say: its format, the formats' long flags (for
+    /// the reader and the writer alike) and `--oo`.
     var options: ConversionOptions {
         var options = ConversionOptions(inputFormat: from)
-        options.formatOptions[PolylineOptions.precision] = polylinePrecision
-        options.formatOptions[CSVOptions.delimiter] = csvDelimiter
-        options.formatOptions[CSVOptions.longitude] = csvLon
-        options.formatOptions[CSVOptions.latitude] = csvLat
-        options.formatOptions[CSVOptions.geometry] = csvGeometry
-        options.formatOptions[CSVOptions.altitude] = csvAlt
-        if csvStrings { options.formatOptions[CSVOptions.strings] = true }
-        options.formatOptions[CSVOptions.encoding] = csvEncoding
-        options.formatOptions[ShapefileOptions.encoding] = shpEncoding
+        options.formatOptions = (try? givenFlags()) ?? FormatOptionValues()  // (checked by validate())
         options.openOptions = (try? givenOpenOptions()) ?? FormatOptionValues()  // (checked by validate())
         return options
     }

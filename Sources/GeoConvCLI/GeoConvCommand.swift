@@ -29,6 +29,19 @@ struct GeoConvCommand: ParsableCommand {
         ] + BuildTraits.drawingCommands + [Formats.self, Conservation.self],
         defaultSubcommand: Convert.self
     )
+
+    /// Parses the arguments, the formats' long flags among them (`FormatFlags`), and runs
+    /// the command they name.
+    static func main() {
+        let arguments = FormatFlags.rewritten(Array(CommandLine.arguments.dropFirst()))
+        do {
+            var command = try parseAsRoot(arguments)
+            if let reading = command as? any TakesFormatFlags { try reading.checkWriterFlags() }
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// The version of this build of geoconv.
@@ -58,7 +71,9 @@ func printWarnings(_ diagnostics: DiagnosticLog) {
     }
 }
 
-struct Convert: ParsableCommand {
+struct Convert: ParsableCommand, TakesFormatFlags {
+    static let writesFormats = true
+
     static let configuration = CommandConfiguration(
         abstract: "Convert a file from one format to another.",
         discussion: """
@@ -67,7 +82,8 @@ struct Convert: ParsableCommand {
             success: a failed conversion leaves no partial file and never touches an existing
             one. What the target format cannot hold is listed on standard error; --strict
             makes any such loss an error.
-            """
+
+            """ + FormatFlags.help(for: [.read, .write])
     )
 
     @OptionGroup var inputOptions: InputOptions
@@ -81,39 +97,12 @@ struct Convert: ParsableCommand {
         help: "Decimals for coordinates in text formats (default: the shortest exact form).")
     var precision: Int?
 
-    @Flag(help: ArgumentHelp(GeoJSONOptions.pretty.help))
-    var pretty = false
-
-    @Flag(name: .customLong(GeoJSONOptions.boundingBoxes.name), help: ArgumentHelp(GeoJSONOptions.boundingBoxes.help))
-    var writeBbox = false
-
-    @Flag(help: ArgumentHelp(GeoJSONOptions.recordSeparator.help))
-    var rs = false
-
     @Option(
         parsing: .unconditional,
         help:
             "Circles: polygon (geodesic polygons) or point (centre + geoconv:radius). Default: point for GeoJSON; for KML the drawn polygon with centre and radius as data; polygon elsewhere."
     )
     var circles: ConversionOptions.CircleMode?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp(WKTOptions.srid.help))
-    var srid: Int?
-
-    @Option(
-        name: .customLong(ShapefileOptions.kind.name), parsing: .unconditional,
-        help: ArgumentHelp(ShapefileOptions.kind.help, valueName: "kind"))
-    var shpKind: String?
-
-    @Option(
-        name: .customLong(GeoParquetOptions.rowGroupRows.name), parsing: .unconditional,
-        help: ArgumentHelp(GeoParquetOptions.rowGroupRows.help, valueName: "rows"))
-    var parquetRowGroup: Int?
-
-    @Option(
-        name: .customLong(GeoParquetOptions.compression.name), parsing: .unconditional,
-        help: ArgumentHelp(GeoParquetOptions.compression.help, valueName: "codec"))
-    var parquetCompression: String?
 
     @Option(
         name: .customLong("s-srs"), parsing: .unconditional,
@@ -127,14 +116,6 @@ struct Convert: ParsableCommand {
 
     @Flag(help: "Turn polygons that are circles (≥ 16 vertices equidistant from a centre) back into circles.")
     var detectCircles = false
-
-    @Option(
-        name: .customLong(WKTOptions.arcStep.name), parsing: .unconditional,
-        help: ArgumentHelp(WKTOptions.arcStep.help))
-    var arcStep: Double?
-
-    @Flag(name: .customLong(GeoJSONOptions.keepsGeometry.name), help: ArgumentHelp(GeoJSONOptions.keepsGeometry.help))
-    var keepGeometry = false
 
     @Flag(help: "Write polylines with style spans as one line per span (gradients as colour steps).")
     var explodeSpans = false
@@ -177,9 +158,6 @@ struct Convert: ParsableCommand {
         if let jobs, !(1...256).contains(jobs) {
             throw ValidationError("--jobs must be within 1…256")
         }
-        if let arcStep, !(arcStep > 0 && arcStep <= 90) {
-            throw ValidationError("--arc-step must be within (0, 90] degrees")
-        }
         if let precision, !(0...17).contains(precision) {
             throw ValidationError("--precision must be within 0…17")
         }
@@ -193,16 +171,6 @@ struct Convert: ParsableCommand {
         options.coordinatePrecision = precision
         options.strict = strict
         options.skipInvalid = skipInvalid
-        // The formats' own options (declared, with their help, by each format).
-        if pretty { options.formatOptions[GeoJSONOptions.pretty] = true }
-        if writeBbox { options.formatOptions[GeoJSONOptions.boundingBoxes] = true }
-        if rs { options.formatOptions[GeoJSONOptions.recordSeparator] = true }
-        if keepGeometry { options.formatOptions[GeoJSONOptions.keepsGeometry] = true }
-        options.formatOptions[WKTOptions.srid] = srid
-        options.formatOptions[ShapefileOptions.kind] = shpKind
-        options.formatOptions[GeoParquetOptions.rowGroupRows] = parquetRowGroup
-        options.formatOptions[GeoParquetOptions.compression] = parquetCompression
-        options.formatOptions[WKTOptions.arcStep] = arcStep
         options.circles = circles
         options.sourceCRS = sourceCRS
         options.targetCRS = targetCRS

@@ -1,10 +1,11 @@
 import ArgumentParser
 import GeoConv
 
-struct Info: ParsableCommand {
+struct Info: ParsableCommand, TakesFormatFlags {
     static let configuration = CommandConfiguration(
         abstract:
-            "Describe a file: features by geometry kind, bounds, CRS, properties, and what converting it would lose."
+            "Describe a file: features by geometry kind, bounds, CRS, properties, and what converting it would lose.",
+        discussion: FormatFlags.help(for: .read)
     )
 
     @OptionGroup var inputOptions: InputOptions
@@ -70,7 +71,7 @@ struct Info: ParsableCommand {
     }
 }
 
-struct Validate: ParsableCommand {
+struct Validate: ParsableCommand, TakesFormatFlags {
     static let configuration = CommandConfiguration(
         abstract: "Check a file; exit 0 when valid, else list every problem with file:line:column.",
         discussion: """
@@ -82,7 +83,7 @@ struct Validate: ParsableCommand {
             deviations geoconv tolerates), each with its JSON Pointer. In WGS84 data every
             position outside longitude ±180 / latitude ±90 is an error. Exit status 0 when
             there is no error, 1 otherwise.
-            """
+            """ + "\n\n" + FormatFlags.help(for: .read)
     )
 
     @OptionGroup var inputOptions: InputOptions
@@ -111,7 +112,7 @@ struct Validate: ParsableCommand {
     }
 }
 
-struct Measure: ParsableCommand {
+struct Measure: ParsableCommand, TakesFormatFlags {
     static let configuration = CommandConfiguration(
         abstract: "Lengths (metres) and areas (m²) of every feature, and their totals.",
         discussion: """
@@ -123,7 +124,7 @@ struct Measure: ParsableCommand {
             Data in another CRS is reprojected to WGS84 first: give it with --s-srs, or in the
             file (EWKT SRID, GeoJSON "crs"). Coordinates that are not longitude/latitude
             (projected data without its CRS) are refused with exit status 1.
-            """
+            """ + "\n\n" + FormatFlags.help(for: .read)
     )
 
     @OptionGroup var inputOptions: InputOptions

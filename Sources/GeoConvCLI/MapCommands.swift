@@ -18,9 +18,10 @@ func loadDocument(
     return (document, log)
 }
 
-struct Camera: ParsableCommand {
+struct Camera: ParsableCommand, TakesFormatFlags {
     static let configuration = CommandConfiguration(
-        abstract: "The camera that shows every feature of a file in a viewport (the Maps SDK's camera(for:insets:)).")
+        abstract: "The camera that shows every feature of a file in a viewport (the Maps SDK's camera(for:insets:)).",
+        discussion: FormatFlags.help(for: .read))
 
     @OptionGroup var inputOptions: InputOptions
 
@@ -102,9 +103,10 @@ struct Tiles: ParsableCommand {
     )
 }
 
-struct TilesList: ParsableCommand {
+struct TilesList: ParsableCommand, TakesFormatFlags {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "The tiles (z/x/y) covering every feature of a file at a zoom.")
+        commandName: "list", abstract: "The tiles (z/x/y) covering every feature of a file at a zoom.",
+        discussion: FormatFlags.help(for: .read))
 
     @OptionGroup var inputOptions: InputOptions
 
@@ -137,7 +139,9 @@ struct TilesList: ParsableCommand {
     }
 }
 
-struct ClusterCommand: ParsableCommand {
+struct ClusterCommand: ParsableCommand, TakesFormatFlags {
+    static let writesFormats = true
+
     static let configuration = CommandConfiguration(
         commandName: "cluster",
         abstract: "Cluster point features at a zoom (non-hierarchical distance-based, as the Maps utility libraries).",
@@ -148,7 +152,7 @@ struct ClusterCommand: ParsableCommand {
             markers' ids, or their input positions). A marker alone keeps its properties.
             --all-zooms writes every zoom 0…Z with a "zoom" property. GeoJSON files are
             indexed (positions only in memory); other inputs are read whole.
-            """
+            """ + "\n\n" + FormatFlags.help(for: [.read, .write])
     )
 
     @OptionGroup var inputOptions: InputOptions

@@ -10,7 +10,7 @@ func folder(of path: String) -> String {
 }
 
 /// `geoconv render IN OUT`: a picture of the overlays.
-struct Render: ParsableCommand {
+struct Render: ParsableCommand, TakesFormatFlags {
     static let configuration = CommandConfiguration(
         abstract: "Draw a file's overlays as the Maps SDK shows them: PNG, SVG or PDF by the output's extension.",
         discussion: """
@@ -18,7 +18,7 @@ struct Render: ParsableCommand {
             WxH points with the SDK's 64-point padding. Stroke widths in points; spans, geodesic
             lines, polygons with holes, geodesic circles, markers (pins in their colour, or their
             PNG icon beside the input or in the KMZ). What cannot be drawn is reported.
-            """
+            """ + "\n\n" + FormatFlags.help(for: .read)
     )
 
     @OptionGroup var inputOptions: InputOptions
@@ -105,7 +105,7 @@ struct Render: ParsableCommand {
 }
 
 /// `geoconv tiles render IN OUT --zoom MIN-MAX`: a tile layer.
-struct TilesRender: ParsableCommand {
+struct TilesRender: ParsableCommand, TakesFormatFlags {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Draw a file's overlays into map tiles: a {z}/{x}/{y}.png folder or an .mbtiles file (MBTiles 1.3).",
@@ -113,7 +113,7 @@ struct TilesRender: ParsableCommand {
             Only tiles where something is drawn; seamless across tile edges; --jobs tiles at once.
             For a folder, OUT.geojson beside it records the tile layer (geoconv:tileLayers), so a
             conversion to KML carries it on. Show the tiles with GMSURLTileLayer (docs/render.md).
-            """
+            """ + "\n\n" + FormatFlags.help(for: .read)
     )
 
     @OptionGroup var inputOptions: InputOptions

@@ -9,34 +9,35 @@ public enum CSVOptions {
     public static let delimiter = FormatOption<String>(
         name: "csv-delimiter", key: "SEPARATOR", sides: [.read, .write],
         help: "CSV field delimiter: , ; tab | (default: sniffed from the header when reading; comma, or tab for "
-            + ".tsv, when writing).")
+            + ".tsv, when writing).", valueName: "char")
     /// The column holding longitudes (any case); by default lon, lng, long, longitude or x.
     public static let longitude = FormatOption<String>(
         name: "csv-lon", key: "X_POSSIBLE_NAMES", sides: .read,
-        help: "The CSV column holding longitudes (default: lon, lng, long, longitude or x, any case).")
+        help: "The CSV column holding longitudes (default: lon, lng, long, longitude or x, any case).",
+        valueName: "column")
     /// The column holding latitudes (any case); by default lat, latitude or y.
     public static let latitude = FormatOption<String>(
         name: "csv-lat", key: "Y_POSSIBLE_NAMES", sides: .read,
-        help: "The CSV column holding latitudes (default: lat, latitude or y, any case).")
+        help: "The CSV column holding latitudes (default: lat, latitude or y, any case).", valueName: "column")
     /// The column holding altitudes (any case), with longitude/latitude columns. By default
     /// only the `altitude` column geoconv writes (right after `latitude`): a column named
     /// `elevation` or `Altitude` elsewhere is an attribute (a city's elevation), as GDAL reads it.
     public static let altitude = FormatOption<String>(
         name: "csv-alt", key: "Z_POSSIBLE_NAMES", sides: .read,
         help: "The CSV column holding altitudes (default: only an 'altitude' column right after 'latitude', as "
-            + "geoconv writes it).")
+            + "geoconv writes it).", valueName: "column")
     /// The column holding a WKT or hex-WKB geometry (any case); by default WKT, geometry,
     /// geom or the_geom.
     public static let geometry = FormatOption<String>(
         name: "csv-geometry", key: "GEOM_POSSIBLE_NAMES", sides: .read,
         help: "The CSV column holding WKT or hex WKB geometries (default: WKT, geometry, geom or the_geom, any "
-            + "case).")
+            + "case).", valueName: "column")
     /// The CSV's text encoding when it is not UTF-8 (`CP1252`, `ISO-8859-1`, `latin1`…, any
     /// name iconv knows): the file is decoded to UTF-8 before it is read.
     public static let encoding = FormatOption<String>(
         name: "csv-encoding", key: "ENCODING", sides: .read,
         help: "The CSV's text encoding when it is not UTF-8: CP1252, ISO-8859-1, ISO-8859-15, SHIFT_JIS…"
-            + " (default: UTF-8).")
+            + " (default: UTF-8).", valueName: "encoding")
     /// Keep every CSV value as text (no numbers or booleans).
     public static let strings = FormatOption<Bool>(
         name: "csv-strings", key: "STRINGS", sides: .read,

@@ -127,7 +127,7 @@ public struct FileFormat: Hashable, Sendable, CustomStringConvertible {
         guard option.assign(text, &values) else {
             throw GeoConvError(
                 .usage,
-                "\(flag) \(assignment): \(option.key) takes \(option.typeName) values, not '\(text)'",
+                "\(flag) \(assignment): \(option.key) takes \(option.takes), not '\(text)'",
                 hint: "\(option.key): \(option.help)")
         }
     }

@@ -67,28 +67,46 @@ public struct FormatOption<Value: FormatOptionValue>: Hashable, Sendable {
     public let sides: FormatOptionSides
     /// One line of help, as `--help` prints it.
     public let help: String
+    /// What the help calls its value (`column`, `char`); the type's name when `nil`.
+    public let valueName: String?
+    /// The values it takes beyond its type's, in words (`0…13`), with the test; `nil` when
+    /// every value of the type is taken.
+    public let allowed: (words: String, test: @Sendable (Value) -> Bool)?
 
     /// Declares an option.
-    public init(name: String, key: String, sides: FormatOptionSides, help: String) {
+    public init(
+        name: String, key: String, sides: FormatOptionSides, help: String, valueName: String? = nil,
+        allowed: (words: String, test: @Sendable (Value) -> Bool)? = nil
+    ) {
         self.name = name
         self.key = key
         self.sides = sides
         self.help = help
+        self.valueName = valueName
+        self.allowed = allowed
     }
 
-    /// The option without its value's type: for `--oo`/`--co` and `geoconv formats`.
+    /// Options are the same when their names are (a value is kept under its option's name).
+    public static func == (a: Self, b: Self) -> Bool { a.name == b.name }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
+    /// The option without its value's type: for `--oo`/`--co`, its long flag and `geoconv formats`.
     public var declared: DeclaredFormatOption {
-        DeclaredFormatOption(name: name, key: key, sides: sides, help: help, typeName: Value.optionTypeName) {
-            text, values in
-            guard let value = Value(optionText: text) else { return false }
+        DeclaredFormatOption(
+            name: name, key: key, sides: sides, help: help, typeName: Value.optionTypeName,
+            valueName: valueName ?? Value.optionTypeName, allowedWords: allowed?.words,
+            isFlag: Value.self == Bool.self
+        ) { text, values in
+            guard let value = Value(optionText: text), allowed?.test(value) ?? true else { return false }
             values[self] = value
             return true
         }
     }
 }
 
-/// A format's option as `--oo`/`--co` and `geoconv formats` see it: its names, sides, help
-/// and how a text sets it.
+/// A format's option as `--oo`/`--co`, its long flag and `geoconv formats` see it: its names,
+/// sides, help and how a text sets it.
 public struct DeclaredFormatOption: Sendable {
     /// The long flag, without dashes.
     public let name: String
@@ -100,10 +118,19 @@ public struct DeclaredFormatOption: Sendable {
     public let help: String
     /// What its value is (`integer`, `text`, `YES/NO`…).
     public let typeName: String
+    /// What the long flag's help calls its value (`column`, `integer`…).
+    public let valueName: String
+    /// The values it takes, in words, when not every value of its type (`0…13`).
+    public let allowedWords: String?
+    /// Whether the long flag takes no value (a YES/NO option: `--pretty` says YES).
+    public let isFlag: Bool
     /// How `--oo`/`--co` take it: `NAME=<type>`.
     public var usage: String { "\(key)=<\(typeName)>" }
-    /// Sets the option to the value `text` spells in `values`; `false` when it spells none.
-    let assign: @Sendable (String, inout FormatOptionValues) -> Bool
+    /// What its values must be, for messages: `integer values`, `0…13`.
+    public var takes: String { allowedWords ?? "\(typeName) values" }
+    /// Sets the option to the value `text` spells in `values`; `false` when it spells none
+    /// (or one the option does not take).
+    public let assign: @Sendable (String, inout FormatOptionValues) -> Bool
 }
 
 /// The values given to formats' options, by option: what a conversion hands each format's

@@ -9,12 +9,13 @@ public enum GeoParquetOptions {
     /// The most rows in a row group.
     public static let rowGroupRows = FormatOption<Int>(
         name: "parquet-row-group", key: "ROW_GROUP_SIZE", sides: .write,
-        help: "GeoParquet: the most rows in a row group (default 65536; a row group also ends past 2 MB of values).")
+        help: "GeoParquet: the most rows in a row group (default 65536; a row group also ends past 2 MB of values).",
+        valueName: "rows", allowed: ("a positive integer", { $0 > 0 }))
     /// The page compression.
     public static let compression = FormatOption<String>(
         name: "parquet-compression", key: "COMPRESSION", sides: .write,
         help: "GeoParquet: page compression, zstd, gzip or none (default zstd; gzip in a build without the Zstd "
-            + "trait).")
+            + "trait).", valueName: "codec")
 }
 
 extension FileFormat {

@@ -66,7 +66,8 @@ public struct WKTParser {
     /// format lists it, and CSV's geometry column reads its value.
     public static let arcStepOption = FormatOption<Double>(
         name: "arc-step", key: "ARC_STEP", sides: .read,
-        help: "Degrees one segment spans when WKT/WKB curves are linearised (default 4, as GDAL).")
+        help: "Degrees one segment spans when WKT/WKB curves are linearised (default 4, as GDAL).",
+        valueName: "degrees", allowed: ("within (0, 90] degrees", { $0 > 0 && $0 <= 90 }))
 
     static let maximumNesting = 32
 

@@ -90,7 +90,7 @@ struct CLITests {
         for command in ["info", "validate", "measure", "camera", "render"] {
             let bad = try CLI.run([command, file, "--polyline-precision", "14"])
             #expect(
-                bad.status == 64 && bad.stderr.contains("--polyline-precision must be within 0…13"),
+                bad.status == 64 && bad.stderr.contains("--polyline-precision takes 0…13"),
                 "\(command): \(bad.stderr)")
         }
     }

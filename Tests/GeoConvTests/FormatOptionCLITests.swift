@@ -84,4 +84,57 @@ struct FormatOptionCLITests {
         // Every format line still has its four tab-separated fields (scripts read them).
         #expect(lines.filter { !$0.hasPrefix(" ") }.allSatisfy { $0.split(separator: "\t").count == 4 })
     }
+
+    @Test("Every long flag a format declares is a flag of convert, listed in its help, with no flag in the CLI's code")
+    func longFlagsFromTheRegistry() throws {
+        let help = try CLI.run(["convert", "--help"])
+        let declared = FormatRegistry.standard.formats.flatMap(\.options)
+        #expect(declared.count >= 15)
+        for option in declared {
+            #expect(help.stdout.contains("  --\(option.name)"), "--\(option.name) is not in convert's help")
+        }
+        // No format's flag is spelled in the CLI's sources: they come from the registry.
+        let sources = Fixtures.root.appendingPathComponent("Sources/GeoConvCLI")
+        for file in try FileManager.default.contentsOfDirectory(atPath: sources.path) {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for option in declared {
+                #expect(!text.contains("\"\(option.name)\""), "\(file) spells --\(option.name)")
+            }
+        }
+    }
+
+    @Test("A long flag takes its value as the next argument or after '=', and a YES/NO option none")
+    func longFlagSpellings() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let input = directory.appendingPathComponent("in.csv").path
+        try "id,lng,lt\n1,2.5,3.5\n".write(toFile: input, atomically: true, encoding: .utf8)
+        let expected = #"{"type":"Feature","properties":{"id":1},"geometry":{"type":"Point","coordinates":[2.5,3.5]}}"#
+        for spelling in [["--csv-lon", "lng", "--csv-lat", "lt"], ["--csv-lon=lng", "--csv-lat=lt"]] {
+            let run = try CLI.run(["convert", input, "-", "--to", "geojsonseq", "--quiet"] + spelling)
+            #expect(run.status == 0, "\(spelling): \(run.stderr)")
+            #expect(run.stdout == expected + "\n", "\(spelling): \(run.stdout)")
+        }
+        let pretty = try CLI.run([
+            "convert", input, "-", "--to", "geojson", "--csv-lon", "lng", "--csv-lat", "lt", "--pretty",
+        ])
+        #expect(pretty.stdout.hasPrefix("{\n  \"type\": \"FeatureCollection\""), "\(pretty.stdout.prefix(80))")
+        let missing = try CLI.run(["convert", input, "-", "--to", "geojson", "--csv-lon"])
+        #expect(missing.status == 64 && missing.stderr.contains("--csv-lon needs a value"), "\(missing.stderr)")
+    }
+
+    @Test("A writer's flag on a command that writes no file, a value outside what the option takes: usage errors")
+    func longFlagRefusals() throws {
+        let input = Fixtures.testdata("polyline/sydney.polyline")
+        let info = try CLI.run(["info", input, "--pretty"])
+        #expect(info.status == 64, "\(info.stderr)")
+        #expect(info.stderr.contains("--pretty is an option of writing geojson; this command writes no file"))
+        // The option's own bounds hold for the long flag and for --oo/--co alike.
+        let flag = try CLI.run(["convert", input, "-", "--to", "geojson", "--arc-step", "100"])
+        #expect(flag.status == 64 && flag.stderr.contains("--arc-step takes within (0, 90] degrees, not '100'"))
+        let rows = try CLI.run(["convert", input, "out.parquet", "--co", "ROW_GROUP_SIZE=0"])
+        #expect(rows.status == 64 && rows.stderr.contains("ROW_GROUP_SIZE takes a positive integer, not '0'"))
+        // A reader's flag is taken by every command that reads a file.
+        let measure = try CLI.run(["measure", input, "--polyline-precision", "5"])
+        #expect(measure.status == 0, "\(measure.stderr)")
+    }
 }
