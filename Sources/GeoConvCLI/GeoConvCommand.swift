@@ -201,7 +201,8 @@ struct Formats: ParsableCommand {
 
     func run() {
         // A line per format (name, r/w, extensions, summary, tab-separated), then its options
-        // indented: NAME=<type>, the sides (--oo for reading, --co for writing), the long flag.
+        // indented: NAME=<type>, the sides (--oo for reading, --co for writing), the long flag;
+        // then what it holds and how --jobs takes it.
         for format in FormatRegistry.standard.formats {
             let modes = (format.makeReader != nil ? "r" : "-") + (format.makeWriter != nil ? "w" : "-")
             let extensions = format.extensions.map { "." + $0 }.joined(separator: " ")
@@ -209,6 +210,7 @@ struct Formats: ParsableCommand {
             for option in format.options {
                 print("  \(option.usage)  \(option.sides.flags)  --\(option.name): \(option.help)")
             }
+            print("  holds: " + format.capabilityPhrases.joined(separator: "; "))
         }
     }
 }

@@ -133,6 +133,35 @@ public struct FileFormat: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+extension FileFormat {
+    /// What the format holds and how `--jobs` treats it, in short phrases, as `geoconv
+    /// formats` lists them: `any CRS`, `circles`, `header: name, description`,
+    /// `--jobs: cuts runs of features, writes records on workers`.
+    public var capabilityPhrases: [String] {
+        var phrases = [capabilities.isWGS84Only ? "WGS84 only" : "any CRS"]
+        if capabilities.holdsCircles { phrases.append("circles") }
+        if capabilities.holdsEmptyMembers { phrases.append("empty members") }
+        if capabilities.holdsEmbeddedFiles { phrases.append("embedded files") }
+        let parts: [(HeaderParts, String)] = [
+            (.name, "name"), (.description, "description"), (.camera, "view"), (.tileLayers, "tile layers"),
+            (.members, "every member"),
+        ]
+        let held =
+            parts.filter { capabilities.holdsHeader.contains($0.0) }.map(\.1)
+            + capabilities.heldDocumentMembers.sorted()
+        phrases.append("header: " + (held.isEmpty ? "none" : held.joined(separator: ", ")))
+        var jobs: [String] = []
+        if capabilities.lineRecords != nil {
+            jobs.append("cuts lines")
+        } else if reading?.runs != nil {
+            jobs.append("cuts runs of features")
+        }
+        if writing?.writesRecords == true { jobs.append("writes records on workers") }
+        if !jobs.isEmpty { phrases.append("--jobs: " + jobs.joined(separator: ", ")) }
+        return phrases
+    }
+}
+
 /// Which end of a conversion a file is.
 public enum FileRole: Hashable, Sendable {
     case input, output

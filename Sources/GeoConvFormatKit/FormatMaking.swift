@@ -62,10 +62,17 @@ public struct WriterMaking: Sendable {
     public let features: Make<any FeatureWriter>
     /// Makes the writer as one that takes records written elsewhere.
     public let records: Make<any RecordAppendingWriter>
+    /// Whether its records are written on other threads (`records(_:)`), not through a
+    /// `RecordlessWriter`.
+    public let writesRecords: Bool
 
-    private init(features: @escaping Make<any FeatureWriter>, records: @escaping Make<any RecordAppendingWriter>) {
+    private init(
+        features: @escaping Make<any FeatureWriter>, records: @escaping Make<any RecordAppendingWriter>,
+        writesRecords: Bool
+    ) {
         self.features = features
         self.records = records
+        self.writesRecords = writesRecords
     }
 
     /// A writer of features one at a time.
@@ -74,13 +81,13 @@ public struct WriterMaking: Sendable {
             features: make,
             records: { (output, options, log) throws(GeoConvError) in
                 RecordlessWriter(try make(output, options, log))
-            })
+            }, writesRecords: false)
     }
 
     /// A writer whose records can also be written on other threads.
     public static func records(_ make: @escaping Make<any RecordAppendingWriter>) -> WriterMaking {
         WriterMaking(
             features: { (output, options, log) throws(GeoConvError) in try make(output, options, log) },
-            records: make)
+            records: make, writesRecords: true)
     }
 }

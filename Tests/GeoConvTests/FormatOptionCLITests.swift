@@ -81,6 +81,11 @@ struct FormatOptionCLITests {
         let csv = try #require(lines.firstIndex { $0.hasPrefix("csv\t") })
         let csvOptions = lines[(csv + 1)...].prefix { $0.hasPrefix("  ") }
         #expect(csvOptions.contains { $0.hasPrefix("  SEPARATOR=<text>  --oo --co") })
+        // Then what the format holds, from its capabilities.
+        #expect(lines.contains("  holds: WGS84 only; header: none; --jobs: cuts lines, writes records on workers"))
+        let geojson = try #require(lines.firstIndex { $0.hasPrefix("geojson\t") })
+        let geojsonHolds = lines[(geojson + 1)...].first { $0.hasPrefix("  holds: ") }
+        #expect(geojsonHolds?.contains("circles; header: name, description, view, tile layers, every member") == true)
         // Every format line still has its four tab-separated fields (scripts read them).
         #expect(lines.filter { !$0.hasPrefix(" ") }.allSatisfy { $0.split(separator: "\t").count == 4 })
     }
