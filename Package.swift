@@ -222,16 +222,23 @@ let package = Package(
         // writer and a drip-feed input.
         .target(
             name: "GeoConvTestSupport",
-            dependencies: ["GeoConv", .target(name: "CLibXML2", condition: .when(platforms: pkgConfigPlatforms))],
+            dependencies: [
+                "GeoConvCore", "GeoConvIO", "GeoConvFormatKit",
+                .target(name: "CLibXML2", condition: .when(platforms: pkgConfigPlatforms)),
+            ],
             path: "Tests/GeoConvTestSupport",
             swiftSettings: strictSwift
         ),
         // A module's own tests build without the command line (and the XML layer's without
         // any codec); GeoConvTests holds the pipeline's, the CLI's and the cross-format ones.
         .testTarget(name: "GeoConvXMLTests", dependencies: ["GeoConvXML", "GeoConvTestSupport"], swiftSettings: strictSwift),
-        .testTarget(name: "GeoConvGeoJSONTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "GeoConvGeoJSONTests", dependencies: ["GeoConvGeoJSON", "GeoConvTestSupport"],
+            swiftSettings: strictSwift),
         .testTarget(name: "GeoConvWKTTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
-        .testTarget(name: "GeoConvEncodedPolylineTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "GeoConvEncodedPolylineTests", dependencies: ["GeoConvEncodedPolyline", "GeoConvTestSupport"],
+            swiftSettings: strictSwift),
         .testTarget(name: "GeoConvGPXTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "GeoConvCSVTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "GeoConvShapefileTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),

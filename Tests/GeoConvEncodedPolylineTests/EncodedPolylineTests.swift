@@ -1,5 +1,8 @@
 import Foundation
-import GeoConv
+import GeoConvCore
+import GeoConvEncodedPolyline
+import GeoConvFormatKit
+import GeoConvIO
 import GeoConvTestSupport
 import Testing
 

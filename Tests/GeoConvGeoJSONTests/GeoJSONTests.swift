@@ -1,5 +1,8 @@
 import Foundation
-import GeoConv
+import GeoConvCore
+import GeoConvFormatKit
+import GeoConvGeoJSON
+import GeoConvIO
 import GeoConvTestSupport
 import Testing
 
@@ -295,22 +298,6 @@ struct GeoJSONReaderTests {
     func legacyCRSForms(crs: String, expected: String?) throws {
         let document = #"{"type":"FeatureCollection","crs":"# + crs + #","features":[]}"#
         #expect(try readGeoJSON(document).header.crs == expected, "\(crs)")
-    }
-
-    @Test("An EPSG-code crs is reprojected through PROJ like a named one")
-    func legacyEPSGReprojected() throws {
-        let text =
-            #"{"type":"FeatureCollection","crs":{"type":"EPSG","properties":{"code":3857}},"features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[-13627361.0,4547679.0]}}]}"#
-        let report = try Converter().convert(
-            .memory(Array(text.utf8), name: "old.geojson"), to: .memory,
-            options: ConversionOptions(outputFormat: .wkt))
-        let wkt = String(decoding: report.output, as: UTF8.self)
-        #expect(wkt.hasPrefix("SRID=3857;POINT (-13627361 4547679)"), "\(wkt)")  // WKT keeps the CRS
-        let geojson = try Converter().convert(
-            .memory(Array(text.utf8), name: "old.geojson"), to: .memory,
-            options: ConversionOptions(outputFormat: .geoJSONSequence))
-        let json = String(decoding: geojson.output, as: UTF8.self)
-        #expect(json.contains(#""coordinates":[-122.4"#) && json.contains(",37.7"), "\(json)")
     }
 
     @Test(

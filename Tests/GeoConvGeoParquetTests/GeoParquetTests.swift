@@ -140,7 +140,7 @@ struct GeoParquetTests {
         #expect(document.header.crs == "EPSG:32633")
         let report = try Converter().convert(
             .file(path), to: .memory, options: ConversionOptions(outputFormat: .geoJSON))
-        let features = try readGeoJSON(bytes: report.output).features
+        let features = try FormatIO.read(bytes: report.output, as: .geoJSON).features
         guard case .polygon(let rings)? = features.first?.geometry else {
             Issue.record("not a polygon: \(String(describing: features.first?.geometry))")
             return

@@ -99,7 +99,7 @@ struct KMLParallelTests {
                 #expect(many.diagnostics.entries[code]?.first.location == entry.first.location, "\(code)")
             }
         }
-        let (_, features, _) = try readGeoJSON(String(decoding: one.output, as: UTF8.self))
+        let (_, features, _) = try FormatIO.read(bytes: one.output, as: .geoJSON)
         #expect(features[1_650].properties["geoconv:folder"] == ["second"])
         #expect(features[2_500].properties["geoconv:folder"] == ["second", "inner"])
         #expect(features[1_800].style.fillColor != nil)  // s2 known from here on

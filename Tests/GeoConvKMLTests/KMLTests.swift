@@ -152,8 +152,8 @@ struct KMLWriterTests {
     @Test("KML → GeoJSON → KML keeps geometry, names, descriptions, ExtendedData, folders and styles")
     func kmlRoundTrip() throws {
         let (header, original, _) = try readKML(path: Fixtures.testdata("kml/trails.kml"))
-        let (geojson, _) = try writeGeoJSON(original, header: header)
-        let (viaHeader, via, _) = try readGeoJSON(geojson)
+        let geojson = try FormatIO.write(original, header: header, as: .geoJSON).bytes
+        let (viaHeader, via, _) = try FormatIO.read(bytes: geojson, as: .geoJSON)
         let (kml, _) = try writeKML(via, header: viaHeader)
         let back = try readKML(text: kml)
         #expect(back.count == original.count)
@@ -169,8 +169,8 @@ struct KMLWriterTests {
 
     @Test("GeoJSON → KML → GeoJSON keeps features, properties and simplestyle styles")
     func geoJSONRoundTrip() throws {
-        let (header, original, _) = try readGeoJSON(
-            String(contentsOfFile: Fixtures.testdata("geojson/faithful.geojson"), encoding: .utf8))
+        let (header, original, _) = try FormatIO.read(
+            try ByteReader(.file(Fixtures.testdata("geojson/faithful.geojson"))), as: .geoJSON)
         let (kml, diagnostics) = try writeKML(original, header: header)
         #expect(diagnostics.entries["kml.control-characters-dropped"] != nil)  // the U+0000 in "emoji"
         #expect(diagnostics.entries["kml.null-dropped"] == nil)
@@ -222,7 +222,7 @@ struct KMLWriterTests {
         ])
     func numberSchemaTypes(literal: String, type: String) throws {
         let text = #"{"type":"Feature","properties":{"n":\#(literal)},"geometry":{"type":"Point","coordinates":[1,2]}}"#
-        let (_, features, _) = try readGeoJSON(text)
+        let (_, features, _) = try FormatIO.read(text, as: .geoJSON)
         let (kml, diagnostics) = try writeKML(features)
         #expect(kml.contains(#"<SimpleField name="n" type="\#(type)"/>"#), "\(literal): \(kml)")
         #expect(kml.contains("<SimpleData name=\"n\">\(literal)</SimpleData>"))  // every digit kept

@@ -1,4 +1,6 @@
-public import GeoConv
+public import GeoConvCore
+public import GeoConvFormatKit
+public import GeoConvIO
 
 /// A writer that keeps what it is given — the header, every feature in order, whether it was
 /// finished — and writes nothing: for tests that look at what a reader or a pipeline hands
@@ -54,5 +56,51 @@ public enum DripFeed {
         let reader = try ByteReader(.memory(bytes, name: name))
         reader.maximumReadSize = 1
         return reader
+    }
+}
+
+/// A format's reader and writer run in memory, through the format's registration (its
+/// `FileFormat`) and nothing of the pipeline: for a codec's own tests.
+public enum FormatIO {
+    /// What `format`'s reader makes of `text`: header, features and diagnostics.
+    public static func read(
+        _ text: String, as format: FileFormat, name: String = "test", options: ConversionOptions = ConversionOptions()
+    ) throws(GeoConvError) -> (header: DocumentHeader, features: [Feature], diagnostics: DiagnosticLog) {
+        try read(bytes: Array(text.utf8), as: format, name: name, options: options)
+    }
+
+    /// What `format`'s reader makes of `bytes`, named `name`.
+    public static func read(
+        bytes: [UInt8], as format: FileFormat, name: String = "test", options: ConversionOptions = ConversionOptions()
+    ) throws(GeoConvError) -> (header: DocumentHeader, features: [Feature], diagnostics: DiagnosticLog) {
+        try read(try ByteReader(.memory(bytes, name: name)), as: format, options: options)
+    }
+
+    /// What `format`'s reader makes of `input`.
+    public static func read(
+        _ input: ByteReader, as format: FileFormat, options: ConversionOptions = ConversionOptions()
+    ) throws(GeoConvError) -> (header: DocumentHeader, features: [Feature], diagnostics: DiagnosticLog) {
+        guard let makeReader = format.makeReader else { throw GeoConvError(.usage, "\(format.name) cannot be read") }
+        let diagnostics = DiagnosticLog()
+        var reader = try makeReader(input, options, diagnostics)
+        let header = try reader.readHeader()
+        var features: [Feature] = []
+        while let feature = try reader.next() { features.append(feature) }
+        return (header, features, diagnostics)
+    }
+
+    /// `features` as `format`'s writer writes them into memory, with its diagnostics.
+    public static func write(
+        _ features: [Feature], header: DocumentHeader = DocumentHeader(), as format: FileFormat,
+        options: ConversionOptions = ConversionOptions(), strict: Bool = false
+    ) throws(GeoConvError) -> (bytes: [UInt8], diagnostics: DiagnosticLog) {
+        guard let makeWriter = format.makeWriter else { throw GeoConvError(.usage, "\(format.name) cannot be written") }
+        let output = try ByteWriter(.memory)
+        let diagnostics = DiagnosticLog(strict: strict)
+        var writer = try makeWriter(output, options, diagnostics)
+        try writer.begin(header)
+        for feature in features { try writer.write(feature) }
+        try writer.finish()
+        return (output.memoryContents, diagnostics)
     }
 }

@@ -78,10 +78,9 @@ struct ClusterFileTests {
                 out.append(feature)
             }
         }
-        let options = GeoJSONWriteOptions(sequence: sequence ? .newline : nil)
-        return (
-            try writeGeoJSON(out, header: sequence ? DocumentHeader() : header, options: options).text, markers.count
-        )
+        let written = try FormatIO.write(
+            out, header: sequence ? DocumentHeader() : header, as: sequence ? .geoJSONSequence : .geoJSON)
+        return (String(decoding: written.bytes, as: UTF8.self), markers.count)
     }
 
     @Test("Indexed clusters equal the algorithm on the whole features", arguments: [false, true])

@@ -147,7 +147,7 @@ struct WKTConformanceTests {
             #expect(geometry.geometry.kind.rawValue == v.type, "\(v.wkt)")
             #expect(geometry.dimensions.rawValue == v.dims, "\(v.wkt)")
             let expected = try #require(v.geojson)
-            let expectedGeometry = try readGeoJSON(expected).features.first?.geometry
+            let expectedGeometry = try FormatIO.read(expected, as: .geoJSON).features.first?.geometry
             #expect(
                 sameShape(geometry.geometry, expectedGeometry)
                     || (geometry.geometry.isEmpty && expectedGeometry?.isEmpty == true),
