@@ -240,7 +240,8 @@ let package = Package(
             name: "GeoConvEncodedPolylineTests", dependencies: ["GeoConvEncodedPolyline", "GeoConvTestSupport"],
             swiftSettings: strictSwift),
         .testTarget(name: "GeoConvGPXTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
-        .testTarget(name: "GeoConvCSVTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "GeoConvCSVTests", dependencies: ["GeoConvCSV", "GeoConvTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "GeoConvShapefileTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "GeoConvCoreTests", dependencies: ["GeoConvCore", "GeoConvTestSupport"],
             swiftSettings: strictSwift),

@@ -37,4 +37,7 @@ public enum Tools {
     /// A Python 3 interpreter, if one is installed.
     public static let python: String? = ["/usr/bin/python3", "/usr/local/bin/python3", "/root/.pyenv/shims/python3"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
+    /// GDAL's ogrinfo, if installed.
+    public static let ogrinfo: String? = ["/usr/bin/ogrinfo", "/usr/local/bin/ogrinfo"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
 }
