@@ -239,7 +239,8 @@ let package = Package(
         .testTarget(
             name: "GeoConvEncodedPolylineTests", dependencies: ["GeoConvEncodedPolyline", "GeoConvTestSupport"],
             swiftSettings: strictSwift),
-        .testTarget(name: "GeoConvGPXTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "GeoConvGPXTests", dependencies: ["GeoConvGPX", "GeoConvTestSupport"], swiftSettings: strictSwift),
         .testTarget(
             name: "GeoConvCSVTests", dependencies: ["GeoConvCSV", "GeoConvTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "GeoConvShapefileTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
