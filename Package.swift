@@ -235,7 +235,8 @@ let package = Package(
         .testTarget(
             name: "GeoConvGeoJSONTests", dependencies: ["GeoConvGeoJSON", "GeoConvTestSupport"],
             swiftSettings: strictSwift),
-        .testTarget(name: "GeoConvWKTTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "GeoConvWKTTests", dependencies: ["GeoConvWKT", "GeoConvTestSupport"], swiftSettings: strictSwift),
         .testTarget(
             name: "GeoConvEncodedPolylineTests", dependencies: ["GeoConvEncodedPolyline", "GeoConvTestSupport"],
             swiftSettings: strictSwift),
