@@ -30,7 +30,7 @@ struct DiagnosticCodesTests {
         let registered = Set(FormatRegistry.standard.formats.map(\.name))
         let unbuilt = Self.traitFormatPrefixes.filter { !registered.contains($0) }
         let expected = Set(rows).filter { row in !unbuilt.contains { row.hasPrefix($0 + ".") } }
-        #expect(declared.count >= 200, "\(declared.count) codes declared")
+        #expect(declared.count >= 150, "\(declared.count) codes declared")  // (188 without the traits)
         #expect(
             Set(declared).subtracting(expected).isEmpty,
             "codes without a row in docs/errors.md: \(Set(declared).subtracting(expected).sorted())")
