@@ -261,8 +261,9 @@ let package = Package(
             swiftSettings: strictSwift),
         .testTarget(name: "GeoConvGeoParquetTests", dependencies: ["GeoConv", "GeoConvParquet", "GeoConvTestSupport"],
             swiftSettings: strictSwift),
-        .testTarget(name: "GeoConvKMLTests", dependencies: ["GeoConv", "GeoConvKML", "GeoConvXML", "GeoConvTestSupport"],
-                    swiftSettings: strictSwift),
+        .testTarget(
+            name: "GeoConvKMLTests", dependencies: ["GeoConvKML", "GeoConvXML", "GeoConvTestSupport"],
+            swiftSettings: strictSwift),
         .testTarget(
             name: "GeoConvTests",
             dependencies: [

@@ -1,4 +1,7 @@
-import GeoConv
+import GeoConvCore
+import GeoConvFormatKit
+import GeoConvIO
+import GeoConvKML
 
 // KML read and written in memory through the module's reader and writer.
 
