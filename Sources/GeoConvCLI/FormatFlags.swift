@@ -97,7 +97,7 @@ enum FormatFlags {
             return ["  " + flag + " (" + formats(declaring: option.name) + ")"]
                 + wrapped(option.help, width: 72).map { "      " + $0 }
         }
-        return (["FORMAT OPTIONS (--oo/--co NAME=VALUE give one to one side; geoconv formats):"] + lines)
+        return (["FORMAT OPTIONS (for reader and writer; --oo/--co NAME=VALUE for one side):"] + lines)
             .joined(separator: "\n")
     }
 

@@ -33,9 +33,20 @@ struct GeoConvCommand: ParsableCommand {
     /// Parses the arguments, the formats' long flags among them (`FormatFlags`), and runs
     /// the command they name.
     static func main() {
-        let arguments = FormatFlags.rewritten(Array(CommandLine.arguments.dropFirst()))
+        let given = Array(CommandLine.arguments.dropFirst())
+        let arguments = FormatFlags.rewritten(given)
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot(arguments)
+            command = try parseAsRoot(arguments)
+        } catch {
+            // A command that reads no file takes no format flag: its error names the flag as
+            // typed (`--pretty`), not the option it was rewritten to.
+            if arguments != given, "\(error)".contains(FormatFlags.carrier) {
+                do { _ = try parseAsRoot(given) } catch { exit(withError: error) }
+            }
+            exit(withError: error)
+        }
+        do {
             if let reading = command as? any TakesFormatFlags { try reading.checkWriterFlags() }
             try command.run()
         } catch {

@@ -138,6 +138,9 @@ struct FormatOptionCLITests {
         #expect(flag.status == 64 && flag.stderr.contains("--arc-step takes within (0, 90] degrees, not '100'"))
         let rows = try CLI.run(["convert", input, "out.parquet", "--co", "ROW_GROUP_SIZE=0"])
         #expect(rows.status == 64 && rows.stderr.contains("ROW_GROUP_SIZE takes a positive integer, not '0'"))
+        // A command that reads no file names the flag as typed, not the option it became.
+        let formats = try CLI.run(["formats", "--pretty"])
+        #expect(formats.status == 64 && formats.stderr.contains("Unknown option '--pretty'"), "\(formats.stderr)")
         // A reader's flag is taken by every command that reads a file.
         let measure = try CLI.run(["measure", input, "--polyline-precision", "5"])
         #expect(measure.status == 0, "\(measure.stderr)")
