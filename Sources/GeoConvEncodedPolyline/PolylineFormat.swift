@@ -9,7 +9,10 @@ public enum PolylineOptions {
         name: "polyline-precision", key: "PRECISION", sides: [.read, .write],
         help: "Encoded-polyline precision: 5 (Google) or 6 (OSRM, Valhalla); 0…13 accepted. Default 6 for .polyline6, "
             + "else 5; for reading and writing alike (--oo PRECISION=6 --co PRECISION=5 set them apart).",
-        allowed: ("0…13 (5 for Google, 6 for OSRM and Valhalla)", { EncodedPolyline.supportedPrecisions.contains($0) }))
+        allowed: (
+            "0…13 (5 for Google, 6 for OSRM and Valhalla)",
+            { EncodedPolyline.supportedPrecisions.contains($0) }
+        ))
 }
 
 extension FileFormat {
