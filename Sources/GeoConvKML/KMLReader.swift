@@ -122,6 +122,8 @@ final class KMLReaderState {
     @exclusivity(unchecked) var reports = KMLDocumentReports()
     /// `--jobs`: the runs.
     @exclusivity(unchecked) var scheduler = KMLRunScheduling()
+    /// A run's reader: the parser's places (in the document made of the run) moved to the input's.
+    @exclusivity(unchecked) var relocation: (@Sendable (SourceLocation) -> SourceLocation)?
 
     init(
         parser: XMLPullParser, name: String, options: KMLReadOptions, diagnostics: DiagnosticLog,
@@ -158,12 +160,28 @@ final class KMLReaderState {
     /// Where the current element starts: its own line (libxml2 keeps no column for a node;
     /// the parser's line and column are where its read-ahead has got to, often lines later).
     func location() -> SourceLocation {
-        if let line = parser.nodeLine { return SourceLocation(file: name, line: line, column: parser.nodeColumn) }
-        return SourceLocation(file: name, line: parser.line, column: parser.column)
+        if let line = parser.nodeLine { return placed(line: line, column: parser.nodeColumn) }
+        return placed(line: parser.line, column: parser.column)
+    }
+
+    /// A place the parser gave, in the input (a run's reader reads a document of its own).
+    func placed(line: Int?, column: Int?) -> SourceLocation {
+        let place = SourceLocation(file: name, line: line, column: column)
+        return relocation.map { $0(place) } ?? place
+    }
+
+    /// An XML error, at its place in the input.
+    func inInput(_ error: XMLParseError) -> XMLParseError {
+        guard let relocation else { return error }
+        return error.moving { line, column in
+            let moved = relocation(SourceLocation(line: line, column: column > 0 ? column : nil))
+            return (moved.line ?? line, moved.column ?? 0)
+        }
     }
 
     func convert(_ error: XMLParseError) -> GeoConvError {
         if let failure = readFailure.error { return failure }
+        let error = inInput(error)
         return .xmlRefusal(
             error.message, isLimit: error.isLimit, line: error.line, column: error.column, file: name, format: "KML",
             underlyingError: error)
@@ -426,6 +444,7 @@ final class KMLReaderState {
                 return feature
             } catch {
                 guard options.skipsInvalidFeatures, !error.isLimit, parser.sourceFailure == nil else { throw error }
+                let error = inInput(error)
                 record { () throws(GeoConvError) in
                     try diagnostics.skip(
                         KMLCode.invalidFeatureSkipped, "skipped an invalid \(element): \(error.message)",

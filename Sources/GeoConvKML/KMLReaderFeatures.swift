@@ -511,7 +511,7 @@ extension KMLReaderState {
             warn(
                 KMLCode.repeatedDataRenamed,
                 "a <Data>/<SimpleData> named \"\(key)\" would stand for the feature's own <\(reserved ? key : key == "description" ? "description" : "name")>; it is kept as \"\(renamed)\"",
-                at: SourceLocation(file: name, line: place.line, column: place.column),
+                at: placed(line: place.line, column: place.column),
                 hint: "give the ExtendedData value another name")
             return
         }
@@ -524,7 +524,7 @@ extension KMLReaderState {
         warn(
             KMLCode.repeatedDataRenamed,
             "the name \"\(key)\" is given twice in one placemark's ExtendedData; the second value is kept as \"\(renamed)\"",
-            at: SourceLocation(file: name, line: place.line, column: place.column),
+            at: placed(line: place.line, column: place.column),
             hint: "give each <Data>/<SimpleData> of a placemark its own name")
     }
 

@@ -18,14 +18,10 @@ extension KMLReaderState {
             guard error.isInvalidValue, parser.sourceFailure == nil else {
                 throw error
             }
-            do throws(GeoConvError) {
-                try diagnostics.warn(
-                    KMLCode.invalidCoordinates, "a \(element) is dropped: \(error.message)", at: start,
-                    hint: "fix the <coordinates>; the placemark is kept without this geometry")
-            } catch let strict {
-                throw XMLParseError(
-                    message: strict.message, line: start.line ?? error.line, column: start.column ?? error.column)
-            }
+            // (Under --strict, `next()` throws it once this placemark is read.)
+            warn(
+                KMLCode.invalidCoordinates, "a \(element) is dropped: \(error.message)", at: start,
+                hint: "fix the <coordinates>; the placemark is kept without this geometry")
             // Skip to the end of this geometry element (the error came from inside it).
             while let event = try parser.next() {
                 if case .end(let name) = event, name == element { break }

@@ -37,17 +37,4 @@ extension KMLSplitter {
             return moved
         }
     }
-
-    /// `message` with each "line N" in it (libxml2 names the line of an unclosed start tag:
-    /// "Opening and ending tag mismatch: Point line 12 and Placemark") moved by `move` from
-    /// the run's document to the input.
-    static func relocatingLines(in message: String, by move: (Int) -> Int) -> String {
-        let words = message.split(separator: " ", omittingEmptySubsequences: false)
-        guard words.count > 1 else { return message }
-        var moved = words.map(String.init)
-        for index in 1..<words.count where words[index - 1] == "line" {
-            if let line = Int(words[index]) { moved[index] = String(move(line)) }
-        }
-        return moved.joined(separator: " ")
-    }
 }

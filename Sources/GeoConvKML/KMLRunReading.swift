@@ -137,25 +137,18 @@ struct KMLRunContext: Sendable {
             state.sawDocument = snapshot.sawDocument
             state.headerDone = true
             state.scheduler.runElement = marker
+            state.relocation = relocate
             while let feature = try state.next() {
-                outcome.features.append((consume feature, state.lastLocation.map(relocate)))
+                outcome.features.append((consume feature, state.lastLocation))
             }
             outcome.usedStyles = state.reports.usedStyles
             outcome.usedFields = state.reports.usedFields
             // (An error the reader caught and got past must not hide that the fast path gave up.)
             if parser.gaveUp { throw GeoConvError(.unsupported, "the fast XML path gave up") }
         } catch {
-            var relocated = error.relocated(relocate)
-            relocated.message = KMLSplitter.relocatingLines(in: relocated.message) { line in
-                relocate(SourceLocation(line: line, column: nil)).line ?? line
-            }
-            outcome.error = relocated
+            // (Its places are the input's: the reader places what it reports through `relocate`.)
+            outcome.error = error
         }
-        // The log's places are the input's (it is absorbed into the main reader's).
-        let placed = DiagnosticLog(strict: strict)
-        placed.listsEveryWarning = listsEveryWarning
-        placed.absorb(log, relocating: relocate)
-        outcome.log = placed
         return outcome
     }
 }

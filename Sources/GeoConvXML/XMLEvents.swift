@@ -37,6 +37,37 @@ public struct XMLParseError: Error, Hashable, Sendable {
     public var isInvalidValue: Bool = false
     /// libxml2's error code (`xmlParserErrors`), for errors libxml2 raised.
     public var libxmlCode: Int32?
+    /// The number libxml2 gave with its error (`int1`: a line, a depth), 0 when none.
+    public var libxmlNumber = 0
+    /// The start tag an error is about when its message names that tag's line, so that the
+    /// line moves with the error's own place (`movingLines`) and no message text is parsed.
+    public var startTag: StartTagMention?
+
+    /// A start tag a message names with its line, in libxml2's words for the error's kind.
+    public struct StartTagMention: Hashable, Sendable {
+        /// What the message says about the tag.
+        public enum Kind: Hashable, Sendable {
+            /// An end tag `closedBy` that does not close the element opened here.
+            case mismatched(closedBy: String)
+            /// The document ends inside the element.
+            case unfinished
+        }
+
+        /// The element's name.
+        public var name: String
+        /// The 1-based line its start tag is on.
+        public var line: Int
+        /// What the message says.
+        public var kind: Kind
+
+        /// libxml2's message for the mention (its version 2.9 and later words).
+        public var message: String {
+            switch kind {
+            case .mismatched(let closedBy): "Opening and ending tag mismatch: \(name) line \(line) and \(closedBy)"
+            case .unfinished: "Premature end of data in tag \(name) line \(line)"
+            }
+        }
+    }
 
     /// Creates an error.
     public init(message: String, line: Int, column: Int, isLimit: Bool = false) {
@@ -44,6 +75,19 @@ public struct XMLParseError: Error, Hashable, Sendable {
         self.line = line
         self.column = column
         self.isLimit = isLimit
+    }
+
+    /// The error with its line, column and the start tag it names moved by `move` (from a
+    /// document made of part of an input to the input itself).
+    public func moving(by move: (_ line: Int, _ column: Int) -> (line: Int, column: Int)) -> XMLParseError {
+        var moved = self
+        if line > 0 { (moved.line, moved.column) = move(line, column) }
+        if var tag = startTag {
+            tag.line = move(tag.line, 0).line
+            moved.startTag = tag
+            moved.message = tag.message
+        }
+        return moved
     }
 }
 

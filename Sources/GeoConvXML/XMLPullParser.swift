@@ -83,6 +83,9 @@ public final class XMLPullParser {
                 var parseError = XMLParseError(
                     message: message, line: Int(error.pointee.line), column: Int(error.pointee.int2))
                 parseError.libxmlCode = error.pointee.code
+                parseError.libxmlNumber = Int(error.pointee.int1)
+                parseError.startTag = XMLPullParser.startTagMention(in: error.pointee)
+                if let mention = parseError.startTag { parseError.message = mention.message }
                 source.libxmlError = parseError
             }, context)
     }
@@ -124,6 +127,21 @@ public final class XMLPullParser {
     public var gaveUp: Bool { fast?.gaveUp ?? false }
 
     deinit { xmlFreeTextReader(reader) }
+
+    /// The start tag a libxml2 error names with its line (its `str1` and `int1`), for the
+    /// kinds of error whose message does.
+    fileprivate static func startTagMention(in error: xmlError) -> XMLParseError.StartTagMention? {
+        guard error.int1 > 0, let name = error.str1.map({ String(cString: $0) }) else { return nil }
+        let kind: XMLParseError.StartTagMention.Kind
+        switch xmlParserErrors(rawValue: UInt32(bitPattern: error.code)) {
+        case XML_ERR_TAG_NAME_MISMATCH:
+            guard let closedBy = error.str2.map({ String(cString: $0) }) else { return nil }
+            kind = .mismatched(closedBy: closedBy)
+        case XML_ERR_TAG_NOT_FINISHED: kind = .unfinished
+        default: return nil
+        }
+        return XMLParseError.StartTagMention(name: name, line: Int(error.int1), kind: kind)
+    }
 
     /// The 1-based line of the node being read.
     public var line: Int {
@@ -196,9 +214,11 @@ public final class XMLPullParser {
         if source.reachedEnd, openElements > 0, code == XML_ERR_DOCUMENT_END || code == XML_ERR_TAG_NOT_FINISHED {
             var plain = error  // libxml2's code kept
             plain.message = "the document ends before its elements are closed: the file is truncated"
+            plain.startTag = nil  // (the message no longer names it)
             return plain
         }
-        if error.message.hasPrefix("Excessive depth") {
+        if code == XML_ERR_INTERNAL_ERROR, error.libxmlNumber > 0 {
+            // "Excessive depth in document: 256 use XML_PARSE_HUGE option": libxml2's own depth guard.
             var limit = error
             limit.message = "XML nested deeper than \(maximumDepth) elements"
             limit.isLimit = true

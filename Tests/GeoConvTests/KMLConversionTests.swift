@@ -51,6 +51,23 @@ struct KMLConversionTests {
         #expect(info.losses["geojson"]?.contains { $0.contains("[embedded-files-dropped]") } == true)
     }
 
+    @Test("--strict and coordinates that are not numbers: a data loss at the geometry, with the warning's own hint")
+    func strictInvalidCoordinates() throws {
+        let text =
+            #"<kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><Point><coordinates>1,x</coordinates>"#
+            + "</Point></Placemark></kml>\n"
+        let input = InputSource.memory(Array(text.utf8), name: "bad.kml")
+        let refused = #expect(throws: GeoConvError.self) {
+            _ = try Converter().convert(
+                input, to: .memory, options: ConversionOptions(outputFormat: .geoJSON, strict: true))
+        }
+        #expect(refused?.code == .dataLoss)  // (was refused as XML that is not well-formed)
+        #expect(refused?.message.hasPrefix("a Point is dropped: 'x' in <coordinates> is not a number") == true)
+        #expect(refused?.location?.line == 1)
+        #expect(refused?.location?.column == 56)
+        #expect(refused?.hint == "fix the <coordinates>; the placemark is kept without this geometry")
+    }
+
     @Test("What is said about a KMZ's KML is placed in the archive's entry, not in the temporary file it is read from")
     func kmzPlaces() throws {
         let path = Fixtures.conformance.appendingPathComponent("kml/libkml/style/remote-styleurl.kmz").path

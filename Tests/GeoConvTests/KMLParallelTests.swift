@@ -117,6 +117,26 @@ struct KMLParallelTests {
         #expect(features[3_205].properties["geoconv:folder"] == ["second", "inner", "few"])
     }
 
+    @Test("A line a warning names inside a run is the input's, with one thread or several")
+    func lineNamedInARun() throws {
+        // An empty <gx:coord> in a Placemark of a run: the warning names the line it is on.
+        let track =
+            "<Placemark><gx:Track><when>2020-01-01T00:00:00Z</when><when>2020-01-01T00:01:00Z</when>\n"
+            + "<gx:coord>1 2 0</gx:coord><gx:coord></gx:coord></gx:Track></Placemark>"
+        let text = Self.document().replacingOccurrences(of: #"<Placemark id="p1200">"#, with: track + "\n<Placemark>")
+        let line = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex {
+            $0.contains("<gx:coord></gx:coord>")
+        }.map { $0 + 1 }
+        #expect((line ?? 0) > 1_000)  // well inside the runs
+        for jobs in [1, 2] {
+            let report = try convert(text, jobs: jobs)
+            let entry = report.diagnostics.entries["kml.empty-coord-dropped"]
+            #expect(entry?.count == 1, "--jobs \(jobs)")
+            #expect(entry?.first.message.contains("<gx:coord> (line \(line ?? 0));") == true, "--jobs \(jobs)")
+            #expect(entry?.first.location?.line == (line ?? 0) - 1, "--jobs \(jobs)")
+        }
+    }
+
     @Test("Reprojected (transforms on one thread): runs parsed on the workers, one thread's output and messages")
     func reprojectedRuns() throws {
         let text = Self.document()
