@@ -23,7 +23,15 @@ let package = Package(
     // The oldest releases with the Synchronization module (`Mutex`, `Atomic`), which the core uses.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .visionOS(.v2)],
     products: [
-        .library(name: "GeoConv", targets: ["GeoConv"]),
+        // `import GeoConv` re-exports the modules listed with it; they are listed so that the
+        // API digester (scripts/check-api-breaks) compares each of them with the last tag.
+        .library(
+            name: "GeoConv",
+            targets: [
+                "GeoConv", "GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvGeometry", "GeoConvGeometryEncoding",
+                "GeoConvProjection", "GeoConvRender", "GeoConvGeoJSON", "GeoConvKML", "GeoConvGPX", "GeoConvCSV",
+                "GeoConvWKT", "GeoConvEncodedPolyline", "GeoConvShapefile", "GeoConvGeoParquet",
+            ]),
         // The XML layer alone, for the fuzzer that checks the fast XML path against libxml2.
         .library(name: "GeoConvXML", targets: ["GeoConvXML"]),
         .executable(name: "geoconv", targets: ["GeoConvCLI"]),
