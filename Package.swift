@@ -252,7 +252,9 @@ let package = Package(
             name: "GeoConvGPXTests", dependencies: ["GeoConvGPX", "GeoConvTestSupport"], swiftSettings: strictSwift),
         .testTarget(
             name: "GeoConvCSVTests", dependencies: ["GeoConvCSV", "GeoConvTestSupport"], swiftSettings: strictSwift),
-        .testTarget(name: "GeoConvShapefileTests", dependencies: ["GeoConv", "GeoConvTestSupport"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "GeoConvShapefileTests", dependencies: ["GeoConvShapefile", "GeoConvTestSupport"],
+            swiftSettings: strictSwift),
         .testTarget(name: "GeoConvCoreTests", dependencies: ["GeoConvCore", "GeoConvTestSupport"],
             swiftSettings: strictSwift),
         .testTarget(
@@ -267,7 +269,8 @@ let package = Package(
             swiftSettings: strictSwift),
         .testTarget(name: "GeoConvRenderTests", dependencies: ["GeoConvRender", "GeoConvTestSupport"],
             swiftSettings: strictSwift),
-        .testTarget(name: "GeoConvGeoParquetTests", dependencies: ["GeoConv", "GeoConvParquet", "GeoConvTestSupport"],
+        .testTarget(
+            name: "GeoConvGeoParquetTests", dependencies: ["GeoConvGeoParquet", "GeoConvTestSupport"],
             swiftSettings: strictSwift),
         .testTarget(
             name: "GeoConvKMLTests", dependencies: ["GeoConvKML", "GeoConvXML", "GeoConvTestSupport"],
@@ -275,7 +278,7 @@ let package = Package(
         .testTarget(
             name: "GeoConvTests",
             dependencies: [
-                "GeoConv", "GeoConvParallel", "GeoConvXML", "GeoConvCLI", "GeoConvTestSupport",
+                "GeoConv", "GeoConvParallel", "GeoConvXML", "GeoConvParquet", "GeoConvCLI", "GeoConvTestSupport",
                 .target(name: "CLibXML2", condition: .when(platforms: pkgConfigPlatforms)),
                 .target(name: "CSQLite", condition: .when(platforms: pkgConfigPlatforms, traits: ["Rendering"])),
                 .target(name: "CPROJ", condition: .when(traits: ["PROJ"])),

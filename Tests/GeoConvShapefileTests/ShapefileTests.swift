@@ -1,21 +1,29 @@
 import Foundation
-import GeoConv
+import GeoConvCore
+import GeoConvFormatKit
+import GeoConvIO
+import GeoConvShapefile
 import GeoConvTestSupport
 import Testing
 
 #if Shapefile
-/// Shapefiles read and written through shapelib, held to the fixtures' sources
-/// (`testdata/shapefile/source/`, made into shapefiles by GDAL: `scripts/make-shapefile-fixtures.sh`)
-/// and to GDAL reading what geoconv writes.
+/// Shapefiles read through the format's reader alone (shapelib), held to the fixtures' sources
+/// (`testdata/shapefile/source/`, made into shapefiles by GDAL: `scripts/make-shapefile-fixtures.sh`).
+/// Conversions, the CLI and GDAL reading what geoconv writes: `GeoConvTests` (Shapefile*Tests).
 @Suite("Shapefile")
 struct ShapefileTests {
+    /// What the Shapefile reader makes of a file (no pipeline: no reprojection).
+    static func read(
+        path: String, options: ConversionOptions = ConversionOptions()
+    ) throws -> (header: DocumentHeader, features: [Feature], diagnostics: DiagnosticLog) {
+        try FormatIO.read(try ByteReader(.file(path)), as: .shapefile, options: options)
+    }
+
     static func load(
         _ name: String, options: ConversionOptions = ConversionOptions()
-    ) throws -> (OverlayDocument, DiagnosticLog) {
-        let log = DiagnosticLog()
-        let document = try OverlayDocument.load(
-            .file(Fixtures.testdata("shapefile/\(name)")), options: options, diagnostics: log)
-        return (document, log)
+    ) throws -> (document: (header: DocumentHeader, features: [Feature]), log: DiagnosticLog) {
+        let read = try read(path: Fixtures.testdata("shapefile/\(name)"), options: options)
+        return ((read.header, read.features), read.diagnostics)
     }
 
     static func c(_ lon: Double, _ lat: Double, _ z: Double? = nil) -> Coordinate {
@@ -99,8 +107,8 @@ struct ShapefileTests {
                 toPath: directory.appendingPathComponent("s.\(part)").path)
         }
         try "System".write(to: directory.appendingPathComponent("s.cpg"), atomically: true, encoding: .utf8)
-        let log = DiagnosticLog()
-        let document = try OverlayDocument.load(.file(directory.appendingPathComponent("s.shp").path), diagnostics: log)
+        let (_, features, log) = try Self.read(path: directory.appendingPathComponent("s.shp").path)
+        let document = (features: features, log: log)
         // The language driver's CP1252 (stops-ldid), or UTF-8 else ISO-8859-1 (stops: no driver id).
         #expect(document.features.map(\.title) == ["Gare de Lyon", "Besançon Viotte", "Señora de la Peña"])
         let warning = try #require(log.entries["shapefile.unknown-code-page"])
@@ -109,56 +117,15 @@ struct ShapefileTests {
         #expect(warning.first.message.contains(readAs))
     }
 
-    @Test(
-        "A .prj PROJ cannot read: carried shapefile → shapefile with a warning; to degrees, refused with a hint",
-        .enabled(if: BuiltTraits.proj))
-    func unreadablePRJ() throws {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("geoconv-prj-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        for part in ["shp", "shx", "dbf"] {
-            try FileManager.default.copyItem(
-                atPath: Fixtures.testdata("shapefile/roads.\(part)"),
-                toPath: directory.appendingPathComponent("r.\(part)").path)
-        }
-        let prj =
-            #"PROJCS["Unknown Projection",GEOGCS["GCS_unknown",DATUM["D_unknown",SPHEROID["unknown",0,0]]],"#
-            + #"PROJECTION["No_Such_Projection"],UNIT["Meter",1]]"#
-        try prj.write(to: directory.appendingPathComponent("r.prj"), atomically: true, encoding: .utf8)
-        let input = directory.appendingPathComponent("r.shp").path
-        let out = directory.appendingPathComponent("out.shp").path
-        let report = try Converter().convert(.file(input), to: .file(out))
-        #expect(report.diagnostics.entries["proj.crs-not-understood"]?.first.isNote == false)
-        #expect(try String(contentsOfFile: directory.appendingPathComponent("out.prj").path, encoding: .utf8) == prj)
-        let before = try OverlayDocument.load(.file(input)).features
-        let after = try OverlayDocument.load(.file(out)).features
-        #expect(after.map(\.geometry) == before.map(\.geometry) && !after.isEmpty)
-        let error = #expect(throws: GeoConvError.self) {
-            _ = try Converter().convert(.file(input), to: .memory, options: ConversionOptions(outputFormat: .geoJSON))
-        }
-        #expect(error?.hint?.contains("--s-srs") == true, "\(String(describing: error))")
-    }
-
-    @Test("A .zip of shapefiles is read whole, one after the other, from a file or from standard input")
+    @Test("A .zip of shapefiles is read whole, one after the other, from a file or from bytes in memory")
     func zipped() throws {
         let (document, log) = try Self.load("both.zip")
         #expect(document.features.count == 5)
         #expect(document.features[3].properties["ref"] == "A1")
         #expect(log.entries["shapefile.layers-merged"] != nil)
-        let piped = try CLI.run(
-            [
-                "-c", "\"$0\" - - --from shapefile --to geojsonseq < \(Fixtures.testdata("shapefile/both.zip"))",
-                CLI.executable.path,
-            ],
-            shell: true)
-        #expect(piped.status == 0 && piped.stdout.split(separator: "\n").count == 5, "\(piped.stderr)")
-    }
-
-    @Test("A .shp on standard input is refused, saying what to give instead")
-    func standardInput() throws {
-        let result = try CLI.run(["-", "out.geojson", "--from", "shapefile"], stdin: "not a shapefile")
-        #expect(result.status == 64 && result.stderr.contains("give the .shp's path"), "\(result.stderr)")
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.testdata("shapefile/both.zip"))))
+        let piped = try FormatIO.read(bytes: bytes, as: .shapefile, name: "-")
+        #expect(piped.features == document.features)
     }
 
     /// A dBASE III table with these text fields and rows (what GeoTools writes when two
@@ -189,15 +156,14 @@ struct ShapefileTests {
     @Test("Two fields of one name: both kept, the second renamed as GDAL renames it, with a warning")
     func duplicateFieldNames() throws {
         let directory = try Fixtures.temporaryDirectory()
-        let csv = directory.appendingPathComponent("points.csv").path
         let shp = directory.appendingPathComponent("dup.shp").path
-        try "lon,lat\n1,2\n3,4\n".write(toFile: csv, atomically: false, encoding: .utf8)
-        _ = try Converter().convert(.file(csv), to: .file(shp))
+        let points = [Feature(geometry: .point(Self.c(1, 2))), Feature(geometry: .point(Self.c(3, 4)))]
+        try FormatIO.write(points, as: .shapefile, toFile: shp)
         let table = Self.dbf(
             fields: ["TestColumn", "TestColumn", "testcolumn"], rows: [["a", "b", "c"], ["d", "e", "f"]])
         try Data(table).write(to: directory.appendingPathComponent("dup.dbf"))
-        let log = DiagnosticLog()
-        let document = try OverlayDocument.load(.file(shp), diagnostics: log)
+        let (_, features, log) = try Self.read(path: shp)
+        let document = (features: features, log: log)
         #expect(
             document.features.map { Array($0.properties.keys) }
                 == Array(repeating: ["TestColumn", "TestColumn2", "testcolumn"], count: 2))

@@ -89,6 +89,24 @@ public enum FormatIO {
         return (header, features, diagnostics)
     }
 
+    /// `features` written by `format`'s writer to the file at `path` (a format of several
+    /// files, such as a shapefile, writes them beside it), with its diagnostics.
+    @discardableResult
+    public static func write(
+        _ features: [Feature], header: DocumentHeader = DocumentHeader(), as format: FileFormat, toFile path: String,
+        options: ConversionOptions = ConversionOptions()
+    ) throws(GeoConvError) -> DiagnosticLog {
+        guard let makeWriter = format.makeWriter else { throw GeoConvError(.usage, "\(format.name) cannot be written") }
+        let output = try ByteWriter(.file(path))
+        let diagnostics = DiagnosticLog()
+        var writer = try makeWriter(output, options, diagnostics)
+        try writer.begin(header)
+        for feature in features { try writer.write(feature) }
+        try writer.finish()
+        try output.commit()
+        return diagnostics
+    }
+
     /// `features` as `format`'s writer writes them into memory, with its diagnostics.
     public static func write(
         _ features: [Feature], header: DocumentHeader = DocumentHeader(), as format: FileFormat,
