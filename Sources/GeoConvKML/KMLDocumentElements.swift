@@ -89,7 +89,7 @@ extension KMLReaderState {
             warn(code, "\(element) elements are not carried over", at: location())
             if !isEmpty { try parser.skipElement() }
         case .containerData:
-            if !isEmpty && !headerDone && containers.count <= 1 {
+            if !isEmpty && !headerDone && folders.depth <= 1 {
                 try readDocumentData()
             } else {
                 try dropContainerPart(element, isEmpty: isEmpty)
@@ -100,12 +100,8 @@ extension KMLReaderState {
     }
 
     func openContainer(_ element: String, isEmpty: Bool) {
-        let isFolder = element == "Folder" || sawDocument
-        if element == "Document" { sawDocument = true }
-        if !isEmpty {
-            containers.append((isFolder, nil, 0))
-            folderCache.isValid = false
-        } else if isFolder {
+        let isFolder = folders.start(element, isEmpty: isEmpty)
+        if isEmpty && isFolder {
             warn(
                 KMLCode.emptyFolderDropped,
                 "an empty Folder is not carried over: folders are rebuilt from the features in them",
@@ -114,35 +110,29 @@ extension KMLReaderState {
     }
 
     func readContainerName(isEmpty: Bool) throws(XMLParseError) {
-        guard !containers.isEmpty && !isEmpty else {
+        guard let container = folders.current, !isEmpty else {
             if !isEmpty { try parser.skipElement() }  // outside any Document or Folder: nothing to carry
             return
         }
         let at = location()
         let text = try parser.readElementText()
-        containers[containers.count - 1].name = text
-        if let closed = closedFolder, closed.depth == containers.count - 1, closed.name == text,
-            closed.featuresMet == reports.featuresMet,
-            containers[containers.count - 1].isFolder
-        {
-            // Folders are rebuilt from each feature's folder path, which cannot tell the two apart.
+        if folders.name(text, featuresMet: reports.featuresMet) {
             warn(
                 KMLCode.foldersMerged,
                 "this Folder and the one before it are both named \"\(text)\": they are written as one Folder",
                 at: at, hint: "give sibling folders different names to keep them apart")
         }
-        folderCache.isValid = false
-        if !containers[containers.count - 1].isFolder && !headerDone { header.name = text }
+        if !container.isFolder && !headerDone { header.name = text }
     }
 
     func readContainerDescription(isEmpty: Bool) throws(XMLParseError) {
-        guard !containers.isEmpty && !isEmpty else {
+        guard let container = folders.current, !isEmpty else {
             if !isEmpty { try parser.skipElement() }
             return
         }
         let at = location()
         let text = try parser.readElementMarkup()  // (XHTML kept as markup, as a placemark's)
-        if !containers[containers.count - 1].isFolder && !headerDone {
+        if !container.isFolder && !headerDone {
             header.description = text
         } else {
             warn(KMLCode.folderDescriptionDropped, "folder descriptions are not carried over", at: at)
@@ -225,7 +215,7 @@ extension KMLReaderState {
     func readFeature(_ element: String, isEmpty: Bool) throws(XMLParseError) -> Feature? {
         lastLocation = location()
         let id = parser.attribute("id")
-        if !containers.isEmpty { containers[containers.count - 1].features += 1 }
+        folders.count()
         reports.featuresMet += 1
         do throws(XMLParseError) {
             let feature = try parseFeature(element, id: id, isEmpty: isEmpty)

@@ -76,8 +76,10 @@ public struct KMLReader: FeatureReader {
 
 /// The reader's mutable state (a class, so the parser's position and the tables are shared by
 /// the helper functions), in named parts:
-/// - the element reader, here: the parser, where it is (containers, the header, the feature
-///   being handed out) and what it caches for the next Placemark;
+/// - the element reader, here: the parser and its places in the input, the header, the
+///   features being handed out and what it caches for the next Placemark; the elements of
+///   the document's level are dispatched through `KMLDocumentElement`'s table;
+/// - where it is among the Documents and Folders (`KMLFolders`);
 /// - the document's tables (`KMLDocumentTables`): what a Placemark reads through — shared
 ///   styles, StyleMaps, schemas — and what a run read on a worker starts from;
 /// - what the document's end reports (`KMLDocumentReports`): the styles and fields used, where
@@ -94,17 +96,14 @@ final class KMLReaderState {
     /// KML edges go the shorter way round, as Google Earth draws them.
     @exclusivity(unchecked) var header = DocumentHeader(edgesTakeShorterWay: true)
     @exclusivity(unchecked) var headerDone = false
-    @exclusivity(unchecked) var sawDocument = false
     /// Features read and not yet returned (a run's), with where each starts.
     @exclusivity(unchecked) var pending = Deque<(feature: Feature, location: SourceLocation?)>()
     /// An error a run ended with, thrown once its features before it are returned.
     @exclusivity(unchecked) var pendingError: GeoConvError?
     /// How many properties the last placemark with more than a few had (`parseExtendedData`).
     @exclusivity(unchecked) var largeExtendedData = 0
-    @exclusivity(unchecked) var containers: [(isFolder: Bool, name: String?, features: Int)] = []
-    /// `geoconv:folder` for the placemarks in the current folders, made once per folder
-    /// change (`folderValue()`); every change of a container's place or name clears it.
-    @exclusivity(unchecked) var folderCache: (value: JSONValue?, isValid: Bool) = (nil, false)
+    /// Where the reader is among the Documents and Folders.
+    @exclusivity(unchecked) var folders = KMLFolders()
     /// While an ExtendedData is read: the schema of its SchemaData, and the place of the next
     /// SimpleData in it (state here, not captured by the reading closure: no boxed variables
     /// checked for exclusive access on every SimpleData).
@@ -112,9 +111,6 @@ final class KMLReaderState {
     @exclusivity(unchecked) var simpleDataPlace = 0
     @exclusivity(unchecked) var lastLocation: SourceLocation?
     @exclusivity(unchecked) var finished = false
-    /// The last Folder closed that held features: its depth (containers around it), its name
-    /// and `featuresMet` then, to tell a sibling of the same name that comes straight after.
-    @exclusivity(unchecked) var closedFolder: (depth: Int, name: String?, featuresMet: Int)?
 
     /// The document's tables.
     @exclusivity(unchecked) var tables = KMLDocumentTables()
@@ -123,7 +119,7 @@ final class KMLReaderState {
     /// `--jobs`: the runs.
     @exclusivity(unchecked) var scheduler = KMLRunScheduling()
     /// A run's reader: the parser's places (in the document made of the run) moved to the input's.
-    @exclusivity(unchecked) var relocation: (@Sendable (SourceLocation) -> SourceLocation)?
+    @exclusivity(unchecked) var relocation: KMLRunPlaces?
 
     init(
         parser: XMLPullParser, name: String, options: KMLReadOptions, diagnostics: DiagnosticLog,
@@ -166,16 +162,17 @@ final class KMLReaderState {
 
     /// A place the parser gave, in the input (a run's reader reads a document of its own).
     func placed(line: Int?, column: Int?) -> SourceLocation {
-        let place = SourceLocation(file: name, line: line, column: column)
-        return relocation.map { $0(place) } ?? place
+        guard let relocation, let line else { return SourceLocation(file: name, line: line, column: column) }
+        let moved = relocation.move(line: line, column: column)
+        return SourceLocation(file: name, line: moved.line, column: moved.column)
     }
 
     /// An XML error, at its place in the input.
     func inInput(_ error: XMLParseError) -> XMLParseError {
         guard let relocation else { return error }
         return error.moving { line, column in
-            let moved = relocation(SourceLocation(line: line, column: column > 0 ? column : nil))
-            return (moved.line ?? line, moved.column ?? 0)
+            let moved = relocation.move(line: line, column: column > 0 ? column : nil)
+            return (moved.line, moved.column ?? 0)
         }
     }
 
@@ -236,7 +233,7 @@ final class KMLReaderState {
         reports.usedStyles.formUnion(outcome.usedStyles)
         reports.usedFields.formUnion(outcome.usedFields)
         reports.featuresMet += outcome.run.placemarks
-        if !containers.isEmpty { containers[containers.count - 1].features += outcome.run.placemarks }
+        folders.count(outcome.run.placemarks)
         diagnostics.absorb(outcome.log)
         if pending.isEmpty {
             // (Taken over, not copied: its features are moved out one by one.)
@@ -290,17 +287,14 @@ final class KMLReaderState {
             switch event {
             case .text: return nil
             case .end(let element):
-                if element == "Document" || element == "Folder", let container = containers.popLast() {
-                    folderCache.isValid = false
+                if element == "Document" || element == "Folder",
+                    let container = folders.end(featuresMet: reports.featuresMet)
+                {
                     if container.isFolder && container.features == 0 {
                         warn(
                             KMLCode.emptyFolderDropped,
                             "an empty Folder\(container.name.map { " (\"\($0)\")" } ?? "") is not carried over: folders are rebuilt from the features in them",
                             at: location())
-                    }
-                    if !containers.isEmpty { containers[containers.count - 1].features += container.features }
-                    if container.isFolder, container.features > 0 {
-                        closedFolder = (containers.count, container.name, reports.featuresMet)
                     }
                 }
                 return nil

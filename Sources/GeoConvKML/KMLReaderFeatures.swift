@@ -58,12 +58,7 @@ extension KMLReaderState {
     // MARK: Features
 
     /// The folders the next placemark is in, as its `geoconv:folder` value (`nil` for none).
-    func folderValue() -> JSONValue? {
-        if folderCache.isValid { return folderCache.value }
-        let path = containers.filter(\.isFolder).map { JSONValue.string($0.name ?? "") }
-        folderCache = (path.isEmpty ? nil : .array(path), true)
-        return folderCache.value
-    }
+    func folderValue() -> JSONValue? { folders.folderValue() }
 
     func parseFeature(_ element: String, id: String?, isEmpty: Bool) throws(XMLParseError) -> Feature {
         var feature = Feature(geometry: nil)

@@ -202,7 +202,7 @@ extension KMLReaderState {
     /// read with, after the features and warnings read before it.
     func cutRun(_ index: Int, from reading: KMLRunReading) {
         guard let run = reading.splitter.takeRun(index) else { return }
-        if !containers.isEmpty { containers[containers.count - 1].features += run.placemarks }
+        folders.count(run.placemarks)
         reports.featuresMet += run.placemarks
         closeCutPieces()
         scheduler.cut?.append(.run(run, snapshot))

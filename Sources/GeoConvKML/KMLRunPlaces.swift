@@ -22,19 +22,27 @@ extension KMLSplitter {
     /// Places in the document a run is read as — `prefix` (the input's declaration and root
     /// element, padded), then the run's bytes — moved to the input's: the one place a KML
     /// run's lines and columns become the document's.
-    static func relocation(of run: Run, after prefix: [UInt8]) -> @Sendable (SourceLocation) -> SourceLocation {
+    static func relocation(of run: Run, after prefix: [UInt8]) -> KMLRunPlaces {
         let (prefixLines, prefixLastLine) = lineBreaks(in: prefix)
-        let (line, column) = (run.line, run.column)
-        return { location in
-            guard let at = location.line else { return location }
-            var moved = location
-            if at == prefixLines + 1 {
-                moved.line = line
-                moved.column = location.column.map { column + $0 - 1 - prefixLastLine }
-            } else if at > prefixLines + 1 {
-                moved.line = line + at - 1 - prefixLines
-            }
-            return moved
-        }
+        return KMLRunPlaces(
+            prefixLines: prefixLines, prefixLastLine: prefixLastLine, line: run.line, column: run.column)
+    }
+}
+
+/// How a place in the document a run is read as moves to the input: the lines of the prefix
+/// before the run, the length of its last line, and where the run starts in the input.
+/// (Arithmetic on the line and column only: a run's reader places every element it may
+/// report, and nothing else is made per place.)
+struct KMLRunPlaces: Sendable {
+    let prefixLines: Int
+    let prefixLastLine: Int
+    let line: Int
+    let column: Int
+
+    /// `line` and `column` (`nil`: unknown) of the run's document, in the input.
+    func move(line at: Int, column: Int?) -> (line: Int, column: Int?) {
+        if at == prefixLines + 1 { return (line, column.map { self.column + $0 - 1 - prefixLastLine }) }
+        if at > prefixLines + 1 { return (line + at - 1 - prefixLines, column) }
+        return (at, column)
     }
 }

@@ -8,8 +8,7 @@ internal import Synchronization
 /// the run's marker.
 struct KMLReaderSnapshot {
     var tables: KMLDocumentTables
-    var containers: [(isFolder: Bool, name: String?, features: Int)]
-    var sawDocument: Bool
+    var folders: KMLFolders
 }
 
 /// A run's features, read on a worker or on the reader's thread, with their places in the
@@ -75,7 +74,7 @@ final class KMLRunReading {
 extension KMLReaderState {
     /// The tables a run's reader starts from.
     var snapshot: KMLReaderSnapshot {
-        KMLReaderSnapshot(tables: tables.withoutCaches, containers: containers, sawDocument: sawDocument)
+        KMLReaderSnapshot(tables: tables.withoutCaches, folders: folders.forRun)
     }
 
 }
@@ -131,10 +130,8 @@ struct KMLRunContext: Sendable {
             var runOptions = options
             runOptions.cutsRuns = false
             let state = KMLReaderState(parser: parser, name: name, options: runOptions, diagnostics: log)
-            state.containers = snapshot.containers
-            state.folderCache.isValid = false
+            state.folders = snapshot.folders
             state.tables = snapshot.tables
-            state.sawDocument = snapshot.sawDocument
             state.headerDone = true
             state.scheduler.runElement = marker
             state.relocation = relocate

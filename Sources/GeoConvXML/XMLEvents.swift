@@ -37,11 +37,23 @@ public struct XMLParseError: Error, Hashable, Sendable {
     public var isInvalidValue: Bool = false
     /// libxml2's error code (`xmlParserErrors`), for errors libxml2 raised.
     public var libxmlCode: Int32?
-    /// The number libxml2 gave with its error (`int1`: a line, a depth), 0 when none.
-    public var libxmlNumber = 0
+    /// Whether libxml2's own depth guard raised it (its error 1 with the depth it allows).
+    var isLibxmlDepthGuard = false
     /// The start tag an error is about when its message names that tag's line, so that the
-    /// line moves with the error's own place (`movingLines`) and no message text is parsed.
-    public var startTag: StartTagMention?
+    /// line moves with the error's own place (`moving(by:)`) and no message text is parsed.
+    public var startTag: StartTagMention? {
+        get { startTagBox?.mention }
+        set { startTagBox = newValue.map(StartTagBox.init) }
+    }
+    /// (Boxed: every parser call throws this type, so it stays a few words long.)
+    private var startTagBox: StartTagBox?
+
+    private final class StartTagBox: Hashable, Sendable {
+        let mention: StartTagMention
+        init(_ mention: StartTagMention) { self.mention = mention }
+        static func == (lhs: StartTagBox, rhs: StartTagBox) -> Bool { lhs.mention == rhs.mention }
+        func hash(into hasher: inout Hasher) { hasher.combine(mention) }
+    }
 
     /// A start tag a message names with its line, in libxml2's words for the error's kind.
     public struct StartTagMention: Hashable, Sendable {

@@ -83,7 +83,8 @@ public final class XMLPullParser {
                 var parseError = XMLParseError(
                     message: message, line: Int(error.pointee.line), column: Int(error.pointee.int2))
                 parseError.libxmlCode = error.pointee.code
-                parseError.libxmlNumber = Int(error.pointee.int1)
+                parseError.isLibxmlDepthGuard =
+                    error.pointee.code == XML_ERR_INTERNAL_ERROR.rawValue && error.pointee.int1 > 0
                 parseError.startTag = XMLPullParser.startTagMention(in: error.pointee)
                 if let mention = parseError.startTag { parseError.message = mention.message }
                 source.libxmlError = parseError
@@ -217,7 +218,7 @@ public final class XMLPullParser {
             plain.startTag = nil  // (the message no longer names it)
             return plain
         }
-        if code == XML_ERR_INTERNAL_ERROR, error.libxmlNumber > 0 {
+        if error.isLibxmlDepthGuard {
             // "Excessive depth in document: 256 use XML_PARSE_HUGE option": libxml2's own depth guard.
             var limit = error
             limit.message = "XML nested deeper than \(maximumDepth) elements"
