@@ -31,6 +31,7 @@ let package = Package(
                 "GeoConv", "GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvGeometry", "GeoConvGeometryEncoding",
                 "GeoConvProjection", "GeoConvRender", "GeoConvGeoJSON", "GeoConvKML", "GeoConvGPX", "GeoConvCSV",
                 "GeoConvWKT", "GeoConvEncodedPolyline", "GeoConvShapefile", "GeoConvGeoParquet",
+                "GeoConvFlatGeobuf",
             ]),
         // The XML layer alone, for the fuzzer that checks the fast XML path against libxml2.
         .library(name: "GeoConvXML", targets: ["GeoConvXML"]),
@@ -184,6 +185,9 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .target(
+            name: "GeoConvFlatGeobuf", dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit"],
+            swiftSettings: strictSwift),
+        .target(
             name: "GeoConvGeoParquet",
             dependencies: [
                 "GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvGeometryEncoding", "GeoConvProjection",
@@ -212,7 +216,7 @@ let package = Package(
             dependencies: [
                 "GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvParallel", "GeoConvGeometryEncoding",
                 "GeoConvEncodedPolyline", "GeoConvGeoJSON", "GeoConvWKT",
-                "GeoConvXML", "GeoConvKML", "GeoConvGPX", "GeoConvCSV", "GeoConvShapefile", "GeoConvGeoParquet", "GeoConvProjection", "GeoConvGeometry", "GeoConvRender",
+                "GeoConvXML", "GeoConvKML", "GeoConvGPX", "GeoConvCSV", "GeoConvShapefile", "GeoConvGeoParquet", "GeoConvFlatGeobuf", "GeoConvProjection", "GeoConvGeometry", "GeoConvRender",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
@@ -268,6 +272,9 @@ let package = Package(
         .testTarget(name: "GeoConvParquetTests", dependencies: ["GeoConvParquet", "GeoConvTestSupport"],
             swiftSettings: strictSwift),
         .testTarget(name: "GeoConvRenderTests", dependencies: ["GeoConvRender", "GeoConvTestSupport"],
+            swiftSettings: strictSwift),
+        .testTarget(
+            name: "GeoConvFlatGeobufTests", dependencies: ["GeoConvFlatGeobuf", "GeoConvTestSupport"],
             swiftSettings: strictSwift),
         .testTarget(
             name: "GeoConvGeoParquetTests", dependencies: ["GeoConvGeoParquet", "GeoConvTestSupport"],

@@ -1,6 +1,7 @@
 @_exported public import GeoConvCSV
 @_exported public import GeoConvCore
 @_exported public import GeoConvEncodedPolyline
+@_exported public import GeoConvFlatGeobuf
 @_exported public import GeoConvFormatKit
 @_exported public import GeoConvGPX
 @_exported public import GeoConvGeoJSON

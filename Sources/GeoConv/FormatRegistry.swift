@@ -12,7 +12,7 @@ public struct FormatRegistry: Sendable {
     public static let standard: FormatRegistry = {
         var formats: [FileFormat] = [
             .geoJSON, .geoJSONSequence, .kml, .kmz, .wkt, .wkbHex, .wkb, .encodedPolyline,
-            .gpx, .csv, .geoParquet,
+            .gpx, .csv, .geoParquet, .flatGeobuf,
         ]
         #if Shapefile
         formats.append(.shapefile)

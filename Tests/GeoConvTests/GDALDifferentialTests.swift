@@ -94,7 +94,7 @@ struct GDALDifferentialTests {
     /// Corpus files of the formats both read.
     static let files: [(path: String, shown: String)] = {
         let extensions: Set<String> = [
-            "kml", "kmz", "gpx", "geojson", "json", "geojsonl", "geojsons", "csv", "tsv", "shp",
+            "kml", "kmz", "gpx", "geojson", "json", "geojsonl", "geojsons", "csv", "tsv", "shp", "fgb",
         ]
         var result: [(String, String)] = []
         let roots: [(URL, String)] = [

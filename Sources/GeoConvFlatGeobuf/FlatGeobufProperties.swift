@@ -1,0 +1,83 @@
+import GeoConvCore
+import GeoConvIO
+
+/// A feature's `properties` bytes — for each value set, its column's index (`uint16`) and
+/// the value as its column's type lays it out — made into the model's properties, every
+/// column in order, null where the feature sets none.
+enum FlatGeobufProperties {
+    static func values(
+        in table: FlatBufferTable, columns: [FlatGeobufHeader.Column]
+    ) throws(GeoConvError) -> JSONObject {
+        var values = [JSONValue](repeating: .null, count: columns.count)
+        if let range = try table.vector(1, elementSize: 1) {
+            let bytes = FlatBufferBytes(bytes: table.bytes, base: table.base, file: table.file)
+            var at = range.lowerBound
+            // (As GDAL reads them: a byte left over at the end, which some writers pad with, is no value.)
+            while at + 2 <= range.upperBound {
+                let index = try bytes.uint16(at: at)
+                guard index < columns.count else {
+                    throw GeoConvError(
+                        .invalidInput,
+                        "a property names column \(index), and the file has \(columns.count): the file is damaged",
+                        at: SourceLocation(file: table.file, byteOffset: table.base + at))
+                }
+                at += 2
+                let type = columns[index].type
+                let size: Int
+                if let fixed = type.fixedSize { size = fixed } else { size = 4 + (try bytes.uint32(at: at)) }
+                guard at + size <= range.upperBound else {
+                    throw bytes.outOfRange("a \(columns[index].name) value", at: at)
+                }
+                values[index] = try value(of: type, at: at, in: bytes)
+                at += size
+            }
+        }
+        var object = JSONObject()
+        for (column, value) in zip(columns, values) { object[column.name] = value }
+        return object
+    }
+
+    private static func value(
+        of type: FlatGeobufHeader.ColumnType, at: Int, in bytes: FlatBufferBytes
+    ) throws(GeoConvError) -> JSONValue {
+        switch type {
+        case .byte: return .number(JSONNumber(Int8(bitPattern: try bytes.uint8(at: at))))
+        case .unsignedByte: return .number(JSONNumber(try bytes.uint8(at: at)))
+        case .bool: return .bool(try bytes.uint8(at: at) != 0)
+        case .short: return .number(JSONNumber(Int16(truncatingIfNeeded: try bytes.uint16(at: at))))
+        case .unsignedShort: return .number(JSONNumber(try bytes.uint16(at: at)))
+        case .int: return .number(JSONNumber(try bytes.int32(at: at)))
+        case .unsignedInt: return .number(JSONNumber(try bytes.uint32(at: at)))
+        case .long: return .number(JSONNumber(Int64(bitPattern: try bytes.uint64(at: at))))
+        case .unsignedLong: return .number(JSONNumber(try bytes.uint64(at: at)))
+        case .float:
+            let value = Float(bitPattern: UInt32(try bytes.uint32(at: at)))
+            guard value.isFinite else { return .null }
+            // (Its shortest decimal, "0.1", not the double's 0.10000000149011612.)
+            return (JSONNumber(literal: "\(value)") ?? JSONNumber(Double(value))).map(JSONValue.number) ?? .null
+        case .double:
+            return JSONNumber(Double(bitPattern: try bytes.uint64(at: at))).map(JSONValue.number) ?? .null
+        case .string, .dateTime:
+            return .string(text(at: at, in: bytes))
+        case .json:
+            let text = text(at: at, in: bytes)
+            return JSONText.parse(text) ?? .string(text)
+        case .binary:
+            let count = (try? bytes.uint32(at: at)) ?? 0
+            let digits: [UInt8] = Array("0123456789abcdef".utf8)
+            var hex: [UInt8] = []
+            hex.reserveCapacity(2 * count)
+            for byte in bytes.bytes[(at + 4)..<(at + 4 + count)] {
+                hex.append(digits[Int(byte >> 4)])
+                hex.append(digits[Int(byte & 0x0F)])
+            }
+            return .string(String(decoding: hex, as: UTF8.self))
+        }
+    }
+
+    /// The length-prefixed text at `at` (its bounds already checked).
+    private static func text(at: Int, in bytes: FlatBufferBytes) -> String {
+        let count = (try? bytes.uint32(at: at)) ?? 0
+        return String(decoding: bytes.bytes[(at + 4)..<(at + 4 + count)], as: UTF8.self)
+    }
+}

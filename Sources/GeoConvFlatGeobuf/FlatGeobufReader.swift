@@ -1,0 +1,167 @@
+public import GeoConvCore
+public import GeoConvFormatKit
+public import GeoConvIO
+
+/// Reads FlatGeobuf (version 3), streaming: the magic bytes, the header (its layer name and
+/// description, columns, CRS), the packed R-tree skipped unread, then one size-prefixed
+/// feature at a time. Memory holds one feature's bytes.
+///
+/// - Geometry: points, lines, polygons (rings cut at `ends`), their multi forms and
+///   collections, with altitudes when the header says `has_z`; an empty geometry is none.
+///   Curves, surfaces and TINs are refused with a hint. M, T and TM values are not carried
+///   (reported once).
+/// - Properties: every header column (a feature's own `columns` when it lists them), in
+///   column order; a column the feature leaves out is null, as GDAL reads it. Integers and
+///   reals as numbers (a float by its shortest decimal), booleans, text; `Json` columns as
+///   the JSON value they hold; `DateTime` as its ISO 8601 text; `Binary` as lower-case hex.
+///   The title and snippet are derived as for every table of columns (`TitleProperties`).
+/// - The CRS: `EPSG:n` from the header's `crs` (none, or code 4326, is WGS84); another
+///   organisation's code as `ORG:code`; else its WKT.
+public struct FlatGeobufReader: FeatureReader {
+    private let input: ByteReader
+    private let diagnostics: DiagnosticLog
+    private var header: FlatGeobufHeader?
+    /// Where the next feature's size prefix starts in the input.
+    private var offset = 0
+    private var featureIndex = 0
+    private var reportedMeasures = false
+    private var reportedSurfaces: Set<String> = []
+
+    /// Where the last feature starts (a byte offset; FlatGeobuf has no lines).
+    public private(set) var lastLocation: SourceLocation?
+
+    /// Creates a reader of `input`.
+    public init(_ input: ByteReader, diagnostics: DiagnosticLog) {
+        self.input = input
+        self.diagnostics = diagnostics
+    }
+
+    public mutating func readHeader() throws(GeoConvError) -> DocumentHeader {
+        let magic = try read(8, what: "the magic bytes")
+        if magic.count == 8, magic[0..<3].elementsEqual("fgb".utf8), magic[4..<7].elementsEqual("fgb".utf8),
+            magic[3] != 3
+        {
+            throw GeoConvError(
+                .unsupported, "FlatGeobuf version \(magic[3]): geoconv reads version 3 (GDAL 3.1 and later does too)",
+                at: SourceLocation(file: input.name, byteOffset: 3),
+                hint: "write the file again with a current FlatGeobuf writer")
+        }
+        guard magic.starts(with: FlatGeobufHeader.magicPrefix) else {
+            throw GeoConvError(
+                .invalidInput, "not a FlatGeobuf file: it does not start with the bytes \"fgb\\u{3}fgb\"",
+                at: SourceLocation(file: input.name, byteOffset: 0), hint: "give a .fgb file written to version 3")
+        }
+        let size = try read(4, what: "the header's size")
+        let headerBytes = try read(Self.littleEndian(size), what: "the header")
+        let table = try FlatBufferTable(root: headerBytes, base: 12, file: input.name)
+        let header = try FlatGeobufHeader(table)
+        self.header = header
+        offset = 12 + headerBytes.count
+        guard let indexSize = header.indexSize else {
+            throw GeoConvError(
+                .invalidInput, "the header says \(header.featuresCount) features: more than any file holds",
+                at: SourceLocation(file: input.name, byteOffset: 12), hint: "the file is damaged; write it again")
+        }
+        try skip(indexSize)
+        if let unplaced = header.unplacedCRS {
+            try diagnostics.warn(
+                FlatGeobufCode.crsUnknown,
+                "the header names the CRS \(unplaced) without its WKT: the coordinates are read as they are",
+                at: SourceLocation(file: input.name, byteOffset: 12), hint: "give the CRS with --s-srs")
+        }
+        var result = DocumentHeader()
+        result.name = header.name ?? header.title
+        result.description = header.description
+        result.crs = header.crs
+        return result
+    }
+
+    public mutating func next() throws(GeoConvError) -> Feature? {
+        if header == nil { _ = try readHeader() }
+        guard let header else { return nil }
+        let start = offset
+        let prefix = try input.peek(4)
+        if prefix.isEmpty { return nil }
+        let size = Self.littleEndian(try read(4, what: "a feature's size"))
+        let bytes = try read(size, what: "a feature")
+        offset += 4 + size
+        lastLocation = SourceLocation(file: input.name, byteOffset: start)
+        let table = try FlatBufferTable(root: bytes, base: start + 4, file: input.name)
+        var feature = Feature(geometry: nil)
+        if let geometry = try table.table(0) {
+            var surfaces: String?
+            feature.geometry = try FlatGeobufGeometry.geometry(
+                geometry, type: header.geometryType, hasZ: header.hasZ, depth: 0, surfaces: &surfaces)
+            if let surfaces, reportedSurfaces.insert(surfaces).inserted {
+                try diagnostics.warn(
+                    FlatGeobufCode.surfaceAsMultiPolygon,
+                    "a \(surfaces) is read as a MultiPolygon of its faces (the model has no surface type)",
+                    at: lastLocation)
+            }
+            if !reportedMeasures, header.hasM || header.hasT || header.hasTM {
+                reportedMeasures = true
+                try diagnostics.warn(
+                    FlatGeobufCode.measuresDropped,
+                    "the geometries' M, T or TM values are not carried over (the model holds x, y and z)",
+                    at: lastLocation)
+            }
+        }
+        let ownColumns = try table.tables(2)
+        var columns = header.columns
+        if !ownColumns.isEmpty {
+            columns = []
+            for column in ownColumns {
+                let type = FlatGeobufHeader.ColumnType(rawValue: try column.uint8(1)) ?? .binary
+                columns.append(FlatGeobufHeader.Column(name: try column.string(0) ?? "", type: type))
+            }
+        }
+        feature.properties = try FlatGeobufProperties.values(in: table, columns: columns)
+        TitleProperties.derive(into: &feature)
+        featureIndex += 1
+        return feature
+    }
+
+    /// `count` bytes of the input, or an error naming `what` ends early. (Read a megabyte at a
+    /// time: a damaged size asks for gigabytes, and memory follows the bytes that are there.)
+    private func read(_ count: Int, what: String) throws(GeoConvError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var filled = 0
+        while filled < count {
+            let n: Int
+            bytes.append(contentsOf: repeatElement(0, count: min(count - filled, 1 << 20) - (bytes.count - filled)))
+            do {
+                n = try bytes.withUnsafeMutableBytes { buffer in
+                    try input.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                }
+            } catch let error as GeoConvError {
+                throw error
+            } catch {
+                throw GeoConvError(.io, "reading \(input.name) failed: \(error)")
+            }
+            if n == 0 {
+                throw GeoConvError(
+                    .invalidInput,
+                    "the file ends inside \(what): \(filled) of its \(count) bytes are there, the file is truncated",
+                    at: SourceLocation(file: input.name, byteOffset: input.bytesRead),
+                    hint: "the FlatGeobuf file was cut short; copy or write it again")
+            }
+            filled += n
+        }
+        return bytes
+    }
+
+    /// Reads past `count` bytes (the spatial index).
+    private mutating func skip(_ count: Int) throws(GeoConvError) {
+        var left = count
+        while left > 0 {
+            let chunk = min(left, 1 << 16)
+            _ = try read(chunk, what: "the spatial index")
+            left -= chunk
+        }
+        offset += count
+    }
+
+    static func littleEndian(_ bytes: [UInt8]) -> Int {
+        Int(bytes[0]) | Int(bytes[1]) << 8 | Int(bytes[2]) << 16 | Int(bytes[3]) << 24
+    }
+}
