@@ -14,8 +14,10 @@ extension FileFormat {
             holdsHeader: [.name, .description]),
         diagnosticCodes: FlatGeobufCode.names,
         sniff: { prefix in prefix.starts(with: FlatGeobufHeader.magicPrefix) },
-        makeReader: .features { (input, _, diagnostics) throws(GeoConvError) -> any FeatureReader in
-            FlatGeobufReader(input, diagnostics: diagnostics)
+        makeReader: .features { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
+            // (`--bbox` in another CRS than the file's is put into it by the pipeline, after reading.)
+            let box = options.selection.boundingBoxCRS == nil ? options.selection.boundingBox : nil
+            return FlatGeobufReader(input, boundingBox: box, diagnostics: diagnostics)
         },
         makeWriter: nil
     )

@@ -26,14 +26,33 @@ public struct FlatGeobufReader: FeatureReader {
     private var featureIndex = 0
     private var reportedMeasures = false
     private var reportedSurfaces: Set<String> = []
+    /// `--bbox` in the file's coordinates (two boxes across the antimeridian), for the index.
+    private let boxes: [FlatGeobufIndex.Box]?
+    /// With an index and a box: the offsets (from the first feature) of the features the index
+    /// found, the next one to read, and where the features start.
+    private var found: [Int]?
+    private var nextFound = 0
+    private var featuresStart = 0
 
     /// Where the last feature starts (a byte offset; FlatGeobuf has no lines).
     public private(set) var lastLocation: SourceLocation?
 
-    /// Creates a reader of `input`.
-    public init(_ input: ByteReader, diagnostics: DiagnosticLog) {
+    /// Creates a reader of `input`. With `boundingBox` (`--bbox` in the file's coordinates),
+    /// a file with a spatial index read from a file or memory reads only the features whose
+    /// boxes meet it, found through the index; the pipeline's own `--bbox` still decides which
+    /// of them are kept.
+    public init(_ input: ByteReader, boundingBox: FeatureSelection.Box? = nil, diagnostics: DiagnosticLog) {
         self.input = input
         self.diagnostics = diagnostics
+        boxes = boundingBox.map { box in
+            guard box.west > box.east else {
+                return [FlatGeobufIndex.Box(minX: box.west, minY: box.south, maxX: box.east, maxY: box.north)]
+            }
+            return [
+                FlatGeobufIndex.Box(minX: box.west, minY: box.south, maxX: 180, maxY: box.north),
+                FlatGeobufIndex.Box(minX: -180, minY: box.south, maxX: box.east, maxY: box.north),
+            ]
+        }
     }
 
     public mutating func readHeader() throws(GeoConvError) -> DocumentHeader {
@@ -62,7 +81,21 @@ public struct FlatGeobufReader: FeatureReader {
                 .invalidInput, "the header says \(header.featuresCount) features: more than any file holds",
                 at: SourceLocation(file: input.name, byteOffset: 12), hint: "the file is damaged; write it again")
         }
-        try skip(indexSize)
+        if let boxes, indexSize > 0, input.readsRanges {
+            let index = FlatGeobufIndex(
+                input: input, start: offset, featureCount: Int(header.featuresCount),
+                nodeSize: min(max(header.indexNodeSize, 2), 65_535))
+            let found = try index.search(boxes)
+            self.found = found
+            featuresStart = offset + indexSize
+            diagnostics.note(
+                FlatGeobufCode.indexUsed,
+                "the spatial index found \(found.count) of the file's \(header.featuresCount) features whose boxes "
+                    + "meet --bbox: only those are read",
+                at: SourceLocation(file: input.name, byteOffset: offset))
+        } else {
+            try skip(indexSize)
+        }
         if let unplaced = header.unplacedCRS {
             try diagnostics.warn(
                 FlatGeobufCode.crsUnknown,
@@ -79,12 +112,21 @@ public struct FlatGeobufReader: FeatureReader {
     public mutating func next() throws(GeoConvError) -> Feature? {
         if header == nil { _ = try readHeader() }
         guard let header else { return nil }
-        let start = offset
-        let prefix = try input.peek(4)
-        if prefix.isEmpty { return nil }
-        let size = Self.littleEndian(try read(4, what: "a feature's size"))
-        let bytes = try read(size, what: "a feature")
-        offset += 4 + size
+        let start: Int
+        let bytes: [UInt8]
+        if let found {
+            guard nextFound < found.count else { return nil }
+            start = featuresStart + found[nextFound]
+            nextFound += 1
+            bytes = try reread(at: start)
+        } else {
+            start = offset
+            let prefix = try input.peek(4)
+            if prefix.isEmpty { return nil }
+            let size = Self.littleEndian(try read(4, what: "a feature's size"))
+            bytes = try read(size, what: "a feature")
+            offset += 4 + size
+        }
         lastLocation = SourceLocation(file: input.name, byteOffset: start)
         let table = try FlatBufferTable(root: bytes, base: start + 4, file: input.name)
         var feature = Feature(geometry: nil)
@@ -147,6 +189,21 @@ public struct FlatGeobufReader: FeatureReader {
             }
             filled += n
         }
+        return bytes
+    }
+
+    /// The feature at `start`, read where it is (the index found it).
+    private func reread(at start: Int) throws(GeoConvError) -> [UInt8] {
+        func truncated() -> GeoConvError {
+            GeoConvError(
+                .invalidInput, "the spatial index points at a feature past the end of the file: the file is damaged",
+                at: SourceLocation(file: input.name, byteOffset: start))
+        }
+        guard let prefix = try input.bytes(in: start..<(start + 4)), prefix.count == 4 else { throw truncated() }
+        let size = Self.littleEndian(prefix)
+        if let total = input.totalBytes, start + 4 + size > total { throw truncated() }
+        guard let bytes = try input.bytes(in: (start + 4)..<(start + 4 + size)), bytes.count == size
+        else { throw truncated() }
         return bytes
     }
 

@@ -147,6 +147,24 @@ struct FlatGeobufTests {
         #expect(error?.location?.byteOffset.map { $0 >= 12 } == true)
     }
 
+    @Test("--bbox through the index: the features whose boxes meet it; a damaged node cannot make it loop")
+    func indexSearch() throws {
+        var options = ConversionOptions()
+        options.selection.boundingBox = FeatureSelection.Box(west: 5, south: 45, east: 15, north: 55)
+        let path = Self.path("countries.fgb")
+        let found = try FormatIO.read(try ByteReader(.file(path)), as: .flatGeobuf, options: options)
+        #expect(found.features.count > 5 && found.features.count < 30)
+        #expect(found.diagnostics.entries["flatgeobuf.index-used"]?.first.isNote == true)
+        #expect(found.features.contains { $0.title == "Germany" } && !found.features.contains { $0.title == "Chile" })
+        // The root's first child made to point at the root itself.
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let indexStart = 12 + Int(bytes[8]) + Int(bytes[9]) << 8 + Int(bytes[10]) << 16 + Int(bytes[11]) << 24
+        bytes.replaceSubrange((indexStart + 32)..<(indexStart + 40), with: [UInt8](repeating: 0, count: 8))
+        options.selection.boundingBox = FeatureSelection.Box(west: -180, south: -90, east: 180, north: 90)
+        let damaged = try FormatIO.read(bytes: bytes, as: .flatGeobuf, name: "damaged.fgb", options: options)
+        #expect(damaged.features.count < 179)
+    }
+
     @Test("Not FlatGeobuf: refused at byte 0, and not taken for FlatGeobuf by content")
     func notFlatGeobuf() throws {
         #expect(FileFormat.flatGeobuf.sniff(Array("fgb\u{3}fgb\u{0}".utf8)))

@@ -40,4 +40,7 @@ public enum Tools {
     /// GDAL's ogrinfo, if installed.
     public static let ogrinfo: String? = ["/usr/bin/ogrinfo", "/usr/local/bin/ogrinfo"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
+    /// GDAL's ogr2ogr, if installed.
+    public static let ogr2ogr: String? = ["/usr/bin/ogr2ogr", "/usr/local/bin/ogr2ogr"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
 }
