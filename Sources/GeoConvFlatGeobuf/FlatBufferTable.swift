@@ -1,46 +1,60 @@
 import GeoConvCore
 
-/// A FlatBuffers table read in place from one buffer (FlatGeobuf's header, or one feature),
-/// every offset checked against the buffer: a file whose offsets point outside is an error at
-/// the byte of the buffer's start in the input, never a read out of bounds. Written from the
-/// FlatBuffers binary format (tables, vtables, vectors, strings; little-endian).
+/// One FlatBuffer's bytes (FlatGeobuf's header, or one feature), where they start in the
+/// input and the input's name (for errors). A class, so that the tables in it share it with
+/// one reference, and the reader fills the same storage feature after feature.
+final class FlatBuffer {
+    @exclusivity(unchecked) var bytes: [UInt8]
+    @exclusivity(unchecked) var base: Int
+    let file: String
+
+    init(bytes: [UInt8] = [], base: Int = 0, file: String) {
+        self.bytes = bytes
+        self.base = base
+        self.file = file
+    }
+}
+
+/// A FlatBuffers table read in place from one buffer, every offset checked against the
+/// buffer: a file whose offsets point outside is an error at its byte of the input, never a
+/// read out of bounds. Written from the FlatBuffers binary format (tables, vtables, vectors,
+/// strings; little-endian).
 struct FlatBufferTable {
     /// The buffer the table is in.
-    let bytes: [UInt8]
-    /// Where the table starts in `bytes`.
+    let buffer: FlatBuffer
+    /// Where the table starts in the buffer.
     let position: Int
     /// Where its vtable starts, and the vtable's size in bytes.
     private let vtable: Int
     private let vtableSize: Int
-    /// Where `bytes` starts in the input, and the input's name, for errors.
-    let base: Int
-    let file: String
 
-    /// The root table of `bytes` (its first four bytes are the root's offset).
-    init(root bytes: [UInt8], base: Int, file: String) throws(GeoConvError) {
-        let reader = FlatBufferBytes(bytes: bytes, base: base, file: file)
-        let root = try reader.uint32(at: 0)
-        try self.init(bytes: bytes, position: root, base: base, file: file)
+    var bytes: [UInt8] { buffer.bytes }
+    /// Where the buffer starts in the input, and the input's name, for errors.
+    var base: Int { buffer.base }
+    var file: String { buffer.file }
+
+    /// The root table of `buffer` (its first four bytes are the root's offset).
+    init(root buffer: FlatBuffer) throws(GeoConvError) {
+        let root = try FlatBufferBytes(buffer).uint32(at: 0)
+        try self.init(buffer, position: root)
     }
 
-    /// The table at `position` of `bytes`.
-    init(bytes: [UInt8], position: Int, base: Int, file: String) throws(GeoConvError) {
-        let reader = FlatBufferBytes(bytes: bytes, base: base, file: file)
+    /// The table at `position` of `buffer`.
+    init(_ buffer: FlatBuffer, position: Int) throws(GeoConvError) {
+        let reader = FlatBufferBytes(buffer)
         let soffset = try reader.int32(at: position)
         let vtable = position - soffset
         let vtableSize = try reader.uint16(at: vtable)
-        guard vtableSize >= 4, vtableSize % 2 == 0, vtable + vtableSize <= bytes.count else {
+        guard vtableSize >= 4, vtableSize % 2 == 0, vtable + vtableSize <= buffer.bytes.count else {
             throw reader.outOfRange("a table's field list", at: vtable)
         }
-        self.bytes = bytes
+        self.buffer = buffer
         self.position = position
         self.vtable = vtable
         self.vtableSize = vtableSize
-        self.base = base
-        self.file = file
     }
 
-    private var reader: FlatBufferBytes { FlatBufferBytes(bytes: bytes, base: base, file: file) }
+    private var reader: FlatBufferBytes { FlatBufferBytes(buffer) }
 
     /// Where field `index` is in `bytes`; `nil` when the table does not hold it.
     func fieldPosition(_ index: Int) throws(GeoConvError) -> Int? {
@@ -81,13 +95,13 @@ struct FlatBufferTable {
     func string(_ index: Int) throws(GeoConvError) -> String? {
         guard let at = try target(index) else { return nil }
         let range = try vectorRange(at: at, elementSize: 1)
-        return String(decoding: bytes[range], as: UTF8.self)
+        return String(decoding: buffer.bytes[range], as: UTF8.self)
     }
 
     /// Field `index` as a table; `nil` when absent.
     func table(_ index: Int) throws(GeoConvError) -> FlatBufferTable? {
         guard let at = try target(index) else { return nil }
-        return try FlatBufferTable(bytes: bytes, position: at, base: base, file: file)
+        return try FlatBufferTable(buffer, position: at)
     }
 
     /// Field `index` as a vector of tables; empty when absent.
@@ -98,7 +112,7 @@ struct FlatBufferTable {
         tables.reserveCapacity(range.count / 4)
         for element in stride(from: range.lowerBound, to: range.upperBound, by: 4) {
             let position = element + (try reader.uint32(at: element))
-            tables.append(try FlatBufferTable(bytes: bytes, position: position, base: base, file: file))
+            tables.append(try FlatBufferTable(buffer, position: position))
         }
         return tables
     }
@@ -113,28 +127,34 @@ struct FlatBufferTable {
     private func vectorRange(at: Int, elementSize: Int) throws(GeoConvError) -> Range<Int> {
         let count = try reader.uint32(at: at)
         let start = at + 4
-        guard count <= (bytes.count - start) / elementSize else { throw reader.outOfRange("a vector", at: at) }
+        guard count <= (buffer.bytes.count - start) / elementSize else { throw reader.outOfRange("a vector", at: at) }
         return start..<(start + count * elementSize)
     }
 
     /// The little-endian double at `at` (inside a range `vector` gave).
     func double(at: Int) -> Double {
-        var bits: UInt64 = 0
-        for shift in 0..<8 { bits |= UInt64(bytes[at + shift]) << (8 * shift) }
-        return Double(bitPattern: bits)
+        buffer.bytes.withUnsafeBytes {
+            Double(bitPattern: UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt64.self)))
+        }
     }
 
     /// The little-endian unsigned 32-bit value at `at` (inside a range `vector` gave).
     func uint32(at: Int) -> Int {
-        Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
+        buffer.bytes.withUnsafeBytes {
+            Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+        }
     }
 }
 
 /// Little-endian reads from a buffer, each checked, its errors placed in the input.
 struct FlatBufferBytes {
-    let bytes: [UInt8]
-    let base: Int
-    let file: String
+    let buffer: FlatBuffer
+
+    init(_ buffer: FlatBuffer) { self.buffer = buffer }
+
+    var bytes: [UInt8] { buffer.bytes }
+    var base: Int { buffer.base }
+    var file: String { buffer.file }
 
     func outOfRange(_ what: String, at offset: Int) -> GeoConvError {
         GeoConvError(
@@ -144,31 +164,34 @@ struct FlatBufferBytes {
     }
 
     private func check(_ offset: Int, _ count: Int) throws(GeoConvError) {
-        guard offset >= 0, offset <= bytes.count - count else { throw outOfRange("an offset", at: offset) }
+        guard offset >= 0, offset <= buffer.bytes.count - count else { throw outOfRange("an offset", at: offset) }
     }
 
     func uint8(at offset: Int) throws(GeoConvError) -> UInt8 {
         try check(offset, 1)
-        return bytes[offset]
+        return buffer.bytes[offset]
     }
 
     func uint16(at offset: Int) throws(GeoConvError) -> Int {
         try check(offset, 2)
-        return Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
+        return buffer.bytes.withUnsafeBytes {
+            Int(UInt16(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+        }
     }
 
     func uint32(at offset: Int) throws(GeoConvError) -> Int {
         try check(offset, 4)
-        return Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16
-            | Int(bytes[offset + 3]) << 24
+        return buffer.bytes.withUnsafeBytes {
+            Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        }
     }
 
     func int32(at offset: Int) throws(GeoConvError) -> Int { Int(Int32(truncatingIfNeeded: try uint32(at: offset))) }
 
     func uint64(at offset: Int) throws(GeoConvError) -> UInt64 {
         try check(offset, 8)
-        var value: UInt64 = 0
-        for shift in 0..<8 { value |= UInt64(bytes[offset + shift]) << (8 * shift) }
-        return value
+        return buffer.bytes.withUnsafeBytes {
+            UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        }
     }
 }

@@ -4,36 +4,53 @@ import GeoConvIO
 /// A feature's `properties` bytes — for each value set, its column's index (`uint16`) and
 /// the value as its column's type lays it out — made into the model's properties, every
 /// column in order, null where the feature sets none.
-enum FlatGeobufProperties {
-    static func values(
-        in table: FlatBufferTable, columns: [FlatGeobufHeader.Column]
-    ) throws(GeoConvError) -> JSONObject {
-        var values = [JSONValue](repeating: .null, count: columns.count)
-        if let range = try table.vector(1, elementSize: 1) {
-            let bytes = FlatBufferBytes(bytes: table.bytes, base: table.base, file: table.file)
-            var at = range.lowerBound
-            // (As GDAL reads them: a byte left over at the end, which some writers pad with, is no value.)
-            while at + 2 <= range.upperBound {
-                let index = try bytes.uint16(at: at)
-                guard index < columns.count else {
-                    throw GeoConvError(
-                        .invalidInput,
-                        "a property names column \(index), and the file has \(columns.count): the file is damaged",
-                        at: SourceLocation(file: table.file, byteOffset: table.base + at))
-                }
-                at += 2
-                let type = columns[index].type
-                let size: Int
-                if let fixed = type.fixedSize { size = fixed } else { size = 4 + (try bytes.uint32(at: at)) }
-                guard at + size <= range.upperBound else {
-                    throw bytes.outOfRange("a \(columns[index].name) value", at: at)
-                }
-                values[index] = try value(of: type, at: at, in: bytes)
-                at += size
+struct FlatGeobufProperties {
+    let columns: [FlatGeobufHeader.Column]
+    /// Every column's key with a null value, in column order: what each feature starts from.
+    private let template: JSONObject
+    /// Each column's place in `template` (a name given twice has one place).
+    private let places: [Int]
+
+    init(columns: [FlatGeobufHeader.Column]) {
+        self.columns = columns
+        var template = JSONObject()
+        var places: [Int] = []
+        for column in columns {
+            if let place = template.index(forKey: column.name) {
+                places.append(place)
+            } else {
+                places.append(template.count)
+                template[column.name] = .null
             }
         }
-        var object = JSONObject()
-        for (column, value) in zip(columns, values) { object[column.name] = value }
+        self.template = template
+        self.places = places
+    }
+
+    func values(in table: FlatBufferTable) throws(GeoConvError) -> JSONObject {
+        var object = template
+        guard let range = try table.vector(1, elementSize: 1) else { return object }
+        let bytes = FlatBufferBytes(table.buffer)
+        var at = range.lowerBound
+        // (As GDAL reads them: a byte left over at the end, which some writers pad with, is no value.)
+        while at + 2 <= range.upperBound {
+            let index = try bytes.uint16(at: at)
+            guard index < columns.count else {
+                throw GeoConvError(
+                    .invalidInput,
+                    "a property names column \(index), and the file has \(columns.count): the file is damaged",
+                    at: SourceLocation(file: table.file, byteOffset: table.base + at))
+            }
+            at += 2
+            let type = columns[index].type
+            let size: Int
+            if let fixed = type.fixedSize { size = fixed } else { size = 4 + (try bytes.uint32(at: at)) }
+            guard at + size <= range.upperBound else {
+                throw bytes.outOfRange("a \(columns[index].name) value", at: at)
+            }
+            object.values[places[index]] = try Self.value(of: type, at: at, in: bytes)
+            at += size
+        }
         return object
     }
 

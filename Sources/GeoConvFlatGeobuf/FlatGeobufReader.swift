@@ -24,6 +24,12 @@ public struct FlatGeobufReader: FeatureReader {
     /// Where the next feature's size prefix starts in the input.
     private var offset = 0
     private var featureIndex = 0
+    /// The input, read in large pieces.
+    private let source: FlatGeobufInput
+    /// The current feature's bytes (one storage, filled again for each feature).
+    private let featureBuffer: FlatBuffer
+    /// The header's columns and the properties each feature starts from.
+    private var properties = FlatGeobufProperties(columns: [])
     private var reportedMeasures = false
     private var reportedSurfaces: Set<String> = []
     /// `--bbox` in the file's coordinates (two boxes across the antimeridian), for the index.
@@ -44,6 +50,8 @@ public struct FlatGeobufReader: FeatureReader {
     public init(_ input: ByteReader, boundingBox: FeatureSelection.Box? = nil, diagnostics: DiagnosticLog) {
         self.input = input
         self.diagnostics = diagnostics
+        featureBuffer = FlatBuffer(file: input.name)
+        source = FlatGeobufInput(input)
         boxes = boundingBox.map { box in
             guard box.west > box.east else {
                 return [FlatGeobufIndex.Box(minX: box.west, minY: box.south, maxX: box.east, maxY: box.north)]
@@ -72,9 +80,10 @@ public struct FlatGeobufReader: FeatureReader {
         }
         let size = try read(4, what: "the header's size")
         let headerBytes = try read(Self.littleEndian(size), what: "the header")
-        let table = try FlatBufferTable(root: headerBytes, base: 12, file: input.name)
+        let table = try FlatBufferTable(root: FlatBuffer(bytes: headerBytes, base: 12, file: input.name))
         let header = try FlatGeobufHeader(table)
         self.header = header
+        properties = FlatGeobufProperties(columns: header.columns)
         offset = 12 + headerBytes.count
         guard let indexSize = header.indexSize else {
             throw GeoConvError(
@@ -113,22 +122,25 @@ public struct FlatGeobufReader: FeatureReader {
         if header == nil { _ = try readHeader() }
         guard let header else { return nil }
         let start: Int
-        let bytes: [UInt8]
+        featureBuffer.bytes.removeAll(keepingCapacity: true)
         if let found {
             guard nextFound < found.count else { return nil }
             start = featuresStart + found[nextFound]
             nextFound += 1
-            bytes = try reread(at: start)
+            try reread(at: start, into: &featureBuffer.bytes)
         } else {
             start = offset
-            let prefix = try input.peek(4)
-            if prefix.isEmpty { return nil }
-            let size = Self.littleEndian(try read(4, what: "a feature's size"))
-            bytes = try read(size, what: "a feature")
+            // (The size into the feature's own storage: nothing allocated per feature.)
+            try read(4, what: "a feature's size", into: &featureBuffer.bytes, endsCleanly: true)
+            if featureBuffer.bytes.isEmpty { return nil }
+            let size = Self.littleEndian(featureBuffer.bytes)
+            featureBuffer.bytes.removeAll(keepingCapacity: true)
+            try read(size, what: "a feature", into: &featureBuffer.bytes)
             offset += 4 + size
         }
+        featureBuffer.base = start + 4
         lastLocation = SourceLocation(file: input.name, byteOffset: start)
-        let table = try FlatBufferTable(root: bytes, base: start + 4, file: input.name)
+        let table = try FlatBufferTable(root: featureBuffer)
         var feature = Feature(geometry: nil)
         if let geometry = try table.table(0) {
             var surfaces: String?
@@ -149,51 +161,37 @@ public struct FlatGeobufReader: FeatureReader {
             }
         }
         let ownColumns = try table.tables(2)
-        var columns = header.columns
-        if !ownColumns.isEmpty {
-            columns = []
+        if ownColumns.isEmpty {
+            feature.properties = try properties.values(in: table)
+        } else {
+            var columns: [FlatGeobufHeader.Column] = []
             for column in ownColumns {
                 let type = FlatGeobufHeader.ColumnType(rawValue: try column.uint8(1)) ?? .binary
                 columns.append(FlatGeobufHeader.Column(name: try column.string(0) ?? "", type: type))
             }
+            feature.properties = try FlatGeobufProperties(columns: columns).values(in: table)
         }
-        feature.properties = try FlatGeobufProperties.values(in: table, columns: columns)
         TitleProperties.derive(into: &feature)
         featureIndex += 1
         return feature
     }
 
-    /// `count` bytes of the input, or an error naming `what` ends early. (Read a megabyte at a
-    /// time: a damaged size asks for gigabytes, and memory follows the bytes that are there.)
+    /// `count` bytes of the input, or an error naming `what` ends early.
     private func read(_ count: Int, what: String) throws(GeoConvError) -> [UInt8] {
         var bytes: [UInt8] = []
-        var filled = 0
-        while filled < count {
-            let n: Int
-            bytes.append(contentsOf: repeatElement(0, count: min(count - filled, 1 << 20) - (bytes.count - filled)))
-            do {
-                n = try bytes.withUnsafeMutableBytes { buffer in
-                    try input.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-                }
-            } catch let error as GeoConvError {
-                throw error
-            } catch {
-                throw GeoConvError(.io, "reading \(input.name) failed: \(error)")
-            }
-            if n == 0 {
-                throw GeoConvError(
-                    .invalidInput,
-                    "the file ends inside \(what): \(filled) of its \(count) bytes are there, the file is truncated",
-                    at: SourceLocation(file: input.name, byteOffset: input.bytesRead),
-                    hint: "the FlatGeobuf file was cut short; copy or write it again")
-            }
-            filled += n
-        }
+        try read(count, what: what, into: &bytes)
         return bytes
     }
 
-    /// The feature at `start`, read where it is (the index found it).
-    private func reread(at start: Int) throws(GeoConvError) -> [UInt8] {
+    /// `count` bytes of the input appended to `bytes` (`FlatGeobufInput.read`).
+    private func read(
+        _ count: Int, what: String, into bytes: inout [UInt8], endsCleanly: Bool = false
+    ) throws(GeoConvError) {
+        try source.read(count, what: what, into: &bytes, endsCleanly: endsCleanly)
+    }
+
+    /// The feature at `start`, read where it is (the index found it), into `bytes` (empty).
+    private func reread(at start: Int, into bytes: inout [UInt8]) throws(GeoConvError) {
         func truncated() -> GeoConvError {
             GeoConvError(
                 .invalidInput, "the spatial index points at a feature past the end of the file: the file is damaged",
@@ -202,9 +200,9 @@ public struct FlatGeobufReader: FeatureReader {
         guard let prefix = try input.bytes(in: start..<(start + 4)), prefix.count == 4 else { throw truncated() }
         let size = Self.littleEndian(prefix)
         if let total = input.totalBytes, start + 4 + size > total { throw truncated() }
-        guard let bytes = try input.bytes(in: (start + 4)..<(start + 4 + size)), bytes.count == size
-        else { throw truncated() }
-        return bytes
+        guard try input.append((start + 4)..<(start + 4 + size), to: &bytes), bytes.count == size else {
+            throw truncated()
+        }
     }
 
     /// Reads past `count` bytes (the spatial index).
