@@ -2,9 +2,9 @@ import GeoConvCore
 
 /// A feature's `Geometry` table made into the model's geometry: `xy` the coordinates, `z`
 /// their altitudes, `ends` where rings (of a polygon) or lines (of a multi-line) end, `parts`
-/// the members of a multi-polygon or collection. M, T and TM values are not carried (reported
-/// once by the reader). A Triangle is a polygon; a TIN or a PolyhedralSurface is read as a
-/// MultiPolygon of its faces, as GDAL writes them to GeoJSON (`surfaces` names it, for the
+/// the members of a multi-polygon or collection. M, T and TM values are not carried
+/// (reported by the reader, counted by feature). A Triangle is a polygon; a TIN or a
+/// PolyhedralSurface is read as a MultiPolygon of its faces (`surfaces` names it, for the
 /// reader to report).
 enum FlatGeobufGeometry {
     /// The geometry of `table`, of `type` (the header's, or the table's own when the header's

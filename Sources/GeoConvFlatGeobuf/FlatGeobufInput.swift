@@ -26,7 +26,8 @@ final class FlatGeobufInput {
                     if endsCleanly && copied == 0 { return }
                     throw GeoConvError(
                         .invalidInput,
-                        "the file ends inside \(what): \(copied) of its \(count) bytes are there, the file is truncated",
+                        "the file ends inside \(what): \(copied) of its \(count) bytes are there, "
+                            + "the file is truncated",
                         at: SourceLocation(file: input.name, byteOffset: input.bytesRead),
                         hint: "the FlatGeobuf file was cut short; copy or write it again")
                 }

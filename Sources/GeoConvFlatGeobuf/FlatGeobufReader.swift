@@ -8,8 +8,9 @@ public import GeoConvIO
 ///
 /// - Geometry: points, lines, polygons (rings cut at `ends`), their multi forms and
 ///   collections, with altitudes when the header says `has_z`; an empty geometry is none.
-///   Curves, surfaces and TINs are refused with a hint. M, T and TM values are not carried
-///   (reported once).
+///   A Triangle is a Polygon, a TIN or PolyhedralSurface a MultiPolygon of its faces
+///   (reported); curves are refused with a hint. M, T and TM values are not carried
+///   (reported, counted by feature).
 /// - Properties: every header column (a feature's own `columns` when it lists them), in
 ///   column order; a column the feature leaves out is null, as GDAL reads it. Integers and
 ///   reals as numbers (a float by its shortest decimal), booleans, text; `Json` columns as
@@ -23,15 +24,12 @@ public struct FlatGeobufReader: FeatureReader {
     private var header: FlatGeobufHeader?
     /// Where the next feature's size prefix starts in the input.
     private var offset = 0
-    private var featureIndex = 0
     /// The input, read in large pieces.
     private let source: FlatGeobufInput
     /// The current feature's bytes (one storage, filled again for each feature).
     private let featureBuffer: FlatBuffer
     /// The header's columns and the properties each feature starts from.
     private var properties = FlatGeobufProperties(columns: [])
-    private var reportedMeasures = false
-    private var reportedSurfaces: Set<String> = []
     /// `--bbox` in the file's coordinates (two boxes across the antimeridian), for the index.
     private let boxes: [FlatGeobufIndex.Box]?
     /// With an index and a box: the offsets (from the first feature) of the features the index
@@ -146,14 +144,14 @@ public struct FlatGeobufReader: FeatureReader {
             var surfaces: String?
             feature.geometry = try FlatGeobufGeometry.geometry(
                 geometry, type: header.geometryType, hasZ: header.hasZ, depth: 0, surfaces: &surfaces)
-            if let surfaces, reportedSurfaces.insert(surfaces).inserted {
+            // (Each feature's, counted: the log prints the first with how many there were.)
+            if let surfaces {
                 try diagnostics.warn(
                     FlatGeobufCode.surfaceAsMultiPolygon,
                     "a \(surfaces) is read as a MultiPolygon of its faces (the model has no surface type)",
                     at: lastLocation)
             }
-            if !reportedMeasures, header.hasM || header.hasT || header.hasTM {
-                reportedMeasures = true
+            if header.hasM || header.hasT || header.hasTM {
                 try diagnostics.warn(
                     FlatGeobufCode.measuresDropped,
                     "the geometries' M, T or TM values are not carried over (the model holds x, y and z)",
@@ -172,7 +170,6 @@ public struct FlatGeobufReader: FeatureReader {
             feature.properties = try FlatGeobufProperties(columns: columns).values(in: table)
         }
         TitleProperties.derive(into: &feature)
-        featureIndex += 1
         return feature
     }
 
