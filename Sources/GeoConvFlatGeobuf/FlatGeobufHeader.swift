@@ -57,16 +57,7 @@ struct FlatGeobufHeader {
         hasM = try table.uint8(4) != 0
         hasT = try table.uint8(5) != 0
         hasTM = try table.uint8(6) != 0
-        columns = []
-        for column in try table.tables(7) {
-            let raw = try column.uint8(1)
-            guard let type = ColumnType(rawValue: raw) else {
-                throw GeoConvError(
-                    .invalidInput, "a column has the type number \(raw), which FlatGeobuf does not define",
-                    at: SourceLocation(file: table.file, byteOffset: table.base + column.position))
-            }
-            columns.append(Column(name: try column.string(0) ?? "", type: type))
-        }
+        columns = try Self.columns(in: table, field: 7)
         featuresCount = try table.uint64(8, default: 0)
         indexNodeSize = try table.uint16(9, default: 16)
         title = try table.string(11)
@@ -86,6 +77,21 @@ struct FlatGeobufHeader {
                 self.crs = wkt
             }
         }
+    }
+
+    /// The `Column` tables of `table`'s vector field `field` (the header's, or a feature's own).
+    static func columns(in table: FlatBufferTable, field: Int) throws(GeoConvError) -> [Column] {
+        var columns: [Column] = []
+        for column in try table.tables(field) {
+            let raw = try column.uint8(1)
+            guard let type = ColumnType(rawValue: raw) else {
+                throw GeoConvError(
+                    .invalidInput, "a column has the type number \(raw), which FlatGeobuf does not define",
+                    at: SourceLocation(file: table.file, byteOffset: table.base + column.position))
+            }
+            columns.append(Column(name: try column.string(0) ?? "", type: type))
+        }
+        return columns
     }
 
     /// The bytes of the packed Hilbert R-tree that follows the header: 40 bytes a node, the

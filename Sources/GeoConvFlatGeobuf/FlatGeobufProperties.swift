@@ -81,14 +81,7 @@ struct FlatGeobufProperties {
             return JSONText.parse(text) ?? .string(text)
         case .binary:
             let count = (try? bytes.uint32(at: at)) ?? 0
-            let digits: [UInt8] = Array("0123456789abcdef".utf8)
-            var hex: [UInt8] = []
-            hex.reserveCapacity(2 * count)
-            for byte in bytes.bytes[(at + 4)..<(at + 4 + count)] {
-                hex.append(digits[Int(byte >> 4)])
-                hex.append(digits[Int(byte & 0x0F)])
-            }
-            return .string(String(decoding: hex, as: UTF8.self))
+            return .string(HexText.lowercase(bytes.bytes[(at + 4)..<(at + 4 + count)]))
         }
     }
 

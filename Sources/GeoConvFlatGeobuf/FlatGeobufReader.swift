@@ -158,17 +158,10 @@ public struct FlatGeobufReader: FeatureReader {
                     at: lastLocation)
             }
         }
-        let ownColumns = try table.tables(2)
-        if ownColumns.isEmpty {
-            feature.properties = try properties.values(in: table)
-        } else {
-            var columns: [FlatGeobufHeader.Column] = []
-            for column in ownColumns {
-                let type = FlatGeobufHeader.ColumnType(rawValue: try column.uint8(1)) ?? .binary
-                columns.append(FlatGeobufHeader.Column(name: try column.string(0) ?? "", type: type))
-            }
-            feature.properties = try FlatGeobufProperties(columns: columns).values(in: table)
-        }
+        // (A feature may list columns of its own; most take the header's.)
+        let ownColumns = try FlatGeobufHeader.columns(in: table, field: 2)
+        let columns = ownColumns.isEmpty ? properties : FlatGeobufProperties(columns: ownColumns)
+        feature.properties = try columns.values(in: table)
         TitleProperties.derive(into: &feature)
         return feature
     }

@@ -38,7 +38,7 @@ package enum ParquetValues {
         case .string, .json, .enumeration:
             return .string(String(decoding: bytes, as: UTF8.self))
         case .uuid where bytes.count == 16:
-            var text = hex(bytes)
+            var text = HexText.lowercase(bytes)
             for position in [8, 13, 18, 23] { text.insert("-", at: text.index(text.startIndex, offsetBy: position)) }
             return .string(text)
         case .decimal(let scale) where bytes.count <= 8:
@@ -57,10 +57,10 @@ package enum ParquetValues {
                 for k in 0..<8 { nanos |= Int64(bytes[bytes.startIndex + k]) << Int64(8 * k) }
                 for k in 0..<4 { day |= Int64(bytes[bytes.startIndex + 8 + k]) << Int64(8 * k) }
                 let (dayNanos, overflow) = (day - 2_440_588).multipliedReportingOverflow(by: 86_400_000_000_000)
-                guard !overflow else { return .string(hex(bytes)) }
+                guard !overflow else { return .string(HexText.lowercase(bytes)) }
                 return .string(timestamp(dayNanos &+ nanos, unitsPerSecond: 1_000_000_000, utc: true))
             }
-            return .string(hex(bytes))
+            return .string(HexText.lowercase(bytes))
         }
     }
 
@@ -74,17 +74,6 @@ package enum ParquetValues {
         case 31: return mantissa == 0 ? sign * .infinity : .nan
         default: return sign * (1 + mantissa / 1024) * Double(sign: .plus, exponent: exponent - 15, significand: 1)
         }
-    }
-
-    package static func hex(_ bytes: ArraySlice<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 15)])
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// A decimal's text: the unscaled integer with `scale` digits after the point.

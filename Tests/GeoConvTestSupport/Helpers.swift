@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import GeoConvCore
 
 /// Whether two geometries are the same shape: rings compared closed and counter-clockwise.
@@ -43,4 +43,31 @@ public enum Tools {
     /// GDAL's ogr2ogr, if installed.
     public static let ogr2ogr: String? = ["/usr/bin/ogr2ogr", "/usr/local/bin/ogr2ogr"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// The standard output of `executable` run with `arguments`; an error with the end of its
+    /// standard error when it exits with another status than 0, unless `anyStatus` (ogr2ogr
+    /// writes the layers it can and fails on the others). (Standard error goes to a file, so
+    /// that a tool writing much there cannot block on a full pipe.)
+    public static func output(of executable: String, _ arguments: [String], anyStatus: Bool = false) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        let errorsFile = FileManager.default.temporaryDirectory.appendingPathComponent("geoconv-tool-\(UUID()).txt")
+        _ = FileManager.default.createFile(atPath: errorsFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errorsFile) }
+        let errors = try FileHandle(forWritingTo: errorsFile)
+        defer { try? errors.close() }
+        process.standardError = errors
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 || anyStatus else {
+            let message = (try? String(contentsOf: errorsFile, encoding: .utf8)) ?? ""
+            throw GeoConvError(
+                .io, "\(executable) exited \(process.terminationStatus): \(message.suffix(2000))")
+        }
+        return data
+    }
 }

@@ -13,32 +13,17 @@ struct GDALFileReading {
     /// `/usr/bin/python3` with GDAL's bindings, where installed.
     static let python: String? = {
         let path = "/usr/bin/python3"
-        guard FileManager.default.isExecutableFile(atPath: path), (try? run(path, ["-c", "import osgeo.ogr"])) != nil
+        guard FileManager.default.isExecutableFile(atPath: path),
+            (try? Tools.output(of: path, ["-c", "import osgeo.ogr"])) != nil
         else { return nil }
         return path
     }()
-
-    static func run(_ executable: String, _ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw GeoConvError(.io, "\(executable) exited \(process.terminationStatus)")
-        }
-        return data
-    }
 
     /// GDAL's readings of `paths`; a file GDAL does not open is left out.
     static func read(_ paths: [String]) throws -> [String: GDALFileReading] {
         let python = try #require(python)
         let script = Fixtures.root.appendingPathComponent("scripts/gdal-reading.py").path
-        let data = try run(python, [script] + paths)
+        let data = try Tools.output(of: python, [script] + paths)
         guard case .object(let files)? = JSONText.parse(String(decoding: data, as: UTF8.self)) else {
             throw GeoConvError(.invalidInput, "gdal-reading.py printed no JSON object")
         }

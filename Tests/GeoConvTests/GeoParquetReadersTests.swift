@@ -9,21 +9,7 @@ enum PythonReaders {
 
     /// Runs a Python program; its standard output, or an error with its standard error.
     static func run(_ program: String, _ arguments: [String] = []) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", program] + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw GeoConvError(.io, "python3 failed: \(String(decoding: message, as: UTF8.self).suffix(2000))")
-        }
-        return data
+        try Tools.output(of: "/usr/bin/env", ["python3", "-c", program] + arguments)
     }
 
     /// What each reader makes of a file, as JSON: pyarrow's column types and rows (geometry

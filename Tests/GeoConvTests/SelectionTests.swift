@@ -62,15 +62,8 @@ struct SelectionTests {
     @Test("The same answers from the ogr2ogr installed here", .enabled(if: GDAL.ogrinfo != nil))
     func whereAgainstLiveGDAL() throws {
         for (expression, _) in Self.gdalAnswers {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/ogr2ogr")
-            process.arguments = ["-f", "GeoJSONSeq", "/vsistdout/", Self.places, "-where", expression]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+            let data = try Tools.output(
+                of: "/usr/bin/ogr2ogr", ["-f", "GeoJSONSeq", "/vsistdout/", Self.places, "-where", expression])
             let gdal = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line -> String? in
                 guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
                     return nil

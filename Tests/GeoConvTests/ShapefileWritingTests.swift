@@ -4,50 +4,33 @@ import GeoConvTestSupport
 import Testing
 
 #if Shapefile
-/// What GDAL's ogr2ogr makes of a file: its features as GeoJSON objects (`nil` without GDAL).
+/// What GDAL's ogr2ogr makes of a file: its features as GeoJSON objects.
 enum GDALShapefile {
-    static let ogr2ogr: String? = ["/usr/bin/ogr2ogr", "/usr/local/bin/ogr2ogr"].first {
-        FileManager.default.isExecutableFile(atPath: $0)
-    }
-
-    /// `path`'s features as ogr2ogr converts them to GeoJSON (in WGS84 with `wgs84`). A zip is
-    /// read through `/vsizip/`, in the folder of its first `.shp` when that is not the root.
+    /// GDAL's features of a shapefile (or a zip of them), as GeoJSON objects, reprojected
+    /// to WGS84 when asked (and the data has a .prj). A zip is read through `/vsizip/`, in
+    /// the folder of its first `.shp` when that is not the root.
     static func features(_ path: String, wgs84: Bool = false) throws -> [[String: Any]] {
         var source = path
+        let hasPRJ: Bool
         if path.hasSuffix(".zip") {
             source = "/vsizip/" + path
-            let list = try run("/usr/bin/unzip", ["-Z1", path])
-            if let shp = String(decoding: list, as: UTF8.self).split(separator: "\n").first(where: {
-                $0.lowercased().hasSuffix(".shp")
-            }),
+            let entries = String(decoding: try Tools.output(of: "/usr/bin/unzip", ["-Z1", path]), as: UTF8.self)
+            if let shp = entries.split(separator: "\n").first(where: { $0.lowercased().hasSuffix(".shp") }),
                 let slash = shp.lastIndex(of: "/")
             {
                 source += "/" + shp[..<slash]
             }
+            hasPRJ = entries.lowercased().contains(".prj")
+        } else {
+            hasPRJ = FileManager.default.fileExists(atPath: String(path.dropLast(4)) + ".prj")
         }
-        // Without a .prj GDAL cannot reproject: the data is taken as it is, by both.
-        let hasPRJ =
-            path.hasSuffix(".zip")
-            ? String(decoding: try run("/usr/bin/unzip", ["-Z1", path]), as: UTF8.self).lowercased().contains(".prj")
-            : FileManager.default.fileExists(atPath: String(path.dropLast(4)) + ".prj")
-        let data = try run(
-            try #require(ogr2ogr),
-            ["-f", "GeoJSON", "/vsistdout/", source] + (wgs84 && hasPRJ ? ["-t_srs", "OGC:CRS84"] : []))
+        // (Without a .prj GDAL cannot reproject: the data is taken as it is, by both.)
+        let data = try Tools.output(
+            of: try #require(Tools.ogr2ogr),
+            ["-f", "GeoJSON", "/vsistdout/", source] + (wgs84 && hasPRJ ? ["-t_srs", "OGC:CRS84"] : []),
+            anyStatus: true)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         return try #require(object["features"] as? [[String: Any]])
-    }
-
-    static func run(_ tool: String, _ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data
     }
 
     /// Every number of a GeoJSON geometry, in order.
@@ -163,7 +146,7 @@ struct ShapefileWritingTests {
 
     @Test(
         "GDAL reads what geoconv writes: the same features, values and positions",
-        .enabled(if: GDALShapefile.ogr2ogr != nil),
+        .enabled(if: Tools.ogr2ogr != nil),
         arguments: ["source/mixed.geojson", "parcels.shp", "roads.shp", "stops.shp"])
     func gdalReadsBack(input: String) throws {
         let directory = try Self.temporaryDirectory()
@@ -265,7 +248,7 @@ struct ShapefileWritingTests {
         let out = directory.appendingPathComponent("parcels.zip").path
         _ = try Self.convert(Fixtures.testdata("shapefile/source/mixed.geojson"), to: out)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["parcels.zip"])
-        let listing = String(decoding: try GDALShapefile.run("/usr/bin/unzip", ["-Z1", out]), as: UTF8.self)
+        let listing = String(decoding: try Tools.output(of: "/usr/bin/unzip", ["-Z1", out]), as: UTF8.self)
         #expect(
             listing.split(separator: "\n").sorted()
                 == ["parcels", "parcels_lines", "parcels_polygons"].flatMap { base in
@@ -274,7 +257,7 @@ struct ShapefileWritingTests {
         let back = try OverlayDocument.load(.file(out)).features
         #expect(back.count == 5 && back.map(\.geometry?.kind).filter { $0 == .polygon }.count == 1)
         // GDAL: the first layer
-        if GDALShapefile.ogr2ogr != nil { #expect(try GDALShapefile.features(out).count == 3) }
+        if Tools.ogr2ogr != nil { #expect(try GDALShapefile.features(out).count == 3) }
     }
 
     @Test("Into memory (and standard output) a shapefile is a zip of its files, named out.*, that reads back whole")
@@ -288,7 +271,7 @@ struct ShapefileWritingTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let zip = directory.appendingPathComponent("memory.zip")
         try Data(report.output).write(to: zip)
-        let listing = String(decoding: try GDALShapefile.run("/usr/bin/unzip", ["-Z1", zip.path]), as: UTF8.self)
+        let listing = String(decoding: try Tools.output(of: "/usr/bin/unzip", ["-Z1", zip.path]), as: UTF8.self)
         #expect(
             listing.split(separator: "\n").filter { $0.hasSuffix(".shp") }.sorted() == [
                 "out.shp", "out_lines.shp", "out_polygons.shp",
@@ -316,7 +299,7 @@ struct ShapefileWritingTests {
         }
     }
 
-    @Test("The real shapefiles convert at least as GDAL converts them", .enabled(if: GDALShapefile.ogr2ogr != nil))
+    @Test("The real shapefiles convert at least as GDAL converts them", .enabled(if: Tools.ogr2ogr != nil))
     func realFiles() throws {
         let root = Fixtures.shared.appendingPathComponent("realworld/shp")
         let files = (FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? [])
