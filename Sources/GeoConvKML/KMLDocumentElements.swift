@@ -264,7 +264,8 @@ extension KMLReaderState {
         if !data.properties.isEmpty {
             warn(
                 KMLCode.elementDropped,
-                "a Document's or Folder's <ExtendedData> is not carried over: only placemarks, overlays and links, the document's name, description and first view are",
+                "a Document's or Folder's <ExtendedData> is not carried over: only placemarks, overlays and links, "
+                    + "the document's name, description and first view are",
                 at: location())
         }
     }
@@ -272,7 +273,8 @@ extension KMLReaderState {
     func dropContainerPart(_ element: String, isEmpty: Bool) throws(XMLParseError) {
         warn(
             KMLCode.elementDropped,
-            "a Document's or Folder's <\(element)> is not carried over: only placemarks, overlays and links, the document's name, description and first view are",
+            "a Document's or Folder's <\(element)> is not carried over: only placemarks, overlays and links, "
+                + "the document's name, description and first view are",
             at: location())
         if !isEmpty { try parser.skipElement() }
     }
