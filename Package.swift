@@ -178,21 +178,30 @@ let package = Package(
         .target(
             name: "GeoConvParquet",
             dependencies: [
-                "GeoConvCore", "GeoConvIO",
+                "GeoConvCore", "GeoConvIO", "GeoConvBytes",
                 .target(name: "CGeoConvZlib", condition: .when(platforms: pkgConfigPlatforms)),
                 .target(name: "CZstd", condition: .when(traits: ["Zstd"])),
             ],
             swiftSettings: strictSwift
         ),
         .target(
-            name: "GeoConvFlatGeobuf", dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit"],
+            name: "GeoConvFlatGeobuf",
+            dependencies: ["GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvGeometryEncoding", "GeoConvRows"],
             swiftSettings: strictSwift),
         .target(
             name: "GeoConvGeoParquet",
             dependencies: [
-                "GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvGeometryEncoding", "GeoConvProjection",
-                "GeoConvParquet",
+                "GeoConvCore", "GeoConvIO", "GeoConvBytes", "GeoConvFormatKit", "GeoConvGeometryEncoding",
+                "GeoConvProjection", "GeoConvParquet", "GeoConvRows",
             ],
+            swiftSettings: strictSwift
+        ),
+        // Typed rows shared by the formats with typed columns (GeoParquet, FlatGeobuf): a
+        // feature's cells spooled in a tagged binary form, and the column types they settle on.
+        // Hidden: not in the product, not in the model.
+        .target(
+            name: "GeoConvRows",
+            dependencies: ["GeoConvCore", "GeoConvBytes", "GeoConvGeometryEncoding"],
             swiftSettings: strictSwift
         ),
         .target(

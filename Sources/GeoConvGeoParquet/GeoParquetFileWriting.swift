@@ -1,6 +1,8 @@
 import GeoConvCore
 import GeoConvIO
 import GeoConvParquet
+import GeoConvRows
+import GeoConvBytes
 
 /// The end of writing: the columns' types settled, the spooled rows written a row group at
 /// a time, then the footer with the `geo` metadata.
@@ -42,27 +44,7 @@ struct GeoParquetFileWriting {
                     "the property \"\(column.name)\" is written as \"\(names[index])\": \"\(column.name)\" is the geometry's column"
                 )
             }
-            if column.kinds.mixesIntoText {
-                try diagnostics.warn(
-                    GeoParquetCode.mixedTypesAsText,
-                    "the property \"\(column.name)\" holds values of several types (\(Self.describe(column.kinds))): its column is text, the numbers and booleans written as they read",
-                    at: column.firstLocation, hint: "give the property one type in every feature to keep it typed")
-            }
-            if types[index] == .double, column.kinds.contains(.integer), column.kinds.contains(.real) {
-                // GDAL's AUTODETECT_TYPE types such a column Real; other readers print 12 as 12.0.
-                diagnostics.note(
-                    GeoParquetCode.integersAsDouble,
-                    "the property \"\(column.name)\" holds integers and reals: its column is DOUBLE, as "
-                        + "GDAL types it, and its integers (12) read back as reals (12.0) in other tools",
-                    at: column.firstLocation)
-            }
-            if types[index] == .double, column.wideIntegers > 0 {
-                try diagnostics.warn(
-                    GeoParquetCode.integerAsDouble,
-                    "the property \"\(column.name)\" holds \(column.wideIntegers) integers beyond ±2^53 in a DOUBLE column (beside reals, or beyond 64 bits), which rounds them",
-                    at: column.firstWideInteger, hint: "give the property integers within 64 bits only to keep it INT64"
-                )
-            }
+            try GeoParquetRows.reportType(of: column, diagnostics)
         }
         try emit(Array("PAR1".utf8))
         var builder = RowGroupBuilder(types: types, geometryBytes: state.options.rowGroupBytes)
@@ -236,15 +218,6 @@ struct GeoParquetFileWriting {
         JSONText.append(geo, to: &text)
         return String(decoding: text, as: UTF8.self)
     }
-
-    static func describe(_ kinds: ColumnKinds) -> String {
-        var parts: [String] = []
-        if kinds.contains(.bool) { parts.append("booleans") }
-        if !kinds.isDisjoint(with: [.integer, .real, .bigUnsigned]) { parts.append("numbers") }
-        if kinds.contains(.string) { parts.append("text") }
-        if kinds.contains(.nested) { parts.append("arrays or objects") }
-        return parts.joined(separator: ", ")
-    }
 }
 
 /// One row group's values, column by column, decoded from the spooled rows.
@@ -365,51 +338,19 @@ struct RowGroupBuilder {
             columns[index].flags.append(tag == SpooledValue.tagTrue)
             self.bytes += 1
         case .int64:
-            columns[index].integers.append(Self.integer(bytes, &at))
+            columns[index].integers.append(SpooledRow.integer(bytes, &at))
             self.bytes += 8
         case .uint64:
-            if tag == SpooledValue.tagBigInteger {
-                let length = Int(SpooledRow.readVarint(bytes, &at) ?? 0)
-                columns[index].integers.append(
-                    Int64(bitPattern: UInt64(String(decoding: bytes[at..<(at + length)], as: UTF8.self)) ?? 0))
-            } else {
-                columns[index].integers.append(Self.integer(bytes, &at))
-            }
+            columns[index].integers.append(Int64(bitPattern: SpooledRow.unsignedInteger(tag, bytes, &at)))
             self.bytes += 8
         case .double:
-            switch tag {
-            case SpooledValue.tagInteger: columns[index].reals.append(Double(Self.integer(bytes, &at)))
-            case SpooledValue.tagBigInteger:
-                let length = Int(SpooledRow.readVarint(bytes, &at) ?? 0)
-                columns[index].reals.append(Double(String(decoding: bytes[at..<(at + length)], as: UTF8.self)) ?? .nan)
-            default: columns[index].reals.append(SpooledRow.readDouble(bytes, &at))
-            }
+            columns[index].reals.append(SpooledRow.real(tag, bytes, &at))
             self.bytes += 8
         case .text:
             let before = columns[index].text.count
-            Self.appendText(tag, bytes, &at, to: &columns[index].text)
+            SpooledRow.appendText(tag, bytes, &at, to: &columns[index].text)
             columns[index].ends.append(columns[index].text.count)
             self.bytes += 4 + columns[index].text.count - before
-        }
-    }
-
-    static func integer(_ bytes: [UInt8], _ at: inout Int) -> Int64 {
-        ByteEncoding.unzigzag(SpooledRow.readVarint(bytes, &at) ?? 0)
-    }
-
-    /// A value's text in a text column: text, JSON and integer literals as they are, other
-    /// numbers and booleans as they read.
-    static func appendText(_ tag: UInt8, _ bytes: [UInt8], _ at: inout Int, to text: inout [UInt8]) {
-        switch tag {
-        case SpooledValue.tagTrue: text.append(contentsOf: "true".utf8)
-        case SpooledValue.tagFalse: text.append(contentsOf: "false".utf8)
-        case SpooledValue.tagInteger: text.append(contentsOf: String(integer(bytes, &at)).utf8)
-        case SpooledValue.tagReal:
-            text.append(contentsOf: DecimalFormatter.shortest(SpooledRow.readDouble(bytes, &at)).utf8)
-        default:
-            let length = Int(SpooledRow.readVarint(bytes, &at) ?? 0)
-            text.append(contentsOf: bytes[at..<(at + length)])
-            at += length
         }
     }
 }

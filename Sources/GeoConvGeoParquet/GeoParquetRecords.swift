@@ -1,6 +1,7 @@
 public import GeoConvCore
 public import GeoConvFormatKit
 import GeoConvParquet
+import GeoConvRows
 
 /// Rows made on other threads (`--jobs`): a feature's spooled row takes nothing from the
 /// rows before it but its columns' numbers, which the document's writer maps by name when

@@ -2,6 +2,7 @@ public import GeoConvCore
 public import GeoConvFormatKit
 public import GeoConvIO
 import GeoConvParquet
+import GeoConvRows
 
 /// How GeoParquet is written.
 public struct GeoParquetWriteOptions: Hashable, Sendable {

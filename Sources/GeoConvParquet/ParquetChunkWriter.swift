@@ -1,3 +1,4 @@
+import GeoConvBytes
 package import GeoConvCore
 
 /// A leaf column's values for one row group, as they are encoded: which rows have a value

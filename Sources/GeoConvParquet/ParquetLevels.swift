@@ -1,3 +1,4 @@
+import GeoConvBytes
 package import GeoConvCore
 
 /// Parquet's RLE / bit-packing hybrid (parquet-format `Encodings.md`): a varint header

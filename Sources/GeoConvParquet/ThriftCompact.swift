@@ -1,3 +1,4 @@
+import GeoConvBytes
 package import GeoConvCore
 
 /// Thrift's compact protocol, the encoding of Parquet's footer and page headers (Apache

@@ -1,23 +1,24 @@
-import GeoConvCore
-import GeoConvParquet
+package import GeoConvCore
+import GeoConvBytes
 
 /// The kinds of value a property column has held, and the Parquet column it becomes: the
 /// widest type that holds them all.
-struct ColumnKinds: OptionSet, Hashable {
-    let rawValue: UInt8
-    static let bool = ColumnKinds(rawValue: 1)
-    static let integer = ColumnKinds(rawValue: 2)
-    static let real = ColumnKinds(rawValue: 4)
-    static let string = ColumnKinds(rawValue: 8)
-    static let nested = ColumnKinds(rawValue: 16)
+package struct ColumnKinds: OptionSet, Hashable {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
+    package static let bool = ColumnKinds(rawValue: 1)
+    package static let integer = ColumnKinds(rawValue: 2)
+    package static let real = ColumnKinds(rawValue: 4)
+    package static let string = ColumnKinds(rawValue: 8)
+    package static let nested = ColumnKinds(rawValue: 16)
     /// Integers beyond Int64 that fit UInt64.
-    static let bigUnsigned = ColumnKinds(rawValue: 32)
+    package static let bigUnsigned = ColumnKinds(rawValue: 32)
     /// Negative integers (a column with big unsigned ones is then DOUBLE).
-    static let negative = ColumnKinds(rawValue: 64)
+    package static let negative = ColumnKinds(rawValue: 64)
 
     /// The column type: integers alone INT64, numbers DOUBLE, booleans BOOLEAN, anything
     /// else (text, arrays and objects, mixes) UTF-8 text; a column that held only nulls is text.
-    var columnType: ColumnType {
+    package var columnType: ColumnType {
         if self == .bool { return .boolean }
         if isSubset(of: [.integer, .negative]), contains(.integer) { return .int64 }
         if isSubset(of: [.integer, .bigUnsigned]), contains(.bigUnsigned) { return .uint64 }
@@ -26,35 +27,47 @@ struct ColumnKinds: OptionSet, Hashable {
     }
 
     /// Whether values of different kinds are written as text (reported).
-    var mixesIntoText: Bool { columnType == .text && !isSubset(of: .string) && !isSubset(of: .nested) }
+    package var mixesIntoText: Bool { columnType == .text && !isSubset(of: .string) && !isSubset(of: .nested) }
 
     /// The kinds of an integer.
-    static func of(_ n: Int64) -> ColumnKinds { n < 0 ? [.integer, .negative] : .integer }
+    package static func of(_ n: Int64) -> ColumnKinds { n < 0 ? [.integer, .negative] : .integer }
+
+    /// The kinds in words, for a message (`numbers, text`).
+    package var summary: String {
+        var parts: [String] = []
+        if contains(.bool) { parts.append("booleans") }
+        if !isDisjoint(with: [.integer, .real, .bigUnsigned]) { parts.append("numbers") }
+        if contains(.string) { parts.append("text") }
+        if contains(.nested) { parts.append("arrays or objects") }
+        return parts.joined(separator: ", ")
+    }
 }
 
-enum ColumnType: Equatable {
+package enum ColumnType: Equatable {
     /// `uint64`: INT64 annotated unsigned, for integers up to 2^64 − 1.
     case boolean, int64, uint64, double, text
 }
 
 /// One property column: its name and the kinds it held.
-struct PropertyColumn {
-    var name: String
-    var kinds: ColumnKinds = []
+package struct PropertyColumn {
+    package var name: String
+    package var kinds: ColumnKinds = []
     /// Integers beyond ±2^53 in a column written as doubles (they lose digits; reported).
-    var wideIntegers = 0
+    package var wideIntegers = 0
     /// Whether a row has had a value in it (not null).
-    var hasValue = false
+    package var hasValue = false
     /// Where the column had its first value and its first wide integer, for what is
     /// reported about it (placed by the document's writer).
-    var firstLocation: SourceLocation?
-    var firstWideInteger: SourceLocation?
+    package var firstLocation: SourceLocation?
+    package var firstWideInteger: SourceLocation?
+
+    package init(name: String) { self.name = name }
 }
 
 /// A spooled row's value, and how it is framed in the spool: a tag byte, then a zigzag
 /// varint (integer), eight bytes (real), or a varint length and UTF-8 (text, JSON text, an
 /// integer literal beyond 64 bits).
-enum SpooledValue {
+package enum SpooledValue {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -62,7 +75,8 @@ enum SpooledValue {
     case text(ArraySlice<UInt8>)
     case json(ArraySlice<UInt8>)
 
-    static let tagNull: UInt8 = 0, tagFalse: UInt8 = 1, tagTrue: UInt8 = 2, tagInteger: UInt8 = 3, tagReal: UInt8 = 4,
+    package static let tagNull: UInt8 = 0, tagFalse: UInt8 = 1, tagTrue: UInt8 = 2, tagInteger: UInt8 = 3,
+        tagReal: UInt8 = 4,
         tagText: UInt8 = 5,
         tagJSON: UInt8 = 6, tagBigInteger: UInt8 = 7
 }
@@ -70,15 +84,17 @@ enum SpooledValue {
 /// The spool's framing of rows: `varint(length)` then the row — the geometry as
 /// `varint(WKB length + 1)` (0: none) and its WKB and bounding box (four doubles), then
 /// `varint(cells)` and each cell as `varint(column)` and its value.
-enum SpooledRow {
-    static func appendVarint(_ value: UInt64, to out: inout [UInt8]) { ByteEncoding.appendVarint(value, to: &out) }
+package enum SpooledRow {
+    package static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
+        ByteEncoding.appendVarint(value, to: &out)
+    }
 
-    static func appendDouble(_ value: Double, to out: inout [UInt8]) {
+    package static func appendDouble(_ value: Double, to out: inout [UInt8]) {
         ByteEncoding.appendUInt64(value.bitPattern, to: &out)
     }
 
     /// A bounding box's four doubles (west, south, east, north), in one copy.
-    static func appendBox(_ box: (Double, Double, Double, Double), to out: inout [UInt8]) {
+    package static func appendBox(_ box: (Double, Double, Double, Double), to out: inout [UInt8]) {
         let bits = (
             box.0.bitPattern.littleEndian, box.1.bitPattern.littleEndian, box.2.bitPattern.littleEndian,
             box.3.bitPattern.littleEndian
@@ -86,7 +102,7 @@ enum SpooledRow {
         withUnsafeBytes(of: bits) { out.append(contentsOf: $0) }
     }
 
-    static func readVarint(_ bytes: [UInt8], _ offset: inout Int) -> UInt64? {
+    package static func readVarint(_ bytes: [UInt8], _ offset: inout Int) -> UInt64? {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while offset < bytes.count, shift < 64 {
@@ -99,8 +115,19 @@ enum SpooledRow {
         return nil
     }
 
+    /// The bounding box of a framed row (`varint(length)` then the row), `nil` when it has none.
+    package static func box(ofFramedRow bytes: [UInt8]) -> (Double, Double, Double, Double)? {
+        var at = 0
+        _ = readVarint(bytes, &at)
+        let wkbLength = Int(readVarint(bytes, &at) ?? 0)
+        if wkbLength > 0 { at += wkbLength - 1 }
+        guard at < bytes.count, bytes[at] == 1 else { return nil }
+        at += 1
+        return (readDouble(bytes, &at), readDouble(bytes, &at), readDouble(bytes, &at), readDouble(bytes, &at))
+    }
+
     /// Where the cells of the row starting at `offset` start: after its geometry and box.
-    static func cellsStart(_ bytes: [UInt8], _ offset: Int) -> Int {
+    package static func cellsStart(_ bytes: [UInt8], _ offset: Int) -> Int {
         var at = offset
         let wkbLength = Int(readVarint(bytes, &at) ?? 0)
         if wkbLength > 0 { at += wkbLength - 1 }
@@ -109,7 +136,7 @@ enum SpooledRow {
     }
 
     /// Where the value starting at `offset` (its tag) ends.
-    static func valueEnd(_ bytes: [UInt8], _ offset: Int) -> Int {
+    package static func valueEnd(_ bytes: [UInt8], _ offset: Int) -> Int {
         var at = offset + 1
         switch bytes[offset] {
         case SpooledValue.tagInteger: _ = readVarint(bytes, &at)
@@ -124,7 +151,7 @@ enum SpooledRow {
 
     /// Framed rows (`varint(length)` then the row, one after the other) with each cell's
     /// column `c` made `columns[c]`.
-    static func renumbered(_ bytes: [UInt8], columns: [Int]) -> [UInt8] {
+    package static func renumbered(_ bytes: [UInt8], columns: [Int]) -> [UInt8] {
         var out: [UInt8] = []
         var row: [UInt8] = []
         out.reserveCapacity(bytes.count + bytes.count / 8)
@@ -150,7 +177,7 @@ enum SpooledRow {
         return out
     }
 
-    static func readDouble(_ bytes: [UInt8], _ offset: inout Int) -> Double {
+    package static func readDouble(_ bytes: [UInt8], _ offset: inout Int) -> Double {
         var bits: UInt64 = 0
         for i in 0..<8 { bits |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
         offset += 8
@@ -158,10 +185,53 @@ enum SpooledRow {
     }
 }
 
+/// A spooled value read back as its column's type needs it: `at` is just past its tag.
+extension SpooledRow {
+    /// An integer's value (`tagInteger`).
+    package static func integer(_ bytes: [UInt8], _ at: inout Int) -> Int64 {
+        ByteEncoding.unzigzag(readVarint(bytes, &at) ?? 0)
+    }
+
+    /// An integer of an unsigned 64-bit column: a literal beyond Int64, or a non-negative integer.
+    package static func unsignedInteger(_ tag: UInt8, _ bytes: [UInt8], _ at: inout Int) -> UInt64 {
+        guard tag == SpooledValue.tagBigInteger else { return UInt64(bitPattern: integer(bytes, &at)) }
+        let length = Int(readVarint(bytes, &at) ?? 0)
+        defer { at += length }
+        return UInt64(String(decoding: bytes[at..<(at + length)], as: UTF8.self)) ?? 0
+    }
+
+    /// A number of a column of reals: an integer, an integer literal beyond Int64, or a real.
+    package static func real(_ tag: UInt8, _ bytes: [UInt8], _ at: inout Int) -> Double {
+        switch tag {
+        case SpooledValue.tagInteger: return Double(integer(bytes, &at))
+        case SpooledValue.tagBigInteger:
+            let length = Int(readVarint(bytes, &at) ?? 0)
+            defer { at += length }
+            return Double(String(decoding: bytes[at..<(at + length)], as: UTF8.self)) ?? .nan
+        default: return readDouble(bytes, &at)
+        }
+    }
+
+    /// A value's text in a text column: text, JSON and integer literals as they are, other
+    /// numbers and booleans as they read.
+    package static func appendText(_ tag: UInt8, _ bytes: [UInt8], _ at: inout Int, to text: inout [UInt8]) {
+        switch tag {
+        case SpooledValue.tagTrue: text.append(contentsOf: "true".utf8)
+        case SpooledValue.tagFalse: text.append(contentsOf: "false".utf8)
+        case SpooledValue.tagInteger: text.append(contentsOf: String(integer(bytes, &at)).utf8)
+        case SpooledValue.tagReal: text.append(contentsOf: DecimalFormatter.shortest(readDouble(bytes, &at)).utf8)
+        default:
+            let length = Int(readVarint(bytes, &at) ?? 0)
+            text.append(contentsOf: bytes[at..<(at + length)])
+            at += length
+        }
+    }
+}
+
 /// A number's kind as a column sees it: an integer when its literal has no fraction or
 /// exponent and fits 64 bits, else a real.
-enum NumberKind {
-    static func value(_ number: JSONNumber) -> SpooledValue {
+package enum NumberKind {
+    package static func value(_ number: JSONNumber) -> SpooledValue {
         var literal = number.literal
         let integer: Int64? = literal.withUTF8 { bytes in
             guard !bytes.isEmpty else { return nil }

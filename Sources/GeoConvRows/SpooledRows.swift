@@ -1,25 +1,62 @@
-import GeoConvCore
+package import GeoConvCore
+import GeoConvBytes
 import GeoConvGeometryEncoding
-import GeoConvParquet
+
+/// What a format with typed columns says when a feature's row loses something: each format
+/// words its messages under its own codes (`GeoParquetReports`, `FlatGeobufReports`).
+package protocol RowReporting {
+    /// The feature has a style, which the format has no place for.
+    static func styleDropped(_ diagnostics: DiagnosticLog) throws(GeoConvError)
+    /// The feature has members beyond its properties.
+    static func foreignMembersDropped(_ diagnostics: DiagnosticLog) throws(GeoConvError)
+    /// A geometry mixes positions with and without an altitude: those without get 0. At
+    /// `location`, `nil` for the feature being written.
+    static func missingZAsZero(_ diagnostics: DiagnosticLog, at location: SourceLocation?) throws(GeoConvError)
+    /// A feature has two values for the column `name`: the second goes to `renamed`.
+    static func cellRenamed(_ name: String, to renamed: String, _ diagnostics: DiagnosticLog) throws(GeoConvError)
+    /// The property `column` holds an array or an object (`typeName`).
+    static func nestedValue(in column: String, typeName: String, _ diagnostics: DiagnosticLog) throws(GeoConvError)
+    /// Whether `nestedValue` reports anything (a format that keeps such values says nothing).
+    static var reportsNestedValues: Bool { get }
+    /// The column holds values of several kinds and is written as text.
+    static func mixedTypesAsText(_ column: PropertyColumn, _ diagnostics: DiagnosticLog) throws(GeoConvError)
+    /// The column holds integers and reals and is written as reals (a note).
+    static func integersAsReals(_ column: PropertyColumn, _ diagnostics: DiagnosticLog)
+    /// The column, written as reals, holds integers beyond ±2^53, which lose digits.
+    static func wideIntegersRounded(_ column: PropertyColumn, _ diagnostics: DiagnosticLog) throws(GeoConvError)
+}
+
+extension SpooledRows {
+    /// Reports what a column's type changes, once every row is made: several kinds written
+    /// as text, integers beside reals written as reals, wide integers rounded in reals.
+    package static func reportType(of column: PropertyColumn, _ diagnostics: DiagnosticLog) throws(GeoConvError) {
+        if column.kinds.mixesIntoText { try Reports.mixedTypesAsText(column, diagnostics) }
+        guard column.kinds.columnType == .double else { return }
+        if column.kinds.contains(.integer), column.kinds.contains(.real) {
+            Reports.integersAsReals(column, diagnostics)
+        }
+        if column.wideIntegers > 0 { try Reports.wideIntegersRounded(column, diagnostics) }
+    }
+}
 
 /// Features made into spooled rows (`SpooledRow`), and what the property columns held: the
 /// part of writing that needs nothing but the rows before it. The document's writer has
-/// one; so has each records writer on another thread (`GeoParquetRecordsWriter`), whose
-/// columns the document's writer maps onto its own when it adds the records.
-struct GeoParquetRows {
+/// one; so has each records writer on another thread (GeoParquet's), whose columns the
+/// document's writer maps onto its own when it adds the records. `Reports` words what is lost.
+package struct SpooledRows<Reports: RowReporting> {
     /// The property columns, in the order met.
-    var columns: [PropertyColumn] = []
+    package var columns: [PropertyColumn] = []
     private var slots: [String: Int] = [:]
     /// The bounding box of every geometry: west, south, east, north.
-    var bounds: (Double, Double, Double, Double)?
+    package var bounds: (Double, Double, Double, Double)?
     /// The rows made.
-    var rowCount = 0
+    package var rowCount = 0
     /// The geometry kinds met (with Z or not), in the order met.
-    var kindsMet: [(GeometryKind, Bool)] = []
+    package var kindsMet: [(GeometryKind, Bool)] = []
     /// The columns that had their first value, and their first integer beyond ±2^53, in the
     /// last row: for the owner to place (`PropertyColumn.firstLocation`).
-    var firstValues: [Int] = []
-    var firstWideIntegers: [Int] = []
+    package var firstValues: [Int] = []
+    package var firstWideIntegers: [Int] = []
     private var row: [UInt8] = []
     private var wkb: [UInt8] = []
     /// The row's cells, made as they are met (their count goes before them), and how many.
@@ -33,18 +70,18 @@ struct GeoParquetRows {
     /// Whether rows are made at all: `false` when their bytes would go nowhere (`geoconv
     /// info` learning what would be lost), when only what the columns held is learned and
     /// what is lost reported.
-    var makesRows = true
+    package var makesRows = true
 
-    init() {}
+    package init() {}
 
     /// Rows whose columns start as `names`, none with a value yet: a records writer's, so
     /// that its columns are the document's for the names the document has met.
-    init(columnNames names: [String]) {
+    package init(columnNames names: [String]) {
         for name in names { _ = column(named: name) }
     }
 
     /// The slot of the column `name`, made when new.
-    mutating func column(named name: String) -> Int {
+    package mutating func column(named name: String) -> Int {
         if let slot = slots[name] { return slot }
         let slot = columns.count
         slots[name] = slot
@@ -57,7 +94,7 @@ struct GeoParquetRows {
     /// the snippet as `description` when no property carries them (`TitleProperties`: a `NAME`
     /// column read as the title is written back as `NAME`, in its place), then the properties;
     /// `isModel` for the first three.
-    static func forEachCell(
+    package static func forEachCell(
         of feature: Feature, _ body: (_ name: String, _ value: JSONValue, _ isModel: Bool) throws(GeoConvError) -> Void
     )
         throws(GeoConvError)
@@ -81,7 +118,7 @@ struct GeoParquetRows {
     /// that are dropped, a non-finite number, a nested value written as JSON text, a
     /// property with a model column's name (renamed) — the features a records writer leaves
     /// to the document's writer, so that every message is made there, in order.
-    static func reports(_ feature: Feature) -> Bool {
+    package static func reports(_ feature: Feature) -> Bool {
         guard feature.style.isEmpty, feature.foreignMembers.isEmpty, feature.isAllFinite,
             feature.geometry?.mixesAltitudes != true
         else { return true }
@@ -92,7 +129,7 @@ struct GeoParquetRows {
         do throws(GeoConvError) {
             try forEachCell(of: feature) { name, value, isModel in
                 switch value {
-                case .array, .object: reports = true
+                case .array, .object: if Reports.reportsNestedValues { reports = true }
                 default: break
                 }
                 if !isModel,
@@ -109,27 +146,16 @@ struct GeoParquetRows {
 
     /// Appends `feature`'s row, framed (`varint(length)` then the row), to `out`; what is
     /// lost is reported to `diagnostics`.
-    mutating func append(_ feature: Feature, to out: inout [UInt8], diagnostics: DiagnosticLog) throws(GeoConvError) {
-        if !feature.style.isEmpty {
-            try diagnostics.warn(
-                GeoParquetCode.styleDropped, "styles have no place in GeoParquet and are not written",
-                hint: "write GeoJSON or KML to keep them")
-        }
-        if !feature.foreignMembers.isEmpty {
-            try diagnostics.warn(
-                GeoParquetCode.foreignMembersDropped,
-                "a feature's members beyond its properties have no place in GeoParquet and are not written")
-        }
+    package mutating func append(
+        _ feature: Feature, to out: inout [UInt8], diagnostics: DiagnosticLog
+    ) throws(GeoConvError) {
+        if !feature.style.isEmpty { try Reports.styleDropped(diagnostics) }
+        if !feature.foreignMembers.isEmpty { try Reports.foreignMembersDropped(diagnostics) }
         row.removeAll(keepingCapacity: true)
         firstValues.removeAll(keepingCapacity: true)
         firstWideIntegers.removeAll(keepingCapacity: true)
         if let geometry = feature.geometry {
-            if geometry.mixesAltitudes {
-                try diagnostics.warn(
-                    GeoParquetCode.missingZAsZero,
-                    "a geometry mixes positions with and without an altitude: WKB gives every position one, so those without are written at altitude 0",
-                    hint: "give every position an altitude, or write 2D with --dim 2")
-            }
+            if geometry.mixesAltitudes { try Reports.missingZAsZero(diagnostics, at: nil) }
             if !makesRows, !geometry.containsCircle {
                 // Counting: the bounds and the WKB (which refuses only a circle) are not needed.
                 noteType(of: geometry)
@@ -182,12 +208,12 @@ struct GeoParquetRows {
     }
 
     /// Widens `bounds` to hold `box`.
-    mutating func widen(_ box: (Double, Double, Double, Double)) {
+    package mutating func widen(_ box: (Double, Double, Double, Double)) {
         bounds = bounds.map { (min($0.0, box.0), min($0.1, box.1), max($0.2, box.2), max($0.3, box.3)) } ?? box
     }
 
     /// Notes a geometry kind met (with Z or not).
-    mutating func noteKind(_ kind: GeometryKind, hasAltitude z: Bool) {
+    package mutating func noteKind(_ kind: GeometryKind, hasAltitude z: Bool) {
         if let last = kindsMet.last, last.0 == kind, last.1 == z { return }
         guard !kindsMet.contains(where: { $0.0 == kind && $0.1 == z }) else { return }
         kindsMet.append((kind, z))
@@ -215,9 +241,7 @@ struct GeoParquetRows {
             var n = 2
             while lastRow[column(named: "\(name)_\(n)")] == rowCount { n += 1 }
             slot = column(named: "\(name)_\(n)")
-            try diagnostics.warn(
-                GeoParquetCode.columnRenamed,
-                "a feature has two values for the column \"\(name)\": the second is written to \"\(name)_\(n)\"")
+            try Reports.cellRenamed(name, to: "\(name)_\(n)", diagnostics)
         }
         lastRow[slot] = rowCount
         cellCount += 1
@@ -270,10 +294,7 @@ struct GeoParquetRows {
             SpooledRow.appendVarint(UInt64(text.utf8.count), to: &cells)
             cells.append(utf8Of: text)
         case .array, .object:
-            try diagnostics.warn(
-                GeoParquetCode.nestedValueAsJSON,
-                "the property \"\(columns[slot].name)\" holds an \(value.typeName): it is written as JSON text",
-                hint: "GeoParquet columns here are flat; read the text back with a JSON parser")
+            try Reports.nestedValue(in: columns[slot].name, typeName: value.typeName, diagnostics)
             columns[slot].kinds.insert(.nested)
             var text: [UInt8] = []
             JSONText.append(value, to: &text)
@@ -294,5 +315,5 @@ struct GeoParquetRows {
     }
 
     /// Geometry types met, in the order met (`Point`, `Polygon Z`…).
-    var geometryTypes: [String] { kindsMet.map { $0.1 ? $0.0.rawValue + " Z" : $0.0.rawValue } }
+    package var geometryTypes: [String] { kindsMet.map { $0.1 ? $0.0.rawValue + " Z" : $0.0.rawValue } }
 }
