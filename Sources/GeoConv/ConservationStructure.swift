@@ -3,10 +3,13 @@
 /// reached the output at another place — a vertex in another ring, a key re-cased, a 2D point
 /// made 3D — counts as *changed*, not carried.
 package struct ConservationStructure {
-    /// One reading: the features in order, each with the place its reader gave it.
+    /// One reading: the features in order, each with the place its reader gave it, and its
+    /// geometry in the input's own CRS (what a writer that orders features by their
+    /// coordinates, FlatGeobuf's, orders them by).
     package struct Reading {
         package var features: [ComparedFeature] = []
         package var places: [SourceLocation?] = []
+        package var nativeGeometries: [Geometry?] = []
         package init(features: [ComparedFeature] = [], places: [SourceLocation?] = []) {
             self.features = features
             self.places = places
@@ -25,12 +28,18 @@ package struct ConservationStructure {
         options.jobs = 1
         let log = DiagnosticLog()
         var loading = try FeatureLoading(
-            .file(path), options: options, converter: converter, reprojectingToWGS84: true,
+            .file(path), options: options, converter: converter, reprojectingToWGS84: false,
             diagnostics: log)
+        var toWGS84: [any FeatureTransform] = [Reproject()]
+        _ = try toWGS84.apply(to: loading.header, diagnostics: log)
         var reading = Reading()
         while try loading.next({ (feature: inout Feature) throws(GeoConvError) in
-            reading.features.append(ComparedFeature(feature))
-            reading.places.append(log.currentLocation)
+            let native = feature.geometry
+            try toWGS84.apply(to: feature, diagnostics: log) { (item: inout Feature) throws(GeoConvError) in
+                reading.features.append(ComparedFeature(item))
+                reading.places.append(log.currentLocation)
+                reading.nativeGeometries.append(native)
+            }
         }) {}
         return reading
     }
@@ -53,7 +62,9 @@ package struct ConservationStructure {
         var order = Array(input.features.indices)
         var differences: [StructuralDifference] = []
         if let written = format.capabilities.writtenOrder {
-            order = written(input.features.map(\.geometry))
+            order = written(
+                input.nativeGeometries.count == input.features.count
+                    ? input.nativeGeometries : input.features.map(\.geometry))
             var held = Set(order)
             for (index, feature) in input.features.enumerated() where held.insert(index).inserted {
                 let kind = feature.geometry.map { "\($0.kind)" } ?? "no geometry"
@@ -64,7 +75,8 @@ package struct ConservationStructure {
             }
         }
         let arranged = order.map { input.features[$0] }
-        differences += comparison.differences(expected: arranged, got: output.features).map { difference in
+        differences += comparison.differences(expected: arranged, got: output.features, written: input.features).map {
+            difference in
             var difference = difference
             if difference.feature < order.count { difference.feature = order[difference.feature] }
             return difference

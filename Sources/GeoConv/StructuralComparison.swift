@@ -120,8 +120,13 @@ public struct StructuralComparison: Sendable {
         idKey = capabilities.idKey
     }
 
-    /// Every difference of `got` from `expected`, feature by feature in order.
-    public func differences(expected: [ComparedFeature], got: [ComparedFeature]) -> [StructuralDifference] {
+    /// Every difference of `got` from `expected`, feature by feature in order. Where the
+    /// format orders properties by column, the columns are met in `written` (the features in
+    /// the order the writer was given them, when it then wrote them in another), else in
+    /// `expected`.
+    public func differences(
+        expected: [ComparedFeature], got: [ComparedFeature], written: [ComparedFeature]? = nil
+    ) -> [StructuralDifference] {
         var result: [StructuralDifference] = []
         if expected.count != got.count {
             let detail = "\(expected.count) expected, \(got.count) read"
@@ -132,8 +137,11 @@ public struct StructuralComparison: Sendable {
         }
         var comparison = self
         if ordersPropertiesByColumn {
-            for feature in expected {
-                for property in feature.properties where comparison.columns[property.key] == nil {
+            // (The model's keys, the title's `name` and the style's, are the writer's to place:
+            // only the properties say the order in which the columns were met.)
+            for feature in written ?? expected {
+                for property in feature.properties
+                where comparison.columns[property.key] == nil && !feature.modelKeys.contains(property.key) {
                     comparison.columns[property.key] = comparison.columns.count
                 }
             }

@@ -3,15 +3,18 @@ public import GeoConvFormatKit
 import GeoConvIO
 
 extension FileFormat {
-    /// FlatGeobuf 3: FlatBuffers features after a header and a packed Hilbert R-tree (read).
+    /// FlatGeobuf 3: FlatBuffers features after a header and a packed Hilbert R-tree.
     public static let flatGeobuf = FileFormat(
         name: "flatgeobuf",
         aliases: ["fgb"],
         extensions: ["fgb"],
-        summary: "FlatGeobuf 3 (header, columns, CRS, features in FlatBuffers), read streaming; not written yet",
+        summary: "FlatGeobuf 3 (header, typed columns, CRS, features in FlatBuffers), read streaming; written "
+            + "along a packed Hilbert R-tree",
         capabilities: FormatCapabilities(
-            readsAbsentPropertiesAsNull: true, gdalReading: .init(driver: "FlatGeobuf", fileExtension: "fgb"),
-            holdsHeader: [.name, .description]),
+            readsAbsentPropertiesAsNull: true, idKey: "id",
+            writtenOrder: { geometries in FlatGeobufHilbert.order(of: geometries) },
+            gdalReading: .init(driver: "FlatGeobuf", fileExtension: "fgb"), holdsHeader: [.name, .description]),
+        options: [FlatGeobufOptions.spatialIndex.declared],
         diagnosticCodes: FlatGeobufCode.names,
         sniff: { prefix in prefix.starts(with: FlatGeobufHeader.magicPrefix) },
         makeReader: .features { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
@@ -19,6 +22,10 @@ extension FileFormat {
             let box = options.selection.boundingBoxCRS == nil ? options.selection.boundingBox : nil
             return FlatGeobufReader(input, boundingBox: box, diagnostics: diagnostics)
         },
-        makeWriter: nil
+        makeWriter: .features { (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
+            try FlatGeobufWriter(
+                output, spatialIndex: options.formatOptions[FlatGeobufOptions.spatialIndex] ?? true,
+                diagnostics: diagnostics)
+        }
     )
 }

@@ -52,6 +52,8 @@ enum FlatGeobufGeometry {
             for part in try table.tables(7) {
                 if let member = try geometry(part, type: 0, hasZ: hasZ, depth: depth + 1, surfaces: &surfaces) {
                     members.append(member)
+                } else if let kind = kind(try part.uint8(6)) {
+                    members.append(.empty(kind))  // (a member without coordinates keeps its place, as GDAL's)
                 }
             }
             return members.isEmpty ? nil : .geometryCollection(members)
@@ -62,6 +64,20 @@ enum FlatGeobufGeometry {
                     + "lines, polygons, their multi forms, collections, triangles, TINs and polyhedral surfaces",
                 at: SourceLocation(file: table.file, byteOffset: table.base + table.position),
                 hint: "convert the curves to lines first, e.g. with ogr2ogr -nlt CONVERT_TO_LINEAR")
+        }
+    }
+
+    /// The model's kind of a `GeometryType` number, for an empty member; `nil` for the others.
+    static func kind(_ type: UInt8) -> GeometryKind? {
+        switch type {
+        case 1: .point
+        case 2: .lineString
+        case 3: .polygon
+        case 4: .multiPoint
+        case 5: .multiLineString
+        case 6: .multiPolygon
+        case 7: .geometryCollection
+        default: nil
         }
     }
 

@@ -43,8 +43,8 @@ struct FlatGeobufHeader {
     var indexNodeSize: Int
     /// The CRS as geoconv names it (`EPSG:25832`, else its WKT), `nil` for none or WGS84.
     var crs: String?
-    /// The CRS the header names but geoconv cannot place (an organisation other than EPSG
-    /// without WKT), to be reported.
+    /// The CRS the header names but geoconv cannot place (a name or organisation without a
+    /// code or WKT), to be reported.
     var unplacedCRS: String?
 
     /// The magic bytes: "fgb", the major version 3, "fgb", the patch version.
@@ -71,10 +71,12 @@ struct FlatGeobufHeader {
                 self.crs = code == 4326 ? nil : "EPSG:\(code)"
             } else if let organisation, let codeString, !codeString.isEmpty {
                 self.crs = "\(organisation):\(codeString)"
-            } else if let organisation, code > 0, wkt == nil {
-                unplacedCRS = "\(organisation):\(code)"
+            } else if let organisation, code > 0 {
+                self.crs = "\(organisation):\(code)"  // (ESRI:102645: PROJ knows it, as GDAL reads it)
             } else if let wkt, !wkt.isEmpty {
                 self.crs = wkt
+            } else if let name = try crs.string(2) ?? organisation {
+                unplacedCRS = name
             }
         }
     }

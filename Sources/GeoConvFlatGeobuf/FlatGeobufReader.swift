@@ -106,7 +106,7 @@ public struct FlatGeobufReader: FeatureReader {
         if let unplaced = header.unplacedCRS {
             try diagnostics.warn(
                 FlatGeobufCode.crsUnknown,
-                "the header names the CRS \(unplaced) without its WKT: the coordinates are read as they are",
+                "the header names the CRS \(unplaced) without a code or WKT: the coordinates are read as they are",
                 at: SourceLocation(file: input.name, byteOffset: 12), hint: "give the CRS with --s-srs")
         }
         var result = DocumentHeader()

@@ -495,7 +495,7 @@ public final class Spool {
 
 /// Writes all of `bytes` to `fd`, retrying short writes and EINTR; a failure names `what`
 /// and, for a full disk or a file-size limit, says what to do.
-private func writeFully(_ fd: Int32, _ bytes: [UInt8], what: String, diskFullHint: String) throws(GeoConvError) {
+func writeFully(_ fd: Int32, _ bytes: [UInt8], what: String, diskFullHint: String) throws(GeoConvError) {
     var failure: Int32 = 0
     bytes.withUnsafeBytes { raw in
         guard let base = raw.baseAddress else { return }

@@ -1,0 +1,150 @@
+import GeoConvCore
+import GeoConvFormatKit
+import GeoConvRows
+
+/// The model made into FlatGeobuf's tables (`feature.fbs`, `header.fbs`): a geometry's
+/// `Geometry` table, a row's property bytes, the header.
+enum FlatGeobufEncoding {
+    /// The `GeometryType` number of a kind (a circle is written as the polygon it becomes).
+    static func typeNumber(_ kind: GeometryKind) -> UInt8 {
+        switch kind {
+        case .point: 1
+        case .lineString: 2
+        case .polygon, .circle: 3
+        case .multiPoint: 4
+        case .multiLineString: 5
+        case .multiPolygon: 6
+        case .geometryCollection: 7
+        }
+    }
+
+    /// The `Geometry` table of `geometry`: `xy` (and `z` when the file has altitudes, 0 where
+    /// a position has none), `ends` where a polygon's rings (when more than one) or a
+    /// multi-line's lines end, `parts` for a multi-polygon's polygons and a collection's
+    /// members; `type` when `typed` (the header's type is Unknown, or a collection's member).
+    static func table(_ geometry: Geometry, hasZ: Bool, typed: Bool) -> FlatBufferBuilder.Table {
+        var table = FlatBufferBuilder.Table()
+        var xy: [Double] = []
+        var z: [Double] = []
+        func add(_ c: Coordinate) {
+            xy.append(c.longitude)
+            xy.append(c.latitude)
+            if hasZ { z.append(c.altitude ?? 0) }
+        }
+        // (GDAL reads a multi-line's lines only through `ends`, even one line's.)
+        func addPaths(_ paths: [Path], alwaysEnds: Bool) {
+            var ends: [UInt32] = []
+            for path in paths {
+                for c in path { add(c) }
+                ends.append(UInt32(xy.count / 2))
+            }
+            if ends.count > 1 || alwaysEnds { table.add(0, .uint32s(ends)) }
+        }
+        switch geometry {
+        case .point(let c): add(c)
+        case .lineString(let path): for c in path { add(c) }
+        case .multiPoint(let points): for c in points { add(c) }
+        case .polygon(let rings): addPaths([rings.outer] + rings.holes, alwaysEnds: false)
+        case .multiLineString(let lines): addPaths(lines, alwaysEnds: true)
+        case .multiPolygon(let polygons):
+            table.add(7, .tables(polygons.map { self.table(.polygon($0), hasZ: hasZ, typed: true) }))
+        case .geometryCollection(let members):
+            table.add(7, .tables(members.map { self.table($0, hasZ: hasZ, typed: true) }))
+        case .circle, .empty:
+            break  // (circles are polygons by now; empty geometries are written as none)
+        }
+        if !xy.isEmpty {
+            table.add(1, .doubles(xy))
+            if hasZ { table.add(2, .doubles(z)) }
+        }
+        if typed { table.add(6, .uint8(typeNumber(geometry.kind))) }
+        return table
+    }
+
+    /// `geometry` without the empty members of its collections (GDAL stops reading a file at a
+    /// member without coordinates); `nil` when it has none.
+    static func withoutEmptyMembers(_ geometry: Geometry) -> Geometry? {
+        guard case .geometryCollection(let members) = geometry else { return nil }
+        var changed = false
+        var kept: [Geometry] = []
+        for member in members {
+            if member.isEmpty {
+                changed = true
+            } else if let inner = withoutEmptyMembers(member) {
+                changed = true
+                kept.append(inner)
+            } else {
+                kept.append(member)
+            }
+        }
+        return changed ? .geometryCollection(kept) : nil
+    }
+
+    /// The column type a column of these kinds is written as: arrays and objects alone are
+    /// `Json`; otherwise the widest type that holds every value, text when they are mixed.
+    static func columnType(_ kinds: ColumnKinds) -> FlatGeobufHeader.ColumnType {
+        if !kinds.isEmpty, kinds.isSubset(of: .nested) { return .json }
+        switch kinds.columnType {
+        case .boolean: return .bool
+        case .int64: return .long
+        case .uint64: return .unsignedLong
+        case .double: return .double
+        case .text: return .string
+        }
+    }
+
+    /// Appends a spooled row's cells (`at` at their count) as FlatGeobuf property bytes:
+    /// each non-null value's column number (two bytes) and its value in the column's type.
+    static func appendProperties(
+        _ row: [UInt8], at start: Int, types: [FlatGeobufHeader.ColumnType], to out: inout [UInt8]
+    ) {
+        var at = start
+        let cells = Int(SpooledRow.readVarint(row, &at) ?? 0)
+        var text: [UInt8] = []
+        for _ in 0..<cells {
+            let column = Int(SpooledRow.readVarint(row, &at) ?? 0)
+            let tag = row[at]
+            at += 1
+            guard tag != SpooledValue.tagNull else { continue }
+            append(UInt16(column), to: &out)
+            switch types[column] {
+            case .bool: out.append(tag == SpooledValue.tagTrue ? 1 : 0)
+            case .long: append(UInt64(bitPattern: SpooledRow.integer(row, &at)), to: &out)
+            case .unsignedLong: append(SpooledRow.unsignedInteger(tag, row, &at), to: &out)
+            case .double: append(SpooledRow.real(tag, row, &at).bitPattern, to: &out)
+            default:
+                text.removeAll(keepingCapacity: true)
+                SpooledRow.appendText(tag, row, &at, to: &text)
+                append(UInt32(text.count), to: &out)
+                out.append(contentsOf: text)
+            }
+        }
+    }
+
+    private static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+    }
+
+    /// The `Crs` table for a CRS as geoconv names it: an authority's code in any spelling
+    /// files use (`EPSG:n`, `urn:ogc:def:crs:EPSG::n`, an OGC URL; WGS84 for none) by the
+    /// authority and its number (or code text), anything else (WKT) as WKT.
+    static func crsTable(_ crs: String?) -> FlatBufferBuilder.Table {
+        var table = FlatBufferBuilder.Table()
+        guard let crs else {
+            table.add(0, .string("EPSG"))
+            table.add(1, .int32(4326))
+            return table
+        }
+        if let (authority, code) = CRSNames.authorityAndCode(crs) {
+            table.add(0, .string(authority.uppercased()))
+            if let number = Int32(code) {
+                table.add(1, .int32(number))
+            } else {
+                table.add(5, .string(code.uppercased()))
+            }
+        } else {
+            table.add(4, .string(crs))
+        }
+        return table
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import GeoConvCore
+@testable import GeoConvFlatGeobuf
+import GeoConvFormatKit
+import GeoConvIO
+import GeoConvTestSupport
+import Testing
+
+/// FlatGeobuf written by geoconv and read back by geoconv's reader: the columns and their
+/// types, the geometries part by part, the CRS, the features in the order of the packed
+/// Hilbert R-tree, and the tree itself answering a box as a scan of every feature would.
+@Suite("FlatGeobuf writing")
+struct FlatGeobufWriterTests {
+    static func c(_ lon: Double, _ lat: Double, _ z: Double? = nil) -> Coordinate {
+        Coordinate(latitude: lat, longitude: lon, altitude: z)
+    }
+
+    static func roundTrip(
+        _ features: [Feature], header: DocumentHeader = DocumentHeader(),
+        options: ConversionOptions = ConversionOptions()
+    ) throws -> (read: [Feature], header: DocumentHeader, written: DiagnosticLog, bytes: [UInt8]) {
+        let (bytes, log) = try FormatIO.write(features, header: header, as: .flatGeobuf, options: options)
+        let read = try FormatIO.read(bytes: bytes, as: .flatGeobuf, name: "out.fgb")
+        return (read.features, read.header, log, bytes)
+    }
+
+    @Test("Columns typed from every value: Bool, Long, ULong, Double, String, Json; a mix is String, reported")
+    func columnTypes() throws {
+        let features = [
+            Feature(
+                id: .number(JSONNumber(7)), geometry: .point(Self.c(1, 2)), title: "first",
+                properties: [
+                    "flag": .bool(true), "count": .number(JSONNumber(12)),
+                    "big": .number(JSONNumber(uncheckedLiteral: "18446744073709551615")),
+                    "ratio": .number(JSONNumber(12)), "tags": .array([.string("a"), .number(JSONNumber(1))]),
+                    "mixed": .number(JSONNumber(3)),
+                ]),
+            Feature(
+                geometry: .point(Self.c(3, 4)),
+                properties: [
+                    "flag": .bool(false), "count": .number(JSONNumber(-4)), "big": .number(JSONNumber(5)),
+                    "ratio": .number(JSONNumber(uncheckedLiteral: "12.5")), "tags": .object(["k": .null]),
+                    "mixed": .string("three"),
+                ]),
+        ]
+        let (read, _, log, bytes) = try Self.roundTrip(features)
+        let header: FlatGeobufHeader = try #require(try Self.header(of: bytes))
+        let types = Dictionary(uniqueKeysWithValues: header.columns.map { column in (column.name, column.type) })
+        #expect(header.columns.map(\.name) == ["id", "name", "flag", "count", "big", "ratio", "tags", "mixed"])
+        #expect(types["flag"] == .bool && types["count"] == .long && types["big"] == .unsignedLong)
+        #expect(types["ratio"] == .double && types["tags"] == .json && types["mixed"] == .string)
+        let first = try #require(read.first { $0.title == "first" })
+        #expect(first.properties["big"] == .number(JSONNumber(uncheckedLiteral: "18446744073709551615")))
+        #expect(first.properties["tags"] == .array([.string("a"), .number(JSONNumber(1))]))
+        #expect(first.properties["mixed"] == .string("3"))
+        #expect(first.properties["ratio"]?.doubleValue == 12)
+        let second = try #require(read.first { $0.title == nil })
+        #expect(second.properties["count"] == .number(JSONNumber(-4)) && second.properties["flag"] == .bool(false))
+        #expect(second.properties["tags"] == .object(["k": .null]) && second.properties["ratio"]?.doubleValue == 12.5)
+        #expect(log.entries["flatgeobuf.mixed-types-as-text"] != nil)
+        #expect(log.entries["flatgeobuf.integers-as-double"]?.first.isNote == true)
+    }
+
+    @Test("Geometries part by part: rings with their holes, lines, multi-polygons, collections; altitudes")
+    func geometries() throws {
+        let outer = Path([Self.c(0, 0), Self.c(4, 0), Self.c(4, 4), Self.c(0, 4), Self.c(0, 0)])
+        let hole = Path([Self.c(1, 1), Self.c(1, 2), Self.c(2, 2), Self.c(1, 1)])
+        let geometries: [Geometry] = [
+            .polygon(PolygonRings(outer: outer, holes: [hole])),
+            .multiLineString([Path([Self.c(0, 0), Self.c(1, 1)])]),
+            .multiLineString([Path([Self.c(0, 0), Self.c(1, 1)]), Path([Self.c(2, 2), Self.c(3, 3), Self.c(4, 5)])]),
+            .multiPolygon([PolygonRings(outer: outer, holes: [hole]), PolygonRings(outer: hole)]),
+            .geometryCollection([.point(Self.c(9, 9)), .lineString(Path([Self.c(0, 1), Self.c(2, 3)]))]),
+            .multiPoint([Self.c(5, 5), Self.c(6, 6)]),
+        ]
+        let features = geometries.enumerated().map { index, geometry in
+            Feature(geometry: geometry, properties: ["n": .number(JSONNumber(index))])
+        }
+        let (read, _, log, _) = try Self.roundTrip(features)
+        #expect(log.isEmpty)
+        for feature in read {
+            let n = try #require(feature.properties["n"]?.doubleValue.map { Int($0) })
+            #expect(feature.geometry == geometries[n], "feature \(n)")
+        }
+        // Altitudes for all when one has them: the others at 0, each reported at its place.
+        let mixed = [
+            Feature(geometry: .point(Self.c(1, 1)), properties: ["n": .number(JSONNumber(0))]),
+            Feature(geometry: .point(Self.c(2, 2, 30)), properties: ["n": .number(JSONNumber(1))]),
+            Feature(geometry: .point(Self.c(3, 3)), properties: ["n": .number(JSONNumber(2))]),
+        ]
+        let (read3D, _, log3D, _) = try Self.roundTrip(mixed)
+        #expect(
+            Set(read3D.compactMap { $0.geometry }) == [
+                .point(Self.c(1, 1, 0)), .point(Self.c(2, 2, 30)), .point(Self.c(3, 3, 0)),
+            ])
+        #expect(log3D.entries["flatgeobuf.missing-z-as-zero"]?.count == 2)
+    }
+
+    @Test("An empty geometry is none, an empty member of a collection dropped: each reported")
+    func empties() throws {
+        let features = [
+            Feature(geometry: .empty(.lineString), title: "empty"),
+            Feature(geometry: .geometryCollection([.empty(.point), .point(Self.c(1, 2))]), title: "member"),
+            Feature(geometry: nil, title: "none"),
+        ]
+        let (read, _, log, _) = try Self.roundTrip(features)
+        let byTitle = Dictionary(uniqueKeysWithValues: read.map { ($0.title ?? "", $0) })
+        #expect(byTitle["empty"]?.geometry == nil && byTitle["none"]?.geometry == nil)
+        #expect(byTitle["member"]?.geometry == .geometryCollection([.point(Self.c(1, 2))]))
+        #expect(log.entries["flatgeobuf.empty-as-null"]?.first.isNote == true)
+        #expect(log.entries["flatgeobuf.empty-member-dropped"]?.count == 1)
+    }
+
+    @Test("The header: name, description, CRS by authority and code in any spelling, WKT otherwise")
+    func header() throws {
+        var header = DocumentHeader()
+        header.name = "parcels"
+        header.description = "from the survey"
+        for (crs, expected) in [
+            ("urn:ogc:def:crs:EPSG::25832", "EPSG:25832"), ("EPSG:3857", "EPSG:3857"), ("ESRI:102645", "ESRI:102645"),
+        ] {
+            header.crs = crs
+            let (_, readHeader, _, _) = try Self.roundTrip(
+                [Feature(geometry: .point(Self.c(500_000, 5_000_000)))], header: header)
+            #expect(readHeader.crs == expected && readHeader.name == "parcels")
+            #expect(readHeader.description == "from the survey")
+        }
+        header.crs = nil
+        let (_, wgs84, _, _) = try Self.roundTrip([Feature(geometry: .point(Self.c(1, 2)))], header: header)
+        #expect(wgs84.crs == nil)
+    }
+
+    @Test("Features in the tree's order (writtenOrder says which), and the tree answers a box as a scan does")
+    func indexedOrder() throws {
+        var random = SplitMix64(seed: 46)
+        let features = (0..<700).map { n in
+            let lon = Double.random(in: -170...170, using: &random)
+            let lat = Double.random(in: -80...80, using: &random)
+            let geometry: Geometry =
+                n % 3 == 0
+                ? .point(Self.c(lon, lat))
+                : .lineString(Path([Self.c(lon, lat), Self.c(lon + 1.5, lat + 0.5), Self.c(lon + 0.5, lat - 1)]))
+            return Feature(geometry: n % 50 == 7 ? nil : geometry, properties: ["n": .number(JSONNumber(n))])
+        }
+        let (read, _, _, bytes) = try Self.roundTrip(features)
+        let order = FlatGeobufHilbert.order(of: features.map(\.geometry))
+        #expect(read.map { $0.properties["n"]?.doubleValue.map { Int($0) } ?? -1 } == order)
+        for _ in 0..<20 {
+            let west = Double.random(in: -180...150, using: &random)
+            let south = Double.random(in: -90...60, using: &random)
+            let box = FeatureSelection.Box(west: west, south: south, east: west + 30, north: south + 25)
+            var options = ConversionOptions()
+            options.selection.boundingBox = box
+            let found = try FormatIO.read(bytes: bytes, as: .flatGeobuf, name: "out.fgb", options: options)
+            let expected = read.filter { feature in
+                guard let bounds = feature.geometry?.bounds else { return false }
+                return bounds.west <= box.east && bounds.east >= box.west && bounds.south <= box.north
+                    && bounds.north >= box.south
+            }
+            #expect(found.features.map(\.properties) == expected.map(\.properties))
+        }
+    }
+
+    @Test("The sort's runs merged from the scratch file give the order one sort in memory gives")
+    func externalSort() throws {
+        var random = SplitMix64(seed: 7)
+        let entries = (0..<1000).map { n in
+            FlatGeobufSortEntry(
+                hilbert: UInt32.random(in: 0...40, using: &random), length: UInt32(n), offset: UInt64(n * 3))
+        }
+        for runLength in [3, 64, 1000, 5000] {
+            var sorted = try FlatGeobufSortedEntries(runLength: runLength) {
+                (emit: (FlatGeobufSortEntry) throws(GeoConvError) -> Void) throws(GeoConvError) in
+                for entry in entries { try emit(entry) }
+            }
+            var merged: [FlatGeobufSortEntry] = []
+            while let entry = try sorted.next() { merged.append(entry) }
+            #expect(merged == entries.sorted(), "runs of \(runLength)")
+        }
+    }
+
+    @Test("The Hilbert curve: a 16 × 16 corner filled by its first 256 cells, each beside the one before")
+    func hilbertCurve() {
+        var cells: [UInt32: (UInt32, UInt32)] = [:]
+        for x in UInt32(0)..<16 {
+            for y in UInt32(0)..<16 { cells[FlatGeobufHilbert.index(x, y)] = (x, y) }
+        }
+        #expect(Set(cells.keys) == Set(0..<256))
+        for d in UInt32(1)..<256 {
+            guard let a = cells[d - 1], let b = cells[d] else { continue }
+            let step = abs(Int(a.0) - Int(b.0)) + abs(Int(a.1) - Int(b.1))
+            #expect(step == 1, "cells \(d - 1) and \(d)")
+        }
+    }
+
+    @Test("SPATIAL_INDEX=NO: the input's order, no tree, node size 0")
+    func withoutIndex() throws {
+        var options = ConversionOptions()
+        options.formatOptions[FlatGeobufOptions.spatialIndex] = false
+        let features = (0..<40).map { n in
+            Feature(geometry: .point(Self.c(Double(40 - n), Double(n))), properties: ["n": .number(JSONNumber(n))])
+        }
+        let (read, _, _, bytes) = try Self.roundTrip(features, options: options)
+        #expect(read.map { $0.properties["n"] } == features.map { $0.properties["n"] })
+        #expect(try Self.header(of: bytes)?.indexNodeSize == 0)
+    }
+
+    /// The header of FlatGeobuf bytes, as the reader decodes it.
+    static func header(of bytes: [UInt8]) throws -> FlatGeobufHeader? {
+        guard bytes.count > 12 else { return nil }
+        let size = Int(bytes[8]) | Int(bytes[9]) << 8 | Int(bytes[10]) << 16 | Int(bytes[11]) << 24
+        let buffer = FlatBuffer(bytes: Array(bytes[12..<(12 + size)]), base: 12, file: "out.fgb")
+        return try FlatGeobufHeader(try FlatBufferTable(root: buffer))
+    }
+}
