@@ -200,21 +200,19 @@ extension Converter {
             geometryKinds: [:], emptyGeometries: 0, coordinateCount: 0, hasAltitude: false,
             bounds: nil, properties: [:], titled: 0, described: 0, styled: 0, readWarnings: [],
             losses: [:])
-        // Features a few runs at a time: counted, then written by every target at once, the
-        // targets in one group per core (each target's writer and log are used by one
-        // thread), while the next runs are read.
+        // Features a few runs at a time: counted, then written by every target, each target
+        // taken by the next free core (each target's writer and log are used by one thread
+        // at a time), while the next runs are read.
         let jobs = max(1, options.jobs ?? ConversionOptions.defaultJobs)
         let writing = targets.filter { $0.featureTwin == nil }
-        let groupCount = max(1, min(jobs, writing.count))
-        let groups = (0..<groupCount).map { group in
-            stride(from: group, to: writing.count, by: groupCount).map { writing[$0] }
-        }
         var written: BackgroundTask<[Void]>?
         defer { _ = written?.value() }  // never leave the targets writing behind an error
         func hand(_ pieces: [InspectionPiece]) {
             for piece in pieces { piece.counts.add(to: &report) }
             _ = written?.value()
-            written = BackgroundTask { groups.concurrentMap { group in InspectionTarget.write(pieces, by: group) } }
+            written = BackgroundTask {
+                jobs > 1 ? writing.concurrentMap { $0.write(pieces) } : writing.map { $0.write(pieces) }
+            }
         }
         let readerOptions = format.readerOptions(options, for: input)
         if jobs >= 2, header.crs == nil, let runs, runs.cuts(&featureReader) {

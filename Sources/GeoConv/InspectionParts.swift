@@ -119,26 +119,21 @@ final class InspectionTarget: @unchecked Sendable {
         do throws(GeoConvError) { try writer.finish() } catch { refuse(error) }
     }
 
-    /// Writes the pieces' features as a conversion to each of `targets` (none a twin: see
-    /// `featureTwin`) would, noting what each loses. A feature is read out of its piece once
-    /// for all of them (one copy; the targets are reached by index, not retained for each
-    /// feature); when a target's transforms leave all of a piece's features alone (most
-    /// pieces), it is handed that one, not a copy of its own.
-    static func write(_ pieces: [InspectionPiece], by targets: [InspectionTarget]) {
+    /// Writes the pieces' features as a conversion to this format would (the target is not
+    /// a twin: see `featureTwin`), noting what it loses. The features are handed to the
+    /// writer from the piece's storage, borrowed, not copied; when the transforms leave all
+    /// of a piece's features alone (most pieces), they are not run. One target per call, so
+    /// that the targets are spread over the cores as each finishes (they differ in cost).
+    func write(_ pieces: [InspectionPiece]) {
         let cursor = FeatureCursor()
-        defer { for target in targets { target.log.currentLocation = nil } }
-        for piece in pieces {
-            for target in targets {
-                target.log.locateCurrent { cursor.ordinal < 0 ? nil : piece.locate(cursor.ordinal) }
-            }
-            let unchanged = piece.features.withUnsafeBufferPointer { features in
-                targets.map { target in target.transforms.allSatisfy { $0.leavesUnchanged(features) } }
-            }
-            for index in piece.features.indices {
-                cursor.ordinal = index
-                let feature = piece.features[index]
-                for slot in targets.indices where !targets[slot].failed {
-                    targets[slot].write(feature, unchanged: unchanged[slot])
+        defer { log.currentLocation = nil }
+        for piece in pieces where !failed {
+            log.locateCurrent { cursor.ordinal < 0 ? nil : piece.locate(cursor.ordinal) }
+            piece.features.withUnsafeBufferPointer { features in
+                let unchanged = transforms.allSatisfy { $0.leavesUnchanged(features) }
+                for index in features.indices where !failed {
+                    cursor.ordinal = index
+                    write(features[index], unchanged: unchanged)
                 }
             }
         }

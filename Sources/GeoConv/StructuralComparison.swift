@@ -120,12 +120,17 @@ public struct StructuralComparison: Sendable {
         idKey = capabilities.idKey
     }
 
+    /// Every difference of `got` from `expected`, feature by feature in order.
+    public func differences(expected: [ComparedFeature], got: [ComparedFeature]) -> [StructuralDifference] {
+        differences(expected: expected, got: got, written: nil)
+    }
+
     /// Every difference of `got` from `expected`, feature by feature in order. Where the
     /// format orders properties by column, the columns are met in `written` (the features in
     /// the order the writer was given them, when it then wrote them in another), else in
     /// `expected`.
     public func differences(
-        expected: [ComparedFeature], got: [ComparedFeature], written: [ComparedFeature]? = nil
+        expected: [ComparedFeature], got: [ComparedFeature], written: [ComparedFeature]?
     ) -> [StructuralDifference] {
         var result: [StructuralDifference] = []
         if expected.count != got.count {

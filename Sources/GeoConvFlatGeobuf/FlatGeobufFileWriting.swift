@@ -44,7 +44,7 @@ struct FlatGeobufFileWriting {
                     + "(65,535 at most)",
                 hint: "keep fewer properties with --select")
         }
-        for column in rows.columns { try FlatGeobufRows.reportType(of: column, diagnostics) }
+        for column in rows.columns { try SpooledRows.reportType(of: column, in: FlatGeobufReports.self, diagnostics) }
         guard let rowFile = state.rowFile else { return }  // (the output is discarded: what is lost is known)
         let count = rows.rowCount
         if state.spatialIndex, count > 0 {

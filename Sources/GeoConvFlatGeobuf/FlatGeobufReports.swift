@@ -1,9 +1,6 @@
 import GeoConvCore
 import GeoConvRows
 
-/// FlatGeobuf's rows, with what they lose said in FlatGeobuf's words.
-typealias FlatGeobufRows = SpooledRows<FlatGeobufReports>
-
 /// What a FlatGeobuf feature loses, under FlatGeobuf's codes. Arrays and objects lose
 /// nothing: a column of them is a `Json` column.
 enum FlatGeobufReports: RowReporting {

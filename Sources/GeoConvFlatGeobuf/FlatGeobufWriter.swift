@@ -56,7 +56,7 @@ final class FlatGeobufWriting {
     let spatialIndex: Bool
     var header = DocumentHeader()
     var crs: String?
-    @exclusivity(unchecked) var rows = FlatGeobufRows()
+    @exclusivity(unchecked) var rows = SpooledRows(reporting: FlatGeobufReports.self)
     /// The rows, framed (`varint(length)` then the row); `nil` when the output is discarded.
     let rowFile: ScratchFile?
     /// Per row, for the sort: its box's centre (two doubles), where it starts and its length.
@@ -64,7 +64,8 @@ final class FlatGeobufWriting {
     /// Whether a geometry with altitudes was met: the file then gives every position one.
     private var metAltitudes = false
     /// Where the geometries without altitudes met before the first with them are (the first
-    /// 4096; beyond, how many more): each is reported once it is known the file has altitudes.
+    /// 4096 when the log lists every warning, else the first; beyond, how many more): each is
+    /// reported once it is known the file has altitudes.
     private var flatBeforeAltitudes: [SourceLocation?] = []
     private var moreFlatBeforeAltitudes = 0
     @exclusivity(unchecked) private var framed: [UInt8] = []
@@ -93,11 +94,15 @@ final class FlatGeobufWriting {
             metAltitudes = true
             // (Each at its own place, given: setting the log's place would fix it for what follows.)
             for place in flatBeforeAltitudes { try FlatGeobufReports.missingZAsZero(diagnostics, at: place) }
-            for _ in 0..<moreFlatBeforeAltitudes { try FlatGeobufReports.missingZAsZero(diagnostics, at: nil) }
+            for _ in 0..<moreFlatBeforeAltitudes {
+                try FlatGeobufReports.missingZAsZero(diagnostics, at: flatBeforeAltitudes.first ?? nil)
+            }
             flatBeforeAltitudes = []
         } else if metAltitudes {
             try FlatGeobufReports.missingZAsZero(diagnostics, at: nil)
-        } else if flatBeforeAltitudes.count < 4096 {
+        } else if flatBeforeAltitudes.isEmpty || (diagnostics.listsEveryWarning && flatBeforeAltitudes.count < 4096) {
+            // (Each place only for a log that lists every warning: a place can cost a read of the
+            // input again, as in `geoconv info`, and a log that keeps the first shows the first.)
             flatBeforeAltitudes.append(diagnostics.currentLocation)
         } else {
             moreFlatBeforeAltitudes += 1

@@ -44,7 +44,7 @@ struct GeoParquetFileWriting {
                     "the property \"\(column.name)\" is written as \"\(names[index])\": \"\(column.name)\" is the geometry's column"
                 )
             }
-            try GeoParquetRows.reportType(of: column, diagnostics)
+            try SpooledRows.reportType(of: column, in: GeoParquetReports.self, diagnostics)
         }
         try emit(Array("PAR1".utf8))
         var builder = RowGroupBuilder(types: types, geometryBytes: state.options.rowGroupBytes)

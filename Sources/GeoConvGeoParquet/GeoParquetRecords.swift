@@ -8,12 +8,12 @@ import GeoConvRows
 /// it adds the rows; so a records writer makes the rows of a run with columns numbered as
 /// the document's were when the run began (new ones after them), noting what its columns
 /// held, and the document's writer learns that when it adds them, in order. A feature
-/// whose row would report something (`GeoParquetRows.reports`) is left to the document's
+/// whose row would report something (`SpooledRows.reports`) is left to the document's
 /// writer, so the output and the messages are a sequential run's.
 final class GeoParquetRecordsWriter: SelectiveRecordsWriter {
     typealias Facts = GeoParquetRecordFacts
 
-    private var rows: GeoParquetRows
+    private var rows: SpooledRows
     /// The rows made since the last `takeRecords`, framed.
     private var bytes: [UInt8] = []
     private var count = 0
@@ -25,11 +25,11 @@ final class GeoParquetRecordsWriter: SelectiveRecordsWriter {
 
     /// A writer whose columns start as the document's (`names`, in order).
     init(columnNames names: [String]) {
-        rows = GeoParquetRows(columnNames: names)
+        rows = SpooledRows(reporting: GeoParquetReports.self, columnNames: names)
     }
 
     func writeRecord(_ feature: Feature) -> Bool {
-        guard !GeoParquetRows.reports(feature) else { return false }
+        guard !SpooledRows.reports(feature, in: GeoParquetReports.self) else { return false }
         do throws(GeoConvError) {
             // (A geometry WKB cannot hold throws before anything is changed.)
             try rows.append(feature, to: &bytes, diagnostics: log)

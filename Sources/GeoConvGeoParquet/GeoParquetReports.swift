@@ -1,9 +1,6 @@
 import GeoConvCore
 import GeoConvRows
 
-/// GeoParquet's rows, with what they lose said in GeoParquet's words.
-typealias GeoParquetRows = SpooledRows<GeoParquetReports>
-
 /// What a GeoParquet row loses, under GeoParquet's codes.
 enum GeoParquetReports: RowReporting {
     static func styleDropped(_ diagnostics: DiagnosticLog) throws(GeoConvError) {

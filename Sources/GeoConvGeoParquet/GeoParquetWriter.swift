@@ -64,7 +64,7 @@ final class GeoParquetWriting {
     let spool: Spool
     var crs: String?
     /// The rows and what their columns held.
-    @exclusivity(unchecked) var rows = GeoParquetRows()
+    @exclusivity(unchecked) var rows = SpooledRows(reporting: GeoParquetReports.self)
     @exclusivity(unchecked) private var framed: [UInt8] = []
 
     init(output: ByteWriter, options: GeoParquetWriteOptions, diagnostics: DiagnosticLog) throws(GeoConvError) {

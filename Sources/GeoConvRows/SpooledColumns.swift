@@ -85,16 +85,16 @@ package enum SpooledValue {
 /// `varint(WKB length + 1)` (0: none) and its WKB and bounding box (four doubles), then
 /// `varint(cells)` and each cell as `varint(column)` and its value.
 package enum SpooledRow {
-    package static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
+    @inlinable package static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
         ByteEncoding.appendVarint(value, to: &out)
     }
 
-    package static func appendDouble(_ value: Double, to out: inout [UInt8]) {
+    @inlinable package static func appendDouble(_ value: Double, to out: inout [UInt8]) {
         ByteEncoding.appendUInt64(value.bitPattern, to: &out)
     }
 
     /// A bounding box's four doubles (west, south, east, north), in one copy.
-    package static func appendBox(_ box: (Double, Double, Double, Double), to out: inout [UInt8]) {
+    @inlinable package static func appendBox(_ box: (Double, Double, Double, Double), to out: inout [UInt8]) {
         let bits = (
             box.0.bitPattern.littleEndian, box.1.bitPattern.littleEndian, box.2.bitPattern.littleEndian,
             box.3.bitPattern.littleEndian
@@ -102,7 +102,7 @@ package enum SpooledRow {
         withUnsafeBytes(of: bits) { out.append(contentsOf: $0) }
     }
 
-    package static func readVarint(_ bytes: [UInt8], _ offset: inout Int) -> UInt64? {
+    @inlinable package static func readVarint(_ bytes: [UInt8], _ offset: inout Int) -> UInt64? {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while offset < bytes.count, shift < 64 {
@@ -127,7 +127,7 @@ package enum SpooledRow {
     }
 
     /// Where the cells of the row starting at `offset` start: after its geometry and box.
-    package static func cellsStart(_ bytes: [UInt8], _ offset: Int) -> Int {
+    @inlinable package static func cellsStart(_ bytes: [UInt8], _ offset: Int) -> Int {
         var at = offset
         let wkbLength = Int(readVarint(bytes, &at) ?? 0)
         if wkbLength > 0 { at += wkbLength - 1 }
@@ -136,7 +136,7 @@ package enum SpooledRow {
     }
 
     /// Where the value starting at `offset` (its tag) ends.
-    package static func valueEnd(_ bytes: [UInt8], _ offset: Int) -> Int {
+    @inlinable package static func valueEnd(_ bytes: [UInt8], _ offset: Int) -> Int {
         var at = offset + 1
         switch bytes[offset] {
         case SpooledValue.tagInteger: _ = readVarint(bytes, &at)
@@ -177,7 +177,7 @@ package enum SpooledRow {
         return out
     }
 
-    package static func readDouble(_ bytes: [UInt8], _ offset: inout Int) -> Double {
+    @inlinable package static func readDouble(_ bytes: [UInt8], _ offset: inout Int) -> Double {
         var bits: UInt64 = 0
         for i in 0..<8 { bits |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
         offset += 8
@@ -188,12 +188,12 @@ package enum SpooledRow {
 /// A spooled value read back as its column's type needs it: `at` is just past its tag.
 extension SpooledRow {
     /// An integer's value (`tagInteger`).
-    package static func integer(_ bytes: [UInt8], _ at: inout Int) -> Int64 {
+    @inlinable package static func integer(_ bytes: [UInt8], _ at: inout Int) -> Int64 {
         ByteEncoding.unzigzag(readVarint(bytes, &at) ?? 0)
     }
 
     /// An integer of an unsigned 64-bit column: a literal beyond Int64, or a non-negative integer.
-    package static func unsignedInteger(_ tag: UInt8, _ bytes: [UInt8], _ at: inout Int) -> UInt64 {
+    @inlinable package static func unsignedInteger(_ tag: UInt8, _ bytes: [UInt8], _ at: inout Int) -> UInt64 {
         guard tag == SpooledValue.tagBigInteger else { return UInt64(bitPattern: integer(bytes, &at)) }
         let length = Int(readVarint(bytes, &at) ?? 0)
         defer { at += length }
@@ -201,7 +201,7 @@ extension SpooledRow {
     }
 
     /// A number of a column of reals: an integer, an integer literal beyond Int64, or a real.
-    package static func real(_ tag: UInt8, _ bytes: [UInt8], _ at: inout Int) -> Double {
+    @inlinable package static func real(_ tag: UInt8, _ bytes: [UInt8], _ at: inout Int) -> Double {
         switch tag {
         case SpooledValue.tagInteger: return Double(integer(bytes, &at))
         case SpooledValue.tagBigInteger:
@@ -214,7 +214,7 @@ extension SpooledRow {
 
     /// A value's text in a text column: text, JSON and integer literals as they are, other
     /// numbers and booleans as they read.
-    package static func appendText(_ tag: UInt8, _ bytes: [UInt8], _ at: inout Int, to text: inout [UInt8]) {
+    @inlinable package static func appendText(_ tag: UInt8, _ bytes: [UInt8], _ at: inout Int, to text: inout [UInt8]) {
         switch tag {
         case SpooledValue.tagTrue: text.append(contentsOf: "true".utf8)
         case SpooledValue.tagFalse: text.append(contentsOf: "false".utf8)

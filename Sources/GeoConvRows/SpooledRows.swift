@@ -29,21 +29,27 @@ package protocol RowReporting {
 extension SpooledRows {
     /// Reports what a column's type changes, once every row is made: several kinds written
     /// as text, integers beside reals written as reals, wide integers rounded in reals.
-    package static func reportType(of column: PropertyColumn, _ diagnostics: DiagnosticLog) throws(GeoConvError) {
-        if column.kinds.mixesIntoText { try Reports.mixedTypesAsText(column, diagnostics) }
+    package static func reportType(
+        of column: PropertyColumn, in reporting: any RowReporting.Type, _ diagnostics: DiagnosticLog
+    ) throws(GeoConvError) {
+        if column.kinds.mixesIntoText { try reporting.mixedTypesAsText(column, diagnostics) }
         guard column.kinds.columnType == .double else { return }
         if column.kinds.contains(.integer), column.kinds.contains(.real) {
-            Reports.integersAsReals(column, diagnostics)
+            reporting.integersAsReals(column, diagnostics)
         }
-        if column.wideIntegers > 0 { try Reports.wideIntegersRounded(column, diagnostics) }
+        if column.wideIntegers > 0 { try reporting.wideIntegersRounded(column, diagnostics) }
     }
 }
 
 /// Features made into spooled rows (`SpooledRow`), and what the property columns held: the
 /// part of writing that needs nothing but the rows before it. The document's writer has
 /// one; so has each records writer on another thread (GeoParquet's), whose columns the
-/// document's writer maps onto its own when it adds the records. `Reports` words what is lost.
-package struct SpooledRows<Reports: RowReporting> {
+/// document's writer maps onto its own when it adds the records. `reporting` words what is lost
+/// (a metatype, not a generic parameter: the rows' code is not specialized across modules,
+/// and its messages are rare).
+package struct SpooledRows {
+    /// The format's words for what a row loses.
+    let reporting: any RowReporting.Type
     /// The property columns, in the order met.
     package var columns: [PropertyColumn] = []
     private var slots: [String: Int] = [:]
@@ -72,11 +78,13 @@ package struct SpooledRows<Reports: RowReporting> {
     /// what is lost reported.
     package var makesRows = true
 
-    package init() {}
+    /// Rows that report in `reporting`'s words.
+    package init(reporting: any RowReporting.Type) { self.reporting = reporting }
 
     /// Rows whose columns start as `names`, none with a value yet: a records writer's, so
     /// that its columns are the document's for the names the document has met.
-    package init(columnNames names: [String]) {
+    package init(reporting: any RowReporting.Type, columnNames names: [String]) {
+        self.reporting = reporting
         for name in names { _ = column(named: name) }
     }
 
@@ -118,7 +126,9 @@ package struct SpooledRows<Reports: RowReporting> {
     /// that are dropped, a non-finite number, a nested value written as JSON text, a
     /// property with a model column's name (renamed) — the features a records writer leaves
     /// to the document's writer, so that every message is made there, in order.
-    package static func reports(_ feature: Feature) -> Bool {
+    /// (Static, with the format's `reporting`: called per feature on rows held in a class, which
+    /// a method would copy.)
+    package static func reports(_ feature: Feature, in reporting: any RowReporting.Type) -> Bool {
         guard feature.style.isEmpty, feature.foreignMembers.isEmpty, feature.isAllFinite,
             feature.geometry?.mixesAltitudes != true
         else { return true }
@@ -127,9 +137,9 @@ package struct SpooledRows<Reports: RowReporting> {
         let hasTitle = feature.title != nil && !TitleProperties.isCarried(.title, in: feature)
         let hasSnippet = feature.snippet != nil && !TitleProperties.isCarried(.snippet, in: feature)
         do throws(GeoConvError) {
-            try forEachCell(of: feature) { name, value, isModel in
+            try Self.forEachCell(of: feature) { name, value, isModel in
                 switch value {
-                case .array, .object: if Reports.reportsNestedValues { reports = true }
+                case .array, .object: if reporting.reportsNestedValues { reports = true }
                 default: break
                 }
                 if !isModel,
@@ -149,13 +159,13 @@ package struct SpooledRows<Reports: RowReporting> {
     package mutating func append(
         _ feature: Feature, to out: inout [UInt8], diagnostics: DiagnosticLog
     ) throws(GeoConvError) {
-        if !feature.style.isEmpty { try Reports.styleDropped(diagnostics) }
-        if !feature.foreignMembers.isEmpty { try Reports.foreignMembersDropped(diagnostics) }
+        if !feature.style.isEmpty { try reporting.styleDropped(diagnostics) }
+        if !feature.foreignMembers.isEmpty { try reporting.foreignMembersDropped(diagnostics) }
         row.removeAll(keepingCapacity: true)
         firstValues.removeAll(keepingCapacity: true)
         firstWideIntegers.removeAll(keepingCapacity: true)
         if let geometry = feature.geometry {
-            if geometry.mixesAltitudes { try Reports.missingZAsZero(diagnostics, at: nil) }
+            if geometry.mixesAltitudes { try reporting.missingZAsZero(diagnostics, at: nil) }
             if !makesRows, !geometry.containsCircle {
                 // Counting: the bounds and the WKB (which refuses only a circle) are not needed.
                 noteType(of: geometry)
@@ -241,7 +251,7 @@ package struct SpooledRows<Reports: RowReporting> {
             var n = 2
             while lastRow[column(named: "\(name)_\(n)")] == rowCount { n += 1 }
             slot = column(named: "\(name)_\(n)")
-            try Reports.cellRenamed(name, to: "\(name)_\(n)", diagnostics)
+            try reporting.cellRenamed(name, to: "\(name)_\(n)", diagnostics)
         }
         lastRow[slot] = rowCount
         cellCount += 1
@@ -294,7 +304,7 @@ package struct SpooledRows<Reports: RowReporting> {
             SpooledRow.appendVarint(UInt64(text.utf8.count), to: &cells)
             cells.append(utf8Of: text)
         case .array, .object:
-            try Reports.nestedValue(in: columns[slot].name, typeName: value.typeName, diagnostics)
+            try reporting.nestedValue(in: columns[slot].name, typeName: value.typeName, diagnostics)
             columns[slot].kinds.insert(.nested)
             var text: [UInt8] = []
             JSONText.append(value, to: &text)
