@@ -31,7 +31,7 @@ let package = Package(
                 "GeoConv", "GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvGeometry", "GeoConvGeometryEncoding",
                 "GeoConvProjection", "GeoConvRender", "GeoConvGeoJSON", "GeoConvKML", "GeoConvGPX", "GeoConvCSV",
                 "GeoConvWKT", "GeoConvEncodedPolyline", "GeoConvShapefile", "GeoConvGeoParquet",
-                "GeoConvFlatGeobuf",
+                "GeoConvFlatGeobuf", "GeoConvGeoPackage",
             ]),
         // The XML layer alone, for the fuzzer that checks the fast XML path against libxml2.
         .library(name: "GeoConvXML", targets: ["GeoConvXML"]),
@@ -45,7 +45,8 @@ let package = Package(
         .trait(name: "Rendering", description: "Drawing with Cairo and MBTiles with SQLite: geoconv render, tiles render"),
         .trait(name: "Shapefile", description: "Reading and writing Esri Shapefiles through shapelib (libshp)"),
         .trait(name: "Zstd", description: "GeoParquet pages compressed with zstd (libzstd); without it, gzip and none (and Snappy when reading)"),
-        .default(enabledTraits: ["PROJ", "Rendering", "Shapefile", "Zstd"]),
+        .trait(name: "GeoPackage", description: "Reading GeoPackage (.gpkg) through SQLite (libsqlite3)"),
+        .default(enabledTraits: ["PROJ", "Rendering", "Shapefile", "Zstd", "GeoPackage"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -196,6 +197,14 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        .target(
+            name: "GeoConvGeoPackage",
+            dependencies: [
+                "GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvGeometryEncoding",
+                .target(name: "CSQLite", condition: .when(platforms: pkgConfigPlatforms, traits: ["GeoPackage"])),
+            ],
+            swiftSettings: strictSwift
+        ),
         // Typed rows shared by the formats with typed columns (GeoParquet, FlatGeobuf): a
         // feature's cells spooled in a tagged binary form, and the column types they settle on.
         // Hidden: not in the product, not in the model.
@@ -225,7 +234,7 @@ let package = Package(
             dependencies: [
                 "GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvParallel", "GeoConvGeometryEncoding",
                 "GeoConvEncodedPolyline", "GeoConvGeoJSON", "GeoConvWKT",
-                "GeoConvXML", "GeoConvKML", "GeoConvGPX", "GeoConvCSV", "GeoConvShapefile", "GeoConvGeoParquet", "GeoConvFlatGeobuf", "GeoConvProjection", "GeoConvGeometry", "GeoConvRender",
+                "GeoConvXML", "GeoConvKML", "GeoConvGPX", "GeoConvCSV", "GeoConvShapefile", "GeoConvGeoParquet", "GeoConvFlatGeobuf", "GeoConvGeoPackage", "GeoConvProjection", "GeoConvGeometry", "GeoConvRender",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
@@ -301,5 +310,8 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        .testTarget(
+            name: "GeoConvGeoPackageTests", dependencies: ["GeoConvGeoPackage", "GeoConvTestSupport"],
+            swiftSettings: strictSwift),
     ]
 )

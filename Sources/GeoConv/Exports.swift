@@ -5,6 +5,7 @@
 @_exported public import GeoConvFormatKit
 @_exported public import GeoConvGPX
 @_exported public import GeoConvGeoJSON
+@_exported public import GeoConvGeoPackage
 @_exported public import GeoConvGeoParquet
 @_exported public import GeoConvGeometry
 @_exported public import GeoConvGeometryEncoding

@@ -8,7 +8,8 @@ public struct FormatRegistry: Sendable {
     /// Creates a registry holding the given formats.
     public init(_ formats: [FileFormat]) { self.formats = formats }
 
-    /// Every format this build of geoconv supports (Shapefile with the `Shapefile` trait).
+    /// Every format this build of geoconv supports (Shapefile with the `Shapefile` trait,
+    /// GeoPackage with the `GeoPackage` trait).
     public static let standard: FormatRegistry = {
         var formats: [FileFormat] = [
             .geoJSON, .geoJSONSequence, .kml, .kmz, .wkt, .wkbHex, .wkb, .encodedPolyline,
@@ -16,6 +17,9 @@ public struct FormatRegistry: Sendable {
         ]
         #if Shapefile
         formats.append(.shapefile)
+        #endif
+        #if GeoPackage
+        formats.append(.geoPackage)
         #endif
         return FormatRegistry(formats)
     }()

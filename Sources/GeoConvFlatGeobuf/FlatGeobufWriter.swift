@@ -124,7 +124,8 @@ final class FlatGeobufWriting {
         if let geometry = feature.geometry, geometry.isEmpty {
             diagnostics.note(
                 FlatGeobufCode.emptyAsNull,
-                "an empty geometry is written as none: FlatGeobuf has no empty geometries (GDAL writes them so too)")
+                "an empty geometry is written as none: FlatGeobuf has no empty geometries (GDAL 3.6 leaves such "
+                    + "features out)")
             var copy = feature
             copy.geometry = nil
             try rows.append(copy, to: &framed, diagnostics: diagnostics)

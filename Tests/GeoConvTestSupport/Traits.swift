@@ -1,6 +1,15 @@
 /// The package traits this test build has, for tests that need one: they say so with
 /// `.enabled(if: BuiltTraits.rendering)` rather than pass without running.
 public enum BuiltTraits {
+    /// Built with the GeoPackage trait (SQLite): GeoPackage read.
+    public static let geoPackage: Bool = {
+        #if GeoPackage
+        true
+        #else
+        false
+        #endif
+    }()
+
     /// Built with the Rendering trait (Cairo, SQLite): `render`, `tiles render`, MBTiles.
     public static let rendering: Bool = {
         #if Rendering

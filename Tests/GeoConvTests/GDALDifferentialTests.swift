@@ -79,7 +79,7 @@ struct GDALDifferentialTests {
     /// Corpus files of the formats both read.
     static let files: [(path: String, shown: String)] = {
         let extensions: Set<String> = [
-            "kml", "kmz", "gpx", "geojson", "json", "geojsonl", "geojsons", "csv", "tsv", "shp", "fgb",
+            "kml", "kmz", "gpx", "geojson", "json", "geojsonl", "geojsons", "csv", "tsv", "shp", "fgb", "gpkg",
         ]
         var result: [(String, String)] = []
         let roots: [(URL, String)] = [

@@ -1,0 +1,167 @@
+#if GeoPackage
+import GeoConvCore
+
+/// One feature or attribute table of a GeoPackage, as `gpkg_contents` and
+/// `gpkg_geometry_columns` describe it, and its rows made into features.
+struct GeoPackageTable {
+    var name: String
+    var identifier: String?
+    var description: String?
+    /// The geometry column (`nil` for an attribute table).
+    var geometryColumn: String?
+    /// The CRS as geoconv names it; `nil` for WGS84 or none.
+    var crs: String?
+
+    /// The feature and attribute tables `gpkg_contents` lists, in its order.
+    static func listed(in database: GeoPackageDatabase) throws(GeoConvError) -> [GeoPackageTable] {
+        let known = try database.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'gpkg_contents'")
+        guard !known.isEmpty else {
+            throw GeoConvError(
+                .invalidInput, "'\(database.name)' is an SQLite database without gpkg_contents: not a GeoPackage",
+                at: SourceLocation(file: database.name), hint: "give a GeoPackage (.gpkg) file")
+        }
+        let rows = try database.rows(
+            """
+            SELECT c.table_name, c.identifier, c.description, g.column_name, COALESCE(g.srs_id, c.srs_id)
+            FROM gpkg_contents c LEFT JOIN gpkg_geometry_columns g ON g.table_name = c.table_name
+            WHERE c.data_type IN ('features', 'attributes') ORDER BY c.rowid
+            """)
+        var tables: [GeoPackageTable] = []
+        for row in rows {
+            guard let name = row[0] else { continue }
+            let identifier = row[1].flatMap { $0.isEmpty ? nil : $0 }
+            let description = row[2].flatMap { $0.isEmpty ? nil : $0 }
+            tables.append(
+                GeoPackageTable(
+                    name: name, identifier: identifier, description: description, geometryColumn: row[3],
+                    crs: try crs(ofSRS: row[4], in: database)))
+        }
+        return tables
+    }
+
+    /// The CRS `gpkg_spatial_ref_sys` gives `srsID`: `ORG:code` (EPSG 4326 is WGS84, none),
+    /// else its definition; the undefined ones (0, -1) are none.
+    static func crs(ofSRS srsID: String?, in database: GeoPackageDatabase) throws(GeoConvError) -> String? {
+        guard let srsID, let id = Int(srsID), id > 0 else { return nil }
+        let rows = try database.rows(
+            "SELECT organization, organization_coordsys_id, definition FROM gpkg_spatial_ref_sys WHERE srs_id = ?",
+            binding: [srsID])
+        guard let row = rows.first else { return nil }
+        if let organization = row[0], let code = row[1].flatMap({ Int($0) }), code > 0,
+            organization.uppercased() != "NONE"
+        {
+            if organization.uppercased() == "EPSG", code == 4326 { return nil }
+            return "\(organization.uppercased()):\(code)"
+        }
+        if let definition = row[2], !definition.isEmpty, definition.lowercased() != "undefined" { return definition }
+        return nil
+    }
+
+    /// The table's rows, read in order.
+    func rows(in database: GeoPackageDatabase) throws(GeoConvError) -> Rows {
+        let quoted = "\"" + name.replacing("\"", with: "\"\"") + "\""
+        let info = try database.rows("PRAGMA table_info(\(quoted))")
+        // (cid, name, type, notnull, dflt_value, pk)
+        var columns: [Rows.Column] = []
+        for row in info {
+            let columnName = row[1] ?? ""
+            let declared = (row[2] ?? "").uppercased()
+            let kind: Rows.Column.Kind
+            if columnName == geometryColumn {
+                kind = .geometry
+            } else if row[5] == "1", declared == "INTEGER" {
+                kind = .fid
+            } else if declared == "BOOLEAN" {
+                kind = .boolean
+            } else {
+                kind = .value
+            }
+            columns.append(Rows.Column(name: columnName, kind: kind))
+        }
+        let list = columns.map { "\"" + $0.name.replacing("\"", with: "\"\"") + "\"" }.joined(separator: ", ")
+        let statement = try database.statement("SELECT \(list) FROM \(quoted)")
+        return Rows(table: self, statement: statement, columns: columns, file: database.name)
+    }
+
+    /// A table's rows made into features, one at a time.
+    struct Rows {
+        struct Column {
+            enum Kind { case fid, geometry, boolean, value }
+            var name: String
+            var kind: Kind
+        }
+
+        let table: GeoPackageTable
+        let statement: GeoPackageDatabase.Statement
+        let columns: [Column]
+        let file: String
+        private var row = 0
+
+        init(table: GeoPackageTable, statement: GeoPackageDatabase.Statement, columns: [Column], file: String) {
+            self.table = table
+            self.statement = statement
+            self.columns = columns
+            self.file = file
+        }
+
+        /// The next row's feature and place, `nil` after the last.
+        mutating func next(diagnostics: DiagnosticLog) throws(GeoConvError) -> (Feature, SourceLocation)? {
+            guard try statement.step() else { return nil }
+            row += 1
+            var feature = Feature(geometry: nil)
+            var fid = row
+            for (index, column) in columns.enumerated() where column.kind == .fid {
+                if case .integer(let value) = statement.value(index) {
+                    fid = Int(truncatingIfNeeded: value)
+                    feature.id = .number(JSONNumber(value))
+                }
+            }
+            let location = SourceLocation(
+                file: file, line: nil, column: nil, byteOffset: nil, pointerPrefix: "/" + table.name, index: fid)
+            for (index, column) in columns.enumerated() {
+                let value = statement.value(index)
+                switch column.kind {
+                case .fid: continue
+                case .geometry:
+                    guard case .blob(let blob) = value else { continue }
+                    let read = try GeoPackageGeometry.read(blob, at: location)
+                    feature.geometry = read.geometry
+                    if read.droppedM {
+                        try diagnostics.warn(
+                            GeoPackageCode.measuresDropped,
+                            "a geometry's M values are not carried over (the model holds x, y and z)", at: location)
+                    }
+                    if read.linearisedCurves {
+                        diagnostics.note(
+                            GeoPackageCode.curveLinearised, "curves are read as line segments", at: location)
+                    }
+                case .boolean:
+                    if case .integer(let flag) = value {
+                        feature.properties[column.name] = .bool(flag != 0)
+                    } else {
+                        feature.properties[column.name] = Self.json(value)
+                    }
+                case .value:
+                    feature.properties[column.name] = Self.json(value)
+                }
+            }
+            TitleProperties.derive(into: &feature)
+            return (feature, location)
+        }
+
+        /// A stored value as a property: numbers (a real by its shortest decimal), text, blobs
+        /// as lower-case hex, NULL (and a real that is not finite) as null.
+        static func json(_ value: GeoPackageDatabase.StoredValue) -> JSONValue {
+            switch value {
+            case .null: return .null
+            case .integer(let n): return .number(JSONNumber(n))
+            case .real(let x):
+                guard x.isFinite else { return .null }
+                return .number(JSONNumber(uncheckedLiteral: DecimalFormatter.shortest(x)))
+            case .text(let text): return .string(text)
+            case .blob(let bytes): return .string(HexText.lowercase(bytes))
+            }
+        }
+    }
+}
+#endif
