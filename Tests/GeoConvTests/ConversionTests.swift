@@ -115,7 +115,7 @@ struct ConversionTests {
             #expect(error.hint?.contains("polyline (.polyline") == true)
         }
         // Names are parsed at the edge (the CLI's --from/--to): aliases and case are accepted.
-        #expect(FormatRegistry.standard.format(named: "gpkg") == nil)
+        #expect(FormatRegistry.standard.format(named: "mapinfo") == nil)
         #expect(
             FormatRegistry.standard.format(named: "WKB-HEX") == .wkbHex
                 && FormatRegistry.standard.format(named: "hexwkb") == .wkbHex)
