@@ -22,7 +22,12 @@ struct FlatGeobufIndex {
     }
 
     /// Each level's nodes (first and past-the-end node index), the leaves first, the root last.
-    var levelBounds: [Range<Int>] {
+    var levelBounds: [Range<Int>] { Self.levelBounds(featureCount: featureCount, nodeSize: nodeSize) }
+
+    /// The levels of the packed tree over `featureCount` features (at least one), as the
+    /// specification lays them out: each level's node indices, the leaves first (at the end
+    /// of the written nodes), the root last (node 0). The reader and the writer both use it.
+    static func levelBounds(featureCount: Int, nodeSize: Int) -> [Range<Int>] {
         var counts = [featureCount]
         var count = featureCount
         repeat {

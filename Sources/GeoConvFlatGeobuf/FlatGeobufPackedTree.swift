@@ -216,21 +216,10 @@ struct FlatGeobufPackedTree {
 
     init(featureCount: Int, nodeSize: Int, discards: Bool) {
         self.nodeSize = nodeSize
-        var counts = [featureCount]
-        var count = featureCount
-        repeat {
-            count = (count + nodeSize - 1) / nodeSize
-            counts.append(count)
-        } while count != 1
-        self.counts = counts
-        var starts: [Int] = []
-        var end = counts.reduce(0, +)
-        for levelCount in counts {
-            end -= levelCount
-            starts.append(end)
-        }
-        self.starts = starts
-        levels = counts.map { _ in Spool(threshold: 256 << 10, discards: discards) }
+        let bounds = FlatGeobufIndex.levelBounds(featureCount: featureCount, nodeSize: nodeSize)
+        counts = bounds.map(\.count)
+        starts = bounds.map(\.lowerBound)
+        self.levels = counts.map { _ in Spool(threshold: 256 << 10, discards: discards) }
         made = counts.map { _ in 0 }
         gathering = counts.map { _ in (Self.emptyBox, 0, 0) }
     }

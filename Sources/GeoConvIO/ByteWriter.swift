@@ -429,18 +429,7 @@ public final class Spool {
     }
 
     private func spill() throws(GeoConvError) {
-        if descriptor < 0 {
-            let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-            var template = Array((directory + "/geoconv-spool-XXXXXX").utf8CString)
-            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard fd >= 0 else {
-                throw GeoConvError(
-                    .io, "cannot create a temporary file in \(directory): \(systemErrorMessage())",
-                    hint: "set TMPDIR to a writable directory")
-            }
-            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-            descriptor = fd
-        }
+        if descriptor < 0 { descriptor = try unlinkedTemporaryFile(named: "geoconv-spool") }
         try finishWriting()
         let block = memory
         let fd = descriptor
@@ -491,6 +480,21 @@ public final class Spool {
         }
         count = 0
     }
+}
+
+/// A new temporary file in `TMPDIR` (else `/tmp`), unlinked at once so that nothing is left
+/// on disk even if the process dies: its descriptor, for `Spool` and `ScratchFile`.
+func unlinkedTemporaryFile(named prefix: String) throws(GeoConvError) -> Int32 {
+    let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+    var template = Array((directory + "/" + prefix + "-XXXXXX").utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else {
+        throw GeoConvError(
+            .io, "cannot create a temporary file in \(directory): \(systemErrorMessage())",
+            hint: "set TMPDIR to a writable directory")
+    }
+    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+    return fd
 }
 
 /// Writes all of `bytes` to `fd`, retrying short writes and EINTR; a failure names `what`

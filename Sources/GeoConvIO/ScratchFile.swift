@@ -21,16 +21,7 @@ package final class ScratchFile {
 
     /// Creates an empty scratch file in `TMPDIR` (else `/tmp`).
     package init() throws(GeoConvError) {
-        let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        var template = Array((directory + "/geoconv-scratch-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            throw GeoConvError(
-                .io, "cannot create a temporary file in \(directory): \(systemErrorMessage())",
-                hint: "set TMPDIR to a writable directory")
-        }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        descriptor = fd
+        descriptor = try unlinkedTemporaryFile(named: "geoconv-scratch")
         buffer.reserveCapacity(1 << 20)
     }
 
