@@ -20,14 +20,19 @@ public enum CLI {
             "geoconv")
     }
 
-    /// Runs geoconv, or with `shell` `/bin/sh` with `arguments`.
+    /// Runs geoconv, or with `shell` `/bin/sh` with `arguments`; `environment` is added to
+    /// this process's own (a private `TMPDIR`, say).
     public static func run(
-        _ arguments: [String], stdin: String? = nil, in directory: URL? = nil, shell: Bool = false
+        _ arguments: [String], stdin: String? = nil, in directory: URL? = nil, shell: Bool = false,
+        environment: [String: String] = [:]
     ) throws -> Result {
         let process = Process()
         process.executableURL = shell ? URL(fileURLWithPath: "/bin/sh") : executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe()
         let err = Pipe()
         let input = Pipe()

@@ -289,17 +289,19 @@ import Testing
         #expect(abs(moved.longitude - 9) < 1e-9)  // UTM 32N's central meridian: the document's crs was not used
         let text = try String(contentsOfFile: Fixtures.testdata("geojson/crs-after-features.geojson"), encoding: .utf8)
         // Standard input is copied to a temporary file first and read as the file is (and the copy removed).
-        let piped = try CLI.run(["--from", "geojson", "-", "-", "--to", "geojson"], stdin: text)
+        // A private TMPDIR: other tests running at the same time hold copies of their own.
+        let temporary = directory.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let tmpdir = ["TMPDIR": temporary.path]
+        let piped = try CLI.run(["--from", "geojson", "-", "-", "--to", "geojson"], stdin: text, environment: tmpdir)
         #expect(piped.status == 0, "\(piped.stderr)")
         let (_, fromStdin, _) = try readGeoJSON(piped.stdout)
         #expect(fromStdin.first?.geometry == features.first?.geometry)
-        let validated = try CLI.run(["validate", "--from", "geojson", "-"], stdin: text)
+        let validated = try CLI.run(["validate", "--from", "geojson", "-"], stdin: text, environment: tmpdir)
         #expect(
             validated.status == 0 && validated.stderr.contains("1 features: valid"),
             "\(validated.stdout)\(validated.stderr)")
-        let left = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter {
-            $0.hasPrefix("geoconv-stdin-")
-        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
         #expect(left.isEmpty, "\(left)")
         let obeyed = try CLI.run(["--from", "geojson", "--s-srs", "EPSG:32631", "-", output], stdin: text)
         #expect(obeyed.status == 0, "\(obeyed.stderr)")
