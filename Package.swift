@@ -200,7 +200,8 @@ let package = Package(
         .target(
             name: "GeoConvGeoPackage",
             dependencies: [
-                "GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvGeometryEncoding",
+                "GeoConvCore", "GeoConvIO", "GeoConvFormatKit", "GeoConvGeometryEncoding", "GeoConvRows",
+                "GeoConvProjection",
                 .target(name: "CSQLite", condition: .when(platforms: pkgConfigPlatforms, traits: ["GeoPackage"])),
             ],
             swiftSettings: strictSwift
@@ -210,7 +211,7 @@ let package = Package(
         // Hidden: not in the product, not in the model.
         .target(
             name: "GeoConvRows",
-            dependencies: ["GeoConvCore", "GeoConvBytes", "GeoConvGeometryEncoding"],
+            dependencies: ["GeoConvCore", "GeoConvBytes", "GeoConvGeometryEncoding", "GeoConvIO"],
             swiftSettings: strictSwift
         ),
         .target(
@@ -312,6 +313,9 @@ let package = Package(
         ),
         .testTarget(
             name: "GeoConvGeoPackageTests", dependencies: ["GeoConvGeoPackage", "GeoConvTestSupport"],
+            swiftSettings: strictSwift),
+        .testTarget(
+            name: "GeoConvRowsTests", dependencies: ["GeoConvRows", "GeoConvTestSupport"],
             swiftSettings: strictSwift),
     ]
 )

@@ -50,11 +50,11 @@ struct FlatGeobufFileWriting {
         if state.spatialIndex, count > 0 {
             tree = FlatGeobufPackedTree(featureCount: count, nodeSize: 16, discards: false)
             let extent = rows.bounds ?? (0, 0, 0, 0)
-            var sorted = try FlatGeobufSortedEntries {
-                (emit: (FlatGeobufSortEntry) throws(GeoConvError) -> Void) throws(GeoConvError) in
+            var sorted = try HilbertSortedEntries {
+                (emit: (HilbertSortEntry) throws(GeoConvError) -> Void) throws(GeoConvError) in
                 try forEachKey { (x: Double, y: Double, offset: Int, length: Int) throws(GeoConvError) in
-                    let hilbert = FlatGeobufHilbert.index(centerX: x, centerY: y, extent: extent)
-                    try emit(FlatGeobufSortEntry(hilbert: hilbert, length: UInt32(length), offset: UInt64(offset)))
+                    let hilbert = HilbertCurve.index(centerX: x, centerY: y, extent: extent)
+                    try emit(HilbertSortEntry(hilbert: hilbert, length: UInt32(length), offset: UInt64(offset)))
                 }
             }
             while let entry = try sorted.next() {
@@ -102,10 +102,9 @@ struct FlatGeobufFileWriting {
         try rowFile.read(length, at: offset, into: &row)
         var at = 0
         _ = SpooledRow.readVarint(row, &at)
-        let wkbLength = Int(SpooledRow.readVarint(row, &at) ?? 0)
+        let (wkb, rowBox) = SpooledRow.geometryPart(row, &at)
         var geometry: Geometry?
-        if wkbLength > 0 {
-            let range = at..<(at + wkbLength - 1)
+        if let range = wkb {
             let read = row.withUnsafeBytes { raw -> Result<Geometry, GeoConvError> in
                 do throws(GeoConvError) {
                     return .success(try WKB.read(UnsafeRawBufferPointer(rebasing: raw[range])).0.geometry)
@@ -114,18 +113,8 @@ struct FlatGeobufFileWriting {
                 }
             }
             geometry = try read.get()
-            at = range.upperBound
         }
-        var box = FlatGeobufPackedTree.emptyBox
-        if row[at] == 1 {
-            at += 1
-            box = (
-                SpooledRow.readDouble(row, &at), SpooledRow.readDouble(row, &at), SpooledRow.readDouble(row, &at),
-                SpooledRow.readDouble(row, &at)
-            )
-        } else {
-            at += 1
-        }
+        let box = rowBox ?? FlatGeobufPackedTree.emptyBox
         properties.removeAll(keepingCapacity: true)
         FlatGeobufEncoding.appendProperties(row, at: at, types: types, to: &properties)
         var table = FlatBufferBuilder.Table()

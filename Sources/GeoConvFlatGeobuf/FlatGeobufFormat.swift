@@ -1,6 +1,7 @@
 import GeoConvCore
 public import GeoConvFormatKit
 import GeoConvIO
+import GeoConvRows
 
 extension FileFormat {
     /// FlatGeobuf 3: FlatBuffers features after a header and a packed Hilbert R-tree.
@@ -12,7 +13,7 @@ extension FileFormat {
             + "along a packed Hilbert R-tree",
         capabilities: FormatCapabilities(
             readsAbsentPropertiesAsNull: true, idKey: "id",
-            writtenOrder: { geometries in FlatGeobufHilbert.order(of: geometries) },
+            writtenOrder: { geometries in HilbertCurve.order(of: geometries) },
             gdalReading: .init(driver: "FlatGeobuf", fileExtension: "fgb"), holdsHeader: [.name, .description]),
         options: [FlatGeobufOptions.spatialIndex.declared],
         diagnosticCodes: FlatGeobufCode.names,

@@ -18,7 +18,7 @@ public enum FlatGeobufOptions {
 /// The header comes first but is known only once every feature is seen (the columns and
 /// their types, the count), and the index needs every feature's box: each feature is made
 /// into a spooled row (`SpooledRows`, as GeoParquet's) in a temporary file, with its place
-/// on the Hilbert curve sorted with bounded memory (`FlatGeobufSortedEntries`); `finish`
+/// on the Hilbert curve sorted with bounded memory (`HilbertSortedEntries`); `finish`
 /// writes the header, the tree and the features in that order. Memory holds a batch of sort
 /// entries (16 bytes a feature, 262,144 at most) and buffers, not the features.
 ///

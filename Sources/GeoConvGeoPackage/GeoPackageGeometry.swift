@@ -13,6 +13,26 @@ enum GeoPackageGeometry {
         var linearisedCurves: Bool
     }
 
+    /// Appends a blob's header to `out`: "GP", version 0, little-endian, the SRS id and the
+    /// envelope (x and y; none for a point, whose envelope is itself, as GDAL writes it, and
+    /// for an empty geometry, flagged empty). The WKB follows.
+    static func appendHeader(
+        srsID: Int32, box: (Double, Double, Double, Double)?, isPoint: Bool, to out: inout [UInt8]
+    ) {
+        let envelope = box != nil && !isPoint
+        let empty = box == nil
+        out.append(contentsOf: [UInt8(ascii: "G"), UInt8(ascii: "P"), 0])
+        out.append(0x01 | (envelope ? 0x02 : 0) | (empty ? 0x10 : 0))
+        withUnsafeBytes(of: srsID.littleEndian) { out.append(contentsOf: $0) }
+        guard envelope, let box else { return }
+        // (Envelope order: min x, max x, min y, max y.)
+        let bits = (
+            box.0.bitPattern.littleEndian, box.2.bitPattern.littleEndian, box.1.bitPattern.littleEndian,
+            box.3.bitPattern.littleEndian
+        )
+        withUnsafeBytes(of: bits) { out.append(contentsOf: $0) }
+    }
+
     /// Reads a blob; `location` places an error.
     static func read(_ blob: [UInt8], at location: SourceLocation) throws(GeoConvError) -> Read {
         guard blob.count >= 8, blob[0] == UInt8(ascii: "G"), blob[1] == UInt8(ascii: "P") else {
@@ -55,7 +75,7 @@ enum GeoPackageGeometry {
         }
         let geometry = read.0.geometry
         return Read(
-            geometry: geometry.isEmpty ? nil : geometry, droppedM: read.droppedM,
+            geometry: geometry, droppedM: read.droppedM,
             linearisedCurves: read.linearisedCurves > 0)
     }
 }

@@ -19,6 +19,7 @@ public import GeoConvIO
 public struct GeoPackageReader: FeatureReader {
     private let input: ByteReader
     private let tableName: String?
+    private let boundingBox: FeatureSelection.Box?
     private let diagnostics: DiagnosticLog
     private var database: GeoPackageDatabase?
     private var spool: SpooledInput?
@@ -29,10 +30,15 @@ public struct GeoPackageReader: FeatureReader {
     /// Where the last feature is: its table and fid.
     public private(set) var lastLocation: SourceLocation?
 
-    /// Creates a reader of `input`; `table` reads that table alone.
-    public init(_ input: ByteReader, table: String? = nil, diagnostics: DiagnosticLog) {
+    /// Creates a reader of `input`; `table` reads that table alone; `boundingBox` (in the
+    /// file's CRS) reads only the rows whose R-tree boxes meet it, where a table has a tree.
+    public init(
+        _ input: ByteReader, table: String? = nil, boundingBox: FeatureSelection.Box? = nil,
+        diagnostics: DiagnosticLog
+    ) {
         self.input = input
         self.tableName = table
+        self.boundingBox = boundingBox
         self.diagnostics = diagnostics
     }
 
@@ -83,7 +89,7 @@ public struct GeoPackageReader: FeatureReader {
         while true {
             if rows == nil {
                 guard nextTable < tables.count else { return nil }
-                rows = try tables[nextTable].rows(in: database)
+                rows = try tables[nextTable].rows(in: database, box: boundingBox, diagnostics: diagnostics)
                 nextTable += 1
             }
             guard var current = rows else { return nil }

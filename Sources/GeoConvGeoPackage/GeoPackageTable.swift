@@ -1,5 +1,7 @@
 #if GeoPackage
 import GeoConvCore
+import GeoConvFormatKit
+import GeoConvIO
 
 /// One feature or attribute table of a GeoPackage, as `gpkg_contents` and
 /// `gpkg_geometry_columns` describe it, and its rows made into features.
@@ -11,6 +13,9 @@ struct GeoPackageTable {
     var geometryColumn: String?
     /// The CRS as geoconv names it; `nil` for WGS84 or none.
     var crs: String?
+
+    /// `name` quoted as an SQL identifier.
+    static func quoted(_ name: String) -> String { "\"" + name.replacing("\"", with: "\"\"") + "\"" }
 
     /// The feature and attribute tables `gpkg_contents` lists, in its order.
     static func listed(in database: GeoPackageDatabase) throws(GeoConvError) -> [GeoPackageTable] {
@@ -58,10 +63,23 @@ struct GeoPackageTable {
     }
 
     /// The table's rows, read in order.
-    func rows(in database: GeoPackageDatabase) throws(GeoConvError) -> Rows {
+    /// The table's rows, read in order; with `box` (west, south, east, north; west > east
+    /// across the antimeridian) only those whose R-tree box meets it, when the table has one
+    /// (the pipeline still tests each geometry: the tree's boxes are rounded outward).
+    func rows(
+        in database: GeoPackageDatabase, box: FeatureSelection.Box? = nil, diagnostics: DiagnosticLog? = nil
+    ) throws(GeoConvError) -> Rows {
         let quoted = "\"" + name.replacing("\"", with: "\"\"") + "\""
         let info = try database.rows("PRAGMA table_info(\(quoted))")
         // (cid, name, type, notnull, dflt_value, pk)
+        // (Columns of JSON text, as GDAL marks them: the schema extension's table, when there.)
+        var json: Set<String> = []
+        if try !database.rows("SELECT 1 FROM sqlite_master WHERE name = 'gpkg_data_columns'").isEmpty {
+            let marked = try database.rows(
+                "SELECT column_name FROM gpkg_data_columns WHERE table_name = ? AND mime_type = 'application/json'",
+                binding: [name])
+            json = Set(marked.compactMap { $0[0] })
+        }
         var columns: [Rows.Column] = []
         for row in info {
             let columnName = row[1] ?? ""
@@ -73,20 +91,44 @@ struct GeoPackageTable {
                 kind = .fid
             } else if declared == "BOOLEAN" {
                 kind = .boolean
+            } else if json.contains(columnName) {
+                kind = .json
+            } else if columnName.uppercased() == GeoPackageStyle.column, declared == "TEXT" {
+                kind = .style
             } else {
                 kind = .value
             }
             columns.append(Rows.Column(name: columnName, kind: kind))
         }
+        // A column `id` holds the ids (as geoconv writes ids that are not all positive
+        // integers): the fid is then a row number, not the feature's id.
+        let fidIsID = !columns.contains { $0.name == "id" && $0.kind != .fid }
         let list = columns.map { "\"" + $0.name.replacing("\"", with: "\"\"") + "\"" }.joined(separator: ", ")
-        let statement = try database.statement("SELECT \(list) FROM \(quoted)")
-        return Rows(table: self, statement: statement, columns: columns, file: database.name)
+        var sql = "SELECT \(list) FROM \(quoted)"
+        if let box, let geometryColumn, let key = columns.first(where: { $0.kind == .fid })?.name {
+            let tree = "rtree_\(name)_\(geometryColumn)"
+            let found = try database.rows(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", binding: [tree])
+            if !found.isEmpty {
+                let across = box.west > box.east
+                let x = "maxx >= \(box.west) \(across ? "OR" : "AND") minx <= \(box.east)"
+                let match = "FROM \(Self.quoted(tree)) WHERE (\(x)) AND maxy >= \(box.south) AND miny <= \(box.north)"
+                sql += " WHERE \(Self.quoted(key)) IN (SELECT id \(match)) ORDER BY \(Self.quoted(key))"
+                let count = try database.rows("SELECT count(*) \(match)").first?[0] ?? "0"
+                diagnostics?.note(
+                    GeoPackageCode.indexUsed,
+                    "the R-tree \(tree) found \(count) rows whose boxes meet --bbox: only those are read",
+                    at: SourceLocation(file: database.name))
+            }
+        }
+        let statement = try database.statement(sql)
+        return Rows(table: self, statement: statement, columns: columns, fidIsID: fidIsID, file: database.name)
     }
 
     /// A table's rows made into features, one at a time.
     struct Rows {
         struct Column {
-            enum Kind { case fid, geometry, boolean, value }
+            enum Kind { case fid, geometry, boolean, json, style, value }
             var name: String
             var kind: Kind
         }
@@ -94,13 +136,19 @@ struct GeoPackageTable {
         let table: GeoPackageTable
         let statement: GeoPackageDatabase.Statement
         let columns: [Column]
+        /// Whether the fid is the feature's id (the table has no `id` column).
+        let fidIsID: Bool
         let file: String
         private var row = 0
 
-        init(table: GeoPackageTable, statement: GeoPackageDatabase.Statement, columns: [Column], file: String) {
+        init(
+            table: GeoPackageTable, statement: GeoPackageDatabase.Statement, columns: [Column], fidIsID: Bool,
+            file: String
+        ) {
             self.table = table
             self.statement = statement
             self.columns = columns
+            self.fidIsID = fidIsID
             self.file = file
         }
 
@@ -110,10 +158,11 @@ struct GeoPackageTable {
             row += 1
             var feature = Feature(geometry: nil)
             var fid = row
+            var styled = false
             for (index, column) in columns.enumerated() where column.kind == .fid {
                 if case .integer(let value) = statement.value(index) {
                     fid = Int(truncatingIfNeeded: value)
-                    feature.id = .number(JSONNumber(value))
+                    if fidIsID { feature.id = .number(JSONNumber(value)) }
                 }
             }
             let location = SourceLocation(
@@ -141,11 +190,29 @@ struct GeoPackageTable {
                     } else {
                         feature.properties[column.name] = Self.json(value)
                     }
+                case .json:
+                    if case .text(let text) = value, let parsed = JSONText.parse(text) {
+                        feature.properties[column.name] = parsed
+                    } else {
+                        feature.properties[column.name] = Self.json(value)
+                    }
+                case .style:
+                    if case .text(let text) = value, let style = GeoPackageStyle.style(of: text) {
+                        feature.style = style
+                        styled = true
+                    } else if case .null = value {
+                        continue
+                    } else {
+                        feature.properties[column.name] = Self.json(value)
+                    }
                 case .value:
                     feature.properties[column.name] = Self.json(value)
                 }
             }
             TitleProperties.derive(into: &feature)
+            // Style columns beside the style string (simplestyle's, as a GeoJSON source had
+            // them) say their part of the style exactly, where the string has 8-bit colours.
+            if styled { StyleProperties.derive(into: &feature) }
             return (feature, location)
         }
 

@@ -60,8 +60,46 @@ package struct PropertyColumn {
     /// reported about it (placed by the document's writer).
     package var firstLocation: SourceLocation?
     package var firstWideInteger: SourceLocation?
+    /// What every text value of the column was: ISO 8601 dates, UTC date-times, or other text
+    /// (`nil` before the first), for the formats with date columns (GeoPackage's `DATE`,
+    /// `DATETIME`).
+    package var textForm: TextForm?
 
     package init(name: String) { self.name = name }
+
+    /// The form of text values a column can be typed by.
+    package enum TextForm: Equatable {
+        /// `2024-05-17`.
+        case date
+        /// `2024-05-17T08:30:00.000Z`: UTC, to the millisecond (GeoPackage's form, GDAL's).
+        case dateTime
+        case other
+    }
+
+    /// Notes a text value's form.
+    @inlinable package mutating func noteForm(of text: String) {
+        guard textForm != .other else { return }
+        var copy = text
+        let form = copy.withUTF8 { Self.form(of: $0) }
+        textForm = textForm == nil || textForm == form ? form : .other
+    }
+
+    /// The form of `bytes`: a date, a UTC date-time, or other text.
+    @usableFromInline static func form(of bytes: UnsafeBufferPointer<UInt8>) -> TextForm {
+        func digits(_ range: Range<Int>) -> Bool {
+            range.upperBound <= bytes.count && range.allSatisfy { bytes[$0] &- 48 < 10 }
+        }
+        func byte(_ index: Int, _ ascii: Unicode.Scalar) -> Bool {
+            index < bytes.count && bytes[index] == UInt8(ascii: ascii)
+        }
+        guard digits(0..<4), byte(4, "-"), digits(5..<7), byte(7, "-"), digits(8..<10) else { return .other }
+        if bytes.count == 10 { return .date }
+        guard byte(10, "T"), digits(11..<13), byte(13, ":"), digits(14..<16), byte(16, ":"), digits(17..<19)
+        else { return .other }
+        // (Milliseconds, as GeoPackage's DATETIME wants them and GDAL writes them.)
+        guard byte(19, "."), digits(20..<23), byte(23, "Z"), bytes.count == 24 else { return .other }
+        return .dateTime
+    }
 }
 
 /// A spooled row's value, and how it is framed in the spool: a tag byte, then a zigzag
@@ -115,15 +153,30 @@ package enum SpooledRow {
         return nil
     }
 
+    /// A row's geometry part, `at` its start (past the frame's length), left at the cells'
+    /// count: where its WKB lies (`nil` for none) and its bounding box (`nil` for none).
+    package static func geometryPart(
+        _ bytes: [UInt8], _ at: inout Int
+    ) -> (wkb: Range<Int>?, box: (Double, Double, Double, Double)?) {
+        let wkbLength = Int(readVarint(bytes, &at) ?? 0)
+        var wkb: Range<Int>?
+        if wkbLength > 0 {
+            wkb = at..<(at + wkbLength - 1)
+            at += wkbLength - 1
+        }
+        guard bytes[at] == 1 else {
+            at += 1
+            return (wkb, nil)
+        }
+        at += 1
+        return (wkb, (readDouble(bytes, &at), readDouble(bytes, &at), readDouble(bytes, &at), readDouble(bytes, &at)))
+    }
+
     /// The bounding box of a framed row (`varint(length)` then the row), `nil` when it has none.
     package static func box(ofFramedRow bytes: [UInt8]) -> (Double, Double, Double, Double)? {
         var at = 0
         _ = readVarint(bytes, &at)
-        let wkbLength = Int(readVarint(bytes, &at) ?? 0)
-        if wkbLength > 0 { at += wkbLength - 1 }
-        guard at < bytes.count, bytes[at] == 1 else { return nil }
-        at += 1
-        return (readDouble(bytes, &at), readDouble(bytes, &at), readDouble(bytes, &at), readDouble(bytes, &at))
+        return geometryPart(bytes, &at).box
     }
 
     /// Where the cells of the row starting at `offset` start: after its geometry and box.

@@ -77,6 +77,9 @@ package struct SpooledRows {
     /// info` learning what would be lost), when only what the columns held is learned and
     /// what is lost reported.
     package var makesRows = true
+    /// Whether each column's text is checked for dates and date-times (`PropertyColumn.textForm`),
+    /// for a format with date columns.
+    package var tracksTextForms = false
 
     /// Rows that report in `reporting`'s words.
     package init(reporting: any RowReporting.Type) { self.reporting = reporting }
@@ -300,6 +303,7 @@ package struct SpooledRows {
             }
         case .string(let text):
             columns[slot].kinds.insert(.string)
+            if tracksTextForms { columns[slot].noteForm(of: text) }
             cells.append(SpooledValue.tagText)
             SpooledRow.appendVarint(UInt64(text.utf8.count), to: &cells)
             cells.append(utf8Of: text)
