@@ -223,12 +223,20 @@ public struct Converter: Sendable {
         let emptyMemberHolders = registry.formats.filter { $0.capabilities.holdsEmptyMembers }.map(\.name)
         let fileHolders = registry.formats.filter { $0.capabilities.holdsEmbeddedFiles }.map(\.name)
         let headerHolders = registry.formats.filter { $0.makeWriter != nil }
+        // Circles reprojected into a projected CRS are drawn first, on the ellipsoid, in the
+        // input's longitude and latitude: their radius is metres on the ground.
+        let drawsCirclesFirst = options.targetCRS.map { !Reproject.isWGS84($0) } ?? false
         return {
-            var all: [any FeatureTransform] = [
+            var all: [any FeatureTransform] = []
+            if drawsCirclesFirst {
+                if options.detectCircles { all.append(RecognizeCircles()) }
+                if circlesAsPolygons { all.append(CircleToPolygon(keptBy: circleHolders)) }
+                if circlesDrawn { all.append(CircleToPolygon(keepsCircleAsData: true, keptBy: circleHolders)) }
+            }
+            all.append(
                 Reproject(
                     sourceCRS: options.sourceCRS, targetCRS: options.targetCRS,
-                    keepsSourceCRS: !wgs84Only)
-            ]
+                    keepsSourceCRS: !wgs84Only))
             if let spanPattern {
                 all.append(
                     ApplySpanPattern(styles: spanPattern.styles, lengths: spanPattern.lengths, kind: options.lengthKind)
@@ -237,9 +245,11 @@ public struct Converter: Sendable {
             if options.explodeSpans { all.append(ExplodeSpans()) }
             if let tolerance = options.simplifyTolerance { all.append(Simplify(tolerance: tolerance)) }
             all += extra
-            if options.detectCircles { all.append(RecognizeCircles()) }
-            if circlesAsPolygons { all.append(CircleToPolygon(keptBy: circleHolders)) }
-            if circlesDrawn { all.append(CircleToPolygon(keepsCircleAsData: true, keptBy: circleHolders)) }
+            if !drawsCirclesFirst {
+                if options.detectCircles { all.append(RecognizeCircles()) }
+                if circlesAsPolygons { all.append(CircleToPolygon(keptBy: circleHolders)) }
+                if circlesDrawn { all.append(CircleToPolygon(keepsCircleAsData: true, keptBy: circleHolders)) }
+            }
             if !outFormat.capabilities.holdsEmptyMembers { all.append(DropEmptyMembers(keptBy: emptyMemberHolders)) }
             if !outFormat.capabilities.holdsEmbeddedFiles {
                 all.append(DropEmbeddedFiles(format: outFormat.name, keptBy: fileHolders))

@@ -48,33 +48,33 @@ struct GeoParquetFileWriting {
         }
         try emit(Array("PAR1".utf8))
         var builder = RowGroupBuilder(types: types, geometryBytes: state.options.rowGroupBytes)
-        var pending: [UInt8] = []
         var failure: GeoConvError?
-        try state.spool.drain { (chunk: [UInt8]) throws(GeoConvError) in
-            pending.append(contentsOf: chunk)
-            var start = 0
-            while true {
-                var at = start
-                guard let length = SpooledRow.readVarint(pending, &at), at + Int(length) <= pending.count else { break }
-                builder.add(row: pending, at..<(at + Int(length)))
-                start = at + Int(length)
-                if builder.rows >= state.options.rowGroupRows || builder.bytes >= state.options.rowGroupBytes {
-                    do throws(GeoConvError) {
-                        try flush(&builder)
-                    } catch {
-                        failure = error
-                        throw error
-                    }
+        let sortExtent = state.options.sortsRows ? state.rows.bounds : nil
+        try Self.forEachRow(of: state.spool, sortedWithin: sortExtent) {
+            (row: [UInt8], range: Range<Int>) throws(GeoConvError) in
+            builder.add(row: row, range)
+            if builder.rows >= state.options.rowGroupRows || builder.bytes >= state.options.rowGroupBytes {
+                do throws(GeoConvError) {
+                    try flush(&builder)
+                } catch {
+                    failure = error
+                    throw error
                 }
             }
-            pending.removeFirst(start)
         }
         if let failure { throw failure }
         if builder.rows > 0 { try flush(&builder) }
         try finishWritten()
+        let crs = try state.crs.map { (crs) throws(GeoConvError) in try GeoParquetCRS.projJSON(for: crs) }
+        var crsText: String?
+        if let crs {
+            var bytes: [UInt8] = []
+            JSONText.append(crs, to: &bytes)
+            crsText = String(decoding: bytes, as: UTF8.self)
+        }
         let footer = ParquetFileMetadata(
-            schema: schema(), rowCount: Int64(state.rows.rowCount), rowGroups: rowGroups,
-            keyValues: [("geo", try geoMetadata())], createdBy: "geoconv")
+            schema: schema(crs: crsText), rowCount: Int64(state.rows.rowCount), rowGroups: rowGroups,
+            keyValues: [("geo", geoMetadata(crs: crs))], createdBy: "geoconv")
         let bytes = footer.encoded()
         try emit(bytes)
         var tail: [UInt8] = []
@@ -82,6 +82,60 @@ struct GeoParquetFileWriting {
         tail.append(contentsOf: "PAR1".utf8)
         try emit(tail)
         try state.output.flush()
+    }
+
+    /// Calls `body` with each spooled row (the bytes it is in, its range), in the order
+    /// written; with `extent`, in the order of the boxes' centres along a Hilbert curve over
+    /// it (rows without a box first), the rows copied to a scratch file and sorted with
+    /// bounded memory (`HilbertSortedEntries`).
+    static func forEachRow(
+        of spool: Spool, sortedWithin extent: (Double, Double, Double, Double)?,
+        _ body: ([UInt8], Range<Int>) throws(GeoConvError) -> Void
+    ) throws(GeoConvError) {
+        var pending: [UInt8] = []
+        guard let extent else {
+            try spool.drain { (chunk: [UInt8]) throws(GeoConvError) in
+                pending.append(contentsOf: chunk)
+                var start = 0
+                while true {
+                    var at = start
+                    guard let length = SpooledRow.readVarint(pending, &at), at + Int(length) <= pending.count
+                    else { break }
+                    try body(pending, at..<(at + Int(length)))
+                    start = at + Int(length)
+                }
+                pending.removeFirst(start)
+            }
+            return
+        }
+        let rows = try ScratchFile()
+        var sorted = try HilbertSortedEntries {
+            (emit: (HilbertSortEntry) throws(GeoConvError) -> Void) throws(GeoConvError) in
+            try spool.drain { (chunk: [UInt8]) throws(GeoConvError) in
+                pending.append(contentsOf: chunk)
+                var start = 0
+                while true {
+                    var at = start
+                    guard let length = SpooledRow.readVarint(pending, &at), at + Int(length) <= pending.count
+                    else { break }
+                    var cursor = at
+                    let box = SpooledRow.geometryPart(pending, &cursor).box
+                    let hilbert =
+                        box.map { b in
+                            HilbertCurve.index(centerX: (b.0 + b.2) / 2, centerY: (b.1 + b.3) / 2, extent: extent)
+                        } ?? 0
+                    let offset = try rows.append(pending[at..<(at + Int(length))])
+                    try emit(HilbertSortEntry(hilbert: hilbert, length: UInt32(length), offset: UInt64(offset)))
+                    start = at + Int(length)
+                }
+                pending.removeFirst(start)
+            }
+        }
+        var row: [UInt8] = []
+        while let entry = try sorted.next() {
+            try rows.read(Int(entry.length), at: Int(entry.offset), into: &row)
+            try body(row, 0..<row.count)
+        }
     }
 
     private mutating func emit(_ bytes: [UInt8]) throws(GeoConvError) {
@@ -102,8 +156,9 @@ struct GeoParquetFileWriting {
         let chunks = chunks
         let output = state.output
         let start = position
+        let version = state.options.version
         writing = state.options.sideWork.hand {
-            Self.write(group, names: names, types: types, chunks: chunks, into: output, at: start)
+            Self.write(group, names: names, types: types, version: version, chunks: chunks, into: output, at: start)
         }
         builder.clear()
     }
@@ -121,8 +176,8 @@ struct GeoParquetFileWriting {
     /// position `start`; its metadata. The builder's arrays are let go as their chunks are
     /// written.
     static func write(
-        _ builder: consuming RowGroupBuilder, names: [String], types: [ColumnType], chunks: ParquetChunkWriter,
-        into output: ByteWriter, at start: Int64
+        _ builder: consuming RowGroupBuilder, names: [String], types: [ColumnType], version: GeoParquetVersion,
+        chunks: ParquetChunkWriter, into output: ByteWriter, at start: Int64
     ) -> Result<ParquetRowGroup, GeoConvError> {
         var group = builder
         var metadata: [ParquetColumnMetadata] = []
@@ -143,12 +198,14 @@ struct GeoParquetFileWriting {
             }
             let geometry = group.geometry
             let ends = group.geometryEnds
+            let geospatial = version.isNative ? group.geospatialStatistics : nil
             (group.geometry, group.geometryEnds) = ([], [])
-            metadata.append(
-                try chunks.write(
-                    path: ["geometry"], values: .bytes(geometry, ends: ends), present: group.hasGeometry,
-                    statistics: false, dictionary: false, offset: start + written, emit: emitter))
-            for (k, name) in ["xmin", "ymin", "xmax", "ymax"].enumerated() {
+            var geometryChunk = try chunks.write(
+                path: ["geometry"], values: .bytes(geometry, ends: ends), present: group.hasGeometry,
+                statistics: false, dictionary: false, offset: start + written, emit: emitter)
+            geometryChunk.geospatialStatistics = geospatial
+            metadata.append(geometryChunk)
+            for (k, name) in ["xmin", "ymin", "xmax", "ymax"].enumerated() where version.hasCovering {
                 metadata.append(
                     try chunks.write(
                         path: ["bbox", name], values: .double(group.box[k]), present: group.hasBox, statistics: true,
@@ -164,10 +221,14 @@ struct GeoParquetFileWriting {
                 fileOffset: start, totalCompressedSize: written))
     }
 
-    /// The schema, depth first: the root, the properties, `geometry` (optional binary) and
-    /// `bbox` (an optional group of four required doubles).
-    func schema() -> [ParquetSchemaElement] {
-        var elements = [ParquetSchemaElement(name: "schema", childCount: Int32(names.count + 2))]
+    /// The schema, depth first: the root, the properties, `geometry` (optional binary, of the
+    /// GEOMETRY type in 2.0, its CRS given as `crs`, PROJJSON text) and `bbox` (an optional
+    /// group of four required doubles; not in 2.0).
+    func schema(crs: String?) -> [ParquetSchemaElement] {
+        let version = state.options.version
+        var elements = [
+            ParquetSchemaElement(name: "schema", childCount: Int32(names.count + (version.hasCovering ? 2 : 1)))
+        ]
         for (index, name) in names.enumerated() {
             var element = ParquetSchemaElement(repetition: .optional, name: name)
             switch types[index] {
@@ -185,7 +246,10 @@ struct GeoParquetFileWriting {
             }
             elements.append(element)
         }
-        elements.append(ParquetSchemaElement(type: .byteArray, repetition: .optional, name: "geometry"))
+        var geometry = ParquetSchemaElement(type: .byteArray, repetition: .optional, name: "geometry")
+        if version.isNative { geometry.annotation = .geometry(crs: crs, isGeography: false) }
+        elements.append(geometry)
+        guard version.hasCovering else { return elements }
         elements.append(ParquetSchemaElement(repetition: .optional, name: "bbox", childCount: 4))
         for name in ["xmin", "ymin", "xmax", "ymax"] {
             elements.append(ParquetSchemaElement(type: .double, repetition: .required, name: name))
@@ -193,13 +257,13 @@ struct GeoParquetFileWriting {
         return elements
     }
 
-    /// The `geo` key's JSON (GeoParquet 1.1 metadata).
-    func geoMetadata() throws(GeoConvError) -> String {
+    /// The `geo` key's JSON: GeoParquet 1.1 metadata with its covering, or 2.0's without;
+    /// `crs` the CRS as PROJJSON (`nil` for WGS84).
+    func geoMetadata(crs: JSONValue?) -> String {
+        let version = state.options.version
         var column: [(String, JSONValue)] = [("encoding", .string("WKB"))]
         column.append(("geometry_types", .array(state.rows.geometryTypes.map { .string($0) })))
-        if let crs = state.crs {
-            column.append(("crs", try GeoParquetCRS.projJSON(for: crs)))
-        }
+        if let crs { column.append(("crs", crs)) }
         if let b = state.rows.bounds {
             column.append(("bbox", .array([b.0, b.1, b.2, b.3].compactMap { JSONNumber($0).map(JSONValue.number) })))
         }
@@ -208,9 +272,9 @@ struct GeoParquetFileWriting {
                 uniqueKeysWithValues: ["xmin", "ymin", "xmax", "ymax"].map {
                     ($0, JSONValue.array([.string("bbox"), .string($0)]))
                 }))
-        column.append(("covering", .object(["bbox": covering])))
+        if version.hasCovering { column.append(("covering", .object(["bbox": covering]))) }
         let geo: JSONValue = .object([
-            "version": .string("1.1.0"),
+            "version": .string(version.hasCovering ? "1.1.0" : "2.0.0"),
             "primary_column": .string("geometry"),
             "columns": .object(["geometry": .object(JSONObject(uniqueKeysWithValues: column))]),
         ])
@@ -248,6 +312,8 @@ struct RowGroupBuilder {
     var hasGeometry: [Bool] = []
     var box: [[Double]] = [[], [], [], []]
     var hasBox: [Bool] = []
+    /// The WKB type codes of the group's geometries (for its geospatial statistics).
+    var geometryTypes: [Int32] = []
     var rows = 0
     /// About the bytes of values held.
     var bytes = 0
@@ -280,6 +346,30 @@ struct RowGroupBuilder {
         }
     }
 
+    /// Notes the type code of the WKB starting at `at` (1–7, plus 1000 with Z).
+    private mutating func noteType(_ bytes: [UInt8], at: Int) {
+        let little = bytes[at] == 1
+        var code: UInt32 = 0
+        for k in 0..<4 {
+            let byte = UInt32(bytes[at + 1 + k])
+            code |= little ? byte << (8 * UInt32(k)) : byte << (8 * UInt32(3 - k))
+        }
+        let type = Int32(truncatingIfNeeded: code)
+        if geometryTypes.last != type, !geometryTypes.contains(type) { geometryTypes.append(type) }
+    }
+
+    /// The group's geospatial statistics: the box around its geometries and their types.
+    var geospatialStatistics: ParquetGeospatialStatistics {
+        var bounds: (Double, Double, Double, Double)?
+        var index = 0
+        for boxed in hasBox where boxed {
+            let (w, s, e, n) = (box[0][index], box[1][index], box[2][index], box[3][index])
+            bounds = bounds.map { (min($0.0, w), max($0.1, e), min($0.2, s), max($0.3, n)) } ?? (w, e, s, n)
+            index += 1
+        }
+        return ParquetGeospatialStatistics(box: bounds, types: geometryTypes.sorted())
+    }
+
     /// Empties the builder for the next group (of about as many rows).
     mutating func clear() {
         self = RowGroupBuilder(types: types, geometryBytes: geometryBytes, expectedRows: rows)
@@ -298,6 +388,7 @@ struct RowGroupBuilder {
                 geometry.reserveCapacity(max(needed, geometryBytes))
             }
             geometry.append(contentsOf: bytes[at..<(at + wkbLength - 1)])
+            if wkbLength > 5 { noteType(bytes, at: at) }
             geometryEnds.append(geometry.count)
             hasGeometry.append(true)
             at += wkbLength - 1

@@ -49,6 +49,8 @@ struct GeoParquetLayout {
     }
 
     var geometry: ParquetLeaf?
+    /// The geometry column in a native (GeoArrow) encoding, when it is one.
+    var native: GeoArrowGeometry?
     var crs: String?
     var properties: [Property] = []
 
@@ -89,14 +91,14 @@ struct GeoParquetLayout {
                     .invalidInput, "the file's \"geo\" metadata names no primary column with a description", at: at,
                     hint: "GeoParquet metadata has primary_column and columns.<name>.encoding")
             }
-            guard case .string(let encoding)? = column["encoding"], encoding.uppercased() == "WKB" else {
-                let encoding = column["encoding"]?.stringValue ?? "none"
-                throw GeoConvError(
-                    .unsupported, "the geometry column \"\(name)\" is encoded as \(encoding); geoconv reads WKB",
-                    at: at,
-                    hint:
-                        "write the file with WKB geometry (geopandas to_parquet's default, GDAL's GEOMETRY_ENCODING=WKB)"
-                )
+            let encoding = column["encoding"]?.stringValue ?? "none"
+            if encoding.uppercased() != "WKB" {
+                let arrow = try GeoArrowGeometry(encoding, column: name, leaves: leaves, at: at)
+                native = arrow
+                if arrow.hasM {
+                    try diagnostics.warn(
+                        GeoParquetCode.mDropped, "M values are dropped: the model has no measures", at: at)
+                }
             }
             primary = name
             if let value = column["crs"] {
@@ -158,8 +160,8 @@ struct GeoParquetLayout {
         }
         var lists: [String] = []
         for leaf in leaves {
-            if let primary, leaf.path == [primary] {
-                geometry = leaf
+            if let primary, leaf.path == [primary] || (native != nil && leaf.path.first == primary) {
+                if native == nil { geometry = leaf }
                 continue
             }
             if covering.contains(leaf.path) { continue }

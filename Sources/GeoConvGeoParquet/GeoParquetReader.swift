@@ -38,6 +38,8 @@ public struct GeoParquetReader: FeatureReader {
     private var otherCursors: [[Int]] = []
     private var geometry: DecodedColumn?
     private var geometryCursor = 0
+    /// The coordinate columns of a native (GeoArrow) geometry.
+    private var nativeColumns: GeoArrowGeometry.Columns?
     private var rowsInGroup = 0
 
     /// Where the last feature's row group starts (rows have no byte offset of their own).
@@ -91,7 +93,10 @@ public struct GeoParquetReader: FeatureReader {
         let row = rowInGroup
         rowInGroup += 1
         var feature = Feature(geometry: nil)
-        if let column = geometry, column.present[row] {
+        if let native = layout.native, var columns = nativeColumns {
+            feature.geometry = native.next(&columns)
+            nativeColumns = columns
+        } else if let column = geometry, column.present[row] {
             do throws(GeoConvError) {
                 feature.geometry = try readGeometry(column, layout)
             } catch {
@@ -228,6 +233,11 @@ public struct GeoParquetReader: FeatureReader {
                     at: SourceLocation(file: file.name))
             }
             geometry = try ParquetColumnReading(file: file, leaf: leaf).read(rowGroup.columns[leaf.index], rows: rows)
+        }
+        if let native = layout.native {
+            nativeColumns = GeoArrowGeometry.Columns(
+                x: try read(native.x), y: try read(native.y),
+                z: try native.z.map { (leaf) throws(GeoConvError) in try read(leaf) })
         }
         geometryCursor = 0
         rowInGroup = 0

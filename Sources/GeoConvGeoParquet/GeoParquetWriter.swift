@@ -15,6 +15,12 @@ public struct GeoParquetWriteOptions: Hashable, Sendable {
     public var compression: String?
     /// Where a row group is encoded, compressed and written while the next is built.
     public var sideWork: SideWork
+    /// Which GeoParquet is written (default `.both`).
+    public var version: GeoParquetVersion = .both
+    /// Whether the rows are written in the order of their boxes' centres along a Hilbert
+    /// curve (GDAL's `SORT_BY_BBOX`), so that each row group covers a small area and its
+    /// statistics let readers skip it; by default they keep the input's order.
+    public var sortsRows = false
 
     /// Creates options.
     public init(
@@ -28,7 +34,28 @@ public struct GeoParquetWriteOptions: Hashable, Sendable {
     }
 }
 
-/// Writes GeoParquet 1.1: a Parquet file whose `geometry` column holds each feature's
+/// Which GeoParquet a writer writes.
+public enum GeoParquetVersion: String, Hashable, Sendable, CaseIterable {
+    /// GeoParquet 1.1: WKB in a plain binary column, the `geo` metadata (version 1.1.0) and a
+    /// `bbox` covering column that readers skip row groups by.
+    case v1_1 = "1.1"
+    /// GeoParquet 2.0: WKB in a column of Parquet's GEOMETRY logical type (its CRS as
+    /// PROJJSON in the type), with the `geo` metadata (version 2.0.0) and each row group's
+    /// geospatial statistics (box and geometry types) that readers skip row groups by; no
+    /// covering column.
+    case v2_0 = "2.0"
+    /// Both at once: the 1.1 file (its metadata and covering column), its geometry column of
+    /// the GEOMETRY type with the statistics — what 1.x readers read as 1.1 and readers of
+    /// Parquet's geospatial types read natively (DuckDB's `GEOPARQUET_VERSION 'BOTH'`).
+    case both = "BOTH"
+
+    /// Whether the geometry column has Parquet's GEOMETRY type and statistics.
+    var isNative: Bool { self != .v1_1 }
+    /// Whether the `bbox` covering column is written (and the metadata says 1.1.0).
+    var hasCovering: Bool { self != .v2_0 }
+}
+
+/// Writes GeoParquet 1.1, 2.0 or both at once (`GeoParquetVersion`): a Parquet file whose `geometry` column holds each feature's
 /// geometry as WKB (ISO, little-endian), described by the file's `geo` metadata (encoding,
 /// geometry types, bounding box, CRS as PROJJSON when it is not WGS84), with a `bbox`
 /// struct column (`xmin`, `ymin`, `xmax`, `ymax`) named as its covering so that readers

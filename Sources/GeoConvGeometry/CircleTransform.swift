@@ -46,7 +46,7 @@ public struct CircleToPolygon: FeatureTransform {
     public mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
         guard let geometry = feature.geometry, geometry.containsCircle else { return [feature] }
         var copy = feature
-        copy.geometry = convert(geometry)
+        copy.geometry = try convert(geometry, at: diagnostics.currentLocation)
         if keepsCircleAsData, case .circle(let center, let radius) = geometry,
             let lon = JSONNumber(center.longitude), let lat = JSONNumber(center.latitude),
             let metres = JSONNumber(radius)
@@ -67,12 +67,26 @@ public struct CircleToPolygon: FeatureTransform {
         return [copy]
     }
 
-    private func convert(_ geometry: Geometry) -> Geometry {
+    /// `geometry` with its circles as polygons; an error for a circle whose centre is not a
+    /// longitude and latitude (a radius in metres is drawn on the ellipsoid).
+    private func convert(_ geometry: Geometry, at location: SourceLocation?) throws(GeoConvError) -> Geometry {
         switch geometry {
         case .circle(let center, let radius):
-            .polygon(PolygonRings(outer: CirclePolygon.ring(center: center, radius: radius, tolerance: tolerance)))
-        case .geometryCollection(let members): .geometryCollection(members.map(convert))
-        default: geometry
+            guard center.longitude.isFinite, abs(center.latitude) <= 90 else {
+                throw GeoConvError(
+                    .invalidInput,
+                    "a circle's centre (\(center.longitude), \(center.latitude)) is not a longitude and latitude: "
+                        + "its radius in metres cannot be drawn around it",
+                    at: location,
+                    hint: "give the input's CRS with --s-srs (circles are drawn in longitude and latitude)")
+            }
+            return .polygon(
+                PolygonRings(outer: CirclePolygon.ring(center: center, radius: radius, tolerance: tolerance)))
+        case .geometryCollection(let members):
+            var converted: [Geometry] = []
+            for member in members { converted.append(try convert(member, at: location)) }
+            return .geometryCollection(converted)
+        default: return geometry
         }
     }
 }

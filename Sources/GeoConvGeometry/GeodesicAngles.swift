@@ -48,6 +48,7 @@ enum GeodesicAngles {
 
     /// sin and cos of `x` degrees, exact at multiples of 90°.
     static func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
+        guard x.isFinite else { return (.nan, .nan) }  // (NaN in, NaN out: never a trap)
         var r = fmod(x, 360)
         let q = Int((r / 90).rounded(.toNearestOrEven))
         r -= 90 * Double(q)  // −0 stays −0: the sign of a zero latitude decides sides below

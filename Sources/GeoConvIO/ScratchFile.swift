@@ -29,6 +29,16 @@ package final class ScratchFile {
 
     /// Appends `bytes`; returns where they start.
     @discardableResult
+    package func append(_ bytes: ArraySlice<UInt8>) throws(GeoConvError) -> Int {
+        let start = count
+        buffer.append(contentsOf: bytes)
+        count += bytes.count
+        if buffer.count >= 1 << 20 { try flush() }
+        return start
+    }
+
+    /// Appends `bytes`; returns where they start.
+    @discardableResult
     package func append(_ bytes: [UInt8]) throws(GeoConvError) -> Int {
         let start = count
         buffer.append(contentsOf: bytes)

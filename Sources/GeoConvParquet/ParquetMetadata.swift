@@ -120,6 +120,40 @@ package struct ParquetStatistics {
     package var maxValue: [UInt8]?
 }
 
+/// A column chunk's geospatial statistics (Parquet 2.11's `GeospatialStatistics`, for a
+/// GEOMETRY or GEOGRAPHY column): the box of its values' x and y, and the WKB type codes
+/// met (ISO: 1–7, plus 1000 with Z).
+package struct ParquetGeospatialStatistics: Equatable {
+    /// West, east, south, north: `xmin`, `xmax`, `ymin`, `ymax`.
+    package var box: (Double, Double, Double, Double)?
+    package var types: [Int32]
+
+    package init(box: (Double, Double, Double, Double)?, types: [Int32]) {
+        self.box = box
+        self.types = types
+    }
+
+    package static func == (a: Self, b: Self) -> Bool {
+        a.types == b.types && a.box.map { [$0.0, $0.1, $0.2, $0.3] } == b.box.map { [$0.0, $0.1, $0.2, $0.3] }
+    }
+
+    /// Writes the struct as field `id`.
+    package func write(_ id: Int16, to w: inout ThriftWriter) {
+        w.beginStruct(id)
+        if let box {
+            w.beginStruct(1)  // BoundingBox { 1: xmin, 2: xmax, 3: ymin, 4: ymax }
+            w.double(1, box.0)
+            w.double(2, box.1)
+            w.double(3, box.2)
+            w.double(4, box.3)
+            w.endStruct()
+        }
+        w.list(2, of: .i32, count: types.count)
+        for type in types { w.elementI32(type) }
+        w.endStruct()
+    }
+}
+
 package struct ParquetColumnMetadata {
     /// Every stored property, as the memberwise initializer takes them (package-wide).
     package init(
@@ -149,6 +183,8 @@ package struct ParquetColumnMetadata {
     package var dataPageOffset: Int64
     package var dictionaryPageOffset: Int64?
     package var statistics: ParquetStatistics?
+    /// For a GEOMETRY or GEOGRAPHY column.
+    package var geospatialStatistics: ParquetGeospatialStatistics?
 }
 
 package struct ParquetRowGroup {
@@ -251,6 +287,12 @@ extension ParquetSchemaElement {
             w.bool(2, signed)
             w.endStruct()
             w.endStruct()
+        case .geometry(let crs, let isGeography):
+            w.beginStruct(10)
+            w.beginStruct(isGeography ? 18 : 17)  // LogicalType.GEOMETRY / GEOGRAPHY { 1: crs }
+            if let crs { w.string(1, crs) }
+            w.endStruct()
+            w.endStruct()
         default: break
         }
         w.endStruct()
@@ -285,6 +327,7 @@ extension ParquetFileMetadata {
                 w.i64(9, column.dataPageOffset)
                 if let offset = column.dictionaryPageOffset { w.i64(11, offset) }
                 column.statistics?.write(12, to: &w)
+                column.geospatialStatistics?.write(17, to: &w)
                 w.endStruct()
                 w.endStruct()
             }

@@ -57,6 +57,12 @@ package struct ThriftWriter {
 
     package mutating func bool(_ id: Int16, _ value: Bool) { header(id, value ? .boolTrue : .boolFalse) }
 
+    /// A double: eight bytes, little-endian (the compact protocol's order).
+    package mutating func double(_ id: Int16, _ value: Double) {
+        header(id, .double)
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
     package mutating func byte(_ id: Int16, _ value: UInt8) {
         header(id, .byte)
         bytes.append(value)

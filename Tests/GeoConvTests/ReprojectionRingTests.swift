@@ -156,3 +156,51 @@ struct ReprojectionRingTests {
         }
     }
 }
+
+/// A circle carried into a projected CRS: drawn on the ellipsoid in longitude and latitude
+/// first, then each vertex reprojected (it used to be drawn around the reprojected centre,
+/// metres taken for degrees, and the geodesic code trapped on the NaN that made).
+@Suite("Circles into a projected CRS")
+struct CircleReprojectionTests {
+    static let circle = Array(
+        #"{"type":"Feature","properties":{"geoconv:radius":1000},"geometry":{"type":"Point","coordinates":[151.2,-33.9]}}"#
+            .utf8)
+
+    @Test("A 1 km circle into Web Mercator is a ring of vertices 1 km (at its scale) from its centre")
+    func drawnFirst() throws {
+        var options = ConversionOptions()
+        options.inputFormat = .geoJSON
+        options.outputFormat = .wkt
+        options.targetCRS = "EPSG:3857"
+        let report = try Converter().convert(.memory(Self.circle, name: "c.geojson"), to: .memory, options: options)
+        let text = String(decoding: report.output, as: UTF8.self)
+        // (The coordinates, past `SRID=3857;POLYGON ((`.)
+        let ring = text.split(separator: "((", maxSplits: 1).last ?? ""
+        let numbers = ring.split { !"0123456789.-".contains($0) }.compactMap { Double($0) }
+        #expect(numbers.count >= 2 * 16, "\(text.prefix(200))")
+        // Web Mercator's centre, and its scale at 33.9° S (1 / cos φ).
+        let cx = 151.2 * .pi / 180 * 6_378_137
+        let cy = log(tan(.pi / 4 + 33.9 * .pi / 360)) * -6_378_137
+        let scale = 1 / cos(33.9 * .pi / 180)
+        for k in stride(from: 0, to: numbers.count - 1, by: 2) {
+            let d = ((numbers[k] - cx) * (numbers[k] - cx) + (numbers[k + 1] - cy) * (numbers[k + 1] - cy)).squareRoot()
+            #expect(abs(d / scale - 1000) < 5, "vertex \(k / 2): \(d / scale) m")
+        }
+    }
+
+    @Test("A circle whose centre is not a longitude and latitude is a located error, not a trap")
+    func notDegrees() throws {
+        var options = ConversionOptions()
+        options.inputFormat = .geoJSON
+        options.outputFormat = .wkt
+        options.sourceCRS = "EPSG:3857"
+        options.targetCRS = "EPSG:3857"
+        let far = Array(
+            #"{"type":"Feature","properties":{"geoconv:radius":10},"geometry":{"type":"Point","coordinates":[1.5e7,-4e6]}}"#
+                .utf8)
+        let error = #expect(throws: GeoConvError.self) {
+            _ = try Converter().convert(.memory(far, name: "far.geojson"), to: .memory, options: options)
+        }
+        #expect(error?.message.contains("not a longitude and latitude") == true, "\(String(describing: error))")
+    }
+}
