@@ -55,11 +55,13 @@ public enum GeoParquetVersion: String, Hashable, Sendable, CaseIterable {
     var hasCovering: Bool { self != .v2_0 }
 }
 
-/// Writes GeoParquet 1.1, 2.0 or both at once (`GeoParquetVersion`): a Parquet file whose `geometry` column holds each feature's
-/// geometry as WKB (ISO, little-endian), described by the file's `geo` metadata (encoding,
-/// geometry types, bounding box, CRS as PROJJSON when it is not WGS84), with a `bbox`
-/// struct column (`xmin`, `ymin`, `xmax`, `ymax`) named as its covering so that readers
-/// can skip row groups, and every property as a typed column.
+/// Writes GeoParquet 1.1, 2.0 or both at once (`GeoParquetVersion`): a Parquet file whose
+/// `geometry` column holds each feature's geometry as WKB (ISO, little-endian), described by
+/// the file's `geo` metadata (encoding, geometry types, bounding box, CRS as PROJJSON when it
+/// is not WGS84), with a `bbox` struct column (`xmin`, `ymin`, `xmax`, `ymax`) named as its
+/// covering (1.1) or Parquet's GEOMETRY type and geospatial statistics (2.0) so that readers
+/// can skip row groups, and every property as a typed column; the rows in the input's order
+/// or along a Hilbert curve (`sortsRows`).
 ///
 /// A column's type is the widest its values need across the whole file (integers INT64,
 /// numbers DOUBLE, booleans BOOLEAN, anything else UTF-8 text; arrays and objects as JSON

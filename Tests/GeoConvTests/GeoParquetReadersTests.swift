@@ -61,7 +61,8 @@ extension PythonReaders {
         wkt = [None if g is None else g.wkt for g in frame.geometry]
         duck = duckdb.sql(f"SELECT typeof(geometry), count(*) FROM read_parquet('{path}') GROUP BY 1").fetchall()
         print(json.dumps({"version": geo["version"], "covering": "covering" in geo["columns"]["geometry"],
-                          "logical": logical, "columns": [schema.column(i).path for i in range(len(schema.names))], "groups": groups, "wkt": wkt,
+                          "logical": logical, "columns": [schema.column(i).path for i in range(len(schema.names))],
+                          "groups": groups, "wkt": wkt,
                           "crs": None if frame.crs is None else frame.crs.to_string(),
                           "duck": [[r[0], r[1]] for r in duck]}, default=str))
         """#

@@ -163,7 +163,8 @@ struct ReprojectionRingTests {
 @Suite("Circles into a projected CRS")
 struct CircleReprojectionTests {
     static let circle = Array(
-        #"{"type":"Feature","properties":{"geoconv:radius":1000},"geometry":{"type":"Point","coordinates":[151.2,-33.9]}}"#
+        (#"{"type":"Feature","properties":{"geoconv:radius":1000},"#
+            + #""geometry":{"type":"Point","coordinates":[151.2,-33.9]}}"#)
             .utf8)
 
     @Test("A 1 km circle into Web Mercator is a ring of vertices 1 km (at its scale) from its centre")
@@ -196,7 +197,8 @@ struct CircleReprojectionTests {
         options.sourceCRS = "EPSG:3857"
         options.targetCRS = "EPSG:3857"
         let far = Array(
-            #"{"type":"Feature","properties":{"geoconv:radius":10},"geometry":{"type":"Point","coordinates":[1.5e7,-4e6]}}"#
+            (#"{"type":"Feature","properties":{"geoconv:radius":10},"#
+                + #""geometry":{"type":"Point","coordinates":[1.5e7,-4e6]}}"#)
                 .utf8)
         let error = #expect(throws: GeoConvError.self) {
             _ = try Converter().convert(.memory(far, name: "far.geojson"), to: .memory, options: options)
