@@ -17,8 +17,8 @@ import Darwin
 /// the spooled rows in a temporary folder and copied into the output.
 struct GeoPackageFileWriting {
     let state: GeoPackageWriting
-    /// Each column's SQL type, `nil` for the ids when they are the rows' keys.
-    private var types: [SQLType?]
+    /// Each column's SQL type (unused for the ids when they are the rows' keys).
+    private var types: [SQLType]
     /// Each column's name in the table: SQLite's names are one whatever their case, so a
     /// second `Name` beside `name` (or a property `fid` or `geom`) is renamed (reported).
     private var names: [String] = []
@@ -27,9 +27,22 @@ struct GeoPackageFileWriting {
     static let batch = 65_536
 
     /// A column's type in the table, and how its values are bound.
-    enum SQLType: String {
-        case boolean = "BOOLEAN", integer = "INTEGER", real = "REAL", text = "TEXT", date = "DATE"
-        case dateTime = "DATETIME", json = "TEXT "  // (JSON text, marked in gpkg_data_columns)
+    enum SQLType {
+        case boolean, integer, real, text, date, dateTime
+        /// JSON text, marked `application/json` in `gpkg_data_columns`.
+        case json
+
+        /// The type as the table declares it.
+        var declared: String {
+            switch self {
+            case .boolean: "BOOLEAN"
+            case .integer: "INTEGER"
+            case .real: "REAL"
+            case .text, .json: "TEXT"
+            case .date: "DATE"
+            case .dateTime: "DATETIME"
+            }
+        }
     }
 
     init(_ state: GeoPackageWriting) {
@@ -135,8 +148,7 @@ struct GeoPackageFileWriting {
                 parameters.append(1)
                 continue
             }
-            let type = types[index] ?? .text
-            definitions.append("\(GeoPackageSchema.quoted(names[index])) \(type.rawValue)")
+            definitions.append("\(GeoPackageSchema.quoted(names[index])) \(types[index].declared)")
             parameters.append(next)
             next += 1
         }

@@ -10,7 +10,7 @@ struct RowInserter {
     /// The R-tree the geometries' boxes go to (built once every row is in).
     var rtree: GeoPackageRTree?
     let database: GeoPackageDatabase
-    let types: [GeoPackageFileWriting.SQLType?]
+    let types: [GeoPackageFileWriting.SQLType]
     /// Each column's parameter in the insert (1, the fid, for the ids when they are the keys).
     let parameters: [Int32?]
     let srsID: Int32
@@ -20,7 +20,7 @@ struct RowInserter {
 
     init(
         insert: GeoPackageDatabase.Statement, rtree: GeoPackageRTree?, database: GeoPackageDatabase,
-        types: [GeoPackageFileWriting.SQLType?], parameters: [Int32?], srsID: Int32, hasGeometry: Bool
+        types: [GeoPackageFileWriting.SQLType], parameters: [Int32?], srsID: Int32, hasGeometry: Bool
     ) {
         self.insert = insert
         self.rtree = rtree
@@ -53,7 +53,7 @@ struct RowInserter {
                 continue
             }
             at += 1
-            switch types[column] ?? .text {
+            switch types[column] {
             case .boolean: insert.bind(parameter, Int64(tag == SpooledValue.tagTrue ? 1 : 0))
             case .integer: insert.bind(parameter, SpooledRow.integer(row, &at))
             case .real: insert.bind(parameter, SpooledRow.real(tag, row, &at))

@@ -14,9 +14,6 @@ struct GeoPackageTable {
     /// The CRS as geoconv names it; `nil` for WGS84 or none.
     var crs: String?
 
-    /// `name` quoted as an SQL identifier.
-    static func quoted(_ name: String) -> String { "\"" + name.replacing("\"", with: "\"\"") + "\"" }
-
     /// The feature and attribute tables `gpkg_contents` lists, in its order.
     static func listed(in database: GeoPackageDatabase) throws(GeoConvError) -> [GeoPackageTable] {
         let known = try database.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'gpkg_contents'")
@@ -69,7 +66,7 @@ struct GeoPackageTable {
     func rows(
         in database: GeoPackageDatabase, box: FeatureSelection.Box? = nil, diagnostics: DiagnosticLog? = nil
     ) throws(GeoConvError) -> Rows {
-        let quoted = "\"" + name.replacing("\"", with: "\"\"") + "\""
+        let quoted = GeoPackageSchema.quoted(name)
         let info = try database.rows("PRAGMA table_info(\(quoted))")
         // (cid, name, type, notnull, dflt_value, pk)
         // (Columns of JSON text, as GDAL marks them: the schema extension's table, when there.)
@@ -103,7 +100,7 @@ struct GeoPackageTable {
         // A column `id` holds the ids (as geoconv writes ids that are not all positive
         // integers): the fid is then a row number, not the feature's id.
         let fidIsID = !columns.contains { $0.name == "id" && $0.kind != .fid }
-        let list = columns.map { "\"" + $0.name.replacing("\"", with: "\"\"") + "\"" }.joined(separator: ", ")
+        let list = columns.map { GeoPackageSchema.quoted($0.name) }.joined(separator: ", ")
         var sql = "SELECT \(list) FROM \(quoted)"
         if let box, let geometryColumn, let key = columns.first(where: { $0.kind == .fid })?.name {
             let tree = "rtree_\(name)_\(geometryColumn)"
@@ -112,8 +109,10 @@ struct GeoPackageTable {
             if !found.isEmpty {
                 let across = box.west > box.east
                 let x = "maxx >= \(box.west) \(across ? "OR" : "AND") minx <= \(box.east)"
-                let match = "FROM \(Self.quoted(tree)) WHERE (\(x)) AND maxy >= \(box.south) AND miny <= \(box.north)"
-                sql += " WHERE \(Self.quoted(key)) IN (SELECT id \(match)) ORDER BY \(Self.quoted(key))"
+                let match =
+                    "FROM \(GeoPackageSchema.quoted(tree)) WHERE (\(x)) AND maxy >= \(box.south) AND miny <= \(box.north)"
+                sql +=
+                    " WHERE \(GeoPackageSchema.quoted(key)) IN (SELECT id \(match)) ORDER BY \(GeoPackageSchema.quoted(key))"
                 let count = try database.rows("SELECT count(*) \(match)").first?[0] ?? "0"
                 diagnostics?.note(
                     GeoPackageCode.indexUsed,
