@@ -153,8 +153,8 @@ final class GeoPackageDatabase {
         /// Sets every parameter to NULL.
         func clearBindings() { sqlite3_clear_bindings(pointer) }
 
-        /// Binds NULL, an integer, a real, text or bytes to the parameter `index` (from 1).
-        func bindNull(_ index: Int32) { sqlite3_bind_null(pointer, index) }
+        /// Binds an integer, a real, text or bytes to the parameter `index` (from 1); an
+        /// unbound parameter is NULL (`clearBindings`).
         func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(pointer, index, value) }
         func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(pointer, index, value) }
         func bind(_ index: Int32, text bytes: UnsafeRawBufferPointer) {

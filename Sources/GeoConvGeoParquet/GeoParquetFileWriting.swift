@@ -92,49 +92,44 @@ struct GeoParquetFileWriting {
         of spool: Spool, sortedWithin extent: (Double, Double, Double, Double)?,
         _ body: ([UInt8], Range<Int>) throws(GeoConvError) -> Void
     ) throws(GeoConvError) {
-        var pending: [UInt8] = []
-        guard let extent else {
-            try spool.drain { (chunk: [UInt8]) throws(GeoConvError) in
-                pending.append(contentsOf: chunk)
-                var start = 0
-                while true {
-                    var at = start
-                    guard let length = SpooledRow.readVarint(pending, &at), at + Int(length) <= pending.count
-                    else { break }
-                    try body(pending, at..<(at + Int(length)))
-                    start = at + Int(length)
-                }
-                pending.removeFirst(start)
-            }
-            return
-        }
+        guard let extent else { return try forEachFramedRow(in: spool, body) }
         let rows = try ScratchFile()
         var sorted = try HilbertSortedEntries {
             (emit: (HilbertSortEntry) throws(GeoConvError) -> Void) throws(GeoConvError) in
-            try spool.drain { (chunk: [UInt8]) throws(GeoConvError) in
-                pending.append(contentsOf: chunk)
-                var start = 0
-                while true {
-                    var at = start
-                    guard let length = SpooledRow.readVarint(pending, &at), at + Int(length) <= pending.count
-                    else { break }
-                    var cursor = at
-                    let box = SpooledRow.geometryPart(pending, &cursor).box
-                    let hilbert =
-                        box.map { b in
-                            HilbertCurve.index(centerX: (b.0 + b.2) / 2, centerY: (b.1 + b.3) / 2, extent: extent)
-                        } ?? 0
-                    let offset = try rows.append(pending[at..<(at + Int(length))])
-                    try emit(HilbertSortEntry(hilbert: hilbert, length: UInt32(length), offset: UInt64(offset)))
-                    start = at + Int(length)
-                }
-                pending.removeFirst(start)
+            try forEachFramedRow(in: spool) { (bytes: [UInt8], range: Range<Int>) throws(GeoConvError) in
+                var cursor = range.lowerBound
+                let box = SpooledRow.geometryPart(bytes, &cursor).box
+                let hilbert =
+                    box.map { b in
+                        HilbertCurve.index(centerX: (b.0 + b.2) / 2, centerY: (b.1 + b.3) / 2, extent: extent)
+                    } ?? 0
+                let offset = try rows.append(bytes[range])
+                try emit(HilbertSortEntry(hilbert: hilbert, length: UInt32(range.count), offset: UInt64(offset)))
             }
         }
         var row: [UInt8] = []
         while let entry = try sorted.next() {
             try rows.read(Int(entry.length), at: Int(entry.offset), into: &row)
             try body(row, 0..<row.count)
+        }
+    }
+
+    /// Calls `body` with each framed row of `spool` (`varint(length)` then the row), in order:
+    /// the bytes it is in and its range.
+    private static func forEachFramedRow(
+        in spool: Spool, _ body: ([UInt8], Range<Int>) throws(GeoConvError) -> Void
+    ) throws(GeoConvError) {
+        var pending: [UInt8] = []
+        try spool.drain { (chunk: [UInt8]) throws(GeoConvError) in
+            pending.append(contentsOf: chunk)
+            var start = 0
+            while true {
+                var at = start
+                guard let length = SpooledRow.readVarint(pending, &at), at + Int(length) <= pending.count else { break }
+                try body(pending, at..<(at + Int(length)))
+                start = at + Int(length)
+            }
+            pending.removeFirst(start)
         }
     }
 

@@ -123,7 +123,7 @@ package struct ParquetStatistics {
 /// A column chunk's geospatial statistics (Parquet 2.11's `GeospatialStatistics`, for a
 /// GEOMETRY or GEOGRAPHY column): the box of its values' x and y, and the WKB type codes
 /// met (ISO: 1–7, plus 1000 with Z).
-package struct ParquetGeospatialStatistics: Equatable {
+package struct ParquetGeospatialStatistics {
     /// West, east, south, north: `xmin`, `xmax`, `ymin`, `ymax`.
     package var box: (Double, Double, Double, Double)?
     package var types: [Int32]
@@ -131,10 +131,6 @@ package struct ParquetGeospatialStatistics: Equatable {
     package init(box: (Double, Double, Double, Double)?, types: [Int32]) {
         self.box = box
         self.types = types
-    }
-
-    package static func == (a: Self, b: Self) -> Bool {
-        a.types == b.types && a.box.map { [$0.0, $0.1, $0.2, $0.3] } == b.box.map { [$0.0, $0.1, $0.2, $0.3] }
     }
 
     /// Writes the struct as field `id`.
