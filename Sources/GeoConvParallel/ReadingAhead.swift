@@ -6,8 +6,8 @@ package import GeoConvFormatKit
 /// A reader that reads ahead on a thread of its own: the reader it wraps parses there while
 /// the thread that asks for features (`pump`'s) transforms and writes them, joined by a
 /// bounded queue. Features come in the input's order, and memory stays bounded: the queue
-/// holds at most about `maximumQueuedPositions` coordinates (plus one batch), whatever the
-/// file's size. The wrapped reader's warnings go to its own log, which only its thread uses
+/// holds at most about `maximumQueuedPositions` coordinates (a property counting for four,
+/// `weight(of:)`; plus one batch), whatever the file's size. The wrapped reader's warnings go to its own log, which only its thread uses
 /// until the end; a strict log's error there ends reading, and `next()` throws it in order.
 ///
 /// The header is read on the calling thread, the features after it on the reader's; when
@@ -36,6 +36,13 @@ package final class ReadingAhead<Reader: FeatureReader>: FeatureReader {
     deinit {
         queue.cancel()
         finished?.wait()
+    }
+
+    /// What a queued feature counts for against `maximumQueuedPositions`: its positions,
+    /// and four for each property (a key and a value weigh about what four positions do), so
+    /// that points with many columns are bounded as tightly as lines with many vertices.
+    static func weight(of feature: borrowing Feature) -> Int {
+        1 + (feature.geometry?.coordinateCount ?? 0) + 4 * feature.properties.count
     }
 
     package func readHeader() throws(GeoConvError) -> DocumentHeader {
@@ -85,7 +92,7 @@ package final class ReadingAhead<Reader: FeatureReader>: FeatureReader {
             do throws(GeoConvError) {
                 while let feature = try reader.next() {
                     batch.append((feature, reader.lastLocation))
-                    weight += 1 + (feature.geometry?.coordinateCount ?? 0)
+                    weight += Self.weight(of: feature)
                     if batch.count >= 256 || weight >= maximumQueuedPositions / 8 {
                         guard queue.put(.batch(batch), weight: weight) else { return }
                         batch = Deque()
