@@ -15,4 +15,5 @@ package enum GeoPackageCode: String, DiagnosticCodes {
     case mixedTypesAsText = "geopackage.mixed-types-as-text"
     case stylePartsDropped = "geopackage.style-parts-dropped"
     case tablesMerged = "geopackage.tables-merged"
+    case whereInSQL = "geopackage.where-in-sql"
 }

@@ -197,6 +197,20 @@ final class GeoPackageDatabase {
             }
         }
 
+        /// `body` on a column's bytes in place when the row holds a blob there (valid until
+        /// the statement steps on); `nil` for any other value.
+        func withBlob<Result>(
+            _ column: Int, _ body: (UnsafeRawBufferPointer) throws(GeoConvError) -> Result
+        ) throws(GeoConvError) -> Result? {
+            let index = Int32(column)
+            guard sqlite3_column_type(pointer, index) == SQLITE_BLOB else { return nil }
+            let count = Int(sqlite3_column_bytes(pointer, index))
+            guard count > 0, let base = sqlite3_column_blob(pointer, index) else {
+                return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+            }
+            return try body(UnsafeRawBufferPointer(start: base, count: count))
+        }
+
         /// A column's text, whole (a NUL inside it too).
         func text(_ column: Int) -> String? {
             guard let text = sqlite3_column_text(pointer, Int32(column)) else { return nil }

@@ -41,10 +41,10 @@ extension FileFormat {
     private static let makeReader: ReaderMaking? = .features {
         (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
         // (`--bbox` in another CRS than the file's is put into it by the pipeline, after reading.)
-        GeoPackageReader(
+        try GeoPackageReader(
             input, table: options.formatOptions[GeoPackageOptions.table],
             boundingBox: options.selection.boundingBoxCRS == nil ? options.selection.boundingBox : nil,
-            diagnostics: diagnostics)
+            whereClause: options.selection.whereClause, diagnostics: diagnostics)
     }
     #else
     private static let makeReader: ReaderMaking? = nil

@@ -35,6 +35,13 @@ enum GeoPackageGeometry {
 
     /// Reads a blob; `location` places an error.
     static func read(_ blob: [UInt8], at location: SourceLocation) throws(GeoConvError) -> Read {
+        try blob.withUnsafeBytes { raw in
+            Result { () throws(GeoConvError) in try read(raw, at: location) }
+        }.get()
+    }
+
+    /// Reads a blob in place (SQLite's own bytes, valid until the row steps on).
+    static func read(_ blob: UnsafeRawBufferPointer, at location: SourceLocation) throws(GeoConvError) -> Read {
         guard blob.count >= 8, blob[0] == UInt8(ascii: "G"), blob[1] == UInt8(ascii: "P") else {
             throw GeoConvError(
                 .invalidInput, "a geometry is not a GeoPackage geometry blob (it does not start with \"GP\")",
@@ -60,17 +67,10 @@ enum GeoPackageGeometry {
             throw GeoConvError(
                 .invalidInput, "a geometry blob ends before its WKB", at: location, hint: "the file is damaged")
         }
-        let result = blob.withUnsafeBytes { raw -> Result<WKB.Result, GeoConvError> in
-            do throws(GeoConvError) {
-                return .success(try WKB.read(UnsafeRawBufferPointer(rebasing: raw[start...])))
-            } catch {
-                return .failure(error)
-            }
-        }
         let read: WKB.Result
-        switch result {
-        case .success(let value): read = value
-        case .failure(let error):
+        do throws(GeoConvError) {
+            read = try WKB.read(UnsafeRawBufferPointer(rebasing: blob[start...]))
+        } catch {
             throw GeoConvError(error.code, "a geometry's WKB: \(error.message)", at: location, hint: error.hint)
         }
         let geometry = read.0.geometry

@@ -20,6 +20,7 @@ public struct GeoPackageReader: FeatureReader {
     private let input: ByteReader
     private let tableName: String?
     private let boundingBox: FeatureSelection.Box?
+    private let filter: WhereExpression?
     private let diagnostics: DiagnosticLog
     private var database: GeoPackageDatabase?
     private var spool: SpooledInput?
@@ -31,14 +32,19 @@ public struct GeoPackageReader: FeatureReader {
     public private(set) var lastLocation: SourceLocation?
 
     /// Creates a reader of `input`; `table` reads that table alone; `boundingBox` (in the
-    /// file's CRS) reads only the rows whose R-tree boxes meet it, where a table has a tree.
+    /// file's CRS) reads only the rows whose R-tree boxes meet it, where a table has a tree;
+    /// `whereClause` (`FeatureSelection.whereClause`) passes over the rows SQL can tell do
+    /// not match it. Both only narrow what is read: the caller still tests each feature.
+    ///
+    /// - Throws: `usage` for an expression that does not parse (at its column).
     public init(
         _ input: ByteReader, table: String? = nil, boundingBox: FeatureSelection.Box? = nil,
-        diagnostics: DiagnosticLog
-    ) {
+        whereClause: String? = nil, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) {
         self.input = input
         self.tableName = table
         self.boundingBox = boundingBox
+        self.filter = try whereClause.map { (text) throws(GeoConvError) in try WhereExpression(text) }
         self.diagnostics = diagnostics
     }
 
@@ -89,13 +95,12 @@ public struct GeoPackageReader: FeatureReader {
         while true {
             if rows == nil {
                 guard nextTable < tables.count else { return nil }
-                rows = try tables[nextTable].rows(in: database, box: boundingBox, diagnostics: diagnostics)
+                rows = try tables[nextTable].rows(
+                    in: database, box: boundingBox, filter: filter, diagnostics: diagnostics)
                 nextTable += 1
             }
-            guard var current = rows else { return nil }
-            let read = try current.next(diagnostics: diagnostics)
-            rows = current
-            guard let (feature, location) = read else {
+            // (Stepped in place: a copy of the rows would retain and release them per row.)
+            guard let (feature, location) = try rows?.next(diagnostics: diagnostics) else {
                 rows = nil
                 continue
             }

@@ -59,12 +59,14 @@ struct GeoPackageTable {
         return nil
     }
 
-    /// The table's rows, read in order.
     /// The table's rows, read in order; with `box` (west, south, east, north; west > east
     /// across the antimeridian) only those whose R-tree box meets it, when the table has one
-    /// (the pipeline still tests each geometry: the tree's boxes are rounded outward).
+    /// (the pipeline still tests each geometry: the tree's boxes are rounded outward); with
+    /// `filter`, only those that can meet it (`GeoPackageWhere`; the pipeline still tests
+    /// each feature).
     func rows(
-        in database: GeoPackageDatabase, box: FeatureSelection.Box? = nil, diagnostics: DiagnosticLog? = nil
+        in database: GeoPackageDatabase, box: FeatureSelection.Box? = nil, filter: WhereExpression? = nil,
+        diagnostics: DiagnosticLog? = nil
     ) throws(GeoConvError) -> Rows {
         let quoted = GeoPackageSchema.quoted(name)
         let info = try database.rows("PRAGMA table_info(\(quoted))")
@@ -101,7 +103,8 @@ struct GeoPackageTable {
         // integers): the fid is then a row number, not the feature's id.
         let fidIsID = !columns.contains { $0.name == "id" && $0.kind != .fid }
         let list = columns.map { GeoPackageSchema.quoted($0.name) }.joined(separator: ", ")
-        var sql = "SELECT \(list) FROM \(quoted)"
+        var conditions: [String] = []
+        var order = ""
         if let box, let geometryColumn, let key = columns.first(where: { $0.kind == .fid })?.name {
             let tree = "rtree_\(name)_\(geometryColumn)"
             let found = try database.rows(
@@ -109,10 +112,10 @@ struct GeoPackageTable {
             if !found.isEmpty {
                 let across = box.west > box.east
                 let x = "maxx >= \(box.west) \(across ? "OR" : "AND") minx <= \(box.east)"
-                let match =
-                    "FROM \(GeoPackageSchema.quoted(tree)) WHERE (\(x)) AND maxy >= \(box.south) AND miny <= \(box.north)"
-                sql +=
-                    " WHERE \(GeoPackageSchema.quoted(key)) IN (SELECT id \(match)) ORDER BY \(GeoPackageSchema.quoted(key))"
+                let y = "maxy >= \(box.south) AND miny <= \(box.north)"
+                let match = "FROM \(GeoPackageSchema.quoted(tree)) WHERE (\(x)) AND \(y)"
+                conditions.append("\(GeoPackageSchema.quoted(key)) IN (SELECT id \(match))")
+                order = " ORDER BY \(GeoPackageSchema.quoted(key))"
                 let count = try database.rows("SELECT count(*) \(match)").first?[0] ?? "0"
                 diagnostics?.note(
                     GeoPackageCode.indexUsed,
@@ -120,7 +123,16 @@ struct GeoPackageTable {
                     at: SourceLocation(file: database.name))
             }
         }
-        let statement = try database.statement(sql)
+        if let filter, let condition = GeoPackageWhere.condition(filter, columns: columns) {
+            conditions.append(condition)
+            diagnostics?.note(
+                GeoPackageCode.whereInSQL,
+                "--where is answered in SQL first (WHERE \(condition)): only the rows that can match are read",
+                at: SourceLocation(file: database.name))
+        }
+        var sql = "SELECT \(list) FROM \(quoted)"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        let statement = try database.statement(sql + order)
         return Rows(table: self, statement: statement, columns: columns, fidIsID: fidIsID, file: database.name)
     }
 
@@ -138,6 +150,8 @@ struct GeoPackageTable {
         /// Whether the fid is the feature's id (the table has no `id` column).
         let fidIsID: Bool
         let file: String
+        /// The table's name as a message's place begins it (`/parcels`), made once.
+        private let pointerPrefix: String
         private var row = 0
 
         init(
@@ -149,6 +163,7 @@ struct GeoPackageTable {
             self.columns = columns
             self.fidIsID = fidIsID
             self.file = file
+            pointerPrefix = "/" + table.name
         }
 
         /// The next row's feature and place, `nil` after the last.
@@ -165,14 +180,15 @@ struct GeoPackageTable {
                 }
             }
             let location = SourceLocation(
-                file: file, line: nil, column: nil, byteOffset: nil, pointerPrefix: "/" + table.name, index: fid)
+                file: file, line: nil, column: nil, byteOffset: nil, pointerPrefix: pointerPrefix, index: fid)
             for (index, column) in columns.enumerated() {
-                let value = statement.value(index)
                 switch column.kind {
                 case .fid: continue
                 case .geometry:
-                    guard case .blob(let blob) = value else { continue }
-                    let read = try GeoPackageGeometry.read(blob, at: location)
+                    let blob = try statement.withBlob(index) { (bytes) throws(GeoConvError) in
+                        try GeoPackageGeometry.read(bytes, at: location)
+                    }
+                    guard let read = blob else { continue }
                     feature.geometry = read.geometry
                     if read.droppedM {
                         try diagnostics.warn(
@@ -184,18 +200,21 @@ struct GeoPackageTable {
                             GeoPackageCode.curveLinearised, "curves are read as line segments", at: location)
                     }
                 case .boolean:
+                    let value = statement.value(index)
                     if case .integer(let flag) = value {
                         feature.properties[column.name] = .bool(flag != 0)
                     } else {
                         feature.properties[column.name] = Self.json(value)
                     }
                 case .json:
+                    let value = statement.value(index)
                     if case .text(let text) = value, let parsed = JSONText.parse(text) {
                         feature.properties[column.name] = parsed
                     } else {
                         feature.properties[column.name] = Self.json(value)
                     }
                 case .style:
+                    let value = statement.value(index)
                     if case .text(let text) = value, let style = GeoPackageStyle.style(of: text) {
                         feature.style = style
                         styled = true
@@ -205,7 +224,7 @@ struct GeoPackageTable {
                         feature.properties[column.name] = Self.json(value)
                     }
                 case .value:
-                    feature.properties[column.name] = Self.json(value)
+                    feature.properties[column.name] = Self.json(statement.value(index))
                 }
             }
             TitleProperties.derive(into: &feature)

@@ -1,4 +1,5 @@
 import GeoConvCore
+import GeoConvFormatKit
 
 /// Evaluating a `WhereExpression` on one feature (on whichever worker reads it).
 extension WhereExpression {
@@ -75,27 +76,6 @@ extension WhereExpression {
         case (.string(let x), .number): return Value.number(from: x).flatMap { compare($0, b) }
         default: return nil
         }
-    }
-
-    /// Strings compared byte by byte with ASCII letters folded, as OGR SQL compares them.
-    static func compareIgnoringCase(_ a: String, _ b: String) -> Int {
-        var i = a.utf8.makeIterator()
-        var j = b.utf8.makeIterator()
-        while true {
-            switch (i.next(), j.next()) {
-            case (nil, nil): return 0
-            case (nil, _): return -1
-            case (_, nil): return 1
-            case (let x?, let y?):
-                let fx = folded(x)
-                let fy = folded(y)
-                if fx != fy { return fx < fy ? -1 : 1 }
-            }
-        }
-    }
-
-    @inline(__always) static func folded(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
     /// SQL `LIKE`: `%` any run of characters, `_` one character (a whole UTF-8 sequence).
@@ -177,49 +157,6 @@ extension WhereExpression.Comparison {
         case .lessOrEqual: order <= 0
         case .greater: order > 0
         case .greaterOrEqual: order >= 0
-        }
-    }
-}
-
-/// A property named in `--where` or `--select`, with the model field it stands for when no
-/// property has that name (decided once, not per feature).
-struct FieldReference: Hashable, Sendable {
-    /// The name as typed.
-    let name: String
-    /// The title, snippet or id the name stands for, if any.
-    let modelField: FieldNames.ModelField?
-
-    init(_ name: String) {
-        self.name = name
-        modelField = FieldNames.modelField(name)
-    }
-}
-
-/// How selection finds a property by the name a user typed.
-enum FieldNames {
-    /// A model field a name stands for when no property has it.
-    enum ModelField: Hashable, Sendable { case title, snippet, id }
-
-    /// `name`/`title` → the title, `description`/`snippet` → the snippet, `id` → the id (any case).
-    static func modelField(_ name: String) -> ModelField? {
-        switch name.lowercased() {
-        case "name", "title": .title
-        case "description", "snippet": .snippet
-        case "id": .id
-        default: nil
-        }
-    }
-
-    /// The value of the property whose name equals `name` with ASCII letters folded.
-    static func caseInsensitiveValue(_ name: String, in properties: JSONObject) -> JSONValue? {
-        guard let index = caseInsensitiveIndex(name, in: properties) else { return nil }
-        return properties.values[index]
-    }
-
-    /// The index of the property whose name equals `name` with ASCII letters folded.
-    static func caseInsensitiveIndex(_ name: String, in properties: JSONObject) -> Int? {
-        properties.keys.firstIndex {
-            $0.utf8.count == name.utf8.count && WhereExpression.compareIgnoringCase($0, name) == 0
         }
     }
 }

@@ -1,3 +1,5 @@
+package import GeoConvCore
+
 /// A `--where` expression in the part of OGR SQL that ogr2ogr's `-where` users type:
 /// comparisons (`= != <> < <= > >=`), `AND`, `OR`, `NOT`, parentheses, `IN (…)`, `LIKE` and
 /// `ILIKE` with `%` and `_`, `IS [NOT] NULL`, string literals in single quotes (`''` for a
@@ -8,9 +10,9 @@
 /// strings case-insensitively; a number with a string by reading the string as a number (no
 /// match when it is not one); booleans as 1 and 0; a missing or null value matches nothing
 /// but `IS NULL`, and `NOT` negates that "no match".
-struct WhereExpression: Hashable, Sendable {
+package struct WhereExpression: Hashable, Sendable {
     /// A value in an expression.
-    enum Operand: Hashable, Sendable {
+    package enum Operand: Hashable, Sendable {
         /// A property (or the title, snippet or id: `WhereExpression.value(of:in:)`).
         case field(FieldReference)
         case string(String)
@@ -18,11 +20,11 @@ struct WhereExpression: Hashable, Sendable {
         case null
     }
 
-    enum Comparison: Hashable, Sendable {
+    package enum Comparison: Hashable, Sendable {
         case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
     }
 
-    indirect enum Node: Hashable, Sendable {
+    package indirect enum Node: Hashable, Sendable {
         case and(Node, Node)
         case or(Node, Node)
         case not(Node)
@@ -33,15 +35,15 @@ struct WhereExpression: Hashable, Sendable {
     }
 
     /// The parsed expression.
-    let root: Node
+    package let root: Node
     /// The text as given.
-    let text: String
+    package let text: String
 
     /// Parses `text`.
     ///
     /// - Throws: `usage`, located at the column of the token that does not fit (`--where:1:N`),
     ///   with what was expected there.
-    init(_ text: String) throws(GeoConvError) {
+    package init(_ text: String) throws(GeoConvError) {
         var parser = WhereParser(text)
         root = try parser.parseExpression()
         try parser.expectEnd()
@@ -49,7 +51,7 @@ struct WhereExpression: Hashable, Sendable {
     }
 
     /// The properties the expression reads, in order of first use.
-    var fieldNames: [String] {
+    package var fieldNames: [String] {
         var names: [String] = []
         func visit(_ operand: Operand) {
             if case .field(let field) = operand, !names.contains(field.name) { names.append(field.name) }
@@ -228,7 +230,8 @@ struct WhereParser {
         GeoConvError(
             .usage, "--where: \(message)", at: SourceLocation(file: "--where", line: 1, column: tokenColumn),
             hint:
-                "the expression reads: \(String(decoding: bytes, as: UTF8.self)); OGR SQL, e.g. kind = 'park' AND area > 1000"
+                "the expression reads: \(String(decoding: bytes, as: UTF8.self)); "
+                + "OGR SQL, e.g. kind = 'park' AND area > 1000"
         )
     }
 
@@ -334,5 +337,72 @@ struct WhereParser {
         var column = 1
         for byte in bytes[..<min(offset, bytes.count)] where byte & 0xC0 != 0x80 { column += 1 }
         return column
+    }
+}
+
+/// A property named in `--where` or `--select`, with the model field it stands for when no
+/// property has that name (decided once, not per feature).
+package struct FieldReference: Hashable, Sendable {
+    /// The name as typed.
+    package let name: String
+    /// The title, snippet or id the name stands for, if any.
+    package let modelField: FieldNames.ModelField?
+
+    package init(_ name: String) {
+        self.name = name
+        modelField = FieldNames.modelField(name)
+    }
+}
+
+/// How selection finds a property by the name a user typed.
+package enum FieldNames {
+    /// A model field a name stands for when no property has it.
+    package enum ModelField: Hashable, Sendable { case title, snippet, id }
+
+    /// `name`/`title` → the title, `description`/`snippet` → the snippet, `id` → the id (any case).
+    package static func modelField(_ name: String) -> ModelField? {
+        switch name.lowercased() {
+        case "name", "title": .title
+        case "description", "snippet": .snippet
+        case "id": .id
+        default: nil
+        }
+    }
+
+    /// The value of the property whose name equals `name` with ASCII letters folded.
+    package static func caseInsensitiveValue(_ name: String, in properties: JSONObject) -> JSONValue? {
+        guard let index = caseInsensitiveIndex(name, in: properties) else { return nil }
+        return properties.values[index]
+    }
+
+    /// The index of the property whose name equals `name` with ASCII letters folded.
+    package static func caseInsensitiveIndex(_ name: String, in properties: JSONObject) -> Int? {
+        properties.keys.firstIndex {
+            $0.utf8.count == name.utf8.count && WhereExpression.compareIgnoringCase($0, name) == 0
+        }
+    }
+}
+
+extension WhereExpression {
+    /// Strings compared byte by byte with ASCII letters folded, as OGR SQL compares them.
+    package static func compareIgnoringCase(_ a: String, _ b: String) -> Int {
+        var i = a.utf8.makeIterator()
+        var j = b.utf8.makeIterator()
+        while true {
+            switch (i.next(), j.next()) {
+            case (nil, nil): return 0
+            case (nil, _): return -1
+            case (_, nil): return 1
+            case (let x?, let y?):
+                let fx = folded(x)
+                let fy = folded(y)
+                if fx != fy { return fx < fy ? -1 : 1 }
+            }
+        }
+    }
+
+    /// `byte` with an ASCII capital made small.
+    @inline(__always) package static func folded(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 }
