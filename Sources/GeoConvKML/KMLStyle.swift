@@ -12,6 +12,9 @@ struct KMLStyle: Hashable, Sendable {
         ModelKey.opacity.name, ModelKey.zIndex.name,
     ])
 
+    /// How many styles' texts a writer remembers (`KMLWriterState.styleTexts`).
+    static let remembered = 4096
+
     var lineColor: Color?
     var lineWidth: Double?
     var polyColor: Color?

@@ -100,6 +100,9 @@ final class KMLWriterState {
     @exclusivity(unchecked) var usesGX = false { didSet { if usesGX != oldValue { startChanges &+= 1 } } }
     @exclusivity(unchecked) var startChanges = 0
     @exclusivity(unchecked) var usedIDs: Set<String> = []
+    /// Each style's `<Style>` text, made once (a file styled by rules has a few styles over
+    /// a million placemarks); emptied when it grows past `KMLStyle.remembered`.
+    @exclusivity(unchecked) var styleTexts: [KMLStyle: String] = [:]
     @exclusivity(unchecked) var folders: [String] = []
     @exclusivity(unchecked) var buffer: [UInt8] = []
     /// The document's start (everything before the placemarks), written early into a file

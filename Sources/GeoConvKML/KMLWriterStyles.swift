@@ -38,7 +38,7 @@ extension KMLWriterState {
             var styled = Feature(geometry: nil, properties: highlight)
             StyleProperties.derive(into: &styled)
             let highlightStyle = KMLStyle(feature: styled)
-            if !highlightStyle.isEmpty { highlightID = sharedStyle(highlightStyle.xml) }
+            if !highlightStyle.isEmpty { highlightID = sharedStyle(text(of: highlightStyle)) }
         }
         guard !style.isEmpty || highlightID != nil else {
             // A reference to a style the document does not hold (another file's, or one the
@@ -53,15 +53,15 @@ extension KMLWriterState {
         guard let highlightID else {
             if styleReferences != nil, preferred == nil {
                 // A records writer's placemark: the shared style's id is the document writer's to give.
-                styleReferences?.append(StyleReference(offset: buffer.count, xml: style.xml))
+                styleReferences?.append(StyleReference(offset: buffer.count, xml: text(of: style)))
                 return
             }
-            let id = try sharedStyle(style.xml, preferred: preferred)
+            let id = try sharedStyle(text(of: style), preferred: preferred)
             append(text: "<styleUrl>#\(XMLEscaping.text(id))</styleUrl>")
             return
         }
         // A StyleMap: the source's styleUrl named the map, so the map gets that id.
-        let normalID = sharedStyle(style.xml)
+        let normalID = sharedStyle(text(of: style))
         let key = normalID + "|" + highlightID
         // As with styles: a map the source named keeps its name; others share one per pair.
         let mapID: String
@@ -86,6 +86,15 @@ extension KMLWriterState {
     /// named (`preferred`) keeps its name, even beside an identical style of another name, as
     /// Google Earth and GDAL keep it: a reference from another file (`doc.kml#b`) still finds
     /// it. Styles of no name share the first id their XML was written under.
+    /// `style`'s `<Style>` text, made once for each distinct style.
+    func text(of style: KMLStyle) -> String {
+        if let known = styleTexts[style] { return known }
+        let xml = style.xml
+        if styleTexts.count >= KMLStyle.remembered { styleTexts.removeAll(keepingCapacity: true) }
+        styleTexts[style] = xml
+        return xml
+    }
+
     func sharedStyle(_ xml: String, preferred: String?) throws(GeoConvError) -> String {
         if let preferred {
             if styles[preferred] == xml { return preferred }
