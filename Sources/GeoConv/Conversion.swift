@@ -117,7 +117,8 @@ public struct Converter: Sendable {
             guard let reading = inFormat.reading, let writing = outFormat.writing else {
                 throw GeoConvError(.usage, "cannot convert \(inFormat.name) to \(outFormat.name)")
             }
-            let selectionTransforms = try self.selectionTransforms(options)
+            let styling = try styleRules(options, diagnostics: diagnostics)
+            let selectionTransforms = try self.selectionTransforms(options, styling: styling)
             let outputTransforms = try self.transforms(writing: outFormat, options: options, extra: transforms)
             // The transforms, in order (a fresh set for each parallel run): the selection first.
             let makeTransforms: () -> [any FeatureTransform] = {
@@ -165,6 +166,7 @@ public struct Converter: Sendable {
                 diagnostics.absorb(readLog)
                 throw error
             }
+            try styling?.reportUnused(into: diagnostics)
             if statistics.featuresRead > 0, statistics.featuresWritten == 0 {
                 try diagnostics.warn(
                     WritingCode.outputEmpty,

@@ -15,6 +15,8 @@ struct FeatureLoading {
     private let inputName: String
     /// Features still to hand out (`--limit`).
     private var remaining: Int
+    /// The style rules among the transforms, reported on at the end of the input.
+    private var styling: StyleRules?
 
     init(
         _ input: InputSource, options: ConversionOptions, converter: Converter, reprojectingToWGS84: Bool,
@@ -26,7 +28,10 @@ struct FeatureLoading {
         inputName = input.displayName
         self.diagnostics = diagnostics
         remaining = options.selection.limit ?? .max
-        transforms = try converter.selectionTransforms(options)() + [GeographicRangeCheck(sourceCRS: options.sourceCRS)]
+        styling = try converter.styleRules(options, diagnostics: diagnostics)
+        transforms =
+            try converter.selectionTransforms(options, styling: styling)()
+            + [GeographicRangeCheck(sourceCRS: options.sourceCRS)]
         if reprojectingToWGS84 { transforms.append(Reproject(sourceCRS: options.sourceCRS)) }
         do throws(GeoConvError) {
             let readerOptions = format.readerOptions(options, for: input)
@@ -46,6 +51,7 @@ struct FeatureLoading {
         do throws(GeoConvError) {
             guard remaining > 0, let feature = try features.next() else {
                 diagnostics.currentLocation = nil
+                try styling.take()?.reportUnused(into: diagnostics)
                 return false
             }
             diagnostics.currentLocation = features.lastLocation

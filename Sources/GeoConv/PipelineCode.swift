@@ -1,7 +1,7 @@
 import GeoConvCore
 
 /// The conversion pipeline's diagnostic codes: coordinate checks, reprojection, selection,
-/// clustering: each spelled once, here, and listed with its meaning in `docs/errors.md`
+/// clustering, style rules: each spelled once, here, and listed with its meaning in `docs/errors.md`
 /// (checked against these in both directions).
 package enum PipelineCode: String, DiagnosticCodes {
     case clusterNonPointsSkipped = "cluster.non-points-skipped"
@@ -14,4 +14,8 @@ package enum PipelineCode: String, DiagnosticCodes {
     case selectionDim = "selection.dim"
     case selectionSelect = "selection.select"
     case selectionWhere = "selection.where"
+    case styleBadValue = "style.bad-value"
+    case styleKeyNotDrawn = "style.key-not-drawn"
+    case styleNoRuleMatched = "style.no-rule-matched"
+    case styleRuleUnused = "style.rule-unused"
 }

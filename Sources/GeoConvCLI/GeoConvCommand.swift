@@ -101,6 +101,8 @@ struct Convert: ParsableCommand, TakesFormatFlags {
 
     @OptionGroup(title: "Choosing what to convert (as ogr2ogr)") var selectionOptions: SelectionOptions
 
+    @OptionGroup(title: "Styling by attribute (docs/styling.md)") var stylingOptions: StylingOptions
+
     @OptionGroup var outputOptions: OutputOptions
 
     @Option(
@@ -194,6 +196,7 @@ struct Convert: ParsableCommand, TakesFormatFlags {
         options.selection = selectionOptions.validated
         ByteWriter.removeTemporaryFileOnSignal()
         var converter = Converter()
+        do throws(GeoConvError) { options.styleRules = try stylingOptions.rules() } catch { throw fail(error) }
         let progress = inputOptions.input == "-" || quiet ? nil : ProgressBar.start(for: inputOptions.input)
         converter.progress = progress?.counter
         do throws(GeoConvError) {

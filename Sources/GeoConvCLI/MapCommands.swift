@@ -4,13 +4,14 @@ import GeoConv
 /// A whole input in WGS84, for the commands that need every feature at once (and every
 /// position a longitude/latitude: `what` says what for, "draw").
 func loadDocument(
-    _ input: InputOptions, selecting selection: SelectionOptions, toDo what: String
+    _ input: InputOptions, selecting selection: SelectionOptions, styling: StylingOptions? = nil, toDo what: String
 ) throws(GeoConvError)
     -> (OverlayDocument, DiagnosticLog)
 {
     let log = DiagnosticLog()
     var options = input.options
     options.selection = selection.validated
+    if let styling { options.styleRules = try styling.rules() }
     let document = try OverlayDocument.load(
         input.source, options: options, reprojectingToWGS84: true,
         diagnostics: log)

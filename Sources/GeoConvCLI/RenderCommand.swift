@@ -25,6 +25,8 @@ struct Render: ParsableCommand, TakesFormatFlags {
 
     @OptionGroup(title: "Choosing what to read (as ogr2ogr)") var selectionOptions: SelectionOptions
 
+    @OptionGroup(title: "Styling by attribute (docs/styling.md)") var stylingOptions: StylingOptions
+
     @Argument(help: "The picture: .png, .svg or .pdf.")
     var output: String
 
@@ -86,7 +88,8 @@ struct Render: ParsableCommand, TakesFormatFlags {
 
     func run() throws {
         do throws(GeoConvError) {
-            let (document, log) = try loadDocument(inputOptions, selecting: selectionOptions, toDo: "draw")
+            let (document, log) = try loadDocument(
+                inputOptions, selecting: selectionOptions, styling: stylingOptions, toDo: "draw")
             let (width, height) = viewportSize ?? (512, 512)
             var options = RenderOptions(
                 width: width, height: height, scale: scale, camera: cameraPosition, padding: padding)
@@ -120,6 +123,8 @@ struct TilesRender: ParsableCommand, TakesFormatFlags {
 
     @OptionGroup(title: "Choosing what to read (as ogr2ogr)") var selectionOptions: SelectionOptions
 
+    @OptionGroup(title: "Styling by attribute (docs/styling.md)") var stylingOptions: StylingOptions
+
     @Argument(help: "A folder for {z}/{x}/{y}.png, or a file ending in .mbtiles.")
     var output: String
 
@@ -150,7 +155,8 @@ struct TilesRender: ParsableCommand, TakesFormatFlags {
 
     func run() throws {
         do throws(GeoConvError) {
-            let (document, log) = try loadDocument(inputOptions, selecting: selectionOptions, toDo: "draw")
+            let (document, log) = try loadDocument(
+                inputOptions, selecting: selectionOptions, styling: stylingOptions, toDo: "draw")
             let destination = TileOutput(path: output)
             let directory = folder(of: inputOptions.input)
             let options = TileRenderOptions(

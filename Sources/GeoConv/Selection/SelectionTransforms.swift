@@ -4,14 +4,17 @@ import GeoConvProjection
 
 extension Converter {
     /// The transforms of `options.selection`, in ogr2ogr's order: `--where` and `--bbox` on
-    /// each feature as read, then `--explode-collections`, `--select` and `--dim` (`--limit`
+    /// each feature as read, then `styling` (which sees every property), then
+    /// `--explode-collections`, `--select` and `--dim` (`--limit`
     /// is the pipeline's: reading stops there). Empty when nothing is selected. The
     /// expression is parsed here, so a bad one is an error before anything is read; the
     /// result makes a fresh set for each run of a parallel conversion.
     ///
     /// - Throws: `usage` for a bad `--where` (at its column), a `--limit` below 0 or
     ///   `--bbox-srs` without `--bbox`.
-    func selectionTransforms(_ options: ConversionOptions) throws(GeoConvError) -> () -> [any FeatureTransform] {
+    func selectionTransforms(
+        _ options: ConversionOptions, styling: StyleRules? = nil
+    ) throws(GeoConvError) -> () -> [any FeatureTransform] {
         let selection = options.selection
         let expression = try selection.whereClause.map { (text) throws(GeoConvError) in try WhereExpression(text) }
         if let limit = selection.limit, limit < 0 {
@@ -30,6 +33,7 @@ extension Converter {
                         expression: expression, box: selection.boundingBox, boxCRS: selection.boundingBoxCRS,
                         sourceCRS: options.sourceCRS))
             }
+            if let styling { all.append(styling) }
             if selection.explodesCollections { all.append(ExplodeCollections()) }
             if let names = selection.properties { all.append(SelectProperties(names)) }
             if let dimension = selection.dimension { all.append(SetDimension(dimension)) }
@@ -213,5 +217,18 @@ struct SetDimension: FeatureTransform {
     mutating func transform(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) -> [Feature] {
         var copy = feature
         return try transform(inPlace: &copy, diagnostics: diagnostics) ?? [copy]
+    }
+}
+
+extension Converter {
+    /// The style rules of `options.styleRules`, `nil` when there are none; their values of
+    /// the wrong kind reported into `diagnostics` (errors when it is strict).
+    ///
+    /// - Throws: `usage` for a rule that does not parse, at its line and column.
+    func styleRules(_ options: ConversionOptions, diagnostics: DiagnosticLog) throws(GeoConvError) -> StyleRules? {
+        guard !options.styleRules.isEmpty else { return nil }
+        let rules = try StyleRules(options.styleRules)
+        try rules.reportProblems(into: diagnostics)
+        return rules
     }
 }
