@@ -290,24 +290,13 @@ struct WhereParser {
 
     /// A string or name between `quote`s, a doubled quote standing for one.
     private mutating func quoted(by quote: UInt8) throws(GeoConvError) -> String {
-        var text: [UInt8] = []
-        position += 1
-        while position < bytes.count {
-            if bytes[position] == quote {
-                if position + 1 < bytes.count, bytes[position + 1] == quote {
-                    text.append(quote)
-                    position += 2
-                    continue
-                }
-                position += 1
-                return String(decoding: text, as: UTF8.self)
-            }
-            text.append(bytes[position])
-            position += 1
+        guard let (text, end) = WhereExpression.quotedText(bytes, from: position) else {
+            throw error(
+                quote == UInt8(ascii: "'")
+                    ? "the string is not closed: a ' is missing" : "the name is not closed: a \" is missing")
         }
-        throw error(
-            quote == UInt8(ascii: "'")
-                ? "the string is not closed: a ' is missing" : "the name is not closed: a \" is missing")
+        position = end
+        return text
     }
 
     private mutating func number() throws(GeoConvError) -> Double {
@@ -399,6 +388,28 @@ extension WhereExpression {
                 if fx != fy { return fx < fy ? -1 : 1 }
             }
         }
+    }
+
+    /// The text between the quote at `bytes[start]` and the same quote closing it, a doubled
+    /// quote standing for one (as SQL quotes strings and names), and the offset after the
+    /// closing quote; `nil` when none closes it.
+    package static func quotedText(_ bytes: [UInt8], from start: Int) -> (text: String, end: Int)? {
+        let quote = bytes[start]
+        var text: [UInt8] = []
+        var position = start + 1
+        while position < bytes.count {
+            if bytes[position] == quote {
+                if position + 1 < bytes.count, bytes[position + 1] == quote {
+                    text.append(quote)
+                    position += 2
+                    continue
+                }
+                return (String(decoding: text, as: UTF8.self), position + 1)
+            }
+            text.append(bytes[position])
+            position += 1
+        }
+        return nil
     }
 
     /// `byte` with an ASCII capital made small.

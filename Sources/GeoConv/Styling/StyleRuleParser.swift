@@ -190,23 +190,11 @@ struct StyleRuleParser {
         }
         let quote = bytes[position]
         if quote == UInt8(ascii: "'") || quote == UInt8(ascii: "\"") {
-            let start = position
-            var text: [UInt8] = []
-            position += 1
-            while position < bytes.count {
-                if bytes[position] == quote {
-                    if position + 1 < bytes.count, bytes[position + 1] == quote {
-                        text.append(quote)
-                        position += 2
-                        continue
-                    }
-                    position += 1
-                    return (String(decoding: text, as: UTF8.self), true)
-                }
-                text.append(bytes[position])
-                position += 1
+            guard let (text, end) = WhereExpression.quotedText(bytes, from: position) else {
+                throw error(at: position, "a quoted value is not closed", hint: "end it with the same quote")
             }
-            throw error(at: start, "a quoted value is not closed", hint: "end it with the same quote")
+            position = end
+            return (text, true)
         }
         let start = position
         var depth = 0

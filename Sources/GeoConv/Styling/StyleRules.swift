@@ -41,7 +41,7 @@ public struct StyleRules: FeatureTransform, Sendable {
     /// The assignment setting each slot for the current feature (`-1`: none). Reused.
     private var slots: [Int]
     /// What this copy has told the tally already.
-    private var told: Told
+    private var told: Tally.State
     /// Styles made for a set of matched rules, on a feature that had none.
     private var cache: [UInt64: Style] = [:]
 
@@ -63,7 +63,7 @@ public struct StyleRules: FeatureTransform, Sendable {
         }
         tally = Tally(rules: rules.count, assignments: all.count)
         slots = Array(repeating: -1, count: Slot.count)
-        told = Told(rules: rules.count, assignments: all.count)
+        told = Tally.State(rules: rules.count, assignments: all.count)
     }
 
     /// The rules written in `texts` (`--style` flags, a style file's lines), in order.
@@ -157,26 +157,20 @@ public struct StyleRules: FeatureTransform, Sendable {
 
     /// Which rules matched and which assignments drew, over every copy of the rules.
     final class Tally: Sendable {
-        struct State {
+        /// Which rules matched and which assignments drew (what one copy has told, too).
+        struct State: Sendable {
             var matched: [Bool]
             var drawn: [Bool]
+
+            init(rules: Int, assignments: Int) {
+                matched = Array(repeating: false, count: rules)
+                drawn = Array(repeating: false, count: assignments)
+            }
         }
         let state: Mutex<State>
 
         init(rules: Int, assignments: Int) {
-            state = Mutex(
-                State(
-                    matched: Array(repeating: false, count: rules),
-                    drawn: Array(repeating: false, count: assignments)))
-        }
-    }
-
-    struct Told: Sendable {
-        var matched: [Bool]
-        var drawn: [Bool]
-        init(rules: Int, assignments: Int) {
-            matched = Array(repeating: false, count: rules)
-            drawn = Array(repeating: false, count: assignments)
+            state = Mutex(State(rules: rules, assignments: assignments))
         }
     }
 
