@@ -12,6 +12,9 @@ public struct ConversionReport {
     public var diagnostics: DiagnosticLog
     /// The output bytes, for `.memory` targets.
     public var output: [UInt8]
+    /// The classes `--classify` made (`ConversionOptions.classification`), with the
+    /// features each took.
+    public var legend: ClassLegend? = nil
 }
 
 /// Whole-file conversion: the one pipeline the CLI and library share.
@@ -117,8 +120,9 @@ public struct Converter: Sendable {
             guard let reading = inFormat.reading, let writing = outFormat.writing else {
                 throw GeoConvError(.usage, "cannot convert \(inFormat.name) to \(outFormat.name)")
             }
+            let classes = try featureClasses(for: input, options: options, diagnostics: diagnostics)
             let styling = try styleRules(options, diagnostics: diagnostics)
-            let selectionTransforms = try self.selectionTransforms(options, styling: styling)
+            let selectionTransforms = try self.selectionTransforms(options, classes: classes, styling: styling)
             let outputTransforms = try self.transforms(writing: outFormat, options: options, extra: transforms)
             // The transforms, in order (a fresh set for each parallel run): the selection first.
             let makeTransforms: () -> [any FeatureTransform] = {
@@ -180,7 +184,7 @@ public struct Converter: Sendable {
             try writer.commit()
             return ConversionReport(
                 inputFormat: inFormat.name, outputFormat: outFormat.name, statistics: statistics,
-                diagnostics: diagnostics, output: writer.memoryContents)
+                diagnostics: diagnostics, output: writer.memoryContents, legend: classes?.legend)
         } catch {
             writer.abort()
             if error.location != nil, error.location?.file == nil { throw error.inFile(input.displayName) }

@@ -17,6 +17,8 @@ struct FeatureLoading {
     private var remaining: Int
     /// The style rules among the transforms, reported on at the end of the input.
     private var styling: StyleRules?
+    /// The classes of `--classify` among the transforms.
+    let classes: FeatureClasses?
 
     init(
         _ input: InputSource, options: ConversionOptions, converter: Converter, reprojectingToWGS84: Bool,
@@ -28,9 +30,10 @@ struct FeatureLoading {
         inputName = input.displayName
         self.diagnostics = diagnostics
         remaining = options.selection.limit ?? .max
+        classes = try converter.featureClasses(for: input, options: options, diagnostics: diagnostics)
         styling = try converter.styleRules(options, diagnostics: diagnostics)
         transforms =
-            try converter.selectionTransforms(options, styling: styling)()
+            try converter.selectionTransforms(options, classes: classes, styling: styling)()
             + [GeographicRangeCheck(sourceCRS: options.sourceCRS)]
         if reprojectingToWGS84 { transforms.append(Reproject(sourceCRS: options.sourceCRS)) }
         do throws(GeoConvError) {

@@ -21,6 +21,9 @@ public struct OverlayDocument: Sendable {
     public var format: FileFormat?
     /// The input's name, for messages; `nil` for one made in code.
     public var sourceName: String?
+    /// The classes `options.classification` (`--classify`) coloured the features by, with
+    /// the features each took; `nil` without one.
+    public var legend: ClassLegend?
 
     /// A document made in code.
     public init(header: DocumentHeader = DocumentHeader(), features: [Feature] = []) {
@@ -53,6 +56,7 @@ public struct OverlayDocument: Sendable {
         document.format = loading.format
         document.sourceName = input.displayName
         while try loading.next({ (item: inout Feature) throws(GeoConvError) in document.features.append(item) }) {}
+        document.legend = loading.classes?.legend
         return document
     }
 

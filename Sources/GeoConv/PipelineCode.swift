@@ -4,6 +4,9 @@ import GeoConvCore
 /// clustering, style rules: each spelled once, here, and listed with its meaning in `docs/errors.md`
 /// (checked against these in both directions).
 package enum PipelineCode: String, DiagnosticCodes {
+    case classifyClassesMerged = "classify.classes-merged"
+    case classifySampled = "classify.sampled"
+    case classifyUnclassified = "classify.unclassified"
     case clusterNonPointsSkipped = "cluster.non-points-skipped"
     case coordinateOutOfRange = "coordinate.out-of-range"
     case geometryEmptyMemberDropped = "geometry.empty-member-dropped"

@@ -103,6 +103,12 @@ struct Convert: ParsableCommand, TakesFormatFlags {
 
     @OptionGroup(title: "Styling by attribute (docs/styling.md)") var stylingOptions: StylingOptions
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Write --classify's classes, their colours and counts as JSON to this file.", valueName: "file"))
+    var legend: String?
+
     @OptionGroup var outputOptions: OutputOptions
 
     @Option(
@@ -196,13 +202,28 @@ struct Convert: ParsableCommand, TakesFormatFlags {
         options.selection = selectionOptions.validated
         ByteWriter.removeTemporaryFileOnSignal()
         var converter = Converter()
-        do throws(GeoConvError) { options.styleRules = try stylingOptions.rules() } catch { throw fail(error) }
+        do throws(GeoConvError) {
+            options.styleRules = try stylingOptions.rules()
+            options.classification = try stylingOptions.classification()
+            if legend != nil, options.classification == nil {
+                throw GeoConvError(
+                    .usage, "--legend writes --classify's classes, and none is given",
+                    hint: "add --classify PROPERTY, or drop --legend")
+            }
+        } catch {
+            throw fail(error)
+        }
         let progress = inputOptions.input == "-" || quiet ? nil : ProgressBar.start(for: inputOptions.input)
         converter.progress = progress?.counter
         do throws(GeoConvError) {
             let report = try converter.convert(inputOptions.source, to: outputOptions.target, options: options)
             progress?.stop()
             if !quiet { printWarnings(report.diagnostics) }
+            if let legend, let classes = report.legend {
+                let file = try ByteWriter(legend == "-" ? .standardOutput : .file(legend))
+                try file.write(JSONText.pretty(classes.json) + [0x0A])
+                try file.commit()
+            }
         } catch {
             progress?.stop()
             throw fail(error)

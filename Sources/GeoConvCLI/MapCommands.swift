@@ -11,7 +11,10 @@ func loadDocument(
     let log = DiagnosticLog()
     var options = input.options
     options.selection = selection.validated
-    if let styling { options.styleRules = try styling.rules() }
+    if let styling {
+        options.styleRules = try styling.rules()
+        options.classification = try styling.classification()
+    }
     let document = try OverlayDocument.load(
         input.source, options: options, reprojectingToWGS84: true,
         diagnostics: log)

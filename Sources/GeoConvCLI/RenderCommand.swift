@@ -48,6 +48,9 @@ struct Render: ParsableCommand, TakesFormatFlags {
     @Flag(help: "Cluster point markers at the camera's zoom, drawn as the utility libraries' count bubbles.")
     var cluster = false
 
+    @Flag(help: "Draw --classify's classes as a legend in the bottom-left corner: colour, label and count.")
+    var legend = false
+
     func validate() throws {
         guard let format = RenderFormat(path: output) else {
             throw ValidationError("the output must end in .png, .svg or .pdf")
@@ -95,6 +98,14 @@ struct Render: ParsableCommand, TakesFormatFlags {
                 width: width, height: height, scale: scale, camera: cameraPosition, padding: padding)
             if let background { options.background = background == "none" ? nil : Color(css: background) }
             options.clustersMarkers = cluster
+            if legend {
+                guard let classes = document.legend else {
+                    throw GeoConvError(
+                        .usage, "--legend draws --classify's classes, and none is given",
+                        hint: "add --classify PROPERTY, or drop --legend")
+                }
+                options.legend = classes
+            }
             let directory = folder(of: inputOptions.input)
             let renderer = try OverlayRenderer(
                 features: document.features, header: document.header, options: options,

@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import GeoConv
 
-/// `--style` and `--style-file`: rules that style features by their attributes, for
-/// `convert`, `render` and `tiles render` (docs/styling.md).
+/// `--classify`, `--style` and `--style-file`: colours by one property's classes and rules
+/// that style features by their attributes, for `convert`, `render` and `tiles render`
+/// (docs/styling.md).
 struct StylingOptions: ParsableArguments {
     @Option(
         name: .customLong("style"), parsing: .unconditionalSingleValue,
@@ -18,6 +19,20 @@ struct StylingOptions: ParsableArguments {
         help: ArgumentHelp(
             "Style rules, one a line ('#' starts a comment), applied before --style's.", valueName: "file"))
     var styleFile: String?
+
+    @Option(
+        name: .customLong("classify"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Colour features by one property's classes, before the style rules: PROPERTY [method=categories|quantile|"
+                + "equal-interval|breaks] [classes=N] [breaks=A,B,…] [colors=C,…|ramp=NAME] [target=auto|stroke|fill|"
+                + "marker-color] [other=COLOUR], e.g. \"pop classes=6 ramp=YlOrRd\" (ramps: ColorBrewer's).",
+            valueName: "spec"))
+    var classify: String?
+
+    /// The classification asked for, parsed.
+    func classification() throws(GeoConvError) -> Classification? {
+        try classify.map { (text) throws(GeoConvError) in try Classification(text) }
+    }
 
     /// The rules as written, the file's first, each with its place.
     func rules() throws(GeoConvError) -> [StyleRuleText] {

@@ -44,10 +44,13 @@ public struct ConversionOptions: Hashable, Sendable {
     /// Which features, properties and dimensions are kept (`--where`, `--select`, `--bbox`,
     /// `--limit`, `--explode-collections`, `--dim`): everything by default.
     public var selection = FeatureSelection()
-    /// Style rules (`--style`, `--style-file`, `--classify`), applied in order after
+    /// Style rules (`--style`, `--style-file`), applied in order after
     /// `--where` and `--bbox`: each feature a rule's selector matches gets its keys, later
     /// rules overriding earlier ones key by key. Parsed when the conversion is planned.
     public var styleRules: [StyleRuleText] = []
+    /// Colours by one property's classes (`--classify`), applied after `--where` and
+    /// `--bbox` and before `styleRules`, which may refine them.
+    public var classification: Classification? = nil
 
     /// The folder of the file the input was read from, against which its relative references
     /// (icon and overlay image paths) resolve: a KMZ writer packs the files found there. Set

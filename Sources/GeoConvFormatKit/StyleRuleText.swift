@@ -55,3 +55,13 @@ public struct StyleRuleText: Hashable, Sendable {
         return rules
     }
 }
+
+extension StringProtocol {
+    /// The text without spaces and tabs around it (style rules, `--classify`).
+    package var trimmingASCIISpaces: String {
+        var bytes = Substring(self)
+        while bytes.first == " " || bytes.first == "\t" { bytes = bytes.dropFirst() }
+        while bytes.last == " " || bytes.last == "\t" { bytes = bytes.dropLast() }
+        return String(bytes)
+    }
+}

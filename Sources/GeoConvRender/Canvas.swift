@@ -1,6 +1,7 @@
 #if Rendering
 // Built with the Rendering trait (Cairo, SQLite) only.
 import GeoConvCore
+import GeoConvFormatKit
 internal import CCairo
 
 /// A Cairo surface and its drawing context, in points (the scale applied once).
@@ -109,6 +110,55 @@ final class Canvas {
         cairo_arc(context, cx, cy, r * 0.35, 0, 2 * Double.pi)
         setColor(dark)
         cairo_fill(context)
+    }
+
+    /// A legend in the bottom-left corner, `height` points tall picture: the property's name,
+    /// then a swatch, label and count for each class (and `other`), on a white panel.
+    func legend(_ legend: ClassLegend, height: Double) {
+        var rows = legend.entries.map { (color: $0.color, text: "\($0.label) (\($0.count))") }
+        if let other = legend.other { rows.append((other.color, "\(other.label) (\(other.count))")) }
+        let margin = 8.0
+        let padding = 6.0
+        let line = 16.0
+        let swatch = 12.0
+        cairo_select_font_face(context, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD)
+        cairo_set_font_size(context, 11)
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(context, legend.property, &extents)
+        var width = extents.x_advance
+        cairo_select_font_face(context, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        for row in rows {
+            cairo_text_extents(context, row.text, &extents)
+            width = max(width, swatch + 6 + extents.x_advance)
+        }
+        let panelWidth = width + 2 * padding
+        let panelHeight = Double(rows.count + 1) * line + 2 * padding
+        let top = height - margin - panelHeight
+        cairo_new_path(context)
+        cairo_rectangle(context, margin, top, panelWidth, panelHeight)
+        setColor(Color(red: 255, green: 255, blue: 255, opacity: 0.9))
+        cairo_fill_preserve(context)
+        setColor(Color(red: 0x9E, green: 0x9E, blue: 0x9E))
+        cairo_set_line_width(context, 1)
+        cairo_stroke(context)
+        setColor(Color(red: 0x21, green: 0x21, blue: 0x21))
+        cairo_select_font_face(context, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD)
+        cairo_move_to(context, margin + padding, top + padding + 12)
+        cairo_show_text(context, legend.property)
+        cairo_select_font_face(context, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        for (index, row) in rows.enumerated() {
+            let y = top + padding + Double(index + 1) * line
+            cairo_new_path(context)
+            cairo_rectangle(context, margin + padding, y + 2, swatch, swatch)
+            setColor(row.color)
+            cairo_fill_preserve(context)
+            setColor(Color(red: 0x61, green: 0x61, blue: 0x61))
+            cairo_set_line_width(context, 0.5)
+            cairo_stroke(context)
+            setColor(Color(red: 0x21, green: 0x21, blue: 0x21))
+            cairo_move_to(context, margin + padding + swatch + 6, y + 12)
+            cairo_show_text(context, row.text)
+        }
     }
 
     /// A cluster bubble: a disc in `color` with a white ring and the `label` in white.

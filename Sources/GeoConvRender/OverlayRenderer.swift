@@ -136,6 +136,7 @@ public struct OverlayRenderer {
 
     private func draw(_ features: [Feature], on canvas: Canvas) throws(GeoConvError) {
         if let background = options.background { canvas.fillBackground(background) }
+        defer { if let legend = options.legend { canvas.legend(legend, height: options.height) } }
         if projection.camera.viewingAngle > 0 {
             try diagnostics.warn(RenderCode.tiltIgnored, "the camera's tilt is not drawn: pictures look straight down")
         }

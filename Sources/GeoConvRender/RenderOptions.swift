@@ -1,6 +1,7 @@
 #if Rendering
 // Built with the Rendering trait (Cairo, SQLite) only.
 public import GeoConvCore
+public import GeoConvFormatKit
 
 /// What `OverlayRenderer` draws and how: the view, the pixel density, the background.
 public struct RenderOptions: Hashable, Sendable {
@@ -20,6 +21,9 @@ public struct RenderOptions: Hashable, Sendable {
     /// Draw point markers clustered at the camera's zoom as the Maps utility libraries show
     /// them: a bubble with the count (or its bucket, "10+") for each cluster of two or more.
     public var clustersMarkers = false
+    /// A legend to draw in the bottom-left corner: `--classify`'s classes, each a swatch of
+    /// its colour, its label and its count (`render --legend`).
+    public var legend: ClassLegend?
 
     /// Creates options: 512 × 512 points, scale 1, fitted, a pale map-like background.
     public init(

@@ -4,7 +4,7 @@ import GeoConvProjection
 
 extension Converter {
     /// The transforms of `options.selection`, in ogr2ogr's order: `--where` and `--bbox` on
-    /// each feature as read, then `styling` (which sees every property), then
+    /// each feature as read, then `classes` and `styling` (which see every property), then
     /// `--explode-collections`, `--select` and `--dim` (`--limit`
     /// is the pipeline's: reading stops there). Empty when nothing is selected. The
     /// expression is parsed here, so a bad one is an error before anything is read; the
@@ -13,7 +13,7 @@ extension Converter {
     /// - Throws: `usage` for a bad `--where` (at its column), a `--limit` below 0 or
     ///   `--bbox-srs` without `--bbox`.
     func selectionTransforms(
-        _ options: ConversionOptions, styling: StyleRules? = nil
+        _ options: ConversionOptions, classes: FeatureClasses? = nil, styling: StyleRules? = nil
     ) throws(GeoConvError) -> () -> [any FeatureTransform] {
         let selection = options.selection
         let expression = try selection.whereClause.map { (text) throws(GeoConvError) in try WhereExpression(text) }
@@ -33,6 +33,7 @@ extension Converter {
                         expression: expression, box: selection.boundingBox, boxCRS: selection.boundingBoxCRS,
                         sourceCRS: options.sourceCRS))
             }
+            if let classes { all.append(classes.transform()) }
             if let styling { all.append(styling) }
             if selection.explodesCollections { all.append(ExplodeCollections()) }
             if let names = selection.properties { all.append(SelectProperties(names)) }

@@ -251,13 +251,3 @@ struct StyleRuleParser {
         GeoConvError(.usage, "style rule: " + message, at: place(offset), hint: hint)
     }
 }
-
-extension String {
-    /// The text without spaces and tabs around it.
-    fileprivate var trimmingASCIISpaces: String {
-        var bytes = Substring(self)
-        while bytes.first == " " || bytes.first == "\t" { bytes = bytes.dropFirst() }
-        while bytes.last == " " || bytes.last == "\t" { bytes = bytes.dropLast() }
-        return String(bytes)
-    }
-}

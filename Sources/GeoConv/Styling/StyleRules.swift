@@ -4,7 +4,7 @@ import Synchronization
 
 /// Style rules applied as a transform: each feature gets the keys of every rule whose
 /// selector it matches, in order, a later rule overriding an earlier one key by key; what no
-/// rule sets stays as the input had it. `--style`, `--style-file` and `--classify` make
+/// rule sets stays as the input had it. `--style` and `--style-file` make
 /// these; a library caller makes them from `StyleRule`s:
 ///
 /// ```swift
