@@ -127,8 +127,22 @@ import Testing
         let (_, fromProperty, _) = try Self.styled(["kind = 'road': stroke={colour}"])
         #expect(
             fromProperty.entries["style.bad-value"]?.first.message
-                == "stroke=blurple: 'blurple' is not a colour (from stroke at --style:1:16): the key is left out "
-                + "of this feature")
+                == "stroke=blurple: 'blurple' is not a colour (from stroke at --style:1:16): this rule sets no "
+                + "stroke on the feature; an earlier rule's holds")
+    }
+
+    @Test("Where a {property} gives a feature no value (missing, or not a colour), the earlier rule's holds")
+    func templateFallsBack() throws {
+        let (features, _, _) = try Self.styled([
+            "*: stroke=#123456 fill=#abcdef", "kind = 'park' OR kind = 'road': stroke={colour} fill={colour}",
+        ])
+        // Oak park: its own colour; Main st: 'blurple' is no colour; Elm park: no colour property.
+        #expect(features[0].style.strokeColor == Color(red: 0xff, green: 0x88, blue: 0x00))
+        #expect(features[1].style.strokeColor == Color(red: 0x12, green: 0x34, blue: 0x56))
+        #expect(features[3].style.strokeColor == Color(red: 0x12, green: 0x34, blue: 0x56))
+        #expect(features[3].style.fillColor == Color(red: 0xab, green: 0xcd, blue: 0xef))
+        // The station matched only the first rule.
+        #expect(features[2].style.fillColor == Color(red: 0xab, green: 0xcd, blue: 0xef))
     }
 
     @Test("A rule that matched nothing, a key nothing it matched draws, features no rule matched")

@@ -40,6 +40,10 @@ public struct StyleRules: FeatureTransform, Sendable {
     private let tally: Tally
     /// The assignment setting each slot for the current feature (`-1`: none). Reused.
     private var slots: [Int]
+    /// For each assignment set on the current feature, the one it replaced in its slot
+    /// (`-1`: none): where a `{property}` gives this feature no value, the earlier rule's
+    /// holds. Reused; read only along the chain from `slots`.
+    private var replaced: [Int]
     /// What this copy has told the tally already.
     private var told: Tally.State
     /// Styles made for a set of matched rules, on a feature that had none.
@@ -63,6 +67,7 @@ public struct StyleRules: FeatureTransform, Sendable {
         }
         tally = Tally(rules: rules.count, assignments: all.count)
         slots = Array(repeating: -1, count: Slot.count)
+        replaced = Array(repeating: -1, count: all.count)
         told = Tally.State(rules: rules.count, assignments: all.count)
     }
 
@@ -130,7 +135,9 @@ public struct StyleRules: FeatureTransform, Sendable {
             if index < 64 { mask |= 1 << UInt64(index) }
             cacheable = cacheable && knownOnly[index]
             for assignment in ranges[index] {
-                slots[Slot.index(of: assignments[assignment])] = assignment
+                let slot = Slot.index(of: assignments[assignment])
+                replaced[assignment] = slots[slot]
+                slots[slot] = assignment
             }
         }
         guard matched else {
@@ -212,18 +219,24 @@ public struct StyleRules: FeatureTransform, Sendable {
             case .failure(let problem):
                 try diagnostics.warn(
                     PipelineCode.styleBadValue,
-                    "\(problem.message) (from \(assignment.key.rawValue) at \(assignment.location)): the key is left "
-                        + "out of this feature", hint: problem.hint)
+                    "\(problem.message) (from \(assignment.key.rawValue) at \(assignment.location)): this rule sets "
+                        + "no \(assignment.key.rawValue) on the feature; an earlier rule's holds", hint: problem.hint)
                 return nil
             }
         }
     }
 
+    /// The key's value for `feature`: the last matched rule's, else (where its `{property}`
+    /// gives none) the rule's before it, and so on.
     private func resolved(
         _ key: StyleRule.Key, highlight: Bool = false, _ feature: Feature, _ diagnostics: DiagnosticLog
     ) throws(GeoConvError) -> StyleRule.Resolved? {
-        let slot = slots[Slot.index(of: key, highlight: highlight)]
-        return slot < 0 ? nil : try value(of: slot, for: feature, diagnostics: diagnostics)
+        var assignment = slots[Slot.index(of: key, highlight: highlight)]
+        while assignment >= 0 {
+            if let value = try value(of: assignment, for: feature, diagnostics: diagnostics) { return value }
+            assignment = replaced[assignment]
+        }
+        return nil
     }
 
     /// The model style's keys.
