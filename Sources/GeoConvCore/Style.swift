@@ -136,6 +136,17 @@ public struct Style: Hashable, Sendable {
     /// The box the fields live in; shared between copies until one of them changes a field.
     final class Box: @unchecked Sendable {  // never changed while shared (copy on write)
         var fields: Fields
+
+        /// Whether every field is unset: read in place, field by field (`fields == Fields()`
+        /// copies the fields first, a retain and release of each reference they hold). Every
+        /// field of `Fields` is named here: one added there is added here (`ModelTests`, "isEmpty").
+        var holdsNothing: Bool {
+            fields.strokeColor == nil && fields.strokeWidth == nil && fields.fillColor == nil
+                && fields.geodesic == nil && fields.spans.isEmpty && fields.icon == nil && fields.iconScale == nil
+                && fields.markerColor == nil && fields.markerSymbol == nil && fields.markerSize == nil
+                && fields.groundAnchor == nil && fields.infoWindowAnchor == nil && fields.rotation == nil
+                && fields.opacity == nil && fields.zIndex == nil
+        }
         init(_ fields: Fields) { self.fields = fields }
     }
 
@@ -254,6 +265,6 @@ public struct Style: Hashable, Sendable {
     /// Whether nothing is specified.
     public var isEmpty: Bool {
         guard let box else { return true }
-        return box.fields == Fields()
+        return box.holdsNothing
     }
 }

@@ -405,6 +405,14 @@ package enum StyleProperties {
 /// property carries. A writer that only goes through them uses this: a copy of ~100
 /// properties to add a title rebuilt their hash table, which cost more than writing them.
 package struct MergedProperties {
+    /// What `init(_:memo:)` keeps from one feature to the next.
+    package struct StyleMemo {
+        var style = Style()
+        var added: [(key: String, value: JSONValue)] = []
+
+        package init() {}
+    }
+
     /// The feature's own properties.
     package let base: JSONObject
     /// Values that replace the base's at these places, in order of place.
@@ -414,6 +422,14 @@ package struct MergedProperties {
 
     /// The properties to write for `feature` (as `StyleProperties.merged(_:)`).
     package init(_ feature: borrowing Feature) {
+        var memo = StyleMemo()
+        self.init(feature, memo: &memo)
+    }
+
+    /// The properties to write for `feature`; `memo` keeps the style's properties made for
+    /// the last style seen, for the next feature styled alike (style rules and classes give
+    /// thousands of features one style: its colours are written as text once).
+    package init(_ feature: borrowing Feature, memo: inout StyleMemo) {
         let base = feature.properties
         self.base = base
         // Every mapping writes nothing when the model says nothing: the properties stand.
@@ -433,7 +449,11 @@ package struct MergedProperties {
         let mappings = StyleProperties.mappingTable
         // (Past the title and snippet every mapping writes a style field: none without a
         // style. Loading each mapping's closure retains what every thread shares.)
-        let end = feature.style.isEmpty ? StyleProperties.titleAndSnippet : mappings.count
+        var end = feature.style.isEmpty ? StyleProperties.titleAndSnippet : mappings.count
+        // Where no property already says a style field, the style's part is the style's
+        // alone: the memo's when the style is the one it was made for.
+        let memoized = end > StyleProperties.titleAndSnippet && present >> StyleProperties.titleAndSnippet == 0
+        if memoized { end = StyleProperties.titleAndSnippet }
         for index in 0..<end {
             guard let wanted = mappings[index].write(feature) else { continue }
             if index < 2, case .string(let text) = wanted,
@@ -454,6 +474,18 @@ package struct MergedProperties {
             } else {
                 added.append((mappings[index].keys[0], wanted))
             }
+        }
+        if memoized {
+            if memo.style != feature.style {
+                memo.added.removeAll(keepingCapacity: true)
+                for index in StyleProperties.titleAndSnippet..<mappings.count {
+                    if let wanted = mappings[index].write(feature) {
+                        memo.added.append((mappings[index].keys[0], wanted))
+                    }
+                }
+                memo.style = feature.style
+            }
+            if added.isEmpty { added = memo.added } else { added += memo.added }
         }
         if replaced.count > 1 { replaced.sort { $0.index < $1.index } }
         self.replaced = replaced

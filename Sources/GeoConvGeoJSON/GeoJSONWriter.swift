@@ -52,6 +52,8 @@ public struct GeoJSONWriter: RecordAppendingWriter {
     private var count = 0
     private var bounds: CoordinateBounds?
     private var buffer: [UInt8] = []
+    /// The last style's properties (`MergedProperties.StyleMemo`).
+    private var styleMemo = MergedProperties.StyleMemo()
     /// Whether the source draws edges the shorter way round (from the header).
     private var edgesTakeShorterWay = false
     /// Whether this writes records alone, each after a separator (`recordsWriter`).
@@ -116,7 +118,7 @@ public struct GeoJSONWriter: RecordAppendingWriter {
         try feature.requireFinite(
             writing: options.sequence == nil ? "GeoJSON" : "a GeoJSON text sequence", at: diagnostics.currentLocation)
         buffer.removeAll(keepingCapacity: true)
-        var properties = MergedProperties(feature)
+        var properties = MergedProperties(feature, memo: &styleMemo)
         var geometry = feature.geometry
         if case .circle(let center, let radius)? = geometry {
             geometry = .point(center)

@@ -318,3 +318,30 @@ struct ModelKeyTests {
 private enum LetterCode: String, DiagnosticCodes {
     case a, b, c
 }
+
+@Suite("Style.isEmpty")
+struct StyleEmptinessTests {
+    @Test("isEmpty: true with no field set (and once a set field is unset), false with any one field set")
+    func eachField() {
+        let setters: [(String, (inout Style) -> Void)] = [
+            ("strokeColor", { $0.strokeColor = .red }), ("strokeWidth", { $0.strokeWidth = 2 }),
+            ("fillColor", { $0.fillColor = .red }), ("geodesic", { $0.geodesic = false }),
+            ("spans", { $0.spans = [StyleSpan(style: .solid(.red))] }), ("icon", { $0.icon = "a.png" }),
+            ("iconScale", { $0.iconScale = 1 }), ("markerColor", { $0.markerColor = .red }),
+            ("markerSymbol", { $0.markerSymbol = "bus" }), ("markerSize", { $0.markerSize = "small" }),
+            ("groundAnchor", { $0.groundAnchor = Anchor(x: 0.5, y: 1) }),
+            ("infoWindowAnchor", { $0.infoWindowAnchor = Anchor(x: 0.5, y: 0) }), ("rotation", { $0.rotation = 0 }),
+            ("opacity", { $0.opacity = 1 }), ("zIndex", { $0.zIndex = 0 }),
+        ]
+        #expect(Style().isEmpty)
+        for (name, set) in setters {
+            var style = Style()
+            set(&style)
+            #expect(!style.isEmpty, "\(name)")
+        }
+        var style = Style()
+        style.strokeColor = .red
+        style.strokeColor = nil
+        #expect(style.isEmpty)
+    }
+}
