@@ -205,6 +205,11 @@ struct Convert: ParsableCommand, TakesFormatFlags {
         do throws(GeoConvError) {
             options.styleRules = try stylingOptions.rules()
             options.classification = try stylingOptions.classification()
+            if legend == "-", case .standardOutput = outputOptions.target {
+                throw GeoConvError(
+                    .usage, "--legend - and the output would both be written to standard output",
+                    hint: "give --legend a file name")
+            }
             if legend != nil, options.classification == nil {
                 throw GeoConvError(
                     .usage, "--legend writes --classify's classes, and none is given",

@@ -141,11 +141,24 @@ public struct Style: Hashable, Sendable {
         /// copies the fields first, a retain and release of each reference they hold). Every
         /// field of `Fields` is named here: one added there is added here (`ModelTests`, "isEmpty").
         var holdsNothing: Bool {
-            fields.strokeColor == nil && fields.strokeWidth == nil && fields.fillColor == nil
+            let nothing =
+                fields.strokeColor == nil && fields.strokeWidth == nil && fields.fillColor == nil
                 && fields.geodesic == nil && fields.spans.isEmpty && fields.icon == nil && fields.iconScale == nil
                 && fields.markerColor == nil && fields.markerSymbol == nil && fields.markerSize == nil
                 && fields.groundAnchor == nil && fields.infoWindowAnchor == nil && fields.rotation == nil
                 && fields.opacity == nil && fields.zIndex == nil
+            assert(nothing == (fields == Fields()), "a field of Style.Fields is missing from holdsNothing")
+            return nothing
+        }
+
+        /// Whether a number field is `-0` (read in place; no array made: a writer asks it of
+        /// every feature it styles).
+        var holdsNegativeZero: Bool {
+            func negativeZero(_ value: Double?) -> Bool { value.map { $0 == 0 && $0.sign == .minus } ?? false }
+            return negativeZero(fields.strokeWidth) || negativeZero(fields.iconScale)
+                || negativeZero(fields.rotation) || negativeZero(fields.opacity)
+                || negativeZero(fields.groundAnchor?.x) || negativeZero(fields.groundAnchor?.y)
+                || negativeZero(fields.infoWindowAnchor?.x) || negativeZero(fields.infoWindowAnchor?.y)
         }
         init(_ fields: Fields) { self.fields = fields }
     }
@@ -261,6 +274,13 @@ public struct Style: Hashable, Sendable {
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(fields) }
+
+    /// Whether a writer may write `other` as it wrote this style: the same box, or equal
+    /// fields none of which is a negative zero (equal to zero, and written `-0`).
+    package func writesAs(_ other: Style) -> Bool {
+        guard box !== other.box else { return true }
+        return self == other && !(box?.holdsNegativeZero ?? false) && !(other.box?.holdsNegativeZero ?? false)
+    }
 
     /// Whether nothing is specified.
     public var isEmpty: Bool {

@@ -476,7 +476,7 @@ package struct MergedProperties {
             }
         }
         if memoized {
-            if memo.style != feature.style {
+            if !memo.style.writesAs(feature.style) {
                 memo.added.removeAll(keepingCapacity: true)
                 for index in StyleProperties.titleAndSnippet..<mappings.count {
                     if let wanted = mappings[index].write(feature) {

@@ -172,6 +172,11 @@ public struct Classification: Hashable, Sendable {
                 .usage, "breaks=… are for method=breaks, not \(method.rawValue)", at: place,
                 hint: "drop method= or breaks=")
         }
+        if !breaks.isEmpty, let classes, classes != breaks.count + 1 {
+            throw GeoConvError(
+                .usage, "classes=\(classes) with \(breaks.count) breaks, which make \(breaks.count + 1) classes",
+                at: place, hint: "drop classes=, or give one break fewer than classes")
+        }
         let count = breaks.isEmpty ? classes : breaks.count + 1
         if let count, !colors.isEmpty, colors.count != count {
             throw GeoConvError(

@@ -213,6 +213,81 @@ import Testing
                 """)
     }
 
+    /// `places` as a file, converted with these options to GeoJSON in memory.
+    static func converted(_ options: ConversionOptions, input: String = places) throws -> ConversionReport {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("in.geojson").path
+        try Data(input.utf8).write(to: URL(fileURLWithPath: path))
+        var options = options
+        options.outputFormat = .geoJSON
+        return try Converter().convert(.file(path), to: .memory, options: options)
+    }
+
+    @Test("The first reading sees the property --select leaves out, and each feature once with --explode-collections")
+    func firstReadingBeforeSelect() throws {
+        var options = ConversionOptions()
+        options.classification = try Classification("pop classes=2")
+        options.selection.properties = ["kind"]
+        options.selection.explodesCollections = true
+        let legend = try #require(try Self.converted(options).legend)
+        #expect(legend.entries.map(\.count) == [4, 7])  // 1…10 and the line's 5: the bound is the 6th of 11
+        #expect(legend.entries.map(\.label) == ["1 – 5", "5 – 10"])
+    }
+
+    @Test("A property no feature has: a usage error naming it, whatever the method")
+    func missingProperty() throws {
+        var options = ConversionOptions()
+        options.classification = try Classification("popp colors=red,blue")
+        #expect(
+            throws: GeoConvError(
+                .usage, "--classify popp: no feature read has a value there",
+                hint: "check the property's name (its case too)")
+        ) { try Self.converted(options) }
+    }
+
+    @Test("Categories: a number written as text is that number; booleans are the categories true and false")
+    func textNumbersAndBooleans() throws {
+        let input = """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","properties":{"v":"10","open":true},"geometry":null},
+            {"type":"Feature","properties":{"v":3,"open":false},"geometry":null},
+            {"type":"Feature","properties":{"v":"3","open":true},"geometry":null},
+            {"type":"Feature","properties":{"v":"n/a","open":true},"geometry":null}
+            ]}
+            """
+        var options = ConversionOptions()
+        options.classification = try Classification("v colors=red,green,blue")
+        let values = try #require(try Self.converted(options, input: input).legend)
+        #expect(values.method == .categories)
+        #expect(values.entries.map(\.label) == ["3", "10", "n/a"])
+        #expect(values.entries.map(\.count) == [2, 1, 1])
+        options.classification = try Classification("open")
+        let flags = try #require(try Self.converted(options, input: input).legend)
+        #expect(flags.method == .categories)
+        #expect(flags.entries.map(\.label) == ["false", "true"])
+        #expect(flags.entries.map(\.count) == [1, 3])
+    }
+
+    @Test("classes= that disagrees with breaks= is a usage error")
+    func classesAndBreaks() {
+        #expect(
+            throws: GeoConvError(
+                .usage, "classes=5 with 2 breaks, which make 3 classes",
+                at: SourceLocation(file: "--classify", line: 1, column: 1),
+                hint: "drop classes=, or give one break fewer than classes")
+        ) { try Classification("pop breaks=10,100 classes=5") }
+    }
+
+    @Test("--legend - beside an output on standard output is refused")
+    func legendOnStandardOutput() throws {
+        let result = try CLI.run([
+            "convert", "in.geojson", "-", "--to", "geojson", "--classify", "pop", "--legend", "-",
+        ])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--legend - and the output would both be written to standard output"))
+    }
+
     #if Rendering
     @Test("render draws each class's colour where its polygon is, and the legend's swatches")
     func renderedClasses() throws {

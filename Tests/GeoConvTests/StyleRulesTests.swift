@@ -145,6 +145,20 @@ import Testing
         #expect(features[2].style.fillColor == Color(red: 0xab, green: 0xcd, blue: 0xef))
     }
 
+    @Test("A key an earlier rule gives where a later {property} gives nothing is drawn: not reported")
+    func fallbackIsDrawn() throws {
+        let (_, log, _) = try Self.styled(["kind = 'park': fill=grey", "kind = 'park': fill={colour}"])
+        #expect(log.entries["style.key-not-drawn"] == nil)
+        #expect(log.entries["style.rule-unused"] == nil)
+    }
+
+    @Test("A heading of -0 after one of 0 is written -0 (the style memo tells them apart)")
+    func negativeZeroHeading() throws {
+        let (_, _, output) = try Self.styled(["kind = 'road': icon-heading=0", "kind = 'stop': icon-heading=-0"])
+        let text = String(decoding: output, as: UTF8.self)
+        #expect(text.contains(#""icon-heading":0"#) && text.contains(#""icon-heading":-0"#))
+    }
+
     @Test("A rule that matched nothing, a key nothing it matched draws, features no rule matched")
     func unusedRules() throws {
         let (_, log, _) = try Self.styled([

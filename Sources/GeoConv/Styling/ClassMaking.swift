@@ -25,9 +25,14 @@ extension Converter {
                     + "is read once", hint: "give the input as a file, or the classes as breaks=…")
         }
         var making = ClassMaking(classification, diagnostics: diagnostics)
+        // (What the conversion does before classifying: --where, --bbox, --limit; not
+        // --select, --explode-collections or --dim, which come after.)
         var reading = options
         reading.classification = nil
         reading.styleRules = []
+        reading.selection.properties = nil
+        reading.selection.explodesCollections = false
+        reading.selection.dimension = nil
         var loading = try FeatureLoading(
             input, options: reading, converter: self, reprojectingToWGS84: false, diagnostics: DiagnosticLog())
         while try loading.next({ (feature: inout Feature) in making.add(feature) }) {}
@@ -60,17 +65,20 @@ struct ClassMaking {
     }
 
     mutating func add(_ feature: Feature) {
-        let value = WhereExpression.value(of: FieldReference(classification.property), in: feature)
-        var number: Double?
-        switch value {
+        var number: Double
+        switch FeatureClasses.value(of: classification.property, in: feature) {
         case .null: return
         case .number(let n): number = n
         case .string(let text):
-            if case .number(let n)? = WhereExpression.Value.number(from: text) { number = n } else { textSeen = true }
-            if !tooManyValues { note(.text(text)) }
+            guard case .number(let n)? = WhereExpression.Value.number(from: text) else {
+                textSeen = true
+                if !tooManyValues { note(.text(text)) }
+                return
+            }
+            number = n
         }
-        guard let number, number.isFinite else { return }
-        if case .number = value, !tooManyValues { note(.number(number)) }
+        guard number.isFinite else { return }
+        if !tooManyValues { note(.number(number)) }
         minimum = min(minimum, number)
         maximum = max(maximum, number)
         numbersSeen += 1
@@ -116,7 +124,7 @@ struct ClassMaking {
                         + "\(method == .quantile ? "so many features share values" : "every value is the same")",
                     hint: "ask for fewer classes, or give breaks=…")
             }
-            if numbersSeen > numbers.count {
+            if method == .quantile, numbersSeen > numbers.count {
                 diagnostics.note(
                     PipelineCode.classifySampled,
                     "--classify \(classification.property): quantiles from a sample of \(numbers.count) of "
@@ -175,14 +183,21 @@ struct ClassMaking {
     }
 
     private func categoryClasses() throws(GeoConvError) -> FeatureClasses {
+        if values.isEmpty, !tooManyValues {
+            throw GeoConvError(
+                .usage, "--classify \(classification.property): no feature read has a value there",
+                hint: "check the property's name (its case too)")
+        }
         if tooManyValues {
             throw GeoConvError(
                 .usage,
                 "--classify \(classification.property): more than \(Self.maximumCategories) distinct values, "
                     + "too many for categories", hint: "classify numbers with method=quantile or equal-interval")
         }
+        let most = classification.ramp.flatMap { ColorBrewer.classCounts(of: $0)?.upperBound } ?? 12
         let count = min(
-            values.count, classification.classes ?? (classification.colors.isEmpty ? 12 : classification.colors.count))
+            values.count, classification.classes ?? (classification.colors.isEmpty ? most : classification.colors.count)
+        )
         // The most frequent values (first seen first among equals), in order of value.
         let kept = values.sorted {
             $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.value.first < $1.value.first

@@ -65,12 +65,12 @@ public final class FeatureClasses: Sendable {
 
     /// The class of `feature`; `nil` when it is in none.
     func classIndex(of feature: Feature) -> Int? {
-        let value = WhereExpression.value(of: FieldReference(classification.property), in: feature)
+        let value = Self.value(of: classification.property, in: feature)
         if !categories.isEmpty {
             switch value {
             case .null: return nil
             case .number(let number): return categories[.number(number)]
-            case .string(let text): return categories[.text(text)] ?? numberKey(text).flatMap { categories[$0] }
+            case .string(let text): return categories[numberKey(text) ?? .text(text)]
             }
         }
         let number: Double
@@ -91,7 +91,15 @@ public final class FeatureClasses: Sendable {
         return Self.count(of: bounds, atMost: number)
     }
 
-    /// A category written as text that another category holds as a number (`'3'` and `3`).
+    /// A property's value as the classes see it: as `--where` sees it (the property, else
+    /// one of that name in another case, else the title, snippet or id), but a boolean as
+    /// the text `true` or `false`, a category, not the number 1 or 0.
+    static func value(of property: String, in feature: Feature) -> WhereExpression.Value {
+        if case .bool(let flag)? = feature.properties[property] { return .string(flag ? "true" : "false") }
+        return WhereExpression.value(of: FieldReference(property), in: feature)
+    }
+
+    /// Text that is a number, as the number it is (`"3"` is the category 3).
     private func numberKey(_ text: String) -> CategoryKey? {
         guard case .number(let n)? = WhereExpression.Value.number(from: text) else { return nil }
         return .number(n)
@@ -126,13 +134,15 @@ private final class Counters: @unchecked Sendable {
 
     init(count: Int) {
         stride = (count + 7) / 8 * 8
-        slots = .allocate(capacity: stride * Self.stripes)
+        let raw = UnsafeMutableRawPointer.allocate(
+            byteCount: stride * Self.stripes * MemoryLayout<Atomic<Int>>.stride, alignment: 64)
+        slots = raw.bindMemory(to: Atomic<Int>.self, capacity: stride * Self.stripes)
         for index in 0..<(stride * Self.stripes) { (slots + index).initialize(to: Atomic(0)) }
     }
 
     deinit {
         slots.deinitialize(count: stride * Self.stripes)
-        slots.deallocate()
+        UnsafeMutableRawPointer(slots).deallocate()
     }
 
     func add(at index: Int) {

@@ -138,6 +138,11 @@ public struct StyleRules: FeatureTransform, Sendable {
                 let slot = Slot.index(of: assignments[assignment])
                 replaced[assignment] = slots[slot]
                 slots[slot] = assignment
+                // (Every matched key, not only the last of its slot: an earlier rule's value
+                // holds where a later {property} gives none.)
+                if !told.drawn[assignment], assignments[assignment].key.isDrawn(on: feature.geometry?.kind) {
+                    tell(drawnAssignment: assignment)
+                }
             }
         }
         guard matched else {
@@ -145,10 +150,6 @@ public struct StyleRules: FeatureTransform, Sendable {
                 diagnostics.note(PipelineCode.styleNoRuleMatched, "features no style rule matched keep their style")
             }
             return nil
-        }
-        let kind = feature.geometry?.kind
-        for slot in slots where slot >= 0 && !told.drawn[slot] {
-            if assignments[slot].key.isDrawn(on: kind) { tell(drawnAssignment: slot) }
         }
         if cacheable, let style = cache[mask] {
             feature.style = style
