@@ -44,6 +44,8 @@ extension Converter {
 struct ClassMaking {
     let classification: Classification
     let diagnostics: DiagnosticLog
+    /// The property classified, its name resolved once.
+    private let field: FieldReference
     /// Numbers (at most `sampleSize`: a uniform sample beyond).
     private var numbers: [Double] = []
     private var numbersSeen = 0
@@ -62,11 +64,12 @@ struct ClassMaking {
     init(_ classification: Classification, diagnostics: DiagnosticLog) {
         self.classification = classification
         self.diagnostics = diagnostics
+        field = FieldReference(classification.property)
     }
 
     mutating func add(_ feature: Feature) {
         var number: Double
-        switch FeatureClasses.value(of: classification.property, in: feature) {
+        switch FeatureClasses.value(of: field, in: feature) {
         case .null: return
         case .number(let n): number = n
         case .string(let text):

@@ -26,6 +26,8 @@ public final class FeatureClasses: Sendable {
     let categories: [CategoryKey: Int]
     let colors: [Color]
     let entries: [ClassLegend.Entry]
+    /// The property classified, its name resolved once.
+    let field: FieldReference
     /// Features each class took, then those in no class.
     private let counts: Counters
 
@@ -46,6 +48,7 @@ public final class FeatureClasses: Sendable {
         self.entries = entries
         colors = entries.map(\.color)
         counts = Counters(count: entries.count + 1)
+        field = FieldReference(classification.property)
     }
 
     /// The transform that colours each feature by its class (one per run; all count here).
@@ -65,7 +68,7 @@ public final class FeatureClasses: Sendable {
 
     /// The class of `feature`; `nil` when it is in none.
     func classIndex(of feature: Feature) -> Int? {
-        let value = Self.value(of: classification.property, in: feature)
+        let value = Self.value(of: field, in: feature)
         if !categories.isEmpty {
             switch value {
             case .null: return nil
@@ -94,9 +97,9 @@ public final class FeatureClasses: Sendable {
     /// A property's value as the classes see it: as `--where` sees it (the property, else
     /// one of that name in another case, else the title, snippet or id), but a boolean as
     /// the text `true` or `false`, a category, not the number 1 or 0.
-    static func value(of property: String, in feature: Feature) -> WhereExpression.Value {
-        if case .bool(let flag)? = feature.properties[property] { return .string(flag ? "true" : "false") }
-        return WhereExpression.value(of: FieldReference(property), in: feature)
+    static func value(of field: FieldReference, in feature: Feature) -> WhereExpression.Value {
+        if case .bool(let flag)? = feature.properties[field.name] { return .string(flag ? "true" : "false") }
+        return WhereExpression.value(of: field, in: feature)
     }
 
     /// Text that is a number, as the number it is (`"3"` is the category 3).

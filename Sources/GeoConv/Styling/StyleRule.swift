@@ -79,7 +79,8 @@ public struct StyleRule: Sendable {
 
     enum TemplatePart: Sendable {
         case text(String)
-        case property(String)
+        /// A property, its name resolved once (not for every feature).
+        case property(FieldReference)
     }
 
     /// A value of the key's kind.

@@ -175,7 +175,7 @@ struct StyleRuleParser {
             let name = String(rest[rest.index(after: open)..<close])
             if !literal.isEmpty { parts.append(.text(literal)) }
             literal = ""
-            parts.append(.property(name))
+            parts.append(.property(FieldReference(name)))
             rest = rest[rest.index(after: close)...]
         }
         literal += rest

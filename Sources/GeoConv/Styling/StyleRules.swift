@@ -208,8 +208,8 @@ public struct StyleRules: FeatureTransform, Sendable {
             for part in parts {
                 switch part {
                 case .text(let literal): text += literal
-                case .property(let name):
-                    guard let value = WhereExpression.value(of: FieldReference(name), in: feature).text else {
+                case .property(let field):
+                    guard let value = WhereExpression.value(of: field, in: feature).text else {
                         return nil  // a missing or null property sets nothing
                     }
                     text += value
