@@ -96,26 +96,38 @@ struct GeoPackageFileWriting {
         var taken: Set<String> = ["fid"]
         if !rows.kindsMet.isEmpty { taken.insert(geometryColumn) }
         names = []
+        // (A name made for a NUL-holding column does not take the name of a column written as is.)
+        let spelled = Set(rows.columns.lazy.filter { !$0.name.utf8.contains(0) }.map { $0.name.lowercased() })
         for (index, column) in rows.columns.enumerated() {
             if idsAreKeys, column.name == "id" {
                 names.append(column.name)
                 continue
             }
-            var name = column.name
+            // SQLite reads a statement up to its first NUL: a name cannot hold one.
+            let holdsNUL = column.name.utf8.contains(0)
+            let base = holdsNUL ? column.name.replacing("\u{0}", with: "_") : column.name
+            var name = base
             var n = 2
-            while taken.contains(name.lowercased()) {
-                name = "\(column.name)_\(n)"
+            while taken.contains(name.lowercased()) || (holdsNUL && spelled.contains(name.lowercased())) {
+                name = "\(base)_\(n)"
                 n += 1
             }
             taken.insert(name.lowercased())
             names.append(name)
             if name != column.name {
+                let reason =
+                    holdsNUL
+                    ? "SQLite's names cannot hold a NUL character, written here as _"
+                        + (name == base ? "" : ", and another column has that name")
+                    : "SQLite's column names are one whatever their case, and another column (or the table's fid "
+                        + "or geom) has that name"
                 try state.diagnostics.warn(
                     GeoPackageCode.columnRenamed,
-                    "the column \"\(column.name)\" is written as \"\(name)\": SQLite's column names are one whatever "
-                        + "their case, and another column (or the table's fid or geom) has that name",
+                    "the column \"\(column.name)\" is written as \"\(name)\": \(reason)",
                     at: rows.columns[index].firstLocation,
-                    hint: "give the properties names that differ in more than their case")
+                    hint: holdsNUL
+                        ? "give the properties names without NUL characters"
+                        : "give the properties names that differ in more than their case")
             }
         }
     }

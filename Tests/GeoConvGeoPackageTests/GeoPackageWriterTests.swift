@@ -114,6 +114,25 @@ struct GeoPackageWriterTests {
         }
     }
 
+    @Test("A column name holding NUL is written with _ for it (SQLite ends a statement there), reported")
+    func nulInColumnName() throws {
+        // The round-trip fuzzer's finding: a CSV header `a\0b` stopped the whole conversion.
+        let features = [
+            Feature(
+                geometry: .point(Self.c(1, 2)),
+                properties: ["a\u{0}b": .number(JSONNumber(1)), "a_b": .string("kept"), "Q\"\u{0}": .bool(true)])
+        ]
+        let (_, read, _, log) = try Self.roundTrip(features)
+        #expect(read.count == 1)
+        let properties = read.first?.properties
+        #expect(properties?["a_b"] == .string("kept"))
+        #expect(properties?["a_b_2"] == .number(JSONNumber(1)))
+        #expect(properties?["Q\"_"] == .bool(true))
+        let renamed = log.entries["geopackage.column-renamed"]
+        #expect(renamed?.count == 2)
+        #expect(renamed?.first.message.contains("\"a_b_2\": SQLite's names cannot hold a NUL") == true)
+    }
+
     @Test("Geometries ring by ring and part by part, empty kept, altitudes flagged; the R-tree holds every box")
     func geometries() throws {
         let shell = Path([Self.c(0, 0), Self.c(10, 0), Self.c(10, 10), Self.c(0, 10), Self.c(0, 0)])
