@@ -59,6 +59,38 @@ package enum TitleProperties {
         properties.keys.contains { role(ofKey: $0) != nil }
     }
 
+    /// The places among a fixed set of keys (a table's columns, every row's keys in the same
+    /// order) that `columns(of:in:)` gives for each role: found once, for every row.
+    package struct Places: Sendable {
+        private let title: [Int]
+        private let snippet: [Int]
+
+        /// The places among `keys`, in their order.
+        package init(keys: some Sequence<String>) {
+            let keys = Array(keys)
+            title = TitleProperties.columns(of: .title, in: keys)
+            snippet = TitleProperties.columns(of: .snippet, in: keys)
+        }
+
+        /// Sets the feature's title and snippet as `TitleProperties.derive(into:)` does, from
+        /// properties whose keys are those the places were found among, in the same order.
+        package func derive(into feature: inout Feature) {
+            let values = feature.properties.values
+            for index in title where index < values.count {
+                if case .string(let text) = values[index] {
+                    feature.title = text
+                    break
+                }
+            }
+            for index in snippet where index < values.count {
+                if case .string(let text) = values[index] {
+                    feature.snippet = text
+                    break
+                }
+            }
+        }
+    }
+
     /// Sets the feature's title and snippet from its properties (`columns(of:in:)`). The
     /// properties stay as they are.
     package static func derive(into feature: inout Feature) {

@@ -2,16 +2,46 @@ import GeoConvCore
 
 /// One FlatBuffer's bytes (FlatGeobuf's header, or one feature), where they start in the
 /// input and the input's name (for errors). A class, so that the tables in it share it with
-/// one reference, and the reader fills the same storage feature after feature.
+/// one reference, and the reader fills the same storage feature after feature. The bytes are
+/// in storage of its own, read through a pointer: a read retains nothing (an array in a class
+/// is retained and released around every read, dozens per feature).
 final class FlatBuffer {
-    @exclusivity(unchecked) var bytes: [UInt8]
+    private var storage: UnsafeMutableRawPointer
+    private var capacity: Int
+    /// How many bytes it holds.
+    private(set) var count = 0
     @exclusivity(unchecked) var base: Int
     let file: String
 
     init(bytes: [UInt8] = [], base: Int = 0, file: String) {
-        self.bytes = bytes
+        capacity = max(bytes.count, 256)
+        storage = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
         self.base = base
         self.file = file
+        bytes.withUnsafeBytes { append($0) }
+    }
+
+    deinit { storage.deallocate() }
+
+    /// The bytes, valid until the buffer is emptied or filled again.
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: count) }
+
+    /// Empties the buffer, keeping its storage.
+    func removeAll() { count = 0 }
+
+    /// Appends `more` after the bytes held.
+    func append(_ more: UnsafeRawBufferPointer) {
+        guard let source = more.baseAddress, !more.isEmpty else { return }
+        if count + more.count > capacity {
+            let grown = max(count + more.count, capacity * 2)
+            let moved = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 8)
+            moved.copyMemory(from: storage, byteCount: count)
+            storage.deallocate()
+            storage = moved
+            capacity = grown
+        }
+        (storage + count).copyMemory(from: source, byteCount: more.count)
+        count += more.count
     }
 }
 
@@ -28,7 +58,7 @@ struct FlatBufferTable {
     private let vtable: Int
     private let vtableSize: Int
 
-    var bytes: [UInt8] { buffer.bytes }
+    var bytes: UnsafeRawBufferPointer { buffer.bytes }
     /// Where the buffer starts in the input, and the input's name, for errors.
     var base: Int { buffer.base }
     var file: String { buffer.file }
@@ -95,7 +125,7 @@ struct FlatBufferTable {
     func string(_ index: Int) throws(GeoConvError) -> String? {
         guard let at = try target(index) else { return nil }
         let range = try vectorRange(at: at, elementSize: 1)
-        return String(decoding: buffer.bytes[range], as: UTF8.self)
+        return String(decoding: UnsafeRawBufferPointer(rebasing: buffer.bytes[range]), as: UTF8.self)
     }
 
     /// Field `index` as a table; `nil` when absent.
@@ -133,16 +163,12 @@ struct FlatBufferTable {
 
     /// The little-endian double at `at` (inside a range `vector` gave).
     func double(at: Int) -> Double {
-        buffer.bytes.withUnsafeBytes {
-            Double(bitPattern: UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt64.self)))
-        }
+        Double(bitPattern: UInt64(littleEndian: buffer.bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)))
     }
 
     /// The little-endian unsigned 32-bit value at `at` (inside a range `vector` gave).
     func uint32(at: Int) -> Int {
-        buffer.bytes.withUnsafeBytes {
-            Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
-        }
+        Int(UInt32(littleEndian: buffer.bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
     }
 }
 
@@ -152,7 +178,7 @@ struct FlatBufferBytes {
 
     init(_ buffer: FlatBuffer) { self.buffer = buffer }
 
-    var bytes: [UInt8] { buffer.bytes }
+    var bytes: UnsafeRawBufferPointer { buffer.bytes }
     var base: Int { buffer.base }
     var file: String { buffer.file }
 
@@ -174,24 +200,18 @@ struct FlatBufferBytes {
 
     func uint16(at offset: Int) throws(GeoConvError) -> Int {
         try check(offset, 2)
-        return buffer.bytes.withUnsafeBytes {
-            Int(UInt16(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
-        }
+        return Int(UInt16(littleEndian: buffer.bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
     }
 
     func uint32(at offset: Int) throws(GeoConvError) -> Int {
         try check(offset, 4)
-        return buffer.bytes.withUnsafeBytes {
-            Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-        }
+        return Int(UInt32(littleEndian: buffer.bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
     }
 
     func int32(at offset: Int) throws(GeoConvError) -> Int { Int(Int32(truncatingIfNeeded: try uint32(at: offset))) }
 
     func uint64(at offset: Int) throws(GeoConvError) -> UInt64 {
         try check(offset, 8)
-        return buffer.bytes.withUnsafeBytes {
-            UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-        }
+        return UInt64(littleEndian: buffer.bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 }

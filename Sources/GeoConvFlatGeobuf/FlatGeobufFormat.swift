@@ -18,7 +18,7 @@ extension FileFormat {
         options: [FlatGeobufOptions.spatialIndex.declared],
         diagnosticCodes: FlatGeobufCode.names,
         sniff: { prefix in prefix.starts(with: FlatGeobufHeader.magicPrefix) },
-        makeReader: .features { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
+        makeReader: .runs { (input, options, diagnostics) throws(GeoConvError) -> any FeatureRunReader in
             // (`--bbox` in another CRS than the file's is put into it by the pipeline, after reading.)
             let box = options.selection.boundingBoxCRS == nil ? options.selection.boundingBox : nil
             return FlatGeobufReader(input, boundingBox: box, diagnostics: diagnostics)

@@ -10,6 +10,8 @@ struct FlatGeobufProperties {
     private let template: JSONObject
     /// Each column's place in `template` (a name given twice has one place).
     private let places: [Int]
+    /// Where the title and snippet are taken from among the template's keys.
+    let titlePlaces: TitleProperties.Places
 
     init(columns: [FlatGeobufHeader.Column]) {
         self.columns = columns
@@ -25,6 +27,7 @@ struct FlatGeobufProperties {
         }
         self.template = template
         self.places = places
+        titlePlaces = TitleProperties.Places(keys: template.keys)
     }
 
     func values(in table: FlatBufferTable) throws(GeoConvError) -> JSONObject {
@@ -81,13 +84,15 @@ struct FlatGeobufProperties {
             return JSONText.parse(text) ?? .string(text)
         case .binary:
             let count = (try? bytes.uint32(at: at)) ?? 0
-            return .string(HexText.lowercase(bytes.bytes[(at + 4)..<(at + 4 + count)]))
+            return .string(
+                HexText.lowercase(UnsafeRawBufferPointer(rebasing: bytes.bytes[(at + 4)..<(at + 4 + count)])))
         }
     }
 
     /// The length-prefixed text at `at` (its bounds already checked).
     private static func text(at: Int, in bytes: FlatBufferBytes) -> String {
         let count = (try? bytes.uint32(at: at)) ?? 0
-        return String(decoding: bytes.bytes[(at + 4)..<(at + 4 + count)], as: UTF8.self)
+        return String(
+            decoding: UnsafeRawBufferPointer(rebasing: bytes.bytes[(at + 4)..<(at + 4 + count)]), as: UTF8.self)
     }
 }

@@ -21,11 +21,30 @@ public import GeoConvIO
 public struct FlatGeobufReader: FeatureReader {
     private let input: ByteReader
     private let diagnostics: DiagnosticLog
-    private var header: FlatGeobufHeader?
+    /// The header, once read (given, for a reader of a run: `FlatGeobufReaderRuns`).
+    var header: FlatGeobufHeader? {
+        didSet { layout = header.map(FeatureLayout.init) }
+    }
+    /// What each feature's reading needs of the header: a few flags, not the header's strings
+    /// and columns, which a feature would copy.
+    private var layout: FeatureLayout?
+
+    private struct FeatureLayout {
+        let geometryType: UInt8
+        let hasZ: Bool
+        /// Whether the geometries have M, T or TM values (not carried over).
+        let hasMeasures: Bool
+
+        init(_ header: FlatGeobufHeader) {
+            geometryType = header.geometryType
+            hasZ = header.hasZ
+            hasMeasures = header.hasM || header.hasT || header.hasTM
+        }
+    }
     /// Where the next feature's size prefix starts in the input.
-    private var offset = 0
+    var offset = 0
     /// The input, read in large pieces.
-    private let source: FlatGeobufInput
+    let source: FlatGeobufInput
     /// The current feature's bytes (one storage, filled again for each feature).
     private let featureBuffer: FlatBuffer
     /// The header's columns and the properties each feature starts from.
@@ -34,7 +53,7 @@ public struct FlatGeobufReader: FeatureReader {
     private let boxes: [FlatGeobufIndex.Box]?
     /// With an index and a box: the offsets (from the first feature) of the features the index
     /// found, the next one to read, and where the features start.
-    private var found: [Int]?
+    var found: [Int]?
     private var nextFound = 0
     private var featuresStart = 0
 
@@ -61,7 +80,18 @@ public struct FlatGeobufReader: FeatureReader {
         }
     }
 
+    /// Creates a reader of a run of size-prefixed features cut from a file with `header`
+    /// (`nextFeatureRun`): no magic bytes, header or index before them.
+    init(run input: ByteReader, header: FlatGeobufHeader, diagnostics: DiagnosticLog) {
+        self.init(input, diagnostics: diagnostics)
+        self.header = header
+        layout = FeatureLayout(header)  // (an initializer's assignment calls no didSet)
+        properties = FlatGeobufProperties(columns: header.columns)
+    }
+
     public mutating func readHeader() throws(GeoConvError) -> DocumentHeader {
+        // (A run's reader has its file's header, and nothing of it to tell.)
+        guard header == nil else { return DocumentHeader() }
         let magic = try read(8, what: "the magic bytes")
         if magic.count == 8, magic[0..<3].elementsEqual("fgb".utf8), magic[4..<7].elementsEqual("fgb".utf8),
             magic[3] != 3
@@ -118,22 +148,24 @@ public struct FlatGeobufReader: FeatureReader {
 
     public mutating func next() throws(GeoConvError) -> Feature? {
         if header == nil { _ = try readHeader() }
-        guard let header else { return nil }
+        guard let layout else { return nil }
         let start: Int
-        featureBuffer.bytes.removeAll(keepingCapacity: true)
+        featureBuffer.removeAll()
         if let found {
             guard nextFound < found.count else { return nil }
             start = featuresStart + found[nextFound]
             nextFound += 1
-            try reread(at: start, into: &featureBuffer.bytes)
+            var bytes: [UInt8] = []
+            try reread(at: start, into: &bytes)
+            bytes.withUnsafeBytes { featureBuffer.append($0) }
         } else {
             start = offset
             // (The size into the feature's own storage: nothing allocated per feature.)
-            try read(4, what: "a feature's size", into: &featureBuffer.bytes, endsCleanly: true)
-            if featureBuffer.bytes.isEmpty { return nil }
+            try source.read(4, what: "a feature's size", into: featureBuffer, endsCleanly: true)
+            if featureBuffer.count == 0 { return nil }
             let size = Self.littleEndian(featureBuffer.bytes)
-            featureBuffer.bytes.removeAll(keepingCapacity: true)
-            try read(size, what: "a feature", into: &featureBuffer.bytes)
+            featureBuffer.removeAll()
+            try source.read(size, what: "a feature", into: featureBuffer)
             offset += 4 + size
         }
         featureBuffer.base = start + 4
@@ -143,7 +175,7 @@ public struct FlatGeobufReader: FeatureReader {
         if let geometry = try table.table(0) {
             var surfaces: String?
             feature.geometry = try FlatGeobufGeometry.geometry(
-                geometry, type: header.geometryType, hasZ: header.hasZ, depth: 0, surfaces: &surfaces)
+                geometry, type: layout.geometryType, hasZ: layout.hasZ, depth: 0, surfaces: &surfaces)
             // (Each feature's, counted: the log prints the first with how many there were.)
             if let surfaces {
                 try diagnostics.warn(
@@ -151,7 +183,7 @@ public struct FlatGeobufReader: FeatureReader {
                     "a \(surfaces) is read as a MultiPolygon of its faces (the model has no surface type)",
                     at: lastLocation)
             }
-            if header.hasM || header.hasT || header.hasTM {
+            if layout.hasMeasures {
                 try diagnostics.warn(
                     FlatGeobufCode.measuresDropped,
                     "the geometries' M, T or TM values are not carried over (the model holds x, y and z)",
@@ -162,7 +194,7 @@ public struct FlatGeobufReader: FeatureReader {
         let ownColumns = try FlatGeobufHeader.columns(in: table, field: 2)
         let columns = ownColumns.isEmpty ? properties : FlatGeobufProperties(columns: ownColumns)
         feature.properties = try columns.values(in: table)
-        TitleProperties.derive(into: &feature)
+        columns.titlePlaces.derive(into: &feature)
         return feature
     }
 
@@ -206,7 +238,10 @@ public struct FlatGeobufReader: FeatureReader {
         offset += count
     }
 
-    static func littleEndian(_ bytes: [UInt8]) -> Int {
-        Int(bytes[0]) | Int(bytes[1]) << 8 | Int(bytes[2]) << 16 | Int(bytes[3]) << 24
+    /// The four bytes at the start of `bytes` as a little-endian size.
+    static func littleEndian(_ bytes: some RandomAccessCollection<UInt8>) -> Int {
+        let i = bytes.startIndex
+        return Int(bytes[i]) | Int(bytes[bytes.index(i, offsetBy: 1)]) << 8
+            | Int(bytes[bytes.index(i, offsetBy: 2)]) << 16 | Int(bytes[bytes.index(i, offsetBy: 3)]) << 24
     }
 }

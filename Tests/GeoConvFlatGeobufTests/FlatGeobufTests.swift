@@ -134,6 +134,54 @@ struct FlatGeobufTests {
         #expect(error?.location?.byteOffset == cut.count)
     }
 
+    @Test("Runs for --jobs: whole features, each run read alone as the file reads them, placed in the file")
+    func runs() throws {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Self.path("countries.fgb"))))
+        var whole = FlatGeobufReader(try ByteReader(.memory(bytes, name: "c.fgb")), diagnostics: DiagnosticLog())
+        _ = try whole.readHeader()
+        var expected: [Feature] = []
+        var expectedPlaces: [GeoConvCore.SourceLocation?] = []
+        while let feature = try whole.next() {
+            expected.append(feature)
+            expectedPlaces.append(whole.lastLocation)
+        }
+        var cutter = FlatGeobufReader(try ByteReader(.memory(bytes, name: "c.fgb")), diagnostics: DiagnosticLog())
+        #expect(!cutter.cutsFeatureRuns)  // (not before the header)
+        _ = try cutter.readHeader()
+        #expect(cutter.cutsFeatureRuns)
+        let sample = try #require(try cutter.sampleFeatureRun(size: 8192))
+        var features: [Feature] = []
+        var places: [GeoConvCore.SourceLocation?] = []
+        var runCounts: [Int] = []
+        var firstRunBytes = 0
+        while let run = try cutter.nextFeatureRun(size: 8192) {
+            if runCounts.isEmpty { firstRunBytes = run.bytes.count }
+            var reader = try run.makeReader(try ByteReader(.memory(run.bytes, name: "c.fgb")), DiagnosticLog())
+            #expect(try reader.readHeader() == DocumentHeader())
+            var count = 0
+            while let feature = try reader.next() {
+                features.append(feature)
+                places.append(reader.lastLocation.map(run.relocate))
+                count += 1
+            }
+            runCounts.append(count)
+        }
+        #expect(try cutter.next() == nil)
+        #expect(runCounts.count > 10 && runCounts.allSatisfy { $0 > 0 })
+        #expect(sample.bytes == firstRunBytes && sample.features == runCounts.first)
+        #expect(features == expected && features.count == 179)
+        #expect(places == expectedPlaces)
+        // A truncated file: the cut stops where the file ends, as reading does.
+        var cutShort = FlatGeobufReader(
+            try ByteReader(.memory(Array(bytes.prefix(bytes.count - 100)), name: "cut.fgb")),
+            diagnostics: DiagnosticLog())
+        _ = try cutShort.readHeader()
+        let error = #expect(throws: GeoConvError.self) {
+            while try cutShort.nextFeatureRun(size: 8192) != nil {}
+        }
+        #expect(error?.message.contains("truncated") == true && error?.location?.byteOffset == bytes.count - 100)
+    }
+
     @Test("A FlatBuffer whose offsets point outside it: an error at its byte, nothing read out of bounds")
     func offsetsOutOfRange() throws {
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Self.path("triangle.fgb"))))
