@@ -152,6 +152,9 @@ struct GeoPackageTable {
         let file: String
         /// The table's name as a message's place begins it (`/parcels`), made once.
         private let pointerPrefix: String
+        /// Where the title and snippet are among every row's keys, when every row has the same
+        /// keys (no style column, whose string is no property when it reads as a style).
+        private let titlePlaces: TitleProperties.Places?
         private var row = 0
 
         init(
@@ -164,6 +167,9 @@ struct GeoPackageTable {
             self.fidIsID = fidIsID
             self.file = file
             pointerPrefix = "/" + table.name
+            let hasStyle = columns.contains { $0.kind == .style }
+            let keys = columns.filter { $0.kind != .fid && $0.kind != .geometry }.map(\.name)
+            titlePlaces = hasStyle ? nil : TitleProperties.Places(keys: keys)
         }
 
         /// The next row's feature and place, `nil` after the last.
@@ -227,7 +233,7 @@ struct GeoPackageTable {
                     feature.properties[column.name] = Self.json(statement.value(index))
                 }
             }
-            TitleProperties.derive(into: &feature)
+            if let titlePlaces { titlePlaces.derive(into: &feature) } else { TitleProperties.derive(into: &feature) }
             // Style columns beside the style string (simplestyle's, as a GeoJSON source had
             // them) say their part of the style exactly, where the string has 8-bit colours.
             if styled { StyleProperties.derive(into: &feature) }
