@@ -38,8 +38,8 @@ extension FileFormat {
         (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
         try GeoPackageWriter(output, table: options.formatOptions[GeoPackageOptions.table], diagnostics: diagnostics)
     }
-    private static let makeReader: ReaderMaking? = .features {
-        (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
+    private static let makeReader: ReaderMaking? = .runs {
+        (input, options, diagnostics) throws(GeoConvError) -> any FeatureRunReader in
         // (`--bbox` in another CRS than the file's is put into it by the pipeline, after reading.)
         try GeoPackageReader(
             input, table: options.formatOptions[GeoPackageOptions.table],

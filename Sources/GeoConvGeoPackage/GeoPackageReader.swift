@@ -17,16 +17,23 @@ public import GeoConvIO
 ///   different CRSs are refused together: one is read with `--oo TABLE=`.
 /// - A message's place is the table and the row's fid (`parcels.gpkg (at /parcels/17)`).
 public struct GeoPackageReader: FeatureReader {
-    private let input: ByteReader
+    let input: ByteReader
     private let tableName: String?
-    private let boundingBox: FeatureSelection.Box?
-    private let filter: WhereExpression?
+    let boundingBox: FeatureSelection.Box?
+    let filter: WhereExpression?
     private let diagnostics: DiagnosticLog
-    private var database: GeoPackageDatabase?
+    var database: GeoPackageDatabase?
+    /// The database's file (the input's, or its copy when it is not a file).
+    var path: String?
     private var spool: SpooledInput?
-    private var tables: [GeoPackageTable] = []
-    private var nextTable = 0
-    private var rows: GeoPackageTable.Rows?
+    var tables: [GeoPackageTable] = []
+    var nextTable = 0
+    var rows: GeoPackageTable.Rows?
+    /// Cutting runs (`GeoPackageReaderRuns`): the table being cut, the fid its next run
+    /// starts at, and each table's fid column.
+    var cut = RunCut()
+    /// Each table's fid column (its integer primary key), `nil` where it has none.
+    var keyColumns: [String?] = []
 
     /// Where the last feature is: its table and fid.
     public private(set) var lastLocation: SourceLocation?
@@ -59,6 +66,7 @@ public struct GeoPackageReader: FeatureReader {
         }
         let database = try GeoPackageDatabase(path: path, name: input.name)
         self.database = database
+        self.path = path
         var listed = try GeoPackageTable.listed(in: database)
         if let tableName {
             guard let table = listed.first(where: { $0.name == tableName }) else {
@@ -69,6 +77,7 @@ public struct GeoPackageReader: FeatureReader {
             listed = [table]
         }
         tables = listed
+        keyColumns = try listed.map { (table) throws(GeoConvError) in try table.keyColumn(in: database) }
         var header = DocumentHeader()
         header.crs = tables.first?.crs
         if let other = tables.first(where: { $0.crs != header.crs }), let first = tables.first {

@@ -41,6 +41,12 @@ struct GeoPackageTable {
         return tables
     }
 
+    /// The table's integer primary key (its fid column), `nil` when it has none.
+    func keyColumn(in database: GeoPackageDatabase) throws(GeoConvError) -> String? {
+        let info = try database.rows("PRAGMA table_info(\(GeoPackageSchema.quoted(name)))")
+        return info.first { $0[5] == "1" && ($0[2] ?? "").uppercased() == "INTEGER" }?[1]
+    }
+
     /// The CRS `gpkg_spatial_ref_sys` gives `srsID`: `ORG:code` (EPSG 4326 is WGS84, none),
     /// else its definition; the undefined ones (0, -1) are none.
     static func crs(ofSRS srsID: String?, in database: GeoPackageDatabase) throws(GeoConvError) -> String? {
@@ -64,9 +70,10 @@ struct GeoPackageTable {
     /// (the pipeline still tests each geometry: the tree's boxes are rounded outward); with
     /// `filter`, only those that can meet it (`GeoPackageWhere`; the pipeline still tests
     /// each feature).
+    /// With `fids`, only the rows whose fids are in that range (a run of `--jobs`).
     func rows(
         in database: GeoPackageDatabase, box: FeatureSelection.Box? = nil, filter: WhereExpression? = nil,
-        diagnostics: DiagnosticLog? = nil
+        fids: ClosedRange<Int64>? = nil, diagnostics: DiagnosticLog? = nil
     ) throws(GeoConvError) -> Rows {
         let quoted = GeoPackageSchema.quoted(name)
         let info = try database.rows("PRAGMA table_info(\(quoted))")
@@ -129,6 +136,9 @@ struct GeoPackageTable {
                 GeoPackageCode.whereInSQL,
                 "--where is answered in SQL first (WHERE \(condition)): only the rows that can match are read",
                 at: SourceLocation(file: database.name))
+        }
+        if let fids, let key = columns.first(where: { $0.kind == .fid })?.name {
+            conditions.append("\(GeoPackageSchema.quoted(key)) BETWEEN \(fids.lowerBound) AND \(fids.upperBound)")
         }
         var sql = "SELECT \(list) FROM \(quoted)"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
