@@ -126,6 +126,7 @@ struct GeoPackageRunReader: FeatureReader {
     let diagnostics: DiagnosticLog
     private var database: GeoPackageDatabase?
     private var rows: GeoPackageTable.Rows?
+    private var finished = false
     private(set) var lastLocation: SourceLocation?
 
     init(path: String, name: String, table: GeoPackageTable, fids: ClosedRange<Int64>, diagnostics: DiagnosticLog) {
@@ -139,12 +140,17 @@ struct GeoPackageRunReader: FeatureReader {
     mutating func readHeader() throws(GeoConvError) -> DocumentHeader { DocumentHeader() }
 
     mutating func next() throws(GeoConvError) -> Feature? {
+        // (Not stepped again after its end: SQLite would start the statement over.)
+        guard !finished else { return nil }
         if rows == nil {
             let database = try GeoPackageDatabase(path: path, name: name)
             self.database = database
             rows = try table.rows(in: database, fids: fids)
         }
-        guard let (feature, location) = try rows?.next(diagnostics: diagnostics) else { return nil }
+        guard let (feature, location) = try rows?.next(diagnostics: diagnostics) else {
+            finished = true
+            return nil
+        }
         lastLocation = location
         return feature
     }

@@ -57,6 +57,7 @@ struct GeoPackageJobsTests {
         #expect(try Self.convert(places, jobs: 2).output == Self.convert(places, jobs: 1).output)
     }
 
+    #if GeoPackage
     @Test("The cut: consecutive fids, each run within a table, every row once; none with --where")
     func cut() throws {
         for path in [try Self.table(), Fixtures.testdata("geopackage/places.gpkg")] {
@@ -87,7 +88,6 @@ struct GeoPackageJobsTests {
         #expect(!filtered.cutsFeatureRuns)
     }
 
-    #if GeoPackage
     @Test("A damaged geometry in a late run: the same error, at its table and fid, with one thread or two")
     func damagedRow() throws {
         let path = try Self.table()
