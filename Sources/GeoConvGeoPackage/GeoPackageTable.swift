@@ -41,10 +41,18 @@ struct GeoPackageTable {
         return tables
     }
 
-    /// The table's integer primary key (its fid column), `nil` when it has none.
+    /// The table's integer primary key (its fid column, the rows' order), `nil` when it has
+    /// none or its key has several columns (a table GeoPackage does not allow).
     func keyColumn(in database: GeoPackageDatabase) throws(GeoConvError) -> String? {
-        let info = try database.rows("PRAGMA table_info(\(GeoPackageSchema.quoted(name)))")
-        return info.first { $0[5] == "1" && ($0[2] ?? "").uppercased() == "INTEGER" }?[1]
+        Self.keyColumn(in: try database.rows("PRAGMA table_info(\(GeoPackageSchema.quoted(name)))"))
+    }
+
+    /// The integer primary key among `PRAGMA table_info`'s rows (cid, name, type, notnull,
+    /// dflt_value, pk), `nil` when there is none or the key has several columns.
+    static func keyColumn(in info: [[String?]]) -> String? {
+        let keys = info.filter { ($0[5] ?? "0") != "0" }
+        guard keys.count == 1, let key = keys.first, (key[2] ?? "").uppercased() == "INTEGER" else { return nil }
+        return key[1]
     }
 
     /// The CRS `gpkg_spatial_ref_sys` gives `srsID`: `ORG:code` (EPSG 4326 is WGS84, none),
@@ -87,13 +95,14 @@ struct GeoPackageTable {
             json = Set(marked.compactMap { $0[0] })
         }
         var columns: [Rows.Column] = []
+        let key = Self.keyColumn(in: info)
         for row in info {
             let columnName = row[1] ?? ""
             let declared = (row[2] ?? "").uppercased()
             let kind: Rows.Column.Kind
             if columnName == geometryColumn {
                 kind = .geometry
-            } else if row[5] == "1", declared == "INTEGER" {
+            } else if columnName == key {
                 kind = .fid
             } else if declared == "BOOLEAN" {
                 kind = .boolean

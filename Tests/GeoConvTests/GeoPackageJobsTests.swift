@@ -82,6 +82,24 @@ struct GeoPackageJobsTests {
             #expect(features == whole, "\(path)")
             #expect(counts.count >= (whole.count == 3000 ? 188 : 3) && counts.allSatisfy { $0 <= 16 }, "\(counts)")
         }
+        // A table keyed by two columns (which GeoPackage does not allow) is read on one thread:
+        // its first key column need not be the rows' order.
+        let twoKeys = try Self.table()
+        let database = try GeoPackageDatabase(creating: twoKeys, name: twoKeys)
+        try database.execute(
+            """
+            CREATE TABLE pairs (a INTEGER, b INTEGER, v TEXT, PRIMARY KEY (a, b));
+            INSERT INTO pairs VALUES (2, 1, 'first'), (1, 2, 'second');
+            INSERT INTO gpkg_contents (table_name, data_type, identifier) VALUES ('pairs', 'attributes', 'pairs');
+            """)
+        var keyed = try GeoPackageReader(try ByteReader(.file(twoKeys)), diagnostics: DiagnosticLog())
+        _ = try keyed.readHeader()
+        #expect(!keyed.cutsFeatureRuns)
+        let pairs = try Self.convert(twoKeys, jobs: 2)
+        #expect(try pairs.output == Self.convert(twoKeys, jobs: 1).output)
+        // (Both key columns are properties: neither is the rows' fid.)
+        let last = String(decoding: pairs.output, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.contains(#""a":1,"b":2,"v":"second""#), "\(last)")
         var filtered = try GeoPackageReader(
             try ByteReader(.file(try Self.table())), whereClause: "n > 5", diagnostics: DiagnosticLog())
         _ = try filtered.readHeader()
