@@ -16,8 +16,6 @@ extension GeoPackageReader: FeatureRunReader {
         var from: Int64?
         /// Whether every table has been cut.
         var done = false
-        /// Whether cutting started (reading row by row is then over).
-        var started = false
         /// The rows per run, once worked out.
         var rowsPerRun: Int64?
     }
@@ -25,7 +23,7 @@ extension GeoPackageReader: FeatureRunReader {
     /// Whether the rows can be cut: the header is read, no row was read, nothing narrows the
     /// rows in SQL, and every table has an integer primary key.
     public var cutsFeatureRuns: Bool {
-        database != nil && rows == nil && (nextTable == 0 || cut.started) && !cut.done && boundingBox == nil
+        database != nil && rows == nil && nextTable == 0 && !cut.done && boundingBox == nil
             && filter == nil && !keyColumns.contains(nil)
     }
 
@@ -60,7 +58,6 @@ extension GeoPackageReader: FeatureRunReader {
 
     public mutating func nextFeatureRun(size: Int) throws(GeoConvError) -> FeatureRun? {
         guard cutsFeatureRuns, let path else { return nil }
-        cut.started = true
         guard let found = try findRun(size: size) else {
             cut.done = true
             nextTable = tables.count  // (every row was handed out in runs)
