@@ -133,7 +133,7 @@ final class InspectionTarget: @unchecked Sendable {
                 let unchanged = transforms.allSatisfy { $0.leavesUnchanged(features) }
                 for index in features.indices where !failed {
                     cursor.ordinal = index
-                    write(features[index], unchanged: unchanged)
+                    features.withBorrowedFeature(at: index) { write($0, unchanged: unchanged) }
                 }
             }
         }
