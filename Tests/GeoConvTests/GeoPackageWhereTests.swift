@@ -67,8 +67,9 @@ struct GeoPackageWhereTests {
         let read = try OverlayDocument.load(.file(path), options: options, diagnostics: log).features
         let all = try OverlayDocument.load(.file(path), options: ConversionOptions(), diagnostics: DiagnosticLog())
             .features
-        let parsed = try WhereExpression(expression)
-        let kept = all.filter { parsed.matches($0) }
+        var program = WhereProgram([try WhereExpression(expression)])
+        var kept: [Feature] = []
+        for feature in all where program.matches(feature) { kept.append(feature) }
         return (read.map { $0.id?.description ?? "-" }, kept.map { $0.id?.description ?? "-" }, log)
     }
 

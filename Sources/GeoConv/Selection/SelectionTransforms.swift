@@ -51,9 +51,12 @@ struct FilterFeatures: FeatureTransform {
     let boxCRS: String?
     let sourceCRS: String?
     private var boxes: SelectionBoxes?
+    /// `expression`, made to be evaluated; `nil` without one.
+    private var program: WhereProgram?
 
     init(expression: WhereExpression?, box: FeatureSelection.Box?, boxCRS: String?, sourceCRS: String?) {
         self.expression = expression
+        program = expression.map { WhereProgram([$0]) }
         self.box = box
         self.boxCRS = boxCRS
         self.sourceCRS = sourceCRS
@@ -101,7 +104,7 @@ struct FilterFeatures: FeatureTransform {
     mutating func transform(
         inPlace feature: inout Feature, diagnostics: DiagnosticLog
     ) throws(GeoConvError) -> [Feature]? {
-        if let expression, !expression.matches(feature) {
+        if program?.matches(feature) == false {
             diagnostics.note(PipelineCode.selectionWhere, "features not matching --where are left out, as asked")
             return []
         }

@@ -1,47 +1,13 @@
 import GeoConvCore
 import GeoConvFormatKit
 
-/// Evaluating a `WhereExpression` on one feature (on whichever worker reads it).
+/// What a `WhereProgram` evaluates with: values as compared, a property's value, `LIKE`.
 extension WhereExpression {
     /// A value as the expression compares it.
     enum Value {
         case null
         case number(Double)
         case string(String)
-    }
-
-    /// Whether `feature` matches.
-    func matches(_ feature: Feature) -> Bool {
-        Self.evaluate(root, feature)
-    }
-
-    private static func evaluate(_ node: Node, _ feature: Feature) -> Bool {
-        switch node {
-        case .and(let a, let b): return evaluate(a, feature) && evaluate(b, feature)
-        case .or(let a, let b): return evaluate(a, feature) || evaluate(b, feature)
-        case .not(let a): return !evaluate(a, feature)
-        case .compare(let a, let comparison, let b):
-            return compare(value(a, feature), value(b, feature)).map { comparison.holds(for: $0) } ?? false
-        case .isNull(let a):
-            if case .null = value(a, feature) { return true }
-            return false
-        case .isIn(let a, let list):
-            let left = value(a, feature)
-            return list.contains { compare(left, value($0, feature)) == 0 }
-        case .like(let a, let pattern, let ignoringCase):
-            guard let text = value(a, feature).text, let pattern = value(pattern, feature).text else { return false }
-            return like(Array(text.utf8)[...], Array(pattern.utf8)[...], ignoringCase: ignoringCase)
-        }
-    }
-
-    /// The operand's value in `feature`.
-    static func value(_ operand: Operand, _ feature: Feature) -> Value {
-        switch operand {
-        case .string(let s): return .string(s)
-        case .number(let n): return .number(n)
-        case .null: return .null
-        case .field(let field): return value(of: field, in: feature)
-        }
     }
 
     /// A property's value: the property of that name, else of that name in another case (as

@@ -48,6 +48,12 @@ public struct StyleRules: FeatureTransform, Sendable {
     private var told: Tally.State
     /// Styles made for a set of matched rules, on a feature that had none.
     private var cache: [UInt64: Style] = [:]
+    /// The rules' selectors, evaluated together (a property read once per feature).
+    private var program: WhereProgram
+    /// Which rules the feature at hand matched. Reused.
+    private var matches: [Bool]
+    /// Each assignment's slot (`Slot.index(of:)`), found once.
+    private let assignmentSlots: [Int]
 
     /// Rules applied in this order.
     public init(_ rules: [StyleRule]) {
@@ -69,6 +75,9 @@ public struct StyleRules: FeatureTransform, Sendable {
         slots = Array(repeating: -1, count: Slot.count)
         replaced = Array(repeating: -1, count: all.count)
         told = Tally.State(rules: rules.count, assignments: all.count)
+        program = WhereProgram(rules.map(\.selector))
+        matches = Array(repeating: false, count: rules.count)
+        assignmentSlots = all.map(Slot.index(of:))
     }
 
     /// The rules written in `texts` (`--style` flags, a style file's lines), in order.
@@ -125,8 +134,8 @@ public struct StyleRules: FeatureTransform, Sendable {
         var mask: UInt64 = 0
         var matched = false
         var cacheable = rules.count <= 64 && feature.style.isEmpty
-        for index in rules.indices {
-            if let selector = rules[index].selector, !selector.matches(feature) { continue }
+        program.evaluate(feature, into: &matches)
+        for index in rules.indices where matches[index] {
             if !matched {
                 for slot in slots.indices { slots[slot] = -1 }
                 matched = true
@@ -135,7 +144,7 @@ public struct StyleRules: FeatureTransform, Sendable {
             if index < 64 { mask |= 1 << UInt64(index) }
             cacheable = cacheable && knownOnly[index]
             for assignment in ranges[index] {
-                let slot = Slot.index(of: assignments[assignment])
+                let slot = assignmentSlots[assignment]
                 replaced[assignment] = slots[slot]
                 slots[slot] = assignment
                 // (Every matched key, not only the last of its slot: an earlier rule's value
