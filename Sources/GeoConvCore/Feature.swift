@@ -191,6 +191,18 @@ public struct Feature: Hashable, Sendable {
     }
 }
 
+extension Feature: CustomReflectable {
+    /// The fields, as a struct's (what `print`, `dump` and test failures show), not the box.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "id": id as Any, "sourceForm": sourceForm, "geometry": geometry as Any, "title": title as Any,
+                "snippet": snippet as Any, "style": style, "properties": properties, "foreignMembers": foreignMembers,
+            ], displayStyle: .struct)
+    }
+}
+
 extension UnsafeBufferPointer where Element == Feature {
     /// Calls `body` with the feature at `index`, borrowed from this memory without the copy
     /// (a reference counted) Swift makes of a value read from memory it cannot prove

@@ -66,6 +66,15 @@ struct FeatureStorageTests {
         }
     }
 
+    @Test("Printed, a feature shows its fields, not its box")
+    func printed() {
+        let text = String(describing: Feature(geometry: nil, title: "Summit", properties: ["kind": "peak"]))
+        #expect(text.hasPrefix("Feature(id: nil, sourceForm: "))
+        #expect(text.contains("title: Optional(\"Summit\")"))
+        #expect(text.contains("\"kind\""))
+        #expect(!text.contains("Storage"))
+    }
+
     @Test("A feature borrowed from memory is the one held there, and a kept copy outlives the memory")
     func borrowed() throws {
         var kept: Feature?
