@@ -46,4 +46,25 @@ struct WhereProgramTests {
         var first = WhereProgram([parsed[0]])
         #expect(features.map { first.matches($0) } == expected.map { $0[0] })
     }
+
+    @Test("Names String calls equal but written apart (NFC, NFD) are read apart, as one selector each reads them")
+    func namesByBytes() throws {
+        // `Café` (NFC) is found by `café` (NFC) through the case-folded comparison, which
+        // compares bytes: `cafe` + U+0301 (NFD) is another name, and finds nothing.
+        let nfc = try WhereExpression("caf\u{E9} = 1")
+        let nfd = try WhereExpression("\"cafe\u{301}\" = 1")
+        let feature = Self.feature(["Caf\u{E9}": 1])
+        for order in [[nfc, nfd], [nfd, nfc]] {
+            var program = WhereProgram(order)
+            var matched: [Bool] = []
+            program.evaluate(feature, into: &matched)
+            var alone = [WhereProgram([order[0]]), WhereProgram([order[1]])]
+            let answers = [alone[0].matches(feature), alone[1].matches(feature)]
+            #expect(matched == answers)
+        }
+        var first = WhereProgram([nfc])
+        var second = WhereProgram([nfd])
+        let answers = (first.matches(feature), second.matches(feature))
+        #expect(answers == (true, false))
+    }
 }

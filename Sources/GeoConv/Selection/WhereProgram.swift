@@ -89,8 +89,12 @@ struct WhereProgram {
     private mutating func add(_ operand: WhereExpression.Operand) -> Int {
         switch operand {
         case .field(let field):
+            // (Names as typed, byte for byte: two spellings String calls equal, NFC and NFD,
+            // may find different properties by the case-folded comparison.)
             let slot =
-                fields.firstIndex(of: field)
+                fields.firstIndex {
+                    $0.modelField == field.modelField && $0.name.utf8.elementsEqual(field.name.utf8)
+                }
                 ?? {
                     fields.append(field)
                     return fields.count - 1
