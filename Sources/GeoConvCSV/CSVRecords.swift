@@ -278,7 +278,15 @@ final class CSVRecordReader {
                 let byte = storage[i]
                 if inQuote {
                     if byte == UInt8(ascii: "\"") {
-                        if i + 1 >= end { break scanning }  // a doubled quote or a closing one: more bytes decide
+                        if i + 1 >= end {
+                            // A doubled quote or a closing one: more bytes decide, and at the end of
+                            // the input there are none, so it closes the field (the last record,
+                            // without a line break after it).
+                            guard atEnd else { break scanning }
+                            inQuote = false
+                            i += 1
+                            continue
+                        }
                         if storage[i + 1] == UInt8(ascii: "\"") {
                             i += 2
                             continue

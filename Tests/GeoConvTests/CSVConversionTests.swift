@@ -110,4 +110,27 @@ struct CSVConversionTests {
         let output = String(decoding: four.output, as: UTF8.self)
         #expect(output.contains(#""note":"two\nlines, \"quoted\"""#) && output.contains(#""name":"Stop\n2""#))
     }
+
+    /// Found by the round-trip fuzzer: the cutter left a last record whose closing quote is the
+    /// input's last byte for "more bytes to decide", and `--jobs` stopped with "a feature
+    /// after the runs of features" on a file one thread reads.
+    @Test("--jobs reads a last record that ends with a quoted field and no line break, as one thread does")
+    func lastQuotedField() throws {
+        var text = "name,lon,lat,note\n"
+        for i in 0..<300 { text += "Stop \(i),\(i % 180),\(i % 80),\"n \(i)\"\n" }
+        text += "last,1,2,\"end\""
+        var outputs: [[UInt8]] = []
+        for jobs in [1, 2] {
+            var options = ConversionOptions(outputFormat: .geoJSON)
+            options.jobs = jobs
+            options.chunkBytes = 256
+            let report = try Converter().convert(
+                .memory(Array(text.utf8), name: "in.csv"), to: .memory, options: options)
+            #expect(report.statistics.featuresWritten == 301, "--jobs \(jobs)")
+            outputs.append(report.output)
+        }
+        #expect(outputs[0] == outputs[1])
+        let last = try #require(try OverlayDocument.load(.memory(outputs[1], name: "out.geojson")).features.last)
+        #expect(last.properties["name"] == "last" && last.properties["note"] == "end")
+    }
 }

@@ -56,6 +56,26 @@ struct RoundTripFuzzRegressionTests {
         #expect(back.statistics.featuresRead == report.statistics.featuresWritten)
     }
 
+    @Test("--jobs 2 reads a CSV whose last byte closes a quoted field as one thread reads it")
+    func csvLastQuote() throws {
+        let input = try Self.document("regression-csv-last-quote-jobs2")
+        #expect(input.last == UInt8(ascii: "\""))
+        var outputs: [[UInt8]] = []
+        var messages: [[String]] = []
+        for jobs in [1, 2] {
+            var options = ConversionOptions(inputFormat: .csv, outputFormat: .geoJSON)
+            options.jobs = jobs
+            options.chunkBytes = 64  // (the fuzz target's: runs of a record or two)
+            let report = try Converter().convert(.memory(input, name: "in.csv"), to: .memory, options: options)
+            outputs.append(report.output)
+            messages.append(report.diagnostics.summary)
+        }
+        #expect(outputs[0] == outputs[1])
+        #expect(messages[0] == messages[1])
+        // (23 lines: quoted fields span some.)
+        #expect(try OverlayDocument.load(.memory(outputs[1], name: "out.geojson")).features.count == 20)
+    }
+
     @Test("With no geometry to write, a .wkb is refused rather than left as an empty file geoconv cannot read")
     func wkbWithoutGeometry() throws {
         let input = try Self.document("regression-wkb-no-geometry")  // an empty FeatureCollection
