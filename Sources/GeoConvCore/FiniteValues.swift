@@ -82,6 +82,7 @@ extension Coordinate {
 extension Style {
     /// Whether every number of the style is finite.
     var numbersAreFinite: Bool {
+        if isEmpty { return true }  // (most features: no field read, no spans array retained)
         func finite(_ value: Double?) -> Bool { value?.isFinite ?? true }
         return finite(strokeWidth) && finite(rotation) && finite(opacity) && finite(iconScale)
             && finite(groundAnchor.map { $0.x + $0.y }) && finite(infoWindowAnchor.map { $0.x + $0.y })

@@ -222,17 +222,19 @@ extension GeoJSONReader {
                 "a Feature has \"coordinates\" or \"geometries\" members; they are ignored",
                 at: objectLocation())
         }
-        return try makeFeature(
+        return try Self.makeFeature(
             id: id, geometry: geometry, properties: properties, foreign: foreign, sourceForm: sourceForm,
-            at: objectLocation())
+            at: objectLocation(), diagnostics: diagnostics)
     }
 
     /// A feature from its members as read: a Point with a `geoconv:radius` is the circle it
     /// stands for, and the style is derived from the properties.
     /// A style property whose value styles nothing is reported at it (`at`: the feature's place).
-    func makeFeature(
+    /// (Static: a method called from the reader's mutating ones copied the reader per feature.)
+    static func makeFeature(
         id: FeatureID?, geometry: Geometry?, properties: JSONObject, foreign: JSONObject,
-        sourceForm: Feature.SourceForm = [], at location: @autoclosure () -> SourceLocation
+        sourceForm: Feature.SourceForm = [], at location: @autoclosure () -> SourceLocation,
+        diagnostics: DiagnosticLog
     ) throws(GeoConvError) -> Feature {
         var geometry = geometry
         if case .point(let center)? = geometry, let radius = properties[model: .radius],
@@ -337,9 +339,9 @@ extension GeoJSONReader {
             // The place asked of the scanner, not of `self`: an autoclosure over `self` here
             // would copy the reader (every feature).
             let scanner = scanner
-            return try makeFeature(
+            return try Self.makeFeature(
                 id: plainID, geometry: geometry.geometry, properties: object, foreign: [:],
-                at: scanner.location(of: place, pointer: pointer()))
+                at: scanner.location(of: place, pointer: pointer()), diagnostics: diagnostics)
         }
         parts.place = place
         parts.type = Self.typeNames.names[known]
