@@ -184,7 +184,7 @@ public enum MarkerClusters {
             }
             return BackgroundTask {
                 pieces.concurrentMap { piece -> Piece in
-                    var batch = piece.batch
+                    let batch = piece.batch
                     do throws(GeoConvError) {
                         let alone = piece.range.filter { sizes[$0] == 1 }.map { Int(clustering.starts[$0]) }
                         var lone = try markers.features(alone[...], log: batch.log).makeIterator()

@@ -211,23 +211,26 @@ public struct WrittenRecords<Facts> {
 /// as records by a writer made from it, when its records can be written apart
 /// (`RecordAppendingWriter.recordsWriter`), else kept for it to write — or both, when a
 /// selective records writer writes the features whose records stand alone and leaves the
-/// others.
-package struct FeatureBatch<Facts> {
+/// others. Made on the writer's thread, filled on one worker, then written on the writer's
+/// thread again: one thread at a time. (A class: a generic struct's methods, called per
+/// feature from code not specialized for `Facts`, looked its type up on every call.)
+package final class FeatureBatch<Facts> {
     /// The batch's diagnostics (its records writer's among them).
     package let log: DiagnosticLog
-    private var records: (writer: any FeatureWriter, output: ByteWriter)?
-    private var written: [UInt8]?
-    private var selective: (any SelectiveRecordsWriter<Facts>)?
+    // Used by one thread at a time (see the type): no exclusivity checks per feature.
+    @exclusivity(unchecked) private var records: (writer: any FeatureWriter, output: ByteWriter)?
+    @exclusivity(unchecked) private var written: [UInt8]?
+    private let selective: (any SelectiveRecordsWriter<Facts>)?
     /// With a selective records writer: what the batch holds, in order — runs of records
     /// (with the ordinal of the feature each was made from) and features kept for the writer.
-    private var pieces: [Piece] = []
+    @exclusivity(unchecked) private var pieces: [Piece] = []
     /// The ordinals of the records in the run being written (selective records writer).
-    private var runOrdinals: [Int] = []
+    @exclusivity(unchecked) private var runOrdinals: [Int] = []
     /// Features kept for the writer, each with the ordinal of the feature it was made from
     /// in the batch's input (for its warnings' place, found only when one needs it).
-    private var kept: [(feature: Feature, ordinal: Int)] = []
+    @exclusivity(unchecked) private var kept: [(feature: Feature, ordinal: Int)] = []
     /// The features added.
-    package private(set) var count = 0
+    @exclusivity(unchecked) package private(set) var count = 0
     /// Which of the three ways the batch goes (asked per feature: comparing an optional
     /// existential with nil copies it).
     private let writesRecords: Bool, writesSelectively: Bool
@@ -245,6 +248,7 @@ package struct FeatureBatch<Facts> {
         let output = try ByteWriter(.memory)
         if let made = writer.recordsWriter(into: output, diagnostics: log) {
             records = (made, output)
+            selective = nil
         } else {
             selective = writer.selectiveRecordsWriter()
         }
@@ -254,7 +258,7 @@ package struct FeatureBatch<Facts> {
 
     /// Writes `feature` as a record, or keeps it with `ordinal`: which feature of the batch's
     /// input it was made from (`-1` when unknown), for `write(into:diagnostics:locating:)`.
-    package mutating func add(_ feature: Feature, ordinal: Int = -1) throws(GeoConvError) {
+    package func add(_ feature: Feature, ordinal: Int = -1) throws(GeoConvError) {
         // In place: a copy out of the optional would copy the writer's buffer.
         if writesRecords {
             try records?.writer.write(feature)
@@ -262,8 +266,7 @@ package struct FeatureBatch<Facts> {
             if selective.writeRecord(feature) {
                 runOrdinals.append(ordinal)
             } else {
-                endRun()
-                pieces.append(.kept(feature, ordinal: ordinal))
+                keep(feature, ordinal: ordinal)
             }
         } else {
             kept.append((feature, ordinal))
@@ -271,15 +274,24 @@ package struct FeatureBatch<Facts> {
         count += 1
     }
 
+    /// Keeps `feature` for the writer, after the run of records being written (selective
+    /// records writer). Apart from `add`: a piece's layout depends on `Facts`, looked up
+    /// where one is made.
+    @inline(never)
+    private func keep(_ feature: Feature, ordinal: Int) {
+        endRun()
+        pieces.append(.kept(feature, ordinal: ordinal))
+    }
+
     /// Closes the run of records being written (selective records writer).
-    private mutating func endRun() {
+    private func endRun() {
         guard !runOrdinals.isEmpty, let records = selective?.takeRecords() else { return }
         pieces.append(.records(records, ordinals: runOrdinals))
         runOrdinals = []
     }
 
     /// Ends the records, after the last `add`, on the thread that added them.
-    package mutating func finish() throws(GeoConvError) {
+    package func finish() throws(GeoConvError) {
         endRun()
         guard let output = records?.output else { return }
         try records?.writer.finish()
@@ -329,7 +341,8 @@ package struct FeatureBatch<Facts> {
 /// Which feature of a run, a batch or a piece is being worked on, for a log that places its
 /// messages only when one needs a place (`DiagnosticLog.locateCurrent`); -1 before the first.
 package final class FeatureCursor {
-    package var ordinal = -1
+    /// (Set per feature, by the one thread working on the run: no exclusivity checks.)
+    @exclusivity(unchecked) package var ordinal = -1
 
     package init() {}
 }

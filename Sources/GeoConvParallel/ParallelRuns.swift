@@ -116,7 +116,6 @@ package struct ParallelRuns {
                 from: &reader, to: &writer, transforms: makeTransforms(),
                 placesMessages: false, diagnostics: log
             ).featuresRead
-            outcome.batch = writer.batch
         } catch {
             outcome.error = error
         }
@@ -167,16 +166,14 @@ package struct CountingReader: FeatureReader {
 /// it was made from. The real writer has begun with the header already; finishing ends the
 /// batch's records on the worker's thread.
 package struct BatchWriter<Facts>: FeatureWriter {
-    package var batch: FeatureBatch<Facts>
+    package let batch: FeatureBatch<Facts>
     package let cursor: FeatureCursor
 
     package func begin(_ header: DocumentHeader) throws(GeoConvError) {}
 
-    package mutating func write(_ feature: Feature) throws(GeoConvError) {
-        try batch.add(
-            feature,
-            ordinal: cursor.ordinal)
+    package func write(_ feature: Feature) throws(GeoConvError) {
+        try batch.add(feature, ordinal: cursor.ordinal)
     }
 
-    package mutating func finish() throws(GeoConvError) { try batch.finish() }
+    package func finish() throws(GeoConvError) { try batch.finish() }
 }
