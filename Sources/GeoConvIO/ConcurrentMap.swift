@@ -21,15 +21,25 @@ extension Array {
 package final class BackgroundTask<Value>: @unchecked Sendable {
     private let done = DispatchGroup()
     private var result: Value?
+    /// The work, until it has run: released on its thread *before* the task is done, so that
+    /// what it captured (writers holding temporary folders) is gone when `value()` returns —
+    /// not released later by the queue, racing the process's exit.
+    private var work: (() -> Value)?
 
     /// Starts `work` on a global queue. What it reads must not change until `value()`.
     package init(_ work: @escaping () -> Value) {
-        let box = UncheckedBox(work)
+        self.work = work
         done.enter()
         DispatchQueue.global().async { [self] in
-            result = box.value()
+            run()
             done.leave()
         }
+    }
+
+    /// Runs the work and lets go of it (the block calling this holds only the task).
+    private func run() {
+        result = work?()
+        work = nil
     }
 
     /// Waits for the work and returns its result.

@@ -103,6 +103,33 @@ struct TemporaryFilesTests {
         #expect(!TemporaryFiles.registeredPaths().contains(kmz))
     }
 
+    /// `info` hands its writers to a background task; one of them (the shapefile's) holds a
+    /// temporary folder until it is released. Released by the queue after the task reported
+    /// done, it raced the process's exit, and `/tmp` kept an empty `geoconv-…` folder. (The
+    /// captured object takes its time to go, as removing a folder does: released after the
+    /// task is done, it is not yet gone when the value is handed back.)
+    @Test("A background task lets go of what its work captured before its value is handed back")
+    func backgroundTaskReleasesItsWork() {
+        final class Gone: Sendable { let flag = Mutex(false) }
+        final class Held {
+            let gone: Gone
+            init(_ gone: Gone) { self.gone = gone }
+            deinit {
+                usleep(5_000)
+                gone.flag.withLock { $0 = true }
+            }
+        }
+        for round in 0..<5 {
+            let gone = Gone()
+            let task: BackgroundTask<Int> = {
+                let held = Held(gone)
+                return BackgroundTask { withExtendedLifetime(held) { round } }
+            }()
+            #expect(task.value() == round)
+            #expect(gone.flag.withLock { $0 })
+        }
+    }
+
     @Test("Two conversions writing files at once in one process each commit their own output")
     func twoConversions() throws {
         let directory = try Fixtures.temporaryDirectory()
