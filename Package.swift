@@ -211,7 +211,10 @@ let package = Package(
         // Hidden: not in the product, not in the model.
         .target(
             name: "GeoConvRows",
-            dependencies: ["GeoConvCore", "GeoConvBytes", "GeoConvGeometryEncoding", "GeoConvIO"],
+            dependencies: [
+                "GeoConvCore", "GeoConvBytes", "GeoConvGeometryEncoding", "GeoConvIO",
+                .product(name: "HeapModule", package: "swift-collections"),
+            ],
             swiftSettings: strictSwift
         ),
         .target(

@@ -50,20 +50,18 @@ struct FlatGeobufFileWriting {
         if state.spatialIndex, count > 0 {
             tree = FlatGeobufPackedTree(featureCount: count, nodeSize: 16, discards: false)
             let extent = rows.bounds ?? (0, 0, 0, 0)
-            var sorted = try HilbertSortedEntries {
-                (emit: (HilbertSortEntry) throws(GeoConvError) -> Void) throws(GeoConvError) in
-                try forEachKey { (x: Double, y: Double, offset: Int, length: Int) throws(GeoConvError) in
-                    let hilbert = HilbertCurve.index(centerX: x, centerY: y, extent: extent)
-                    try emit(HilbertSortEntry(hilbert: hilbert, length: UInt32(length), offset: UInt64(offset)))
-                }
+            var sorted = HilbertSortedRows()
+            try forEachRow(of: rowFile) { (x: Double, y: Double, bytes: ArraySlice<UInt8>) throws(GeoConvError) in
+                try sorted.add(bytes, hilbert: HilbertCurve.index(centerX: x, centerY: y, extent: extent))
             }
-            while let entry = try sorted.next() {
-                try writeFeature(rowFile, offset: Int(entry.offset), length: Int(entry.length))
-            }
+            try sorted.finishAdding()
+            while try sorted.next(into: &row) { try writeFeature() }
             try tree?.finish()
         } else {
-            try forEachKey { (_: Double, _: Double, offset: Int, length: Int) throws(GeoConvError) in
-                try writeFeature(rowFile, offset: offset, length: length)
+            try forEachRow(of: rowFile) { (_: Double, _: Double, bytes: ArraySlice<UInt8>) throws(GeoConvError) in
+                row.removeAll(keepingCapacity: true)
+                row.append(contentsOf: bytes)
+                try writeFeature()
             }
         }
         let output = state.output
@@ -74,32 +72,41 @@ struct FlatGeobufFileWriting {
         try output.flush()
     }
 
-    /// Calls `body` with each row's key, in the order the rows were written: its box's centre
-    /// (NaN without one), where its framed row starts in the row file and its length.
-    private func forEachKey(
-        _ body: (Double, Double, Int, Int) throws(GeoConvError) -> Void
+    /// Calls `body` with each row's key (its box's centre, NaN without one) and its bytes,
+    /// in the order the rows were written: the row file read a megabyte at a time.
+    private func forEachRow(
+        of rowFile: ScratchFile, _ body: (Double, Double, ArraySlice<UInt8>) throws(GeoConvError) -> Void
     ) throws(GeoConvError) {
+        var chunk: [UInt8] = []
+        var chunkStart = 0
         var pending: [UInt8] = []
-        try state.keys.drain { (chunk: [UInt8]) throws(GeoConvError) in
-            pending.append(contentsOf: chunk)
+        try state.keys.drain { (keys: [UInt8]) throws(GeoConvError) in
+            pending.append(contentsOf: keys)
             var at = 0
             while at + 28 <= pending.count {
-                var words: [UInt64] = [0, 0, 0, 0]
-                for word in 0..<4 {
-                    let width = word == 3 ? 4 : 8
-                    for k in 0..<width { words[word] |= UInt64(pending[at + 8 * word + k]) << (8 * UInt64(k)) }
+                var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+                for k in 0..<8 {
+                    words.0 |= UInt64(pending[at + k]) << (8 * UInt64(k))
+                    words.1 |= UInt64(pending[at + 8 + k]) << (8 * UInt64(k))
+                    words.2 |= UInt64(pending[at + 16 + k]) << (8 * UInt64(k))
+                }
+                for k in 0..<4 { words.3 |= UInt64(pending[at + 24 + k]) << (8 * UInt64(k)) }
+                let (offset, length) = (Int(words.2), Int(words.3))
+                if offset < chunkStart || offset + length > chunkStart + chunk.count {
+                    chunkStart = offset
+                    try rowFile.read(min(max(1 << 20, length), rowFile.count - offset), at: offset, into: &chunk)
                 }
                 try body(
-                    Double(bitPattern: words[0]), Double(bitPattern: words[1]), Int(words[2]), Int(words[3]))
+                    Double(bitPattern: words.0), Double(bitPattern: words.1),
+                    chunk[(offset - chunkStart)..<(offset - chunkStart + length)])
                 at += 28
             }
             pending.removeFirst(at)
         }
     }
 
-    /// Reads a row back and writes it as the next feature (and its leaf of the tree).
-    private mutating func writeFeature(_ rowFile: ScratchFile, offset: Int, length: Int) throws(GeoConvError) {
-        try rowFile.read(length, at: offset, into: &row)
+    /// Writes the row in `row` as the next feature (and its leaf of the tree).
+    private mutating func writeFeature() throws(GeoConvError) {
         var at = 0
         _ = SpooledRow.readVarint(row, &at)
         let (wkb, rowBox) = SpooledRow.geometryPart(row, &at)

@@ -17,10 +17,10 @@ public enum FlatGeobufOptions {
 ///
 /// The header comes first but is known only once every feature is seen (the columns and
 /// their types, the count), and the index needs every feature's box: each feature is made
-/// into a spooled row (`SpooledRows`, as GeoParquet's) in a temporary file, with its place
-/// on the Hilbert curve sorted with bounded memory (`HilbertSortedEntries`); `finish`
-/// writes the header, the tree and the features in that order. Memory holds a batch of sort
-/// entries (16 bytes a feature, 262,144 at most) and buffers, not the features.
+/// into a spooled row (`SpooledRows`, as GeoParquet's) in a temporary file, with its box's
+/// centre; `finish` sorts the rows along the Hilbert curve with bounded memory
+/// (`HilbertSortedRows`) and writes the header, the tree and the features in that order.
+/// Memory holds a sort run (2 MB of rows), the merge's blocks and buffers, not the features.
 ///
 /// - Columns: booleans `Bool`, integers `Long` (`ULong` beyond Int64), numbers `Double`,
 ///   text `String`, arrays and objects alone `Json`; a column of several kinds is `String`

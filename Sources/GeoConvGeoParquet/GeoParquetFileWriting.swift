@@ -86,32 +86,25 @@ struct GeoParquetFileWriting {
 
     /// Calls `body` with each spooled row (the bytes it is in, its range), in the order
     /// written; with `extent`, in the order of the boxes' centres along a Hilbert curve over
-    /// it (rows without a box first), the rows copied to a scratch file and sorted with
-    /// bounded memory (`HilbertSortedEntries`).
+    /// it (rows without a box first), sorted with bounded memory (`HilbertSortedRows`).
     static func forEachRow(
         of spool: Spool, sortedWithin extent: (Double, Double, Double, Double)?,
         _ body: ([UInt8], Range<Int>) throws(GeoConvError) -> Void
     ) throws(GeoConvError) {
         guard let extent else { return try forEachFramedRow(in: spool, body) }
-        let rows = try ScratchFile()
-        var sorted = try HilbertSortedEntries {
-            (emit: (HilbertSortEntry) throws(GeoConvError) -> Void) throws(GeoConvError) in
-            try forEachFramedRow(in: spool) { (bytes: [UInt8], range: Range<Int>) throws(GeoConvError) in
-                var cursor = range.lowerBound
-                let box = SpooledRow.geometryPart(bytes, &cursor).box
-                let hilbert =
-                    box.map { b in
-                        HilbertCurve.index(centerX: (b.0 + b.2) / 2, centerY: (b.1 + b.3) / 2, extent: extent)
-                    } ?? 0
-                let offset = try rows.append(bytes[range])
-                try emit(HilbertSortEntry(hilbert: hilbert, length: UInt32(range.count), offset: UInt64(offset)))
-            }
+        var sorted = HilbertSortedRows()
+        try forEachFramedRow(in: spool) { (bytes: [UInt8], range: Range<Int>) throws(GeoConvError) in
+            var cursor = range.lowerBound
+            let box = SpooledRow.geometryPart(bytes, &cursor).box
+            let hilbert =
+                box.map { b in
+                    HilbertCurve.index(centerX: (b.0 + b.2) / 2, centerY: (b.1 + b.3) / 2, extent: extent)
+                } ?? 0
+            try sorted.add(bytes[range], hilbert: hilbert)
         }
+        try sorted.finishAdding()
         var row: [UInt8] = []
-        while let entry = try sorted.next() {
-            try rows.read(Int(entry.length), at: Int(entry.offset), into: &row)
-            try body(row, 0..<row.count)
-        }
+        while try sorted.next(into: &row) { try body(row, 0..<row.count) }
     }
 
     /// Calls `body` with each framed row of `spool` (`varint(length)` then the row), in order:

@@ -25,6 +25,31 @@ struct HilbertCurveTests {
         }
     }
 
+    /// Rows of every size (empty, a few bytes, longer than a run and than a merge's read),
+    /// at few Hilbert positions so that ties are many: handed back as a stable sort of them
+    /// in memory would, byte for byte — in memory (one run), from a few runs merged at once,
+    /// and from more runs than are merged at once (merged in groups first).
+    @Test("Sorted rows come back as one stable sort in memory gives them", arguments: [1 << 30, 40_000, 300])
+    func sortedRows(runBytes: Int) throws {
+        var random = SplitMix64(seed: 11)
+        var rows: [(hilbert: UInt32, bytes: [UInt8])] = []
+        for n in 0..<2_000 {
+            let length =
+                n == 700 ? 150_000 : n == 1_300 ? 70_000 : Int.random(in: 0...120, using: &random)
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ n) }
+            rows.append((UInt32.random(in: 0...30, using: &random), bytes))
+        }
+        var sorted = HilbertSortedRows(runBytes: runBytes)
+        for row in rows { try sorted.add(row.bytes[...], hilbert: row.hilbert) }
+        try sorted.finishAdding()
+        var back: [[UInt8]] = []
+        var row: [UInt8] = []
+        while try sorted.next(into: &row) { back.append(row) }
+        let expected = rows.indices.sorted { (rows[$0].hilbert, $0) < (rows[$1].hilbert, $1) }.map { rows[$0].bytes }
+        #expect(back.count == expected.count)
+        #expect(back == expected)
+    }
+
     @Test("The Hilbert curve: a 16 × 16 corner filled by its first 256 cells, each beside the one before")
     func hilbertCurve() {
         var cells: [UInt32: (UInt32, UInt32)] = [:]
