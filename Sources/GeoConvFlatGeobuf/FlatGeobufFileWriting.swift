@@ -110,6 +110,16 @@ struct FlatGeobufFileWriting {
         var at = 0
         _ = SpooledRow.readVarint(row, &at)
         let (wkb, rowBox) = SpooledRow.geometryPart(row, &at)
+        if geometryType == 1, !hasZ, let range = wkb, let point = FlatGeobufEncoding.plainPoint(row, range) {
+            // The common case of a points file, laid out directly (as the builder would).
+            properties.removeAll(keepingCapacity: true)
+            FlatGeobufEncoding.appendProperties(row, at: at, types: types, to: &properties)
+            FlatGeobufEncoding.pointFeature(x: point.x, y: point.y, properties: properties, into: &feature)
+            try features.append(feature)
+            try tree?.addLeaf(rowBox ?? FlatGeobufPackedTree.emptyBox, featureOffset: featureOffset)
+            featureOffset += feature.count
+            return
+        }
         var geometry: Geometry?
         if let range = wkb {
             let read = row.withUnsafeBytes { raw -> Result<Geometry, GeoConvError> in

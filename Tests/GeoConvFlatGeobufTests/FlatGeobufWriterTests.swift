@@ -61,6 +61,39 @@ struct FlatGeobufWriterTests {
         #expect(log.entries["flatgeobuf.integers-as-double"]?.first.isNote == true)
     }
 
+    /// The points file's direct layout against the general builder's, byte for byte, for
+    /// coordinates of every kind (negative zero, extremes, subnormals) and properties of
+    /// every length; and what is not a plain 2-D point is left to the builder.
+    @Test("A point feature laid out directly is the builder's, byte for byte")
+    func pointFeatureLayout() throws {
+        var random = SplitMix64(seed: 5)
+        let special: [Double] = [0, -0.0, 180, -180, 90, -90, .leastNonzeroMagnitude, -.greatestFiniteMagnitude]
+        for n in 0..<200 {
+            let x = n < special.count ? special[n] : Double.random(in: -180...180, using: &random)
+            let y = n < special.count ? special[special.count - 1 - n] : Double.random(in: -90...90, using: &random)
+            let properties = (0..<(n % 11)).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ n) }
+            var table = FlatBufferBuilder.Table()
+            table.add(0, .table(FlatGeobufEncoding.table(.point(Self.c(x, y)), hasZ: false, typed: false)))
+            table.add(1, .bytes(properties))
+            var direct: [UInt8] = []
+            FlatGeobufEncoding.pointFeature(x: x, y: y, properties: properties, into: &direct)
+            #expect(direct == FlatBufferBuilder.sizePrefixed(table), "x \(x), y \(y), \(properties.count) bytes")
+            // ISO WKB, little-endian: byte order 1, type 1, x, y (after a byte of something else).
+            let wkb = [0xFF, 1, 1, 0, 0, 0] + Self.bytes(x) + Self.bytes(y)
+            let point = try #require(FlatGeobufEncoding.plainPoint(wkb, 1..<wkb.count))
+            #expect(point.x.bitPattern == x.bitPattern && point.y.bitPattern == y.bitPattern)
+        }
+        let others: [(String, [UInt8])] = [
+            ("POINT Z", [1, 0xE9, 3, 0, 0] + Self.bytes(1) + Self.bytes(2) + Self.bytes(3)),
+            ("POINT EMPTY", [1, 1, 0, 0, 0] + Self.bytes(.nan) + Self.bytes(.nan)),
+            ("big-endian", [0, 0, 0, 0, 1] + Self.bytes(1).reversed() + Self.bytes(2).reversed()),
+            ("LINESTRING", [1, 2, 0, 0, 0, 1, 0, 0, 0] + Self.bytes(1) + Self.bytes(2)),
+        ]
+        for (name, wkb) in others { #expect(FlatGeobufEncoding.plainPoint(wkb, 0..<wkb.count) == nil, "\(name)") }
+    }
+
+    static func bytes(_ value: Double) -> [UInt8] { withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) } }
+
     @Test("Geometries part by part: rings with their holes, lines, multi-polygons, collections; altitudes")
     func geometries() throws {
         let outer = Path([Self.c(0, 0), Self.c(4, 0), Self.c(4, 4), Self.c(0, 4), Self.c(0, 0)])
