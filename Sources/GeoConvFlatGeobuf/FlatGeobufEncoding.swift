@@ -85,23 +85,28 @@ enum FlatGeobufEncoding {
     /// a tenth of writing a million points.)
     static func pointFeature(x: Double, y: Double, properties: [UInt8], into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
-        func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) } }
-        func u16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) } }
-        u32(UInt32(64 + properties.count))  // the size after this prefix
-        u32(12)  // the root: the feature at 16
-        for value: UInt16 in [8, 12, 4, 8] { u16(value) }  // its vtable: 8 bytes, table of 12, fields at 4 and 8
-        u32(8)  // the feature: its vtable 8 bytes back,
-        u32(16)  // the geometry at 36,
-        u32(40)  // the properties at 64
-        for value: UInt16 in [8, 8, 0, 4] { u16(value) }  // the geometry's vtable: field 1 (xy) at 4
-        u32(8)  // the geometry: its vtable 8 bytes back,
-        u32(4)  // xy at 44:
-        u32(2)
-        u32(UInt32(truncatingIfNeeded: x.bitPattern))
-        u32(UInt32(truncatingIfNeeded: x.bitPattern >> 32))
-        u32(UInt32(truncatingIfNeeded: y.bitPattern))
-        u32(UInt32(truncatingIfNeeded: y.bitPattern >> 32))
-        u32(UInt32(properties.count))  // the properties at 64
+        out.append(contentsOf: repeatElement(0, count: 68))
+        out.withUnsafeMutableBytes { raw in
+            func u32(_ value: UInt32, _ at: Int) {
+                raw.storeBytes(of: value.littleEndian, toByteOffset: at, as: UInt32.self)
+            }
+            func u16(_ value: UInt16, _ at: Int) {
+                raw.storeBytes(of: value.littleEndian, toByteOffset: at, as: UInt16.self)
+            }
+            u32(UInt32(64 + properties.count), 0)  // the size after this prefix
+            u32(12, 4)  // the root: the feature at 16
+            for (k, value) in [8, 12, 4, 8].enumerated() { u16(UInt16(value), 8 + 2 * k) }  // its vtable
+            u32(8, 16)  // the feature: its vtable 8 bytes back,
+            u32(16, 20)  // the geometry at 36,
+            u32(40, 24)  // the properties at 64
+            for (k, value) in [8, 8, 0, 4].enumerated() { u16(UInt16(value), 28 + 2 * k) }  // xy only, at 4
+            u32(8, 36)  // the geometry: its vtable 8 bytes back,
+            u32(4, 40)  // xy at 44:
+            u32(2, 44)
+            raw.storeBytes(of: x.bitPattern.littleEndian, toByteOffset: 48, as: UInt64.self)
+            raw.storeBytes(of: y.bitPattern.littleEndian, toByteOffset: 56, as: UInt64.self)
+            u32(UInt32(properties.count), 64)  // the properties at 64
+        }
         out.append(contentsOf: properties)
     }
 

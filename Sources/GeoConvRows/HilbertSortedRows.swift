@@ -20,6 +20,8 @@ package struct HilbertSortedRows {
     private let runBytes: Int
     private var held: [Held] = []
     private var bytes: [UInt8] = []
+    /// A run as it is written (its storage kept from one run to the next).
+    private var run: [UInt8] = []
     private var sequence: UInt64 = 0
     private var scratch: ScratchFile?
     private var runs: [SortedRun] = []
@@ -54,13 +56,12 @@ package struct HilbertSortedRows {
         if let made = scratch { file = made } else { file = try ScratchFile() }
         scratch = file
         let start = file.count
-        var header: [UInt8] = []
+        run.removeAll(keepingCapacity: true)
         for row in held {
-            header.removeAll(keepingCapacity: true)
-            row.key.append(to: &header)
-            try file.append(header)
-            try file.append(bytes[row.start..<(row.start + Int(row.key.length))])
+            row.key.append(to: &run)
+            run.append(contentsOf: bytes[row.start..<(row.start + Int(row.key.length))])
         }
+        try file.append(run)
         runs.append(SortedRun(offset: start, remaining: file.count - start))
         held.removeAll(keepingCapacity: true)
         bytes.removeAll(keepingCapacity: true)
@@ -75,6 +76,7 @@ package struct HilbertSortedRows {
         try writeRun()
         held = []
         bytes = []
+        run = []
         // Merged in groups until few enough remain to merge at once.
         while runs.count > Self.mergeWidth {
             let longer = try ScratchFile()
