@@ -76,6 +76,50 @@ enum FlatGeobufEncoding {
         return x.isNaN || y.isNaN ? nil : (x, y)
     }
 
+    /// The geometry table of a spooled row's WKB (`wkb`, its range in `bytes`) when it is a
+    /// 2-D line or polygon (ISO WKB, little-endian, every line and ring with positions, all
+    /// finite), made from the bytes as `table(_:hasZ:typed:)` makes it from the geometry
+    /// `WKB.read` gives (the same fields in the same order); `nil` for anything else, which
+    /// takes that way. (Reading the geometry first made a path per ring of every polygon.)
+    static func lineOrPolygonTable(_ bytes: [UInt8], _ wkb: Range<Int>, typed: Bool) -> FlatBufferBuilder.Table? {
+        func u32(_ at: Int) -> Int {
+            var value = 0
+            for k in 0..<4 { value |= Int(bytes[at + k]) << (8 * k) }
+            return value
+        }
+        guard wkb.count >= 9, bytes[wkb.lowerBound] == 1 else { return nil }
+        let code = u32(wkb.lowerBound + 1)
+        guard code == 2 || code == 3 else { return nil }
+        var at = wkb.lowerBound + 5
+        let paths = code == 2 ? 1 : u32(at)
+        if code == 3 { at += 4 }
+        guard paths > 0 else { return nil }
+        var xy: [Double] = []
+        xy.reserveCapacity((wkb.upperBound - at) / 8)
+        var ends: [UInt32] = []
+        for _ in 0..<paths {
+            guard at + 4 <= wkb.upperBound else { return nil }
+            let count = u32(at)
+            at += 4
+            guard count > 0, count <= (wkb.upperBound - at) / 16 else { return nil }
+            for _ in 0..<(2 * count) {
+                var bits: UInt64 = 0
+                for k in 0..<8 { bits |= UInt64(bytes[at + k]) << (8 * UInt64(k)) }
+                let value = Double(bitPattern: bits)
+                guard value.isFinite else { return nil }
+                xy.append(value)
+                at += 8
+            }
+            ends.append(UInt32(xy.count / 2))
+        }
+        guard at == wkb.upperBound else { return nil }
+        var table = FlatBufferBuilder.Table()
+        if ends.count > 1 { table.add(0, .uint32s(ends)) }
+        table.add(1, .doubles(xy))
+        if typed { table.add(6, .uint8(typeNumber(code == 2 ? .lineString : .polygon))) }
+        return table
+    }
+
     /// A feature of one 2-D point under a header that names the geometry type, written into
     /// `out` (replacing what it held) byte for byte as `FlatBufferBuilder` lays out the table
     /// of `table(.point(…), hasZ: false, typed: false)` and the properties: the feature's

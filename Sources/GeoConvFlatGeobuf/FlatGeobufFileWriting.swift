@@ -121,7 +121,11 @@ struct FlatGeobufFileWriting {
             return
         }
         var geometry: Geometry?
-        if let range = wkb {
+        var direct: FlatBufferBuilder.Table?
+        if !hasZ, let range = wkb {
+            direct = FlatGeobufEncoding.lineOrPolygonTable(row, range, typed: geometryType == 0)
+        }
+        if direct == nil, let range = wkb {
             let read = row.withUnsafeBytes { raw -> Result<Geometry, GeoConvError> in
                 do throws(GeoConvError) {
                     return .success(try WKB.read(UnsafeRawBufferPointer(rebasing: raw[range])).0.geometry)
@@ -135,7 +139,9 @@ struct FlatGeobufFileWriting {
         properties.removeAll(keepingCapacity: true)
         FlatGeobufEncoding.appendProperties(row, at: at, types: types, to: &properties)
         var table = FlatBufferBuilder.Table()
-        if let geometry {
+        if let direct {
+            table.add(0, .table(direct))
+        } else if let geometry {
             table.add(0, .table(FlatGeobufEncoding.table(geometry, hasZ: hasZ, typed: geometryType == 0)))
         }
         table.add(1, .bytes(properties))  // (even empty: the flatgeobuf Python package reads it unasked)

@@ -92,6 +92,60 @@ struct FlatGeobufWriterTests {
         for (name, wkb) in others { #expect(FlatGeobufEncoding.plainPoint(wkb, 0..<wkb.count) == nil, "\(name)") }
     }
 
+    /// Lines and polygons (one ring and several, typed or not) made from their WKB are the
+    /// tables made from the geometries, byte for byte; what is not a 2-D line or polygon with
+    /// positions in every ring is left to the general way.
+    @Test("A line or polygon's table made from its WKB is the one made from its geometry")
+    func lineOrPolygonFromWKB() throws {
+        var random = SplitMix64(seed: 9)
+        func ring(_ count: Int) -> [Coordinate] {
+            (0..<count).map { _ in
+                Self.c(Double.random(in: -180...180, using: &random), Double.random(in: -90...90, using: &random))
+            }
+        }
+        func u32(_ value: Int) -> [UInt8] { withUnsafeBytes(of: UInt32(value).littleEndian) { Array($0) } }
+        func wkb(code: Int, _ paths: [[Coordinate]]) -> [UInt8] {
+            var out: [UInt8] = [1] + u32(code) + (code == 3 ? u32(paths.count) : [])
+            for path in paths {
+                out += u32(path.count)
+                for c in path { out += Self.bytes(c.longitude) + Self.bytes(c.latitude) }
+            }
+            return out
+        }
+        for n in 0..<60 {
+            let rings = (0..<(1 + n % 4)).map { _ in ring(3 + n % 7) }
+            let line = ring(2 + n % 5)
+            let cases: [(Geometry, [UInt8])] = [
+                (
+                    .polygon(PolygonRings(outer: Path(rings[0]), holes: rings.dropFirst().map { Path($0) })),
+                    wkb(code: 3, rings)
+                ),
+                (.lineString(Path(line)), wkb(code: 2, [line])),
+            ]
+            for (geometry, bytes) in cases {
+                for typed in [false, true] {
+                    let direct = try #require(
+                        FlatGeobufEncoding.lineOrPolygonTable(bytes, 0..<bytes.count, typed: typed))
+                    let made = FlatGeobufEncoding.table(geometry, hasZ: false, typed: typed)
+                    #expect(FlatBufferBuilder.sizePrefixed(direct) == FlatBufferBuilder.sizePrefixed(made))
+                }
+            }
+        }
+        let others: [(String, [UInt8])] = [
+            ("a polygon without rings", [1] + u32(3) + u32(0)),
+            ("an empty ring", [1] + u32(3) + u32(1) + u32(0)),
+            ("an empty line", [1] + u32(2) + u32(0)),
+            ("LINESTRING Z", [1] + u32(1002) + u32(1) + Self.bytes(1) + Self.bytes(2) + Self.bytes(3)),
+            ("big-endian", [0] + u32(2).reversed() + u32(1).reversed() + Self.bytes(1) + Self.bytes(2)),
+            ("a NaN", [1] + u32(2) + u32(1) + Self.bytes(.nan) + Self.bytes(2)),
+            ("bytes after it", wkb(code: 2, [[Self.c(1, 2)]]) + [0]),
+            ("MULTIPOLYGON", [1] + u32(6) + u32(0)),
+        ]
+        for (name, bytes) in others {
+            #expect(FlatGeobufEncoding.lineOrPolygonTable(bytes, 0..<bytes.count, typed: false) == nil, "\(name)")
+        }
+    }
+
     static func bytes(_ value: Double) -> [UInt8] { withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) } }
 
     @Test("Geometries part by part: rings with their holes, lines, multi-polygons, collections; altitudes")
