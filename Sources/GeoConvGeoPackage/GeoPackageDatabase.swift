@@ -45,7 +45,7 @@ final class GeoPackageDatabase {
                 .io, "cannot create the GeoPackage for '\(name)': \(message)",
                 hint: "check that the output's folder is writable and has space")
         }
-        try execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -16384")
+        try execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -8192")
     }
 
     deinit { sqlite3_close(handle) }

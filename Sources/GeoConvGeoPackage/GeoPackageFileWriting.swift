@@ -81,6 +81,7 @@ struct GeoPackageFileWriting {
                     + "written to an \"id\" column, and each row's fid numbers it")
         }
         guard let rowFile = state.rowFile else { return }  // (the output is discarded: what is lost is known)
+        FreedMemory.release()  // (what reading freed, before SQLite's cache and the sort take theirs)
         let directory = try TemporaryDirectory(
             holding: ["out.gpkg"], in: state.output.filePath.map(Self.folder(of:)))
         let path = directory.url.appendingPathComponent("out.gpkg").path

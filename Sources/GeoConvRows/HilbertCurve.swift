@@ -104,7 +104,7 @@ package struct HilbertSortEntry: Comparable {
     }
 }
 
-/// The features' sort entries in Hilbert order, with memory bounded by `runLength` entries (4 MB):
+/// The features' sort entries in Hilbert order, with memory bounded by `runLength` entries (1 MB):
 /// up to that many are sorted in memory; more are sorted in runs of that many, kept in a
 /// scratch file, and merged.
 package struct HilbertSortedEntries {
@@ -123,7 +123,7 @@ package struct HilbertSortedEntries {
 
     /// Sorts the entries `produce` hands over (a batch at a time, through its callback).
     package init(
-        runLength: Int = 1 << 18,
+        runLength: Int = 1 << 16,
         _ produce: ((HilbertSortEntry) throws(GeoConvError) -> Void) throws(GeoConvError) -> Void
     ) throws(GeoConvError) {
         var batch: [HilbertSortEntry] = []
