@@ -33,7 +33,7 @@ package struct HilbertSortedRows {
     static let mergeWidth = 64
     static let blockBytes = 64 << 10
 
-    /// Rows sorted in runs of about `runBytes` (one row longer than that is a run alone).
+    /// Rows sorted in runs of about `runBytes` (a run ends with the row that reaches it).
     package init(runBytes: Int = 2 << 20) {
         self.runBytes = runBytes
     }
