@@ -67,12 +67,9 @@ enum FlatGeobufEncoding {
         guard wkb.count == 21, bytes[wkb.lowerBound] == 1, bytes[wkb.lowerBound + 1] == 1,
             bytes[wkb.lowerBound + 2] == 0, bytes[wkb.lowerBound + 3] == 0, bytes[wkb.lowerBound + 4] == 0
         else { return nil }
-        func double(_ at: Int) -> Double {
-            var bits: UInt64 = 0
-            for k in 0..<8 { bits |= UInt64(bytes[at + k]) << (8 * UInt64(k)) }
-            return Double(bitPattern: bits)
-        }
-        let (x, y) = (double(wkb.lowerBound + 5), double(wkb.lowerBound + 13))
+        var at = wkb.lowerBound + 5
+        let x = SpooledRow.readDouble(bytes, &at)
+        let y = SpooledRow.readDouble(bytes, &at)
         return x.isNaN || y.isNaN ? nil : (x, y)
     }
 
@@ -103,12 +100,9 @@ enum FlatGeobufEncoding {
             at += 4
             guard count > 0, count <= (wkb.upperBound - at) / 16 else { return nil }
             for _ in 0..<(2 * count) {
-                var bits: UInt64 = 0
-                for k in 0..<8 { bits |= UInt64(bytes[at + k]) << (8 * UInt64(k)) }
-                let value = Double(bitPattern: bits)
+                let value = SpooledRow.readDouble(bytes, &at)
                 guard value.isFinite else { return nil }
                 xy.append(value)
-                at += 8
             }
             ends.append(UInt32(xy.count / 2))
         }

@@ -84,22 +84,19 @@ struct FlatGeobufFileWriting {
             pending.append(contentsOf: keys)
             var at = 0
             while at + 28 <= pending.count {
-                var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-                for k in 0..<8 {
-                    words.0 |= UInt64(pending[at + k]) << (8 * UInt64(k))
-                    words.1 |= UInt64(pending[at + 8 + k]) << (8 * UInt64(k))
-                    words.2 |= UInt64(pending[at + 16 + k]) << (8 * UInt64(k))
-                }
-                for k in 0..<4 { words.3 |= UInt64(pending[at + 24 + k]) << (8 * UInt64(k)) }
-                let (offset, length) = (Int(words.2), Int(words.3))
+                // The key: the centre (two doubles), the row's offset (8 bytes) and length (4).
+                let x = SpooledRow.readDouble(pending, &at)
+                let y = SpooledRow.readDouble(pending, &at)
+                var offset = 0
+                var length = 0
+                for k in 0..<8 { offset |= Int(pending[at + k]) << (8 * k) }
+                for k in 0..<4 { length |= Int(pending[at + 8 + k]) << (8 * k) }
+                at += 12
                 if offset < chunkStart || offset + length > chunkStart + chunk.count {
                     chunkStart = offset
                     try rowFile.read(min(max(1 << 20, length), rowFile.count - offset), at: offset, into: &chunk)
                 }
-                try body(
-                    Double(bitPattern: words.0), Double(bitPattern: words.1),
-                    chunk[(offset - chunkStart)..<(offset - chunkStart + length)])
-                at += 28
+                try body(x, y, chunk[(offset - chunkStart)..<(offset - chunkStart + length)])
             }
             pending.removeFirst(at)
         }
