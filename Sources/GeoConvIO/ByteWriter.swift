@@ -241,6 +241,19 @@ public final class ByteWriter {
     /// regular file's temporary file, not standard output, a pipe, memory or nowhere.
     package var rewritesPrefix: Bool { descriptor >= 0 && targetPath != nil && !ownsSpecialFile }
 
+    /// Writes `bytes` over the first `bytes.count` bytes written, in place (for a writer that
+    /// wrote its start early with room after it, and learnt later that it says more): what
+    /// follows is not moved, and writing goes on at the end.
+    package func overwritePrefix(_ bytes: [UInt8]) throws(GeoConvError) {
+        guard rewritesPrefix else { throw GeoConvError(.io, "'\(name)' cannot be rewritten") }
+        try flush()
+        guard bytes.count <= bytesWritten else {
+            throw GeoConvError(.io, "cannot rewrite '\(name)': the new start is longer than what was written")
+        }
+        try writeFully(
+            descriptor, bytes, at: 0, what: "'\(name)'", diskFullHint: "free some disk space and run again")
+    }
+
     /// Replaces the first `length` bytes written with `bytes`, keeping all that follows (for
     /// a writer that wrote its start early and learnt later that it says more). The rest is
     /// copied aside and back: as costly as writing it again, so only for the exception.
@@ -499,13 +512,22 @@ func unlinkedTemporaryFile(named prefix: String) throws(GeoConvError) -> Int32 {
 
 /// Writes all of `bytes` to `fd`, retrying short writes and EINTR; a failure names `what`
 /// and, for a full disk or a file-size limit, says what to do.
-func writeFully(_ fd: Int32, _ bytes: [UInt8], what: String, diskFullHint: String) throws(GeoConvError) {
+/// Writes all of `bytes` to `fd`: where its offset is (`at: nil`), or from byte `at` on
+/// (`pwrite`, the offset left alone).
+func writeFully(
+    _ fd: Int32, _ bytes: [UInt8], at position: Int? = nil, what: String, diskFullHint: String
+) throws(GeoConvError) {
     var failure: Int32 = 0
     bytes.withUnsafeBytes { raw in
         guard let base = raw.baseAddress else { return }
         var offset = 0
         while offset < raw.count {
-            let n = Glibc.write(fd, base + offset, raw.count - offset)
+            let n =
+                if let position {
+                    pwrite(fd, base + offset, raw.count - offset, off_t(position + offset))
+                } else {
+                    Glibc.write(fd, base + offset, raw.count - offset)
+                }
             if n < 0 {
                 if errno == EINTR { continue }
                 failure = errno

@@ -103,18 +103,31 @@ final class KMLWriterState {
     /// Each style's `<Style>` text, made once (a file styled by rules has a few styles over
     /// a million placemarks); emptied when it grows past `KMLStyle.remembered`.
     @exclusivity(unchecked) var styleTexts: [KMLStyle: String] = [:]
+    /// The last model style written by itself (`writeStyle`: a feature with no property the
+    /// writer asks for), as an overlay's or not, and the `<Style>` text it made (`nil`: none).
+    @exclusivity(unchecked) var lastStyle: (style: Style, isOverlay: Bool, xml: String?)?
+    /// The last shared style's text asked for and its id (`sharedStyle(_:)`).
+    @exclusivity(unchecked) var lastSharedStyle: (xml: String, id: String)?
     @exclusivity(unchecked) var folders: [String] = []
     @exclusivity(unchecked) var buffer: [UInt8] = []
     /// The document's start (everything before the placemarks), written early into a file
-    /// output once the first features have shown what it holds, and `startChanges` then: the
-    /// placemarks go straight to the file, not through `body`, until a feature adds to the
-    /// start (a style, a field, a wider type); from there they are held in `body` again, and
-    /// `finish()` rewrites the start and the placemarks written straight after it.
-    @exclusivity(unchecked) var writtenStart: (bytes: [UInt8], changes: Int)?
+    /// output once the first features have shown what it holds, followed by `startRoom`
+    /// bytes of white space; `length`, the bytes both take in the file. The placemarks then
+    /// go straight to the file, not through `body`, while the start as the features have
+    /// made it (a style, a field, a wider type added) fits in `length`: `finish()` writes it
+    /// there, over the room. A start that outgrows the room sends the next placemarks to
+    /// `body`, and `finish()` rewrites the start and the placemarks written straight after it.
+    @exclusivity(unchecked) var writtenStart: (bytes: [UInt8], length: Int)?
+    /// `startChanges` when the start was last known to fit in `writtenStart.length`.
+    @exclusivity(unchecked) var fittingChanges = 0
     /// Whether placemarks go straight to the output.
     @exclusivity(unchecked) var writesStraight = false
     /// How much of the body is held before the start is written early.
     static let earlyStartThreshold = 1 << 20
+    /// The white space left after a start written early, for the styles, StyleMaps and
+    /// fields met later (a hundred styles or so: a file styled by rules or classes meets
+    /// its styles as its values change, long after the first megabyte).
+    static let startRoom = 16 << 10
     /// `writeExtendedData`'s Data list, kept between features for its storage.
     @exclusivity(unchecked) var scratchData: [(String, String)] = []
     /// For the property at each place of a feature: its name, the type last noted and its
@@ -459,7 +472,7 @@ final class KMLWriterState {
     /// Puts placemark bytes after those before them: straight into the file once its start
     /// is written and while nothing has been added to it since, else into `body`.
     func emit(_ bytes: [UInt8]) throws(GeoConvError) {
-        if writesStraight, startChanges == writtenStart?.changes {
+        if writesStraight, startChanges == fittingChanges || startStillFits() {
             try output.write(bytes)
             return
         }
@@ -469,11 +482,37 @@ final class KMLWriterState {
             !options.topFoldersAsDocuments  // their schemas are put in as the spool is drained
         {
             let start = documentStart()
-            try output.write(start)
+            let length = start.count + KMLWriterState.startRoom
+            try output.write(KMLWriterState.padded(start, to: length))
             try body.drain(into: output)
-            writtenStart = (start, startChanges)
+            writtenStart = (start, length)
+            fittingChanges = startChanges
             writesStraight = true
         }
+    }
+
+    /// Whether the start as it is now fits where the one written early and its room are
+    /// (made again only when something was added to it: a few times in a file). The start
+    /// only grows: once it does not fit, it never will.
+    private func startStillFits() -> Bool {
+        guard let writtenStart else { return false }
+        let placemark = buffer
+        defer { buffer = placemark }
+        guard documentStart().count <= writtenStart.length else { return false }
+        fittingChanges = startChanges
+        return true
+    }
+
+    /// `start` and white space after it, `length` bytes in all: lines of spaces, at most a
+    /// kilobyte each, the last one ending the room.
+    static func padded(_ start: [UInt8], to length: Int) -> [UInt8] {
+        var bytes = start
+        let room = length - start.count
+        bytes.reserveCapacity(length)
+        for index in 0..<max(0, room) {
+            bytes.append(index % 1024 == 1023 || index == room - 1 ? UInt8(ascii: "\n") : UInt8(ascii: " "))
+        }
+        return bytes
     }
 
     func moveToFolder(_ path: [String]) throws(GeoConvError) {

@@ -12,7 +12,14 @@ extension KMLWriterState {
         try body.append(buffer)
         let start = documentStart()
         if let writtenStart {
-            if start != writtenStart.bytes { try output.replacePrefix(writtenStart.bytes.count, with: start) }
+            if start.count <= writtenStart.length {
+                // (In the room left after it: nothing written after the room moves.)
+                if start != writtenStart.bytes {
+                    try output.overwritePrefix(KMLWriterState.padded(start, to: writtenStart.length))
+                }
+            } else {
+                try output.replacePrefix(writtenStart.length, with: start)
+            }
         } else {
             try output.write(start)
         }

@@ -7,6 +7,11 @@ extension KMLWriterState {
     func writeStyle(_ feature: Feature, isOverlay: Bool) throws(GeoConvError) {
         // Nothing to draw and nothing KML keeps as style: most features.
         if feature.style.isEmpty && !hasAskedProperties { return }
+        if !hasAskedProperties, let last = lastStyle, last.isOverlay == isOverlay, feature.style.writesAs(last.style) {
+            // Styled as the last feature, by its model style alone: its outcome again.
+            if let xml = last.xml { referTo(xml) }
+            return
+        }
         var style = KMLStyle(feature: feature)
         if isOverlay { style.iconHref = nil }  // the overlay's image, written as its <Icon>
         if feature.style.spans.count > 0 {
@@ -40,7 +45,13 @@ extension KMLWriterState {
             let highlightStyle = KMLStyle(feature: styled)
             if !highlightStyle.isEmpty { highlightID = sharedStyle(text(of: highlightStyle)) }
         }
+        // What only the model style decides (no property asked for, nothing reported) is kept
+        // for the next feature styled alike: style rules and classes give thousands one style.
+        let remembers =
+            !hasAskedProperties && feature.style.spans.isEmpty && feature.style.opacity == nil
+            && feature.style.zIndex == nil && feature.style.infoWindowAnchor == nil
         guard !style.isEmpty || highlightID != nil else {
+            if remembers { lastStyle = (feature.style, isOverlay, nil) }
             // A reference to a style the document does not hold (another file's, or one the
             // source left out) is written as it is: Google Earth and GDAL keep it so.
             if let url = property("styleUrl", of: feature)?.stringValue, !url.isEmpty {
@@ -51,12 +62,10 @@ extension KMLWriterState {
             return
         }
         guard let highlightID else {
-            if styleReferences != nil, preferred == nil {
-                // A records writer's placemark: the shared style's id is the document writer's to give.
-                styleReferences?.append(StyleReference(offset: buffer.count, xml: text(of: style)))
-                return
-            }
-            let id = try sharedStyle(text(of: style), preferred: preferred)
+            let xml = text(of: style)
+            if remembers { lastStyle = (feature.style, isOverlay, xml) }
+            if preferred == nil { return referTo(xml) }
+            let id = try sharedStyle(xml, preferred: preferred)
             append(text: "<styleUrl>#\(XMLEscaping.text(id))</styleUrl>")
             return
         }
@@ -116,13 +125,30 @@ extension KMLWriterState {
         return sharedStyle(xml)
     }
 
+    /// The placemark's reference to the shared style with this XML, which no source named:
+    /// its `styleUrl`, or, in a records writer, its place for the document's writer to fill.
+    private func referTo(_ xml: String) {
+        if styleReferences != nil {
+            styleReferences?.append(StyleReference(offset: buffer.count, xml: xml))
+        } else {
+            append(text: "<styleUrl>#\(XMLEscaping.text(sharedStyle(xml)))</styleUrl>")
+        }
+    }
+
     /// The id of the shared `<Style>` with this XML for styles no source named: the first id
-    /// the XML was written under, or one made now.
+    /// the XML was written under, or one made now. (The last one asked for is kept: features
+    /// styled alike come in runs.)
     func sharedStyle(_ xml: String) -> String {
-        if let existing = styleIDs[xml] { return existing }
-        let id = freshID(preferred: nil, generated: "s\(styles.count + 1)")
-        styles[id] = xml
-        styleIDs[xml] = id
+        if let last = lastSharedStyle, last.xml == xml { return last.id }
+        let id: String
+        if let existing = styleIDs[xml] {
+            id = existing
+        } else {
+            id = freshID(preferred: nil, generated: "s\(styles.count + 1)")
+            styles[id] = xml
+            styleIDs[xml] = id
+        }
+        lastSharedStyle = (xml, id)
         return id
     }
 
