@@ -510,10 +510,9 @@ func unlinkedTemporaryFile(named prefix: String) throws(GeoConvError) -> Int32 {
     return fd
 }
 
-/// Writes all of `bytes` to `fd`, retrying short writes and EINTR; a failure names `what`
-/// and, for a full disk or a file-size limit, says what to do.
-/// Writes all of `bytes` to `fd`: where its offset is (`at: nil`), or from byte `at` on
-/// (`pwrite`, the offset left alone).
+/// Writes all of `bytes` to `fd`, where its offset is (`at: nil`) or from byte `at` on
+/// (`pwrite`, the offset left alone), retrying short writes and EINTR; a failure names
+/// `what` and, for a full disk or a file-size limit, says what to do.
 func writeFully(
     _ fd: Int32, _ bytes: [UInt8], at position: Int? = nil, what: String, diskFullHint: String
 ) throws(GeoConvError) {

@@ -32,10 +32,11 @@ public struct KMLWriteOptions: Hashable, Sendable {
 /// - Folders are rebuilt from `geoconv:folder`; names and text are escaped, HTML
 ///   descriptions written as CDATA.
 /// - Shared styles and the schema belong before the placemarks: into a file, the document's
-///   start is written once the first megabyte of placemarks has shown it, and placemarks
-///   then go straight to the file (a later feature that adds to the start has it rewritten at
-///   the end); elsewhere placemarks are held in a spool (memory, then an unlinked temporary
-///   file) until the end. Memory stays bounded either way.
+///   start is written once the first megabyte of placemarks has shown it, padded with white
+///   space to 32 KB, and placemarks then go straight to the file (what later features add to
+///   the start is written over the white space at the end; a start that outgrows it has the
+///   file rewritten); elsewhere placemarks are held in a spool (memory, then an unlinked
+///   temporary file) until the end. Memory stays bounded either way.
 /// - With `--jobs`, most placemarks are written on the workers (`KMLRecordsWriter`); this
 ///   writer gives their shared styles ids, learns their field types and reports what they
 ///   lose, in order, so the bytes and messages are one thread's.
@@ -111,12 +112,14 @@ final class KMLWriterState {
     @exclusivity(unchecked) var folders: [String] = []
     @exclusivity(unchecked) var buffer: [UInt8] = []
     /// The document's start (everything before the placemarks), written early into a file
-    /// output once the first features have shown what it holds, followed by `startRoom`
-    /// bytes of white space; `length`, the bytes both take in the file. The placemarks then
-    /// go straight to the file, not through `body`, while the start as the features have
-    /// made it (a style, a field, a wider type added) fits in `length`: `finish()` writes it
-    /// there, over the room. A start that outgrows the room sends the next placemarks to
-    /// `body`, and `finish()` rewrites the start and the placemarks written straight after it.
+    /// output once the first features have shown what it holds, padded with white space to
+    /// `length` bytes (`startRegion`, or the start's own length when it is longer). The
+    /// placemarks then go straight to the file, not through `body`, while the start as the
+    /// features have made it (a style, a field, a wider type added) fits in `length`:
+    /// `finish()` writes it there, over the white space. A start that outgrows it sends the
+    /// next placemarks to `body`, and `finish()` rewrites the start and the placemarks written
+    /// straight after it. (A fixed length, not the early start's plus some room: the early
+    /// start is written at a feature `--jobs` moves, the end of a run; the bytes do not.)
     @exclusivity(unchecked) var writtenStart: (bytes: [UInt8], length: Int)?
     /// `startChanges` when the start was last known to fit in `writtenStart.length`.
     @exclusivity(unchecked) var fittingChanges = 0
@@ -124,10 +127,14 @@ final class KMLWriterState {
     @exclusivity(unchecked) var writesStraight = false
     /// How much of the body is held before the start is written early.
     static let earlyStartThreshold = 1 << 20
-    /// The white space left after a start written early, for the styles, StyleMaps and
-    /// fields met later (a hundred styles or so: a file styled by rules or classes meets
-    /// its styles as its values change, long after the first megabyte).
-    static let startRoom = 16 << 10
+    /// The bytes a start written early takes in the file, white space after it: room for the
+    /// styles, StyleMaps and fields met later (two hundred styles or so: a file styled by
+    /// rules or classes meets its styles as its values change, long after the first megabyte).
+    static let startRegion = 32 << 10
+    /// The document's `LookAt`/`Camera` as `documentStart` writes it, made once (what it
+    /// reports is said once, and the `gx` namespace it may need is known before the root is
+    /// written); `nil` until then, `.some(nil)` for none.
+    @exclusivity(unchecked) var documentView: [UInt8]??
     /// `writeExtendedData`'s Data list, kept between features for its storage.
     @exclusivity(unchecked) var scratchData: [(String, String)] = []
     /// For the property at each place of a feature: its name, the type last noted and its
@@ -470,7 +477,8 @@ final class KMLWriterState {
     }
 
     /// Puts placemark bytes after those before them: straight into the file once its start
-    /// is written and while nothing has been added to it since, else into `body`.
+    /// is written and while what has been added to it since still fits in its place
+    /// (`writtenStart`), else into `body`.
     func emit(_ bytes: [UInt8]) throws(GeoConvError) {
         if writesStraight, startChanges == fittingChanges || startStillFits() {
             try output.write(bytes)
@@ -482,7 +490,7 @@ final class KMLWriterState {
             !options.topFoldersAsDocuments  // their schemas are put in as the spool is drained
         {
             let start = documentStart()
-            let length = start.count + KMLWriterState.startRoom
+            let length = max(KMLWriterState.startRegion, start.count)
             try output.write(KMLWriterState.padded(start, to: length))
             try body.drain(into: output)
             writtenStart = (start, length)

@@ -35,6 +35,7 @@ extension KMLWriterState {
     /// Everything before the placemarks: the root, the document's own elements, the shared
     /// styles and the schema, as the features written so far need them.
     func documentStart() -> [UInt8] {
+        let view = documentViewBytes()
         buffer.removeAll(keepingCapacity: true)
         append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         append("<kml xmlns=\"http://www.opengis.net/kml/2.2\"")
@@ -44,13 +45,8 @@ extension KMLWriterState {
         if let description = header.description {
             append(text: "<description>\(XMLEscaping.cdataOrText(description))</description>\n")
         }
-        if let camera = header.camera, let view = header.foreignMembers[model: .view],
-            CameraPosition(kmlView: view) == camera,
-            view["altitudeMode"].map({ KMLWriterState.altitudeModes.contains($0.stringValue ?? "") }) ?? true
-        {
-            // The view as read (its range, heading and altitude exactly), while it is still the
-            // camera. (Its altitude mode is a valid one: writing it reports nothing.)
-            do throws(GeoConvError) { try writeView(view, reportsWrap: false) } catch {}
+        if let view {
+            buffer.append(contentsOf: view)
             append("\n")
         } else if let camera = header.camera {
             let longitude = (try? viewLongitude(camera.target.longitude, reports: false)) ?? camera.target.longitude
@@ -79,6 +75,26 @@ extension KMLWriterState {
         }
         appendSchema(id: KMLWriterState.schemaID)
         return buffer
+    }
+
+    /// The document's view as read (its range, heading and altitude exactly), while it is
+    /// still the camera, with a valid altitude mode: made the first time the start is, before
+    /// its root (`documentView`).
+    private func documentViewBytes() -> [UInt8]? {
+        if let made = documentView { return made }
+        var made: [UInt8]?
+        if let camera = header.camera, let view = header.foreignMembers[model: .view],
+            CameraPosition(kmlView: view) == camera,
+            view["altitudeMode"].map({ KMLWriterState.altitudeModes.contains($0.stringValue ?? "") }) ?? true
+        {
+            let around = buffer
+            buffer = []
+            do throws(GeoConvError) { try writeView(view, reportsWrap: false) } catch {}
+            made = buffer
+            buffer = around
+        }
+        documentView = .some(made)
+        return made
     }
 
     /// The `<Schema>` of every field written, with `id` (nothing when there is no field).

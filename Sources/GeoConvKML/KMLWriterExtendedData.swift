@@ -347,7 +347,9 @@ extension KMLWriterState {
             }
             return
         }
-        if (existing == .int && type == .double) || (existing == .double && type == .int) {
+        // (A double field holds an int as it is: nothing changes, the start included.)
+        if existing == .double && type == .int { return }
+        if existing == .int && type == .double {
             schema.values[field] = .double
         } else {
             schema.values[field] = .string

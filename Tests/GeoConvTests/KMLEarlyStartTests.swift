@@ -4,10 +4,10 @@ import GeoConvTestSupport
 import Testing
 
 /// A KML file's start (root, styles, schema) written early, once the first megabyte of
-/// placemarks has shown it, with 16 KB of white space after it: a later feature that adds to
-/// it has it written again in that room, or, when it outgrows the room, the file rewritten.
-/// The file must be what the held-body path writes (to memory, where nothing is rewritten),
-/// with the room's white space before the first placemark when the start fitted in it.
+/// placemarks has shown it, padded with white space to 32 KB: a later feature that adds to it
+/// has it written again there, or, when it outgrows the 32 KB, the file rewritten. The file
+/// must be what the held-body path writes (to memory, where nothing is rewritten), with the
+/// white space before the first placemark when the start fitted, whatever `--jobs`.
 @Suite("KML start written early")
 struct KMLEarlyStartTests {
     /// 15,000 small points (about 2 MB of KML), and from `lateFrom` on, features that add
@@ -19,7 +19,7 @@ struct KMLEarlyStartTests {
         for k in 0..<lateStyles {
             // Each a style of its own (about 100 bytes in the start).
             let colour = String(0x100000 + k * 37, radix: 16)
-            features[12_000 + k] =
+            features[11_000 + k] =
                 ##"{"type":"Feature","properties":{"n":\##(k),"marker-color":"#\##(colour)"},"##
                 + ##""geometry":{"type":"Point","coordinates":[1,2]}}"##
         }
@@ -34,8 +34,8 @@ struct KMLEarlyStartTests {
     }
 
     @Test(
-        "The same file whether the start stays, changes just after it is written, or changes near the end",
-        arguments: [nil, 9_000, 14_990])
+        "The same file whether the start stays, changes about when it is written, just after, or near the end",
+        arguments: [nil, 7_000, 7_200, 9_000, 14_990])
     func sameBytes(lateFrom: Int?) throws {
         let input = Self.input(lateFrom: lateFrom)
         var options = ConversionOptions(inputFormat: .geoJSON, outputFormat: .kml)
@@ -46,8 +46,18 @@ struct KMLEarlyStartTests {
         let written = try Converter().convert(input, to: .file(path), options: options)
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(bytes.count > 1 << 21, "big enough to be written early: \(bytes.count)")
-        #expect(Self.withoutRoom(bytes, room: 16 << 10) == held.output)
+        #expect(Self.withoutRoom(bytes, room: 32 << 10) == held.output)
+        // The white space ends where it began: 32 KB into the file.
+        let firstPlacemark = bytes.indices.first { bytes[$0...].starts(with: Array("<Placemark".utf8)) }
+        #expect(firstPlacemark == 32 << 10)
         #expect(written.diagnostics.summary == held.diagnostics.summary)
+        // One thread writes the start early at another feature than two (the end of a run):
+        // the same bytes.
+        options.jobs = 1
+        let onePath = directory.appendingPathComponent("one.kml").path
+        _ = try Converter().convert(input, to: .file(onePath), options: options)
+        let sameAsOneThread = try [UInt8](Data(contentsOf: URL(fileURLWithPath: onePath))) == bytes
+        #expect(sameAsOneThread, "--jobs 1 and --jobs 2 write different files")
         let text = String(decoding: bytes.prefix(4096), as: UTF8.self)
         if lateFrom != nil {
             // What the late features added is in the start.
@@ -63,8 +73,8 @@ struct KMLEarlyStartTests {
 
     @Test("A start that outgrows its room: the file rewritten, with no room left in it")
     func outgrownRoom() throws {
-        // 400 late styles: about 28 KB of start, more than the room holds.
-        let input = Self.input(lateFrom: 14_000, lateStyles: 400)
+        // 600 late styles: about 42 KB of start, more than the 32 KB hold.
+        let input = Self.input(lateFrom: 14_000, lateStyles: 600)
         var options = ConversionOptions(inputFormat: .geoJSON, outputFormat: .kml)
         options.jobs = 2
         let held = try Converter().convert(input, to: .memory, options: options)
@@ -74,7 +84,44 @@ struct KMLEarlyStartTests {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(bytes == held.output)
         let styles = String(decoding: bytes.prefix(64 << 10), as: UTF8.self).components(separatedBy: "<Style id=")
-        #expect(styles.count - 1 == 402)
+        #expect(styles.count - 1 == 602)
+    }
+
+    @Test("The document's view is made once, before the root: its gx namespace declared, its roll reported once")
+    func documentView() throws {
+        // 15,000 placemarks (about 2 MB: written early), the last 300 each with a style of its own.
+        var placemarks: [String] = []
+        for i in 0..<15_000 {
+            let style =
+                i >= 14_700
+                ? "<Style><IconStyle><color>ff\(String(0x10_0000 + i, radix: 16))</color></IconStyle></Style>" : ""
+            placemarks.append(
+                "<Placemark><name>p\(i)</name>\(style)"
+                    + "<Point><coordinates>\(i % 360 - 180),0</coordinates></Point></Placemark>"
+            )
+        }
+        let kml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>
+            <LookAt><longitude>10</longitude><latitude>20</latitude><range>1000</range><roll>5</roll>\
+            <gx:altitudeMode>clampToSeaFloor</gx:altitudeMode></LookAt>
+            \(placemarks.joined(separator: "\n"))
+            </Document></kml>
+            """
+        let input = InputSource.memory(Array(kml.utf8), name: "view.kml")
+        let directory = try Fixtures.temporaryDirectory()
+        for (jobs, target) in [(1, "memory"), (1, "file"), (2, "file")] {
+            var options = ConversionOptions(inputFormat: .kml, outputFormat: .kml)
+            options.jobs = jobs
+            let path = directory.appendingPathComponent("out-\(jobs).kml").path
+            let report = try Converter().convert(input, to: target == "file" ? .file(path) : .memory, options: options)
+            let bytes = target == "file" ? try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) : report.output
+            let start = String(decoding: bytes.prefix(200), as: UTF8.self)
+            #expect(start.contains(#"xmlns:gx="http://www.google.com/kml/ext/2.2""#), "\(target), --jobs \(jobs)")
+            let rolls = report.diagnostics.summary.filter { $0.contains("<roll>") }
+            #expect(rolls.count == 1 && !rolls[0].contains(" times)"), "\(target), --jobs \(jobs): \(rolls)")
+            #expect(XMLSchemaValidation.errors(in: bytes, schema: XMLSchemaValidation.kmlSchema).isEmpty)
+        }
     }
 
     /// `bytes` with the white space between the start and the first placemark taken out,
