@@ -33,10 +33,36 @@ extension Converter {
         reading.selection.properties = nil
         reading.selection.explodesCollections = false
         reading.selection.dimension = nil
+        if try readClassValuesInRuns(input, options: reading, into: &making) { return try making.classes() }
         var loading = try FeatureLoading(
             input, options: reading, converter: self, reprojectingToWGS84: false, diagnostics: DiagnosticLog())
         while try loading.next({ (feature: inout Feature) in making.add(feature) }) {}
         return try making.classes()
+    }
+
+    /// The first reading on every core (`ClassValueRuns`), where the input's reader cuts runs
+    /// and no `--limit` asks for the first features only; `false` when it was not made.
+    private func readClassValuesInRuns(
+        _ input: InputSource, options: ConversionOptions, into making: inout ClassMaking
+    ) throws(GeoConvError) -> Bool {
+        let jobs = max(1, options.jobs ?? ConversionOptions.defaultJobs)
+        // (A --bbox in another CRS is reprojected per run: the conversion reads it on one thread too.)
+        guard jobs >= 2, options.selection.limit == nil, options.selection.boundingBoxCRS == nil else { return false }
+        let reader = try ByteReader(input)
+        let format = try inputFormat(for: input, reader: reader, options: options)
+        guard let makeRunReader = format.reading?.runs else { return false }
+        let readerOptions = format.readerOptions(options, for: input)
+        let selection = try selectionTransforms(options)
+        let sourceCRS = options.sourceCRS
+        let runs = ClassValueRuns(
+            jobs: jobs, inputName: input.displayName, size: max(16, readerOptions.chunkBytes / 4),
+            field: making.field, makeTransforms: { selection() + [GeographicRangeCheck(sourceCRS: sourceCRS)] })
+        do throws(GeoConvError) {
+            var runReader = try makeRunReader(reader, readerOptions, DiagnosticLog())
+            return try runs.read(&runReader, into: &making)
+        } catch {
+            throw error.location?.file == nil ? error.inFile(input.displayName) : error
+        }
     }
 }
 
@@ -45,7 +71,7 @@ struct ClassMaking {
     let classification: Classification
     let diagnostics: DiagnosticLog
     /// The property classified, its name resolved once.
-    private let field: FieldReference
+    let field: FieldReference
     /// Numbers (at most `sampleSize`: a uniform sample beyond).
     private var numbers: [Double] = []
     private var numbersSeen = 0
@@ -67,9 +93,12 @@ struct ClassMaking {
         field = FieldReference(classification.property)
     }
 
-    mutating func add(_ feature: Feature) {
+    mutating func add(_ feature: Feature) { add(FeatureClasses.value(of: field, in: feature)) }
+
+    /// Adds a feature's value of the property (`FeatureClasses.value(of:in:)`).
+    mutating func add(_ value: WhereExpression.Value) {
         var number: Double
-        switch FeatureClasses.value(of: field, in: feature) {
+        switch value {
         case .null: return
         case .number(let n): number = n
         case .string(let text):
