@@ -71,7 +71,7 @@ struct FeatureLoading {
 
     /// The error with the input's name in its location, where the reader gave none (a place
     /// without a file, or no place: a strict warning about the header).
-    private static func located(_ error: GeoConvError, in name: String) -> GeoConvError {
+    static func located(_ error: GeoConvError, in name: String) -> GeoConvError {
         error.location?.file == nil ? error.inFile(name) : error
     }
 }

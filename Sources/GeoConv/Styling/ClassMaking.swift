@@ -61,7 +61,7 @@ extension Converter {
             var runReader = try makeRunReader(reader, readerOptions, DiagnosticLog())
             return try runs.read(&runReader, into: &making)
         } catch {
-            throw error.location?.file == nil ? error.inFile(input.displayName) : error
+            throw FeatureLoading.located(error, in: input.displayName)
         }
     }
 }
