@@ -275,6 +275,14 @@ public struct Style: Hashable, Sendable {
 
     public func hash(into hasher: inout Hasher) { hasher.combine(fields) }
 
+    /// The identity of the box the fields live in (`nil` while nothing is specified): a copy
+    /// of a style, unchanged since, has its identity. Valid while a style holding the box
+    /// lives; no reference is counted to tell.
+    package var boxIdentity: ObjectIdentifier? {
+        guard let box else { return nil }
+        return ObjectIdentifier(box)
+    }
+
     /// Whether a writer may write `other` as it wrote this style: the same box, or equal
     /// fields none of which is a negative zero (equal to zero, and written `-0`).
     package func writesAs(_ other: Style) -> Bool {

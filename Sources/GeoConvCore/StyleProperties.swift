@@ -454,7 +454,9 @@ package struct MergedProperties {
         // alone: the memo's when the style is the one it was made for.
         let memoized = end > StyleProperties.titleAndSnippet && present >> StyleProperties.titleAndSnippet == 0
         if memoized { end = StyleProperties.titleAndSnippet }
-        for index in 0..<end {
+        // (Without a title and a snippet their mappings write nothing: not called.)
+        let start = feature.title == nil && feature.snippet == nil ? min(StyleProperties.titleAndSnippet, end) : 0
+        for index in start..<end {
             guard let wanted = mappings[index].write(feature) else { continue }
             if index < 2, case .string(let text) = wanted,
                 base.contains(where: {

@@ -107,6 +107,9 @@ final class KMLWriterState {
     /// The last model style written by itself (`writeStyle`: a feature with no property the
     /// writer asks for), as an overlay's or not, and the `<Style>` text it made (`nil`: none).
     @exclusivity(unchecked) var lastStyle: (style: Style, isOverlay: Bool, xml: String?)?
+    /// `lastStyle`'s box identity, whether it was an overlay's, and its text: a feature whose
+    /// style is a copy of it is told without counting references.
+    @exclusivity(unchecked) var lastStyleIdentity: (box: ObjectIdentifier, isOverlay: Bool, xml: String?)?
     /// The last shared style's text asked for and its id (`sharedStyle(_:)`).
     @exclusivity(unchecked) var lastSharedStyle: (xml: String, id: String)?
     @exclusivity(unchecked) var folders: [String] = []

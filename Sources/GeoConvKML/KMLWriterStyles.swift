@@ -5,6 +5,14 @@ internal import GeoConvXML
 /// with ids that stay unique beside the document's own).
 extension KMLWriterState {
     func writeStyle(_ feature: Feature, isOverlay: Bool) throws(GeoConvError) {
+        // The very style written last, a copy of its box (not empty: it was written), by its
+        // model style alone: rules and classes give thousands one style.
+        if !hasAskedProperties, let last = lastStyleIdentity, last.isOverlay == isOverlay,
+            feature.style.boxIdentity == last.box
+        {
+            if let xml = last.xml { referTo(xml) }
+            return
+        }
         // Nothing to draw and nothing KML keeps as style: most features.
         if feature.style.isEmpty && !hasAskedProperties { return }
         if !hasAskedProperties, let last = lastStyle, last.isOverlay == isOverlay, feature.style.writesAs(last.style) {
@@ -51,7 +59,7 @@ extension KMLWriterState {
             !hasAskedProperties && feature.style.spans.isEmpty && feature.style.opacity == nil
             && feature.style.zIndex == nil && feature.style.infoWindowAnchor == nil
         guard !style.isEmpty || highlightID != nil else {
-            if remembers { lastStyle = (feature.style, isOverlay, nil) }
+            if remembers { remember(feature.style, isOverlay: isOverlay, xml: nil) }
             // A reference to a style the document does not hold (another file's, or one the
             // source left out) is written as it is: Google Earth and GDAL keep it so.
             if let url = property("styleUrl", of: feature)?.stringValue, !url.isEmpty {
@@ -63,7 +71,7 @@ extension KMLWriterState {
         }
         guard let highlightID else {
             let xml = text(of: style)
-            if remembers { lastStyle = (feature.style, isOverlay, xml) }
+            if remembers { remember(feature.style, isOverlay: isOverlay, xml: xml) }
             if preferred == nil { return referTo(xml) }
             let id = try sharedStyle(xml, preferred: preferred)
             append(text: "<styleUrl>#\(XMLEscaping.text(id))</styleUrl>")
@@ -127,6 +135,12 @@ extension KMLWriterState {
 
     /// The placemark's reference to the shared style with this XML, which no source named:
     /// its `styleUrl`, or, in a records writer, its place for the document's writer to fill.
+    /// Keeps `style` as the last one written by itself (`lastStyle`), with its identity.
+    private func remember(_ style: Style, isOverlay: Bool, xml: String?) {
+        lastStyle = (style, isOverlay, xml)
+        lastStyleIdentity = style.boxIdentity.map { ($0, isOverlay, xml) }
+    }
+
     private func referTo(_ xml: String) {
         if styleReferences != nil {
             styleReferences?.append(StyleReference(offset: buffer.count, xml: xml))

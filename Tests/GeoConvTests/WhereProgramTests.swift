@@ -47,6 +47,32 @@ struct WhereProgramTests {
         #expect(features.map { first.matches($0) } == expected.map { $0[0] })
     }
 
+    @Test("A property compared with a number, on either side, answers as comparing two values does")
+    func numberComparisons() throws {
+        let selectors = try ["n < 3", "3 > n", "3 <= n", "n = 2.5", "n <> 2", "2.5 = n"].map {
+            (text) throws(GeoConvError) in try WhereExpression(text)
+        }
+        var program = WhereProgram(selectors)
+        // (The keys in another order from feature to feature: `n` is looked for where the
+        // feature before had it, then wherever it is.)
+        let cases: [(JSONObject, [Bool])] = [
+            (["a": 1, "n": 1], [true, true, false, false, true, false]),
+            (["n": "2.5", "a": 1], [true, true, false, true, true, true]),
+            (["n": " 4 "], [false, false, true, false, true, false]),
+            (["a": 1, "b": 2, "n": "x"], [false, false, false, false, false, false]),
+            (["n": .null], [false, false, false, false, false, false]),
+            (["n": true], [true, true, false, false, true, false]),
+            (["a": 1], [false, false, false, false, false, false]),
+            (["N": 5, "a": 1], [false, false, true, false, true, false]),
+            (["a": 1, "n": 2], [true, true, false, false, false, false]),
+        ]
+        var matched: [Bool] = []
+        for (properties, answers) in cases {
+            program.evaluate(Self.feature(properties), into: &matched)
+            #expect(matched == answers, "\(properties)")
+        }
+    }
+
     @Test("Names String calls equal but written apart (NFC, NFD) are read apart, as one selector each reads them")
     func namesByBytes() throws {
         // `Café` (NFC) is found by `café` (NFC) through the case-folded comparison, which

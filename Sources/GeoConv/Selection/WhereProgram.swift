@@ -12,6 +12,10 @@ struct WhereProgram {
         case or(Int, Int)
         case not(Int)
         case compare(Int, WhereExpression.Comparison, Int)
+        /// A property compared with a number written in the selector (`id < 300000`), the
+        /// common case, without the number made a value each time: `flipped` when the number
+        /// is on the left (`300000 > id`).
+        case compareNumber(field: Int, WhereExpression.Comparison, Double, flipped: Bool)
         case isNull(Int)
         case isIn(Int, Range<Int>)
         case like(Int, pattern: Int, ignoringCase: Bool)
@@ -31,13 +35,21 @@ struct WhereProgram {
     private var fields: [FieldReference] = []
     /// Each selector's first step; `nil` for one that matches every feature (`*`).
     private var roots: [Int?] = []
-    /// The values read from the feature at hand, by field slot (`nil`: not read yet).
-    private var values: [WhereExpression.Value?] = []
+    /// The values read, by field slot: the feature at hand's where `readIn` holds this
+    /// feature's `generation` (counted, not reset, from feature to feature).
+    private var values: [WhereExpression.Value] = []
+    private var readIn: [UInt32] = []
+    private var generation: UInt32 = 0
+    /// For each field, where the last feature had it among its properties: features mostly
+    /// repeat the one before's keys in its order, so the key there is tried before hashing.
+    private var hints: [Int] = []
 
     /// The program of `selectors`, in order (`nil`: every feature matches).
     init(_ selectors: [WhereExpression?]) {
         for selector in selectors { roots.append(selector.map { add($0.root) }) }
-        values = Array(repeating: nil, count: fields.count)
+        values = Array(repeating: .null, count: fields.count)
+        readIn = Array(repeating: 0, count: fields.count)
+        hints = Array(repeating: 0, count: fields.count)
     }
 
     /// The number of selectors.
@@ -45,7 +57,7 @@ struct WhereProgram {
 
     /// Evaluates every selector on `feature`: `matched[i]` says whether selector `i` matches.
     mutating func evaluate(_ feature: Feature, into matched: inout [Bool]) {
-        for slot in values.indices { values[slot] = nil }
+        nextFeature()
         if matched.count != roots.count { matched = Array(repeating: false, count: roots.count) }
         for index in roots.indices {
             if let root = roots[index] {
@@ -58,9 +70,19 @@ struct WhereProgram {
 
     /// Whether `feature` matches the first selector (a program of one: `--where`).
     mutating func matches(_ feature: Feature) -> Bool {
-        for slot in values.indices { values[slot] = nil }
+        nextFeature()
         guard let root = roots.first else { return true }
         return root.map { evaluate(step: $0, feature) } ?? true
+    }
+
+    /// Forgets the values read from the feature before.
+    private mutating func nextFeature() {
+        generation &+= 1
+        if generation == 0 {
+            // (Once in 2^32 features: no slot may look read in the generation starting again.)
+            for slot in readIn.indices { readIn[slot] = 0 }
+            generation = 1
+        }
     }
 
     // MARK: Making
@@ -71,6 +93,10 @@ struct WhereProgram {
         case .and(let a, let b): step = .and(add(a), add(b))
         case .or(let a, let b): step = .or(add(a), add(b))
         case .not(let a): step = .not(add(a))
+        case .compare(.field(let field), let comparison, .number(let n)):
+            step = .compareNumber(field: slot(of: field), comparison, n, flipped: false)
+        case .compare(.number(let n), let comparison, .field(let field)):
+            step = .compareNumber(field: slot(of: field), comparison, n, flipped: true)
         case .compare(let a, let comparison, let b): step = .compare(add(a), comparison, add(b))
         case .isNull(let a): step = .isNull(add(a))
         case .isIn(let a, let list):
@@ -88,23 +114,25 @@ struct WhereProgram {
 
     private mutating func add(_ operand: WhereExpression.Operand) -> Int {
         switch operand {
-        case .field(let field):
-            // (Names as typed, byte for byte: two spellings String calls equal, NFC and NFD,
-            // may find different properties by the case-folded comparison.)
-            let slot =
-                fields.firstIndex {
-                    $0.modelField == field.modelField && $0.name.utf8.elementsEqual(field.name.utf8)
-                }
-                ?? {
-                    fields.append(field)
-                    return fields.count - 1
-                }()
-            operands.append(.field(slot))
+        case .field(let field): operands.append(.field(slot(of: field)))
         case .string(let s): operands.append(.constant(.string(s)))
         case .number(let n): operands.append(.constant(.number(n)))
         case .null: operands.append(.constant(.null))
         }
         return operands.count - 1
+    }
+
+    /// The slot of `field` in `fields`, added when new.
+    private mutating func slot(of field: FieldReference) -> Int {
+        // (Names as typed, byte for byte: two spellings String calls equal, NFC and NFD,
+        // may find different properties by the case-folded comparison.)
+        if let slot = fields.firstIndex(where: {
+            $0.modelField == field.modelField && $0.name.utf8.elementsEqual(field.name.utf8)
+        }) {
+            return slot
+        }
+        fields.append(field)
+        return fields.count - 1
     }
 
     // MARK: Evaluating
@@ -117,6 +145,19 @@ struct WhereProgram {
         case .compare(let a, let comparison, let b):
             let order = WhereExpression.compare(value(a, feature), value(b, feature))
             return order.map { comparison.holds(for: $0) } ?? false
+        case .compareNumber(let slot, let comparison, let number, let flipped):
+            // As `WhereExpression.compare` with a number: text read as a number, null none.
+            let x: Double
+            readField(slot, feature)
+            switch values[slot] {
+            case .number(let n): x = n
+            case .string(let text):
+                guard case .number(let n)? = WhereExpression.Value.number(from: text) else { return false }
+                x = n
+            case .null: return false
+            }
+            guard let order = x < number ? -1 : (x > number ? 1 : (x == number ? 0 : nil)) else { return false }
+            return comparison.holds(for: flipped ? -order : order)
         case .isNull(let a):
             if case .null = value(a, feature) { return true }
             return false
@@ -135,10 +176,31 @@ struct WhereProgram {
         switch operands[index] {
         case .constant(let value): return value
         case .field(let slot):
-            if let value = values[slot] { return value }
-            let value = WhereExpression.value(of: fields[slot], in: feature)
-            values[slot] = value
-            return value
+            readField(slot, feature)
+            return values[slot]
         }
+    }
+
+    /// Reads field `slot` from `feature` into `values`, once per feature.
+    @inline(__always) private mutating func readField(_ slot: Int, _ feature: Feature) {
+        guard readIn[slot] != generation else { return }
+        values[slot] = read(slot, feature)
+        readIn[slot] = generation
+    }
+
+    /// The value of field `slot` in `feature` (`WhereExpression.value(of:in:)`), its key
+    /// tried first where the last feature had it: the same property the lookup would find,
+    /// as keys are unique.
+    private mutating func read(_ slot: Int, _ feature: Feature) -> WhereExpression.Value {
+        let name = fields[slot].name
+        let hint = hints[slot]
+        if hint < feature.properties.count, feature.properties.keys[hint] == name {
+            return WhereExpression.Value(feature.properties.values[hint])
+        }
+        if let index = feature.properties.index(forKey: name) {
+            hints[slot] = index
+            return WhereExpression.Value(feature.properties.values[index])
+        }
+        return WhereExpression.value(of: fields[slot], in: feature)
     }
 }

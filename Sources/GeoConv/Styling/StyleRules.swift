@@ -40,6 +40,8 @@ public struct StyleRules: FeatureTransform, Sendable {
     private let tally: Tally
     /// The assignment setting each slot for the current feature (`-1`: none). Reused.
     private var slots: [Int]
+    /// The slots `slots` has an assignment in. Reused.
+    private var setSlots: [Int] = []
     /// For each assignment set on the current feature, the one it replaced in its slot
     /// (`-1`: none): where a `{property}` gives this feature no value, the earlier rule's
     /// holds. Reused; read only along the chain from `slots`.
@@ -48,6 +50,13 @@ public struct StyleRules: FeatureTransform, Sendable {
     private var told: Tally.State
     /// Styles made for a set of matched rules, on a feature that had none.
     private var cache: [UInt64: Style] = [:]
+    /// The last set of matched rules looked up in `cache`, and its style: features mostly
+    /// match the rules the one before matched.
+    private var lastMask: UInt64?
+    private var lastCached = Style()
+    /// Whether any rule sets a key kept as a property or the title (`label`, `label-scale`,
+    /// `hidden`, the `highlight.` keys): else `applyProperties` has nothing to do.
+    private let setsProperties: Bool
     /// The rules' selectors, evaluated together (a property read once per feature).
     private var program: WhereProgram
     /// Which rules the feature at hand matched. Reused.
@@ -78,6 +87,7 @@ public struct StyleRules: FeatureTransform, Sendable {
         program = WhereProgram(rules.map(\.selector))
         matches = Array(repeating: false, count: rules.count)
         assignmentSlots = all.map(Slot.index(of:))
+        setsProperties = all.contains { $0.highlight || [.label, .labelScale, .hidden].contains($0.key) }
     }
 
     /// The rules written in `texts` (`--style` flags, a style file's lines), in order.
@@ -137,7 +147,9 @@ public struct StyleRules: FeatureTransform, Sendable {
         program.evaluate(feature, into: &matches)
         for index in rules.indices where matches[index] {
             if !matched {
-                for slot in slots.indices { slots[slot] = -1 }
+                // (Only the slots the feature before set hold an assignment.)
+                for slot in setSlots { slots[slot] = -1 }
+                setSlots.removeAll(keepingCapacity: true)
                 matched = true
             }
             if !told.matched[index] { tell(matchedRule: index) }
@@ -146,6 +158,7 @@ public struct StyleRules: FeatureTransform, Sendable {
             for assignment in ranges[index] {
                 let slot = assignmentSlots[assignment]
                 replaced[assignment] = slots[slot]
+                if slots[slot] < 0 { setSlots.append(slot) }
                 slots[slot] = assignment
                 // (Every matched key, not only the last of its slot: an earlier rule's value
                 // holds where a later {property} gives none.)
@@ -160,13 +173,19 @@ public struct StyleRules: FeatureTransform, Sendable {
             }
             return nil
         }
-        if cacheable, let style = cache[mask] {
+        if cacheable, lastMask == mask {
+            feature.style = lastCached
+        } else if cacheable, let style = cache[mask] {
             feature.style = style
+            (lastMask, lastCached) = (mask, style)
         } else {
             try applyStyle(to: &feature, diagnostics: diagnostics)
-            if cacheable { cache[mask] = feature.style }
+            if cacheable {
+                cache[mask] = feature.style
+                (lastMask, lastCached) = (mask, feature.style)
+            }
         }
-        try applyProperties(to: &feature, diagnostics: diagnostics)
+        if setsProperties { try applyProperties(to: &feature, diagnostics: diagnostics) }
         return nil
     }
 
