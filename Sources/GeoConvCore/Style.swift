@@ -134,7 +134,7 @@ public struct Style: Hashable, Sendable {
     }
 
     /// The box the fields live in; shared between copies until one of them changes a field.
-    final class Box: @unchecked Sendable {  // never changed while shared (copy on write)
+    @usableFromInline final class Box: @unchecked Sendable {  // never changed while shared (copy on write)
         var fields: Fields
 
         /// Whether every field is unset: read in place, field by field (`fields == Fields()`
@@ -163,8 +163,8 @@ public struct Style: Hashable, Sendable {
         init(_ fields: Fields) { self.fields = fields }
     }
 
-    /// `nil` while nothing was ever specified.
-    private var box: Box?
+    /// `nil` while nothing was ever specified. (Not private: `boxIdentity` is inlined.)
+    @usableFromInline var box: Box?
 
     /// The fields, read.
     var fields: Fields { box?.fields ?? Fields() }
@@ -278,7 +278,7 @@ public struct Style: Hashable, Sendable {
     /// The identity of the box the fields live in (`nil` while nothing is specified): a copy
     /// of a style, unchanged since, has its identity. Valid while a style holding the box
     /// lives; no reference is counted to tell.
-    package var boxIdentity: ObjectIdentifier? {
+    @inlinable package var boxIdentity: ObjectIdentifier? {
         guard let box else { return nil }
         return ObjectIdentifier(box)
     }

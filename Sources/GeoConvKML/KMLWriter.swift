@@ -110,6 +110,13 @@ final class KMLWriterState {
     /// `lastStyle`'s box identity, whether it was an overlay's, and its text: a feature whose
     /// style is a copy of it is told without counting references.
     @exclusivity(unchecked) var lastStyleIdentity: (box: ObjectIdentifier, isOverlay: Bool, xml: String?)?
+    /// The style box `styleOnlyInElements` asked of last, the style (kept, so that the
+    /// identity stays its own), whether its fields are all written as elements and whether
+    /// it is empty.
+    @exclusivity(unchecked) var elementsOnlyIdentity: ObjectIdentifier?
+    @exclusivity(unchecked) var elementsOnlyStyle = Style()
+    @exclusivity(unchecked) var elementsOnlyAnswer = true
+    @exclusivity(unchecked) var elementsOnlyEmpty = true
     /// The last shared style's text asked for and its id (`sharedStyle(_:)`).
     @exclusivity(unchecked) var lastSharedStyle: (xml: String, id: String)?
     @exclusivity(unchecked) var folders: [String] = []

@@ -27,7 +27,7 @@ extension KMLWriterState {
         // The properties as the model's fields merge into them: the feature's own, untouched,
         // when the model adds nothing (most features).
         let textsDropped =
-            if feature.title == nil, feature.snippet == nil, Self.styleOnlyInElements(feature) {
+            if feature.title == nil, feature.snippet == nil, styleOnlyInElements(feature) {
                 try writeProperties(feature.properties, of: feature, element: element, data: &data)
             } else {
                 try writeProperties(StyleProperties.merged(feature), of: feature, element: element, data: &data)
@@ -78,12 +78,20 @@ extension KMLWriterState {
     /// Whether the feature's style adds nothing to its ExtendedData: it has no style, or only
     /// fields KML writes as elements, and no property speaks of style (which the model's
     /// fields would replace). Its own properties are then written as they are.
-    static func styleOnlyInElements(_ feature: Feature) -> Bool {
-        let style = feature.style
-        if style.isEmpty { return true }
-        return style.markerSymbol == nil && style.markerSize == nil && style.spans.isEmpty
-            && style.infoWindowAnchor == nil && style.opacity == nil && style.zIndex == nil
-            && !StyleProperties.mentionsStyle(feature.properties)
+    func styleOnlyInElements(_ feature: Feature) -> Bool {
+        // (The style's part asked once per style box: rules and classes give thousands one.)
+        guard let identity = feature.style.boxIdentity else { return true }
+        if identity != elementsOnlyIdentity {
+            let style = feature.style
+            elementsOnlyAnswer =
+                style.isEmpty
+                || (style.markerSymbol == nil && style.markerSize == nil && style.spans.isEmpty
+                    && style.infoWindowAnchor == nil && style.opacity == nil && style.zIndex == nil)
+            elementsOnlyEmpty = style.isEmpty
+            elementsOnlyStyle = style
+            elementsOnlyIdentity = identity
+        }
+        return elementsOnlyAnswer && (elementsOnlyEmpty || !StyleProperties.mentionsStyle(feature.properties))
     }
 
     /// Appends `properties` (the feature's, merged with the model's fields) as SimpleData to
