@@ -133,11 +133,21 @@ extension KMLWriterState {
         buffer.removeAll(keepingCapacity: true)
         var start = 0
         records.bytes.withUnsafeBufferPointer { bytes in
+            // (The reference to the last style named, made once: placemarks styled alike
+            // come in runs.)
+            var last: (xml: String, reference: [UInt8])?
             for reference in facts.styles {
                 buffer.append(contentsOf: bytes[start..<reference.offset])
-                append("<styleUrl>#")
-                XMLEscaping.appendText(sharedStyle(reference.xml), to: &buffer)
-                append("</styleUrl>")
+                if let last, last.xml == reference.xml {
+                    buffer.append(contentsOf: last.reference)
+                } else {
+                    var made: [UInt8] = []
+                    KMLWriterState.append("<styleUrl>#", to: &made)
+                    XMLEscaping.appendText(sharedStyle(reference.xml), to: &made)
+                    KMLWriterState.append("</styleUrl>", to: &made)
+                    buffer.append(contentsOf: made)
+                    last = (reference.xml, made)
+                }
                 start = reference.offset
             }
             buffer.append(contentsOf: bytes[start...])

@@ -194,12 +194,13 @@ struct WhereProgram {
     private mutating func read(_ slot: Int, _ feature: Feature) -> WhereExpression.Value {
         let name = fields[slot].name
         let hint = hints[slot]
-        if hint < feature.properties.count, feature.properties.keys[hint] == name {
-            return WhereExpression.Value(feature.properties.values[hint])
+        let properties = feature.properties  // (read out of the feature's storage once)
+        if hint < properties.count, properties.keys[hint] == name {
+            return WhereExpression.Value(properties.values[hint])
         }
-        if let index = feature.properties.index(forKey: name) {
+        if let index = properties.index(forKey: name) {
             hints[slot] = index
-            return WhereExpression.Value(feature.properties.values[index])
+            return WhereExpression.Value(properties.values[index])
         }
         return WhereExpression.value(of: fields[slot], in: feature)
     }
