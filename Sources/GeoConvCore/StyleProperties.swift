@@ -432,11 +432,13 @@ package struct MergedProperties {
     package init(_ feature: borrowing Feature, memo: inout StyleMemo) {
         let base = feature.properties
         self.base = base
+        // (Asked once: each question of the feature's style counts a reference to its box.)
+        let styleIsEmpty = feature.style.isEmpty
         // Every mapping writes nothing when the model says nothing: the properties stand.
-        if feature.title == nil, feature.snippet == nil, feature.style.isEmpty { return }
+        if feature.title == nil, feature.snippet == nil, styleIsEmpty { return }
         // The common case of rows read from a table: no style, and the title (snippet) carried
         // by a property of the user's (`name`, `NAME`): nothing to merge.
-        if feature.style.isEmpty, feature.title.map({ TitleProperties.isCarried($0, as: .title, in: base) }) ?? true,
+        if styleIsEmpty, feature.title.map({ TitleProperties.isCarried($0, as: .title, in: base) }) ?? true,
             feature.snippet.map({ TitleProperties.isCarried($0, as: .snippet, in: base) }) ?? true
         {
             return
@@ -449,7 +451,7 @@ package struct MergedProperties {
         let mappings = StyleProperties.mappingTable
         // (Past the title and snippet every mapping writes a style field: none without a
         // style. Loading each mapping's closure retains what every thread shares.)
-        var end = feature.style.isEmpty ? StyleProperties.titleAndSnippet : mappings.count
+        var end = styleIsEmpty ? StyleProperties.titleAndSnippet : mappings.count
         // Where no property already says a style field, the style's part is the style's
         // alone: the memo's when the style is the one it was made for.
         let memoized = end > StyleProperties.titleAndSnippet && present >> StyleProperties.titleAndSnippet == 0
@@ -478,7 +480,8 @@ package struct MergedProperties {
             }
         }
         if memoized {
-            if !memo.style.writesAs(feature.style) {
+            // (The very box the memo was made for, told by its identity, before the fields.)
+            if memo.style.boxIdentity != feature.style.boxIdentity, !memo.style.writesAs(feature.style) {
                 memo.added.removeAll(keepingCapacity: true)
                 for index in StyleProperties.titleAndSnippet..<mappings.count {
                     if let wanted = mappings[index].write(feature) {
