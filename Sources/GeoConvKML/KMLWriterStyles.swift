@@ -144,9 +144,19 @@ extension KMLWriterState {
     private func referTo(_ xml: String) {
         if styleReferences != nil {
             styleReferences?.append(StyleReference(offset: buffer.count, xml: xml))
-        } else {
-            append(text: "<styleUrl>#\(XMLEscaping.text(sharedStyle(xml)))</styleUrl>")
+            return
         }
+        // (The reference to the last style named, made once: an id, once given, stays.)
+        if let last = lastReference, last.xml == xml {
+            if !discards { buffer.append(contentsOf: last.bytes) }
+            return
+        }
+        var bytes: [UInt8] = []
+        Self.append("<styleUrl>#", to: &bytes)
+        XMLEscaping.appendText(sharedStyle(xml), to: &bytes)
+        Self.append("</styleUrl>", to: &bytes)
+        lastReference = (xml, bytes)
+        if !discards { buffer.append(contentsOf: bytes) }
     }
 
     /// The id of the shared `<Style>` with this XML for styles no source named: the first id
