@@ -164,7 +164,7 @@ public struct Style: Hashable, Sendable {
     }
 
     /// `nil` while nothing was ever specified. (Not private: `boxIdentity` is inlined.)
-    @usableFromInline var box: Box?
+    @usableFromInline private(set) var box: Box?
 
     /// The fields, read.
     var fields: Fields { box?.fields ?? Fields() }

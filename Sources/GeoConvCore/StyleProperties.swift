@@ -457,7 +457,7 @@ package struct MergedProperties {
         let memoized = end > StyleProperties.titleAndSnippet && present >> StyleProperties.titleAndSnippet == 0
         if memoized { end = StyleProperties.titleAndSnippet }
         // (Without a title and a snippet their mappings write nothing: not called.)
-        let start = feature.title == nil && feature.snippet == nil ? min(StyleProperties.titleAndSnippet, end) : 0
+        let start = feature.title == nil && feature.snippet == nil ? StyleProperties.titleAndSnippet : 0
         for index in start..<end {
             guard let wanted = mappings[index].write(feature) else { continue }
             if index < 2, case .string(let text) = wanted,

@@ -133,14 +133,15 @@ extension KMLWriterState {
         return sharedStyle(xml)
     }
 
-    /// The placemark's reference to the shared style with this XML, which no source named:
-    /// its `styleUrl`, or, in a records writer, its place for the document's writer to fill.
-    /// Keeps `style` as the last one written by itself (`lastStyle`), with its identity.
+    /// Keeps `style` as the last one written by itself (`lastStyle`), with its identity
+    /// (`lastStyleIdentity`, which `lastStyle` keeps its own: the two are written only here).
     private func remember(_ style: Style, isOverlay: Bool, xml: String?) {
         lastStyle = (style, isOverlay, xml)
         lastStyleIdentity = style.boxIdentity.map { ($0, isOverlay, xml) }
     }
 
+    /// The placemark's reference to the shared style with this XML, which no source named:
+    /// its `styleUrl`, or, in a records writer, its place for the document's writer to fill.
     private func referTo(_ xml: String) {
         if styleReferences != nil {
             styleReferences?.append(StyleReference(offset: buffer.count, xml: xml))

@@ -47,24 +47,28 @@ struct WhereProgramTests {
         #expect(features.map { first.matches($0) } == expected.map { $0[0] })
     }
 
-    @Test("A property compared with a number, on either side, answers as comparing two values does")
+    /// The last two selectors share `n`'s slot with the others and compare it through the
+    /// general path: `IS NULL`, and text read as a number against a number (`n < '3'`).
+    @Test("A property compared with a number, on either side, answers as WhereExpression.compare does")
     func numberComparisons() throws {
-        let selectors = try ["n < 3", "3 > n", "3 <= n", "n = 2.5", "n <> 2", "2.5 = n"].map {
+        let texts = ["n < 3", "3 > n", "3 <= n", "n = 2.5", "n <> 2", "2.5 = n", "n IS NULL", "n < '3'"]
+        let selectors = try texts.map {
             (text) throws(GeoConvError) in try WhereExpression(text)
         }
         var program = WhereProgram(selectors)
         // (The keys in another order from feature to feature: `n` is looked for where the
         // feature before had it, then wherever it is.)
         let cases: [(JSONObject, [Bool])] = [
-            (["a": 1, "n": 1], [true, true, false, false, true, false]),
-            (["n": "2.5", "a": 1], [true, true, false, true, true, true]),
-            (["n": " 4 "], [false, false, true, false, true, false]),
-            (["a": 1, "b": 2, "n": "x"], [false, false, false, false, false, false]),
-            (["n": .null], [false, false, false, false, false, false]),
-            (["n": true], [true, true, false, false, true, false]),
-            (["a": 1], [false, false, false, false, false, false]),
-            (["N": 5, "a": 1], [false, false, true, false, true, false]),
-            (["a": 1, "n": 2], [true, true, false, false, false, false]),
+            // (Text against text compares as text: " 4 " sorts before "3".)
+            (["a": 1, "n": 1], [true, true, false, false, true, false, false, true]),
+            (["n": "2.5", "a": 1], [true, true, false, true, true, true, false, true]),
+            (["n": " 4 "], [false, false, true, false, true, false, false, true]),
+            (["a": 1, "b": 2, "n": "x"], [false, false, false, false, false, false, false, false]),
+            (["n": .null], [false, false, false, false, false, false, true, false]),
+            (["n": true], [true, true, false, false, true, false, false, true]),
+            (["a": 1], [false, false, false, false, false, false, true, false]),
+            (["N": 5, "a": 1], [false, false, true, false, true, false, false, false]),
+            (["a": 1, "n": 2], [true, true, false, false, false, false, false, true]),
         ]
         var matched: [Bool] = []
         for (properties, answers) in cases {

@@ -13,8 +13,8 @@ struct WhereProgram {
         case not(Int)
         case compare(Int, WhereExpression.Comparison, Int)
         /// A property compared with a number written in the selector (`id < 300000`), the
-        /// common case, without the number made a value each time: `flipped` when the number
-        /// is on the left (`300000 > id`).
+        /// common case, with the property's number read in place and no operand looked up:
+        /// `flipped` when the number is on the left (`300000 > id`).
         case compareNumber(field: Int, WhereExpression.Comparison, Double, flipped: Bool)
         case isNull(Int)
         case isIn(Int, Range<Int>)
@@ -35,10 +35,10 @@ struct WhereProgram {
     private var fields: [FieldReference] = []
     /// Each selector's first step; `nil` for one that matches every feature (`*`).
     private var roots: [Int?] = []
-    /// The values read, by field slot: the feature at hand's where `readIn` holds this
+    /// The values read, by field slot: the feature at hand's where `readGeneration` holds this
     /// feature's `generation` (counted, not reset, from feature to feature).
     private var values: [WhereExpression.Value] = []
-    private var readIn: [UInt32] = []
+    private var readGeneration: [UInt32] = []
     private var generation: UInt32 = 0
     /// For each field, where the last feature had it among its properties: features mostly
     /// repeat the one before's keys in its order, so the key there is tried before hashing.
@@ -48,7 +48,7 @@ struct WhereProgram {
     init(_ selectors: [WhereExpression?]) {
         for selector in selectors { roots.append(selector.map { add($0.root) }) }
         values = Array(repeating: .null, count: fields.count)
-        readIn = Array(repeating: 0, count: fields.count)
+        readGeneration = Array(repeating: 0, count: fields.count)
         hints = Array(repeating: 0, count: fields.count)
     }
 
@@ -80,7 +80,7 @@ struct WhereProgram {
         generation &+= 1
         if generation == 0 {
             // (Once in 2^32 features: no slot may look read in the generation starting again.)
-            for slot in readIn.indices { readIn[slot] = 0 }
+            for slot in readGeneration.indices { readGeneration[slot] = 0 }
             generation = 1
         }
     }
@@ -183,9 +183,9 @@ struct WhereProgram {
 
     /// Reads field `slot` from `feature` into `values`, once per feature.
     @inline(__always) private mutating func readField(_ slot: Int, _ feature: Feature) {
-        guard readIn[slot] != generation else { return }
+        guard readGeneration[slot] != generation else { return }
         values[slot] = read(slot, feature)
-        readIn[slot] = generation
+        readGeneration[slot] = generation
     }
 
     /// The value of field `slot` in `feature` (`WhereExpression.value(of:in:)`), its key

@@ -41,7 +41,7 @@ public struct StyleRules: FeatureTransform, Sendable {
     /// The assignment setting each slot for the current feature (`-1`: none). Reused.
     private var slots: [Int]
     /// The slots `slots` has an assignment in. Reused.
-    private var setSlots: [Int] = []
+    private var filledSlots: [Int] = []
     /// For each assignment set on the current feature, the one it replaced in its slot
     /// (`-1`: none): where a `{property}` gives this feature no value, the earlier rule's
     /// holds. Reused; read only along the chain from `slots`.
@@ -50,8 +50,8 @@ public struct StyleRules: FeatureTransform, Sendable {
     private var told: Tally.State
     /// Styles made for a set of matched rules, on a feature that had none.
     private var cache: [UInt64: Style] = [:]
-    /// The last set of matched rules looked up in `cache`, and its style: features mostly
-    /// match the rules the one before matched.
+    /// The last set of matched rules found in `cache` or added to it, and its style: features
+    /// mostly match the rules the one before matched.
     private var lastMask: UInt64?
     private var lastCached = Style()
     /// Whether any rule sets a key kept as a property or the title (`label`, `label-scale`,
@@ -147,9 +147,9 @@ public struct StyleRules: FeatureTransform, Sendable {
         program.evaluate(feature, into: &matches)
         for index in rules.indices where matches[index] {
             if !matched {
-                // (Only the slots the feature before set hold an assignment.)
-                for slot in setSlots { slots[slot] = -1 }
-                setSlots.removeAll(keepingCapacity: true)
+                // (Only the slots the last feature that matched filled hold an assignment.)
+                for slot in filledSlots { slots[slot] = -1 }
+                filledSlots.removeAll(keepingCapacity: true)
                 matched = true
             }
             if !told.matched[index] { tell(matchedRule: index) }
@@ -158,7 +158,7 @@ public struct StyleRules: FeatureTransform, Sendable {
             for assignment in ranges[index] {
                 let slot = assignmentSlots[assignment]
                 replaced[assignment] = slots[slot]
-                if slots[slot] < 0 { setSlots.append(slot) }
+                if slots[slot] < 0 { filledSlots.append(slot) }
                 slots[slot] = assignment
                 // (Every matched key, not only the last of its slot: an earlier rule's value
                 // holds where a later {property} gives none.)
