@@ -117,7 +117,7 @@ final class KMLWriterState {
     @exclusivity(unchecked) var elementsOnlyStyle = Style()
     @exclusivity(unchecked) var elementsOnlyAnswer = true
     @exclusivity(unchecked) var elementsOnlyEmpty = true
-    /// The last shared style a placemark referred to, and its `<styleUrl>` (`referTo`).
+    /// The last shared style a placemark referred to, and its `<styleUrl>` (`styleURL(_:)`).
     @exclusivity(unchecked) var lastReference: (xml: String, bytes: [UInt8])?
     /// The last shared style's text asked for and its id (`sharedStyle(_:)`).
     @exclusivity(unchecked) var lastSharedStyle: (xml: String, id: String)?

@@ -1,7 +1,6 @@
 public import GeoConvCore
 public import GeoConvFormatKit
 import GeoConvIO
-internal import GeoConvXML
 
 /// Placemarks written on other threads (`--jobs`): most placemarks of a large file take
 /// nothing from what the document's writer has seen but the schema's field types, which
@@ -133,21 +132,9 @@ extension KMLWriterState {
         buffer.removeAll(keepingCapacity: true)
         var start = 0
         records.bytes.withUnsafeBufferPointer { bytes in
-            // (The reference to the last style named, made once: placemarks styled alike
-            // come in runs.)
-            var last: (xml: String, reference: [UInt8])?
             for reference in facts.styles {
                 buffer.append(contentsOf: bytes[start..<reference.offset])
-                if let last, last.xml == reference.xml {
-                    buffer.append(contentsOf: last.reference)
-                } else {
-                    var made: [UInt8] = []
-                    KMLWriterState.append("<styleUrl>#", to: &made)
-                    XMLEscaping.appendText(sharedStyle(reference.xml), to: &made)
-                    KMLWriterState.append("</styleUrl>", to: &made)
-                    buffer.append(contentsOf: made)
-                    last = (reference.xml, made)
-                }
+                buffer.append(contentsOf: styleURL(reference.xml))
                 start = reference.offset
             }
             buffer.append(contentsOf: bytes[start...])

@@ -147,17 +147,21 @@ extension KMLWriterState {
             styleReferences?.append(StyleReference(offset: buffer.count, xml: xml))
             return
         }
-        // (The reference to the last style named, made once: an id, once given, stays.)
-        if let last = lastReference, last.xml == xml {
-            if !discards { buffer.append(contentsOf: last.bytes) }
-            return
-        }
+        let reference = styleURL(xml)  // (the style named even into nowhere: its id is given)
+        if !discards { buffer.append(contentsOf: reference) }
+    }
+
+    /// The `<styleUrl>` naming the shared style with this XML (`sharedStyle(_:)`), made once
+    /// for the last style named: placemarks styled alike come in runs, and an id, once
+    /// given, stays.
+    func styleURL(_ xml: String) -> [UInt8] {
+        if let last = lastReference, last.xml == xml { return last.bytes }
         var bytes: [UInt8] = []
         Self.append("<styleUrl>#", to: &bytes)
         XMLEscaping.appendText(sharedStyle(xml), to: &bytes)
         Self.append("</styleUrl>", to: &bytes)
         lastReference = (xml, bytes)
-        if !discards { buffer.append(contentsOf: bytes) }
+        return bytes
     }
 
     /// The id of the shared `<Style>` with this XML for styles no source named: the first id

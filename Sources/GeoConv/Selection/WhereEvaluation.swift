@@ -36,13 +36,16 @@ extension WhereExpression {
     /// compare (a null, or a string that is not a number against a number).
     static func compare(_ a: Value, _ b: Value) -> Int? {
         switch (a, b) {
-        case (.number(let x), .number(let y)): return x < y ? -1 : (x > y ? 1 : (x == y ? 0 : nil))
+        case (.number(let x), .number(let y)): return order(x, y)
         case (.string(let x), .string(let y)): return compareIgnoringCase(x, y)
         case (.number, .string(let y)): return Value.number(from: y).flatMap { compare(a, $0) }
         case (.string(let x), .number): return Value.number(from: x).flatMap { compare($0, b) }
         default: return nil
         }
     }
+
+    /// -1, 0 or 1 as `x` is less than, equal to or greater than `y`; `nil` for a NaN.
+    static func order(_ x: Double, _ y: Double) -> Int? { x < y ? -1 : (x > y ? 1 : (x == y ? 0 : nil)) }
 
     /// SQL `LIKE`: `%` any run of characters, `_` one character (a whole UTF-8 sequence).
     static func like(_ text: ArraySlice<UInt8>, _ pattern: ArraySlice<UInt8>, ignoringCase: Bool) -> Bool {

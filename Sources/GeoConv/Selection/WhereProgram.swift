@@ -156,7 +156,7 @@ struct WhereProgram {
                 x = n
             case .null: return false
             }
-            guard let order = x < number ? -1 : (x > number ? 1 : (x == number ? 0 : nil)) else { return false }
+            guard let order = WhereExpression.order(x, number) else { return false }
             return comparison.holds(for: flipped ? -order : order)
         case .isNull(let a):
             if case .null = value(a, feature) { return true }
