@@ -115,7 +115,7 @@ let package = Package(
         .target(
             name: "GeoConvFormatKit",
             dependencies: [
-                "GeoConvCore", "GeoConvIO",
+                "GeoConvCore", "GeoConvIO", "GeoConvBytes",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
@@ -212,7 +212,7 @@ let package = Package(
         .target(
             name: "GeoConvRows",
             dependencies: [
-                "GeoConvCore", "GeoConvBytes", "GeoConvGeometryEncoding", "GeoConvIO",
+                "GeoConvCore", "GeoConvBytes", "GeoConvGeometryEncoding", "GeoConvIO", "GeoConvFormatKit",
                 .product(name: "HeapModule", package: "swift-collections"),
             ],
             swiftSettings: strictSwift

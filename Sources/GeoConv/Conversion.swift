@@ -28,6 +28,11 @@ public struct Converter: Sendable {
     /// Counts the input bytes read by `convert`, for a progress display on another thread.
     public var progress: ProgressCounter?
 
+    /// Whether `inspect` writes a feature for a target only once per loss key (the writer's
+    /// `lossKey(of:shape:)`), counting its codes again for the others: on, but for the tests
+    /// that compare it with writing every feature.
+    package var memoizesLosses = true
+
     /// The format to read `input` with: `--from`, else the file extension, else the content.
     public func inputFormat(
         for input: InputSource, reader: ByteReader, options: ConversionOptions

@@ -166,7 +166,7 @@ extension Converter {
         var targets: [InspectionTarget] = []
         // (The input's own format only when asked for by name: what a rewrite loses.)
         for target in registry.formats where targetNames?.contains(target.name) ?? (target.name != format.name) {
-            guard let makeWriter = target.makeWriter else { continue }
+            guard let makeWriter = target.writing?.keyed else { continue }
             let log = DiagnosticLog()
             var targetOptions = options
             if targetOptions.sourceDirectory == nil {
@@ -175,7 +175,7 @@ extension Converter {
             let writer = try makeWriter(
                 try ByteWriter(.discard), target.writerOptions(targetOptions, for: .discard),
                 log)
-            let entry = InspectionTarget(name: target.name, writer: writer, log: log)
+            let entry = InspectionTarget(name: target.name, writer: writer, log: log, memoizes: memoizesLosses)
             do throws(GeoConvError) {
                 entry.transforms = try self.transforms(writing: target, options: options)()
                 try entry.writer.begin(entry.transforms.apply(to: sourceHeader, diagnostics: log))
@@ -215,12 +215,14 @@ extension Converter {
             }
         }
         let readerOptions = format.readerOptions(options, for: input)
+        // (Shapes only for the targets' memo: `memoizesLosses`.)
+        let shapes = memoizesLosses ? FeatureShapeTable() : nil
         if jobs >= 2, header.crs == nil, let runs, runs.cuts(&featureReader) {
             // Runs of whole features parsed and counted on every core, as a conversion's.
             let inspectionRuns = InspectionRuns(
                 jobs: jobs, inputName: input.displayName,
-                size: max(16, readerOptions.chunkBytes / 4), makeChecks: makeChecks)
-            try inspectionRuns.read(into: readLog, hand: hand) { (size) throws(GeoConvError) in
+                size: max(16, readerOptions.chunkBytes / 4), shapesFeatures: shapes != nil, makeChecks: makeChecks)
+            try inspectionRuns.read(into: readLog, shapes: shapes, hand: hand) { (size) throws(GeoConvError) in
                 try runs.next(&featureReader, size)
             }
             if try featureReader.next() != nil {
@@ -231,17 +233,24 @@ extension Converter {
             var features: [Feature] = []
             var locations: [SourceLocation?] = []
             var counts = InspectionCounts()
+            var shaper = FeatureShaper()
             func flush() {
                 guard !features.isEmpty else { return }
                 let locationsHere = locations
-                hand([InspectionPiece(features: features, counts: counts) { locationsHere[$0] }])
+                hand([
+                    InspectionPiece(features: features, counts: counts, shapes: shapes?.shapes(of: shaper) ?? []) {
+                        locationsHere[$0]
+                    }
+                ])
                 features.removeAll(keepingCapacity: true)
                 locations.removeAll(keepingCapacity: true)
                 counts = InspectionCounts()
+                shaper = FeatureShaper()
             }
             while let original = try featureReader.next() {
                 readLog.currentLocation = featureReader.lastLocation
                 features.append(original)
+                if shapes != nil { shaper.add(original) }
                 locations.append(featureReader.lastLocation)
                 try counts.add(original, checkedBy: &checks, diagnostics: readLog)
                 // (What the reader says while reading the next feature is placed by the reader,

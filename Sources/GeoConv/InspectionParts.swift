@@ -3,20 +3,43 @@ import GeoConvFormatKit
 import GeoConvParallel
 import OrderedCollections
 
-/// Features read for `inspect`, in input order, with what was counted of them and how to
-/// place a message about one: by its index among `features`, asked only for the first
-/// message of a kind.
+/// Features read for `inspect`, in input order, with what was counted of them, their shapes
+/// (numbered for the input; `nil` where a feature has none) and how to place a message about
+/// one: by its index among `features`, asked only for the first message of a kind.
 struct InspectionPiece: @unchecked Sendable {
     var features: [Feature]
     var counts: InspectionCounts
+    var shapes: [FeatureShape?]
+    /// For each feature with a shape, where the run of features of its shape it starts ends.
+    var runEnds: [Int]
     var locate: (Int) -> SourceLocation?
+
+    init(
+        features: [Feature], counts: InspectionCounts, shapes: [FeatureShape?],
+        locate: @escaping (Int) -> SourceLocation?
+    ) {
+        self.features = features
+        self.counts = counts
+        self.shapes = shapes
+        self.locate = locate
+        var runEnds = [Int](repeating: 0, count: shapes.count)
+        var end = shapes.count
+        for index in shapes.indices.reversed() {
+            if index + 1 < shapes.count, shapes[index] == nil || shapes[index] != shapes[index + 1] { end = index + 1 }
+            runEnds[index] = end
+        }
+        self.runEnds = runEnds
+    }
 }
 
 /// What `inspect` counts of the features, counted apart for each piece (on any thread) and
 /// added to the report in input order: the result is the same as one count of them all.
 struct InspectionCounts {
     var features = 0
-    var geometryKinds: OrderedDictionary<String, Int> = [:]
+    /// Features by geometry kind (`GeometryKind.allCases`' order, then none), and the kinds
+    /// in the order first met.
+    var kindCounts = [Int](repeating: 0, count: GeometryKind.allCases.count + 1)
+    var kindsMet: [Int] = []
     var emptyGeometries = 0
     var coordinates = 0
     var hasAltitude = false
@@ -24,6 +47,11 @@ struct InspectionCounts {
     /// across the antimeridian depends on it.
     var boxes: [CoordinateBounds] = []
     var properties: OrderedDictionary<String, InspectionReport.PropertyStatistics> = [:]
+    /// The JSON types each property was seen with, as bits (`typeBit`), beside `properties`.
+    var typesSeen: [UInt8] = []
+    /// The places in `properties` of the feature before's keys, by position (the next
+    /// feature's keys are most often the same, in the same order: compared, not hashed).
+    var recentKeys: [(key: String, index: Int)] = []
     var titled = 0
     var described = 0
     var styled = 0
@@ -44,21 +72,43 @@ struct InspectionCounts {
 
     mutating func add(_ feature: Feature) {
         features += 1
-        let kind = feature.geometry.map { $0.kind.rawValue } ?? "null"
-        geometryKinds[kind, default: 0] += 1
-        if let geometry = feature.geometry {
+        let slot = feature.geometry.map { GeometryKind.allCases.firstIndex(of: $0.kind) ?? 0 } ?? kindCounts.count - 1
+        if kindCounts[slot] == 0 { kindsMet.append(slot) }
+        kindCounts[slot] += 1
+        if case .point(let c)? = feature.geometry {
+            // (The common geometry, without walking its one position three times.)
+            coordinates += 1
+            if c.altitude != nil { hasAltitude = true }
+            boxes.append(CoordinateBounds(c, c))
+        } else if let geometry = feature.geometry {
             if geometry.isEmpty { emptyGeometries += 1 }
             coordinates += geometry.coordinateCount
             if geometry.hasAltitude { hasAltitude = true }
             if let box = geometry.bounds { boxes.append(box) }
         }
-        for (key, value) in feature.properties {
-            let type = value.typeName
-            if let index = properties.index(forKey: key) {
-                properties.values[index].count += 1
-                if !properties.values[index].types.contains(type) { properties.values[index].types.append(type) }
+        for (position, (key, value)) in feature.properties.enumerated() {
+            let index: Int
+            if position < recentKeys.count, recentKeys[position].key == key {
+                index = recentKeys[position].index
             } else {
-                properties[key] = InspectionReport.PropertyStatistics(count: 1, types: [type])
+                if let known = properties.index(forKey: key) {
+                    index = known
+                } else {
+                    index = properties.count
+                    properties[key] = InspectionReport.PropertyStatistics(count: 0, types: [])
+                    typesSeen.append(0)
+                }
+                if position < recentKeys.count {
+                    recentKeys[position] = (key, index)
+                } else {
+                    recentKeys.append((key, index))
+                }
+            }
+            properties.values[index].count += 1
+            let bit = Self.typeBit(value)
+            if typesSeen[index] & bit == 0 {
+                typesSeen[index] |= bit
+                properties.values[index].types.append(value.typeName)
             }
         }
         if feature.title != nil { titled += 1 }
@@ -66,10 +116,25 @@ struct InspectionCounts {
         if !feature.style.isEmpty { styled += 1 }
     }
 
+    /// A bit for each JSON type.
+    private static func typeBit(_ value: JSONValue) -> UInt8 {
+        switch value {
+        case .null: 1
+        case .bool: 2
+        case .number: 4
+        case .string: 8
+        case .array: 16
+        case .object: 32
+        }
+    }
+
     /// Adds these counts to `report`, after those already in it.
     func add(to report: inout InspectionReport) {
         report.featureCount += features
-        for (kind, count) in geometryKinds { report.geometryKinds[kind, default: 0] += count }
+        for slot in kindsMet {
+            let kind = slot < GeometryKind.allCases.count ? GeometryKind.allCases[slot].rawValue : "null"
+            report.geometryKinds[kind, default: 0] += kindCounts[slot]
+        }
         report.emptyGeometries += emptyGeometries
         report.coordinateCount += coordinates
         if hasAltitude { report.hasAltitude = true }
@@ -91,20 +156,29 @@ struct InspectionCounts {
 final class InspectionTarget: @unchecked Sendable {
     let name: String
     // Used by one thread at a time (see the type): no exclusivity checks per feature.
-    @exclusivity(unchecked) var writer: any FeatureWriter
+    @exclusivity(unchecked) var writer: any LossKeyedWriter
     @exclusivity(unchecked) var transforms: [any FeatureTransform] = []
     let log: DiagnosticLog
     /// Whether the format refused the input (reported once; nothing more is written).
     private(set) var failed = false
+    /// Whether features whose writer gives a `lossKey` are written once per key, and their
+    /// codes counted again for the others (off when the log cannot count them again).
+    private let memoizes: Bool
+    /// The codes written for each key (their places in the log), and the last key met.
+    private var memo: [LossKey: [Int]] = [:]
+    /// The most keys kept (then forgotten at once, and learnt again).
+    private static let memoLimit = 1 << 14
+    private var last: (key: LossKey, places: [Int])?
     /// The target whose writer writes this one's features (`writesFeaturesAs`), and its
     /// log's counts after its header: this one writes only its header, and takes the rest
     /// of the twin's log as its own.
     var featureTwin: (target: InspectionTarget, checkpoint: DiagnosticLog.Checkpoint)?
 
-    init(name: String, writer: any FeatureWriter, log: DiagnosticLog) {
+    init(name: String, writer: any LossKeyedWriter, log: DiagnosticLog, memoizes: Bool) {
         self.name = name
         self.writer = writer
         self.log = log
+        self.memoizes = memoizes && log.canRecord
     }
 
     func refuse(_ error: GeoConvError) {
@@ -131,12 +205,52 @@ final class InspectionTarget: @unchecked Sendable {
             log.locateCurrent { cursor.ordinal < 0 ? nil : piece.locate(cursor.ordinal) }
             piece.features.withUnsafeBufferPointer { features in
                 let unchanged = transforms.allSatisfy { $0.leavesUnchanged(features) }
-                for index in features.indices where !failed {
+                let shapes = unchanged && memoizes ? piece.shapes : []
+                var index = 0
+                while index < features.count, !failed {
                     cursor.ordinal = index
-                    features.withBorrowedFeature(at: index) { write($0, unchanged: unchanged) }
+                    index = features.withBorrowedFeature(at: index) { feature in
+                        guard index < shapes.count, let shape = shapes[index] else {
+                            write(feature, unchanged: unchanged)
+                            return index + 1
+                        }
+                        return index + write(feature, shape: shape, runLength: piece.runEnds[index] - index)
+                    }
                 }
             }
         }
+    }
+
+    /// Writes a feature the transforms leave alone, the first of `runLength` of its shape,
+    /// unless one of the same key (the writer's `lossKey`) was written before: then the codes
+    /// that one counted are counted again, for the whole run when the key follows the shape.
+    /// Returns how many features it wrote or counted.
+    private func write(_ feature: Feature, shape: FeatureShape, runLength: Int) -> Int {
+        guard let key = writer.lossKey(of: feature, shape: shape) else {
+            write(feature, unchanged: true)
+            return 1
+        }
+        let places: [Int]
+        if let last, last.key == key {
+            places = last.places
+        } else if let known = memo[key] {
+            places = known
+            last = (key, known)
+        } else {
+            log.startRecording()
+            write(feature, unchanged: true)
+            if let places = log.stopRecording() {
+                // (Keys of states the writer has left behind stay: bounded, not growing with the input.)
+                if memo.count >= Self.memoLimit { memo.removeAll(keepingCapacity: true) }
+                memo[key] = places
+                last = (key, places)
+            }
+            return 1
+        }
+        let times = key.followsShape ? runLength : 1
+        writer.countAgain(key, times: times)
+        log.countAgain(places, times: times)
+        return times
     }
 
     /// Writes one feature as a conversion to this format would: through its transforms,
@@ -165,6 +279,8 @@ struct InspectionRuns {
     let inputName: String
     /// The size of the runs to cut.
     let size: Int
+    /// Whether the features' shapes are worked out (`FeatureShaper`).
+    let shapesFeatures: Bool
     /// What a feature is checked with before it is counted (a fresh set for each run).
     let makeChecks: () -> [any FeatureTransform]
 
@@ -172,6 +288,7 @@ struct InspectionRuns {
     private struct Outcome: @unchecked Sendable {
         var features: [Feature] = []
         var counts = InspectionCounts()
+        var shaper = FeatureShaper()
         var log = DiagnosticLog()
         var error: GeoConvError?
     }
@@ -180,7 +297,7 @@ struct InspectionRuns {
     /// handing their pieces to `hand` in order, a few runs at a time (the targets write them
     /// while the next are read).
     func read(
-        into log: DiagnosticLog, hand: ([InspectionPiece]) -> Void,
+        into log: DiagnosticLog, shapes: FeatureShapeTable?, hand: ([InspectionPiece]) -> Void,
         nextRun: (Int) throws(GeoConvError) -> FeatureRun?
     ) throws(GeoConvError) {
         var pieces: [InspectionPiece] = []
@@ -192,7 +309,10 @@ struct InspectionRuns {
             log.absorb(outcome.log, relocating: run.relocate)
             if let error = outcome.error { throw error.relocated(run.relocate) }
             pieces.append(
-                InspectionPiece(features: outcome.features, counts: outcome.counts) { index in locate(index, in: run) })
+                InspectionPiece(
+                    features: outcome.features, counts: outcome.counts,
+                    shapes: shapes?.shapes(of: outcome.shaper) ?? []
+                ) { index in locate(index, in: run) })
             if pieces.count == jobs * 2 {
                 hand(pieces)
                 pieces = []
@@ -212,6 +332,7 @@ struct InspectionRuns {
             while let feature = try reader.next() {
                 current.ordinal += 1
                 outcome.features.append(feature)
+                if shapesFeatures { outcome.shaper.add(feature) }
                 try outcome.counts.add(feature, checkedBy: &checks, diagnostics: log)
             }
             log.currentLocation = nil

@@ -99,7 +99,7 @@ extension FileFormat {
                 CSVEncoding.open(input, options: options, diagnostics: diagnostics), options: settled,
                 diagnostics: diagnostics)
         },
-        makeWriter: .features { (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
+        makeWriter: .keyedFeatures { (output, options, diagnostics) throws(GeoConvError) -> any LossKeyedWriter in
             CSVWriter(
                 output, delimiter: try CSVOptions.givenDelimiter(options) ?? UInt8(ascii: ","),
                 precision: options.coordinatePrecision, diagnostics: diagnostics)

@@ -22,7 +22,7 @@ public import GeoConvIO
 ///   and objects as JSON text (reported).
 /// - Style, foreign members and the document's name, description, view and tile layers have
 ///   no place in CSV (reported).
-public struct CSVWriter: FeatureWriter {
+public struct CSVWriter: LossKeyedWriter {
     private let output: ByteWriter
     private let delimiter: UInt8
     private let precision: Int?
@@ -127,6 +127,28 @@ public struct CSVWriter: FeatureWriter {
         CSVRowSlot.appendVarint(row.count, to: &framed)
         framed.append(contentsOf: row)
         try spool.append(framed)
+    }
+
+    /// Into nowhere, what a feature loses and the columns it adds follow from its shape (its
+    /// keys add no column a feature of its shape did not) and the flags of what was met,
+    /// unless a text reads back as a number or a boolean, or a title or snippet may be
+    /// carried by a property of the same text: those are written, as are circles and
+    /// collections (which may hold one).
+    public mutating func lossKey(of feature: Feature, shape: FeatureShape) -> LossKey? {
+        let facts = shape.facts
+        guard counts, facts.contains(.isAllFinite), !facts.contains(.containsCircle),
+            facts.isDisjoint(with: [.hasTitle, .hasSnippet])
+        else { return nil }
+        switch feature.geometry {
+        case .geometryCollection?, .circle?, .empty(.circle)?: return nil
+        default: break
+        }
+        if facts.contains(.hasText) {
+            for case .string(let text) in feature.properties.values where CSVValues.readsAsTyped(text) { return nil }
+        }
+        return shape.key(
+            state: (anyID ? 1 : 0) | (anyAltitude ? 2 : 0) | (anyNonPoint ? 4 : 0),
+            followsShape: !facts.contains(.hasText))
     }
 
     /// Reports text that reads back as a number or a boolean: a CSV cell has no type, and

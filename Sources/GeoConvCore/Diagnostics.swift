@@ -99,6 +99,7 @@ public final class DiagnosticLog {
         // A code seen before is only counted (the common case: one loss on every feature).
         if !isStrict, !listsEveryWarning, let index = entryIndex(code) {
             entries.values[index].count += 1
+            if recorded != nil { recorded?.append(index) }
             return
         }
         let diagnostic = try record(code, message(), at: location(), hint: hint)
@@ -123,10 +124,12 @@ public final class DiagnosticLog {
                 .dataLoss, message + " [" + code + "]", at: diagnostic.location,
                 hint: hint ?? "drop --strict to convert anyway, accepting this loss")
         }
-        if let existing = entries[code] {
-            entries[code] = (existing.first, existing.count + 1)
+        if let index = entries.index(forKey: code) {
+            entries.values[index].count += 1
+            if recorded != nil { recorded?.append(index) }
         } else {
             entries[code] = (diagnostic, 1)
+            if recorded != nil { recorded?.append(entries.count - 1) }
         }
         return diagnostic
     }
@@ -137,6 +140,7 @@ public final class DiagnosticLog {
         _ code: some DiagnosticCodes, _ message: String, at location: SourceLocation? = nil
     ) throws(GeoConvError) {
         listSkip(try record(code.rawValue, message, at: location, hint: nil))
+        recordingSpoilt = true
     }
 
     /// How many skipped features (and, with `listsEveryWarning`, warnings) are listed one by
@@ -175,11 +179,43 @@ public final class DiagnosticLog {
         // A code seen before is only counted: no message or place is made for it.
         if let index = entryIndex(code) {
             entries.values[index].count += 1
+            if recorded != nil { recorded?.append(index) }
             return
         }
         entries[code] = (
             Diagnostic(code: code, message: message(), location: location() ?? currentLocation, isNote: true), 1
         )
+        if recorded != nil { recorded?.append(entries.count - 1) }
+    }
+
+    /// While recording: the places in `entries` of the codes counted since it began, in order.
+    @exclusivity(unchecked) private var recorded: [Int]?
+    /// Whether something was reported while recording that counting codes again cannot
+    /// repeat (a skipped feature, listed one by one).
+    @exclusivity(unchecked) private var recordingSpoilt = false
+
+    /// Whether what is reported can be recorded and counted again (`countAgain(_:times:)`): not
+    /// when strict, nor when every warning is listed.
+    package var canRecord: Bool { !isStrict && !listsEveryWarning }
+
+    /// Starts noting which codes are counted (`geoconv info`, learning what a writer reports
+    /// for a feature of some shape, to count it again for the next ones).
+    package func startRecording() {
+        recorded = []
+        recordingSpoilt = false
+    }
+
+    /// Stops recording: the places of the codes counted since `startRecording()`, in order;
+    /// `nil` when what was reported cannot be counted again.
+    package func stopRecording() -> [Int]? {
+        defer { recorded = nil }
+        return recordingSpoilt ? nil : recorded
+    }
+
+    /// Counts again, `times` times, the codes at `places` (from `stopRecording()`), as the
+    /// same reports would.
+    package func countAgain(_ places: [Int], times: Int = 1) {
+        for place in places { entries.values[place].count += times }
     }
 
     /// The two codes counted last, with their places in `entries` (which only grows, but for

@@ -185,7 +185,7 @@ enum PolylineLine {
 /// Everything but the geometry's latitude and longitude is dropped, and each kind of loss
 /// is reported once with a count: properties, names, styles, ids, altitudes, coordinates
 /// rounded to the precision, circles, and features with no or an empty geometry.
-public struct PolylineFileWriter: RecordAppendingWriter {
+public struct PolylineFileWriter: RecordAppendingWriter, LossKeyedWriter {
     private let output: ByteWriter
     private let options: PolylineFileOptions
     private let diagnostics: DiagnosticLog
@@ -329,15 +329,34 @@ public struct PolylineFileWriter: RecordAppendingWriter {
             }
         }
         for c in coordinates {
-            let lat = (abs(c.latitude * factor) + 0.5).rounded(.down) / factor
-            let lng = (abs(c.longitude * factor) + 0.5).rounded(.down) / factor
-            if lat != abs(c.latitude) || lng != abs(c.longitude) {
+            if Self.isRounded(c, factor: factor) {
                 try diagnostics.warn(
                     PolylineCode.coordinatesRounded,
                     "coordinates are rounded to \(options.precision) decimals",
                     hint: "use --polyline-precision 6 to keep more")
                 return
             }
+        }
+    }
+
+    /// Whether `c` moves when written with `factor` (10 to the precision) steps per degree.
+    private static func isRounded(_ c: Coordinate, factor: Double) -> Bool {
+        let lat = (abs(c.latitude * factor) + 0.5).rounded(.down) / factor
+        let lng = (abs(c.longitude * factor) + 0.5).rounded(.down) / factor
+        return lat != abs(c.latitude) || lng != abs(c.longitude)
+    }
+
+    /// Into nowhere, what a feature without a geometry, with an empty one, or with a point
+    /// within ±180°, ±90° loses follows from its shape and, for the point, whether it is
+    /// rounded. Other geometries are written: their losses count parts and positions.
+    public mutating func lossKey(of feature: Feature, shape: FeatureShape) -> LossKey? {
+        guard output.discards, shape.facts.contains(.isAllFinite) else { return nil }
+        switch feature.geometry {
+        case nil, .empty?: return shape.key()
+        case .point(let c)? where shape.facts.contains(.isPlainPoint):
+            let rounded = Self.isRounded(c, factor: DecimalFormatter.powerOfTen(options.precision))
+            return shape.key(state: rounded ? 1 : 0, followsShape: false)
+        default: return nil
         }
     }
 

@@ -55,7 +55,7 @@ extension FileFormat {
                     skipsInvalidLines: options.skipInvalid),
                 diagnostics: diagnostics)
         },
-        makeWriter: .records { output, options, diagnostics in
+        makeWriter: .keyedRecords { output, options, diagnostics in
             PolylineFileWriter(
                 output,
                 options: PolylineFileOptions(

@@ -23,7 +23,7 @@ extension FileFormat {
             let box = options.selection.boundingBoxCRS == nil ? options.selection.boundingBox : nil
             return FlatGeobufReader(input, boundingBox: box, diagnostics: diagnostics)
         },
-        makeWriter: .features { (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
+        makeWriter: .keyedFeatures { (output, options, diagnostics) throws(GeoConvError) -> any LossKeyedWriter in
             try FlatGeobufWriter(
                 output, spatialIndex: options.formatOptions[FlatGeobufOptions.spatialIndex] ?? true,
                 diagnostics: diagnostics)

@@ -30,7 +30,7 @@ public enum FlatGeobufOptions {
 ///   feature's own; altitudes for all when any has them (0 where a position has none,
 ///   reported). An empty geometry is written as none (reported), as GDAL writes it.
 /// - Styles and foreign members have no place (reported).
-public struct FlatGeobufWriter: FeatureWriter {
+public struct FlatGeobufWriter: LossKeyedWriter {
     private let state: FlatGeobufWriting
 
     /// Creates a writer into `output`; `spatialIndex` writes the packed Hilbert R-tree.
@@ -41,6 +41,14 @@ public struct FlatGeobufWriter: FeatureWriter {
     public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) { try state.begin(header) }
 
     public mutating func write(_ feature: Feature) throws(GeoConvError) { try state.write(feature) }
+
+    /// Into nowhere, the key of what a row loses (`FlatGeobufWriting.lossKey(of:shape:)`).
+    public mutating func lossKey(of feature: Feature, shape: FeatureShape) -> LossKey? {
+        state.lossKey(of: feature, shape: shape)
+    }
+
+    /// Counts geometries without altitudes not written (`FlatGeobufWriting.countAgain(_:times:)`).
+    public mutating func countAgain(_ key: LossKey, times: Int) { state.countAgain(key, times: times) }
 
     public mutating func finish() throws(GeoConvError) {
         var writing = FlatGeobufFileWriting(state)
@@ -107,6 +115,29 @@ final class FlatGeobufWriting {
         } else {
             moreFlatBeforeAltitudes += 1
         }
+    }
+
+    /// Into nowhere, a row's losses follow from its shape and its columns' state
+    /// (`SpooledRows.lossKey(shape:changes:state:)`), and a geometry's from whether altitudes were
+    /// met: before, a geometry without them is counted, to be reported once they are
+    /// (`countAgain(_:times:)` counts it for a feature not written). Collections (whose empty
+    /// members are dropped) are written.
+    func lossKey(of feature: Feature, shape: FeatureShape) -> LossKey? {
+        guard !rows.makesRows, !diagnostics.listsEveryWarning else { return nil }
+        var state: UInt64 = metAltitudes ? 1 : 0
+        switch feature.geometry {
+        case .geometryCollection?: return nil
+        case let geometry? where !metAltitudes && !geometry.isEmpty && !shape.facts.contains(.hasAltitude):
+            state |= flatBeforeAltitudes.isEmpty ? 2 : 4
+        default: break
+        }
+        return SpooledRows.lossKey(shape: shape, changes: rows.changes, state: state)
+    }
+
+    /// A feature of key `key` not written: a geometry without altitudes before any with
+    /// them is counted, as `noteAltitudes(of:)` counts it after the first.
+    func countAgain(_ key: LossKey, times: Int) {
+        if key.state & 4 != 0 { moreFlatBeforeAltitudes += times }
     }
 
     func write(_ feature: Feature) throws(GeoConvError) {

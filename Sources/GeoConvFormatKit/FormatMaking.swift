@@ -49,29 +49,34 @@ public struct ReaderMaking: Sendable {
 }
 
 /// How a format makes its writer, typed by what the writer can do: features one at a time
-/// (`features`), or records written on other threads too (`records`). The parallel route
+/// (`features`), or records written on other threads too (`records`), and whether it keys
+/// its losses when writing into nowhere (`keyedFeatures`, `keyedRecords`). The parallel route
 /// asks for `records` and gets every writer as a `RecordAppendingWriter`, one that declines
-/// records apart when the format's writer is a plain `FeatureWriter`.
+/// records apart when the format's writer is a plain `FeatureWriter`; `geoconv info` asks for
+/// `keyed` and gets every writer as a `LossKeyedWriter`, one that keys nothing when the
+/// format's writer does not.
 public struct WriterMaking: Sendable {
     /// Makes a writer into the output, with the conversion's options and log.
     public typealias Make<Writer> =
         @Sendable (ByteWriter, ConversionOptions, DiagnosticLog) throws(GeoConvError)
         -> Writer
-
     /// Makes the writer, as a writer of features.
     public let features: Make<any FeatureWriter>
     /// Makes the writer as one that takes records written elsewhere.
     public let records: Make<any RecordAppendingWriter>
+    /// Makes the writer as one that keys its losses.
+    public let keyed: Make<any LossKeyedWriter>
     /// Whether its records are written on other threads (`records(_:)`), not through a
     /// `RecordlessWriter`.
     public let writesRecords: Bool
 
     private init(
         features: @escaping Make<any FeatureWriter>, records: @escaping Make<any RecordAppendingWriter>,
-        writesRecords: Bool
+        keyed: @escaping Make<any LossKeyedWriter>, writesRecords: Bool
     ) {
         self.features = features
         self.records = records
+        self.keyed = keyed
         self.writesRecords = writesRecords
     }
 
@@ -81,13 +86,38 @@ public struct WriterMaking: Sendable {
             features: make,
             records: { (output, options, log) throws(GeoConvError) in
                 RecordlessWriter(try make(output, options, log))
-            }, writesRecords: false)
+            },
+            keyed: { (output, options, log) throws(GeoConvError) in UnkeyedWriter(try make(output, options, log)) },
+            writesRecords: false)
+    }
+
+    /// A writer of features one at a time that keys its losses.
+    public static func keyedFeatures(_ make: @escaping Make<any LossKeyedWriter>) -> WriterMaking {
+        WriterMaking(
+            features: { (output, options, log) throws(GeoConvError) in try make(output, options, log) },
+            records: { (output, options, log) throws(GeoConvError) in
+                RecordlessWriter(try make(output, options, log))
+            },
+            keyed: make, writesRecords: false)
     }
 
     /// A writer whose records can also be written on other threads.
     public static func records(_ make: @escaping Make<any RecordAppendingWriter>) -> WriterMaking {
         WriterMaking(
             features: { (output, options, log) throws(GeoConvError) in try make(output, options, log) },
-            records: make, writesRecords: true)
+            records: make,
+            keyed: { (output, options, log) throws(GeoConvError) in UnkeyedWriter(try make(output, options, log)) },
+            writesRecords: true)
+    }
+
+    /// A writer whose records can also be written on other threads, and that keys its losses.
+    public static func keyedRecords(
+        _ make: @escaping Make<any RecordAppendingWriter & LossKeyedWriter>
+    ) -> WriterMaking {
+        WriterMaking(
+            features: { (output, options, log) throws(GeoConvError) in try make(output, options, log) },
+            records: { (output, options, log) throws(GeoConvError) in try make(output, options, log) },
+            keyed: { (output, options, log) throws(GeoConvError) in try make(output, options, log) },
+            writesRecords: true)
     }
 }

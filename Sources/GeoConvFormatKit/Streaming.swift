@@ -33,6 +33,43 @@ public protocol FeatureWriter {
     mutating func finish() throws(GeoConvError)
 }
 
+/// A writer that, writing into nowhere (`ByteWriter(.discard)`: `geoconv info`), tells which
+/// features lose what one written before lost, so that they need not be written. Its format
+/// registers it as one (`WriterMaking.keyedFeatures`, `.keyedRecords`).
+public protocol LossKeyedWriter: FeatureWriter {
+    /// A key for what writing `feature`, of shape `shape`, would report: any later feature
+    /// with an equal key reports the same codes, and writing it would change nothing any
+    /// later report depends on, so it need not be written (its codes are counted again).
+    /// `nil`: write it. The key is asked before the feature is written, with the writer's
+    /// state as it is then; the writer may note what it learns of the shape.
+    mutating func lossKey(of feature: Feature, shape: FeatureShape) -> LossKey?
+    /// `times` features of key `key` are not written, as one of the same key was: changes
+    /// what writing them would have changed that a later report depends on (a count of what
+    /// is reported later), leaving the keys of the next features as they were. Default:
+    /// nothing.
+    mutating func countAgain(_ key: LossKey, times: Int)
+}
+
+extension LossKeyedWriter {
+    public mutating func countAgain(_ key: LossKey, times: Int) {}
+}
+
+/// A writer that keys no loss, as a `LossKeyedWriter` whose every feature is written: how
+/// `geoconv info` takes a format's writer that is nothing more than a `FeatureWriter`.
+package struct UnkeyedWriter: LossKeyedWriter {
+    package var base: any FeatureWriter
+
+    package init(_ base: any FeatureWriter) { self.base = base }
+
+    package mutating func begin(_ header: DocumentHeader) throws(GeoConvError) { try base.begin(header) }
+
+    package mutating func write(_ feature: Feature) throws(GeoConvError) { try base.write(feature) }
+
+    package mutating func finish() throws(GeoConvError) { try base.finish() }
+
+    package func lossKey(of feature: Feature, shape: FeatureShape) -> LossKey? { nil }
+}
+
 /// Maps each feature to zero or more features (reprojection, circle → polygon, span
 /// explosion, precision…). Lossy transforms report what they change to the log.
 public protocol FeatureTransform {

@@ -27,7 +27,7 @@ extension FileFormat {
             try GPXReader(
                 input, options: GPXReadOptions(skipsInvalidFeatures: options.skipInvalid), diagnostics: diagnostics)
         },
-        makeWriter: .features { output, options, diagnostics in
+        makeWriter: .keyedFeatures { output, options, diagnostics in
             GPXWriter(
                 output, options: GPXWriteOptions(precision: options.coordinatePrecision), diagnostics: diagnostics)
         }

@@ -29,7 +29,7 @@ public struct GPXWriteOptions: Hashable, Sendable {
 ///   included — is written as GDAL writes fields: `<extensions><ogr:name>`, typed so that
 ///   geoconv reads it back exactly. `extensions` objects are written back as XML.
 /// - Per-point `coordinateProperties` (`times`, fields) go on each point.
-public struct GPXWriter: FeatureWriter {
+public struct GPXWriter: LossKeyedWriter {
     private let output: ByteWriter
     private let options: GPXWriteOptions
     private let diagnostics: DiagnosticLog
@@ -40,6 +40,8 @@ public struct GPXWriter: FeatureWriter {
     private var spooledRoute = false, spooledTrack = false
     /// Features given, and those GPX holds (the others are reported one by one).
     private var given = 0, kept = 0
+    /// Whether the features of a shape have extensions or per-point values (`lossKey`).
+    private var shapesExtended: [Int32: Bool] = [:]
 
     /// Creates a writer into `output`.
     public init(_ output: ByteWriter, options: GPXWriteOptions = GPXWriteOptions(), diagnostics: DiagnosticLog) {
@@ -107,6 +109,35 @@ public struct GPXWriter: FeatureWriter {
             break
         }
         try flushIfFull()
+    }
+
+    /// Into nowhere, once a feature was kept (before, how many were given reaches a message),
+    /// what a point loses follows from its shape, its longitude being 180 and what waits in
+    /// the spools; a geometry GPX does not hold loses what its kind says. Points with
+    /// extensions or per-point values, and lines (a longitude of 180 at any position), are
+    /// written.
+    public mutating func lossKey(of feature: Feature, shape: FeatureShape) -> LossKey? {
+        guard output.discards, kept > 0 else { return nil }
+        switch feature.geometry {
+        case .point(let c)?:
+            guard c.longitude != 180 else { return nil }
+            if shape.facts.contains(.hasProperties) {
+                let extended: Bool
+                if let known = shapesExtended[shape.number] {
+                    extended = known
+                } else {
+                    extended =
+                        feature.properties["extensions"] != nil || feature.properties["coordinateProperties"] != nil
+                    shapesExtended[shape.number] = extended
+                }
+                if extended { return nil }
+            }
+            return shape.key(state: (spooledRoute ? 1 : 0) | (spooledTrack ? 2 : 0), followsShape: false)
+        case .multiPoint?, .lineString?, .multiLineString?, .empty(.lineString)?, .empty(.multiLineString)?:
+            return nil
+        default:
+            return shape.key()
+        }
     }
 
     /// The GPX elements, in the order GPX puts them.

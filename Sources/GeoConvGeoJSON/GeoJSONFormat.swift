@@ -71,7 +71,7 @@ extension FileFormat {
                 readOptions.sourceCRSIsGiven ? input : try input.readableAgain(), options: readOptions,
                 diagnostics: diagnostics)
         },
-        makeWriter: .records { output, options, diagnostics in
+        makeWriter: .keyedRecords { output, options, diagnostics in
             GeoJSONWriter(
                 output,
                 options: GeoJSONWriteOptions(
@@ -121,7 +121,7 @@ extension FileFormat {
                 input, options: GeoJSONReadOptions(isSequence: true, skipsInvalidFeatures: options.skipInvalid),
                 diagnostics: diagnostics)
         },
-        makeWriter: .records { output, options, diagnostics in
+        makeWriter: .keyedRecords { output, options, diagnostics in
             GeoJSONWriter(
                 output,
                 options: GeoJSONWriteOptions(

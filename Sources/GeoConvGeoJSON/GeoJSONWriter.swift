@@ -45,7 +45,7 @@ public struct GeoJSONWriteOptions: Hashable, Sendable {
 /// written as its centre Point with a `geoconv:radius` property (and reported, since other
 /// viewers show a point). Document name, description, camera and tile layers become
 /// FeatureCollection members (and are reported as lost in a text sequence).
-public struct GeoJSONWriter: RecordAppendingWriter {
+public struct GeoJSONWriter: RecordAppendingWriter, LossKeyedWriter {
     private let output: ByteWriter
     private let options: GeoJSONWriteOptions
     private let diagnostics: DiagnosticLog
@@ -112,6 +112,20 @@ public struct GeoJSONWriter: RecordAppendingWriter {
             out += Array(#","features":["#.utf8)
         }
         try output.write(out)
+    }
+
+    /// Into nowhere, a feature loses nothing its shape does not say, but where its geometry
+    /// is cut at the antimeridian (RFC 7946), which depends on its positions: of those, only
+    /// points within ±180° get a key. Circles (drawn as their centres, perhaps cut) and
+    /// collections (counting their circles) are written.
+    public mutating func lossKey(of feature: Feature, shape: FeatureShape) -> LossKey? {
+        guard output.discards, shape.facts.contains(.isAllFinite) else { return nil }
+        switch feature.geometry {
+        case nil, .empty?: return shape.key()
+        case .point? where shape.facts.contains(.isPlainPoint) || !options.rfc7946: return shape.key()
+        case .geometryCollection?, .circle?: return nil
+        case .some: return options.rfc7946 ? nil : shape.key()
+        }
     }
 
     public mutating func write(_ feature: Feature) throws(GeoConvError) {

@@ -34,8 +34,8 @@ extension FileFormat {
     )
 
     #if GeoPackage
-    private static let makeWriter: WriterMaking? = .features {
-        (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
+    private static let makeWriter: WriterMaking? = .keyedFeatures {
+        (output, options, diagnostics) throws(GeoConvError) -> any LossKeyedWriter in
         try GeoPackageWriter(output, table: options.formatOptions[GeoPackageOptions.table], diagnostics: diagnostics)
     }
     private static let makeReader: ReaderMaking? = .runs {

@@ -30,7 +30,7 @@ import GeoConvRows
 /// - Styles: an `OGR_STYLE` column of GDAL's style strings (`GeoPackageStyle`), which GDAL
 ///   gives as the feature's style and geoconv reads back; what a style string cannot hold
 ///   (spans, opacity, anchors…) is reported.
-public struct GeoPackageWriter: FeatureWriter {
+public struct GeoPackageWriter: LossKeyedWriter {
     private let state: GeoPackageWriting
 
     /// Creates a writer into `output`; `table` names the feature table.
@@ -41,6 +41,14 @@ public struct GeoPackageWriter: FeatureWriter {
     public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) { try state.begin(header) }
 
     public mutating func write(_ feature: Feature) throws(GeoConvError) { try state.write(feature) }
+
+    /// Into nowhere, a row's losses follow from its shape and its columns' state
+    /// (`SpooledRows.lossKey(shape:changes:state:)`), once the ids are known not to be the rows'
+    /// keys (a feature without one says so); a style (written as `OGR_STYLE` text) is written.
+    public mutating func lossKey(of feature: Feature, shape: FeatureShape) -> LossKey? {
+        guard !state.rows.makesRows, !state.idsAreKeys, !shape.facts.contains(.hasStyle) else { return nil }
+        return SpooledRows.lossKey(shape: shape, changes: state.rows.changes)
+    }
 
     public mutating func finish() throws(GeoConvError) {
         var writing = GeoPackageFileWriting(state)

@@ -52,7 +52,8 @@ extension FileFormat {
         makeReader: .features { (input, options, diagnostics) throws(GeoConvError) -> any FeatureReader in
             try GeoParquetReader(input, skipsInvalid: options.skipInvalid, diagnostics: diagnostics)
         },
-        makeWriter: .records { (output, options, diagnostics) throws(GeoConvError) -> any RecordAppendingWriter in
+        makeWriter: .keyedRecords {
+            (output, options, diagnostics) throws(GeoConvError) -> any RecordAppendingWriter & LossKeyedWriter in
             var writeOptions = GeoParquetWriteOptions(
                 rowGroupRows: options.formatOptions[GeoParquetOptions.rowGroupRows] ?? 100_000,
                 rowGroupBytes: 8 << 20, compression: options.formatOptions[GeoParquetOptions.compression],

@@ -69,7 +69,7 @@ public enum GeoParquetVersion: String, Hashable, Sendable, CaseIterable {
 /// rows wait in a spool (memory up to 2 MB, then an unlinked temporary file), and `finish`
 /// writes them a row group at a time. Memory holds one feature while writing, and one row
 /// group (at most `rowGroupRows` rows and about `rowGroupBytes` of values) at the end.
-public struct GeoParquetWriter: FeatureWriter {
+public struct GeoParquetWriter: LossKeyedWriter {
     let state: GeoParquetWriting
 
     /// Prepares to write into `output`; a usage error for a codec that is not built in.
@@ -81,6 +81,13 @@ public struct GeoParquetWriter: FeatureWriter {
 
     public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) { try state.begin(header) }
     public mutating func write(_ feature: Feature) throws(GeoConvError) { try state.write(feature) }
+
+    /// Into nowhere, a row's losses follow from its shape and its columns' state
+    /// (`SpooledRows.lossKey(shape:changes:state:)`).
+    public mutating func lossKey(of feature: Feature, shape: FeatureShape) -> LossKey? {
+        guard !state.rows.makesRows else { return nil }
+        return SpooledRows.lossKey(shape: shape, changes: state.rows.changes)
+    }
     public mutating func finish() throws(GeoConvError) { try state.finish() }
 }
 

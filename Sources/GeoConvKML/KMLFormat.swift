@@ -31,7 +31,7 @@ extension FileFormat {
                 input, options: KMLReadOptions(skipsInvalidFeatures: options.skipInvalid, cutsRuns: true),
                 diagnostics: diagnostics)
         },
-        makeWriter: .records { output, options, diagnostics in
+        makeWriter: .keyedRecords { output, options, diagnostics in
             KMLWriter(
                 output, options: KMLWriteOptions(precision: options.coordinatePrecision), diagnostics: diagnostics)
         }
@@ -58,7 +58,7 @@ extension FileFormat {
                 input, options: KMLReadOptions(skipsInvalidFeatures: options.skipInvalid, cutsRuns: true),
                 diagnostics: diagnostics)
         },
-        makeWriter: .features { (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
+        makeWriter: .keyedFeatures { (output, options, diagnostics) throws(GeoConvError) -> any LossKeyedWriter in
             try KMZWriter(
                 output, options: KMLWriteOptions(precision: options.coordinatePrecision),
                 sourceDirectory: options.sourceDirectory,

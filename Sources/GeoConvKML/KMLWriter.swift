@@ -40,12 +40,17 @@ public struct KMLWriteOptions: Hashable, Sendable {
 /// - With `--jobs`, most placemarks are written on the workers (`KMLRecordsWriter`); this
 ///   writer gives their shared styles ids, learns their field types and reports what they
 ///   lose, in order, so the bytes and messages are one thread's.
-public struct KMLWriter: FeatureWriter {
+public struct KMLWriter: LossKeyedWriter {
     let state: KMLWriterState
 
     /// Creates a writer.
     public init(_ output: ByteWriter, options: KMLWriteOptions = KMLWriteOptions(), diagnostics: DiagnosticLog) {
         state = KMLWriterState(output: output, options: options, diagnostics: diagnostics)
+    }
+
+    /// Into nowhere, the key of what a placemark loses (`KMLWriterState.lossKey(of:shape:)`).
+    public mutating func lossKey(of feature: Feature, shape: FeatureShape) -> LossKey? {
+        state.lossKey(of: feature, shape: shape)
     }
 
     public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) {
@@ -84,6 +89,8 @@ final class KMLWriterState {
     @exclusivity(unchecked) var styles: OrderedDictionary<String, String> = [:] { didSet { startChanges &+= 1 } }
     /// The schema fields `kml.mixed-types` was reported for.
     @exclusivity(unchecked) var mixedTypeFields: Set<Int> = []
+    /// Whether the features of a shape have a property the writer asks for by name (`lossKey`).
+    @exclusivity(unchecked) private var shapesAsking: [Int32: Bool] = [:]
     /// Style XML → the first id it was written under, for the styles no source named.
     @exclusivity(unchecked) var styleIDs: [String: String] = [:]
     // field → type
@@ -294,6 +301,31 @@ final class KMLWriterState {
         buffer.removeAll(keepingCapacity: true)
         try buildPlacemark(feature, hasAskedProperties: KMLWriterState.asksForProperties(feature))
         try emit(buffer)
+    }
+
+    /// Into nowhere, a placemark with nothing but data and a geometry (neither a collection,
+    /// whose members are counted, nor anything with text the writer reads: a title, a
+    /// snippet, a style, a text id, a property asked for by name, a character XML forbids;
+    /// nor a number typed by its literal) loses what its shape and the schema's fields say;
+    /// the key changes with the schema.
+    func lossKey(of feature: Feature, shape: FeatureShape) -> LossKey? {
+        let facts = shape.facts
+        guard discards, events == nil, facts.contains(.isAllFinite),
+            facts.isDisjoint(with: [.hasTitle, .hasSnippet, .hasStyle, .hasXMLForbiddenText, .hasOtherNumber]),
+            !feature.hasStringID
+        else { return nil }
+        if case .geometryCollection? = feature.geometry { return nil }
+        if facts.contains(.hasProperties) {
+            let asks: Bool
+            if let known = shapesAsking[shape.number] {
+                asks = known
+            } else {
+                asks = Self.asksForProperties(feature)
+                shapesAsking[shape.number] = asks
+            }
+            if asks { return nil }
+        }
+        return shape.key(state: UInt64(truncatingIfNeeded: startChanges &+ mixedTypeFields.count))
     }
 
     /// Whether `feature` has a property the writer asks for by name (most have none).

@@ -5,7 +5,7 @@ public import GeoConvIO
 import ZIPFoundation
 
 /// Writes a KMZ: the KML from `KMLWriter`, zipped as `doc.kml`, the archive's first entry.
-public struct KMZWriter: FeatureWriter {
+public struct KMZWriter: LossKeyedWriter {
     private let output: ByteWriter
     /// Where `doc.kml` and the archive are made (none when the archive goes nowhere).
     private let directory: TemporaryDirectory?
@@ -51,6 +51,12 @@ public struct KMZWriter: FeatureWriter {
         var kmlHeader = try header.droppingParts(unheldBy: .kmz, diagnostics: diagnostics)
         kmlHeader.embeddedFiles = nil
         try kml.begin(kmlHeader)
+    }
+
+    /// Into nowhere, KML's key: what KMZ adds (local files an icon names) comes of a style
+    /// or a property KML asks for, which have none.
+    public mutating func lossKey(of feature: Feature, shape: FeatureShape) -> LossKey? {
+        kml.lossKey(of: feature, shape: shape)
     }
 
     public mutating func write(_ feature: Feature) throws(GeoConvError) {

@@ -1,5 +1,6 @@
 package import GeoConvCore
 import GeoConvBytes
+package import GeoConvFormatKit
 
 /// The kinds of value a property column has held, and the Parquet column it becomes: the
 /// widest type that holds them all.
@@ -67,38 +68,12 @@ package struct PropertyColumn {
 
     package init(name: String) { self.name = name }
 
-    /// The form of text values a column can be typed by.
-    package enum TextForm: Equatable {
-        /// `2024-05-17`.
-        case date
-        /// `2024-05-17T08:30:00.000Z`: UTC, to the millisecond (GeoPackage's form, GDAL's).
-        case dateTime
-        case other
-    }
-
     /// Notes a text value's form.
     @inlinable package mutating func noteForm(of text: String) {
         guard textForm != .other else { return }
         var copy = text
-        let form = copy.withUTF8 { Self.form(of: $0) }
+        let form = copy.withUTF8 { TextForm.of($0) }
         textForm = textForm == nil || textForm == form ? form : .other
-    }
-
-    /// The form of `bytes`: a date, a UTC date-time, or other text.
-    @usableFromInline static func form(of bytes: UnsafeBufferPointer<UInt8>) -> TextForm {
-        func digits(_ range: Range<Int>) -> Bool {
-            range.upperBound <= bytes.count && range.allSatisfy { bytes[$0] &- 48 < 10 }
-        }
-        func byte(_ index: Int, _ ascii: Unicode.Scalar) -> Bool {
-            index < bytes.count && bytes[index] == UInt8(ascii: ascii)
-        }
-        guard digits(0..<4), byte(4, "-"), digits(5..<7), byte(7, "-"), digits(8..<10) else { return .other }
-        if bytes.count == 10 { return .date }
-        guard byte(10, "T"), digits(11..<13), byte(13, ":"), digits(14..<16), byte(16, ":"), digits(17..<19)
-        else { return .other }
-        // (Milliseconds, as GeoPackage's DATETIME wants them and GDAL writes them.)
-        guard byte(19, "."), digits(20..<23), byte(23, "Z"), bytes.count == 24 else { return .other }
-        return .dateTime
     }
 }
 

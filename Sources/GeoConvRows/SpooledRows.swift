@@ -1,5 +1,6 @@
 package import GeoConvCore
 import GeoConvBytes
+package import GeoConvFormatKit
 import GeoConvGeometryEncoding
 
 /// What a format with typed columns says when a feature's row loses something: each format
@@ -80,6 +81,9 @@ package struct SpooledRows {
     /// Whether each column's text is checked for dates and date-times (`PropertyColumn.textForm`),
     /// for a format with date columns.
     package var tracksTextForms = false
+    /// How often the columns changed (a column made, a kind, a first value, a wide integer, a
+    /// text form) or a geometry kind was met: what `lossKey(of:shape:)` keys on.
+    package private(set) var changes = 0
 
     /// Rows that report in `reporting`'s words.
     package init(reporting: any RowReporting.Type) { self.reporting = reporting }
@@ -98,7 +102,27 @@ package struct SpooledRows {
         slots[name] = slot
         columns.append(PropertyColumn(name: name))
         lastRow.append(-1)
+        changes += 1
         return slot
+    }
+
+    /// For a writer into nowhere (`FeatureWriter.lossKey(of:shape:)`): a key for adding
+    /// `feature`'s row. A feature whose cells follow from its shape (no id, whose number
+    /// would decide its column's kind; a title and a snippet only where a property carries
+    /// them; no number known by its literal alone, which may be a wide integer) adds to
+    /// the columns what its shape says: a row of the same shape added while the columns did
+    /// not change reports the same and changes nothing. Circles (refused) and numbers that
+    /// are not finite are added.
+    /// (Static, given `changes`: called per feature on rows held in a class, which a method
+    /// would copy.)
+    package static func lossKey(shape: FeatureShape, changes: Int, state: UInt64 = 0) -> LossKey? {
+        let facts = shape.facts
+        guard facts.contains(.isAllFinite),
+            facts.isDisjoint(with: [.containsCircle, .hasID, .hasOtherNumber]),
+            !facts.contains(.hasTitle) || facts.contains(.titleCarried),
+            !facts.contains(.hasSnippet) || facts.contains(.snippetCarried)
+        else { return nil }
+        return shape.key(state: UInt64(truncatingIfNeeded: changes) << 4 | state)
     }
 
     /// Calls `body` with each cell of `feature`'s row, in order: `id`, the title as `name` and
@@ -230,6 +254,7 @@ package struct SpooledRows {
         if let last = kindsMet.last, last.0 == kind, last.1 == z { return }
         guard !kindsMet.contains(where: { $0.0 == kind && $0.1 == z }) else { return }
         kindsMet.append((kind, z))
+        changes += 1
     }
 
     /// Adds a cell, to the column of its name; a name a column of this row already has (a
@@ -264,6 +289,7 @@ package struct SpooledRows {
     private mutating func noteWideInteger(_ slot: Int) {
         if columns[slot].wideIntegers == 0 { firstWideIntegers.append(slot) }
         columns[slot].wideIntegers += 1
+        changes += 1
     }
 
     /// Appends a cell: its column and its value, tagged (`SpooledValue`).
@@ -272,7 +298,10 @@ package struct SpooledRows {
         if !columns[slot].hasValue, value != .null {
             columns[slot].hasValue = true
             firstValues.append(slot)
+            changes += 1
         }
+        let kinds = columns[slot].kinds
+        defer { if !makesRows, columns[slot].kinds != kinds { changes += 1 } }
         switch value {
         case .null: cells.append(SpooledValue.tagNull)
         case .bool(let flag):
@@ -303,7 +332,11 @@ package struct SpooledRows {
             }
         case .string(let text):
             columns[slot].kinds.insert(.string)
-            if tracksTextForms { columns[slot].noteForm(of: text) }
+            if tracksTextForms {
+                let form = columns[slot].textForm
+                columns[slot].noteForm(of: text)
+                if columns[slot].textForm != form { changes += 1 }
+            }
             cells.append(SpooledValue.tagText)
             SpooledRow.appendVarint(UInt64(text.utf8.count), to: &cells)
             cells.append(utf8Of: text)

@@ -36,6 +36,22 @@ struct DBFSchema {
         var firstUnkeptText: Int?
         /// The name in the DBF.
         var fieldName = ""
+
+        /// What values teach the column, but the files: compared before and after one.
+        var learnt: Learnt {
+            Learnt(
+                kind: kind, width: width, integerWidth: integerWidth, decimals: decimals,
+                flags: (sawNested ? 1 : 0) | (sawMixed ? 2 : 0) | (sawNumberAsText ? 4 : 0)
+                    | (firstTruncated == nil ? 0 : 8) | (firstRounded == nil ? 0 : 16) | (firstInteger == nil ? 0 : 32)
+                    | (firstUnkeptText == nil ? 0 : 64), files: files.count)
+        }
+
+        struct Learnt: Equatable {
+            let kind: Kind?
+            let width: Int, integerWidth: Int, decimals: Int
+            let flags: Int
+            let files: Int
+        }
         /// The files (by index) whose features hold the property, null or not: each file gets
         /// the columns of its own features, as each of GDAL's layers has its own fields.
         var files: Set<Int> = []
@@ -43,6 +59,10 @@ struct DBFSchema {
 
     private(set) var columns: [Column] = []
     private var index: [String: Int] = [:]
+    /// How often a column was made or changed by a value, counted when `countsChanges`: what
+    /// a writer into nowhere keys its losses on (`ShapefileWriting.lossKey(of:shape:)`).
+    private(set) var changes = 0
+    var countsChanges = false
     /// The columns of the last feature's keys, by position: the next feature's keys are most
     /// often the same, in the same order, and a string comparison is cheaper than a hash.
     private var lastKeys: [(key: String, column: Int)] = []
@@ -64,6 +84,7 @@ struct DBFSchema {
                 ?? {
                     columns.append(Column(property: property))
                     index[property] = columns.count - 1
+                    changes += 1
                     return columns.count - 1
                 }()
             if position < lastKeys.count {
@@ -73,7 +94,13 @@ struct DBFSchema {
             }
         }
         // (In place: a copy of the column would copy its set of files on every value.)
+        guard countsChanges else {
+            Self.note(value, file: file, feature: feature, in: &columns[i])
+            return i
+        }
+        let before = columns[i].learnt
         Self.note(value, file: file, feature: feature, in: &columns[i])
+        if columns[i].learnt != before { changes += 1 }
         return i
     }
 

@@ -32,9 +32,20 @@ struct ShapeRecordWriter {
             || shapeType == SHPT_POLYGONZ
     }
 
+    /// The bytes of a null shape's record, and of a point's, after the record's header.
+    private static let nullBytes = 4
+    private var pointBytes: Int { hasZ ? 28 : 20 }
+
+    /// Counts `times` null shapes (`null`) or points more, as writing them would (`geoconv
+    /// info`, counting features it does not write).
+    mutating func countAgain(null: Bool, times: Int) {
+        records += times
+        byteCount += times * (8 + (null ? Self.nullBytes : pointBytes))
+    }
+
     /// Appends a null shape.
     mutating func writeNull() throws(GeoConvError) {
-        beginRecord(contentBytes: 4)
+        beginRecord(contentBytes: Self.nullBytes)
         shp?.appendLittleEndian(SHPT_NULL)
         try flushIfFull()
     }
@@ -44,7 +55,7 @@ struct ShapeRecordWriter {
         if case .point(let c) = geometry, kind == .points {
             // The common small shape, without building parts.
             let z = hasZ
-            beginRecord(contentBytes: z ? 28 : 20)
+            beginRecord(contentBytes: pointBytes)
             guard shp != nil else { return }
             shp?.appendLittleEndian(shapeType)
             shp?.appendLittleEndian(c.longitude)

@@ -59,7 +59,7 @@ extension FileFormat {
                     skipsInvalid: options.skipInvalid),
                 diagnostics: diagnostics)
         },
-        makeWriter: .features { (output, options, diagnostics) throws(GeoConvError) -> any FeatureWriter in
+        makeWriter: .keyedFeatures { (output, options, diagnostics) throws(GeoConvError) -> any LossKeyedWriter in
             try ShapefileWriter(
                 output, options: ShapefileWriteOptions(kind: options.formatOptions[ShapefileOptions.kind]),
                 diagnostics: diagnostics)

@@ -18,7 +18,7 @@ public import GeoConvFormatKit
 /// a DBF's columns come before its records and a stream's columns are known only at its
 /// end. Memory holds one feature and the columns' types and widths. Files are written in a
 /// temporary folder beside the output and moved into place when the conversion succeeds.
-public struct ShapefileWriter: FeatureWriter {
+public struct ShapefileWriter: LossKeyedWriter {
     private let state: ShapefileWriting
 
     /// Prepares to write `output` (a `.shp` path; its siblings are named after it).
@@ -30,6 +30,15 @@ public struct ShapefileWriter: FeatureWriter {
     public mutating func begin(_ header: DocumentHeader) throws(GeoConvError) {
         try state.begin(header)
     }
+
+    /// Into nowhere, the key of what a shape and its record lose
+    /// (`ShapefileWriting.lossKey(of:shape:)`).
+    public mutating func lossKey(of feature: Feature, shape: FeatureShape) -> LossKey? {
+        state.lossKey(of: feature, shape: shape)
+    }
+
+    /// Counts the records of features not written (`ShapefileWriting.countAgain(_:times:)`).
+    public mutating func countAgain(_ key: LossKey, times: Int) { state.countAgain(key, times: times) }
 
     public mutating func write(_ feature: Feature) throws(GeoConvError) {
         try state.write(feature)
@@ -46,6 +55,13 @@ public struct ShapefileWriter: FeatureWriter {
 struct ShapefileLayout {
     /// The kind of each file, in order (`nil` while a file holds only features without one).
     private(set) var kinds: [ShapeKind?] = []
+
+    /// The file a shape of `kind` (`nil`: none) goes to, when it is one the layout has already
+    /// given that kind (and would give it again).
+    func existingFile(for kind: ShapeKind?) -> Int? {
+        if let kind { return kinds.firstIndex(of: kind) }
+        return kinds.isEmpty ? nil : 0
+    }
 
     /// The file a shape of `kind` (`nil`: none) goes to; a new file's index is `kinds.count - 1`.
     mutating func file(for kind: ShapeKind?) -> Int {

@@ -2,6 +2,7 @@
 internal import CShapelib
 import Foundation
 import GeoConvCore
+import GeoConvFormatKit
 import GeoConvIO
 import ZIPFoundation
 
@@ -72,6 +73,7 @@ final class ShapefileWriting {
             base = directory.url.appendingPathComponent("out").path
         }
         spool = try ShapefileSpool(path: counts ? nil : directory.url.appendingPathComponent("spool").path)
+        schema.countsChanges = counts
     }
 
     deinit {
@@ -110,6 +112,39 @@ final class ShapefileWriting {
             return
         }
         try write(geometry, feature: feature)
+    }
+
+    /// Into nowhere, a feature without a geometry (or with an empty one) or with a point, for a
+    /// file that holds such shapes already, loses what its shape and the file's `z` say, when
+    /// its values teach the DBF's columns what the shape says: booleans and integers of up to
+    /// nine digits (not the widths of texts or decimals), and no title, snippet or id. Such a
+    /// feature changes the columns (then the key) or only the counts of records and bytes,
+    /// which `countAgain(_:times:)` adds. Near 2 GB, and with `--shp-kind`, features are written.
+    func lossKey(of feature: Feature, shape: FeatureShape) -> LossKey? {
+        guard counts, options.kind == nil,
+            shape.facts.isDisjoint(with: [.hasText, .hasDecimal, .hasOtherNumber, .hasID, .hasTitle, .hasSnippet])
+        else { return nil }
+        let kind: ShapeKind?
+        switch feature.geometry {
+        case nil, .empty?: kind = nil
+        case .point?: kind = .points
+        case let geometry?:
+            guard geometry.isEmpty else { return nil }
+            kind = nil
+        }
+        guard let number = layout.existingFile(for: kind), number < files.count, number < 16,
+            kind == nil || files[number].kind != nil, files[number].shapes.byteCount < Self.maximumFileBytes / 2
+        else { return nil }
+        let state = UInt64(number) | (kind == nil ? 16 : 0) | (files[number].hasZ ? 32 : 0)
+        return shape.key(state: UInt64(truncatingIfNeeded: schema.changes) << 6 | state)
+    }
+
+    /// `times` features of key `key` not written: their records counted in their file.
+    func countAgain(_ key: LossKey, times: Int) {
+        let number = Int(key.state & 15)
+        featureIndex += times
+        files[number].records += times
+        files[number].shapes.countAgain(null: key.state & 16 != 0, times: times)
     }
 
     /// Reports a polygon whose rings a reader groups otherwise: a shapefile keeps rings, not

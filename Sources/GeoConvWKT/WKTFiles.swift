@@ -266,7 +266,7 @@ public struct WKBFileReader: FeatureReader {
 /// Everything but the geometry is dropped and reported once per kind (properties, names,
 /// styles, ids); features without a geometry are skipped and reported. A document CRS
 /// `EPSG:n` (or `--srid`) is written as the EWKT/EWKB `SRID=n` prefix.
-public struct GeometryWriter: RecordAppendingWriter {
+public struct GeometryWriter: RecordAppendingWriter, LossKeyedWriter {
     /// The features a geometry file holds (`FormatCapabilities.writtenOrder`): those with a
     /// geometry, in order.
     public static func heldFeatures(_ geometries: [Geometry?]) -> [Int] {
@@ -413,6 +413,16 @@ public struct GeometryWriter: RecordAppendingWriter {
         }
         try output.write(buffer)
         written += 1
+    }
+
+    /// Into nowhere, what a feature loses follows from its shape (properties, names, style and
+    /// id; no geometry; altitudes on some positions only), but for a `.wkb` file's second
+    /// geometry: whether one was written is part of the key. Circles and numbers that are
+    /// not finite, which are refused, are written.
+    public mutating func lossKey(of feature: Feature, shape: FeatureShape) -> LossKey? {
+        guard output.discards, shape.facts.contains(.isAllFinite), !shape.facts.contains(.containsCircle)
+        else { return nil }
+        return shape.key(state: form == .wkbBinary && written > 0 ? 1 : 0)
     }
 
     /// A `.wkb` file's refusal of a second geometry (made once: each later one is refused too).

@@ -74,7 +74,7 @@ extension FileFormat {
                 arcStep: options.formatOptions[WKTOptions.arcStep] ?? WKTParser.defaultArcStep, diagnostics: diagnostics
             )
         },
-        makeWriter: .records { output, options, diagnostics in
+        makeWriter: .keyedRecords { output, options, diagnostics in
             GeometryWriter(
                 output, form: .wkt, precision: options.coordinatePrecision,
                 srid: options.formatOptions[WKTOptions.srid], diagnostics: diagnostics)
@@ -105,7 +105,7 @@ extension FileFormat {
                 arcStep: options.formatOptions[WKTOptions.arcStep] ?? WKTParser.defaultArcStep, diagnostics: diagnostics
             )
         },
-        makeWriter: .records { output, options, diagnostics in
+        makeWriter: .keyedRecords { output, options, diagnostics in
             GeometryWriter(
                 output, form: .wkbHex, precision: nil, srid: options.formatOptions[WKTOptions.srid],
                 diagnostics: diagnostics)
@@ -130,7 +130,7 @@ extension FileFormat {
                 input, arcStep: options.formatOptions[WKTOptions.arcStep] ?? WKTParser.defaultArcStep,
                 diagnostics: diagnostics)
         },
-        makeWriter: .records { output, options, diagnostics in
+        makeWriter: .keyedRecords { output, options, diagnostics in
             GeometryWriter(
                 output, form: .wkbBinary, precision: nil, srid: options.formatOptions[WKTOptions.srid],
                 diagnostics: diagnostics)

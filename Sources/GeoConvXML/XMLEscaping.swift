@@ -1,3 +1,5 @@
+import GeoConvBytes
+
 /// XML 1.0 text and attribute escaping, byte by byte: markup characters become entities, a
 /// carriage return (and in attributes a tab or line feed) a character reference, so that a
 /// parser's line-end and attribute normalisation leaves the value as it was; what XML 1.0
@@ -63,18 +65,7 @@ public enum XMLEscaping {
     /// Whether `value` holds characters XML 1.0 cannot (which the escaping drops).
     public static func hasForbiddenCharacters(_ value: String) -> Bool {
         var value = value
-        return value.withUTF8 { bytes in
-            for index in bytes.indices {
-                let byte = bytes[index]
-                if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D { return true }
-                if byte == 0xEF, index + 2 < bytes.count, bytes[index + 1] == 0xBF,
-                    bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF
-                {
-                    return true
-                }
-            }
-            return false
-        }
+        return value.withUTF8 { XMLCharacters.includeForbidden($0) }
     }
 
     public static func text(_ value: String) -> String {
