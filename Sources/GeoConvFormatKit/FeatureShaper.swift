@@ -119,7 +119,8 @@ package struct FeatureShaper: Sendable {
 
     /// A number's class: an integer of up to nine digits by its sign and digit count, a
     /// decimal of up to fifteen digits by its sign, digit counts and the zeros at its ends,
-    /// any other number by its literal; returns which of the facts it is.
+    /// any other number by its sign and whether it has a point or an exponent; returns which
+    /// of the facts it is.
     private static func appendClass(of number: JSONNumber, to bytes: inout [UInt8]) -> FeatureShape.Facts {
         var literal = number.literal
         return literal.withUTF8 { text in

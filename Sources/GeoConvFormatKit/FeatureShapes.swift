@@ -84,7 +84,7 @@ public struct FeatureShape: Hashable, Sendable {
 }
 
 /// What a writer into nowhere would report for a feature: features with equal keys lose the
-/// same (`FeatureWriter.lossKey(of:shape:)`).
+/// same (`LossKeyedWriter.lossKey(of:shape:)`).
 public struct LossKey: Hashable, Sendable {
     /// The feature's shape.
     public let shape: Int32

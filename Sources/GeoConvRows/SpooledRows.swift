@@ -81,8 +81,9 @@ package struct SpooledRows {
     /// Whether each column's text is checked for dates and date-times (`PropertyColumn.textForm`),
     /// for a format with date columns.
     package var tracksTextForms = false
-    /// How often the columns changed (a column made, a kind, a first value, a wide integer, a
-    /// text form) or a geometry kind was met: what `lossKey(of:shape:)` keys on.
+    /// How often the columns changed (a column made, a first value, a wide integer, a text
+    /// form; a kind, counted only when no row is made) or a geometry kind was met: what
+    /// `lossKey(shape:changes:state:)` keys on, writing into nowhere.
     package private(set) var changes = 0
 
     /// Rows that report in `reporting`'s words.
@@ -106,7 +107,7 @@ package struct SpooledRows {
         return slot
     }
 
-    /// For a writer into nowhere (`FeatureWriter.lossKey(of:shape:)`): a key for adding
+    /// For a writer into nowhere (`LossKeyedWriter.lossKey(of:shape:)`): a key for adding
     /// `feature`'s row. A feature whose cells follow from its shape (no id, whose number
     /// would decide its column's kind; a title and a snippet only where a property carries
     /// them; no number known by its literal alone, which may be a wide integer) adds to

@@ -5,7 +5,7 @@ import GeoConvFormatKit
 import GeoConvTestSupport
 import Testing
 
-/// `info` writes a feature for a target once per loss key (`FeatureWriter.lossKey`) and counts
+/// `info` writes a feature for a target once per loss key (`LossKeyedWriter.lossKey`) and counts
 /// the codes again for the others: its report must be the one it makes writing every feature,
 /// line for line, on inputs made to tempt the keys — runs of features of one shape whose
 /// values differ within their class (digit counts, widths, texts that read as numbers, a
@@ -174,7 +174,7 @@ struct InspectionMemoTests {
         #expect(counted.losses["kml"]?.contains { $0.contains("[kml.mixed-types]") } == true)
     }
 
-    @Test("Numbers known by their form alone share a class: an input of distinct long numbers has one shape")
+    @Test("Numbers known by their form alone share a class: distinct long integers of one sign, one shape")
     func otherNumbersShareAShape() throws {
         var shaper = FeatureShaper()
         for literal in ["12345678901234", "98765432109876", "1e3", "2.5e-3", "-0", "-12345678901234"] {
