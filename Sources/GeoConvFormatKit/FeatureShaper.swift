@@ -187,18 +187,9 @@ package struct FeatureShaper: Sendable {
     private static func appendText(_ text: String, to bytes: inout [UInt8]) {
         var text = text
         text.withUTF8 { utf8 in
-            appendLength(utf8.count, to: &bytes)
+            ByteEncoding.appendVarint(UInt64(utf8.count), to: &bytes)
             bytes.append(contentsOf: utf8)
         }
-    }
-
-    private static func appendLength(_ count: Int, to bytes: inout [UInt8]) {
-        var value = UInt(count)
-        while value >= 0x80 {
-            bytes.append(UInt8(value & 0x7F) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
     }
 }
 

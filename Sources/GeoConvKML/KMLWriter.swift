@@ -90,7 +90,7 @@ final class KMLWriterState {
     /// The schema fields `kml.mixed-types` was reported for.
     @exclusivity(unchecked) var mixedTypeFields: Set<Int> = []
     /// Whether the features of a shape have a property the writer asks for by name (`lossKey`).
-    @exclusivity(unchecked) private var shapesAsking: [Int32: Bool] = [:]
+    @exclusivity(unchecked) var shapesAsking: [Int32: Bool] = [:]
     /// Style XML → the first id it was written under, for the styles no source named.
     @exclusivity(unchecked) var styleIDs: [String: String] = [:]
     // field → type
@@ -301,31 +301,6 @@ final class KMLWriterState {
         buffer.removeAll(keepingCapacity: true)
         try buildPlacemark(feature, hasAskedProperties: KMLWriterState.asksForProperties(feature))
         try emit(buffer)
-    }
-
-    /// Into nowhere, a placemark with nothing but data and a geometry (neither a collection,
-    /// whose members are counted, nor anything with text the writer reads: a title, a
-    /// snippet, a style, a text id, a property asked for by name, a character XML forbids;
-    /// nor a number typed by its literal) loses what its shape and the schema's fields say;
-    /// the key changes with the schema.
-    func lossKey(of feature: Feature, shape: FeatureShape) -> LossKey? {
-        let facts = shape.facts
-        guard discards, events == nil, facts.contains(.isAllFinite),
-            facts.isDisjoint(with: [.hasTitle, .hasSnippet, .hasStyle, .hasXMLForbiddenText, .hasOtherNumber]),
-            !feature.hasStringID
-        else { return nil }
-        if case .geometryCollection? = feature.geometry { return nil }
-        if facts.contains(.hasProperties) {
-            let asks: Bool
-            if let known = shapesAsking[shape.number] {
-                asks = known
-            } else {
-                asks = Self.asksForProperties(feature)
-                shapesAsking[shape.number] = asks
-            }
-            if asks { return nil }
-        }
-        return shape.key(state: UInt64(truncatingIfNeeded: startChanges &+ mixedTypeFields.count))
     }
 
     /// Whether `feature` has a property the writer asks for by name (most have none).
