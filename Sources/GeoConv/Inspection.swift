@@ -200,18 +200,19 @@ extension Converter {
             geometryKinds: [:], emptyGeometries: 0, coordinateCount: 0, hasAltitude: false,
             bounds: nil, properties: [:], titled: 0, described: 0, styled: 0, readWarnings: [],
             losses: [:])
-        // Features a few runs at a time: counted, then written by every target, each target
-        // taken by the next free core (each target's writer and log are used by one thread
-        // at a time), while the next runs are read.
+        // Features a piece at a time: counted, then written by every target (each target's
+        // writer and log are used by one thread at a time).
         let jobs = max(1, options.jobs ?? ConversionOptions.defaultJobs)
         let writing = targets.filter { $0.featureTwin == nil }
         var written: BackgroundTask<[Void]>?
         defer { _ = written?.value() }  // never leave the targets writing behind an error
-        func hand(_ pieces: [InspectionPiece]) {
-            for piece in pieces { piece.counts.add(to: &report) }
+        // Pieces written in the background while the next are read, each target taken by the
+        // next free core.
+        func writeLater(_ pieces: [InspectionPiece]) {
             _ = written?.value()
             written = BackgroundTask {
-                jobs > 1 ? writing.concurrentMap { $0.write(pieces) } : writing.map { $0.write(pieces) }
+                let write = { (target: InspectionTarget) in for piece in pieces { target.write(piece) } }
+                return jobs > 1 ? writing.concurrentMap(write) : writing.map(write)
             }
         }
         let readerOptions = format.readerOptions(options, for: input)
@@ -222,7 +223,10 @@ extension Converter {
             let inspectionRuns = InspectionRuns(
                 jobs: jobs, inputName: input.displayName,
                 size: max(16, readerOptions.chunkBytes / 4), shapesFeatures: shapes != nil, makeChecks: makeChecks)
-            try inspectionRuns.read(into: readLog, shapes: shapes, hand: hand) { (size) throws(GeoConvError) in
+            try inspectionRuns.read(
+                into: readLog, shapes: shapes, count: { $0.add(to: &report) },
+                writeInTurn: { piece in for target in writing { target.write(piece) } }, writeLater: writeLater
+            ) { (size) throws(GeoConvError) in
                 try runs.next(&featureReader, size)
             }
             if try featureReader.next() != nil {
@@ -237,11 +241,11 @@ extension Converter {
             func flush() {
                 guard !features.isEmpty else { return }
                 let locationsHere = locations
-                hand([
-                    InspectionPiece(features: features, counts: counts, shapes: shapes?.shapes(of: shaper) ?? []) {
-                        locationsHere[$0]
-                    }
-                ])
+                counts.add(to: &report)
+                let piece = InspectionPiece(features: features, shapes: shapes?.shapes(of: shaper) ?? []) {
+                    locationsHere[$0]
+                }
+                writeLater([piece])
                 features.removeAll(keepingCapacity: true)
                 locations.removeAll(keepingCapacity: true)
                 counts = InspectionCounts()
@@ -250,9 +254,9 @@ extension Converter {
             while let original = try featureReader.next() {
                 readLog.currentLocation = featureReader.lastLocation
                 features.append(original)
-                if shapes != nil { shaper.add(original) }
+                let shape = shapes != nil ? shaper.add(original) : -1
                 locations.append(featureReader.lastLocation)
-                try counts.add(original, checkedBy: &checks, diagnostics: readLog)
+                try counts.add(original, shape: shape, checkedBy: &checks, diagnostics: readLog)
                 // (What the reader says while reading the next feature is placed by the reader,
                 // as in a conversion, whose reader reads ahead with a log of its own.)
                 readLog.currentLocation = nil

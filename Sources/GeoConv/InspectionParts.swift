@@ -2,24 +2,23 @@ import GeoConvCore
 import GeoConvFormatKit
 import GeoConvParallel
 import OrderedCollections
+import Synchronization
 
-/// Features read for `inspect`, in input order, with what was counted of them, their shapes
+/// Features read for `inspect`, in input order, with their shapes
 /// (numbered for the input; `nil` where a feature has none) and how to place a message about
 /// one: by its index among `features`, asked only for the first message of a kind.
 struct InspectionPiece: @unchecked Sendable {
     var features: [Feature]
-    var counts: InspectionCounts
     var shapes: [FeatureShape?]
     /// For each feature with a shape, where the run of features of its shape it starts ends.
     var runEnds: [Int]
+    /// The kinds of the features' geometries (asked of each target's transforms, so that they
+    /// need not look at every feature for each target: `leavesUnchanged(geometriesOf:)`).
+    var kinds: Set<GeometryKind>
     var locate: (Int) -> SourceLocation?
 
-    init(
-        features: [Feature], counts: InspectionCounts, shapes: [FeatureShape?],
-        locate: @escaping (Int) -> SourceLocation?
-    ) {
+    init(features: [Feature], shapes: [FeatureShape?], locate: @escaping (Int) -> SourceLocation?) {
         self.features = features
-        self.counts = counts
         self.shapes = shapes
         self.locate = locate
         var runEnds = [Int](repeating: 0, count: shapes.count)
@@ -29,6 +28,16 @@ struct InspectionPiece: @unchecked Sendable {
             runEnds[index] = end
         }
         self.runEnds = runEnds
+        var met = [Bool](repeating: false, count: GeometryKind.allCases.count)
+        let pointSlot = GeometryKind.allCases.firstIndex(of: .point) ?? 0
+        for feature in features {
+            if case .point? = feature.geometry {
+                met[pointSlot] = true  // (the common kind, without its name looked for)
+            } else if let kind = feature.geometry?.kind, let slot = GeometryKind.allCases.firstIndex(of: kind) {
+                met[slot] = true
+            }
+        }
+        kinds = Set(GeometryKind.allCases.indices.filter { met[$0] }.map { GeometryKind.allCases[$0] })
     }
 }
 
@@ -55,22 +64,31 @@ struct InspectionCounts {
     var titled = 0
     var described = 0
     var styled = 0
+    /// For each of the piece's shapes (its `FeatureShaper`'s places, in first-seen order), the
+    /// places in `properties` of its keys, in order, and how many features of it after the
+    /// first were counted without their properties looked at: features of one shape have the
+    /// same keys with values of the same JSON types.
+    var shapeKeys: [[Int]] = []
+    var shapeRepeats: [Int] = []
 
     /// Counts what `checks` (range check, reprojection to WGS84) make of `feature`: its
-    /// first feature, as a conversion would write it (no array made per feature).
+    /// first feature, as a conversion would write it (no array made per feature). `shape` is
+    /// the feature's place among its piece's shapes (`FeatureShaper.add`), -1 for none.
     mutating func add(
-        _ feature: Feature, checkedBy checks: inout [any FeatureTransform], diagnostics: DiagnosticLog
+        _ feature: Feature, shape: Int32 = -1, checkedBy checks: inout [any FeatureTransform],
+        diagnostics: DiagnosticLog
     )
         throws(GeoConvError)
     {
         var counted = false
         try checks.apply(to: feature, diagnostics: diagnostics) { (checked: inout Feature) in
-            if !counted { add(checked) }
+            // (The checks change geometries only: the properties are the shape's.)
+            if !counted { add(checked, shape: shape) }
             counted = true
         }
     }
 
-    mutating func add(_ feature: Feature) {
+    mutating func add(_ feature: Feature, shape: Int32 = -1) {
         features += 1
         let slot = feature.geometry.map { GeometryKind.allCases.firstIndex(of: $0.kind) ?? 0 } ?? kindCounts.count - 1
         if kindCounts[slot] == 0 { kindsMet.append(slot) }
@@ -86,6 +104,25 @@ struct InspectionCounts {
             if geometry.hasAltitude { hasAltitude = true }
             if let box = geometry.bounds { boxes.append(box) }
         }
+        if shape >= 0, Int(shape) < shapeKeys.count {
+            shapeRepeats[Int(shape)] += 1
+        } else {
+            let places = addProperties(of: feature)
+            // (Places are given in first-seen order: a new shape is the next one.)
+            if shape >= 0, Int(shape) == shapeKeys.count {
+                shapeKeys.append(places)
+                shapeRepeats.append(0)
+            }
+        }
+        if feature.title != nil { titled += 1 }
+        if feature.snippet != nil { described += 1 }
+        if !feature.style.isEmpty { styled += 1 }
+    }
+
+    /// Counts the feature's properties and the types of their values; returns their places
+    /// in `properties`.
+    private mutating func addProperties(of feature: Feature) -> [Int] {
+        var places: [Int] = []
         for (position, (key, value)) in feature.properties.enumerated() {
             let index: Int
             if position < recentKeys.count, recentKeys[position].key == key {
@@ -110,10 +147,9 @@ struct InspectionCounts {
                 typesSeen[index] |= bit
                 properties.values[index].types.append(value.typeName)
             }
+            places.append(index)
         }
-        if feature.title != nil { titled += 1 }
-        if feature.snippet != nil { described += 1 }
-        if !feature.style.isEmpty { styled += 1 }
+        return places
     }
 
     /// A bit for each JSON type.
@@ -139,9 +175,13 @@ struct InspectionCounts {
         report.coordinateCount += coordinates
         if hasAltitude { report.hasAltitude = true }
         for box in boxes { report.bounds = report.bounds.map { $0.union(box) } ?? box }
-        for (key, seen) in properties {
+        var repeats = [Int](repeating: 0, count: properties.count)
+        for (shape, places) in shapeKeys.enumerated() where shapeRepeats[shape] > 0 {
+            for place in places { repeats[place] += shapeRepeats[shape] }
+        }
+        for (place, (key, seen)) in properties.enumerated() {
             var stats = report.properties[key] ?? InspectionReport.PropertyStatistics(count: 0, types: [])
-            stats.count += seen.count
+            stats.count += seen.count + repeats[place]
             for type in seen.types where !stats.types.contains(type) { stats.types.append(type) }
             report.properties[key] = stats
         }
@@ -193,29 +233,30 @@ final class InspectionTarget: @unchecked Sendable {
         do throws(GeoConvError) { try writer.finish() } catch { refuse(error) }
     }
 
-    /// Writes the pieces' features as a conversion to this format would (the target is not
+    /// Writes the piece's features as a conversion to this format would (the target is not
     /// a twin: see `featureTwin`), noting what it loses. The features are handed to the
     /// writer from the piece's storage, borrowed, not copied; when the transforms leave all
-    /// of a piece's features alone (most pieces), they are not run. One target per call, so
-    /// that the targets are spread over the cores as each finishes (they differ in cost).
-    func write(_ pieces: [InspectionPiece]) {
+    /// of a piece's features alone (most pieces: known from their geometries' kinds for most
+    /// transforms), they are not run.
+    func write(_ piece: InspectionPiece) {
+        guard !failed else { return }
         let cursor = FeatureCursor()
         defer { log.currentLocation = nil }
-        for piece in pieces where !failed {
-            log.locateCurrent { cursor.ordinal < 0 ? nil : piece.locate(cursor.ordinal) }
-            piece.features.withUnsafeBufferPointer { features in
-                let unchanged = transforms.allSatisfy { $0.leavesUnchanged(features) }
-                let shapes = unchanged && memoizes ? piece.shapes : []
-                var index = 0
-                while index < features.count, !failed {
-                    cursor.ordinal = index
-                    index = features.withBorrowedFeature(at: index) { feature in
-                        guard index < shapes.count, let shape = shapes[index] else {
-                            write(feature, unchanged: unchanged)
-                            return index + 1
-                        }
-                        return index + write(feature, shape: shape, runLength: piece.runEnds[index] - index)
+        log.locateCurrent { cursor.ordinal < 0 ? nil : piece.locate(cursor.ordinal) }
+        piece.features.withUnsafeBufferPointer { features in
+            let unchanged = transforms.allSatisfy {
+                $0.leavesUnchanged(geometriesOf: piece.kinds) || $0.leavesUnchanged(features)
+            }
+            let shapes = unchanged && memoizes ? piece.shapes : []
+            var index = 0
+            while index < features.count, !failed {
+                cursor.ordinal = index
+                index = features.withBorrowedFeature(at: index) { feature in
+                    guard index < shapes.count, let shape = shapes[index] else {
+                        write(feature, unchanged: unchanged)
+                        return index + 1
                     }
+                    return index + write(feature, shape: shape, runLength: piece.runEnds[index] - index)
                 }
             }
         }
@@ -293,32 +334,62 @@ struct InspectionRuns {
         var error: GeoConvError?
     }
 
+    /// Features with at most this many positions each, on average over the first run, are
+    /// written run by run on the thread that read them (`read`); larger ones a few runs at a
+    /// time, in the background, each target on the next free core.
+    static let positionsWrittenInTurn = 16
+
     /// Reads the runs `nextRun` cuts, absorbing what is said while reading into `log` and
-    /// handing their pieces to `hand` in order, a few runs at a time (the targets write them
-    /// while the next are read).
+    /// handing their counts to `count`, in order, and their pieces to the targets, in order,
+    /// in one of two ways, chosen on the first run:
+    /// - small features (points, short lines: many features, few positions) are handed to
+    ///   `writeInTurn`, each run on the thread that read it as soon as the run before is
+    ///   written (`inPipeline`'s `inOrder`), so that their features are let go of where they
+    ///   were made: memory freed on another thread contends for the allocator's lock of the
+    ///   thread that made it, and small features are many allocations for little work;
+    /// - large ones, whose writing is the larger part of the work, are handed to
+    ///   `writeLater` a few runs at a time, written while the next runs are read.
     func read(
-        into log: DiagnosticLog, shapes: FeatureShapeTable?, hand: ([InspectionPiece]) -> Void,
+        into log: DiagnosticLog, shapes: FeatureShapeTable?, count: (InspectionCounts) -> Void,
+        writeInTurn: @escaping (InspectionPiece) -> Void, writeLater: ([InspectionPiece]) -> Void,
         nextRun: (Int) throws(GeoConvError) -> FeatureRun?
     ) throws(GeoConvError) {
+        // (Set by the first run's turn, which comes before every run is consumed.)
+        let inTurn = Mutex<Bool?>(nil)
         var pieces: [InspectionPiece] = []
         try inPipeline(
             jobs: jobs, window: jobs * 2, cut: { () throws(GeoConvError) in try nextRun(size) },
-            process: { process($0) }
+            process: { process($0) },
+            inOrder: { run, outcome in
+                let small = inTurn.withLock { chosen in
+                    let counts = outcome.counts
+                    let small = chosen ?? (counts.coordinates <= Self.positionsWrittenInTurn * max(1, counts.features))
+                    chosen = small
+                    return small
+                }
+                guard small, outcome.error == nil else { return }
+                let piece = InspectionPiece(
+                    features: outcome.features, shapes: shapes?.shapes(of: outcome.shaper) ?? []
+                ) { index in locate(index, in: run) }
+                outcome.features = []
+                writeInTurn(piece)
+            }
         ) {
             (run, outcome) throws(GeoConvError) in
             log.absorb(outcome.log, relocating: run.relocate)
             if let error = outcome.error { throw error.relocated(run.relocate) }
+            count(outcome.counts)
+            guard inTurn.withLock({ $0 }) == false else { return }
             pieces.append(
-                InspectionPiece(
-                    features: outcome.features, counts: outcome.counts,
-                    shapes: shapes?.shapes(of: outcome.shaper) ?? []
-                ) { index in locate(index, in: run) })
+                InspectionPiece(features: outcome.features, shapes: shapes?.shapes(of: outcome.shaper) ?? []) {
+                    index in locate(index, in: run)
+                })
             if pieces.count == jobs * 2 {
-                hand(pieces)
+                writeLater(pieces)
                 pieces = []
             }
         }
-        if !pieces.isEmpty { hand(pieces) }
+        if !pieces.isEmpty { writeLater(pieces) }
     }
 
     private func process(_ run: FeatureRun) -> Outcome {
@@ -332,8 +403,8 @@ struct InspectionRuns {
             while let feature = try reader.next() {
                 current.ordinal += 1
                 outcome.features.append(feature)
-                if shapesFeatures { outcome.shaper.add(feature) }
-                try outcome.counts.add(feature, checkedBy: &checks, diagnostics: log)
+                let shape = shapesFeatures ? outcome.shaper.add(feature) : -1
+                try outcome.counts.add(feature, shape: shape, checkedBy: &checks, diagnostics: log)
             }
             log.currentLocation = nil
         } catch {

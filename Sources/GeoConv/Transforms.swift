@@ -79,6 +79,8 @@ public struct Reproject: FeatureTransform {
         reprojection == nil || features.indices.allSatisfy { features[$0].geometry == nil }
     }
 
+    public func leavesUnchanged(geometriesOf kinds: Set<GeometryKind>) -> Bool { reprojection == nil || kinds.isEmpty }
+
     public mutating func transform(
         inPlace feature: inout Feature, diagnostics: DiagnosticLog
     ) throws(GeoConvError) -> [Feature]? {
@@ -272,6 +274,10 @@ public struct DropEmptyMembers: FeatureTransform {
     /// Creates the transform; `keptBy` names the formats that could keep what it drops.
     public init(keptBy: [String] = []) { self.keptBy = keptBy }
 
+    public func leavesUnchanged(geometriesOf kinds: Set<GeometryKind>) -> Bool {
+        kinds.isDisjoint(with: [.multiLineString, .multiPolygon, .geometryCollection])
+    }
+
     public func leavesUnchanged(_ features: UnsafeBufferPointer<Feature>) -> Bool {
         // (Only multi-geometries have members: the others are passed without taking them out of the feature.)
         for index in features.indices {
@@ -329,6 +335,8 @@ public protocol HeaderTransform: FeatureTransform {}
 
 extension HeaderTransform {
     public func leavesUnchanged(_ features: UnsafeBufferPointer<Feature>) -> Bool { true }
+
+    public func leavesUnchanged(geometriesOf kinds: Set<GeometryKind>) -> Bool { true }
 
     public mutating func transform(
         inPlace feature: inout Feature, diagnostics: DiagnosticLog

@@ -13,23 +13,27 @@ package struct FeatureShaper: Sendable {
 
     package init() {}
 
-    /// Works out `feature`'s shape and notes it after the features before.
-    package mutating func add(_ feature: Feature) {
+    /// Works out `feature`'s shape and notes it after the features before; returns its place
+    /// in `shapes` (a new shape's is the next place), -1 when it has none.
+    @discardableResult
+    package mutating func add(_ feature: Feature) -> Int32 {
         scratch.removeAll(keepingCapacity: true)
-        guard let facts = Self.describe(feature, into: &scratch) else {
-            featureShapes.append(-1)
-            return
-        }
-        if let last = featureShapes.last, last >= 0, shapes[Int(last)].bytes == scratch {
-            featureShapes.append(last)
-        } else if let place = places[scratch] {
-            featureShapes.append(place)
+        let place: Int32
+        if let facts = Self.describe(feature, into: &scratch) {
+            if let last = featureShapes.last, last >= 0, shapes[Int(last)].bytes == scratch {
+                place = last
+            } else if let known = places[scratch] {
+                place = known
+            } else {
+                place = Int32(shapes.count)
+                shapes.append((scratch, facts))
+                places[scratch] = place
+            }
         } else {
-            let place = Int32(shapes.count)
-            shapes.append((scratch, facts))
-            places[scratch] = place
-            featureShapes.append(place)
+            place = -1
         }
+        featureShapes.append(place)
+        return place
     }
 
     /// Writes `feature`'s shape into `bytes` and returns its facts; `nil` when it has none.

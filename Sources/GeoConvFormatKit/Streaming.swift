@@ -89,6 +89,11 @@ public protocol FeatureTransform {
     /// (`geoconv info`, writing them for every format) hands them on without copies.
     /// Default: `false`.
     func leavesUnchanged(_ features: UnsafeBufferPointer<Feature>) -> Bool
+    /// Whether `leavesUnchanged(_:)` holds of any features whose geometries are all of
+    /// `kinds` (or that have none), known from the kinds alone, so that a caller which asks
+    /// it of the same features for many writers looks at them once. Default: `false` (then
+    /// `leavesUnchanged(_:)` looks at the features).
+    func leavesUnchanged(geometriesOf kinds: Set<GeometryKind>) -> Bool
 }
 
 extension FeatureTransform {
@@ -101,6 +106,8 @@ extension FeatureTransform {
     }
 
     public func leavesUnchanged(_ features: UnsafeBufferPointer<Feature>) -> Bool { false }
+
+    public func leavesUnchanged(geometriesOf kinds: Set<GeometryKind>) -> Bool { false }
 
     public mutating func transform(
         inPlace feature: inout Feature, diagnostics: DiagnosticLog

@@ -42,6 +42,8 @@ public struct GPXWriter: LossKeyedWriter {
     private var given = 0, kept = 0
     /// Whether the features of a shape have extensions or per-point values (`lossKey`).
     private var shapesExtended: [Int32: Bool] = [:]
+    /// The last shape looked for in `shapesExtended` (features mostly follow one of theirs).
+    private var lastShapeExtended: (shape: Int32, extended: Bool)?
 
     /// Creates a writer into `output`.
     public init(_ output: ByteWriter, options: GPXWriteOptions = GPXWriteOptions(), diagnostics: DiagnosticLog) {
@@ -123,12 +125,16 @@ public struct GPXWriter: LossKeyedWriter {
             guard c.longitude != 180 else { return nil }
             if shape.facts.contains(.hasProperties) {
                 let extended: Bool
-                if let known = shapesExtended[shape.number] {
+                if let last = lastShapeExtended, last.shape == shape.number {
+                    extended = last.extended
+                } else if let known = shapesExtended[shape.number] {
                     extended = known
+                    lastShapeExtended = (shape.number, known)
                 } else {
                     extended =
                         feature.properties["extensions"] != nil || feature.properties["coordinateProperties"] != nil
                     shapesExtended[shape.number] = extended
+                    lastShapeExtended = (shape.number, extended)
                 }
                 if extended { return nil }
             }

@@ -24,6 +24,10 @@ public struct CircleToPolygon: FeatureTransform {
         self.keptBy = keptBy
     }
 
+    public func leavesUnchanged(geometriesOf kinds: Set<GeometryKind>) -> Bool {
+        !kinds.contains(.circle) && !kinds.contains(.geometryCollection)
+    }
+
     public func leavesUnchanged(_ features: UnsafeBufferPointer<Feature>) -> Bool {
         // (Cases matched without taking the geometry out of the feature: no copy per feature.)
         for index in features.indices {

@@ -43,8 +43,16 @@ extension FeatureRun {
 /// once, and at most `window` items are cut and not yet consumed (bounded memory). A failure
 /// to cut is thrown after the items before it are consumed, so that the errors inside them
 /// come first, as on one thread; no item is left running behind an error.
+///
+/// `inOrder`, when given, takes each item's outcome next, on the thread that processed it,
+/// one item at a time and in order, before `consume`: a stage of stateful work done where the
+/// outcome was made, so that what the outcome holds is let go of on the thread that made it
+/// (memory freed on another thread contends for the allocator's lock of the thread that made
+/// it, while that one makes more). No worker waits for its turn while it holds a place among
+/// the `jobs`: items start in order, so the first not yet through is always moving.
 package func inPipeline<Item, Outcome>(
     jobs: Int, window: Int, cut: () throws(GeoConvError) -> Item?, process: @escaping (Item) -> Outcome,
+    inOrder: ((Item, inout Outcome) -> Void)? = nil,
     consume: (Item, Outcome) throws(GeoConvError) -> Void
 ) throws(GeoConvError) {
     let workers = DispatchSemaphore(value: max(1, jobs))
@@ -52,6 +60,12 @@ package func inPipeline<Item, Outcome>(
     defer { for entry in pending { _ = entry.task.value() } }
     var cutFailure: GeoConvError?
     var ended = false
+    // (Each item's turn at `inOrder`: signalled by the item before it. Made at 0 and
+    // signalled, not made at 1: libdispatch stops a process that lets go of a semaphore
+    // below the value it was made with.)
+    var turn = DispatchSemaphore(value: 0)
+    turn.signal()
+    let ordered = inOrder.map { UncheckedBox($0) }
     while true {
         while !ended, pending.count < max(1, window) {
             do throws(GeoConvError) {
@@ -60,13 +74,21 @@ package func inPipeline<Item, Outcome>(
                     break
                 }
                 let box = UncheckedBox(item)
+                let (mine, next) = (turn, DispatchSemaphore(value: 0))
+                if ordered != nil { turn = next }
                 pending.append(
                     (
                         item,
                         BackgroundTask {
                             workers.wait()
-                            defer { workers.signal() }
-                            return process(box.value)
+                            var outcome = process(box.value)
+                            workers.signal()
+                            if let ordered {
+                                mine.wait()
+                                ordered.value(box.value, &outcome)
+                                next.signal()
+                            }
+                            return outcome
                         }
                     ))
             } catch {

@@ -148,6 +148,9 @@ struct InspectionMemoTests {
                 #expect(counted.losses[format] == losses, "seed \(seed), jobs \(jobs), \(format)")
             }
             #expect(counted.losses.keys.elementsEqual(written.losses.keys))
+            // (Properties of a shape's later features are counted from the shape: the same
+            // names, in first-seen order, with the same counts and types.)
+            #expect(counted.properties == written.properties, "seed \(seed), jobs \(jobs)")
         }
     }
 
