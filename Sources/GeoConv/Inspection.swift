@@ -203,7 +203,7 @@ extension Converter {
         // Features a piece at a time: counted, then written by every target (each target's
         // writer and log are used by one thread at a time).
         let jobs = max(1, options.jobs ?? ConversionOptions.defaultJobs)
-        let writing = targets.filter { $0.featureTwin == nil }
+        let writing = targets.filter(\.takesFeatures)
         var written: BackgroundTask<[Void]>?
         defer { _ = written?.value() }  // never leave the targets writing behind an error
         // Pieces written in the background while the next are read, each target taken by the
@@ -268,13 +268,11 @@ extension Converter {
         written = nil
         // Each writer finishes as a conversion's would: what it reports only once it has seen
         // every feature (a shapefile's columns, a CSV's header) is a loss too.
-        for target in targets where target.featureTwin == nil { target.finish() }
+        for target in targets { target.finish() }
         report.readWarnings = readLog.summary
         report.readingLoses = readLog.entries.values.contains { !$0.first.isNote } || !readLog.skippedFeatures.isEmpty
         for target in targets {
-            if let (twin, checkpoint) = target.featureTwin, !target.failed {
-                target.log.absorb(twin.log, since: checkpoint)
-            }
+            target.absorbTwin()
             report.losses[target.name] = target.log.summary
         }
         return report

@@ -212,7 +212,16 @@ final class InspectionTarget: @unchecked Sendable {
     /// The target whose writer writes this one's features (`writesFeaturesAs`), and its
     /// log's counts after its header: this one writes only its header, and takes the rest
     /// of the twin's log as its own.
-    var featureTwin: (target: InspectionTarget, checkpoint: DiagnosticLog.Checkpoint)?
+    var featureTwin: (target: InspectionTarget, checkpoint: DiagnosticLog.Checkpoint)? {
+        didSet { besideLog = featureTwin != nil && writer.checksBesideTwin ? DiagnosticLog() : nil }
+    }
+    /// For a twin whose writer checks more than its twin's (`checksBesideTwin`: KMZ's local
+    /// files): what those checks report, taken after the twin's log, as a conversion reports
+    /// them after what the twin's writer reports.
+    private(set) var besideLog: DiagnosticLog?
+    /// Whether the features are handed to this target: it writes them, or checks what its
+    /// writer adds to its twin's.
+    var takesFeatures: Bool { featureTwin == nil || besideLog != nil }
 
     init(name: String, writer: any LossKeyedWriter, log: DiagnosticLog, memoizes: Bool) {
         self.name = name
@@ -226,11 +235,24 @@ final class InspectionTarget: @unchecked Sendable {
         failed = true
     }
 
-    /// Finishes the writer (into nowhere), as a conversion would once every feature is written.
+    /// Finishes the writer (into nowhere), as a conversion would once every feature is
+    /// written; a twin, only what its writer adds to its twin's finish.
     func finish() {
-        guard !failed else { return }
+        guard !failed, takesFeatures else { return }
         log.currentLocation = nil
-        do throws(GeoConvError) { try writer.finish() } catch { refuse(error) }
+        do throws(GeoConvError) {
+            if let besideLog { try writer.finishBesideTwin(diagnostics: besideLog) } else { try writer.finish() }
+        } catch {
+            refuse(error)
+        }
+    }
+
+    /// Takes the twin's log after this target's header, then what this one's own checks
+    /// reported: the losses of a conversion to this format, in its order.
+    func absorbTwin() {
+        guard let (twin, checkpoint) = featureTwin, !failed else { return }
+        log.absorb(twin.log, since: checkpoint)
+        if let besideLog { log.absorb(besideLog) }
     }
 
     /// Writes the piece's features as a conversion to this format would (the target is not
@@ -240,6 +262,7 @@ final class InspectionTarget: @unchecked Sendable {
     /// transforms), they are not run.
     func write(_ piece: InspectionPiece) {
         guard !failed else { return }
+        if let besideLog { return checkBesideTwin(piece, into: besideLog) }
         let cursor = FeatureCursor()
         defer { log.currentLocation = nil }
         log.locateCurrent { cursor.ordinal < 0 ? nil : piece.locate(cursor.ordinal) }
@@ -257,6 +280,35 @@ final class InspectionTarget: @unchecked Sendable {
                         return index + 1
                     }
                     return index + write(feature, shape: shape, runLength: piece.runEnds[index] - index)
+                }
+            }
+        }
+    }
+
+    /// A twin's part of writing the piece: each feature, as the transforms leave it, checked
+    /// for what this writer adds to its twin's (the twin reports what the transforms say).
+    private func checkBesideTwin(_ piece: InspectionPiece, into besideLog: DiagnosticLog) {
+        let cursor = FeatureCursor()
+        defer { besideLog.currentLocation = nil }
+        besideLog.locateCurrent { cursor.ordinal < 0 ? nil : piece.locate(cursor.ordinal) }
+        let transformsLog = DiagnosticLog()
+        piece.features.withUnsafeBufferPointer { features in
+            let unchanged = transforms.allSatisfy {
+                $0.leavesUnchanged(geometriesOf: piece.kinds) || $0.leavesUnchanged(features)
+            }
+            for index in features.indices where !failed {
+                cursor.ordinal = index
+                do throws(GeoConvError) {
+                    if unchanged {
+                        try writer.checkBesideTwin(features[index], diagnostics: besideLog)
+                    } else {
+                        try transforms.apply(to: features[index], diagnostics: transformsLog) {
+                            (item: inout Feature) throws(GeoConvError) in
+                            try writer.checkBesideTwin(item, diagnostics: besideLog)
+                        }
+                    }
+                } catch {
+                    continue  // (a feature the transforms refuse is the twin's to report)
                 }
             }
         }

@@ -48,10 +48,27 @@ public protocol LossKeyedWriter: FeatureWriter {
     /// is reported later), leaving the keys of the next features as they were. Default:
     /// nothing.
     mutating func countAgain(_ key: LossKey, times: Int)
+    /// Whether this writer checks more than the writer of the format it writes its features
+    /// as (`FormatCapabilities.writesFeaturesAs`: KMZ, the local files its icons name). Into
+    /// nowhere, that format's writer writes the features for both, and this one is asked
+    /// only for what it adds (`checkBesideTwin`, `finishBesideTwin`). Default: `false`.
+    var checksBesideTwin: Bool { get }
+    /// Checks `feature` as `write` would beyond what the writer of the format it writes
+    /// features as checks, reporting into `diagnostics`. Default: nothing.
+    mutating func checkBesideTwin(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError)
+    /// Reports what `finish` would beyond what that writer's `finish` reports, into
+    /// `diagnostics`. Default: nothing.
+    mutating func finishBesideTwin(diagnostics: DiagnosticLog) throws(GeoConvError)
 }
 
 extension LossKeyedWriter {
     public mutating func countAgain(_ key: LossKey, times: Int) {}
+
+    public var checksBesideTwin: Bool { false }
+
+    public mutating func checkBesideTwin(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) {}
+
+    public mutating func finishBesideTwin(diagnostics: DiagnosticLog) throws(GeoConvError) {}
 }
 
 /// A writer that keys no loss, as a `LossKeyedWriter` whose every feature is written: how

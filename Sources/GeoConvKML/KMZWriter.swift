@@ -61,21 +61,44 @@ public struct KMZWriter: LossKeyedWriter {
 
     public mutating func write(_ feature: Feature) throws(GeoConvError) {
         try kml.write(feature)
-        // The files it refers to by relative path: its icon, an overlay's image, its highlight icon.
-        for reference in [
-            feature.style.icon, feature.properties["icon"]?.stringValue,
-            feature[model: .highlightStyle]?["icon"]?.stringValue,
-        ] {
-            if let reference, !referencesSeen.contains(reference) {
-                referencesSeen.insert(reference)
-                try pack(reference)
-            }
+        try packReferences(of: feature, reportingInto: diagnostics)
+    }
+
+    /// What KMZ adds to KML's writing: the local files its features name.
+    public var checksBesideTwin: Bool { true }
+
+    /// Notes the local files `feature` names, as `write` does after KML's writer.
+    public mutating func checkBesideTwin(_ feature: Feature, diagnostics: DiagnosticLog) throws(GeoConvError) {
+        try packReferences(of: feature, reportingInto: diagnostics)
+    }
+
+    /// Reports the input's embedded files the archive would drop, as `finish` does after
+    /// KML's writer (into nowhere: nothing is packed).
+    public mutating func finishBesideTwin(diagnostics: DiagnosticLog) throws(GeoConvError) {
+        for path in files?.paths ?? [] where !Self.isSafeEntry(path) { try warnUnsafeEntry(path, into: diagnostics) }
+    }
+
+    /// Notes the files `feature` refers to by relative path (its icon, an overlay's image,
+    /// its highlight icon), each the first time it is met. (Asked of every feature: nothing
+    /// is made for one that names none.)
+    private mutating func packReferences(of feature: Feature, reportingInto log: DiagnosticLog) throws(GeoConvError) {
+        if let icon = feature.style.icon { try packOnce(icon, reportingInto: log) }
+        let properties = feature.properties
+        guard !properties.isEmpty else { return }
+        if let icon = properties["icon"]?.stringValue { try packOnce(icon, reportingInto: log) }
+        if let icon = properties[model: .highlightStyle]?["icon"]?.stringValue {
+            try packOnce(icon, reportingInto: log)
         }
+    }
+
+    private mutating func packOnce(_ reference: String, reportingInto log: DiagnosticLog) throws(GeoConvError) {
+        guard referencesSeen.insert(reference).inserted else { return }
+        try pack(reference, reportingInto: log)
     }
 
     /// Notes a relative reference to pack from the source directory, or reports it when no
     /// file is there (a URL, an absolute path and a file the archive already holds are left).
-    private mutating func pack(_ reference: String) throws(GeoConvError) {
+    private mutating func pack(_ reference: String, reportingInto diagnostics: DiagnosticLog) throws(GeoConvError) {
         guard !reference.isEmpty, !reference.contains("://"), !reference.hasPrefix("/"), !reference.hasPrefix("data:"),
             !reference.hasPrefix("#"), files?.paths.contains(reference) != true
         else { return }
@@ -116,8 +139,7 @@ public struct KMZWriter: LossKeyedWriter {
         try kmlOutput.commit()
         guard let directory else {
             // The archive goes nowhere: only what it would drop is said.
-            for path in files?.paths ?? [] where !Self.isSafeEntry(path) { try warnUnsafeEntry(path) }
-            return
+            return try finishBesideTwin(diagnostics: diagnostics)
         }
         let archiveURL = directory.url.appendingPathComponent("out.kmz")
         do {
@@ -126,7 +148,7 @@ public struct KMZWriter: LossKeyedWriter {
             for path in files?.paths ?? [] {
                 guard let bytes = try files?.contents(of: path) else { continue }
                 guard Self.isSafeEntry(path) else {
-                    try warnUnsafeEntry(path)
+                    try warnUnsafeEntry(path, into: diagnostics)
                     continue
                 }
                 let data = Data(bytes)
@@ -168,7 +190,7 @@ extension KMZWriter {
         return !path.hasPrefix("/") && !parts.contains("..") && path.lowercased() != "doc.kml" && path != "out.kmz"
     }
 
-    func warnUnsafeEntry(_ path: String) throws(GeoConvError) {
+    func warnUnsafeEntry(_ path: String, into diagnostics: DiagnosticLog) throws(GeoConvError) {
         try diagnostics.warn(
             KMLCode.kmzUnsafeEntryDropped, "the embedded file \"\(path)\" has an unsafe path and is not written")
     }

@@ -93,6 +93,66 @@ struct InspectionCorpusTests {
         #expect(throws: GeoConvError.self) { try Converter().inspect(.file(path), targets: ["kmlx"]) }
     }
 
+    @Test(
+        "KMZ's own losses (local files its icons name, embedded files it drops) listed by info as converting says",
+        .enabled(if: Tools.python != nil))
+    func kmzOwnLosses() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let folder = directory.appendingPathComponent("in")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("icons"), withIntermediateDirectories: true)
+        try Data("png".utf8).write(to: folder.appendingPathComponent("icons/present.png"))
+        try Data("png".utf8).write(to: directory.appendingPathComponent("outside.png"))
+        let placemarks = ["icons/present.png", "icons/missing.png", "../outside.png"].enumerated().map { index, icon in
+            "<Placemark><name>p\(index)</name><Style><IconStyle><Icon><href>\(icon)</href></Icon></IconStyle></Style>"
+                + "<Point><coordinates>1,\(index)</coordinates></Point></Placemark>\n"
+        }
+        let kml =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<kml xmlns=\"http://www.opengis.net/kml/2.2\"><Document>\n"
+            + placemarks.joined() + "</Document></kml>\n"
+        let kmlPath = folder.appendingPathComponent("a.kml").path
+        try Data(kml.utf8).write(to: URL(fileURLWithPath: kmlPath))
+        // The same document in a KMZ that carries a file under a path climbing out of it.
+        let kmzPath = folder.appendingPathComponent("b.kmz").path
+        let script = """
+            import zipfile
+            with zipfile.ZipFile('\(kmzPath)', 'w') as z:
+                z.write('\(kmlPath)', 'doc.kml')
+                z.writestr('../evil.png', 'x')
+                z.writestr('images/fine.png', 'y')
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(Tools.python))
+        process.arguments = ["-c", script]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        for (path, unsafeCount) in [(kmlPath, ""), (kmzPath, " (2 times)")] {
+            // (With KML among the targets, KMZ's features are written once, by KML's writer.)
+            let report = try Converter().inspect(.file(path), targets: ["kml", "kmz"])
+            let converted = try Converter().convert(
+                .file(path), to: .memory, options: ConversionOptions(outputFormat: .kmz))
+            let readingCodes = Set(report.readWarnings.map(code))
+            let expected = converted.diagnostics.summary.filter { !readingCodes.contains(code($0)) }
+            let losses = try #require(report.losses["kmz"])
+            #expect(losses == expected, "\(path)")
+            let inFile = path == kmzPath ? "b.kmz/doc.kml" : "a.kml"
+            let missing = try #require(losses.first)
+            #expect(
+                missing.hasSuffix(
+                    "\(inFile):4:1: warning: \"icons/missing.png\" is not a file beside the input "
+                        + "(\(folder.path)/icons/missing.png): the KMZ refers to a file it does not hold "
+                        + "[kmz.local-file-missing]"), "\(missing)")
+            let outside = try #require(losses.dropFirst().first)
+            #expect(
+                outside.hasSuffix(
+                    "\(inFile):5:1: warning: the file \"../outside.png\" is outside the input's folder; it is not "
+                        + "packed, and the KMZ refers to a file it does not hold [kmz.unsafe-entry-dropped]"
+                        + unsafeCount), "\(outside)")
+            #expect(losses.count == 2, "\(losses)")
+        }
+    }
+
     /// The file of a summary line's place (`path:line:column: …`), `nil` when it has none.
     private func file(_ line: String) -> Substring? {
         guard let colon = line.firstIndex(of: ":"), !line.hasPrefix("warning:"), !line.hasPrefix("note:") else {
