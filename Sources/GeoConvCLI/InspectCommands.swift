@@ -18,10 +18,24 @@ struct Info: ParsableCommand, TakesFormatFlags {
     @Flag(help: "Print a JSON object instead of text.")
     var json = false
 
+    @Option(
+        name: [.customShort("j"), .long], parsing: .unconditional,
+        help: ArgumentHelp(
+            "Threads: 1 = read and count on one thread; 2+ = inputs whose readers cut runs of features "
+                + "(FeatureCollections, KML documents, line-delimited files) parsed and counted in parallel, the "
+                + "report the same. Default: the processor count (at most 8)."))
+    var jobs: Int?
+
+    func validate() throws {
+        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be within 1…256") }
+    }
+
     func run() throws {
         do {
             let names = targets.map { Set($0.split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }) }
-            let report = try Converter().inspect(inputOptions.source, options: inputOptions.options, targets: names)
+            var options = inputOptions.options
+            options.jobs = jobs
+            let report = try Converter().inspect(inputOptions.source, options: options, targets: names)
             if json {
                 print(String(decoding: JSONText.pretty(report.json), as: UTF8.self))
                 return

@@ -153,6 +153,46 @@ struct InspectionCorpusTests {
         }
     }
 
+    @Test("info --jobs 1, --jobs 2 and the default print the same report, losses in the same order; 0 is refused")
+    func jobsGiveOneReport() throws {
+        // Features of several shapes, each kind of value, a loss here and there: runs are cut
+        // across them with two threads.
+        var features: [String] = []
+        for index in 0..<3000 {
+            let geometry =
+                switch index % 4 {
+                case 0: #"{"type":"Point","coordinates":[\#(index % 360 - 180),\#(index % 170 - 85)]}"#
+                case 1: #"{"type":"LineString","coordinates":[[0,0],[1,\#(index % 80)],[2,2,\#(index)]]}"#
+                case 2:
+                    #"{"type":"Polygon","coordinates":[[[0,0],[4,0],[4,4],[0,0]],[[1,1],[2,1],[2,2],[1,1]]]}"#
+                default: "null"
+                }
+            let value = index % 7 == 0 ? #""\#(String(repeating: "x", count: 300))""# : "\(index)"
+            let nested = index % 11 == 0 ? #","tags":{"a":[1,2]}"# : ""
+            features.append(
+                #"{"type":"Feature","properties":{"id":\#(index),"v":\#(value),"when":"2024-01-0\#(index % 9 + 1)""#
+                    + nested + #"},"geometry":\#(geometry)}"#)
+        }
+        let text = #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}\n"
+        let path = try Fixtures.temporaryDirectory().appendingPathComponent("mixed.geojson").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let one = try CLI.run(["info", path, "--jobs", "1"])
+        #expect(one.status == 0)
+        #expect(
+            one.stdout.contains("features: 3000 (750 Point, 750 LineString, 750 Polygon, 750 null)"), "\(one.stdout)")
+        #expect(
+            one.stdout.contains(
+                "cut to 254 (at a character's end): a DBF text field holds no more, the first in feature 1 "
+                    + "[shapefile.text-truncated]"
+            ), "\(one.stdout)")
+        for arguments in [["--jobs", "2"], ["-j", "3"], []] {
+            let other = try CLI.run(["info", path] + arguments)
+            #expect(other.status == 0)
+            #expect(other.stdout == one.stdout, "\(arguments)")
+        }
+        #expect(try CLI.run(["info", path, "--jobs", "0"]).status == 64)
+    }
+
     /// The file of a summary line's place (`path:line:column: …`), `nil` when it has none.
     private func file(_ line: String) -> Substring? {
         guard let colon = line.firstIndex(of: ":"), !line.hasPrefix("warning:"), !line.hasPrefix("note:") else {
