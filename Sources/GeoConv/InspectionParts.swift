@@ -255,11 +255,11 @@ final class InspectionTarget: @unchecked Sendable {
         if let besideLog { log.absorb(besideLog) }
     }
 
-    /// Writes the piece's features as a conversion to this format would (the target is not
-    /// a twin: see `featureTwin`), noting what it loses. The features are handed to the
-    /// writer from the piece's storage, borrowed, not copied; when the transforms leave all
-    /// of a piece's features alone (most pieces: known from their geometries' kinds for most
-    /// transforms), they are not run.
+    /// Writes the piece's features as a conversion to this format would (a twin only checks
+    /// what its writer adds: see `featureTwin`), noting what it loses. The features are
+    /// handed to the writer from the piece's storage, borrowed, not copied; when the
+    /// transforms leave all of a piece's features alone (most pieces: known from their
+    /// geometries' kinds for most transforms), they are not run.
     func write(_ piece: InspectionPiece) {
         guard !failed else { return }
         if let besideLog { return checkBesideTwin(piece, into: besideLog) }
@@ -308,7 +308,9 @@ final class InspectionTarget: @unchecked Sendable {
                         }
                     }
                 } catch {
-                    continue  // (a feature the transforms refuse is the twin's to report)
+                    // (A feature the transforms refuse is the twin's to report; the checks only
+                    // warn, and info's logs are not strict.)
+                    continue
                 }
             }
         }
