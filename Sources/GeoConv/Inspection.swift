@@ -207,12 +207,17 @@ extension Converter {
         var written: BackgroundTask<[Void]>?
         defer { _ = written?.value() }  // never leave the targets writing behind an error
         // Pieces written in the background while the next are read, each target taken by the
-        // next free core.
+        // next free core (with one job, written where they were read).
         func writeLater(_ pieces: [InspectionPiece]) {
+            guard jobs > 1 else {
+                // (One thread: written here, before the next piece is read.)
+                for target in writing { for piece in pieces { target.write(piece) } }
+                return
+            }
             _ = written?.value()
             written = BackgroundTask {
                 let write = { (target: InspectionTarget) in for piece in pieces { target.write(piece) } }
-                return jobs > 1 ? writing.concurrentMap(write) : writing.map(write)
+                return writing.concurrentMap(write)
             }
         }
         let readerOptions = format.readerOptions(options, for: input)

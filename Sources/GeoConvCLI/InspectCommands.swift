@@ -21,9 +21,9 @@ struct Info: ParsableCommand, TakesFormatFlags {
     @Option(
         name: [.customShort("j"), .long], parsing: .unconditional,
         help: ArgumentHelp(
-            "Threads: 1 = read and count on one thread; 2+ = inputs whose readers cut runs of features "
-                + "(FeatureCollections, KML documents, line-delimited files) parsed and counted in parallel, the "
-                + "report the same. Default: the processor count (at most 8)."))
+            "Threads: 1 = one thread; 2+ = the formats' counting beside the reading, and inputs cut into "
+                + "runs of features (a GeoJSON FeatureCollection, a KML document…) parsed and counted in "
+                + "parallel; the report is the same. Default: the processor count (at most 8)."))
     var jobs: Int?
 
     func validate() throws {
