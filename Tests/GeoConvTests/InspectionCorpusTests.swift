@@ -153,6 +153,32 @@ struct InspectionCorpusTests {
         }
     }
 
+    /// (No transform info runs changes an icon today: this holds the transforms' path of the
+    /// twin's checks to the conversion's report, not the transform's effect.)
+    @Test("KMZ's own checks in info, on features a transform changes (a circle drawn as a polygon), as converting")
+    func kmzChecksTransformedFeatures() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let text =
+            #"{"type":"FeatureCollection","features":["#
+            + #"{"type":"Feature","properties":{"geoconv:radius":250,"icon":"icons/gone.png"},"#
+            + #""geometry":{"type":"Point","coordinates":[151.2,-33.8]}},"#
+            + #"{"type":"Feature","properties":{"icon":"icons/missing.png"},"#
+            + #""geometry":{"type":"Point","coordinates":[151.3,-33.9]}}]}"#
+        let path = folder.appendingPathComponent("circle.geojson").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let report = try Converter().inspect(.file(path), targets: ["kml", "kmz"])
+        let converted = try Converter().convert(
+            .file(path), to: .memory, options: ConversionOptions(outputFormat: .kmz))
+        let losses = try #require(report.losses["kmz"])
+        #expect(losses == converted.diagnostics.summary, "\(losses)")
+        #expect(losses.contains { $0.contains("[circle.drawn-as-polygon]") }, "\(losses)")
+        #expect(
+            losses.contains {
+                $0.contains("warning: \"icons/gone.png\" is not a file beside the input")
+                    && $0.hasSuffix("[kmz.local-file-missing] (2 times)")
+            }, "\(losses)")
+    }
+
     @Test("info --jobs 1, --jobs 2 and the default print the same report, losses in the same order; 0 is refused")
     func jobsGiveOneReport() throws {
         // Features of several shapes, each kind of value, a loss here and there: runs are cut
