@@ -176,6 +176,12 @@ final class KMLWriterState {
     /// while a placemark is written, then in the run's bytes) and the style each names, for
     /// the document's writer to give the shared style its id, in order.
     @exclusivity(unchecked) var styleReferences: [StyleReference]?
+    /// What the document's writer shares with its records writers on other threads (the
+    /// `<styleUrl>`s it has given, the buffers of runs it has written); `nil` until a
+    /// records writer is made.
+    @exclusivity(unchecked) var recordsShare: KMLRecordsShare?
+    /// In a records writer's state: the `<styleUrl>`s it found in `recordsShare`, by style XML.
+    @exclusivity(unchecked) var knownStyleURLs: [String: [UInt8]] = [:]
 
     static let schemaID = "geoconv-schema"
 

@@ -1,16 +1,19 @@
 public import GeoConvCore
 public import GeoConvFormatKit
 import GeoConvIO
+internal import Synchronization
 
 /// Placemarks written on other threads (`--jobs`): most placemarks of a large file take
 /// nothing from what the document's writer has seen but the schema's field types, which
 /// only widen, and the ids of their shared styles, which the writer gives in order; so a
 /// copy of its state writes them, noting the types they made, where their `styleUrl`s go
 /// and what it would report about them, and the writer learns and reports those when their
-/// bytes are added, in order, at their features. A placemark that needs the writer's state
-/// — a string id (ids are unique), a style the source named or a StyleMap, a folder, any
-/// property the writer asks for by name (`KMLWriterState.askedNames`), gx — is left to it,
-/// so the output and the messages are a sequential run's.
+/// bytes are added, in order, at their features. A `styleUrl` whose id the writer has
+/// already given (`KMLRecordsShare`) is written at once: an id, once given, stays. A
+/// placemark that needs the writer's state — a string id (ids are unique), a style the
+/// source named or a StyleMap, a folder, any property the writer asks for by name
+/// (`KMLWriterState.askedNames`), gx — is left to it, so the output and the messages are a
+/// sequential run's.
 final class KMLRecordsWriter: SelectiveRecordsWriter {
     typealias Facts = KMLRecordFacts
 
@@ -21,7 +24,6 @@ final class KMLRecordsWriter: SelectiveRecordsWriter {
         get { state.buffer }
         set { state.buffer = newValue }
     }
-    private var styles: [KMLWriterState.StyleReference] = []
 
     /// A writer from the document writer's state, on its thread.
     init?(from writer: KMLWriterState) {
@@ -31,45 +33,97 @@ final class KMLRecordsWriter: SelectiveRecordsWriter {
         state.notedTypes = writer.notedTypes
         state.events = []
         state.styleReferences = []
+        if writer.recordsShare == nil { writer.recordsShare = KMLRecordsShare() }
+        state.recordsShare = writer.recordsShare
     }
 
     func writeRecord(_ feature: Feature) -> Bool {
         guard !feature.hasStringID, !KMLWriterState.asksForProperties(feature) else { return false }
         let eventsBefore = state.events?.count ?? 0
+        let referencesBefore = state.styleReferences?.count ?? 0
         let start = state.buffer.count
         state.usesGX = false
-        if state.styleReferences?.isEmpty == false { state.styleReferences?.removeAll(keepingCapacity: true) }
         do throws(GeoConvError) {
-            // Straight after the records before it: no copy per placemark.
+            // Straight after the records before it: no copy per placemark, and its style
+            // references straight after theirs.
             try state.buildPlacemark(feature, hasAskedProperties: false)
         } catch {
-            return decline(eventsBefore, start: start)
+            return decline(eventsBefore, referencesBefore, start: start)
         }
-        guard state.diagnostics.isEmpty, !state.usesGX else { return decline(eventsBefore, start: start) }
-        // (The references' offsets are in the run's bytes already.)
-        if let references = state.styleReferences, !references.isEmpty { styles.append(contentsOf: references) }
+        guard state.diagnostics.isEmpty, !state.usesGX else {
+            return decline(eventsBefore, referencesBefore, start: start)
+        }
         state.recordIndex += 1
         return true
     }
 
     /// Forgets what a placemark left to the document's writer wrote, noted or reported.
-    private func decline(_ eventsBefore: Int, start: Int) -> Bool {
+    private func decline(_ eventsBefore: Int, _ referencesBefore: Int, start: Int) -> Bool {
         state.buffer.removeSubrange(start...)
         state.events?.removeLast((state.events?.count ?? 0) - eventsBefore)
+        state.styleReferences?.removeLast((state.styleReferences?.count ?? 0) - referencesBefore)
         if !state.diagnostics.isEmpty { state.diagnostics.replace(with: DiagnosticLog()) }
         return false
     }
 
     func takeRecords() -> WrittenRecords<Facts> {
         defer {
+            // (A run's bytes the document's writer is done with, when there is one: growing a
+            // new buffer into fresh pages costs a page fault every 4 KiB.)
+            records = state.recordsShare?.spareBuffer() ?? records
             records.removeAll(keepingCapacity: true)
-            styles.removeAll(keepingCapacity: true)
+            state.styleReferences?.removeAll(keepingCapacity: true)
             state.events?.removeAll(keepingCapacity: true)
             state.recordIndex = 0
         }
         return WrittenRecords(
             bytes: records, count: state.recordIndex,
-            facts: KMLRecordFacts(events: state.events ?? [], styles: styles))
+            facts: KMLRecordFacts(events: state.events ?? [], styles: state.styleReferences ?? []))
+    }
+}
+
+/// What the document's writer shares with its records writers on other threads.
+///
+/// The `<styleUrl>`s of the shared styles it has given an id, by the style's XML: records
+/// writers write these at once instead of leaving their place to the writer. An id, once
+/// given, stays, and the writer adds runs in order, so a `styleUrl` found here is the one it
+/// would have written in the placemark's place.
+///
+/// The buffers of the runs it has written, for the records writers to write the next runs
+/// into (a few, the size of a run each).
+final class KMLRecordsShare: Sendable {
+    private let table = Mutex<[String: [UInt8]]>([:])
+    private let spares = Mutex<[[UInt8]]>([])
+
+    /// At most this many buffers wait for a records writer, none larger than
+    /// `spareCapacity` bytes (a run of large features is let go of).
+    static let spareBuffers = 4
+    static let spareCapacity = 8 << 20
+
+    /// Keeps a run's bytes, written, for a records writer's next run.
+    func keep(_ buffer: [UInt8]) {
+        guard buffer.capacity <= Self.spareCapacity else { return }
+        spares.withLock { spares in
+            if spares.count < Self.spareBuffers { spares.append(buffer) }
+        }
+    }
+
+    /// A buffer a run was written into, if one is kept: the one kept first, whose run the
+    /// document's writer has let go of by now, so that it is the records writer's alone.
+    func spareBuffer() -> [UInt8]? { spares.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
+
+    /// The `<styleUrl>` of the style with this XML, if the document's writer gave one.
+    func styleURL(_ xml: String) -> [UInt8]? { table.withLock { $0[xml] } }
+
+    /// At most this many are kept (the writer's own tables keep every style; beyond these,
+    /// the records writers leave the references' places to it, as before any was given).
+    static let capacity = 65_536
+
+    /// Records the `<styleUrl>` the document's writer gave the style with this XML.
+    func record(_ bytes: [UInt8], for xml: String) {
+        table.withLock { table in
+            if table.count < Self.capacity, table[xml] == nil { table[xml] = bytes }
+        }
     }
 }
 
@@ -114,6 +168,7 @@ extension KMLWriterState {
         buffer.removeAll(keepingCapacity: true)
         try moveToFolder([])
         if !buffer.isEmpty { try emit(buffer) }
+        defer { recordsShare?.keep(records.bytes) }
         guard let facts = records.facts else { return try emit(records.bytes) }
         for event in facts.events {
             switch event {

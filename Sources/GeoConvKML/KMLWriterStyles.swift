@@ -144,7 +144,11 @@ extension KMLWriterState {
     /// its `styleUrl`, or, in a records writer, its place for the document's writer to fill.
     private func referTo(_ xml: String) {
         if styleReferences != nil {
-            styleReferences?.append(StyleReference(offset: buffer.count, xml: xml))
+            if let known = knownStyleURL(xml) {
+                buffer.append(contentsOf: known)
+            } else {
+                styleReferences?.append(StyleReference(offset: buffer.count, xml: xml))
+            }
             return
         }
         let reference = styleURL(xml)  // (the style named even into nowhere: its id is given)
@@ -160,6 +164,24 @@ extension KMLWriterState {
         Self.append("<styleUrl>#", to: &bytes)
         XMLEscaping.appendText(sharedStyle(xml), to: &bytes)
         Self.append("</styleUrl>", to: &bytes)
+        lastReference = (xml, bytes)
+        recordsShare?.record(bytes, for: xml)
+        return bytes
+    }
+
+    /// In a records writer's state: the `<styleUrl>` the document's writer gave the style
+    /// with this XML (`recordsShare`), `nil` while it has given none.
+    private func knownStyleURL(_ xml: String) -> [UInt8]? {
+        if let last = lastReference, last.xml == xml { return last.bytes }
+        let bytes: [UInt8]
+        if let known = knownStyleURLs[xml] {
+            bytes = known
+        } else {
+            guard let given = recordsShare?.styleURL(xml) else { return nil }
+            if knownStyleURLs.count >= KMLStyle.remembered { knownStyleURLs.removeAll() }
+            knownStyleURLs[xml] = given
+            bytes = given
+        }
         lastReference = (xml, bytes)
         return bytes
     }

@@ -147,6 +147,32 @@ struct ParallelCollectionTests {
         }
     }
 
+    /// Styled placemarks written on the workers name the shared styles the document's writer
+    /// has given ids at once, and leave the places of the others to it: styles alternating
+    /// feature by feature, one met first in the last features, one met again after a long gap.
+    @Test("KML styles given ids on one thread and named on the workers: one thread's bytes")
+    func kmlStylesNamedOnWorkers() throws {
+        let colours = ["#ff0000", "#00ff00", "#0000ff"]
+        let features = (0..<3000).map { i -> String in
+            let colour = i >= 2900 ? "#ffff00" : (i % 1000 == 500 ? "#00ffff" : colours[i % 3])
+            return #"{"type":"Feature","properties":{"n":\#(i),"marker-color":"\#(colour)"},"#
+                + #""geometry":{"type":"Point","coordinates":[\#(Double(i) / 100),1]}}"#
+        }
+        let text = #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}"
+        let one = try convert(text, to: "kml", jobs: 1)
+        let kml = String(decoding: one.output, as: UTF8.self)
+        #expect(kml.components(separatedBy: "<Style id=").count == 6, "five shared styles")
+        #expect(kml.components(separatedBy: "<styleUrl>#s").count == 3001, "every placemark names one")
+        // (s1…s3 in turn, s4 at feature 500 and again at 1500, s5 from feature 2900 on.)
+        let named = kml.components(separatedBy: "<styleUrl>#").dropFirst().map { $0.prefix { $0 != "<" } }
+        #expect(named.prefix(4) == ["s1", "s2", "s3", "s1"] && named[500] == "s4" && named[1500] == "s4")
+        #expect(named[2899] == "s2" && named[2900] == "s5" && named.last == "s5")
+        for (jobs, chunk) in [(2, 1), (2, 700), (3, 5000), (8, 100_000)] {
+            let parallel = try convert(text, to: "kml", jobs: jobs, chunk: chunk)
+            #expect(parallel.output.elementsEqual(one.output), "--jobs \(jobs), chunks of \(chunk) bytes")
+        }
+    }
+
     @Test(
         "What the writer drops from a feature written here is placed at that feature, as on one thread",
         arguments: ["kml", "gpx", "polyline"])
