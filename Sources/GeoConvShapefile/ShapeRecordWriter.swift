@@ -1,6 +1,7 @@
 #if Shapefile
 internal import CShapelib
 import GeoConvCore
+import GeoConvIO
 
 /// The `.shp` and `.shx` of one shapefile, written record by record in geoconv's own code
 /// (ESRI Shapefile Technical Description, 1998): big-endian record headers, little-endian
@@ -16,9 +17,15 @@ struct ShapeRecordWriter {
     private(set) var records = 0
     private var bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double, minZ: Double, maxZ: Double)?
 
-    init(base: String?) throws(GeoConvError) {
+    /// Writes `base.shp` and `base.shx`, or the `.shp` into `output` when given (see
+    /// `BufferedFile.init(into:)`).
+    init(base: String?, shpInto output: ByteWriter? = nil) throws(GeoConvError) {
         guard let base else { return }
-        shp = try BufferedFile(creating: base + ".shp")
+        if let output {
+            shp = BufferedFile(into: output)
+        } else {
+            shp = try BufferedFile(creating: base + ".shp")
+        }
         shx = try BufferedFile(creating: base + ".shx")
         shp?.append(repeating: 0, count: 100)
         shx?.append(repeating: 0, count: 100)

@@ -5,22 +5,33 @@ import Glibc
 import Darwin
 #endif
 import GeoConvCore
+import GeoConvIO
 
 /// A file written front to back through a 1 MB buffer, whose header may be written last
 /// (`close(header:)`): one `write` per megabyte and no seek, where shapelib's writer seeks,
-/// reads and writes for every record.
+/// reads and writes for every record. Into a file of its own, or into the conversion's
+/// output when that is a file whose start can be rewritten (the main `.shp`: not written
+/// twice).
 struct BufferedFile {
-    private var handle: FileHandleBox
+    /// The file's own handle, or the output (`init(into:)`): one of them.
+    private var handle: FileHandleBox?
+    private let output: ByteWriter?
     private var buffer: [UInt8] = []
     /// Bytes written so far, buffered ones included.
     private(set) var count = 0
 
     init(creating path: String) throws(GeoConvError) {
         handle = try FileHandleBox(creating: path, permissions: 0o666)
+        output = nil
         buffer.reserveCapacity(1 << 20)
     }
 
-    var path: String { handle.path }
+    /// Writes into `output`, which must rewrite its start (`ByteWriter.rewritesPrefix`) and
+    /// have nothing written yet.
+    init(into output: ByteWriter) {
+        self.output = output
+        buffer.reserveCapacity(1 << 20)
+    }
 
     mutating func append(_ byte: UInt8) {
         buffer.append(byte)
@@ -56,20 +67,26 @@ struct BufferedFile {
 
     mutating func flush() throws(GeoConvError) {
         guard !buffer.isEmpty else { return }
-        try handle.writeAll(buffer)
+        try output?.write(buffer)
+        try handle?.writeAll(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Closes the file without writing what is buffered (a conversion that failed).
+    /// Closes the file without writing what is buffered (a conversion that failed; the
+    /// output is abandoned by its owner).
     mutating func abandon() {
-        handle.closeFile()
+        handle?.closeFile()
     }
 
-    /// Flushes, writes `header` over the file's first bytes, and closes it.
+    /// Flushes, writes `header` over the file's first bytes, and closes it (the output is
+    /// committed by its owner).
     mutating func close(header: [UInt8] = []) throws(GeoConvError) {
         try flush()
-        if !header.isEmpty { try handle.writeAll(header, at: 0) }
-        handle.closeFile()
+        if !header.isEmpty {
+            try output?.overwritePrefix(header)
+            try handle?.writeAll(header, at: 0)
+        }
+        handle?.closeFile()
     }
 }
 #endif

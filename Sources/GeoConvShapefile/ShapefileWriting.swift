@@ -208,7 +208,9 @@ final class ShapefileWriting {
         let number = layout.file(for: kind)
         if number < files.count { return number }
         let temporary = directory.url.appendingPathComponent("k\(number)").path
-        let shapes = try ShapeRecordWriter(base: counts ? nil : temporary)
+        // (The first file's .shp straight into the output when it can be rewritten in place.)
+        let shapes = try ShapeRecordWriter(
+            base: counts ? nil : temporary, shpInto: files.isEmpty && writesShpIntoOutput ? output : nil)
         let finalBase = files.isEmpty ? base : base + "_" + (kind?.rawValue ?? "null")
         files.append(File(shapes: shapes, temporaryBase: temporary, finalBase: finalBase, kind: nil))
         return number
@@ -338,8 +340,15 @@ final class ShapefileWriting {
                 }
             }
         }
-        try output.write(contentsOfFileAt: zips ? try zipped() : files[0].temporaryBase + ".shp")
+        if !writesShpIntoOutput {
+            try output.write(contentsOfFileAt: zips ? try zipped() : files[0].temporaryBase + ".shp")
+        }
     }
+
+    /// Whether the first file's `.shp` is written into the output as it goes (a file, not
+    /// zipped: its header is written over its start at the end), instead of beside it and
+    /// copied in when finished.
+    private var writesShpIntoOutput: Bool { !zips && output.rewritesPrefix }
 
     /// Every file written, zipped (deflate) in the temporary folder; the archive's path.
     private func zipped() throws(GeoConvError) -> String {
