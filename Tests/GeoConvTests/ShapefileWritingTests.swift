@@ -200,6 +200,31 @@ struct ShapefileWritingTests {
         #expect(back[0].properties["kept"] == "a b")
     }
 
+    @Test("Reals that need more than a DBF's 15 decimals are reported by field and first feature")
+    func roundedRealsAreReportedByField() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.geojson").path
+        let rows = [("1.5", "0.25"), ("2.5", "0.125"), ("3.5", "0.1234567890123456789"), ("4.5", "0.3333333333333333")]
+        let features = rows.map { exact, long in
+            #"{"type":"Feature","properties":{"exact":\#(exact),"long":\#(long)},"#
+                + #""geometry":{"type":"Point","coordinates":[1,2]}}"#
+        }
+        let text = #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}"
+        try text.write(toFile: input, atomically: true, encoding: .utf8)
+        let out = directory.appendingPathComponent("out.shp").path
+        let report = try Self.convert(input, to: out)
+        let entry = try #require(report.diagnostics.entries["shapefile.number-rounded"])
+        #expect(entry.count == 1)
+        #expect(
+            entry.first.message
+                == #"the reals of "long" are written with at most 15 decimals: some are rounded, the first in feature 3"#)
+        // What is read back: the exact column as it was, the long one to 15 decimals.
+        let back = try OverlayDocument.load(.file(out)).features
+        #expect(back.map { $0.properties["exact"]?.doubleValue } == [1.5, 2.5, 3.5, 4.5])
+        #expect(back.map { $0.properties["long"]?.doubleValue } == [0.25, 0.125, 0.123456789012346, 0.333333333333333])
+    }
+
     @Test("--shp-kind writes one kind and reports the others as dropped")
     func oneKind() throws {
         let directory = try Self.temporaryDirectory()
