@@ -216,9 +216,10 @@ struct ShapefileWritingTests {
         let report = try Self.convert(input, to: out)
         let entry = try #require(report.diagnostics.entries["shapefile.number-rounded"])
         #expect(entry.count == 1)
-        #expect(
-            entry.first.message
-                == #"the reals of "long" are written with at most 15 decimals: some are rounded, the first in feature 3"#)
+        let expected =
+            #"the reals of "long" are written with at most 15 decimals: some are rounded,"#
+            + " the first in feature 3"
+        #expect(entry.first.message == expected)
         // What is read back: the exact column as it was, the long one to 15 decimals.
         let back = try OverlayDocument.load(.file(out)).features
         #expect(back.map { $0.properties["exact"]?.doubleValue } == [1.5, 2.5, 3.5, 4.5])
