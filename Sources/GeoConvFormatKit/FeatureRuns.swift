@@ -302,7 +302,8 @@ package final class FeatureBatch<Facts> {
     /// Puts the batch into `writer` (on its thread), after what it wrote before. What the
     /// writer reports about a kept feature (or a record) is placed by `locate`, given the
     /// feature's ordinal, and asked only when a message needs a place (the first of each
-    /// kind): no place is made or kept per feature.
+    /// kind): no place is made or kept per feature. Once: the pieces are let go of as they
+    /// are written.
     package func write<Writer: RecordAppendingWriter>(
         into writer: inout Writer, diagnostics: DiagnosticLog,
         locating locate: @escaping (Int) -> SourceLocation? = { _ in nil }
@@ -317,7 +318,10 @@ package final class FeatureBatch<Facts> {
         diagnostics.locateCurrent { current.ordinal < 0 ? nil : locate(current.ordinal) }
         defer { diagnostics.currentLocation = nil }
         if selective != nil {
-            for piece in pieces {
+            // (Each piece let go of once written: a writer may hand a run's buffer on, which
+            // is then this batch's no longer.)
+            pieces.reverse()
+            while let piece = pieces.popLast() {
                 switch piece {
                 case .records(let records, let ordinals):
                     try writer.appendRecords(records) { index in

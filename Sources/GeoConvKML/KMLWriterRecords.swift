@@ -68,10 +68,12 @@ final class KMLRecordsWriter: SelectiveRecordsWriter {
 
     func takeRecords() -> WrittenRecords<Facts> {
         defer {
-            // (A run's bytes the document's writer is done with, when there is one: growing a
-            // new buffer into fresh pages costs a page fault every 4 KiB.)
-            records = state.recordsShare?.spareBuffer() ?? records
-            records.removeAll(keepingCapacity: true)
+            // (A run's bytes the document's writer is done with, when there is one: the bytes
+            // returned still share this buffer, so emptying it would make a new one, growing
+            // into fresh pages at a page fault every 4 KiB. `state.buffer` itself, not
+            // `records`, whose get and set would copy it.)
+            if let spare = state.recordsShare?.spareBuffer() { state.buffer = spare }
+            state.buffer.removeAll(keepingCapacity: true)
             state.styleReferences?.removeAll(keepingCapacity: true)
             state.events?.removeAll(keepingCapacity: true)
             state.recordIndex = 0
@@ -109,7 +111,8 @@ final class KMLRecordsShare: Sendable {
     }
 
     /// A buffer a run was written into, if one is kept: the one kept first, whose run the
-    /// document's writer has let go of by now, so that it is the records writer's alone.
+    /// document's writer has most likely let go of by now (if not, emptying it copies it:
+    /// slower, never wrong).
     func spareBuffer() -> [UInt8]? { spares.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
 
     /// The `<styleUrl>` of the style with this XML, if the document's writer gave one.
