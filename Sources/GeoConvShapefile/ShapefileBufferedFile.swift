@@ -29,6 +29,7 @@ struct BufferedFile {
     /// Writes into `output`, which must rewrite its start (`ByteWriter.rewritesPrefix`) and
     /// have nothing written yet.
     init(into output: ByteWriter) {
+        precondition(output.rewritesPrefix && output.bytesWritten == 0, "the .shp's header goes at the output's start")
         self.output = output
         buffer.reserveCapacity(1 << 20)
     }

@@ -6,8 +6,9 @@ import GeoConvFormatKit
 import GeoConvIO
 import ZIPFoundation
 
-/// The state of a `ShapefileWriter`: the shapefiles open in the temporary folder, the spool
-/// of properties and the columns learnt.
+/// The state of a `ShapefileWriter`: the shapefiles open in the temporary folder (the first
+/// one's `.shp` in the output itself when it can be, `writesShpIntoOutput`), the spool of
+/// properties and the columns learnt.
 final class ShapefileWriting {
     /// One shapefile being written.
     struct File {
@@ -317,8 +318,9 @@ final class ShapefileWriting {
         if !counts { try moveIntoPlace() }
     }
 
-    /// Copies the main `.shp` into the output (renamed into place when the conversion
-    /// commits) and renames every other file next to it.
+    /// Renames every file next to the output, and copies the main `.shp` (or the zip) into
+    /// the output unless it was written there (`writesShpIntoOutput`); the output is renamed
+    /// into place when the conversion commits.
     private func moveIntoPlace() throws(GeoConvError) {
         for (number, file) in files.enumerated() {
             var parts = ["shx", "dbf", "cpg"]

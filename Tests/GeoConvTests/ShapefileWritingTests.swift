@@ -286,6 +286,41 @@ struct ShapefileWritingTests {
         if Tools.ogr2ogr != nil { #expect(try GDALShapefile.features(out).count == 3) }
     }
 
+    @Test("A .shp written into the output is the .shp made beside the others for a zip, byte for byte")
+    func shpIntoOutputIsTheZipped() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // 120,000 points and a few lines: a .shp of 3.4 MB, past the writers' 1 MB and
+        // 256 KB blocks, with a second file for the lines.
+        var features: [String] = []
+        for i in 0..<120_000 {
+            let x = Double(i % 3600) / 10 - 180
+            let y = Double(i % 1700) / 10 - 85
+            features.append(
+                #"{"type":"Feature","properties":{"n":\#(i)},"geometry":{"type":"Point","coordinates":[\#(x),\#(y)]}}"#)
+        }
+        features.append(
+            #"{"type":"Feature","properties":{"n":-1},"geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]}}"#)
+        let input = directory.appendingPathComponent("in.geojson").path
+        try (#"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}")
+            .write(toFile: input, atomically: true, encoding: .utf8)
+        _ = try Self.convert(input, to: directory.appendingPathComponent("out.shp").path)
+        _ = try Self.convert(input, to: directory.appendingPathComponent("out.zip").path)
+        let unzip = "/usr/bin/unzip"
+        for name in ["out.shp", "out.shx", "out.dbf", "out_lines.shp", "out_lines.shx"] {
+            let file = try Data(contentsOf: directory.appendingPathComponent(name))
+            let zipped = try Tools.output(of: unzip, ["-p", directory.appendingPathComponent("out.zip").path, name])
+            #expect(file == zipped, "\(name): \(file.count) bytes against \(zipped.count) zipped")
+        }
+        // The header: file code 9994, the length in 16-bit words, the point type.
+        let shp = [UInt8](try Data(contentsOf: directory.appendingPathComponent("out.shp")))
+        #expect(shp.count == 100 + 120_000 * 28)
+        #expect(Array(shp[0..<4]) == [0, 0, 0x27, 0x0A])
+        let words = shp[24..<28].reduce(0) { $0 << 8 | Int($1) }
+        #expect(words * 2 == shp.count)
+        #expect(shp[32] == 1)
+    }
+
     @Test("Into memory (and standard output) a shapefile is a zip of its files, named out.*, that reads back whole")
     func memoryOutput() throws {
         let input = Fixtures.testdata("shapefile/source/mixed.geojson")
