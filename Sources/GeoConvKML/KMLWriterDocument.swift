@@ -142,3 +142,53 @@ extension KMLWriterState {
         }
     }
 }
+
+/// The placemarks written straight after a start written early, while it still fits.
+extension KMLWriterState {
+    /// Puts placemark bytes after those before them: straight into the file once its start
+    /// is written and while what has been added to it since still fits in its place
+    /// (`writtenStart`), else into `body`.
+    func emit(_ bytes: [UInt8]) throws(GeoConvError) {
+        if writesStraight, startChanges == fittingChanges || startStillFits() {
+            try output.write(bytes)
+            return
+        }
+        writesStraight = false
+        try body.append(bytes)
+        if writtenStart == nil, body.count >= KMLWriterState.earlyStartThreshold, output.rewritesPrefix,
+            !options.topFoldersAsDocuments  // their schemas are put in as the spool is drained
+        {
+            let start = documentStart()
+            let length = max(KMLWriterState.startRegion, start.count)
+            try output.write(KMLWriterState.padded(start, to: length))
+            try body.drain(into: output)
+            writtenStart = (start, length)
+            fittingChanges = startChanges
+            writesStraight = true
+        }
+    }
+
+    /// Whether the start as it is now fits where the one written early and its room are
+    /// (made again only when something was added to it: a few times in a file). The start
+    /// only grows: once it does not fit, it never will.
+    private func startStillFits() -> Bool {
+        guard let writtenStart else { return false }
+        let placemark = buffer
+        defer { buffer = placemark }
+        guard documentStart().count <= writtenStart.length else { return false }
+        fittingChanges = startChanges
+        return true
+    }
+
+    /// `start` and white space after it, `length` bytes in all: lines of spaces, at most a
+    /// kilobyte each, the last one ending the room.
+    static func padded(_ start: [UInt8], to length: Int) -> [UInt8] {
+        var bytes = start
+        let room = length - start.count
+        bytes.reserveCapacity(length)
+        for index in 0..<max(0, room) {
+            bytes.append(index % 1024 == 1023 || index == room - 1 ? UInt8(ascii: "\n") : UInt8(ascii: " "))
+        }
+        return bytes
+    }
+}
