@@ -279,3 +279,63 @@ extension KMLReaderState {
         if !isEmpty { try parser.skipElement() }
     }
 }
+
+/// What the reader does with a child element of a Placemark, GroundOverlay, NetworkLink or
+/// ScreenOverlay: the dispatch table of the feature level, read by `parseFeature`. A name
+/// the table does not hold is a Schema field of a Placemark alias or a geometry (or
+/// reported); so are `geometry` names while a Schema makes Placemark aliases (a field may
+/// be named `Point`) and `overlayIcon` in a Placemark (whose icon is its style's).
+enum KMLFeatureElement {
+    /// Point, LineString, Polygon and MultiGeometry (the other geometries are read as unnamed
+    /// children are, by `parseGeometryOrWarn`).
+    case geometry
+    case extendedData, name, description, snippet, visibility
+    /// `address` and `phoneNumber`, kept as text.
+    case contact
+    case styleUrl, style, styleMap
+    /// `LookAt` and `Camera`.
+    case view
+    case region, timeStamp, timeSpan
+    /// An overlay's `Icon`.
+    case overlayIcon
+    /// A NetworkLink's `Link` (`Url` in KML 2.0).
+    case link
+    case latLonBox, latLonQuad
+    /// An overlay's number or text elements (`altitude`, `drawOrder`, `color`…).
+    case overlayValue
+
+    static let table: [String: KMLFeatureElement] = {
+        var table: [String: KMLFeatureElement] = [
+            "ExtendedData": .extendedData, "name": .name, "description": .description, "Snippet": .snippet,
+            "visibility": .visibility, "address": .contact, "phoneNumber": .contact, "styleUrl": .styleUrl,
+            "Style": .style, "StyleMap": .styleMap, "LookAt": .view, "Camera": .view, "Region": .region,
+            "TimeStamp": .timeStamp, "TimeSpan": .timeSpan, "Icon": .overlayIcon, "Link": .link, "Url": .link,
+            "LatLonBox": .latLonBox, "LatLonQuad": .latLonQuad,
+        ]
+        for name in ["Point", "LineString", "Polygon", "MultiGeometry"] { table[name] = .geometry }
+        for name in [
+            "altitude", "altitudeMode", "drawOrder", "color", "refreshVisibility", "flyToView", "open", "rotation",
+        ] {
+            table[name] = .overlayValue
+        }
+        return table
+    }()
+}
+
+/// `KMLFeatureElement.table`'s answers for the last names looked up, one per name length
+/// modulo 16: a document repeats a few child names, which the parser hands out as the same
+/// strings, so a lookup is most often one comparison of equal strings and no hashing.
+struct KMLFeatureElementMemo {
+    private var names = [String](repeating: "", count: 16)
+    private var kinds = [KMLFeatureElement?](repeating: nil, count: 16)
+
+    /// The kind of the child element `name` (`nil`: not in the table).
+    mutating func kind(of name: String) -> KMLFeatureElement? {
+        let slot = name.utf8.count & 15
+        if names[slot] == name { return kinds[slot] }
+        let kind = KMLFeatureElement.table[name]
+        names[slot] = name
+        kinds[slot] = kind
+        return kind
+    }
+}

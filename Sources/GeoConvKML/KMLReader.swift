@@ -102,6 +102,8 @@ final class KMLReaderState {
     @exclusivity(unchecked) var pendingError: GeoConvError?
     /// How many properties the last placemark with more than a few had (`parseExtendedData`).
     @exclusivity(unchecked) var largeExtendedData = 0
+    /// The feature table's answers for the names met lately (`parseFeature`).
+    @exclusivity(unchecked) var featureElements = KMLFeatureElementMemo()
     /// Where the reader is among the Documents and Folders.
     @exclusivity(unchecked) var folders = KMLFolders()
     /// While an ExtendedData is read: the schema of its SchemaData, and the place of the next

@@ -87,53 +87,50 @@ extension KMLReaderState {
                 return
             }
             guard !childEmpty else { return }
-            switch child {
-            // (Cases are tried in order, a string comparison each: the common ones first.)
-            case let name
-            where tables.placemarkAliases.isEmpty
-                && (name == "Point" || name == "LineString" || name == "Polygon" || name == "MultiGeometry"):
+            switch featureElements.kind(of: child) {
+            case .geometry? where tables.placemarkAliases.isEmpty:
                 if let geometry = try parseGeometryOrWarn(child, into: &feature, times: &times) {
                     geometries.append(geometry)
                 }
-            case "ExtendedData":
+            case .extendedData?:
                 try parseExtendedData(into: &feature, reserving: element == "NetworkLink" ? Self.linkChildren : [])
-            case "name": feature.title = try parser.readElementText()
-            case "description":
+            case .name?: feature.title = try parser.readElementText()
+            case .description?:
                 // (An empty one says "" as an empty <name> does, and as GPX's <desc></desc>.)
                 feature.snippet = try parser.readElementMarkup()
-            case "Snippet": feature.properties["Snippet"] = .string(try parser.readElementText())
-            case "visibility":
+            case .snippet?: feature.properties["Snippet"] = .string(try parser.readElementText())
+            case .visibility?:
                 if let flag = Self.kmlBool(try parser.readElementText()) {
                     feature.properties["visibility"] = .bool(flag)
                 }
-            case "address", "phoneNumber":
+            case .contact?:
                 feature.properties[child] = .string(try parser.readElementText())
-            case "styleUrl":
+            case .styleUrl?:
                 styleUrlPlace = location()
                 styleUrl = try parser.readElementText().trimmed
-            case "Style":
+            case .style?:
                 let style = try parseStyle()
                 inlineStyle = inlineStyle.map { $0.overridden(by: style) } ?? style
-            case "StyleMap":
+            case .styleMap?:
                 let map = try parseStyleMap()
                 if let normal = map.normalInline { inlineStyle = normal }
                 if let url = map.normal { styleUrl = url }
                 applyHighlight(of: map, to: &feature)
-            case "LookAt", "Camera":
+            case .view?:
                 feature[model: .view] = try parseView(child).elements
-            case "Region":
+            case .region?:
                 feature[model: .region] = try parseRegion()
-            case "TimeStamp":
+            case .timeStamp?:
                 if let when = try parseChildren(keeping: ["when"], in: child)["when"] {
                     feature.properties["timestamp"] = .string(when)
                 }
-            case "TimeSpan":
+            case .timeSpan?:
                 let span = try parseChildren(keeping: ["begin", "end"], in: child)
                 var object: JSONObject = [:]
                 if let begin = span["begin"] { object["begin"] = .string(begin) }
                 if let end = span["end"] { object["end"] = .string(end) }
                 feature.properties["timespan"] = .object(object)
-            case "Icon" where element != "Placemark":
+            case .overlayIcon? where element != "Placemark":
                 let at = location()
                 var icon: OrderedDictionary<String, String> = [:]
                 var direct = ""
@@ -151,13 +148,13 @@ extension KMLReaderState {
                         "an overlay's <Icon> keeps its href only: \(others.map { "<\($0)>" }.joined(separator: ", ")) \(others.count == 1 ? "is" : "are") not carried over",
                         at: at)
                 }
-            case "Link", "Url":
+            case .link?:
                 for (key, value) in try parseChildren(keeping: Self.linkChildren, in: child) {
                     feature.properties[key] = .string(value)
                 }
-            case "LatLonBox":
+            case .latLonBox?:
                 latLonBox = try parseLatLonBox()
-            case "LatLonQuad":
+            case .latLonQuad?:
                 // gx:LatLonQuad: four corners, counter-clockwise from the lower left.
                 let corners = Self.corners(try parseChildren()["coordinates"] ?? "")
                 guard corners.count == 4 else {
@@ -174,7 +171,7 @@ extension KMLReaderState {
                     ])
                 }
                 geometries.append(.polygon(PolygonRings(outer: Path(corners + [corners[0]]))))
-            case "altitude", "altitudeMode", "drawOrder", "color", "refreshVisibility", "flyToView", "open", "rotation":
+            case .overlayValue?:
                 let text = try parser.readElementText().trimmed
                 if element != "Placemark" {
                     feature.properties[child] = Double(text).map(KMLStyle.number) ?? .string(text)

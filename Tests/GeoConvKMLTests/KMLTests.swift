@@ -235,3 +235,47 @@ extension KMLReaderTests {
             ])
     }
 }
+
+extension KMLReaderTests {
+    @Test("A feature's children go where the feature table sends them: aliases' fields, overlays' parts")
+    func featureElementTable() throws {
+        let text = """
+            <kml xmlns="http://earth.google.com/kml/2.1"><Document>
+            <Schema name="TrailHead" parent="Placemark"><SimpleField name="difficulty" type="int"/>\
+            <SimpleField name="Point" type="string"/></Schema>
+            <TrailHead><name>Mt Tam</name><difficulty>3</difficulty><Point>north</Point>\
+            <LineString><coordinates>1,2 3,4</coordinates></LineString></TrailHead>
+            <Placemark><name>p</name><Icon><href>a.png</href></Icon><drawOrder>2</drawOrder>\
+            <Point><coordinates>1,2</coordinates></Point></Placemark>
+            <GroundOverlay><name>g</name><Icon><href>map.png</href><refreshMode>onChange</refreshMode></Icon>\
+            <drawOrder>2</drawOrder><color>7fffffff</color>\
+            <LatLonBox><north>1</north><south>0</south><east>1</east><west>0</west></LatLonBox></GroundOverlay>
+            </Document></kml>
+            """
+        let log = DiagnosticLog()
+        log.listsEveryWarning = true
+        var reader = try KMLReader(try ByteReader(.memory(Array(text.utf8), name: "t.kml")), diagnostics: log)
+        var features: [Feature] = []
+        while let feature = try reader.next() { features.append(feature) }
+        try #require(features.count == 3)
+        // A Schema's field named like a geometry is the field: the alias's geometry is the LineString.
+        #expect(features[0].title == "Mt Tam")
+        #expect(features[0].properties["difficulty"] == 3 && features[0].properties["Point"] == "north")
+        #expect(
+            features[0].geometry
+                == .lineString([Coordinate(latitude: 2, longitude: 1), Coordinate(latitude: 4, longitude: 3)]))
+        // A Placemark's <Icon> and <drawOrder> are an overlay's: dropped, each with its own message.
+        #expect(features[1].properties.isEmpty)
+        #expect(features[1].geometry == .point(Coordinate(latitude: 2, longitude: 1)))
+        // An overlay keeps its icon's href, its numbers as numbers and its colour as text.
+        #expect(features[2].properties["icon"] == "map.png" && features[2].properties["drawOrder"] == 2)
+        #expect(features[2].properties["color"] == "7fffffff")
+        #expect(features[2].geometry?.coordinateCount == 5)
+        #expect(
+            log.everyWarning.map { "\($0.location?.line ?? 0):\($0.location?.column ?? 0) \($0.message)" } == [
+                "4:26 <Icon> is not carried over",
+                "4:57 a Placemark's <drawOrder> is not carried over (it belongs to overlays)",
+                "5:30 an overlay's <Icon> keeps its href only: <refreshMode> is not carried over",
+            ])
+    }
+}
