@@ -1,4 +1,5 @@
 public import GeoConvCore
+import GeoConvIO
 public import GeoConvFormatKit
 public import GeoConvGeometryEncoding
 

@@ -1,4 +1,5 @@
 import GeoConvCore
+import GeoConvIO
 internal import GeoConvXML
 
 /// Geometry: Point, LineString, LinearRing, Polygon, MultiGeometry, gx:Track and gx:MultiTrack, coordinates.
