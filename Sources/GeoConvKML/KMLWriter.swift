@@ -319,13 +319,13 @@ final class KMLWriterState {
     func buildPlacemark(_ feature: Feature, hasAskedProperties: Bool) throws(GeoConvError) {
         try feature.requireFinite(writing: "KML", at: diagnostics.currentLocation)
         self.hasAskedProperties = hasAskedProperties
-        if !hasAskedProperties, !feature.hasStringID, folders.isEmpty, feature.title == nil, feature.snippet == nil,
-            feature.style.isEmpty
-        {
-            // Most features of a large file: a Placemark with nothing but data and a geometry
-            // (what the general path below writes for them, without its lookups).
+        if !hasAskedProperties, !feature.hasStringID, folders.isEmpty, feature.title == nil, feature.snippet == nil {
+            // Most features of a large file: a Placemark with nothing but data, a geometry and
+            // perhaps a style (rules and classes style thousands so): what the general path
+            // below writes for them, without its lookups.
             let extendedID: JSONValue? = if case .number(let n)? = feature.id { .number(n) } else { nil }
             append("<Placemark>")
+            if !feature.style.isEmpty { try writeStyle(feature, isOverlay: false) }
             try writeExtendedData(feature, id: extendedID, element: .placemark)
             if let geometry = feature.geometry { try writeGeometry(geometry, feature: feature) }
             append("</Placemark>\n")

@@ -33,7 +33,13 @@ final class KMLRecordsWriter: SelectiveRecordsWriter {
         state.notedTypes = writer.notedTypes
         state.events = []
         state.styleReferences = []
-        if writer.recordsShare == nil { writer.recordsShare = KMLRecordsShare() }
+        if writer.recordsShare == nil {
+            // (With the styles the writer named before any records writer existed: the first
+            // runs' placemarks styled so are written here too.)
+            let share = KMLRecordsShare()
+            for (xml, id) in writer.styleIDs { share.record(KMLWriterState.styleURLBytes(id: id), for: xml) }
+            writer.recordsShare = share
+        }
         state.recordsShare = writer.recordsShare
     }
 

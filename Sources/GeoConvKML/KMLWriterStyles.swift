@@ -155,15 +155,21 @@ extension KMLWriterState {
         if !discards { buffer.append(contentsOf: reference) }
     }
 
+    /// `<styleUrl>#id</styleUrl>`.
+    static func styleURLBytes(id: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        append("<styleUrl>#", to: &bytes)
+        XMLEscaping.appendText(id, to: &bytes)
+        append("</styleUrl>", to: &bytes)
+        return bytes
+    }
+
     /// The `<styleUrl>` naming the shared style with this XML (`sharedStyle(_:)`), made once
     /// for the last style named: placemarks styled alike come in runs, and an id, once
     /// given, stays.
     func styleURL(_ xml: String) -> [UInt8] {
         if let last = lastReference, last.xml == xml { return last.bytes }
-        var bytes: [UInt8] = []
-        Self.append("<styleUrl>#", to: &bytes)
-        XMLEscaping.appendText(sharedStyle(xml), to: &bytes)
-        Self.append("</styleUrl>", to: &bytes)
+        let bytes = Self.styleURLBytes(id: sharedStyle(xml))
         lastReference = (xml, bytes)
         recordsShare?.record(bytes, for: xml)
         return bytes

@@ -279,3 +279,26 @@ extension KMLReaderTests {
             ])
     }
 }
+
+@Suite("KML records writers (--jobs)")
+struct KMLRecordsWriterTests {
+    @Test("A records writer names at once the styles the writer gave ids, before it was made and after")
+    func knownStylesNamedHere() throws {
+        func point(_ colour: Color) -> Feature {
+            var feature = Feature(geometry: .point(Coordinate(latitude: 1, longitude: 2)))
+            feature.style.markerColor = colour
+            return feature
+        }
+        var writer = KMLWriter(try ByteWriter(.memory), diagnostics: DiagnosticLog())
+        try writer.begin(DocumentHeader())
+        try writer.write(point(.red))  // s1, given before any records writer exists
+        let records = try #require(writer.selectiveRecordsWriter())
+        try writer.write(point(.blue))  // s2, given after
+        #expect(records.writeRecord(point(.red)))
+        #expect(records.writeRecord(point(.blue)))
+        #expect(records.writeRecord(point(Color(red: 0, green: 128, blue: 0))))  // no id yet: its place is left to the writer
+        let text = String(decoding: records.takeRecords().bytes, as: UTF8.self)
+        let named = text.components(separatedBy: "<styleUrl>").dropFirst().map { $0.prefix { $0 != "<" } }
+        #expect(named == ["#s1", "#s2"], "\(text)")
+    }
+}
