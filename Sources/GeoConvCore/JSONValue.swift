@@ -218,7 +218,11 @@ package enum JSONText {
     package static func appendObject(_ properties: MergedProperties, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         var first = true
-        properties.forEach { key, value in appendMember(key, value, first: &first, to: &out) }
+        properties.forEachUnencoded { key, value in appendMember(key, value, first: &first, to: &out) }
+        if let members = properties.encodedMembers, !members.isEmpty {
+            if !first { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: members)
+        }
         out.append(UInt8(ascii: "}"))
     }
 

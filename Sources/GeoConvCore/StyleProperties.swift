@@ -409,6 +409,8 @@ package struct MergedProperties {
     package struct StyleMemo {
         var style = Style()
         var added: [(key: String, value: JSONValue)] = []
+        /// `added` as JSON members (`"key":value`, comma-separated), written once per style.
+        var encoded: [UInt8] = []
 
         package init() {}
     }
@@ -419,6 +421,9 @@ package struct MergedProperties {
     private var replaced: [(index: Int, value: JSONValue)] = []
     /// Properties after the base's.
     private var added: [(key: String, value: JSONValue)] = []
+    /// The last `encodedCount` of `added` (the memo's) as JSON members, or `nil`.
+    private var encodedTail: [UInt8]?
+    private var encodedCount = 0
 
     /// The properties to write for `feature` (as `StyleProperties.merged(_:)`).
     package init(_ feature: borrowing Feature) {
@@ -488,9 +493,17 @@ package struct MergedProperties {
                         memo.added.append((mappings[index].keys[0], wanted))
                     }
                 }
+                memo.encoded.removeAll(keepingCapacity: true)
+                for (key, value) in memo.added {
+                    if !memo.encoded.isEmpty { memo.encoded.append(UInt8(ascii: ",")) }
+                    JSONText.appendString(key, to: &memo.encoded)
+                    memo.encoded.append(UInt8(ascii: ":"))
+                    JSONText.append(value, to: &memo.encoded)
+                }
                 memo.style = feature.style
             }
             if added.isEmpty { added = memo.added } else { added += memo.added }
+            (encodedTail, encodedCount) = (memo.encoded, memo.added.count)
         }
         if replaced.count > 1 { replaced.sort { $0.index < $1.index } }
         self.replaced = replaced
@@ -511,14 +524,35 @@ package struct MergedProperties {
             }
         } else if let at = added.firstIndex(where: { $0.key == key }) {
             added[at].value = value
+            encodedTail = nil
         } else {
             added.append((key, value))
+            encodedTail = nil
         }
     }
+
+    /// Calls `body` with each property in order but those of `encodedMembers`, which follow them.
+    @inline(__always)
+    package func forEachUnencoded(_ body: (String, JSONValue) -> Void) {
+        if encodedTail == nil { return forEach(body) }
+        forEachOfBase(body)
+        for (key, value) in added[..<(added.count - encodedCount)] { body(key, value) }
+    }
+
+    /// The last properties as JSON members (`"key":value`, comma-separated), made once for
+    /// every feature styled alike; `nil` when `forEachUnencoded` gives them all.
+    package var encodedMembers: [UInt8]? { encodedTail }
 
     /// Calls `body` with each property in order.
     @inline(__always)
     package func forEach(_ body: (String, JSONValue) -> Void) {
+        forEachOfBase(body)
+        for (key, value) in added { body(key, value) }
+    }
+
+    /// Calls `body` with each of the base's properties in order, replaced where they are.
+    @inline(__always)
+    private func forEachOfBase(_ body: (String, JSONValue) -> Void) {
         if replaced.isEmpty {
             for (key, value) in base { body(key, value) }
         } else {
@@ -532,7 +566,6 @@ package struct MergedProperties {
                 }
             }
         }
-        for (key, value) in added { body(key, value) }
     }
 
     /// The properties as a dictionary (the feature's own, unchanged, when nothing is merged).

@@ -1,0 +1,42 @@
+import GeoConvCore
+import GeoConvFormatKit
+import GeoConvGeoJSON
+import Testing
+
+@Suite("GeoJSON writing: simplestyle members")
+struct GeoJSONStyleTests {
+    /// The members of a style written once and reused for the features styled alike, after
+    /// each feature's own properties: also where a property is added after them (a circle's
+    /// radius) and where the feature already says one of them.
+    @Test("Features styled alike get their style's members after their own, in order")
+    func stylesReused() throws {
+        func feature(_ geometry: Geometry, _ properties: JSONObject, _ colour: Color) -> Feature {
+            var feature = Feature(geometry: geometry, properties: properties)
+            feature.style.markerColor = colour
+            feature.style.iconScale = 1.5
+            return feature
+        }
+        let here = Coordinate(latitude: 1, longitude: 2)
+        let features = [
+            feature(.point(here), ["n": 1], .red),
+            feature(.circle(center: here, radius: 10), ["n": 2], .red),
+            feature(.point(here), [:], .red),
+            feature(.point(here), ["marker-color": "red", "n": 4], .red),
+            feature(.point(here), ["n": 5], .blue),
+            feature(.point(here), ["n": 6], .red),
+        ]
+        let (text, _) = try writeGeoJSON(features)
+        let properties = text.split(separator: "\n").dropFirst().dropLast().map { line in
+            line.drop { $0 != "{" }.dropFirst().drop { $0 != "{" }.prefix { $0 != "}" } + "}"
+        }
+        #expect(
+            properties == [
+                ##"{"n":1,"marker-color":"#ff0000","icon-scale":1.5}"##,
+                ##"{"n":2,"marker-color":"#ff0000","icon-scale":1.5,"geoconv:radius":10}"##,
+                ##"{"marker-color":"#ff0000","icon-scale":1.5}"##,
+                ##"{"marker-color":"red","n":4,"icon-scale":1.5}"##,
+                ##"{"n":5,"marker-color":"#0000ff","icon-scale":1.5}"##,
+                ##"{"n":6,"marker-color":"#ff0000","icon-scale":1.5}"##,
+            ], "\(text)")
+    }
+}
