@@ -296,7 +296,8 @@ struct KMLRecordsWriterTests {
         try writer.write(point(.blue))  // s2, given after
         #expect(records.writeRecord(point(.red)))
         #expect(records.writeRecord(point(.blue)))
-        #expect(records.writeRecord(point(Color(red: 0, green: 128, blue: 0))))  // no id yet: its place is left to the writer
+        // No id yet: its place is left to the writer.
+        #expect(records.writeRecord(point(Color(red: 0, green: 128, blue: 0))))
         let text = String(decoding: records.takeRecords().bytes, as: UTF8.self)
         let named = text.components(separatedBy: "<styleUrl>").dropFirst().map { $0.prefix { $0 != "<" } }
         #expect(named == ["#s1", "#s2"], "\(text)")
