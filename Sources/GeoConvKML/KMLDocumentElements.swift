@@ -322,16 +322,19 @@ enum KMLFeatureElement {
     }()
 }
 
-/// `KMLFeatureElement.table`'s answers for the last names looked up, one per name length
-/// modulo 16: a document repeats a few child names, which the parser hands out as the same
-/// strings, so a lookup is most often one comparison of equal strings and no hashing.
+/// `KMLFeatureElement.table`'s answers for the last names looked up, one per slot of 16
+/// chosen by the name's length and first byte (a Placemark's usual children — `name`,
+/// `description`, `styleUrl`, `Style`, `ExtendedData`, `Point`, `LineString`, `Polygon` —
+/// each have a slot of their own): a document repeats a few child names, which the parser
+/// hands out as the same strings, so a lookup is most often one comparison of equal strings
+/// and no hashing. Names that share a slot are looked up in the table again.
 struct KMLFeatureElementMemo {
     private var names = [String](repeating: "", count: 16)
     private var kinds = [KMLFeatureElement?](repeating: nil, count: 16)
 
     /// The kind of the child element `name` (`nil`: not in the table).
     mutating func kind(of name: String) -> KMLFeatureElement? {
-        let slot = name.utf8.count & 15
+        let slot = (name.utf8.count &+ Int(name.utf8.first ?? 0)) & 15
         if names[slot] == name { return kinds[slot] }
         let kind = KMLFeatureElement.table[name]
         names[slot] = name

@@ -91,7 +91,8 @@ final class KMLWriterState {
     @exclusivity(unchecked) var mixedTypeFields: Set<Int> = []
     /// Whether the features of a shape have a property the writer asks for by name (`lossKey`).
     @exclusivity(unchecked) var shapesAsking: [Int32: Bool] = [:]
-    /// Style XML → the first id it was written under, for the styles no source named.
+    /// Style XML → the first id it was written under: the id `sharedStyle(_:)` gives that XML,
+    /// whether a source named it (`sharedStyle(_:preferred:)`) or geoconv did.
     @exclusivity(unchecked) var styleIDs: [String: String] = [:]
     // field → type
     @exclusivity(unchecked) var schema: OrderedDictionary<String, SchemaType> = [:] { didSet { startChanges &+= 1 } }
