@@ -7,13 +7,18 @@ import Testing
 struct GeoJSONStyleTests {
     /// The members of a style written once and reused for the features styled alike, after
     /// each feature's own properties: also where a property is added after them (a circle's
-    /// radius) and where the feature already says one of them.
+    /// radius) or before them (a title), and where the feature already says one of them.
     @Test("Features styled alike get their style's members after their own, in order")
     func stylesReused() throws {
         func feature(_ geometry: Geometry, _ properties: JSONObject, _ colour: Color) -> Feature {
             var feature = Feature(geometry: geometry, properties: properties)
             feature.style.markerColor = colour
             feature.style.iconScale = 1.5
+            return feature
+        }
+        func titled(_ feature: Feature) -> Feature {
+            var feature = feature
+            feature.title = "Seven"
             return feature
         }
         let here = Coordinate(latitude: 1, longitude: 2)
@@ -24,6 +29,7 @@ struct GeoJSONStyleTests {
             feature(.point(here), ["marker-color": "red", "n": 4], .red),
             feature(.point(here), ["n": 5], .blue),
             feature(.point(here), ["n": 6], .red),
+            titled(feature(.point(here), ["n": 7], .red)),
         ]
         let (text, _) = try writeGeoJSON(features)
         let properties = text.split(separator: "\n").dropFirst().dropLast().map { line in
@@ -37,6 +43,7 @@ struct GeoJSONStyleTests {
                 ##"{"marker-color":"red","n":4,"icon-scale":1.5}"##,
                 ##"{"n":5,"marker-color":"#0000ff","icon-scale":1.5}"##,
                 ##"{"n":6,"marker-color":"#ff0000","icon-scale":1.5}"##,
+                ##"{"n":7,"name":"Seven","marker-color":"#ff0000","icon-scale":1.5}"##,
             ], "\(text)")
     }
 }

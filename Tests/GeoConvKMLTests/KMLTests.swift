@@ -303,3 +303,29 @@ struct KMLRecordsWriterTests {
         #expect(named == ["#s1", "#s2"], "\(text)")
     }
 }
+
+extension KMLRecordsWriterTests {
+    /// Placemarks with a style and nothing else the general path handles are written by the
+    /// fast one: their bytes, pinned (the general path's before the fast one took them, the
+    /// KML schema's order: Data before SchemaData), with a numeric id kept in ExtendedData.
+    @Test("Styled placemarks with data, a numeric id or no geometry: their bytes")
+    func styledPlacemarkBytes() throws {
+        var first = Feature(geometry: .point(Coordinate(latitude: 1, longitude: 2)), properties: ["n": 1])
+        first.id = .number(JSONNumber(7))
+        first.style.markerColor = .red
+        var second = Feature(geometry: nil, properties: ["n": 2])
+        second.style.markerColor = .red
+        let (text, diagnostics) = try writeKML([first, second])
+        let placemarks = text.split(separator: "\n").filter { $0.hasPrefix("<Placemark>") }.map(String.init)
+        let expected: [String] = [
+            "<Placemark><styleUrl>#s1</styleUrl><ExtendedData><Data name=\"geoconv:id\"><value>7</value></Data>"
+                + "<SchemaData schemaUrl=\"#geoconv-schema\"><SimpleData name=\"n\">1</SimpleData></SchemaData>"
+                + "</ExtendedData><Point><coordinates>2,1</coordinates></Point></Placemark>",
+            "<Placemark><styleUrl>#s1</styleUrl><ExtendedData><SchemaData schemaUrl=\"#geoconv-schema\">"
+                + "<SimpleData name=\"n\">2</SimpleData></SchemaData></ExtendedData></Placemark>",
+        ]
+        #expect(placemarks == expected, "\(text)")
+        #expect(text.contains("<Style id=\"s1\"><IconStyle><color>ff0000ff</color></IconStyle></Style>"))
+        #expect(diagnostics.isEmpty, "\(diagnostics.summary)")
+    }
+}
