@@ -178,78 +178,11 @@ extension JSONScanner {
         let isInteger = !bytes.contains {
             $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
         }
-        guard isInteger || JSONScanner.doubleValue(storage + range.lowerBound, range.count).isFinite else {
+        guard isInteger || DecimalParser.parse(bytes)?.isFinite == true else {
             throw GeoConvError(
                 .invalidInput, "number \(text) is too large for a 64-bit float", at: location(atOffset: offset),
                 hint: "JSON numbers are read as IEEE 754 doubles; a coordinate or value this large is not a real one")
         }
         return JSONNumber(uncheckedLiteral: text)
-    }
-
-    /// Exact decimal-to-double conversion of a validated JSON number.
-    package static func doubleValue(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Double {
-        var i = 0
-        var negative = false
-        if bytes[0] == UInt8(ascii: "-") {
-            negative = true
-            i = 1
-        }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var exponent = 0
-        var exact = true
-        while i < count, bytes[i] &- 48 < 10 {
-            if digits < 19 {
-                mantissa = mantissa &* 10 &+ UInt64(bytes[i] &- 48)
-                if mantissa != 0 { digits += 1 }
-            } else {
-                exact = false
-                exponent += 1
-            }
-            i += 1
-        }
-        if i < count, bytes[i] == UInt8(ascii: ".") {
-            i += 1
-            while i < count, bytes[i] &- 48 < 10 {
-                if digits < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(bytes[i] &- 48)
-                    if mantissa != 0 { digits += 1 }
-                    exponent -= 1
-                } else if bytes[i] != UInt8(ascii: "0") {
-                    exact = false
-                }
-                i += 1
-            }
-        }
-        if i < count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
-            i += 1
-            var expNegative = false
-            if bytes[i] == UInt8(ascii: "+") {
-                i += 1
-            } else if bytes[i] == UInt8(ascii: "-") {
-                expNegative = true
-                i += 1
-            }
-            var e = 0
-            while i < count, bytes[i] &- 48 < 10 {
-                if e < 100_000 { e = e * 10 + Int(bytes[i] &- 48) }
-                i += 1
-            }
-            exponent += expNegative ? -e : e
-        }
-        // Clinger's fast path: the mantissa and the power of ten are both exact doubles,
-        // so one correctly rounded multiplication or division gives the exact result.
-        if exact, mantissa < (1 << 53), exponent >= -22, exponent <= 22 {
-            var value = Double(mantissa)
-            if exponent < 0 {
-                value /= DecimalFormatter.powerOfTen(-exponent)
-            } else {
-                value *= DecimalFormatter.powerOfTen(exponent)
-            }
-            return negative ? -value : value
-        }
-        if mantissa == 0 && exact { return negative ? -0.0 : 0.0 }
-        let text = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-        return Double(text) ?? .nan
     }
 }

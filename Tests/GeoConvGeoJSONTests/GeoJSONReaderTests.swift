@@ -392,3 +392,19 @@ struct GeoJSONReaderTests {
         #expect(count == 40_000)
     }
 }
+
+extension GeoJSONReaderTests {
+    @Test("A fraction or exponent beyond a double is refused at its place; the largest doubles are kept as written")
+    func numbersBeyondADouble() throws {
+        func feature(_ literal: String) -> String {
+            #"{"type":"Feature","properties":{"x":\#(literal)},"geometry":null}"#
+        }
+        for literal in ["-1.5e308", "1.7976931348623157e308", "0.000001e-400", "12345678901234567890123.5"] {
+            let (_, features, _) = try readGeoJSON(feature(literal))
+            #expect(features.first?.properties["x"] == .number(JSONNumber(uncheckedLiteral: literal)), "\(literal)")
+        }
+        let error = #expect(throws: GeoConvError.self) { try readGeoJSON(feature("1e400")) }
+        #expect(error?.message == "number 1e400 is too large for a 64-bit float")
+        #expect(error?.location?.line == 1 && error?.location?.column == 37)
+    }
+}
