@@ -17,13 +17,9 @@ internal import Synchronization
 final class KMLRecordsWriter: SelectiveRecordsWriter {
     typealias Facts = KMLRecordFacts
 
+    /// The writer state the placemarks are built in; its `buffer` holds those written since
+    /// the last `takeRecords`, each built there in place.
     private let state: KMLWriterState
-    /// The placemarks written since the last `takeRecords`: the state's `buffer`, into which
-    /// each is built in place.
-    private var records: [UInt8] {
-        get { state.buffer }
-        set { state.buffer = newValue }
-    }
 
     /// A writer from the document writer's state, on its thread.
     init?(from writer: KMLWriterState) {
@@ -76,8 +72,7 @@ final class KMLRecordsWriter: SelectiveRecordsWriter {
         defer {
             // (A run's bytes the document's writer is done with, when there is one: the bytes
             // returned still share this buffer, so emptying it would make a new one, growing
-            // into fresh pages at a page fault every 4 KiB. `state.buffer` itself, not
-            // `records`, whose get and set would copy it.)
+            // into fresh pages at a page fault every 4 KiB.)
             if let spare = state.recordsShare?.spareBuffer() { state.buffer = spare }
             state.buffer.removeAll(keepingCapacity: true)
             state.styleReferences?.removeAll(keepingCapacity: true)
@@ -85,7 +80,7 @@ final class KMLRecordsWriter: SelectiveRecordsWriter {
             state.recordIndex = 0
         }
         return WrittenRecords(
-            bytes: records, count: state.recordIndex,
+            bytes: state.buffer, count: state.recordIndex,
             facts: KMLRecordFacts(events: state.events ?? [], styles: state.styleReferences ?? []))
     }
 }
