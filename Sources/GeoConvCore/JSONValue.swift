@@ -42,8 +42,8 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
     /// literal, is read digit by digit: exactly, and without `strtod`, which `--where` and
     /// style rules would call for every feature they compare.)
     public var doubleValue: Double {
-        var literal = literal
-        let small: Double? = literal.withUTF8 { bytes in
+        // (The bytes in place, a small string's on the stack: no copy of the string is made.)
+        let small: Double?? = literal.utf8.withContiguousStorageIfAvailable { bytes in
             guard !bytes.isEmpty, bytes.count <= 16 else { return nil }
             let negative = bytes[0] == UInt8(ascii: "-")
             let digits = negative ? bytes.count - 1 : bytes.count
@@ -55,7 +55,7 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
             }
             return negative ? -Double(value) : Double(value)
         }
-        return small ?? Double(self.literal) ?? .nan
+        return (small ?? nil) ?? Double(literal) ?? .nan
     }
 
     /// The value as an `Int`, when it is an integer literal that fits.

@@ -25,7 +25,9 @@ public enum OutputTarget: Hashable, Sendable {
 /// writer without committing) deletes it, leaving any existing target untouched.
 public final class ByteWriter {
     @exclusivity(unchecked) private var buffer: [UInt8] = []
-    private let flushThreshold = 1 << 18
+    /// Buffered bytes are handed on past this many; in memory, only when asked (`flush()`,
+    /// `commit()`): there the buffer itself becomes the contents, not copied into them.
+    private let flushThreshold: Int
     private var descriptor: Int32 = -1
     private var temporaryPath: String?
     private var targetPath: String?
@@ -51,7 +53,8 @@ public final class ByteWriter {
     /// Opens a target. For a file, creates the temporary file now, so that an unwritable
     /// directory fails before any input is read.
     public init(_ target: OutputTarget) throws(GeoConvError) {
-        buffer.reserveCapacity(flushThreshold + 4096)
+        flushThreshold = target == .memory ? Int.max : 1 << 18
+        buffer.reserveCapacity((1 << 18) + 4096)
         discards = target == .discard
         switch target {
         case .standardOutput:
@@ -227,12 +230,19 @@ public final class ByteWriter {
 
     /// Hands buffered bytes to the operating system.
     public func flush() throws(GeoConvError) {
-        defer { buffer.removeAll(keepingCapacity: true) }
         bytesWritten += buffer.count
         if keepsInMemory {
-            memoryContents += buffer
+            // (The first bytes become the contents as they are: a run's records, made on a
+            // worker, are handed over without a copy.)
+            if memoryContents.isEmpty {
+                swap(&memoryContents, &buffer)
+            } else {
+                memoryContents += buffer
+                buffer.removeAll(keepingCapacity: true)
+            }
             return
         }
+        defer { buffer.removeAll(keepingCapacity: true) }
         guard descriptor >= 0 else { return }
         try writeFully(descriptor, buffer, what: "'\(name)'", diskFullHint: "free some disk space and run again")
     }

@@ -152,6 +152,35 @@ import Testing
         #expect(log.entries["style.rule-unused"] == nil)
     }
 
+    @Test("A feature matching what the one before matched takes its style, unless its kind or own style differs")
+    func repeatedMatches() throws {
+        let point = #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[0,0]}}"#
+        let square = #"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}"#
+        let polygon = #"{"type":"Feature","properties":{},"geometry":\#(square)}"#
+        let rules = ["*: fill=#ff0000 marker-color=#00ff00"]
+        let red = Color(red: 0xff, green: 0, blue: 0)
+        // A polygon after two points matching the same rule still tells that fill drew.
+        let kinds = try Self.styled(
+            rules, input: #"{"type":"FeatureCollection","features":[\#(point),\#(point),\#(polygon)]}"#)
+        #expect(kinds.features.map(\.style.fillColor) == [red, red, red])
+        #expect(kinds.log.entries["style.key-not-drawn"] == nil)
+        // A polygon with a stroke of its own after one without keeps its stroke.
+        var transform = try StyleRules(rules.map { StyleRuleText($0) })
+        let ring = [
+            Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 1),
+            Coordinate(latitude: 1, longitude: 1), Coordinate(latitude: 0, longitude: 0),
+        ]
+        var own = Style()
+        own.strokeColor = Color(red: 0, green: 0, blue: 0xff)
+        let log = DiagnosticLog()
+        let styled = try [Style(), Style(), own].flatMap { style in
+            try transform.transform(
+                Feature(geometry: .polygon(PolygonRings(outer: Path(ring))), style: style), diagnostics: log)
+        }
+        #expect(styled.map(\.style.fillColor) == [red, red, red])
+        #expect(styled.map(\.style.strokeColor) == [nil, nil, Color(red: 0, green: 0, blue: 0xff)])
+    }
+
     @Test("A heading of -0 after one of 0 is written -0 (the style memo tells them apart)")
     func negativeZeroHeading() throws {
         let (_, _, output) = try Self.styled(["kind = 'road': icon-heading=0", "kind = 'stop': icon-heading=-0"])

@@ -38,6 +38,12 @@ struct WhereProgram {
     /// The values read, by field slot: the feature at hand's where `readGeneration` holds this
     /// feature's `generation` (counted, not reset, from feature to feature).
     private var values: [WhereExpression.Value] = []
+    /// The values read of the fields compared with a number written in a selector, as that
+    /// number (NaN for a null, or text that is no number: it compares as nothing), so that
+    /// each comparison reads a `Double` and no value is copied.
+    private var numbers: [Double] = []
+    /// Whether a selector compares the field in the slot with a number it writes.
+    private var comparedWithNumber: [Bool] = []
     private var readGeneration: [UInt32] = []
     private var generation: UInt32 = 0
     /// For each field, where the last feature had it among its properties: features mostly
@@ -48,6 +54,11 @@ struct WhereProgram {
     init(_ selectors: [WhereExpression?]) {
         for selector in selectors { roots.append(selector.map { add($0.root) }) }
         values = Array(repeating: .null, count: fields.count)
+        numbers = Array(repeating: .nan, count: fields.count)
+        comparedWithNumber = Array(repeating: false, count: fields.count)
+        for step in steps {
+            if case .compareNumber(let slot, _, _, _) = step { comparedWithNumber[slot] = true }
+        }
         readGeneration = Array(repeating: 0, count: fields.count)
         hints = Array(repeating: 0, count: fields.count)
     }
@@ -66,6 +77,18 @@ struct WhereProgram {
                 matched[index] = true
             }
         }
+    }
+
+    /// The selectors `feature` matches as bits (bit `i`: selector `i`), for a program of at
+    /// most 64 selectors: no array is written per feature.
+    mutating func mask(_ feature: Feature) -> UInt64 {
+        nextFeature()
+        var mask: UInt64 = 0
+        for index in roots.indices where index < 64 {
+            if let root = roots[index], !evaluate(step: root, feature) { continue }
+            mask |= 1 << UInt64(index)
+        }
+        return mask
     }
 
     /// Whether `feature` matches the first selector (a program of one: `--where`).
@@ -146,17 +169,10 @@ struct WhereProgram {
             let order = WhereExpression.compare(value(a, feature), value(b, feature))
             return order.map { comparison.holds(for: $0) } ?? false
         case .compareNumber(let slot, let comparison, let number, let flipped):
-            // As `WhereExpression.compare` with a number: text read as a number, null none.
-            let x: Double
+            // As `WhereExpression.compare` with a number: text read as a number, null none
+            // (NaN in `numbers`: no order).
             readField(slot, feature)
-            switch values[slot] {
-            case .number(let n): x = n
-            case .string(let text):
-                guard case .number(let n)? = WhereExpression.Value.number(from: text) else { return false }
-                x = n
-            case .null: return false
-            }
-            guard let order = WhereExpression.order(x, number) else { return false }
+            guard let order = WhereExpression.order(numbers[slot], number) else { return false }
             return comparison.holds(for: flipped ? -order : order)
         case .isNull(let a):
             if case .null = value(a, feature) { return true }
@@ -184,7 +200,20 @@ struct WhereProgram {
     /// Reads field `slot` from `feature` into `values`, once per feature.
     @inline(__always) private mutating func readField(_ slot: Int, _ feature: Feature) {
         guard readGeneration[slot] != generation else { return }
-        values[slot] = read(slot, feature)
+        let value = read(slot, feature)
+        if comparedWithNumber[slot] {
+            switch value {
+            case .number(let n): numbers[slot] = n
+            case .string(let text):
+                if case .number(let n)? = WhereExpression.Value.number(from: text) {
+                    numbers[slot] = n
+                } else {
+                    numbers[slot] = .nan
+                }
+            case .null: numbers[slot] = .nan
+            }
+        }
+        values[slot] = value
         readGeneration[slot] = generation
     }
 
@@ -192,15 +221,15 @@ struct WhereProgram {
     /// tried first where the last feature had it: the same property the lookup would find,
     /// as keys are unique.
     private mutating func read(_ slot: Int, _ feature: Feature) -> WhereExpression.Value {
-        let name = fields[slot].name
         let hint = hints[slot]
-        let properties = feature.properties  // (read out of the feature's storage once)
-        if hint < properties.count, properties.keys[hint] == name {
-            return WhereExpression.Value(properties.values[hint])
+        // (The properties are borrowed from the feature's storage, not copied out of it: a copy
+        // counts a reference to each of their buffers, per field and feature.)
+        if hint < feature.properties.count, feature.properties.keys[hint] == fields[slot].name {
+            return WhereExpression.Value(feature.properties.values[hint])
         }
-        if let index = properties.index(forKey: name) {
+        if let index = feature.properties.index(forKey: fields[slot].name) {
             hints[slot] = index
-            return WhereExpression.Value(properties.values[index])
+            return WhereExpression.Value(feature.properties.values[index])
         }
         return WhereExpression.value(of: fields[slot], in: feature)
     }

@@ -54,6 +54,10 @@ public struct StyleRules: FeatureTransform, Sendable {
     /// mostly match the rules the one before matched.
     private var lastMask: UInt64?
     private var lastCached = Style()
+    /// The geometry kind of the last feature given `lastCached` on the whole path, when it set
+    /// no property: a feature with no style matching the same rules, of the same kind, is given
+    /// `lastCached` at once — what it could tell the tally, that feature told.
+    private var repeats: (mask: UInt64, kind: GeometryKind?)?
     /// Whether any rule sets a key kept as a property or the title (`label`, `label-scale`,
     /// `hidden`, the `highlight.` keys): else `applyProperties` has nothing to do.
     private let setsProperties: Bool
@@ -141,10 +145,28 @@ public struct StyleRules: FeatureTransform, Sendable {
     public mutating func transform(
         inPlace feature: inout Feature, diagnostics: DiagnosticLog
     ) throws(GeoConvError) -> [Feature]? {
+        if rules.count <= 64 {
+            let mask = program.mask(feature)
+            if let repeats, repeats.mask == mask, feature.style.boxIdentity == nil,
+                repeats.kind == feature.geometry?.kind
+            {
+                feature.style = lastCached
+                return nil
+            }
+            for index in rules.indices { matches[index] = mask & (1 << UInt64(index)) != 0 }
+        } else {
+            program.evaluate(feature, into: &matches)
+        }
+        return try transformMatched(&feature, diagnostics: diagnostics)
+    }
+
+    /// The whole path: the rules `matches` holds applied to `feature`, what they did told.
+    private mutating func transformMatched(
+        _ feature: inout Feature, diagnostics: DiagnosticLog
+    ) throws(GeoConvError) -> [Feature]? {
         var mask: UInt64 = 0
         var matched = false
         var cacheable = rules.count <= 64 && feature.style.isEmpty
-        program.evaluate(feature, into: &matches)
         for index in rules.indices where matches[index] {
             if !matched {
                 // (Only the slots the last feature that matched filled hold an assignment.)
@@ -185,7 +207,11 @@ public struct StyleRules: FeatureTransform, Sendable {
                 (lastMask, lastCached) = (mask, feature.style)
             }
         }
-        if setsProperties { try applyProperties(to: &feature, diagnostics: diagnostics) }
+        if setsProperties {
+            try applyProperties(to: &feature, diagnostics: diagnostics)
+        } else if cacheable {
+            repeats = (mask, feature.geometry?.kind)
+        }
         return nil
     }
 
