@@ -220,6 +220,8 @@ package final class FeatureBatch<Facts> {
     // Used by one thread at a time (see the type): no exclusivity checks per feature.
     @exclusivity(unchecked) private var records: (writer: any FeatureWriter, output: ByteWriter)?
     @exclusivity(unchecked) private var written: [UInt8]?
+    /// Where the records' buffer comes from and goes back to.
+    private let spares: SpareBuffers?
     private let selective: (any SelectiveRecordsWriter<Facts>)?
     /// With a selective records writer: what the batch holds, in order — runs of records
     /// (with the ordinal of the feature each was made from) and features kept for the writer.
@@ -241,11 +243,15 @@ package final class FeatureBatch<Facts> {
     }
 
     /// A batch for `writer`, begun, made on the writer's thread (a records writer starts
-    /// from its state).
-    package init<Writer: RecordAppendingWriter>(for writer: Writer, log: DiagnosticLog) throws(GeoConvError)
+    /// from its state); its records written into a buffer `spares` kept, and given back to
+    /// them once written.
+    package init<Writer: RecordAppendingWriter>(
+        for writer: Writer, log: DiagnosticLog, spares: SpareBuffers? = nil
+    ) throws(GeoConvError)
     where Writer.RecordFacts == Facts {
         self.log = log
-        let output = try ByteWriter(.memory)
+        self.spares = spares
+        let output = if let spares { try ByteWriter(memoryReusing: spares) } else { try ByteWriter(.memory) }
         if let made = writer.recordsWriter(into: output, diagnostics: log) {
             records = (made, output)
             selective = nil
@@ -309,8 +315,10 @@ package final class FeatureBatch<Facts> {
         locating locate: @escaping (Int) -> SourceLocation? = { _ in nil }
     ) throws(GeoConvError)
     where Writer.RecordFacts == Facts {
-        if let written {
-            try writer.appendRecords(written, count: count)
+        if let bytes = written {
+            written = nil
+            try writer.appendRecords(bytes, count: count)
+            spares?.keep(bytes)
             return
         }
         // The ordinal of the feature being written, when known.

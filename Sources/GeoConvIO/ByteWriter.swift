@@ -228,6 +228,15 @@ public final class ByteWriter {
         }
     }
 
+    /// Memory, written into a buffer `spares` kept (`memoryContents` is that buffer, to be
+    /// given back to them when its bytes are used).
+    package convenience init(memoryReusing spares: SpareBuffers) throws(GeoConvError) {
+        try self.init(.memory)
+        var spare = spares.take()
+        guard spare.capacity > buffer.capacity else { return }
+        swap(&buffer, &spare)
+    }
+
     /// Hands buffered bytes to the operating system.
     public func flush() throws(GeoConvError) {
         bytesWritten += buffer.count

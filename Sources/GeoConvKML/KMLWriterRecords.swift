@@ -37,6 +37,14 @@ final class KMLRecordsWriter: SelectiveRecordsWriter {
             writer.recordsShare = share
         }
         state.recordsShare = writer.recordsShare
+        // (A writer is made for each run: the buffer of a run written before, not a new one
+        // growing into fresh pages at a page fault every 4 KiB.)
+        state.buffer = state.recordsShare?.spares.take() ?? []
+    }
+
+    deinit {
+        // (The spare taken after its last run, unused: kept for the next writer.)
+        if state.buffer.isEmpty { state.recordsShare?.spares.keep(state.buffer) }
     }
 
     func writeRecord(_ feature: Feature) -> Bool {
@@ -73,8 +81,7 @@ final class KMLRecordsWriter: SelectiveRecordsWriter {
             // (A run's bytes the document's writer is done with, when there is one: the bytes
             // returned still share this buffer, so emptying it would make a new one, growing
             // into fresh pages at a page fault every 4 KiB.)
-            if let spare = state.recordsShare?.spareBuffer() { state.buffer = spare }
-            state.buffer.removeAll(keepingCapacity: true)
+            state.buffer = state.recordsShare?.spares.take() ?? []
             state.styleReferences?.removeAll(keepingCapacity: true)
             state.events?.removeAll(keepingCapacity: true)
             state.recordIndex = 0
@@ -96,25 +103,8 @@ final class KMLRecordsWriter: SelectiveRecordsWriter {
 /// into (a few, the size of a run each).
 final class KMLRecordsShare: Sendable {
     private let table = Mutex<[String: [UInt8]]>([:])
-    private let spares = Mutex<[[UInt8]]>([])
-
-    /// At most this many buffers wait for a records writer, none larger than
-    /// `spareCapacity` bytes (a run of large features is let go of).
-    static let spareBuffers = 4
-    static let spareCapacity = 8 << 20
-
-    /// Keeps a run's bytes, written, for a records writer's next run.
-    func keep(_ buffer: [UInt8]) {
-        guard buffer.capacity <= Self.spareCapacity else { return }
-        spares.withLock { spares in
-            if spares.count < Self.spareBuffers { spares.append(buffer) }
-        }
-    }
-
-    /// A buffer a run was written into, if one is kept: the one kept first, whose run the
-    /// document's writer has most likely let go of by now (if not, emptying it copies it:
-    /// slower, never wrong).
-    func spareBuffer() -> [UInt8]? { spares.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
+    /// The buffers of the runs it has written, for the next runs.
+    let spares = SpareBuffers()
 
     /// The `<styleUrl>` of the style with this XML, if the document's writer gave one.
     func styleURL(_ xml: String) -> [UInt8]? { table.withLock { $0[xml] } }
@@ -172,7 +162,7 @@ extension KMLWriterState {
         buffer.removeAll(keepingCapacity: true)
         try moveToFolder([])
         if !buffer.isEmpty { try emit(buffer) }
-        defer { recordsShare?.keep(records.bytes) }
+        defer { recordsShare?.spares.keep(records.bytes) }
         guard let facts = records.facts else { return try emit(records.bytes) }
         for event in facts.events {
             switch event {

@@ -76,6 +76,8 @@ package struct ParallelRuns {
         try writer.begin(transforms.apply(to: header, diagnostics: diagnostics))
         let size = runSize
         let strict = strict
+        // (A run's records buffer, written, is the next ones'.)
+        let spares = SpareBuffers()
         // Pipelined: while the workers convert runs, this thread cuts the next ones and
         // writes the results of the oldest (in order), two runs per worker in flight.
         try inPipeline(
@@ -83,7 +85,8 @@ package struct ParallelRuns {
             cut: { () throws(GeoConvError) -> Prepared<Writer.RecordFacts>? in
                 guard let run = try reader.nextFeatureRun(size: size) else { return nil }
                 // Made here, in order, from the begun writer.
-                return Prepared(run: run, batch: try FeatureBatch(for: writer, log: DiagnosticLog(strict: strict)))
+                return Prepared(
+                    run: run, batch: try FeatureBatch(for: writer, log: DiagnosticLog(strict: strict), spares: spares))
             }, process: { process($0) }
         ) { (prepared, outcome) throws(GeoConvError) in
             let run = prepared.run
