@@ -26,7 +26,8 @@ public enum OutputTarget: Hashable, Sendable {
 public final class ByteWriter {
     @exclusivity(unchecked) private var buffer: [UInt8] = []
     /// Buffered bytes are handed on past this many; in memory, only when asked (`flush()`,
-    /// `commit()`): there the buffer itself becomes the contents, not copied into them.
+    /// `commit()`): there the first flush makes the buffer itself the contents, not a copy
+    /// (later ones append to them), and `memoryContents`, `bytesWritten` wait for it.
     private let flushThreshold: Int
     private var descriptor: Int32 = -1
     private var temporaryPath: String?
@@ -36,7 +37,7 @@ public final class ByteWriter {
     private let keepsInMemory: Bool
     /// Everything written, for `.memory` targets (empty otherwise).
     public private(set) var memoryContents: [UInt8] = []
-    /// Bytes written so far.
+    /// Bytes written so far (handed on: in memory, as of the last `flush()` or `commit()`).
     @exclusivity(unchecked) public private(set) var bytesWritten = 0
     /// The name used in messages.
     public let name: String

@@ -79,6 +79,29 @@ struct ByteIOTests {
     func unwritable() {
         #expect(throws: GeoConvError.self) { _ = try ByteWriter(.file("/nonexistent/geoconv/out.polyline")) }
     }
+
+    @Test("A memory writer writes into a kept buffer, and only a few buffers of a run's size are kept")
+    func spareBuffers() throws {
+        let spares = SpareBuffers()
+        var used = [UInt8](repeating: 7, count: 100)
+        used.reserveCapacity(1 << 20)
+        let storage = used.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        spares.keep(used)
+        used = []
+        spares.keep([UInt8](repeating: 0, count: SpareBuffers.largest + 1))
+        let writer = try ByteWriter(memoryReusing: spares)
+        try writer.write(Array("records".utf8))
+        try writer.commit()
+        // The kept buffer itself, its bytes gone.
+        #expect(writer.memoryContents == Array("records".utf8))
+        #expect(writer.memoryContents.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } == storage)
+        // The one too large was not kept: what is taken now is new.
+        #expect(spares.take().capacity == 0)
+        for _ in 0..<(SpareBuffers.count + 2) { spares.keep([UInt8](repeating: 1, count: 10)) }
+        let taken = (0..<(SpareBuffers.count + 1)).map { _ in spares.take() }
+        #expect(taken.map { $0.capacity > 0 } == Array(repeating: true, count: SpareBuffers.count) + [false])
+        #expect(taken.allSatisfy { $0.isEmpty })
+    }
 }
 
 @Suite("Temporary files owned by each output")
@@ -108,27 +131,6 @@ struct TemporaryFilesTests {
     /// done, it raced the process's exit, and `/tmp` kept an empty `geoconv-…` folder. (The
     /// captured object takes its time to go, as removing a folder does: released after the
     /// task is done, it is not yet gone when the value is handed back.)
-    @Test("A memory writer writes into a kept buffer, and only a few buffers of a run's size are kept")
-    func spareBuffers() throws {
-        let spares = SpareBuffers()
-        var used = [UInt8](repeating: 7, count: 100)
-        used.reserveCapacity(1 << 20)
-        spares.keep(used)
-        spares.keep([UInt8](repeating: 0, count: SpareBuffers.largest + 1))
-        let writer = try ByteWriter(memoryReusing: spares)
-        try writer.write(Array("records".utf8))
-        try writer.commit()
-        // The kept buffer's bytes are gone, its capacity stays.
-        #expect(writer.memoryContents == Array("records".utf8))
-        #expect(writer.memoryContents.capacity >= 1 << 20)
-        // The one too large was not kept: what is taken now is new.
-        #expect(spares.take().capacity == 0)
-        for _ in 0..<(SpareBuffers.count + 2) { spares.keep([UInt8](repeating: 1, count: 10)) }
-        let taken = (0..<(SpareBuffers.count + 1)).map { _ in spares.take() }
-        #expect(taken.map { $0.capacity > 0 } == Array(repeating: true, count: SpareBuffers.count) + [false])
-        #expect(taken.allSatisfy { $0.isEmpty })
-    }
-
     @Test("A background task lets go of what its work captured before its value is handed back")
     func backgroundTaskReleasesItsWork() {
         final class Gone: Sendable { let flag = Mutex(false) }
