@@ -1,6 +1,7 @@
 @testable import GeoConv
 import GeoConvCore
 import GeoConvFormatKit
+import GeoConvTestSupport
 import Testing
 
 /// Selectors evaluated together, each property read once per feature: every selector's
@@ -74,6 +75,44 @@ struct WhereProgramTests {
         for (properties, answers) in cases {
             program.evaluate(Self.feature(properties), into: &matched)
             #expect(matched == answers, "\(properties)")
+        }
+    }
+
+    /// Selectors that compare one property with numbers only are answered by region of the
+    /// number line, each region's answers found once: every feature, in any order, must still
+    /// get the answers each selector gives it alone, at the cuts, between them and past them.
+    @Test("Selectors comparing one property with numbers answer as each alone, region by region")
+    func numberRegions() throws {
+        let texts = [
+            "n < 3", "n <= 3", "n >= 3 AND n < 6", "NOT (n = 6)", "n > 6 OR n < -1", "n <> 0", "10 > n", "*",
+        ]
+        let selectors = try texts.map { (text) throws(GeoConvError) -> WhereExpression? in
+            text == "*" ? nil : try WhereExpression(text)
+        }
+        var program = WhereProgram(selectors)
+        var alone = selectors.map { WhereProgram([$0]) }
+        let literals = ["2.999", "3.001", "5.5", "-1.5", "-0.0", "1e300", "3.0e0"]
+        let values: [JSONValue] =
+            [3, 6, 7, -1, 0, 10, 11, "3", " 6 ", "x", .null, true, false]
+            + literals.compactMap { JSONNumber(literal: $0).map(JSONValue.number) }
+        #expect(values.count == 20)
+        // (Seeded: the same order every run; each value met many times, after any other.)
+        var generator = SplitMix64(seed: 47)
+        for _ in 0..<400 {
+            let value = values[Int(generator.next() % UInt64(values.count))]
+            let feature = Self.feature(["a": 1, "n": value])
+            let mask = program.mask(feature)
+            for index in selectors.indices {
+                let answer: UInt64 = alone[index].matches(feature) ? 1 : 0
+                #expect((mask >> UInt64(index)) & 1 == answer, "\(texts[index]) \(value)")
+            }
+        }
+        // A feature without the property, and one with it under another case, as each alone.
+        for properties: JSONObject in [["a": 1], ["N": 4]] {
+            let mask = program.mask(Self.feature(properties))
+            for index in selectors.indices {
+                #expect((mask >> UInt64(index)) & 1 == (alone[index].matches(Self.feature(properties)) ? 1 : 0))
+            }
         }
     }
 

@@ -49,6 +49,11 @@ struct WhereProgram {
     /// For each field, where the last feature had it among its properties: features mostly
     /// repeat the one before's keys in its order, so the key there is tried before hashing.
     private var hints: [Int] = []
+    /// When every selector compares one property with numbers written in it (`id < 300000`,
+    /// `pop >= 1000 AND pop < 5000`: rules graduated by hand), the selectors' answers are the
+    /// same for every number between two of those numbers: the answers found for each such
+    /// region, kept.
+    private var regions = NumberRegions()
 
     /// The program of `selectors`, in order (`nil`: every feature matches).
     init(_ selectors: [WhereExpression?]) {
@@ -61,6 +66,26 @@ struct WhereProgram {
         }
         readGeneration = Array(repeating: 0, count: fields.count)
         hints = Array(repeating: 0, count: fields.count)
+        regions = numberRegions() ?? NumberRegions()
+    }
+
+    /// The regions of a program of at most 63 selectors, one not `*`, whose steps are
+    /// comparisons of one property with numbers joined by `AND`, `OR` and `NOT`; else `nil`.
+    private func numberRegions() -> NumberRegions? {
+        guard roots.count < 64, roots.contains(where: { $0 != nil }) else { return nil }
+        var field: Int?
+        var cuts: [Double] = []
+        for step in steps {
+            switch step {
+            case .and, .or, .not: continue
+            case .compareNumber(let slot, _, let number, _) where field == nil || field == slot:
+                guard !number.isNaN else { return nil }
+                field = slot
+                cuts.append(number)
+            default: return nil
+            }
+        }
+        return field.map { NumberRegions(field: $0, cuts: cuts) }
     }
 
     /// The number of selectors.
@@ -83,11 +108,19 @@ struct WhereProgram {
     /// most 64 selectors: no array is written per feature.
     mutating func mask(_ feature: Feature) -> UInt64 {
         nextFeature()
+        var region = -1
+        if regions.field >= 0 {
+            let x = number(regions.field, feature)
+            region = regions.region(of: x)
+            let known = regions.masks[region]
+            if known & NumberRegions.known != 0 { return known & ~NumberRegions.known }
+        }
         var mask: UInt64 = 0
         for index in roots.indices where index < 64 {
             if let root = roots[index], !evaluate(step: root, feature) { continue }
             mask |= 1 << UInt64(index)
         }
+        if region >= 0 { regions.masks[region] = mask | NumberRegions.known }
         return mask
     }
 
@@ -217,6 +250,19 @@ struct WhereProgram {
         readGeneration[slot] = generation
     }
 
+    /// The number field `slot` compares as in `feature` (NaN: none), as `readField` reads it:
+    /// a number where the last feature had the field taken at once, with no value made.
+    private mutating func number(_ slot: Int, _ feature: Feature) -> Double {
+        let hint = hints[slot]
+        if hint < feature.properties.count, feature.properties.keys[hint] == fields[slot].name,
+            case .number(let number) = feature.properties.values[hint]
+        {
+            return number.doubleValue
+        }
+        readField(slot, feature)
+        return numbers[slot]
+    }
+
     /// The value of field `slot` in `feature` (`WhereExpression.value(of:in:)`), its key
     /// tried first where the last feature had it: the same property the lookup would find,
     /// as keys are unique.
@@ -232,5 +278,46 @@ struct WhereProgram {
             return WhereExpression.Value(feature.properties.values[index])
         }
         return WhereExpression.value(of: fields[slot], in: feature)
+    }
+}
+
+/// The numbers one property is compared with, when the selectors compare no other: they
+/// cut the number line into regions (below the first, equal to it, between it and the
+/// next, …, above the last, and NaN — a null, or text that is no number) in which every
+/// comparison, so every selector, answers alike.
+private struct NumberRegions {
+    /// The property's slot; -1 in a program of other selectors.
+    let field: Int
+    /// The numbers compared with, in order, each once.
+    let cuts: [Double]
+    /// The selectors' answers for each region, with `known` set once a feature in it was
+    /// evaluated (a program of at most 63 selectors).
+    var masks: [UInt64]
+    static let known: UInt64 = 1 << 63
+
+    /// No regions: the selectors are evaluated feature by feature.
+    init() {
+        field = -1
+        cuts = []
+        masks = []
+    }
+
+    init(field: Int, cuts: [Double]) {
+        self.field = field
+        self.cuts = Array(Set(cuts)).sorted()
+        masks = Array(repeating: 0, count: 2 * self.cuts.count + 2)
+    }
+
+    /// The region `x` is in: `2i` below cut `i` (and above the one before), `2i + 1` equal
+    /// to it, `2n` above the last; `2n + 1` for NaN.
+    @inline(__always) func region(of x: Double) -> Int {
+        guard !x.isNaN else { return 2 * cuts.count + 1 }
+        var low = 0
+        var high = cuts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if cuts[middle] < x { low = middle + 1 } else { high = middle }
+        }
+        return low < cuts.count && cuts[low] == x ? 2 * low + 1 : 2 * low
     }
 }
