@@ -144,6 +144,10 @@ public struct Feature: Hashable, Sendable {
         }
     }
 
+    /// The geometry's kind (`nil` without one), asked in place: the geometry is not copied
+    /// out of the box to be asked, as `geometry?.kind` from another module copies it.
+    package var geometryKind: GeometryKind? { storage.geometry?.kind }
+
     /// Creates a feature.
     @inlinable
     public init(

@@ -91,7 +91,7 @@ extension KMLWriterState {
             elementsOnlyStyle = style
             elementsOnlyIdentity = identity
         }
-        return elementsOnlyAnswer && (elementsOnlyEmpty || !StyleProperties.mentionsStyle(feature.properties))
+        return elementsOnlyAnswer && (elementsOnlyEmpty || !StyleProperties.mentionsStyle(in: feature))
     }
 
     /// Appends `properties` (the feature's, merged with the model's fields) as SimpleData to

@@ -46,4 +46,42 @@ struct GeoJSONStyleTests {
                 ##"{"n":7,"name":"Seven","marker-color":"#ff0000","icon-scale":1.5}"##,
             ], "\(text)")
     }
+
+    /// Features given one style box (as style rules give it): the members are taken from
+    /// the last feature's at once only where nothing of the feature's own changes them — a
+    /// property naming a style field, a title — and each feature writes what it writes alone.
+    @Test("Features sharing one style box write what each writes alone")
+    func sharedStyleBox() throws {
+        var styled = Feature(geometry: .point(Coordinate(latitude: 1, longitude: 2)))
+        styled.style.markerColor = .red
+        styled.style.iconScale = 1.5
+        func sharing(_ properties: JSONObject, title: String? = nil) -> Feature {
+            var feature = styled  // (the style's box shared, not copied)
+            feature.properties = properties
+            feature.title = title
+            return feature
+        }
+        let features = [
+            sharing(["n": 1]), sharing(["marker-color": "red", "n": 2]), sharing(["n": 3]),
+            sharing(["n": 4], title: "Four"), sharing(["n": 5]), sharing(["icon-scale": 2, "n": 6]),
+        ]
+        #expect(features.allSatisfy { $0.style.boxIdentity == styled.style.boxIdentity })
+        func properties(_ text: String) -> [Substring] {
+            text.split(separator: "\n").dropFirst().dropLast().map { line in
+                line.drop { $0 != "{" }.dropFirst().drop { $0 != "{" }.prefix { $0 != "}" } + "}"
+            }
+        }
+        let together = properties(try writeGeoJSON(features).0)
+        let alone = try features.map { properties(try writeGeoJSON([$0]).0).first ?? "" }
+        #expect(together == alone)
+        #expect(
+            together == [
+                ##"{"n":1,"marker-color":"#ff0000","icon-scale":1.5}"##,
+                ##"{"marker-color":"red","n":2,"icon-scale":1.5}"##,
+                ##"{"n":3,"marker-color":"#ff0000","icon-scale":1.5}"##,
+                ##"{"n":4,"name":"Four","marker-color":"#ff0000","icon-scale":1.5}"##,
+                ##"{"n":5,"marker-color":"#ff0000","icon-scale":1.5}"##,
+                ##"{"icon-scale":1.5,"n":6,"marker-color":"#ff0000"}"##,
+            ])
+    }
 }

@@ -148,7 +148,7 @@ public struct StyleRules: FeatureTransform, Sendable {
         if rules.count <= 64 {
             let mask = program.mask(feature)
             if let repeats, repeats.mask == mask, feature.style.boxIdentity == nil,
-                repeats.kind == feature.geometry?.kind
+                repeats.kind == feature.geometryKind
             {
                 feature.style = lastCached
                 return nil
@@ -210,7 +210,7 @@ public struct StyleRules: FeatureTransform, Sendable {
         if setsProperties {
             try applyProperties(to: &feature, diagnostics: diagnostics)
         } else if cacheable {
-            repeats = (mask, feature.geometry?.kind)
+            repeats = (mask, feature.geometryKind)
         }
         return nil
     }
