@@ -47,9 +47,9 @@ package struct MergedProperties {
             return
         }
         let present = StyleProperties.presentMappings(in: base)
-        // Styled as the feature before (rules and classes style thousands so), with no title,
-        // no snippet and no property naming a style field: the memo's members, as the path
-        // below would find them.
+        // Styled with the very box the memo was made for (rules and classes give thousands of
+        // features one), with no title, no snippet and no property naming a style field: the
+        // memo's members, as the path below would find them.
         if feature.title == nil, feature.snippet == nil, present >> StyleProperties.titleAndSnippet == 0,
             let identity = feature.style.boxIdentity, identity == memo.style.boxIdentity
         {
@@ -94,20 +94,10 @@ package struct MergedProperties {
         }
         if memoized {
             // (The very box the memo was made for, told by its identity, before the fields.)
-            if memo.style.boxIdentity != feature.style.boxIdentity, !memo.style.writesAs(feature.style) {
-                memo.added.removeAll(keepingCapacity: true)
-                for index in StyleProperties.titleAndSnippet..<mappings.count {
-                    if let wanted = mappings[index].write(feature) {
-                        memo.added.append((mappings[index].keys[0], wanted))
-                    }
-                }
-                memo.encoded.removeAll(keepingCapacity: true)
-                for (key, value) in memo.added {
-                    if !memo.encoded.isEmpty { memo.encoded.append(UInt8(ascii: ",")) }
-                    JSONText.appendString(key, to: &memo.encoded)
-                    memo.encoded.append(UInt8(ascii: ":"))
-                    JSONText.append(value, to: &memo.encoded)
-                }
+            if memo.style.boxIdentity != feature.style.boxIdentity {
+                if !memo.style.writesAs(feature.style) { Self.remake(&memo, for: feature) }
+                // (This box kept, even where it writes as the one before: the features given it
+                // after this one take the path above.)
                 memo.style = feature.style
             }
             if added.isEmpty { added = memo.added } else { added += memo.added }
@@ -116,6 +106,24 @@ package struct MergedProperties {
         if replaced.count > 1 { replaced.sort { $0.index < $1.index } }
         self.replaced = replaced
         self.added = added
+    }
+
+    /// The memo's members made again for `feature`'s style.
+    private static func remake(_ memo: inout StyleMemo, for feature: borrowing Feature) {
+        let mappings = StyleProperties.mappingTable
+        memo.added.removeAll(keepingCapacity: true)
+        for index in StyleProperties.titleAndSnippet..<mappings.count {
+            if let wanted = mappings[index].write(feature) {
+                memo.added.append((mappings[index].keys[0], wanted))
+            }
+        }
+        memo.encoded.removeAll(keepingCapacity: true)
+        for (key, value) in memo.added {
+            if !memo.encoded.isEmpty { memo.encoded.append(UInt8(ascii: ",")) }
+            JSONText.appendString(key, to: &memo.encoded)
+            memo.encoded.append(UInt8(ascii: ":"))
+            JSONText.append(value, to: &memo.encoded)
+        }
     }
 
     /// Whether there is no property.

@@ -55,15 +55,17 @@ struct GeoJSONStyleTests {
         var styled = Feature(geometry: .point(Coordinate(latitude: 1, longitude: 2)))
         styled.style.markerColor = .red
         styled.style.iconScale = 1.5
-        func sharing(_ properties: JSONObject, title: String? = nil) -> Feature {
+        func sharing(_ properties: JSONObject, title: String? = nil, snippet: String? = nil) -> Feature {
             var feature = styled  // (the style's box shared, not copied)
             feature.properties = properties
             feature.title = title
+            feature.snippet = snippet
             return feature
         }
         let features = [
             sharing(["n": 1]), sharing(["marker-color": "red", "n": 2]), sharing(["n": 3]),
             sharing(["n": 4], title: "Four"), sharing(["n": 5]), sharing(["icon-scale": 2, "n": 6]),
+            sharing(["n": 7], snippet: "Seven"),
         ]
         #expect(features.allSatisfy { $0.style.boxIdentity == styled.style.boxIdentity })
         func properties(_ text: String) -> [Substring] {
@@ -82,6 +84,7 @@ struct GeoJSONStyleTests {
                 ##"{"n":4,"name":"Four","marker-color":"#ff0000","icon-scale":1.5}"##,
                 ##"{"n":5,"marker-color":"#ff0000","icon-scale":1.5}"##,
                 ##"{"icon-scale":1.5,"n":6,"marker-color":"#ff0000"}"##,
+                ##"{"n":7,"description":"Seven","marker-color":"#ff0000","icon-scale":1.5}"##,
             ])
     }
 }

@@ -83,13 +83,20 @@ struct WhereProgramTests {
     /// get the answers each selector gives it alone, at the cuts, between them and past them.
     @Test("Selectors comparing one property with numbers answer as each alone, region by region")
     func numberRegions() throws {
+        // (3 written twice, and 0 as -0: each cut once.)
         let texts = [
-            "n < 3", "n <= 3", "n >= 3 AND n < 6", "NOT (n = 6)", "n > 6 OR n < -1", "n <> 0", "10 > n", "*",
+            "n < 3", "n <= 3", "n >= 3 AND n < 6", "NOT (n = 6)", "n > 6 OR n < -1", "n <> -0", "10 > n", "*",
+            "n = 0",
         ]
         let selectors = try texts.map { (text) throws(GeoConvError) -> WhereExpression? in
             text == "*" ? nil : try WhereExpression(text)
         }
         var program = WhereProgram(selectors)
+        #expect(program.answersByRegion)
+        // (Another property, or a comparison with text, and the program evaluates feature by feature.)
+        let mixed = try ["n < 3", "m > 1"].map { (text) throws(GeoConvError) in try WhereExpression(text) }
+        #expect(!WhereProgram(mixed).answersByRegion)
+        #expect(!WhereProgram([try WhereExpression("n < 3"), try WhereExpression("n = 'x'")]).answersByRegion)
         var alone = selectors.map { WhereProgram([$0]) }
         let literals = ["2.999", "3.001", "5.5", "-1.5", "-0.0", "1e300", "3.0e0"]
         let values: [JSONValue] =
@@ -107,7 +114,13 @@ struct WhereProgramTests {
                 #expect((mask >> UInt64(index)) & 1 == answer, "\(texts[index]) \(value)")
             }
         }
-        // A feature without the property, and one with it under another case, as each alone.
+        // A feature without the property, one with it under another case, and one whose
+        // identifier is read for `id`: as each selector alone.
+        var byID = WhereProgram([try WhereExpression("id < 3"), try WhereExpression("id >= 3")])
+        #expect(byID.answersByRegion)
+        let identified = Feature(id: .number(JSONNumber(4)), geometry: nil, properties: ["a": 1])
+        #expect(byID.mask(identified) == 0b10)
+        #expect(byID.mask(Self.feature(["id": 1])) == 0b01)
         for properties: JSONObject in [["a": 1], ["N": 4]] {
             let mask = program.mask(Self.feature(properties))
             for index in selectors.indices {

@@ -4,7 +4,9 @@ import GeoConvFormatKit
 /// `--where` expressions and style rules' selectors made into one flat program, evaluated
 /// feature by feature: each property the selectors name is read from a feature once, however
 /// many selectors compare it (three rules on `id` look `id` up once, not four times), and
-/// the steps are indices into arrays, not a tree of boxes counted as it is walked.
+/// the steps are indices into arrays, not a tree of boxes counted as it is walked. Selectors
+/// comparing one property with numbers are answered by region of the number line
+/// (`NumberRegions`), each region's answers found once.
 struct WhereProgram {
     /// One step of a selector; its operands are indices into `operands`, its parts into `steps`.
     private enum Step {
@@ -69,7 +71,7 @@ struct WhereProgram {
         regions = numberRegions() ?? NumberRegions()
     }
 
-    /// The regions of a program of at most 63 selectors, one not `*`, whose steps are
+    /// The regions of a program of at most 63 selectors, at least one not `*`, whose steps are
     /// comparisons of one property with numbers joined by `AND`, `OR` and `NOT`; else `nil`.
     private func numberRegions() -> NumberRegions? {
         guard roots.count < 64, roots.contains(where: { $0 != nil }) else { return nil }
@@ -91,6 +93,9 @@ struct WhereProgram {
     /// The number of selectors.
     var count: Int { roots.count }
 
+    /// Whether `mask(_:)` answers by region of one property's numbers (`NumberRegions`).
+    var answersByRegion: Bool { regions.field >= 0 }
+
     /// Evaluates every selector on `feature`: `matched[i]` says whether selector `i` matches.
     mutating func evaluate(_ feature: Feature, into matched: inout [Bool]) {
         nextFeature()
@@ -105,7 +110,8 @@ struct WhereProgram {
     }
 
     /// The selectors `feature` matches as bits (bit `i`: selector `i`), for a program of at
-    /// most 64 selectors: no array is written per feature.
+    /// most 64 selectors: no array is written per feature, and where the program answers by
+    /// region, a region's answers are evaluated for its first feature only.
     mutating func mask(_ feature: Feature) -> UInt64 {
         nextFeature()
         var region = -1
@@ -283,8 +289,8 @@ struct WhereProgram {
 
 /// The numbers one property is compared with, when the selectors compare no other: they
 /// cut the number line into regions (below the first, equal to it, between it and the
-/// next, …, above the last, and NaN — a null, or text that is no number) in which every
-/// comparison, so every selector, answers alike.
+/// next, …, above the last, and NaN — the property missing, null, an array or an object, or
+/// text that is no number) in which every comparison, so every selector, answers alike.
 private struct NumberRegions {
     /// The property's slot; -1 in a program of other selectors.
     let field: Int
@@ -293,6 +299,7 @@ private struct NumberRegions {
     /// The selectors' answers for each region, with `known` set once a feature in it was
     /// evaluated (a program of at most 63 selectors).
     var masks: [UInt64]
+    /// The bit of `masks` that says a region's answers were found (no selector's bit).
     static let known: UInt64 = 1 << 63
 
     /// No regions: the selectors are evaluated feature by feature.
@@ -302,6 +309,7 @@ private struct NumberRegions {
         masks = []
     }
 
+    /// The regions `cuts` make of the numbers of the property in slot `field`.
     init(field: Int, cuts: [Double]) {
         self.field = field
         self.cuts = Array(Set(cuts)).sorted()

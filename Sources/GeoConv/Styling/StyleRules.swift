@@ -184,7 +184,7 @@ public struct StyleRules: FeatureTransform, Sendable {
                 slots[slot] = assignment
                 // (Every matched key, not only the last of its slot: an earlier rule's value
                 // holds where a later {property} gives none.)
-                if !told.drawn[assignment], assignments[assignment].key.isDrawn(on: feature.geometry?.kind) {
+                if !told.drawn[assignment], assignments[assignment].key.isDrawn(on: feature.geometryKind) {
                     tell(drawnAssignment: assignment)
                 }
             }
