@@ -68,26 +68,26 @@ struct WhereProgram {
         }
         readGeneration = Array(repeating: 0, count: fields.count)
         hints = Array(repeating: 0, count: fields.count)
-        regions = numberRegions() ?? NumberRegions()
+        regions = numberRegions()
     }
 
     /// The regions of a program of at most 63 selectors, at least one not `*`, whose steps are
-    /// comparisons of one property with numbers joined by `AND`, `OR` and `NOT`; else `nil`.
-    private func numberRegions() -> NumberRegions? {
-        guard roots.count < 64, roots.contains(where: { $0 != nil }) else { return nil }
+    /// comparisons of one property with numbers joined by `AND`, `OR` and `NOT`; else none.
+    private func numberRegions() -> NumberRegions {
+        guard roots.count < 64, roots.contains(where: { $0 != nil }) else { return NumberRegions() }
         var field: Int?
         var cuts: [Double] = []
         for step in steps {
             switch step {
             case .and, .or, .not: continue
             case .compareNumber(let slot, _, let number, _) where field == nil || field == slot:
-                guard !number.isNaN else { return nil }
+                guard !number.isNaN else { return NumberRegions() }
                 field = slot
                 cuts.append(number)
-            default: return nil
+            default: return NumberRegions()
             }
         }
-        return field.map { NumberRegions(field: $0, cuts: cuts) }
+        return field.map { NumberRegions(field: $0, cuts: cuts) } ?? NumberRegions()
     }
 
     /// The number of selectors.
@@ -259,10 +259,7 @@ struct WhereProgram {
     /// The number field `slot` compares as in `feature` (NaN: none), as `readField` reads it:
     /// a number where the last feature had the field taken at once, with no value made.
     private mutating func number(_ slot: Int, _ feature: Feature) -> Double {
-        let hint = hints[slot]
-        if hint < feature.properties.count, feature.properties.keys[hint] == fields[slot].name,
-            case .number(let number) = feature.properties.values[hint]
-        {
+        if let hint = hinted(slot, feature), case .number(let number) = feature.properties.values[hint] {
             return number.doubleValue
         }
         readField(slot, feature)
@@ -273,17 +270,22 @@ struct WhereProgram {
     /// tried first where the last feature had it: the same property the lookup would find,
     /// as keys are unique.
     private mutating func read(_ slot: Int, _ feature: Feature) -> WhereExpression.Value {
-        let hint = hints[slot]
-        // (The properties are borrowed from the feature's storage, not copied out of it: a copy
-        // counts a reference to each of their buffers, per field and feature.)
-        if hint < feature.properties.count, feature.properties.keys[hint] == fields[slot].name {
-            return WhereExpression.Value(feature.properties.values[hint])
-        }
+        if let hint = hinted(slot, feature) { return WhereExpression.Value(feature.properties.values[hint]) }
         if let index = feature.properties.index(forKey: fields[slot].name) {
             hints[slot] = index
             return WhereExpression.Value(feature.properties.values[index])
         }
         return WhereExpression.value(of: fields[slot], in: feature)
+    }
+
+    /// The place field `slot` had among the last feature's properties, when `feature` has the
+    /// field there too.
+    @inline(__always) private func hinted(_ slot: Int, _ feature: Feature) -> Int? {
+        let hint = hints[slot]
+        // (The properties are borrowed from the feature's storage, not copied out of it: a copy
+        // counts a reference to each of their buffers, per field and feature.)
+        guard hint < feature.properties.count, feature.properties.keys[hint] == fields[slot].name else { return nil }
+        return hint
     }
 }
 
