@@ -106,8 +106,12 @@ final class KMLRecordsShare: Sendable {
     /// The buffers of the runs it has written, for the next runs.
     let spares = SpareBuffers()
 
-    /// The `<styleUrl>` of the style with this XML, if the document's writer gave one.
-    func styleURL(_ xml: String) -> [UInt8]? { table.withLock { $0[xml] } }
+    /// The `<styleUrl>` of the style with this XML, if the document's writer gave one: a copy
+    /// of its own for the caller, whose placemarks retain it one by one (on a shared buffer,
+    /// the workers would fight over its count).
+    func styleURL(_ xml: String) -> [UInt8]? {
+        table.withLock { $0[xml] }?.withUnsafeBufferPointer { Array($0) }
+    }
 
     /// At most this many are kept (the writer's own tables keep every style; beyond these,
     /// the records writers leave the references' places to it, as before any was given).
