@@ -26,7 +26,12 @@ final class KMLRecordsWriter: SelectiveRecordsWriter {
         guard let output = try? ByteWriter(.memory) else { return nil }
         state = KMLWriterState(output: output, options: writer.options, diagnostics: DiagnosticLog())
         state.schema = writer.schema
-        state.notedTypes = writer.notedTypes
+        // (Keys of its own: each placemark's properties are checked against these, which
+        // copies a key out, and a long one shared with the other workers' writers would have
+        // its count fought over.)
+        state.notedTypes = writer.notedTypes.map { noted in
+            noted.map { (String(decoding: Array($0.key.utf8), as: UTF8.self), $0.type, $0.field) }
+        }
         state.events = []
         state.styleReferences = []
         if writer.recordsShare == nil {
@@ -107,8 +112,8 @@ final class KMLRecordsShare: Sendable {
     let spares = SpareBuffers()
 
     /// The `<styleUrl>` of the style with this XML, if the document's writer gave one: a copy
-    /// of its own for the caller, whose placemarks retain it one by one (on a shared buffer,
-    /// the workers would fight over its count).
+    /// of its own for the caller, which retains it once a placemark (on a shared buffer, the
+    /// workers would fight over its count).
     func styleURL(_ xml: String) -> [UInt8]? {
         table.withLock { $0[xml] }?.withUnsafeBufferPointer { Array($0) }
     }
