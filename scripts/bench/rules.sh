@@ -49,7 +49,10 @@ for _ in $(seq "$n"); do
         if [ "$mode" = plain ]; then plain+=("$ms"); else styled+=("$ms"); fi
     done
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{v[NR] = $1} END {print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
+median() {
+    printf '%s\n' "$@" | sort -n | awk '{v[NR] = $1}
+        END {print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'
+}
 p=$(median "${plain[@]}")
 r=$(median "${styled[@]}")
 awk -v p="$p" -v r="$r" 'BEGIN {printf "median plain %.1f ms, rules %.1f ms, rules/plain %.3f\n", p, r, r / p}'
