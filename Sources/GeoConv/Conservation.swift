@@ -61,7 +61,7 @@ public struct ConservationCheck: Sendable {
 
         let input: [ListedValue]
         do throws(GeoConvError) {
-            input = try list(ByteReader(.file(path))).filter { !$0.matchKey.isEmpty }
+            input = try list(ByteReader(.file(path))).filter { !ListedValue.isBlank($0.text) }
         } catch {
             // Not readable as the format: the conversion says so, with its place.
             return ConservationResult(
@@ -109,10 +109,28 @@ public struct ConservationCheck: Sendable {
     ) throws(GeoConvError)
         -> (reported: Int, silent: [StructuralDifference])?
     {
-        guard registry.format(forPath: path)?.makeReader != nil, format.makeWriter != nil else { return nil }
+        guard registry.format(forPath: path)?.makeReader != nil, format.makeWriter != nil,
+            let before = reading(path)
+        else { return nil }
+        return try changes(path, from: before, through: format, tolerance: tolerance)
+    }
+
+    /// The file's reading that the structural half compares with (`nil` when it is not read):
+    /// to check one file through several formats, read it once.
+    package func reading(_ path: String) -> ConservationStructure.Reading? {
+        guard registry.format(forPath: path)?.makeReader != nil else { return nil }
         let structure = ConservationStructure(converter: Converter(registry: registry))
-        let before: ConservationStructure.Reading
-        do throws(GeoConvError) { before = try structure.read(path) } catch { return nil }
+        do throws(GeoConvError) { return try structure.read(path) } catch { return nil }
+    }
+
+    /// `changes(_:through:tolerance:)` with the file's reading given (`reading(_:)`).
+    package func changes(
+        _ path: String, from before: ConservationStructure.Reading, through format: FileFormat, tolerance: Double = 0
+    ) throws(GeoConvError)
+        -> (reported: Int, silent: [StructuralDifference])?
+    {
+        guard format.makeWriter != nil else { return nil }
+        let structure = ConservationStructure(converter: Converter(registry: registry))
         let directory = try Self.workDirectory("geoconv-cross-")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent(
@@ -174,63 +192,72 @@ public struct ConservationCheck: Sendable {
         }
         let present = available
         let places = WarningPlaces(warnings)
+        // Each value's comparison form, made once (values are referred to by index below).
+        let keys = input.map(\.matchKey)
         var carried = 0
-        var unmatched: [ListedValue] = []
+        var unmatched: [Int] = []
         // Plain values first, each taking one of the output's occurrences; values a warning
         // names go last, so that a dropped and reported value does not take the occurrence
         // of an equal value that was carried.
         // Schema defaults (which may be left out) go after both, so that an `<extrude>0</extrude>`
         // left out does not take the occurrence of a coordinate 0 that was written.
-        var unnamed: [ListedValue] = []
-        var named: [ListedValue] = []
-        var defaults: [ListedValue] = []
-        for value in input where value.kind == .plain {
+        var unnamed: [Int] = []
+        var named: [Int] = []
+        var defaults: [Int] = []
+        var covered = [Bool](repeating: false, count: input.count)
+        for (index, value) in input.enumerated() where value.kind == .plain {
+            covered[index] = places.cover(value)
             if value.isDefault {
-                defaults.append(value)
-            } else if places.cover(value) {
-                named.append(value)
+                defaults.append(index)
+            } else if covered[index] {
+                named.append(index)
             } else {
-                unnamed.append(value)
+                unnamed.append(index)
             }
         }
-        for value in unnamed + named + defaults {
-            let key = value.matchKey
-            if let count = available[key], count > 0 {
-                available[key] = count - 1
+        for index in unnamed + named + defaults {
+            if let count = available[keys[index]], count > 0 {
+                available[keys[index]] = count - 1
                 carried += 1
             } else {
-                unmatched.append(value)
+                unmatched.append(index)
             }
         }
         // xsd:boolean's two spellings: a 1 read may be written true, and 0 false.
         for spelling in [("1", "true"), ("0", "false"), ("true", "1"), ("false", "0")] {
-            unmatched = unmatched.filter { value in
-                let target = ListedValue.matchKey(spelling.1)
-                guard value.matchKey == ListedValue.matchKey(spelling.0), let count = available[target], count > 0
-                else { return true }
+            let source = ListedValue.matchKey(spelling.0)
+            let target = ListedValue.matchKey(spelling.1)
+            unmatched = unmatched.filter { index in
+                guard keys[index] == source, let count = available[target], count > 0 else { return true }
                 available[target] = count - 1
                 carried += 1
                 return false
             }
         }
         // A schema default may be left out.
-        unmatched = unmatched.filter { value in
-            if value.isDefault { carried += 1 }
-            return !value.isDefault
+        unmatched = unmatched.filter { index in
+            if input[index].isDefault { carried += 1 }
+            return !input[index].isDefault
         }
-        for value in input where value.kind != .plain {
+        for (index, value) in input.enumerated() where value.kind != .plain {
             let isCarried: Bool
             switch value.kind {
             case .renamable: isCarried = renamableWritten
             case .reprojected: isCarried = true
-            case .plain, .shared: isCarried = (present[value.matchKey] ?? 0) > 0 || value.isDefault
+            case .plain, .shared: isCarried = (present[keys[index]] ?? 0) > 0 || value.isDefault
             }
-            if isCarried { carried += 1 } else { unmatched.append(value) }
+            if isCarried {
+                carried += 1
+            } else {
+                covered[index] = places.cover(value)
+                unmatched.append(index)
+            }
         }
         var reported = 0
         var lost: [ListedValue] = []
-        for value in unmatched.sorted(by: { ($0.line, $0.column) < ($1.line, $1.column) }) {
-            if places.cover(value) { reported += 1 } else { lost.append(value) }
+        let inPlaceOrder = unmatched.sorted { (input[$0].line, input[$0].column) < (input[$1].line, input[$1].column) }
+        for index in inPlaceOrder {
+            if covered[index] { reported += 1 } else { lost.append(input[index]) }
         }
         return ConservationResult(
             file: path, format: format, read: input.count, carried: carried, reported: reported,
@@ -242,12 +269,13 @@ public struct ConservationCheck: Sendable {
 struct WarningPlaces {
     private var positions: Set<ListedValue.Position> = []
     private var lines: Set<Int> = []
-    private var pointers: [String] = []
+    /// JSON Pointers the warnings name (a set: a value's ancestors are looked up in it).
+    private var pointers: Set<String> = []
 
     init(_ warnings: [Diagnostic]) {
         for warning in warnings where !warning.isNote {
             guard let location = warning.location else { continue }
-            if let pointer = location.pointer, !pointer.isEmpty { pointers.append(pointer) }
+            if let pointer = location.pointer, !pointer.isEmpty { pointers.insert(pointer) }
             if let line = location.line {
                 if let column = location.column {
                     positions.insert(ListedValue.Position(line: line, column: column))
@@ -266,10 +294,18 @@ struct WarningPlaces {
         for place in value.enclosing where positions.contains(place) || lines.contains(place.line) {
             return true
         }
-        if let pointer = value.pointer {
-            for prefix in pointers where pointer == prefix || pointer.hasPrefix(prefix + "/") {
+        guard let pointer = value.pointer, !pointers.isEmpty else { return false }
+        // The value's own pointer and each ancestor's: its prefixes that end before a "/".
+        if pointers.contains(pointer) { return true }
+        let bytes = pointer.utf8
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            if bytes[index] == UInt8(ascii: "/"), index != bytes.startIndex,
+                pointers.contains(String(decoding: bytes[..<index], as: UTF8.self))
+            {
                 return true
             }
+            index = bytes.index(after: index)
         }
         return false
     }

@@ -82,20 +82,7 @@ public struct ListedValue: Hashable, Sendable {
 
     /// The comparison form of `text` (see `matchKey`).
     public static func matchKey(_ text: String) -> String {
-        var collapsed = ""
-        collapsed.reserveCapacity(text.utf8.count)
-        var pendingSpace = false
-        for scalar in text.unicodeScalars {
-            if scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" {
-                pendingSpace = !collapsed.isEmpty
-                continue
-            }
-            if pendingSpace {
-                collapsed.unicodeScalars.append(" ")
-                pendingSpace = false
-            }
-            collapsed.unicodeScalars.append(scalar)
-        }
+        let collapsed = collapsingWhiteSpace(text)
         if looksNumeric(collapsed), let number = Double(collapsed), number.isFinite {
             // Integers beyond a Double's 15 exact digits are compared digit by digit.
             let digits = collapsed.utf8.filter { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
@@ -106,6 +93,48 @@ public struct ListedValue: Hashable, Sendable {
             return "#" + String(number == 0 ? 0 : number)
         }
         return collapsed
+    }
+
+    /// Whether `text` is empty or white space only (its `matchKey` is empty: it lists nothing).
+    public static func isBlank(_ text: String) -> Bool {
+        text.utf8.allSatisfy(isWhiteSpace)
+    }
+
+    /// `text` with its ends trimmed and each run of white space inside made one space; `text`
+    /// itself (no copy) when there is nothing to change, as for most values. (White space is
+    /// four ASCII bytes, never part of a longer UTF-8 sequence, so bytes are compared.)
+    private static func collapsingWhiteSpace(_ text: String) -> String {
+        var changes = false
+        var previousIsSpace = true  // (white space at the start is trimmed)
+        for byte in text.utf8 {
+            let isSpace = isWhiteSpace(byte)
+            if isSpace, previousIsSpace || byte != UInt8(ascii: " ") {
+                changes = true
+                break
+            }
+            previousIsSpace = isSpace
+        }
+        if !changes && !previousIsSpace || text.isEmpty { return text }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for byte in text.utf8 {
+            if isWhiteSpace(byte) {
+                pendingSpace = !bytes.isEmpty
+                continue
+            }
+            if pendingSpace {
+                bytes.append(UInt8(ascii: " "))
+                pendingSpace = false
+            }
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func isWhiteSpace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
+            || byte == UInt8(ascii: "\r")
     }
 
     /// Whether text is a decimal number as JSON, KML and GPX write them (not `inf`, `nan`

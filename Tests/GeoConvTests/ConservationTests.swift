@@ -1,6 +1,7 @@
 import Foundation
 import GeoConv
 import GeoConvTestSupport
+import Synchronization
 import Testing
 
 /// The conservation check (`geoconv conservation`, `scripts/conservation`): every value read
@@ -94,6 +95,9 @@ import Testing
     /// shrinks), and nothing changed silently: the round trip's reading equals the input's by
     /// address, or a warning names the feature.
     @Test func corporaLoseAndChangeNothingSilentlyBeyondTheKnownFindings() throws {
+        func fileSize(_ path: String) -> Int {
+            ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        }
         let ledgerPath = Fixtures.testdata("conservation/known-losses.tsv")
         var known: [String: Int] = [:]
         for line in try String(contentsOfFile: ledgerPath, encoding: .utf8).split(separator: "\n")
@@ -106,31 +110,54 @@ import Testing
             ("shared/realworld", Fixtures.shared.appendingPathComponent("realworld")),
             ("shared/realworld-more", Fixtures.shared.appendingPathComponent("realworld-more")),
         ]
+        var found: [(key: String, path: String)] = []
         let check = ConservationCheck()
-        var files = 0
-        var totals = (read: 0, carried: 0, reported: 0, lost: 0, changed: 0)
         for root in roots {
             #expect(FileManager.default.fileExists(atPath: root.url.path), "\(root.url.path) is missing")
-            let found = FileManager.default.enumerator(atPath: root.url.path)?.compactMap { $0 as? String } ?? []
-            for relative in found.sorted() {
+            let listed = FileManager.default.enumerator(atPath: root.url.path)?.compactMap { $0 as? String } ?? []
+            for relative in listed.sorted() {
                 let path = root.url.appendingPathComponent(relative).path
-                guard check.applies(to: path), let result = try check.check(path) else { continue }
-                files += 1
-                totals.read += result.read
-                totals.carried += result.carried
-                totals.reported += result.reported
-                totals.lost += result.lostSilently.count
-                let key = root.key + "/" + relative
-                let lost = result.lostSilently.prefix(3).map {
-                    "\($0.line):\($0.column) \($0.holder) \"\($0.text.prefix(40))\""
-                }
-                #expect(
-                    result.lostSilently.count == known[key] ?? 0,
-                    "\(key): \(result.lostSilently.count) values lost silently (known: \(known[key] ?? 0)), e.g. \(lost)"
-                )
-                totals.changed += result.changedReported
-                #expect(result.changedSilently.isEmpty, "\(key): changed silently: \(result.changedSilently.prefix(3))")
+                if check.applies(to: path) { found.append((root.key + "/" + relative, path)) }
             }
+        }
+        let paths = found
+        // Checked on two threads, the largest files first (so that neither thread is left with
+        // a large one at the end), and looked at below in the files' order.
+        let sizes = paths.map { fileSize($0.path) }
+        let order = paths.indices.sorted { sizes[$0] > sizes[$1] }
+        let checked = Mutex([Result<ConservationResult?, GeoConvError>?](repeating: nil, count: paths.count))
+        let next = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            while true {
+                let claimed = next.withLock { claimed in
+                    defer { claimed += 1 }
+                    return claimed
+                }
+                guard claimed < order.count else { return }
+                let index = order[claimed]
+                let result = Result { () throws(GeoConvError) in try check.check(paths[index].path) }
+                checked.withLock { $0[index] = result }
+            }
+        }
+        let results = checked.withLock { $0 }
+        var files = 0
+        var totals = (read: 0, carried: 0, reported: 0, lost: 0, changed: 0)
+        for (index, (key, _)) in paths.enumerated() {
+            guard let outcome = results[index], let result = try outcome.get() else { continue }
+            files += 1
+            totals.read += result.read
+            totals.carried += result.carried
+            totals.reported += result.reported
+            totals.lost += result.lostSilently.count
+            let lost = result.lostSilently.prefix(3).map {
+                "\($0.line):\($0.column) \($0.holder) \"\($0.text.prefix(40))\""
+            }
+            #expect(
+                result.lostSilently.count == known[key] ?? 0,
+                "\(key): \(result.lostSilently.count) values lost silently (known: \(known[key] ?? 0)), e.g. \(lost)"
+            )
+            totals.changed += result.changedReported
+            #expect(result.changedSilently.isEmpty, "\(key): changed silently: \(result.changedSilently.prefix(3))")
         }
         #expect(files > 300)
         print(

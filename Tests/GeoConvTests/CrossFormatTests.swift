@@ -1,6 +1,7 @@
 import Foundation
 import GeoConv
 import GeoConvTestSupport
+import Synchronization
 import Testing
 
 /// Every corpus file through every format geoconv writes and read back, compared with the
@@ -21,13 +22,13 @@ struct CrossFormatTests {
     static let largestFile = ProcessInfo.processInfo.environment["GEOCONV_CROSS_ALL"] == "1" ? Int.max : 256 << 10
 
     /// The corpus files geoconv reads: `testdata/` and the shared corpora.
-    static let files: [(key: String, path: String)] = {
+    static let files: [(key: String, path: String, size: Int)] = {
         let roots: [(String, URL)] = [
             ("testdata", Fixtures.testdata), ("shared/conformance", Fixtures.conformance),
             ("shared/realworld", Fixtures.shared.appendingPathComponent("realworld")),
             ("shared/realworld-more", Fixtures.shared.appendingPathComponent("realworld-more")),
         ]
-        var files: [(String, String)] = []
+        var files: [(String, String, Int)] = []
         for (key, url) in roots {
             let found = FileManager.default.enumerator(atPath: url.path)?.compactMap { $0 as? String } ?? []
             for relative in found.sorted() where FormatRegistry.standard.format(forPath: relative)?.makeReader != nil {
@@ -38,7 +39,7 @@ struct CrossFormatTests {
                 }
                 let path = url.appendingPathComponent(relative).path
                 let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-                if size <= largestFile { files.append((key + "/" + relative, path)) }
+                if size <= largestFile { files.append((key + "/" + relative, path, size)) }
             }
         }
         return files
@@ -48,24 +49,70 @@ struct CrossFormatTests {
         Fixtures.testdata("conservation/cross-format/\(format.name).tsv")
     }
 
+    /// What one writer did to one file.
+    struct Outcome {
+        var reported = 0
+        var silent: [StructuralDifference] = []
+    }
+
     /// (The ledgers are the full build's: without PROJ, Shapefile or zstd, other files are read
-    /// or refused, and the counts differ.)
+    /// or refused, and the counts differ.) Each file is read once and written by every writer,
+    /// the files shared out to two threads, largest first; each writer's results are then
+    /// taken in the files' order.
     @Test(
         "Every corpus file to each writer and back: the same structure, a warning, or a known silent class",
-        .enabled(if: BuiltTraits.proj && BuiltTraits.shapefile && BuiltTraits.zstd),
-        arguments: writers.map(\.format.name))
-    func throughWriter(_ name: String) throws {
-        let (format, tolerance) = try #require(Self.writers.first { $0.format.name == name })
+        .enabled(if: BuiltTraits.proj && BuiltTraits.shapefile && BuiltTraits.zstd))
+    func throughEveryWriter() throws {
         let check = ConservationCheck()
+        let files = Self.files
+        let order = files.indices.sorted { files[$0].size > files[$1].size }
+        let outcomes = Mutex([[Outcome?]?](repeating: nil, count: files.count))
+        let failure = Mutex<GeoConvError?>(nil)
+        let next = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            while true {
+                let claimed = next.withLock { claimed in
+                    defer { claimed += 1 }
+                    return claimed
+                }
+                guard claimed < order.count else { return }
+                let index = order[claimed]
+                let path = files[index].path
+                guard let before = check.reading(path) else { continue }
+                var byWriter: [Outcome?] = []
+                for (format, tolerance) in Self.writers {
+                    do throws(GeoConvError) {
+                        let changes = try check.changes(path, from: before, through: format, tolerance: tolerance)
+                        byWriter.append(changes.map { Outcome(reported: $0.reported, silent: $0.silent) })
+                    } catch {
+                        failure.withLock { $0 = $0 ?? error }
+                        byWriter.append(nil)
+                    }
+                }
+                outcomes.withLock { $0[index] = byWriter }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        let results = outcomes.withLock { $0 }
+        for (writer, (format, _)) in Self.writers.enumerated() {
+            try holdToLedger(format, files.indices.map { index in results[index]?[writer] })
+        }
+    }
+
+    /// One writer's outcomes, by file (`nil`: the file was not read, or the writer refused it),
+    /// held to its ledger.
+    private func holdToLedger(_ format: FileFormat, _ outcomes: [Outcome?]) throws {
+        let name = format.name
         var files = 0
         var reported = 0
         var silent: [String: Int] = [:]
         var examples: [String: String] = [:]
-        for (key, path) in Self.files {
-            guard let changes = try check.changes(path, through: format, tolerance: tolerance) else { continue }
+        for (index, outcome) in outcomes.enumerated() {
+            guard let outcome else { continue }
+            let key = Self.files[index].key
             files += 1
-            reported += changes.reported
-            for difference in changes.silent {
+            reported += outcome.reported
+            for difference in outcome.silent {
                 silent[difference.category, default: 0] += 1
                 if ProcessInfo.processInfo.environment["GEOCONV_CROSS_DUMP"] == "1" {
                     print("silent \(name)\t\(difference.category)\t\(key)\t\(difference)")

@@ -17,7 +17,7 @@ struct InspectionCorpusTests {
     func lossesMatchConversions(_ shard: Int) throws {
         var files = 0
         var compared = 0
-        for (index, (key, path)) in CrossFormatTests.files.enumerated() where index % Self.shards == shard {
+        for (index, (key, path, _)) in CrossFormatTests.files.enumerated() where index % Self.shards == shard {
             let report: InspectionReport
             do {
                 report = try Converter().inspect(.file(path))
