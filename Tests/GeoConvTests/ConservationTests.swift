@@ -143,7 +143,7 @@ import Testing
         var files = 0
         var totals = (read: 0, carried: 0, reported: 0, lost: 0, changed: 0)
         for (index, (key, _)) in paths.enumerated() {
-            guard let outcome = results[index], let result = try outcome.get() else { continue }
+            guard let result = try #require(results[index], "\(key) was not checked").get() else { continue }
             files += 1
             totals.read += result.read
             totals.carried += result.carried
