@@ -1,7 +1,6 @@
 import Foundation
 import GeoConv
 import GeoConvTestSupport
-import Synchronization
 import Testing
 
 /// The conservation check (`geoconv conservation`, `scripts/conservation`): every value read
@@ -121,25 +120,11 @@ import Testing
             }
         }
         let paths = found
-        // Checked on two threads, the largest files first (so that neither thread is left with
-        // a large one at the end), and looked at below in the files' order.
+        // Checked on two threads, largest first, and looked at below in the files' order.
         let sizes = paths.map { fileSize($0.path) }
-        let order = paths.indices.sorted { sizes[$0] > sizes[$1] }
-        let checked = Mutex([Result<ConservationResult?, GeoConvError>?](repeating: nil, count: paths.count))
-        let next = Mutex(0)
-        DispatchQueue.concurrentPerform(iterations: 2) { _ in
-            while true {
-                let claimed = next.withLock { claimed in
-                    defer { claimed += 1 }
-                    return claimed
-                }
-                guard claimed < order.count else { return }
-                let index = order[claimed]
-                let result = Result { () throws(GeoConvError) in try check.check(paths[index].path) }
-                checked.withLock { $0[index] = result }
-            }
+        let results = mapLargestFirst(sizes: sizes) { index in
+            Result { () throws(GeoConvError) in try check.check(paths[index].path) }
         }
-        let results = checked.withLock { $0 }
         var files = 0
         var totals = (read: 0, carried: 0, reported: 0, lost: 0, changed: 0)
         for (index, (key, _)) in paths.enumerated() {

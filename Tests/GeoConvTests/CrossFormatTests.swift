@@ -1,7 +1,6 @@
 import Foundation
 import GeoConv
 import GeoConvTestSupport
-import Synchronization
 import Testing
 
 /// Every corpus file through every format geoconv writes and read back, compared with the
@@ -50,7 +49,7 @@ struct CrossFormatTests {
     }
 
     /// What one writer did to one file.
-    struct Outcome {
+    struct Outcome: Sendable {
         var reported = 0
         var silent: [StructuralDifference] = []
     }
@@ -65,35 +64,19 @@ struct CrossFormatTests {
     func throughEveryWriter() throws {
         let check = ConservationCheck()
         let files = Self.files
-        let order = files.indices.sorted { files[$0].size > files[$1].size }
-        let outcomes = Mutex([[Outcome?]?](repeating: nil, count: files.count))
-        let failure = Mutex<GeoConvError?>(nil)
-        let next = Mutex(0)
-        DispatchQueue.concurrentPerform(iterations: 2) { _ in
-            while true {
-                let claimed = next.withLock { claimed in
-                    defer { claimed += 1 }
-                    return claimed
+        // By file (`nil`: not read), by writer.
+        let outcomes = mapLargestFirst(sizes: files.map(\.size)) { index -> [Result<Outcome?, GeoConvError>]? in
+            let path = files[index].path
+            guard let before = check.reading(path) else { return nil }
+            return Self.writers.map { format, tolerance in
+                Result { () throws(GeoConvError) in
+                    try check.changes(path, from: before, through: format, tolerance: tolerance)
+                        .map { Outcome(reported: $0.reported, silent: $0.silent) }
                 }
-                guard claimed < order.count else { return }
-                let index = order[claimed]
-                let path = files[index].path
-                guard let before = check.reading(path) else { continue }
-                var byWriter: [Outcome?] = []
-                for (format, tolerance) in Self.writers {
-                    do throws(GeoConvError) {
-                        let changes = try check.changes(path, from: before, through: format, tolerance: tolerance)
-                        byWriter.append(changes.map { Outcome(reported: $0.reported, silent: $0.silent) })
-                    } catch {
-                        failure.withLock { $0 = $0 ?? error }
-                        byWriter.append(nil)
-                    }
-                }
-                outcomes.withLock { $0[index] = byWriter }
             }
         }
-        if let error = failure.withLock({ $0 }) { throw error }
-        let results = outcomes.withLock { $0 }
+        // (An error, the first in the files' order, fails the test as it did on one thread.)
+        let results = try outcomes.map { byWriter in try byWriter??.map { try $0.get() } }
         for (writer, (format, _)) in Self.writers.enumerated() {
             try holdToLedger(format, files.indices.map { index in results[index]?[writer] })
         }
